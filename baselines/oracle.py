@@ -1,0 +1,94 @@
+"""OracleAgent: plays each round's reference solution through the public env API.
+
+It is the proof that a scenario is solvable (entity F1 = 1.0, passing verdict) and a
+sanity baseline. It reads only what any agent gets: the observation and ``info``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from ..scenario.model import Scenario
+from ..scenario.suites import load_suite
+
+
+def _resolve(value: Any, saved: dict[str, Any]) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {"$ref"}:
+            label, _, path = value["$ref"].partition(".")
+            result = saved[label]
+            for part in filter(None, path.split(".")):
+                result = result[int(part)] if isinstance(result, list) else result[part]
+            return result
+        return {k: _resolve(v, saved) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, saved) for v in value]
+    return value
+
+
+def _last_result(info: dict[str, Any]) -> Any:
+    for message in reversed(info.get("messages", [])):
+        if message["role"] == "tool":
+            text = message["content"]
+        elif message["role"] == "user" and isinstance(message["content"], str) and message["content"].startswith("Execution result:"):
+            text = message["content"].split("\n", 1)[1] if "\n" in message["content"] else ""
+        else:
+            continue
+        try:
+            return json.loads(text.strip().splitlines()[0]) if text.strip() else None
+        except (json.JSONDecodeError, IndexError):
+            return None
+    return None
+
+
+class OracleAgent:
+    """``act(obs, info) -> action``; works in tool mode and (``mode="code"``) in code mode.
+
+    Args:
+        scenarios: where to look up ``info["scenario_id"]`` (default: every built-in suite).
+        mode: ``"tool"`` or ``"code"``.
+    """
+
+    def __init__(self, scenarios: Iterable[Scenario] | None = None, mode: str = "tool") -> None:
+        if scenarios is None:
+            scenarios = [s for name in ("demo", "nominal", "ui") for s in load_suite(name)]
+        self.scenarios = {s.id: s for s in scenarios}
+        self.mode = mode
+        self._episode_key: Any = None
+        self._round = -1
+        self._pointer = 0
+        self._saved: dict[str, Any] = {}
+        self._pending_save: str | None = None
+
+    def reset(self) -> None:
+        self._episode_key = None
+
+    def act(self, obs: Any, info: dict[str, Any]) -> str:
+        scenario = self.scenarios[info["scenario_id"]]
+        key = (scenario.id, id(info.get("messages", [None])[0]))
+        if key != self._episode_key or info.get("step", 0) == 0:
+            self._episode_key, self._round, self._pointer, self._saved = key, -1, 0, {}
+            self._pending_save = None
+        if self._pending_save is not None:
+            self._saved[self._pending_save] = _last_result(info)
+            self._pending_save = None
+        round_index = info.get("round_index", 0)
+        if round_index != self._round:
+            self._round, self._pointer = round_index, 0
+        rnd = scenario.rounds[max(round_index, 0)]
+        if self._pointer < len(rnd.solution):
+            step = rnd.solution[self._pointer]
+            self._pointer += 1
+            if "say" in step:
+                return step["say"]
+            arguments = _resolve(step.get("arguments", {}), self._saved)
+            self._pending_save = step.get("save_as")
+            return self._format_call(step["name"], arguments)
+        return rnd.answer or "Done."
+
+    def _format_call(self, name: str, arguments: dict[str, Any]) -> str:
+        if self.mode == "code":
+            args = json.dumps(arguments, ensure_ascii=False)
+            return f"```python\nimport json\nresult = {name}(**json.loads({args!r}))\nprint(json.dumps(result))\n```"
+        return json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)

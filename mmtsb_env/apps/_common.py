@@ -1,0 +1,107 @@
+"""Helpers every app module uses: pagination, text matching, timestamps, people lookups."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Sequence
+
+from ..tools.errors import InvalidArgument, NotFound
+from ..world.clock import format_datetime
+
+MAX_PAGE_LIMIT = 20
+
+
+def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | None, default_limit: int = 5) -> list[Any]:
+    """One page of ``items``; ``page_index`` counts from 0, ``page_limit`` is capped at 20."""
+    index = 0 if page_index is None else page_index
+    limit = default_limit if page_limit is None else page_limit
+    if index < 0:
+        raise InvalidArgument("page_index must be 0 or more")
+    if not 1 <= limit <= MAX_PAGE_LIMIT:
+        raise InvalidArgument(f"page_limit must be between 1 and {MAX_PAGE_LIMIT}")
+    start = index * limit
+    return list(items[start:start + limit])
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def words(text: str | None) -> list[str]:
+    return _WORD.findall((text or "").lower())
+
+
+def text_score(query: str | None, *fields: Any) -> float:
+    """How well ``fields`` match ``query``: fraction of query words found (0 when none).
+
+    An empty query matches everything with score 1. Matching is case-insensitive on words and
+    also accepts a query word that is a prefix of a field word (``"bread"`` ~ ``"breadcrumbs"``).
+    """
+    q = words(query)
+    if not q:
+        return 1.0
+    haystack: list[str] = []
+    for f in fields:
+        if isinstance(f, (list, tuple)):
+            for item in f:
+                haystack.extend(words(str(item)))
+        elif f is not None:
+            haystack.extend(words(str(f)))
+    if not haystack:
+        return 0.0
+    bag = set(haystack)
+    hits = sum(1 for w in q if w in bag or any(h.startswith(w) for h in bag))
+    return hits / len(q)
+
+
+def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows matching ``query`` on ``fields``, best first (stable for ties)."""
+    scored = []
+    for row in rows:
+        score = text_score(query, *(row.get(f) for f in fields))
+        if score > 0:
+            scored.append((score, row))
+    scored.sort(key=lambda item: -item[0])
+    return [row for _, row in scored]
+
+
+def now_str(world: Any) -> str:
+    """The frozen clock as AppWorld stores timestamps (naive UTC ISO, seconds)."""
+    return format_datetime(world.now)
+
+
+def require_row(world: Any, table: str, key: Any, what: str) -> dict[str, Any]:
+    row = world.get(table, key)
+    if row is None:
+        raise NotFound(f"{what} with id {key} does not exist")
+    return row
+
+
+def require_owned(world: Any, table: str, key: Any, what: str, owner_column: str = "user_id") -> dict[str, Any]:
+    """The row, if it exists and belongs to the device owner; NotFound otherwise (no leaks)."""
+    row = world.get(table, key)
+    if row is None or row.get(owner_column) != world.user_id:
+        raise NotFound(f"{what} with id {key} does not exist in your account")
+    return row
+
+
+def sort_rows(rows: list[dict[str, Any]], sort_by: str | None, allowed: Sequence[str]) -> list[dict[str, Any]]:
+    """Sort by ``"field"`` (ascending) or ``"-field"`` (descending); ``None`` keeps the order."""
+    if not sort_by:
+        return rows
+    desc = sort_by.startswith("-")
+    key = sort_by.lstrip("+-")
+    if key not in allowed:
+        raise InvalidArgument(f"sort_by must be one of {', '.join(allowed)} (prefix '-' for descending), got {sort_by!r}")
+    present = [r for r in rows if r.get(key) is not None]
+    missing = [r for r in rows if r.get(key) is None]
+    present.sort(key=lambda r: r[key], reverse=desc)
+    return present + missing
+
+
+def public_user(row: dict[str, Any]) -> dict[str, Any]:
+    """What an app shows about a user other than the owner."""
+    return {
+        k: row[k]
+        for k in ("id", "first_name", "last_name", "email", "phone_number", "registered_at")
+        if k in row
+    }

@@ -1,0 +1,76 @@
+"""Turn the episode's new log entries into a seat's observation and info."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..episode.engine import Episode
+from ..episode.log import entry_text
+
+
+@dataclass(frozen=True)
+class ObsConfig:
+    max_images: int = 4
+    height: int = 336
+    width: int = 336
+
+
+class Observer:
+    """Per-seat observation cursors over an episode, with letterboxed tensors cached per image."""
+
+    def __init__(self, episode: Episode, config: ObsConfig) -> None:
+        self.episode = episode
+        self.config = config
+        self._start = {seat: 0 for seat in (Episode.ASSISTANT, Episode.USER)}
+        self._tensors: dict[int, np.ndarray] = {}
+
+    def mark_acting(self, seat: str) -> None:
+        """Call just before ``seat`` acts: its next observation starts after this point."""
+        self._start[seat] = len(self.episode.log)
+
+    def entries(self, seat: str):
+        return [e for e in self.episode.log[self._start[seat]:] if e.visible(seat) and e.sender != seat]
+
+    def observe(self, seat: str) -> tuple[dict[str, Any], list[int]]:
+        entries = self.entries(seat)
+        text = "\n".join(entry_text(e, seat) for e in entries)
+        ids: list[int] = []
+        for e in entries:
+            ids.extend(i for i in e.image_ids if i not in ids)
+        cfg = self.config
+        images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)
+        shown = ids[-cfg.max_images:] if cfg.max_images else []
+        for slot, image_id in enumerate(shown):
+            images[slot] = self._tensor(image_id)
+        if len(ids) > len(shown):
+            text += f"\n(Only the last {len(shown)} of {len(ids)} new images are in the image tensor.)"
+        return {"text": text, "images": images, "image_count": len(shown)}, ids
+
+    def _tensor(self, image_id: int) -> np.ndarray:
+        arr = self._tensors.get(image_id)
+        if arr is None:
+            from ..vision.store import letterbox
+
+            arr = self._tensors[image_id] = letterbox(self.episode.images.get(image_id), self.config.height, self.config.width)
+        return arr
+
+    def info(self, seat: str, new_ids: list[int], components: dict[str, float] | None, error: str | None) -> dict[str, Any]:
+        ep = self.episode
+        info: dict[str, Any] = {
+            "scenario_id": ep.scenario.id,
+            "messages": list(ep.transcripts[seat].messages),
+            "tools": ep.offered_tools(seat),
+            "new_image_ids": list(new_ids),
+            "images": {i: ep.images.get(i) for i in new_ids},
+            "reward_components": dict(components or {"entity_f1": ep.f1, "delta_f1": 0.0, "judge": 0.0}),
+            "round_index": ep.round_index,
+            "action_error": error,
+            "step": ep.step_count,
+        }
+        if ep.verdict is not None:
+            info["verdict"] = ep.verdict.to_json()
+            info["entity_f1"] = ep.f1
+        return info

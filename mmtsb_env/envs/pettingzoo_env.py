@@ -1,0 +1,150 @@
+"""The PettingZoo view: seats ``assistant`` and ``user`` both act through ``step``.
+
+The user seat's info carries ``scripted_action``: what the built-in scripted user would do now,
+so a caller can let the script play the user, imitate it, or replace it with a model.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from ..episode.engine import Episode, EpisodeConfig
+from ..scenario.model import Scenario
+from ..scenario.suites import find_scenario
+from ..users.scripted import ScriptedUser
+from .gym_env import resolve_scenarios
+from .observe import ObsConfig, Observer
+from .spaces import UnicodeText, observation_space
+
+AGENTS = [Episode.ASSISTANT, Episode.USER]
+
+
+class MMToolSandboxAEC(AECEnv):
+    """Turn-based two-seat environment (the user speaks first)."""
+
+    metadata = {"name": "mmtsb_env_v0", "render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        suite: str | Sequence[Scenario] | None = "demo",
+        mode: str = "tool",
+        *,
+        scenarios: Sequence[Scenario] | None = None,
+        toolbox: str = "full",
+        tool_search: bool = False,
+        max_images: int = 4,
+        image_size: tuple[int, int] = (336, 336),
+        max_messages: int | None = None,
+        max_cycles: int | None = None,
+        judge_weight: float = 1.0,
+        judge: Any = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.scenarios = resolve_scenarios(suite, scenarios)
+        self.config = EpisodeConfig(mode=mode, toolbox=toolbox, tool_search=tool_search,
+                                    max_messages=max_messages or max_cycles, judge_weight=judge_weight)
+        self.obs_config = ObsConfig(max_images=max_images, height=image_size[0], width=image_size[1])
+        self._obs_space = observation_space(max_images, *image_size)
+        self._act_space = UnicodeText()
+        self.judge = judge
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        self.episode: Episode | None = None
+        self._observer: Observer | None = None
+        self._script = ScriptedUser()
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._obs_space.seed(seed)
+            self._act_space.seed(seed)
+        import numpy as np
+
+        rng = np.random.default_rng(seed)
+        options = options or {}
+        if self.episode is not None:
+            self.episode.close()
+        if "scenario" in options:
+            scenario = options["scenario"]
+            if not isinstance(scenario, Scenario):
+                scenario = find_scenario(self.scenarios, str(scenario))
+        else:
+            scenario = self.scenarios[int(rng.integers(len(self.scenarios)))]
+        self.episode = Episode(scenario, self.config, judge=self.judge)
+        self._observer = Observer(self.episode, self.obs_config)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._last_error: dict[str, str | None] = {a: None for a in self.agents}
+        self._components: dict[str, float] | None = None
+        self.agent_selection = self.episode.turn
+        self.infos = {a: self._info(a) for a in self.agents}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        obs, _ = self._observer.observe(agent)
+        return obs
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        _, ids = self._observer.observe(agent)
+        info = self._observer.info(agent, ids, self._components, self._last_error.get(agent))
+        if agent == Episode.USER and not self.episode.done and self.episode.turn == Episode.USER:
+            info["scripted_action"] = self._script.act(self.episode)
+        return info
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        ep = self.episode
+        self._cumulative_rewards[agent] = 0.0
+        self._observer.mark_acting(agent)
+        result = ep.act(agent, action)
+        self._last_error[agent] = result.error
+        self._components = result.components
+        self.rewards = {a: result.rewards.get(a, 0.0) for a in self.agents}
+        self._accumulate_rewards()
+        if ep.done:
+            for a in self.agents:
+                self.terminations[a] = ep.terminated
+                self.truncations[a] = ep.truncated
+        else:
+            self.agent_selection = ep.turn
+        self.infos = {a: self._info(a) for a in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.episode is None:
+            return None
+        from ..episode.log import entry_text
+
+        return "\n".join(entry_text(e, "environment") for e in self.episode.log)
+
+    def close(self) -> None:
+        if self.episode is not None:
+            self.episode.close()
+
+
+def env(**kwargs: Any) -> MMToolSandboxAEC:
+    """PettingZoo AEC environment with seats ``assistant`` and ``user``."""
+    return MMToolSandboxAEC(**kwargs)
+
+
+def parallel_env(**kwargs: Any):
+    """PettingZoo parallel view (turn-based: only the seat whose turn it is acts each step)."""
+    return turn_based_aec_to_parallel(MMToolSandboxAEC(**kwargs))

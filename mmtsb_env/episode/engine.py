@@ -1,0 +1,397 @@
+"""One episode: world + images + message log, two seats taking turns, rewards as it goes.
+
+The engine knows nothing about Gymnasium or PettingZoo; the envs in ``mmtsb_env.envs`` drive it.
+Turn taking: the user speaks first; a seat keeps the turn while it calls tools (results come back
+to it), and hands over when it sends a message. The user ends the episode with
+``end_conversation``; the episode is truncated when the log reaches ``max_messages``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..evaluation.entity_diff import EntityScore, EntityScorer
+from ..evaluation.judge import Evidence, RubricJudge, Verdict
+from ..evaluation.similarity import rouge_l
+from ..scenario.model import Scenario
+from ..tools import invoke, tools_in
+from ..tools.active import PINNED_TOOLS, ActiveToolSet
+from ..tools.calling import CallOutcome
+from ..tools.registry import ASSISTANT, USER, get_tool
+from ..world import World, build_layer
+from ..world.base import base_world
+from .actions import Code, Invalid, Message, ToolCalls, parse_action
+from .log import ENVIRONMENT, ChatTranscript, Entry
+from .prompts import assistant_prompt, user_prompt
+
+ALWAYS_OFFERED_APPS = ("vision",)
+CROSS_CUTTING_APPS = ("vision", "system", "user", "ui")
+
+
+@dataclass(frozen=True)
+class EpisodeConfig:
+    """How an episode runs (everything besides the scenario)."""
+
+    mode: str = "tool"  # "tool": JSON tool calls; "code": python blocks
+    toolbox: str = "full"
+    tool_search: bool = False  # start with pinned tools only; discover the rest by search
+    active_tools_limit: int = 100
+    max_messages: int | None = None  # default: the scenario's
+    judge_weight: float = 1.0
+    f1_weight: float = 1.0
+    code_timeout_s: float = 5.0
+    code_memory_mb: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("tool", "code"):
+            raise ValueError(f"mode must be 'tool' or 'code', got {self.mode!r}")
+
+
+@dataclass
+class CallRecord:
+    """A tool call made during the episode (directly or from code), for evaluation and export."""
+
+    step: int
+    seat: str
+    via: str  # "tool" | "code"
+    outcome: CallOutcome
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "seat": self.seat, "via": self.via, **self.outcome.to_json()}
+
+
+@dataclass
+class ActResult:
+    """What one action did: rewards per seat and whether the episode ended."""
+
+    rewards: dict[str, float]
+    components: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+
+
+_initial_cache: dict[tuple[int, str], Any] = {}
+_initial_lock = threading.Lock()
+
+
+def _initial_layer(scenario: Scenario):
+    key = (id(scenario), scenario.id)
+    with _initial_lock:
+        layer = _initial_cache.get(key)
+        if layer is None:
+            base = base_world(scenario.world_seed)
+            layer = build_layer(scenario.initial_entities, below=base.layer)
+            if len(_initial_cache) > 4096:
+                _initial_cache.clear()
+            _initial_cache[key] = layer
+        return layer
+
+
+def _scenario_tools(scenario: Scenario, toolbox: str) -> list[str]:
+    tools = tools_in(toolbox, ASSISTANT)
+    if not scenario.domains:
+        return [t.name for t in tools]
+    wanted = set(scenario.domains) | set(ALWAYS_OFFERED_APPS) | ({"ui"} if scenario.ui else set())
+    return [t.name for t in tools if t.app in wanted or t.app == "system"]
+
+
+class Episode:
+    """A running episode of ``scenario`` under ``config``."""
+
+    ASSISTANT = ASSISTANT
+    USER = USER
+
+    def __init__(self, scenario: Scenario, config: EpisodeConfig | None = None, *, judge: Any = None,
+                 images: Any = None) -> None:
+        self.scenario = scenario
+        self.config = config or EpisodeConfig()
+        self.judge = judge or RubricJudge()
+        base = base_world(scenario.world_seed)
+        self.images = images if images is not None else _scenario_images(scenario)
+        self.world = World(base.layer, _initial_layer(scenario), now=scenario.now, user_id=scenario.user_id,
+                           services={"images": self.images})
+        self.world.services["run_code"] = self._run_code_tool
+        self.log: list[Entry] = []
+        self.calls: list[CallRecord] = []
+        self.turn = USER
+        self.step_count = 0
+        self.round_index = -1
+        self.clarifications_given: set[tuple[int, int]] = set()
+        self.terminated = False
+        self.truncated = False
+        self.invalid_actions = {ASSISTANT: 0, USER: 0}
+        self.max_messages = self.config.max_messages or scenario.max_messages
+        universe = _scenario_tools(scenario, self.config.toolbox)
+        self.active = ActiveToolSet(universe, pinned=[p for p in PINNED_TOOLS if p in universe or self.config.tool_search],
+                                    limit=self.config.active_tools_limit, search=self.config.tool_search)
+        self.scorer = EntityScorer(scenario.expected_changes)
+        self.f1 = self.scorer.score(self.world).f1
+        self.verdict: Verdict | None = None
+        self.reward_history: list[dict[str, float]] = []
+        self._interpreter = None
+        self._cursor = {ASSISTANT: 0, USER: 0}
+        self.transcripts = {
+            ASSISTANT: ChatTranscript(ASSISTANT, assistant_prompt(scenario, self.config.mode, self.config.tool_search), self.image_url),
+            USER: ChatTranscript(USER, user_prompt(scenario), self.image_url),
+        }
+        self._urls: dict[int, str] = {}
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+    def image_url(self, image_id: int) -> str:
+        url = self._urls.get(image_id)
+        if url is None:
+            from ..vision.store import to_data_url
+
+            url = self._urls[image_id] = to_data_url(self.images.get(image_id))
+        return url
+
+    def _append(self, **kwargs: Any) -> Entry:
+        entry = Entry(index=len(self.log), round_index=self.round_index if self.round_index >= 0 else None, **kwargs)
+        self.log.append(entry)
+        for transcript in self.transcripts.values():
+            transcript.add(entry)
+        return entry
+
+    def last_message_to(self, seat: str) -> Entry | None:
+        for entry in reversed(self.log):
+            if entry.kind == "message" and entry.recipient == seat:
+                return entry
+        return None
+
+    def new_entries(self, seat: str, *, consume: bool = True) -> list[Entry]:
+        """Entries visible to ``seat`` since it last looked."""
+        start = self._cursor[seat]
+        entries = [e for e in self.log[start:] if e.visible(seat)]
+        if consume:
+            self._cursor[seat] = len(self.log)
+        return entries
+
+    def offered_tools(self, seat: str) -> list[dict[str, Any]]:
+        if seat == USER:
+            return [t.schema for t in tools_in(self.config.toolbox, USER)]
+        if self.config.mode == "code":
+            return []
+        return [get_tool(n).schema for n in self.active.offered()]
+
+    def tool_allowed(self, name: str) -> bool:
+        return self.active.allows(name)
+
+    # ------------------------------------------------------------------ acting
+    def act(self, seat: str, action: Any) -> ActResult:
+        """Apply ``seat``'s action. Raises ``RuntimeError`` only for API misuse (wrong turn, ended)."""
+        if self.done:
+            raise RuntimeError("the episode is over; reset the environment")
+        if seat != self.turn:
+            raise RuntimeError(f"it is the {self.turn}'s turn, not the {seat}'s")
+        self.step_count += 1
+        if seat == ASSISTANT:
+            error = self._assistant_act(action)
+        else:
+            error = self._user_act(action)
+        if not self.done and len(self.log) >= self.max_messages:
+            self.truncated = True
+        return self._rewards(error)
+
+    def _rewards(self, error: str | None) -> ActResult:
+        score = self.scorer.score(self.world)
+        delta = score.f1 - self.f1
+        self.f1 = score.f1
+        components = {"entity_f1": score.f1, "delta_f1": delta, "judge": 0.0}
+        reward = self.config.f1_weight * delta
+        if self.done and self.verdict is None:
+            self.verdict = self.judge.evaluate(self.evidence(score))
+            components["judge"] = self.verdict.score
+            reward += self.config.judge_weight * self.verdict.score
+        self.reward_history.append({"step": self.step_count, "reward": reward, **components})
+        return ActResult(rewards={ASSISTANT: reward, USER: 0.0}, components=components, error=error)
+
+    def _invalid(self, seat: str, error: str) -> str:
+        self.invalid_actions[seat] += 1
+        self._append(sender=ENVIRONMENT, recipient=seat, kind="error", content=error, ok=False)
+        return error
+
+    def _call(self, seat: str, name: str, arguments: Any, call_id: str, via: str) -> CallOutcome:
+        available = self.tool_allowed if seat == ASSISTANT else None
+        outcome = invoke(self.world, name, arguments, seat=seat, is_available=available)
+        self.calls.append(CallRecord(self.step_count, seat, via, outcome))
+        if outcome.ok and seat == ASSISTANT:
+            self.active.touch(name)
+            if outcome.discovery is not None:
+                self.active.add(outcome.discovery.names)
+        return outcome
+
+    def _assistant_act(self, action: Any) -> str | None:
+        parsed = parse_action(action, self.config.mode)
+        if isinstance(parsed, Invalid):
+            return self._invalid(ASSISTANT, parsed.error)
+        if isinstance(parsed, Message):
+            self._append(sender=ASSISTANT, recipient=USER, kind="message", content=parsed.text)
+            self.turn = USER
+            return None
+        if isinstance(parsed, Code):
+            self._append(sender=ASSISTANT, recipient=ENVIRONMENT, kind="code", content=parsed.text, visible_to=(ASSISTANT, ENVIRONMENT))
+            text, ok, image_ids = self._run_code(parsed.code)
+            self._append(sender=ENVIRONMENT, recipient=ASSISTANT, kind="code_result", content=text, ok=ok, image_ids=tuple(image_ids))
+            return None if ok else text
+        assert isinstance(parsed, ToolCalls)
+        calls = [
+            {"id": c.id or f"call_{self.step_count}_{i}", "name": c.name, "arguments": c.arguments}
+            for i, c in enumerate(parsed.calls)
+        ]
+        self._append(sender=ASSISTANT, recipient=ENVIRONMENT, kind="tool_calls", content=parsed.text,
+                     tool_calls=tuple(calls), visible_to=(ASSISTANT, ENVIRONMENT))
+        first_error = None
+        for call in calls:
+            outcome = self._call(ASSISTANT, call["name"], call["arguments"], call["id"], "tool")
+            self._append(sender=ENVIRONMENT, recipient=ASSISTANT, kind="tool_result", content=outcome.text,
+                         tool_call_id=call["id"], tool_name=call["name"], ok=outcome.ok,
+                         image_ids=tuple(i for i in outcome.image_ids if not outcome.deliveries))
+            for delivery in outcome.deliveries:
+                self._append(sender=ASSISTANT, recipient=USER, kind="notice", content=delivery.text,
+                             image_ids=tuple(delivery.image_ids), visible_to=(ASSISTANT, USER))
+            if not outcome.ok and first_error is None:
+                first_error = outcome.text
+        return first_error
+
+    def _user_act(self, action: Any) -> str | None:
+        parsed = parse_action(action, "tool")
+        if isinstance(parsed, Invalid):
+            return self._invalid(USER, parsed.error)
+        if isinstance(parsed, Code):  # pragma: no cover - parse in tool mode never yields code
+            return self._invalid(USER, "the user cannot run code")
+        if isinstance(parsed, Message):
+            self._deliver_user_message(parsed.text, ())
+            return None
+        assert isinstance(parsed, ToolCalls)
+        for i, c in enumerate(parsed.calls):
+            outcome = self._call(USER, c.name, c.arguments, c.id or f"user_call_{self.step_count}_{i}", "tool")
+            if not outcome.ok:
+                return self._invalid(USER, outcome.text)
+            if outcome.ended:
+                self.terminated = True
+                self._append(sender=USER, recipient=ENVIRONMENT, kind="notice", content="The user ended the conversation.",
+                             visible_to=(USER, ASSISTANT, ENVIRONMENT))
+                return None
+            for delivery in outcome.deliveries:
+                self._deliver_user_message(delivery.text, tuple(delivery.image_ids))
+                return None
+            self._append(sender=ENVIRONMENT, recipient=USER, kind="tool_result", content=outcome.text,
+                         tool_name=c.name, ok=True, image_ids=tuple(outcome.image_ids))
+        return None
+
+    def _deliver_user_message(self, text: str, image_ids: tuple[int, ...]) -> None:
+        rounds = self.scenario.rounds
+        nxt = self.round_index + 1
+        if nxt < len(rounds):
+            target = rounds[nxt]
+            same_images = bool(target.image_ids) and tuple(target.image_ids) == tuple(image_ids)
+            if text.strip() == target.query.strip() or same_images or rouge_l(target.query, text) >= 0.7:
+                for change in target.state_changes:
+                    self.world.apply_external(change.op, change.table, row=change.row, key=change.key, fields=change.fields)
+                self.round_index = nxt
+        if 0 <= self.round_index < len(rounds):
+            for j, clar in enumerate(rounds[self.round_index].clarifications):
+                if text.strip() == clar.answer.strip():
+                    self.clarifications_given.add((self.round_index, j))
+        self._append(sender=USER, recipient=ASSISTANT, kind="message", content=text, image_ids=image_ids)
+        self.turn = ASSISTANT
+
+    # ------------------------------------------------------------------ code
+    def _interpreter_for(self):
+        if self._interpreter is None:
+            from ..sandbox import Interpreter, Limits
+
+            functions = {name: self._code_function(name) for name in self._code_tool_names()}
+            self._interpreter = Interpreter(
+                functions=functions,
+                limits=Limits(timeout_s=self.config.code_timeout_s, memory_mb=self.config.code_memory_mb),
+            )
+        return self._interpreter
+
+    def _code_tool_names(self) -> list[str]:
+        names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]
+        return names
+
+    def _code_function(self, name: str) -> Callable[..., Any]:
+        episode = self
+
+        def call_tool(*args: Any, **kwargs: Any) -> Any:
+            if args:
+                tool = get_tool(name)
+                if len(args) > len(tool.params):
+                    raise TypeError(f"{name}() takes at most {len(tool.params)} positional arguments")
+                for p, value in zip(tool.params, args):
+                    if p.name in kwargs:
+                        raise TypeError(f"{name}() got two values for {p.name!r}")
+                    kwargs[p.name] = value
+            outcome = episode._call(ASSISTANT, name, kwargs, f"code_{episode.step_count}_{len(episode.calls)}", "code")
+            episode._code_images.extend(outcome.image_ids)
+            for delivery in outcome.deliveries:
+                episode._append(sender=ASSISTANT, recipient=USER, kind="notice", content=delivery.text,
+                                image_ids=tuple(delivery.image_ids), visible_to=(ASSISTANT, USER))
+            if not outcome.ok:
+                raise ToolCallError(outcome.text)
+            return outcome.result
+
+        call_tool.__name__ = name
+        return call_tool
+
+    def _run_code(self, code: str) -> tuple[str, bool, list[int]]:
+        self._code_images: list[int] = []
+        result = self._interpreter_for().run(code)
+        text = result.output
+        if result.error:
+            text = (text + "\n" if text else "") + result.error
+        return (text or "(no output)"), result.ok, list(self._code_images)
+
+    def _run_code_tool(self, code: str) -> dict[str, Any]:
+        text, ok, image_ids = self._run_code(code)
+        return {"ok": ok, "output": text, "image_ids": image_ids}
+
+    def close(self) -> None:
+        if self._interpreter is not None:
+            self._interpreter.close()
+            self._interpreter = None
+
+    # ------------------------------------------------------------------ evaluation
+    def entity_score(self) -> EntityScore:
+        return self.scorer.score(self.world)
+
+    def evidence(self, score: EntityScore | None = None) -> Evidence:
+        score = score or self.entity_score()
+        assistant_calls = [c for c in self.calls if c.seat == ASSISTANT]
+        return Evidence(
+            scenario_id=self.scenario.id,
+            entity=score,
+            assistant_messages=[e.content for e in self.log if e.sender == ASSISTANT and e.kind in ("message", "notice")],
+            facts=list(self.scenario.facts),
+            n_rounds=len(self.scenario.rounds),
+            rounds_delivered=self.round_index + 1,
+            ended_by_user=self.terminated,
+            truncated=self.truncated,
+            n_tool_calls=len(assistant_calls),
+            n_failed_calls=sum(1 for c in assistant_calls if not c.outcome.ok),
+            n_invalid_actions=self.invalid_actions[ASSISTANT],
+            calls=[c.to_json() for c in self.calls],
+            completion_criteria=self.scenario.completion_criteria,
+        )
+
+
+class ToolCallError(Exception):
+    """Raised inside agent code when a tool call fails; the message is the tool's error."""
+
+
+def _scenario_images(scenario: Scenario):
+    from ..vision.store import ImageStore
+
+    if not scenario.images:
+        return ImageStore([], [])
+    from .images import load_scenario_images
+
+    images, sources = load_scenario_images(scenario)
+    return ImageStore(images, sources)

@@ -1,0 +1,217 @@
+"""Scenario format v1: a task with structured rounds, images, expected changes and metadata.
+
+Scenarios are plain JSON (see ``docs/scenario_format.md``); :func:`Scenario.from_dict` checks
+every field and reports ``<source>: <field path>: <reason>`` for anything wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..world.clock import parse_datetime
+
+FORMAT_VERSION = 1
+ROUND_KINDS = ("task", "goal_change", "correction", "state_mutation")
+OPERATIONS = ("create", "update", "delete")
+METADATA_KEYS = ("flow_type", "challenge_type", "image_arrival", "image_categories", "num_images", "num_rounds", "domains")
+
+
+class ScenarioError(ValueError):
+    """A scenario file or dict is invalid; the message names the field and the reason."""
+
+
+def _need(cond: bool, path: str, reason: str) -> None:
+    if not cond:
+        raise ScenarioError(f"{path}: {reason}")
+
+
+@dataclass(frozen=True)
+class Clarification:
+    """An answer the user gives when the assistant asks about something (keywords trigger it)."""
+
+    answer: str
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """A change the user makes to the world themselves before speaking (state mutation)."""
+
+    op: str  # insert | update | delete
+    table: str
+    row: dict[str, Any] | None = None  # insert
+    key: Any = None  # update / delete
+    fields: dict[str, Any] | None = None  # update
+
+
+@dataclass(frozen=True)
+class Round:
+    """One user turn of the script, with the oracle's solution for it."""
+
+    query: str
+    image_ids: tuple[int, ...] = ()
+    instructions: str = ""
+    kind: str = "task"
+    clarifications: tuple[Clarification, ...] = ()
+    state_changes: tuple[StateChange, ...] = ()
+    # Oracle steps: {"name": tool, "arguments": {...}} or {"say": "question to the user"}.
+    solution: tuple[dict[str, Any], ...] = ()
+    # The oracle's closing message for the round (should state the facts the user asked for).
+    answer: str = ""
+
+
+@dataclass(frozen=True)
+class ExpectedChange:
+    """One expected entity change: create a row, update fields of a row, or delete a row."""
+
+    operation: str
+    table: str
+    row: dict[str, Any] | None = None  # create: the expected row (columns to compare)
+    key: Any = None  # update / delete: primary key value
+    fields: dict[str, Any] | None = None  # update: expected new values
+    measures: dict[str, str] = field(default_factory=dict)  # column -> similarity measure name
+
+
+@dataclass(frozen=True)
+class ImageSpec:
+    """An image of the scenario: a file path or a render spec drawn procedurally."""
+
+    render: dict[str, Any] | None = None
+    path: str | None = None
+    category: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    rounds: tuple[Round, ...]
+    images: tuple[ImageSpec, ...] = ()
+    expected_changes: tuple[ExpectedChange, ...] = ()
+    reference_time: str = "2026-04-16T09:00:00+00:00"
+    user_id: int = 1
+    initial_entities: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    domains: tuple[str, ...] = ()
+    description: str = ""
+    completion_criteria: str = ""
+    facts: tuple[str, ...] = ()  # strings the assistant's messages to the user must contain
+    metadata: dict[str, Any] = field(default_factory=dict)
+    max_messages: int = 100
+    ui: bool = False
+    world_seed: int = 0
+
+    @property
+    def now(self) -> datetime:
+        return parse_datetime(self.reference_time)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["format_version"] = FORMAT_VERSION
+        return data
+
+    # ------------------------------------------------------------------ parsing
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "scenario") -> "Scenario":
+        _need(isinstance(data, dict), source, "must be a JSON object")
+        version = data.get("format_version", FORMAT_VERSION)
+        _need(version == FORMAT_VERSION, f"{source}: format_version", f"unsupported version {version!r} (this build reads {FORMAT_VERSION})")
+        known = set(cls.__dataclass_fields__) | {"format_version"}
+        unknown = sorted(set(data) - known)
+        _need(not unknown, source, f"unknown field(s) {unknown}")
+        sid = data.get("id")
+        _need(isinstance(sid, str) and sid.strip() != "", f"{source}: id", "must be a non-empty string")
+        where = f"{source} ({sid})"
+        images = tuple(_image(x, f"{where}: images[{i}]") for i, x in enumerate(data.get("images", [])))
+        rounds_raw = data.get("rounds")
+        _need(isinstance(rounds_raw, list) and rounds_raw, f"{where}: rounds", "must be a non-empty list")
+        rounds = tuple(_round(r, f"{where}: rounds[{i}]", len(images)) for i, r in enumerate(rounds_raw))
+        changes = tuple(_change(c, f"{where}: expected_changes[{i}]") for i, c in enumerate(data.get("expected_changes", [])))
+        ref = data.get("reference_time", cls.reference_time)
+        try:
+            parse_datetime(ref)
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: reference_time: {exc}") from None
+        entities = data.get("initial_entities", {})
+        _need(isinstance(entities, dict), f"{where}: initial_entities", "must map table names to lists of rows")
+        for table, rows in entities.items():
+            _need(isinstance(rows, list) and all(isinstance(r, dict) for r in rows), f"{where}: initial_entities.{table}", "must be a list of row objects")
+        metadata = data.get("metadata", {})
+        _need(isinstance(metadata, dict), f"{where}: metadata", "must be an object")
+        max_messages = data.get("max_messages", 100)
+        _need(isinstance(max_messages, int) and max_messages >= 4, f"{where}: max_messages", "must be an integer >= 4")
+        return cls(
+            id=sid,
+            rounds=rounds,
+            images=images,
+            expected_changes=changes,
+            reference_time=ref,
+            user_id=int(data.get("user_id", 1)),
+            initial_entities=entities,
+            domains=tuple(data.get("domains", ())),
+            description=str(data.get("description", "")),
+            completion_criteria=str(data.get("completion_criteria", "")),
+            facts=tuple(str(f) for f in data.get("facts", ())),
+            metadata=metadata,
+            max_messages=max_messages,
+            ui=bool(data.get("ui", False)),
+            world_seed=int(data.get("world_seed", 0)),
+        )
+
+
+def _image(x: Any, path: str) -> ImageSpec:
+    _need(isinstance(x, dict), path, "must be an object with 'render' or 'path'")
+    render, file = x.get("render"), x.get("path")
+    _need((render is None) != (file is None), path, "give exactly one of 'render' (a render spec) or 'path' (a file)")
+    if render is not None:
+        _need(isinstance(render, dict) and isinstance(render.get("kind"), str), f"{path}.render", "must be an object with a 'kind'")
+    return ImageSpec(render=render, path=file, category=str(x.get("category", "")), facts=dict(x.get("facts", {})))
+
+
+def _round(r: Any, path: str, n_images: int) -> Round:
+    _need(isinstance(r, dict), path, "must be an object")
+    query = r.get("query")
+    _need(isinstance(query, str) and query.strip() != "", f"{path}.query", "must be a non-empty string")
+    ids = r.get("image_ids", [])
+    _need(isinstance(ids, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in ids), f"{path}.image_ids", "must be a list of integers")
+    bad = [i for i in ids if not 0 <= i < n_images]
+    _need(not bad, f"{path}.image_ids", f"id(s) {bad} out of range: the scenario has {n_images} image(s), ids 0..{n_images - 1}")
+    kind = r.get("kind", "task")
+    _need(kind in ROUND_KINDS, f"{path}.kind", f"must be one of {ROUND_KINDS}, got {kind!r}")
+    clar = []
+    for j, c in enumerate(r.get("clarifications", [])):
+        _need(isinstance(c, dict) and isinstance(c.get("answer"), str), f"{path}.clarifications[{j}]", "needs an 'answer' string")
+        clar.append(Clarification(answer=c["answer"], keywords=tuple(c.get("keywords", ()))))
+    changes = []
+    for j, s in enumerate(r.get("state_changes", [])):
+        p = f"{path}.state_changes[{j}]"
+        _need(isinstance(s, dict) and s.get("op") in ("insert", "update", "delete"), p, "needs 'op' in insert/update/delete")
+        _need(isinstance(s.get("table"), str), p, "needs a 'table'")
+        changes.append(StateChange(op=s["op"], table=s["table"], row=s.get("row"), key=s.get("key"), fields=s.get("fields")))
+    solution = r.get("solution", [])
+    _need(isinstance(solution, list), f"{path}.solution", "must be a list of steps")
+    for j, step in enumerate(solution):
+        ok = isinstance(step, dict) and (("name" in step and isinstance(step.get("arguments", {}), dict)) or isinstance(step.get("say"), str))
+        _need(ok, f"{path}.solution[{j}]", 'must be {"name": tool, "arguments": {...}} or {"say": text}')
+    return Round(
+        query=query, image_ids=tuple(ids), instructions=str(r.get("instructions", "")), kind=kind,
+        clarifications=tuple(clar), state_changes=tuple(changes), solution=tuple(solution),
+        answer=str(r.get("answer", "")),
+    )
+
+
+def _change(c: Any, path: str) -> ExpectedChange:
+    _need(isinstance(c, dict), path, "must be an object")
+    op = c.get("operation")
+    _need(op in OPERATIONS, f"{path}.operation", f"must be one of {OPERATIONS}, got {op!r}")
+    _need(isinstance(c.get("table"), str), f"{path}.table", "must be a table name such as 'simple_note.notes'")
+    if op == "create":
+        _need(isinstance(c.get("row"), dict) and c["row"], f"{path}.row", "a create needs the expected row")
+    else:
+        _need(c.get("key") is not None, f"{path}.key", f"an {op} needs the row's key")
+    if op == "update":
+        _need(isinstance(c.get("fields"), dict) and c["fields"], f"{path}.fields", "an update needs expected fields")
+    measures = c.get("measures", {})
+    _need(isinstance(measures, dict), f"{path}.measures", "must map columns to measure names")
+    return ExpectedChange(operation=op, table=c["table"], row=c.get("row"), key=c.get("key"), fields=c.get("fields"), measures=dict(measures))

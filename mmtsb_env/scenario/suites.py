@@ -1,0 +1,74 @@
+"""Loading scenario files and the built-in suites.
+
+>>> suite = load_suite("demo")
+>>> len(suite) >= 12 and suite[0].id.startswith("demo/")
+True
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Iterable
+
+from .model import Scenario, ScenarioError
+
+BUILTIN_SUITES = ("demo", "nominal", "ui")
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read one scenario file (format v1)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return Scenario.from_dict(data, source=str(path))
+
+
+def _suite_dir(name: str):
+    return resources.files("mmtsb_env.suites").joinpath(name)
+
+
+@lru_cache(maxsize=None)
+def _load_builtin(name: str) -> tuple[Scenario, ...]:
+    folder = _suite_dir(name)
+    if not folder.is_dir():
+        available = ", ".join(available_suites()) or "none"
+        raise ScenarioError(f"unknown suite {name!r}; available: {available}")
+    scenarios = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            items = data if isinstance(data, list) else [data]
+            for i, item in enumerate(items):
+                scenarios.append(Scenario.from_dict(item, source=f"{name}/{entry.name}" + (f"[{i}]" if isinstance(data, list) else "")))
+    ids = [s.id for s in scenarios]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ScenarioError(f"suite {name!r}: duplicate scenario ids {dupes}")
+    return tuple(scenarios)
+
+
+def available_suites() -> list[str]:
+    root = resources.files("mmtsb_env.suites")
+    return sorted(e.name for e in root.iterdir() if e.is_dir() and not e.name.startswith(("_", ".")))
+
+
+def load_suite(name: str | Path = "demo") -> list[Scenario]:
+    """A built-in suite by name (``"demo"``, ``"nominal"``, ``"ui"``) or every ``*.json`` in a folder."""
+    path = Path(name)
+    if path.is_dir():
+        return [load_scenario(p) for p in sorted(path.glob("*.json"))]
+    return list(_load_builtin(str(name)))
+
+
+def find_scenario(scenarios: Iterable[Scenario], scenario_id: str) -> Scenario:
+    for s in scenarios:
+        if s.id == scenario_id:
+            return s
+    raise ScenarioError(f"no scenario {scenario_id!r} in this suite")

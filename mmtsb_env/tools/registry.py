@@ -1,0 +1,215 @@
+"""The tool registry: ``@tool`` turns a plain function ``fn(world, ...)`` into a typed tool.
+
+>>> from mmtsb_env.world import World, Layer
+>>> @tool(app="doctest", toolboxes=("doctest",))
+... def doctest_echo(world, text: str, times: int = 1) -> str:
+...     '''Repeat a text.
+...
+...     Args:
+...         text: what to repeat.
+...         times: how often.
+...     '''
+...     return text * times
+>>> REGISTRY["doctest_echo"].schema["function"]["parameters"]["required"]
+['text']
+>>> REGISTRY["doctest_echo"].call(World(Layer()), {"text": "ab", "times": 2})
+'abab'
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Iterable
+
+from .errors import InvalidArgument, PermissionDenied, UnknownTool
+from .schema import NOT_GIVEN, Param, signature_params
+
+ASSISTANT = "assistant"
+USER = "user"
+
+REGISTRY: dict[str, "Tool"] = {}
+# name -> check(world) returning None when satisfied or an error message otherwise.
+REQUIREMENTS: dict[str, Callable[[Any], str | None]] = {}
+
+
+@dataclass
+class Tool:
+    """A registered tool. Call it with :meth:`call`; the world is always the first argument."""
+
+    name: str
+    app: str
+    fn: Callable[..., Any]
+    params: list[Param]
+    description: str
+    visible_to: frozenset[str] = frozenset({ASSISTANT})
+    writes: bool = False
+    requires: tuple[str, ...] = ()
+    toolboxes: frozenset[str] = frozenset({"full"})
+    # Names of full-toolbox tools this (consolidated) tool stands in for.
+    absorbs: tuple[str, ...] = ()
+    _by_name: dict[str, Param] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_name = {p.name: p for p in self.params}
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        """OpenAI function-calling schema."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": {
+                    "type": "object",
+                    "properties": {p.name: p.json_schema() for p in self.params},
+                    "required": [p.name for p in self.params if p.required],
+                },
+            },
+        }
+
+    def bind(self, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        """Checked keyword arguments for :attr:`fn`, or :class:`InvalidArgument` naming the problem."""
+        arguments = arguments or {}
+        if not isinstance(arguments, dict):
+            raise InvalidArgument(f"arguments of {self.name} must be a JSON object, got {type(arguments).__name__}")
+        unknown = [k for k in arguments if k not in self._by_name]
+        if unknown:
+            known = ", ".join(self._by_name) or "none"
+            raise InvalidArgument(f"{self.name} got unknown parameter(s) {', '.join(map(repr, unknown))}; it takes: {known}")
+        missing = [p.name for p in self.params if p.required and p.name not in arguments]
+        if missing:
+            raise InvalidArgument(f"{self.name} is missing required parameter(s): {', '.join(missing)}")
+        return {k: self._by_name[k].check(v) for k, v in arguments.items()}
+
+    def check_requirements(self, world: Any) -> None:
+        for req in self.requires:
+            problem = REQUIREMENTS[req](world)
+            if problem:
+                raise PermissionDenied(problem)
+
+    def call(self, world: Any, arguments: dict[str, Any] | None = None) -> Any:
+        """Validate, check device requirements, run. Raises on failure (see ``calling.invoke``)."""
+        kwargs = self.bind(arguments)
+        self.check_requirements(world)
+        return self.fn(world, **kwargs)
+
+    def doc(self) -> dict[str, Any]:
+        """Human/agent-readable documentation of the tool (what tool search returns)."""
+        return {
+            "app_name": self.app,
+            "tool_name": self.name,
+            "description": self.description,
+            "parameters": [
+                {
+                    "name": p.name,
+                    "type": p.json_schema().get("type", "any"),
+                    "required": p.required,
+                    "description": p.description,
+                    **({} if p.required or p.default is NOT_GIVEN else {"default": p.default}),
+                }
+                for p in self.params
+            ],
+        }
+
+
+def tool(
+    *,
+    app: str,
+    writes: bool = False,
+    visible_to: Iterable[str] = (ASSISTANT,),
+    requires: Iterable[str] = (),
+    toolboxes: Iterable[str] = ("full",),
+    name: str | None = None,
+    absorbs: Iterable[str] = (),
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn(world, **params)`` as a tool; the function itself is returned unchanged.
+
+    Args:
+        app: the domain the tool belongs to (``"contacts"``, ``"vision"``, ...).
+        writes: whether the tool can change the world (read tools never do).
+        visible_to: seats that may call it: ``"assistant"`` and/or ``"user"``.
+        requires: device conditions checked before the call (see ``REQUIREMENTS``).
+        toolboxes: toolbox variants the tool belongs to.
+        name: registered name (defaults to the function's name).
+        absorbs: full-toolbox tools a consolidated tool replaces.
+    """
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        tool_name = name or fn.__name__
+        params, description = signature_params(fn)
+        if not description:
+            raise TypeError(f"tool {tool_name} needs a docstring")
+        entry = Tool(
+            name=tool_name,
+            app=app,
+            fn=fn,
+            params=params,
+            description=description,
+            visible_to=frozenset(visible_to),
+            writes=writes,
+            requires=tuple(requires),
+            toolboxes=frozenset(toolboxes),
+            absorbs=tuple(absorbs),
+        )
+        old = REGISTRY.get(tool_name)
+        if old is not None and old.fn.__qualname__ != fn.__qualname__:
+            raise KeyError(f"tool {tool_name!r} registered twice")
+        REGISTRY[tool_name] = entry
+        return fn
+
+    return register
+
+
+def requirement(name: str) -> Callable[[Callable[[Any], str | None]], Callable[[Any], str | None]]:
+    """Register a device condition that tools can list in ``requires``."""
+
+    def register(check: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+        REQUIREMENTS[name] = check
+        return check
+
+    return register
+
+
+def get_tool(name: str) -> Tool:
+    """The tool with this name, or :class:`UnknownTool` with the closest names as hints."""
+    _load_apps()
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        close = difflib.get_close_matches(str(name), list(REGISTRY), n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise UnknownTool(f"there is no tool named {name!r}.{hint}") from None
+
+
+def tools_in(toolbox: str = "full", seat: str = ASSISTANT) -> list[Tool]:
+    """Tools of a toolbox variant visible to a seat, in registration order."""
+    _load_apps()
+    return [t for t in REGISTRY.values() if toolbox in t.toolboxes and seat in t.visible_to]
+
+
+# Modules whose import registers tools: the app domains plus the cross-cutting tool sets.
+TOOL_MODULES = (
+    "mmtsb_env.apps",
+    "mmtsb_env.users.tools",
+    "mmtsb_env.tools.discovery",
+    "mmtsb_env.tools.code",
+    "mmtsb_env.vision.tools",
+    "mmtsb_env.ui.tools",
+)
+_loaded = False
+
+
+def _load_apps() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in TOOL_MODULES:
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:  # a real missing dependency inside the module
+                    raise

@@ -1,0 +1,1 @@
+"""Built-in scenario suites (data; installed as ``mmtsb_env.suites``)."""

@@ -1,0 +1,79 @@
+"""Action grammar: every accepted form, and precise errors for malformed input."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mmtsb_env.episode.actions import Code, Invalid, Message, ToolCalls, parse_action
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "get_wifi_status", "arguments": {}}',
+    '```json\n{"name": "get_wifi_status", "arguments": {}}\n```',
+    '[{"name": "get_wifi_status", "arguments": {}}]',
+    '{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_wifi_status", "arguments": "{}"}}]}',
+    '<tool_call>{"name": "get_wifi_status", "arguments": {}}</tool_call>',
+    'Let me check.\n<tool_call>\n{"name": "get_wifi_status", "arguments": {}}\n</tool_call>',
+    '{"name": "get_wifi_status"}',
+])
+def test_accepted_call_forms(text):
+    parsed = parse_action(text)
+    assert isinstance(parsed, ToolCalls) and parsed.calls[0].name == "get_wifi_status" and parsed.calls[0].arguments == {}
+
+
+def test_multiple_hermes_calls_and_string_arguments():
+    text = '<tool_call>{"name": "a", "arguments": "{\\"x\\": 1}"}</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>'
+    parsed = parse_action(text)
+    assert [c.name for c in parsed.calls] == ["a", "b"] and parsed.calls[0].arguments == {"x": 1}
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("", "empty action"),
+    ("   ", "empty action"),
+    ('{"name": "a", "arguments": {', "Malformed JSON"),
+    ('{"arguments": {}}', 'needs a "name"'),
+    ('{"name": "a", "arguments": [1]}', '"arguments" must be a JSON object'),
+    ('{"name": "a", "arguments": "{bad"}', "not valid JSON"),
+    ('{"name": "a", "args": {}}', "unexpected field"),
+    ("<tool_call>{\"name\": \"a\"", "unclosed <tool_call>"),
+    ("<tool_call>not json</tool_call>", "Malformed JSON"),
+    ("[]", "empty list"),
+    ('{"tool_calls": []}', "non-empty list"),
+    (json.dumps([{"name": "a"}] * 17), "too many tool calls"),
+])
+def test_errors_say_what_is_wrong(text, fragment):
+    parsed = parse_action(text)
+    assert isinstance(parsed, Invalid) and fragment in parsed.error
+
+
+def test_plain_text_is_a_message_and_non_strings_are_invalid():
+    assert parse_action("The total is $12.").text == "The total is $12."
+    assert isinstance(parse_action("[image 0] shows a receipt"), Message)
+    assert isinstance(parse_action(None), Invalid) and isinstance(parse_action(5), Invalid)
+
+
+def test_code_mode_takes_first_python_block():
+    parsed = parse_action("Plan:\n```python\nx = 1\n```\n```python\ny = 2\n```", mode="code")
+    assert isinstance(parsed, Code) and parsed.code == "x = 1\n"
+    assert isinstance(parse_action("no code here", mode="code"), Message)
+    assert isinstance(parse_action("```python\nx = 1", mode="code"), Invalid)
+    assert isinstance(parse_action("```python\nx = 1\n```", mode="tool"), Message)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(max_size=200))
+def test_parser_never_raises(text):
+    assert isinstance(parse_action(text), (ToolCalls, Code, Message, Invalid))
+    assert isinstance(parse_action(text, mode="code"), (ToolCalls, Code, Message, Invalid))
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                           lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.dictionaries(st.sampled_from(["name", "arguments", "id", "function", "tool_calls", "x"]), json_values, max_size=4))
+def test_near_valid_json_never_raises(obj):
+    for text in (json.dumps(obj), f"<tool_call>{json.dumps(obj)}</tool_call>", json.dumps([obj])):
+        assert isinstance(parse_action(text), (ToolCalls, Message, Invalid))

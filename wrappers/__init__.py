@@ -1,0 +1,1 @@
+"""Gymnasium and PettingZoo wrappers for mmtsb_env (installed as ``mmtsb_env.wrappers``)."""
