@@ -28,16 +28,16 @@ class Caller:
     def __init__(self, world: World) -> None:
         self.world = world
 
-    def __call__(self, name: str, **arguments):
-        outcome = invoke(self.world, name, arguments)
+    def __call__(self, _tool: str, /, **arguments):
+        outcome = invoke(self.world, _tool, arguments)
         assert outcome.ok, outcome.text
         return outcome.result
 
-    def fail(self, name: str, **arguments) -> str:
+    def fail(self, _tool: str, /, **arguments) -> str:
         before = self.world.version
         snapshot = self.world.diff()
-        outcome = invoke(self.world, name, arguments)
-        assert not outcome.ok, f"{name} unexpectedly succeeded: {outcome.text}"
+        outcome = invoke(self.world, _tool, arguments)
+        assert not outcome.ok, f"{_tool} unexpectedly succeeded: {outcome.text}"
         assert self.world.version == before and self.world.diff() == snapshot
         return outcome.text
 

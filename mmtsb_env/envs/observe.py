@@ -52,9 +52,19 @@ class Observer:
     def _tensor(self, image_id: int) -> np.ndarray:
         arr = self._tensors.get(image_id)
         if arr is None:
+            from ..episode.engine import scenario_asset
             from ..vision.store import letterbox
 
-            arr = self._tensors[image_id] = letterbox(self.episode.images.get(image_id), self.config.height, self.config.width)
+            ep, cfg = self.episode, self.config
+
+            def make() -> np.ndarray:
+                return letterbox(ep.images.get(image_id), cfg.height, cfg.width)
+
+            if image_id < len(ep.scenario.images):
+                arr = scenario_asset(ep.scenario, "tensor", make, image_id, cfg.height, cfg.width)
+            else:
+                arr = make()
+            self._tensors[image_id] = arr
         return arr
 
     def info(self, seat: str, new_ids: list[int], components: dict[str, float] | None, error: str | None) -> dict[str, Any]:

@@ -73,6 +73,21 @@ class ActResult:
 
 _initial_cache: dict[tuple[int, str], Any] = {}
 _initial_lock = threading.Lock()
+# Encodings of scenario images (data URLs, letterboxed tensors, loaded images) are shared by every
+# episode of the same scenario object: scenario images never change.
+_asset_cache: dict[tuple[Any, ...], Any] = {}
+
+
+def scenario_asset(scenario: Scenario, kind: str, make: Callable[[], Any], *extra: Any) -> Any:
+    key = (id(scenario), scenario.id, kind, *extra)
+    value = _asset_cache.get(key)
+    if value is None:
+        value = make()
+        with _initial_lock:
+            if len(_asset_cache) > 20_000:
+                _asset_cache.clear()
+            _asset_cache[key] = value
+    return value
 
 
 def _initial_layer(scenario: Scenario):
@@ -147,7 +162,11 @@ class Episode:
         if url is None:
             from ..vision.store import to_data_url
 
-            url = self._urls[image_id] = to_data_url(self.images.get(image_id))
+            if image_id < len(self.scenario.images):
+                url = scenario_asset(self.scenario, "url", lambda: to_data_url(self.images.get(image_id)), image_id)
+            else:
+                url = to_data_url(self.images.get(image_id))
+            self._urls[image_id] = url
         return url
 
     def _append(self, **kwargs: Any) -> Entry:
@@ -393,5 +412,5 @@ def _scenario_images(scenario: Scenario):
         return ImageStore([], [])
     from .images import load_scenario_images
 
-    images, sources = load_scenario_images(scenario)
-    return ImageStore(images, sources)
+    loaded = scenario_asset(scenario, "store", lambda: ImageStore(*load_scenario_images(scenario)))
+    return loaded.fork()

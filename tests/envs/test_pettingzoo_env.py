@@ -8,24 +8,24 @@ from mmtsb_env.baselines import OracleAgent
 
 
 def test_aec_api():
-    api_test(mmtsb_env.env(suite="demo"), num_cycles=30)
+    api_test(mmtsb_env.env(suite="demo", image_size=(32, 32)), num_cycles=30)
 
 
 def test_parallel_api():
-    parallel_api_test(mmtsb_env.parallel_env(suite="demo"), num_cycles=30)
+    parallel_api_test(mmtsb_env.parallel_env(suite="demo", image_size=(32, 32)), num_cycles=30)
 
 
 def test_seed():
-    seed_test(lambda: mmtsb_env.env(suite="demo"), num_cycles=10)
+    seed_test(lambda: mmtsb_env.env(suite="demo", image_size=(32, 32)), num_cycles=10)
 
 
 def test_parallel_seed():
-    parallel_seed_test(lambda: mmtsb_env.parallel_env(suite="demo"))
+    parallel_seed_test(lambda: mmtsb_env.parallel_env(suite="demo", image_size=(32, 32)))
 
 
 def test_both_seats_driven_by_policies_reach_full_score():
     demo = mmtsb_env.load_suite("demo")
-    env = mmtsb_env.env(suite="demo")
+    env = mmtsb_env.env(suite="demo", image_size=(32, 32))
     env.reset(seed=0, options={"scenario": "demo/invoice_note_correction"})
     oracle = OracleAgent(demo)
     for agent in env.agent_iter(max_iter=200):

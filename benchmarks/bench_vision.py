@@ -1,0 +1,89 @@
+"""Timing of the image side: render families (cold and cached), letterbox, encoding and tool calls.
+
+Usage: python benchmarks/bench_vision.py [--repeat N] [--difficulty D ...] [--json]
+
+Medians in milliseconds. "cold" renders a new spec each time (no cache); "cached" repeats one
+spec (a cache hit: hash of the spec + a copy of the facts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from mmtsb_env.tools import invoke  # noqa: E402
+from mmtsb_env.vision import ImageStore, letterbox, to_data_url  # noqa: E402
+from mmtsb_env.vision.render import clear_cache, kinds, render  # noqa: E402
+from mmtsb_env.world import Layer, World  # noqa: E402
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for i in range(repeat):
+        t = time.perf_counter()
+        fn(i)
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 2])
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = ap.parse_args()
+    n = args.repeat
+    out: dict[str, object] = {"repeat": n}
+
+    # warm imports, fonts and matplotlib once so "cold" measures rendering, not importing
+    for kind in kinds():
+        render({"kind": kind, "seed": 10**6}, use_cache=False)
+
+    families = {}
+    for kind in kinds():
+        row = {}
+        for d in args.difficulty:
+            row[f"cold_d{d}"] = median_ms(lambda i: render({"kind": kind, "seed": 1000 + i, "difficulty": d}, use_cache=False), n)
+        clear_cache()
+        spec = {"kind": kind, "seed": 1}
+        render(spec)
+        row["cached"] = median_ms(lambda i: render(spec), max(n, 50))
+        families[kind] = row
+    out["render_ms"] = families
+
+    img = Image.fromarray(np.random.default_rng(0).integers(0, 255, (768, 1024, 3), dtype=np.uint8))
+    out["letterbox_1024x768_to_448x448_ms"] = median_ms(lambda i: letterbox(img, 448, 448), max(n, 30))
+    doc = render({"kind": "invoice", "seed": 1}).image
+    out["to_data_url_invoice_ms"] = median_ms(lambda i: to_data_url(doc), n)
+
+    world = World(Layer(), services={"images": ImageStore([img])})
+    box = {"image_id": 0, "left": 100, "upper": 150, "right": 800, "lower": 900}
+    out["crop_tool_call_ms"] = median_ms(lambda i: invoke(world, "crop_image", box), max(n, 30))
+    out["draw_bbox_tool_call_ms"] = median_ms(lambda i: invoke(world, "draw_bbox", box), max(n, 30))
+    out["plot_bar_tool_call_ms"] = median_ms(
+        lambda i: invoke(world, "plot", {"type": "bar", "heights": [1, 2, 3 + i], "categories": ["a", "b", "c"]}), n)
+
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    cols = [f"cold_d{d}" for d in args.difficulty] + ["cached"]
+    print(f"render medians in ms over {n} runs (cached over {max(n, 50)})")
+    print(f"{'family':18s}" + "".join(f"{c:>10s}" for c in cols))
+    for kind, row in families.items():
+        print(f"{kind:18s}" + "".join(f"{row[c]:10.2f}" for c in cols))
+    for key, value in out.items():
+        if key.endswith("_ms"):
+            print(f"{key:40s} {value:8.3f}")
+
+
+if __name__ == "__main__":
+    main()

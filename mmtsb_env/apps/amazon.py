@@ -1,0 +1,615 @@
+"""Amazon: a shopping app with a product catalog, sellers, browsing history and recommendations.
+
+This module declares every ``amazon.*`` table, the shared pricing/payment helpers and the catalog
+tools. The other parts live in ``amazon_shop`` (cart, wish list, orders, cards, addresses, returns,
+Prime), ``amazon_reviews`` (reviews, questions and answers) and ``amazon_data`` (the base data).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..tools import Conflict, InvalidArgument, NotFound, tool
+from ..world import define_table
+from ._accounts import define_accounts
+from ._common import now_str, paginate, search_rank, sort_rows
+
+APP = "amazon"
+REQ = ("network", "login:amazon")
+
+USERS = "amazon.users"
+SELLERS = "amazon.sellers"
+PRODUCTS = "amazon.products"
+BROWSING = "amazon.browsing_history_entries"
+CART = "amazon.cart_entries"
+WISH_LIST = "amazon.wish_list_entries"
+PROMO_CODES = "amazon.promo_codes"
+ADDRESSES = "amazon.addresses"
+CARDS = "amazon.payment_cards"
+ORDERS = "amazon.orders"
+ORDER_ITEMS = "amazon.order_items"
+DELIVERERS = "amazon.deliverers"
+RETURNS = "amazon.returns"
+PRIME = "amazon.prime_subscriptions"
+REVIEWS = "amazon.product_reviews"
+QUESTIONS = "amazon.product_questions"
+ANSWERS = "amazon.product_question_answers"
+
+# Money rules of the simulated store (all amounts in US dollars).
+TAX_RATE = 0.07  # sales tax on (items - discount + gift wrapping)
+DELIVERY_FEE = 4.99  # per order; waived for active Prime members
+GIFT_WRAP_FEE = 3.99  # per gift-wrapped unit
+NEW_CARD_BALANCE = 5000.0  # available credit of a card added through the app
+PRIME_PLANS = {
+    "monthly": {"price": 14.99, "days": 30},
+    "yearly": {"price": 139.0, "days": 365},
+}
+RELATIVE_SIZES = ("extra small", "small", "medium", "large", "extra large")
+
+define_accounts(APP, extra_columns={"track_browsing_history": True, "cart_promo_code": None})
+
+define_table(SELLERS, columns={
+    "id": None, "name": "", "rating": 0.0, "email": None, "phone_number": None,
+    "description": "", "created_at": None,
+}, auto_columns=("created_at",))
+define_table(PRODUCTS, columns={
+    "id": None, "name": "", "description": "", "product_type": "", "price": 0.0, "rating": 0.0,
+    "seller_id": None, "seller_rating": None, "inventory_quantity": 0, "color": None,
+    "delivery_days": 3, "has_variations": False, "variation_group_id": None,
+    "height": None, "width": None, "length": None, "weight": None, "relative_size": None,
+    "created_at": None,
+}, auto_columns=("created_at",))
+define_table(BROWSING, columns={"id": None, "user_id": None, "product_id": None, "created_at": None},
+             auto_columns=("created_at",))
+define_table(CART, columns={
+    "id": None, "user_id": None, "product_id": None, "quantity": 1, "gift_wrap_quantity": 0,
+    "created_at": None,
+}, auto_columns=("created_at",))
+define_table(WISH_LIST, columns={
+    "id": None, "user_id": None, "product_id": None, "quantity": 1, "created_at": None,
+}, auto_columns=("created_at",))
+define_table(PROMO_CODES, columns={
+    "id": None, "code": "", "description": "", "discount_percentage": 0.0, "max_discount": None,
+    "min_subtotal": 0.0, "single_use": False, "expires_at": None,
+})
+define_table(ADDRESSES, columns={
+    "id": None, "user_id": None, "name": "", "street_address": "", "city": "", "state": "",
+    "country": "", "zip_code": None, "created_at": None,
+}, auto_columns=("created_at",))
+define_table(CARDS, columns={
+    "id": None, "user_id": None, "card_name": "", "owner_name": "", "card_number": None,
+    "expiry_year": None, "expiry_month": None, "cvv_number": None, "balance": 0.0, "created_at": None,
+}, auto_columns=("created_at",))
+define_table(ORDERS, columns={
+    "id": None, "user_id": None, "payment_card_id": None, "address_id": None, "shipping_address": "",
+    "promo_code": None, "subtotal": 0.0, "gift_wrap_fee": 0.0, "discount": 0.0, "delivery_fee": 0.0,
+    "tax": 0.0, "total_amount": 0.0, "created_at": None,
+}, auto_columns=("created_at",))
+define_table(ORDER_ITEMS, columns={
+    "id": None, "order_id": None, "product_id": None, "quantity": 1, "price": 0.0,
+    "gift_wrap_quantity": 0, "expected_delivery_at": None,
+})
+define_table(DELIVERERS, columns={"id": None, "name": "", "phone_number": None, "pickup_fee": 0.0})
+define_table(RETURNS, columns={
+    "id": None, "user_id": None, "order_id": None, "product_id": None, "deliverer_id": None,
+    "quantity": 1, "refund_amount": 0.0, "status": "initiated", "initiated_at": None,
+    "completed_at": None,
+}, auto_columns=("initiated_at",))
+define_table(PRIME, columns={
+    "id": None, "user_id": None, "payment_card_id": None, "duration": "monthly", "price": 0.0,
+    "start_date": None, "end_date": None, "created_at": None,
+}, auto_columns=("created_at",))
+define_table(REVIEWS, columns={
+    "id": None, "product_id": None, "user_id": None, "rating": 5, "title": "", "text": "",
+    "is_verified": False, "created_at": None, "updated_at": None,
+}, auto_columns=("created_at", "updated_at"))
+define_table(QUESTIONS, columns={
+    "id": None, "product_id": None, "user_id": None, "question": "", "created_at": None,
+    "updated_at": None,
+}, auto_columns=("created_at", "updated_at"))
+define_table(ANSWERS, columns={
+    "id": None, "question_id": None, "user_id": None, "answer": "", "is_verified": False,
+    "created_at": None, "updated_at": None,
+}, auto_columns=("created_at", "updated_at"))
+
+
+# ---------------------------------------------------------------------------------- helpers
+def money(value: float) -> float:
+    return round(value + 1e-9, 2)
+
+
+def get_product(world: Any, product_id: int) -> dict[str, Any]:
+    product = world.get(PRODUCTS, product_id)
+    if product is None:
+        raise NotFound(f"product with id {product_id} does not exist; find ids with amazon_search_products")
+    return product
+
+
+def seller_of(world: Any, product: dict[str, Any]) -> dict[str, Any] | None:
+    return world.get(SELLERS, product["seller_id"]) if product.get("seller_id") is not None else None
+
+
+def seller_rating(world: Any, product: dict[str, Any]) -> float | None:
+    seller = seller_of(world, product)
+    return seller["rating"] if seller is not None else product.get("seller_rating")
+
+
+def product_summary(world: Any, product: dict[str, Any]) -> dict[str, Any]:
+    """What lists of products show."""
+    seller = seller_of(world, product)
+    return {
+        "product_id": product["id"], "name": product["name"], "product_type": product["product_type"],
+        "price": product["price"], "rating": product["rating"], "color": product["color"],
+        "relative_size": product["relative_size"], "delivery_days": product["delivery_days"],
+        "in_stock": product["inventory_quantity"] > 0,
+        "seller_id": product["seller_id"], "seller_name": seller["name"] if seller else None,
+    }
+
+
+def variations_of(world: Any, product: dict[str, Any]) -> list[dict[str, Any]]:
+    """Other products in the same size/color variation group."""
+    group = product.get("variation_group_id")
+    if group is None:
+        return []
+    return [r for r in world.rows(PRODUCTS) if r.get("variation_group_id") == group and r["id"] != product["id"]]
+
+
+def owned(world: Any, table: str) -> list[dict[str, Any]]:
+    """Copies of the device owner's rows of a table, in id order."""
+    rows = world.select(table, user_id=world.user_id)
+    rows.sort(key=lambda r: r["id"])
+    return rows
+
+
+def check_quantity(quantity: int | None, name: str = "quantity") -> int:
+    if quantity is None or quantity < 1:
+        raise InvalidArgument(f"{name} must be a whole number of at least 1")
+    return quantity
+
+
+def is_prime_member(world: Any) -> bool:
+    now = now_str(world)
+    return any(r["user_id"] == world.user_id and r["start_date"] <= now < r["end_date"] for r in world.rows(PRIME))
+
+
+def check_card_can_pay(world: Any, card: dict[str, Any], amount: float) -> None:
+    """Refuse expired cards and cards without enough available balance."""
+    now = world.now
+    if (card["expiry_year"], card["expiry_month"]) < (now.year, now.month):
+        raise Conflict(
+            f"payment card {card['id']} ({card['card_name']}) expired in "
+            f"{card['expiry_month']:02d}/{card['expiry_year']}; use another card or add a new one"
+        )
+    if card["balance"] + 1e-9 < amount:
+        raise Conflict(
+            f"payment card {card['id']} ({card['card_name']}) has a balance of ${card['balance']:.2f}, "
+            f"not enough for ${amount:.2f}; use another card"
+        )
+
+
+def promo_problem(world: Any, promo: dict[str, Any], subtotal: float | None) -> str | None:
+    """Why a promo code cannot be used now (None when it can)."""
+    if promo["expires_at"] is not None and promo["expires_at"] <= now_str(world):
+        return f"promo code {promo['code']} expired on {promo['expires_at'][:10]}"
+    if promo["single_use"] and any(
+        o["user_id"] == world.user_id and o["promo_code"] == promo["code"] for o in world.rows(ORDERS)
+    ):
+        return f"promo code {promo['code']} can be used only once and you have already used it"
+    if subtotal is not None and subtotal + 1e-9 < promo["min_subtotal"]:
+        return f"promo code {promo['code']} needs an item subtotal of at least ${promo['min_subtotal']:.2f}"
+    return None
+
+
+def find_promo(world: Any, code: str | None) -> dict[str, Any] | None:
+    if not code:
+        return None
+    wanted = code.strip().upper()
+    for row in world.rows(PROMO_CODES):
+        if row["code"].upper() == wanted:
+            return dict(row)
+    return None
+
+
+def cart_breakdown(world: Any) -> dict[str, Any]:
+    """The owner's cart with line totals and the order total it would cost now."""
+    entries = owned(world, CART)
+    lines = []
+    subtotal = 0.0
+    wrapped = 0
+    for entry in entries:
+        product = world.get(PRODUCTS, entry["product_id"])
+        if product is None:
+            continue
+        line_total = money(product["price"] * entry["quantity"])
+        subtotal += line_total
+        wrapped += entry["gift_wrap_quantity"]
+        lines.append({
+            "cart_entry_id": entry["id"], "product_id": product["id"], "name": product["name"],
+            "price": product["price"], "quantity": entry["quantity"],
+            "gift_wrap_quantity": entry["gift_wrap_quantity"], "line_total": line_total,
+            "in_stock_quantity": product["inventory_quantity"], "added_at": entry["created_at"],
+        })
+    subtotal = money(subtotal)
+    user = world.get(USERS, world.user_id) or {}
+    promo = find_promo(world, user.get("cart_promo_code"))
+    discount = 0.0
+    promo_note = None
+    if promo is not None:
+        problem = promo_problem(world, promo, subtotal)
+        if problem is None:
+            discount = subtotal * promo["discount_percentage"] / 100
+            if promo["max_discount"] is not None:
+                discount = min(discount, promo["max_discount"])
+            discount = money(discount)
+        else:
+            promo_note = problem
+    gift_wrap_fee = money(wrapped * GIFT_WRAP_FEE)
+    delivery_fee = 0.0 if (not lines or is_prime_member(world)) else DELIVERY_FEE
+    tax = money((subtotal - discount + gift_wrap_fee) * TAX_RATE)
+    total = money(subtotal - discount + gift_wrap_fee + delivery_fee + tax)
+    return {
+        "items": lines, "promo_code": promo["code"] if promo else None, "promo_code_problem": promo_note,
+        "subtotal": subtotal, "discount": discount, "gift_wrap_fee": gift_wrap_fee,
+        "delivery_fee": delivery_fee, "tax": tax, "total_amount": total,
+    }
+
+
+def rating_distribution(world: Any, product_id: int) -> dict[str, int]:
+    counts = {str(star): 0 for star in range(1, 6)}
+    for review in world.rows(REVIEWS):
+        if review["product_id"] == product_id:
+            counts[str(review["rating"])] += 1
+    return counts
+
+
+def refresh_product_rating(world: Any, product_id: int) -> None:
+    """Keep a product's average rating equal to the mean of its reviews."""
+    stars = [r["rating"] for r in world.rows(REVIEWS) if r["product_id"] == product_id]
+    rating = round(sum(stars) / len(stars), 1) if stars else 0.0
+    if world.exists(PRODUCTS, product_id):
+        world.update(PRODUCTS, product_id, rating=rating)
+
+
+def user_by_email(world: Any, email: str) -> dict[str, Any]:
+    user = world.first(USERS, email=email)
+    if user is None:
+        raise NotFound(f"no amazon user with email {email}")
+    return user
+
+
+def user_email(world: Any, user_id: int | None) -> str | None:
+    user = world.get(USERS, user_id) if user_id is not None else None
+    return user["email"] if user else None
+
+
+def purchased_product_ids(world: Any, user_id: int) -> set[int]:
+    orders = {o["id"] for o in world.rows(ORDERS) if o["user_id"] == user_id}
+    return {i["product_id"] for i in world.rows(ORDER_ITEMS) if i["order_id"] in orders}
+
+
+def delivery_status(world: Any, item: dict[str, Any]) -> str:
+    expected = item.get("expected_delivery_at")
+    return "delivered" if expected is not None and expected <= now_str(world) else "in_transit"
+
+
+def plus_days(stamp: str, days: int) -> str:
+    return (datetime.fromisoformat(stamp) + timedelta(days=days)).isoformat()
+
+
+# ---------------------------------------------------------------------------------- catalog
+@tool(app=APP, requires=REQ)
+def amazon_show_product(world, product_id: int) -> dict:
+    """Show everything about a product: price, stock, dimensions, seller, rating and its variations.
+
+    Args:
+        product_id: id of the product.
+    """
+    product = get_product(world, product_id)
+    seller = seller_of(world, product)
+    out = dict(product)
+    out["product_id"] = out.pop("id")
+    out["seller_name"] = seller["name"] if seller else None
+    out["seller_rating"] = seller_rating(world, product)
+    out["num_reviews"] = sum(1 for r in world.rows(REVIEWS) if r["product_id"] == product_id)
+    out["in_stock"] = product["inventory_quantity"] > 0
+    out["variations"] = [
+        {"product_id": v["id"], "color": v["color"], "relative_size": v["relative_size"], "price": v["price"]}
+        for v in sorted(variations_of(world, product), key=lambda r: r["id"])
+    ]
+    return out
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_recommended_products(world, page_index: int | None = 0, page_limit: int | None = 5) -> list:
+    """Products recommended for you, based on what you browsed, saved and bought.
+
+    Products you already bought or have in your cart are left out; best rated first.
+
+    Args:
+        page_index: page to return, from 0.
+        page_limit: products per page (1-20).
+    """
+    me = world.user_id
+    seen_ids: list[int] = []
+    for table in (BROWSING, WISH_LIST, CART):
+        seen_ids.extend(r["product_id"] for r in world.rows(table) if r["user_id"] == me)
+    bought = purchased_product_ids(world, me)
+    in_cart = {r["product_id"] for r in world.rows(CART) if r["user_id"] == me}
+    interests = set()
+    for pid in [*seen_ids, *bought]:
+        product = world.get(PRODUCTS, pid)
+        if product is not None:
+            interests.add(product["product_type"])
+    candidates = [
+        p for p in world.rows(PRODUCTS)
+        if p["id"] not in bought and p["id"] not in in_cart and p["inventory_quantity"] > 0
+        and (not interests or p["product_type"] in interests)
+    ]
+    candidates.sort(key=lambda p: (-p["rating"], p["id"]))
+    return [product_summary(world, p) for p in paginate(candidates, page_index, page_limit)]
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_product_rating_distribution(world, product_id: int) -> dict:
+    """How many reviews of a product gave 1, 2, 3, 4 and 5 stars, with the average rating.
+
+    Args:
+        product_id: id of the product.
+    """
+    product = get_product(world, product_id)
+    counts = rating_distribution(world, product_id)
+    return {"product_id": product_id, "rating": product["rating"], "num_ratings": sum(counts.values()),
+            "distribution": counts}
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_last_product_purchase(world, product_id: int) -> dict:
+    """Show your most recent purchase of a product or of one of its size/color variations.
+
+    Args:
+        product_id: id of the product.
+    """
+    product = get_product(world, product_id)
+    family = {product_id} | {v["id"] for v in variations_of(world, product)}
+    orders = {o["id"]: o for o in world.rows(ORDERS) if o["user_id"] == world.user_id}
+    items = [i for i in world.rows(ORDER_ITEMS) if i["order_id"] in orders and i["product_id"] in family]
+    if not items:
+        raise NotFound(f"you have never bought product {product_id} ({product['name']}) or its variations")
+    item = max(items, key=lambda i: (orders[i["order_id"]]["created_at"], i["id"]))
+    bought = world.get(PRODUCTS, item["product_id"]) or {}
+    return {
+        "order_id": item["order_id"], "ordered_at": orders[item["order_id"]]["created_at"],
+        "product_id": item["product_id"], "name": bought.get("name"), "color": bought.get("color"),
+        "relative_size": bought.get("relative_size"), "quantity": item["quantity"], "price": item["price"],
+        "delivery_status": delivery_status(world, item), "expected_delivery_at": item["expected_delivery_at"],
+    }
+
+
+@tool(app=APP, requires=REQ)
+def amazon_search_sellers(world, query: str | None = "", page_index: int | None = 0, page_limit: int | None = 5) -> list:
+    """Search sellers by name.
+
+    Args:
+        query: words to look for in seller names and descriptions (empty lists every seller).
+        page_index: page to return, from 0.
+        page_limit: sellers per page (1-20).
+    """
+    rows = sorted(world.rows(SELLERS), key=lambda r: r["id"])
+    rows = search_rank(rows, query, ("name", "description"))
+    return [{"seller_id": r["id"], "name": r["name"], "rating": r["rating"]}
+            for r in paginate(rows, page_index, page_limit)]
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_seller(world, seller_id: int) -> dict:
+    """Show a seller's details and how many products it sells.
+
+    Args:
+        seller_id: id of the seller.
+    """
+    seller = world.get(SELLERS, seller_id)
+    if seller is None:
+        raise NotFound(f"seller with id {seller_id} does not exist; find ids with amazon_search_sellers")
+    out = dict(seller)
+    out["seller_id"] = out.pop("id")
+    mine = [p for p in world.rows(PRODUCTS) if p["seller_id"] == seller_id]
+    out["num_products"] = len(mine)
+    out["product_types"] = sorted({p["product_type"] for p in mine})
+    return out
+
+
+@tool(app=APP, requires=REQ)
+def amazon_search_product_types(world, query: str | None = "", page_index: int | None = 0, page_limit: int | None = 5) -> list:
+    """Search the product types (categories) of the catalog; returns their names.
+
+    Args:
+        query: words to look for in type names (empty lists every type, alphabetically).
+        page_index: page to return, from 0.
+        page_limit: types per page (1-20).
+    """
+    types = sorted({p["product_type"] for p in world.rows(PRODUCTS)})
+    rows = search_rank([{"product_type": t} for t in types], query, ("product_type",))
+    return [r["product_type"] for r in paginate(rows, page_index, page_limit)]
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_product_feature_choices(world, product_type: str | None = None) -> dict:
+    """The colors, sizes and sellers available among products of a type (or of the whole catalog).
+
+    Use the values as filters of amazon_search_products.
+
+    Args:
+        product_type: product type to look at, e.g. "headphones" (all products if omitted).
+    """
+    rows = list(world.rows(PRODUCTS))
+    if product_type is not None:
+        wanted = product_type.strip().lower()
+        rows = [p for p in rows if p["product_type"].lower() == wanted]
+        if not rows:
+            raise NotFound(f"no product type {product_type!r}; find types with amazon_search_product_types")
+    sizes = {p["relative_size"] for p in rows if p["relative_size"]}
+    seller_ids = sorted({p["seller_id"] for p in rows if p["seller_id"] is not None})
+    sellers = []
+    for sid in seller_ids:
+        seller = world.get(SELLERS, sid)
+        if seller is not None:
+            sellers.append({"seller_id": sid, "name": seller["name"]})
+    return {
+        "product_type": product_type,
+        "colors": sorted({p["color"] for p in rows if p["color"]}),
+        "relative_sizes": [s for s in RELATIVE_SIZES if s in sizes] + sorted(sizes - set(RELATIVE_SIZES)),
+        "sellers": sellers,
+        "price_range": [min(p["price"] for p in rows), max(p["price"] for p in rows)] if rows else None,
+    }
+
+
+_PRODUCT_SORTS = ("price", "rating", "delivery_days", "name", "seller_rating", "inventory_quantity")
+
+
+@tool(app=APP, requires=REQ)
+def amazon_search_products(
+    world,
+    query: str | None = "",
+    product_type: str | None = None,
+    color: str | None = None,
+    relative_size: str | None = None,
+    min_price: float | None = 0.0,
+    max_price: float | None = 9.22e18,
+    min_product_rating: float | None = 0.0,
+    max_product_rating: float | None = 5.0,
+    min_seller_rating: float | None = 0.0,
+    max_seller_rating: float | None = 5.0,
+    seller_id: int | None = None,
+    page_index: int | None = 0,
+    page_limit: int | None = 5,
+    sort_by: str | None = None,
+) -> list:
+    """Search the catalog by words in a product's name, description or type, with filters.
+
+    Results are ranked by relevance unless sort_by is given.
+
+    Args:
+        query: words to look for (empty matches every product).
+        product_type: only products of this type (see amazon_search_product_types).
+        color: only products of this color (case-insensitive).
+        relative_size: only products of this size, e.g. "small", "medium", "large".
+        min_price: lowest price.
+        max_price: highest price.
+        min_product_rating: lowest average product rating (0-5).
+        max_product_rating: highest average product rating (0-5).
+        min_seller_rating: lowest seller rating (0-5).
+        max_seller_rating: highest seller rating (0-5).
+        seller_id: only products sold by this seller.
+        page_index: page to return, from 0.
+        page_limit: products per page (1-20).
+        sort_by: "price", "rating", "delivery_days", "name", "seller_rating" or "inventory_quantity"; prefix "-" for descending.
+    """
+    lo_p, hi_p = (0.0 if min_price is None else min_price), (float("inf") if max_price is None else max_price)
+    lo_r, hi_r = (0.0 if min_product_rating is None else min_product_rating), (5.0 if max_product_rating is None else max_product_rating)
+    lo_s, hi_s = (0.0 if min_seller_rating is None else min_seller_rating), (5.0 if max_seller_rating is None else max_seller_rating)
+    if lo_p > hi_p or lo_r > hi_r or lo_s > hi_s:
+        raise InvalidArgument("a min_* filter is larger than its max_* counterpart")
+    if seller_id is not None and not world.exists(SELLERS, seller_id):
+        raise NotFound(f"seller with id {seller_id} does not exist; find ids with amazon_search_sellers")
+    ptype = product_type.strip().lower() if product_type else None
+    col = color.strip().lower() if color else None
+    size = relative_size.strip().lower() if relative_size else None
+    sellers = {s["id"]: s["rating"] for s in world.rows(SELLERS)}
+    rows = []
+    for p in sorted(world.rows(PRODUCTS), key=lambda r: r["id"]):
+        if ptype and p["product_type"].lower() != ptype:
+            continue
+        if col and (p["color"] or "").lower() != col:
+            continue
+        if size and (p["relative_size"] or "").lower() != size:
+            continue
+        if seller_id is not None and p["seller_id"] != seller_id:
+            continue
+        if not (lo_p <= p["price"] <= hi_p and lo_r <= p["rating"] <= hi_r):
+            continue
+        s_rating = sellers.get(p["seller_id"], p.get("seller_rating"))
+        if (lo_s > 0.0 or hi_s < 5.0) and (s_rating is None or not lo_s <= s_rating <= hi_s):
+            continue
+        rows.append({**p, "seller_rating": s_rating})
+    rows = search_rank(rows, query, ("name", "description", "product_type", "color"))
+    rows = sort_rows(rows, sort_by, _PRODUCT_SORTS)
+    return [{**product_summary(world, p), "seller_rating": p["seller_rating"]}
+            for p in paginate(rows, page_index, page_limit)]
+
+
+# ---------------------------------------------------------------------------------- browsing history
+def _tracking_on(world: Any) -> bool:
+    user = world.get(USERS, world.user_id)
+    return bool(user and user.get("track_browsing_history", True))
+
+
+@tool(app=APP, requires=REQ)
+def amazon_show_browsing_history(world, page_index: int | None = 0, page_limit: int | None = 5) -> list:
+    """Products you viewed, most recent first.
+
+    Args:
+        page_index: page to return, from 0.
+        page_limit: products per page (1-20).
+    """
+    entries = sorted(owned(world, BROWSING), key=lambda r: (r["created_at"] or "", r["id"]), reverse=True)
+    out = []
+    for entry in paginate(entries, page_index, page_limit):
+        product = world.get(PRODUCTS, entry["product_id"])
+        if product is not None:
+            out.append({**product_summary(world, product), "viewed_at": entry["created_at"]})
+    return out
+
+
+@tool(app=APP, writes=True, requires=REQ)
+def amazon_clear_browsing_history(world) -> dict:
+    """Remove every product from your browsing history."""
+    entries = owned(world, BROWSING)
+    for entry in entries:
+        world.delete(BROWSING, entry["id"])
+    return {"message": "Browsing history cleared.", "removed": len(entries)}
+
+
+@tool(app=APP, writes=True, requires=REQ)
+def amazon_add_product_to_browsing_history(world, product_id: int) -> dict:
+    """Record that you viewed a product (a product already there moves to the top).
+
+    Args:
+        product_id: id of the product.
+    """
+    get_product(world, product_id)
+    if not _tracking_on(world):
+        raise Conflict("browsing history tracking is turned off; turn it on with amazon_update_browsing_history_tracking")
+    existing = world.first(BROWSING, user_id=world.user_id, product_id=product_id)
+    if existing is not None:
+        world.update(BROWSING, existing["id"], created_at=now_str(world))
+        return {"message": "Product moved to the top of your browsing history.", "entry_id": existing["id"]}
+    row = world.insert(BROWSING, {"id": world.new_id(BROWSING), "user_id": world.user_id,
+                                  "product_id": product_id, "created_at": now_str(world)})
+    return {"message": "Product added to your browsing history.", "entry_id": row["id"]}
+
+
+@tool(app=APP, writes=True, requires=REQ)
+def amazon_remove_product_from_browsing_history(world, product_id: int) -> dict:
+    """Remove one product from your browsing history.
+
+    Args:
+        product_id: id of the product.
+    """
+    entry = world.first(BROWSING, user_id=world.user_id, product_id=product_id)
+    if entry is None:
+        raise NotFound(f"product {product_id} is not in your browsing history")
+    world.delete(BROWSING, entry["id"])
+    return {"message": "Product removed from your browsing history."}
+
+
+@tool(app=APP, writes=True, requires=REQ)
+def amazon_update_browsing_history_tracking(world, track_browsing_history: bool) -> dict:
+    """Turn recording of viewed products on or off (existing history is kept).
+
+    Args:
+        track_browsing_history: true to record viewed products, false to stop.
+    """
+    world.update(USERS, world.user_id, track_browsing_history=track_browsing_history)
+    state = "on" if track_browsing_history else "off"
+    return {"message": f"Browsing history tracking turned {state}.", "track_browsing_history": track_browsing_history}

@@ -1,0 +1,18 @@
+"""Images for vision-language agents: the per-episode image store, procedural render specs
+with ground-truth facts, and the ``vision`` tools (crop, draw_bbox, rotate, plot, ...).
+
+Importing this package registers the vision tools.
+
+- :mod:`.store`    -- :class:`ImageStore`, :func:`letterbox`, :func:`to_data_url`, :func:`png_bytes`
+- :mod:`.render`   -- :func:`render` (spec -> :class:`Rendered` image + facts), one module per family
+- :mod:`.tools`    -- the agent's visual tools
+- :mod:`.plotting` -- headless matplotlib charts shared by ``plot`` and the chart families
+"""
+
+from .render import FAMILIES, Rendered, render
+from .store import ImageStore, from_data_url, letterbox, png_bytes, to_data_url
+from . import tools  # noqa: F401  (registers the vision tools)
+from .tools import image_store
+
+__all__ = ["FAMILIES", "ImageStore", "Rendered", "from_data_url", "image_store", "letterbox", "png_bytes", "render",
+           "to_data_url"]

@@ -1,0 +1,564 @@
+"""Shared pieces of the render families: content validation, seeded randomness, text layout,
+textures and the difficulty "degradations" (rotation, blur, noise, JPEG artifacts).
+
+Every family receives a :class:`Ctx`: validated content plus seeded generators. Each content
+field draws its default from its own generator, so giving one field never changes the default
+of another, and the same spec always gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Callable, Iterable
+
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+
+from ..fonts import get_font
+
+# ---------------------------------------------------------------------------- validation
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class Check:
+    """A validator for one content value: ``check(value, path)`` returns it normalised."""
+
+    what = "a value"
+
+    def __call__(self, value: Any, path: str) -> Any:
+        raise NotImplementedError
+
+    def fail(self, value: Any, path: str, what: str | None = None) -> ValueError:
+        return ValueError(f"{path} must be {what or self.what}, got {type(value).__name__} {_short(value)}")
+
+
+class Str(Check):
+    def __init__(self, max_len: int = 400, allow_empty: bool = False) -> None:
+        self.max_len, self.allow_empty = max_len, allow_empty
+        self.what = "a string"
+
+    def __call__(self, value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(value, path)
+        if not self.allow_empty and not value.strip():
+            raise ValueError(f"{path} must not be empty")
+        if len(value) > self.max_len:
+            raise ValueError(f"{path} is too long ({len(value)} characters, at most {self.max_len})")
+        return value
+
+
+class Num(Check):
+    def __init__(self, lo: float | None = None, hi: float | None = None) -> None:
+        self.lo, self.hi = lo, hi
+        self.what = "a number"
+
+    def __call__(self, value: Any, path: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(value, path)
+        if not math.isfinite(value):
+            raise ValueError(f"{path} must be a finite number, got {value!r}")
+        if self.lo is not None and value < self.lo:
+            raise ValueError(f"{path} must be at least {self.lo}, got {value!r}")
+        if self.hi is not None and value > self.hi:
+            raise ValueError(f"{path} must be at most {self.hi}, got {value!r}")
+        return float(value)
+
+
+class Int(Num):
+    def __init__(self, lo: int | None = None, hi: int | None = None) -> None:
+        super().__init__(lo, hi)
+        self.what = "an integer"
+
+    def __call__(self, value: Any, path: str) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(value, path)
+        super().__call__(value, path)
+        return value
+
+
+class Bool(Check):
+    what = "a boolean (true/false)"
+
+    def __call__(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(value, path)
+        return value
+
+
+class Choice(Check):
+    def __init__(self, options: Iterable[str]) -> None:
+        self.options = tuple(options)
+        self.what = "one of " + ", ".join(repr(o) for o in self.options)
+
+    def __call__(self, value: Any, path: str) -> str:
+        if value not in self.options or not isinstance(value, str):
+            raise self.fail(value, path)
+        return value
+
+
+class Date(Check):
+    what = "an ISO date string YYYY-MM-DD"
+
+    def __call__(self, value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(value, path)
+        try:
+            return date.fromisoformat(value).isoformat()
+        except ValueError:
+            raise self.fail(value, path) from None
+
+
+class Time(Check):
+    what = "a time string HH:MM (24-hour)"
+
+    def __call__(self, value: Any, path: str) -> str:
+        m = re.fullmatch(r"(\d{1,2}):(\d{2})", value) if isinstance(value, str) else None
+        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+            raise self.fail(value, path)
+        return f"{int(m.group(1)):02d}:{m.group(2)}"
+
+
+class Color(Check):
+    what = "a colour name or #rrggbb string"
+
+    def __call__(self, value: Any, path: str) -> str:
+        from PIL import ImageColor
+
+        if not isinstance(value, str):
+            raise self.fail(value, path)
+        try:
+            ImageColor.getrgb(value)
+        except ValueError:
+            raise self.fail(value, path) from None
+        return value
+
+
+class ListOf(Check):
+    def __init__(self, item: Check, min_len: int = 0, max_len: int = 100) -> None:
+        self.item, self.min_len, self.max_len = item, min_len, max_len
+        self.what = f"a list of {item.what.removeprefix('a ').removeprefix('an ')}s"
+
+    def __call__(self, value: Any, path: str) -> list:
+        if not isinstance(value, (list, tuple)):
+            raise self.fail(value, path)
+        if not self.min_len <= len(value) <= self.max_len:
+            raise ValueError(f"{path} must have {self.min_len} to {self.max_len} entries, got {len(value)}")
+        return [self.item(v, f"{path}[{i}]") for i, v in enumerate(value)]
+
+
+class OneOf(Check):
+    """The first of several checks that accepts the value."""
+
+    def __init__(self, *options: Check) -> None:
+        self.options = options
+        self.what = " or ".join(o.what for o in options)
+
+    def __call__(self, value: Any, path: str) -> Any:
+        for option in self.options:
+            try:
+                return option(value, path)
+            except ValueError:
+                continue
+        raise self.fail(value, path)
+
+
+class Obj(Check):
+    """A JSON object with known keys; ``required`` keys must be present."""
+
+    def __init__(self, fields: dict[str, Check], required: Iterable[str] = ()) -> None:
+        self.fields, self.required = fields, tuple(required)
+        self.what = "an object"
+
+    def __call__(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(value, path)
+        unknown = [k for k in value if k not in self.fields]
+        if unknown:
+            raise ValueError(f"{path} has unknown field(s) {', '.join(map(repr, unknown))}; known: {', '.join(self.fields)}")
+        missing = [k for k in self.required if k not in value]
+        if missing:
+            raise ValueError(f"{path} is missing required field(s): {', '.join(missing)}")
+        return {k: self.fields[k](v, f"{path}.{k}") for k, v in value.items() if v is not None}
+
+
+class MapOf(Check):
+    """A JSON object mapping names to values of one kind."""
+
+    def __init__(self, item: Check, min_len: int = 1, max_len: int = 12) -> None:
+        self.item, self.min_len, self.max_len = item, min_len, max_len
+        self.what = "an object"
+
+    def __call__(self, value: Any, path: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(value, path)
+        if not self.min_len <= len(value) <= self.max_len:
+            raise ValueError(f"{path} must have {self.min_len} to {self.max_len} entries, got {len(value)}")
+        return {str(k): self.item(v, f"{path}.{k}") for k, v in value.items()}
+
+
+# ---------------------------------------------------------------------------- seeds and context
+
+
+def seed_int(*parts: Any) -> int:
+    """A stable 64-bit integer from any parts (independent of PYTHONHASHSEED)."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+FONT_SCALE = {0: 1.0, 1: 0.92, 2: 0.82, 3: 0.72}
+
+
+@dataclass
+class Ctx:
+    """What a family's draw function gets: validated content, seed, difficulty."""
+
+    kind: str
+    content: dict[str, Any]
+    seed: int
+    difficulty: int
+    distractors: list[str] = field(default_factory=list)
+
+    def rng(self, tag: str) -> random.Random:
+        """A generator for one purpose (a field's default, layout, noise, ...)."""
+        return random.Random(seed_int(self.kind, self.seed, tag))
+
+    def np_rng(self, tag: str) -> np.random.Generator:
+        return np.random.default_rng(seed_int(self.kind, self.seed, tag))
+
+    def get(self, name: str, default: Callable[[random.Random], Any]) -> Any:
+        """The content value ``name``, or ``default(rng)`` with that field's own generator."""
+        if name in self.content:
+            return self.content[name]
+        return default(self.rng("field:" + name))
+
+    @property
+    def scale(self) -> float:
+        return FONT_SCALE[self.difficulty]
+
+    def font(self, style: str, size: float) -> ImageFont.FreeTypeFont:
+        """A font whose size shrinks with difficulty."""
+        return get_font(style, size * self.scale)
+
+
+# ---------------------------------------------------------------------------- formatting
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def money(value: float, currency: str = "$") -> str:
+    sign = "-" if value < 0 else ""
+    return f"{sign}{currency}{abs(value):,.2f}"
+
+
+def format_date(iso: str, style: int) -> str:
+    """Draw ``iso`` in one of a few common styles (0..4)."""
+    d = date.fromisoformat(iso)
+    mon = MONTHS[d.month - 1]
+    return [
+        f"{d.month:02d}/{d.day:02d}/{d.year}",
+        f"{mon[:3]} {d.day}, {d.year}",
+        f"{d.day} {mon} {d.year}",
+        d.isoformat(),
+        f"{WEEKDAYS[d.weekday()][:3]}, {mon[:3]} {d.day}, {d.year}",
+    ][style % 5]
+
+
+def format_time(hhmm: str, twelve_hour: bool) -> str:
+    h, m = map(int, hhmm.split(":"))
+    if not twelve_hour:
+        return f"{h:02d}:{m:02d}"
+    return f"{(h % 12) or 12}:{m:02d} {'AM' if h < 12 else 'PM'}"
+
+
+def random_date(rng: random.Random, year: int = 2026) -> str:
+    start = date(year, 1, 1).toordinal()
+    return date.fromordinal(start + rng.randrange(0, 365)).isoformat()
+
+
+def random_time(rng: random.Random, lo: int = 8, hi: int = 21) -> str:
+    return f"{rng.randint(lo, hi):02d}:{rng.choice([0, 5, 10, 15, 20, 30, 40, 45, 50]):02d}"
+
+
+def number_text(value: Any) -> str:
+    """How a table cell value is drawn."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10000 else str(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return number_text(int(value))
+        return f"{value:,.2f}"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------- text layout
+
+
+def text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
+    return font.getlength(text)
+
+
+def line_height(font: ImageFont.FreeTypeFont, spacing: float = 1.25) -> int:
+    ascent, descent = font.getmetrics()
+    return int(round((ascent + descent) * spacing))
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> list[str]:
+    """Greedy word wrap; keeps explicit newlines; breaks words longer than a line."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        words = para.split()
+        if not words:
+            lines.append("")
+            continue
+        current = ""
+        for word in words:
+            trial = f"{current} {word}" if current else word
+            if text_width(font, trial) <= max_width:
+                current = trial
+                continue
+            if current:
+                lines.append(current)
+            while text_width(font, word) > max_width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and text_width(font, word[:cut]) > max_width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            current = word
+        lines.append(current)
+    return lines
+
+
+def fit_font(text: str, style: str, max_width: float, size: float, min_size: float = 8) -> ImageFont.FreeTypeFont:
+    """The largest font of ``style`` not above ``size`` whose rendering of ``text`` fits."""
+    size = int(size)
+    while size > min_size:
+        font = get_font(style, size)
+        if max((text_width(font, t) for t in text.split("\n")), default=0) <= max_width:
+            return font
+        size = int(size * 0.92)
+    return get_font(style, min_size)
+
+
+def draw_centered(draw: ImageDraw.ImageDraw, cx: float, y: float, text: str, font, fill, **kw) -> None:
+    draw.text((cx, y), text, font=font, fill=fill, anchor="ma", **kw)
+
+
+# ---------------------------------------------------------------------------- colours and textures
+
+
+def rgb(color: Any) -> tuple[int, int, int]:
+    from PIL import ImageColor
+
+    if isinstance(color, str):
+        return ImageColor.getrgb(color)[:3]
+    return tuple(int(c) for c in color[:3])
+
+
+def mix(a: Any, b: Any, t: float) -> tuple[int, int, int]:
+    a, b = rgb(a), rgb(b)
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))
+
+
+def luminance(color: Any) -> float:
+    r, g, b = rgb(color)
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
+    """Blurred value noise in [0, 1], shape (h, w)."""
+    gh, gw = max(2, h // cell + 2), max(2, w // cell + 2)
+    grid = rng.random((gh, gw)).astype(np.float32)
+    img = Image.fromarray((grid * 255).astype(np.uint8)).resize((w, h), Image.Resampling.BICUBIC)
+    return np.asarray(img, dtype=np.float32) / 255.0
+
+
+def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
+    """A background texture: paper, desk, wood, brick, concrete, fabric."""
+    w, h = size
+    if kind == "brick":
+        color = np.array(rgb(base or (150, 70, 50)), np.float32)
+        out = np.empty((h, w, 3), np.float32)
+        out[...] = (205, 200, 190)  # mortar
+        bh, bw, gap = 34, 90, 5
+        for row, y in enumerate(range(0, h, bh)):
+            offset = -(bw // 2) * (row % 2)
+            for x in range(offset, w, bw):
+                tint = color * (0.8 + 0.35 * rng.random())
+                out[y + gap // 2:y + bh - gap // 2, max(0, x + gap // 2):max(0, x + bw - gap // 2)] = tint
+        out += _grain(rng, h, w, 12)
+    elif kind == "wood":
+        color = np.array(rgb(base or (160, 115, 70)), np.float32)
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        xs = np.arange(w, dtype=np.float32)[None, :]
+        plank = 96
+        warp = _smooth_noise(rng, h, w, 160) * 40
+        offsets = rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None] * 50
+        grain = np.sin((ys + warp + offsets) * 0.11 + np.sin(xs * 0.004 + offsets) * 2.0) * 0.5 + 0.5
+        streaks = np.asarray(Image.fromarray((rng.random((h, max(2, w // 40))) * 255).astype(np.uint8)).resize(
+            (w, h), Image.Resampling.BILINEAR), dtype=np.float32) / 255.0
+        tint = 0.85 + 0.2 * rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None]
+        out = color[None, None, :] * (tint * (0.82 + 0.12 * grain + 0.08 * streaks))[..., None]
+        seams = (np.arange(h) % plank) < 3
+        out[seams] *= 0.55
+        out += _grain(rng, h, w, 8)
+    elif kind == "concrete":
+        color = np.array(rgb(base or (165, 165, 160)), np.float32)
+        blotch = _smooth_noise(rng, h, w, 60)
+        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
+        out += _grain(rng, h, w, 14)
+    elif kind == "fabric":
+        color = np.array(rgb(base or (70, 80, 95)), np.float32)
+        ys = np.arange(h)[:, None]
+        xs = np.arange(w)[None, :]
+        weave = ((ys // 2 + xs // 2) % 2).astype(np.float32)
+        out = color[None, None, :] * (0.92 + 0.1 * weave[..., None])
+        out += _grain(rng, h, w, 8)
+    elif kind == "desk":
+        color = np.array(rgb(base or (120, 95, 75)), np.float32)
+        blotch = _smooth_noise(rng, h, w, 200)
+        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
+        out += _grain(rng, h, w, 4)
+    elif kind == "paper":
+        color = np.array(rgb(base or (250, 249, 244)), np.float32)
+        blotch = _smooth_noise(rng, h, w, 150)
+        out = color[None, None, :] * (0.975 + 0.03 * blotch[..., None])  # no per-pixel grain: clean, compact PNGs
+    else:
+        raise ValueError(f"unknown texture {kind!r}")
+    return Image.fromarray(np.clip(out, 0, 255, out=out).astype(np.uint8), "RGB")
+
+
+def _grain(rng: np.random.Generator, h: int, w: int, amount: float) -> np.ndarray:
+    """Per-pixel grey noise in [-amount/2, amount/2], shape (h, w, 1), float32."""
+    return (rng.random((h, w, 1), dtype=np.float32) - np.float32(0.5)) * np.float32(amount)
+
+
+def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = False) -> Image.Image:
+    """A vertical (or top-left to bottom-right) blend from ``top`` to ``bottom``."""
+    w, h = size
+    n = 256
+    t = np.linspace(0.0, 255.0, n, dtype=np.float32)
+    small = (t[:, None] + t[None, :]) / 2 if diagonal else np.repeat(t[:, None], 2, axis=1)
+    mask = Image.fromarray(small.astype(np.uint8), "L").resize((w, h), Image.Resampling.BILINEAR)
+    return Image.composite(Image.new("RGB", (w, h), rgb(bottom)), Image.new("RGB", (w, h), rgb(top)), mask)
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+def perspective_coeffs(dst: list[tuple[float, float]], src: list[tuple[float, float]]) -> list[float]:
+    """Coefficients for ``Image.transform(PERSPECTIVE)`` mapping output points ``dst`` to input ``src``."""
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(dst, src):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs.extend([u, v])
+    return np.linalg.solve(np.array(rows, float), np.array(rhs, float)).tolist()
+
+
+def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> Image.Image:
+    """A perspective view of ``image`` (same size): corners pulled in by up to ``strength``."""
+    w, h = image.size
+    dx, dy = w * strength, h * strength
+    side = rng.choice([-1, 1])
+    # Shrink one vertical edge (as if the plane turns away) and jitter the others a little.
+    dst = [
+        (rng.uniform(0, dx * 0.3), dy * (1.0 if side < 0 else 0.15) * rng.uniform(0.6, 1.0)),
+        (w - rng.uniform(0, dx * 0.3), dy * (1.0 if side > 0 else 0.15) * rng.uniform(0.6, 1.0)),
+        (w - rng.uniform(0, dx * 0.3), h - dy * (1.0 if side > 0 else 0.15) * rng.uniform(0.6, 1.0)),
+        (rng.uniform(0, dx * 0.3), h - dy * (1.0 if side < 0 else 0.15) * rng.uniform(0.6, 1.0)),
+    ]
+    src = [(0, 0), (w, 0), (w, h), (0, h)]
+    coeffs = perspective_coeffs(dst, src)
+    return image.transform((w, h), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BICUBIC, fillcolor=rgb(fill))
+
+
+def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90) -> None:
+    """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place."""
+    k = 4  # blur a quarter-size mask and scale it up: same look, much faster
+    w, h = canvas.size
+    mask = Image.new("L", (max(1, w // k), max(1, h // k)), 0)
+    x0, y0, x1, y1 = box
+    ImageDraw.Draw(mask).rectangle(((x0 + offset) / k, (y0 + offset) / k, (x1 + offset) / k, (y1 + offset) / k), fill=strength)
+    mask = mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))).resize((w, h), Image.Resampling.BILINEAR)
+    canvas.paste((0, 0, 0), mask=mask)
+
+
+# ---------------------------------------------------------------------------- degradations
+
+# difficulty -> (max rotation degrees, blur radius, noise sigma, jpeg quality or None)
+DEGRADE = {
+    0: (0.0, 0.0, 0.0, None),
+    1: (1.5, 0.0, 0.0, None),
+    2: (4.0, 0.6, 5.0, 60),
+    3: (8.0, 1.0, 9.0, 35),
+}
+
+
+def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06, base: Any = None) -> Image.Image:
+    """Put a document on a textured background with a soft shadow (difficulty >= 1)."""
+    if ctx.difficulty == 0:
+        return doc
+    w, h = doc.size
+    mx, my = int(w * margin) + 10, int(h * margin) + 10
+    canvas = texture(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
+    drop_shadow(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
+    canvas.paste(doc, (mx, my))
+    return canvas
+
+
+def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
+    """Apply the difficulty's rotation, lighting, blur, noise and JPEG artifacts (deterministic)."""
+    max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
+    if ctx.difficulty == 0:
+        return image
+    rng = ctx.rng("degrade")
+    out = image
+    if max_angle:
+        angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
+        if fill is None:
+            fill = tuple(int(c) for c in np.asarray(image.crop((0, 0, 4, 4))).reshape(-1, 3).mean(0))
+        out = out.rotate(angle, Image.Resampling.BILINEAR, expand=False, fillcolor=rgb(fill))
+    w, h = out.size
+    if ctx.difficulty >= 2:  # uneven lighting: darker towards one side
+        depth = 0.22 if ctx.difficulty == 3 else 0.12
+        ramp = np.linspace(255.0, 255.0 * (1 - depth), 256, dtype=np.float32)
+        if rng.random() < 0.5:
+            ramp = ramp[::-1]
+        light = Image.fromarray(np.repeat(ramp[None, :], 2, axis=0).astype(np.uint8), "L").resize((w, h), Image.Resampling.BILINEAR)
+        out = ImageChops.multiply(out, Image.merge("RGB", (light, light, light)))
+    if sigma:  # grey sensor noise, added in C: out + (noise - 128)
+        noise = ctx.np_rng("noise").standard_normal((h, w), dtype=np.float32)
+        noise *= np.float32(sigma)
+        noise += np.float32(128.5)
+        grain = Image.fromarray(np.clip(noise, 0, 255, out=noise).astype(np.uint8), "L")
+        out = ImageChops.add(out, Image.merge("RGB", (grain, grain, grain)), scale=1.0, offset=-128)
+    if blur:
+        out = out.filter(ImageFilter.GaussianBlur(blur))
+    if quality:
+        buf = io.BytesIO()
+        out.save(buf, format="JPEG", quality=quality)
+        buf.seek(0)
+        out = Image.open(buf).convert("RGB")
+    return out
+
+
+def clutter_count(ctx: Ctx) -> int:
+    """How many distractor elements to add at this difficulty."""
+    return {0: 0, 1: 1, 2: 3, 3: 5}[ctx.difficulty]

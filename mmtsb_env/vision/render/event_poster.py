@@ -1,0 +1,143 @@
+"""``event_poster``: a bold, colourful event poster (title, date, time, venue, price, organiser)."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from . import family
+from ._common import (
+    Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
+    gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
+)
+
+TITLES = ["Summer Jazz Night", "Harvest Food Festival", "Indie Film Marathon", "Community Science Fair",
+          "Spring Craft Market", "Salsa Under the Stars", "Charity 5K Fun Run", "Open Mic Poetry Slam",
+          "Vintage Vinyl Swap", "Robotics Showcase", "Lantern Night Parade", "Board Game Bonanza"]
+SUBTITLES = ["Live music all night long", "Local vendors, food trucks & more", "Bring your friends!",
+             "All ages welcome", "Limited seats available", "Rain or shine"]
+VENUES = ["Riverside Park Pavilion", "The Old Mill Theater", "Civic Center Hall B", "Greenfield Public Library",
+          "Harbor Street Warehouse", "Lincoln High School Gym", "Rooftop at The Grand", "Maple Grove Amphitheater"]
+ORGANISERS = ["Friends of the Arts", "Downtown Business Alliance", "City Parks Department", "Westside Rotary Club",
+              "The Maker Collective", "Northgate Student Union"]
+PALETTES = [("#ff512f", "#dd2476"), ("#1d2b64", "#f8cdda"), ("#00b09b", "#96c93d"), ("#4568dc", "#b06ab3"),
+            ("#f7971e", "#ffd200"), ("#0f2027", "#2c5364"), ("#e53935", "#e35d5b"), ("#11998e", "#38ef7d")]
+
+FIELDS = {
+    "title": Str(60), "subtitle": Str(80), "date": Date(), "time": Time(), "end_time": Time(), "venue": Str(80),
+    "price": OneOf(Num(0, 1e5), Str(30)), "currency": Choice(["$", "€", "£"]), "organiser": Str(60),
+}
+
+
+@family("event_poster", FIELDS)
+def draw_event_poster(ctx: Ctx):
+    """An event poster: title, subtitle, date, time, venue, price, organiser."""
+    title = ctx.get("title", lambda r: r.choice(TITLES))
+    subtitle = ctx.get("subtitle", lambda r: r.choice(SUBTITLES))
+    iso_date = ctx.get("date", random_date)
+    time = ctx.get("time", lambda r: random_time(r, 10, 20))
+    end_time = ctx.content.get("end_time")
+    venue = ctx.get("venue", lambda r: r.choice(VENUES))
+    currency = ctx.get("currency", lambda r: "$")
+    price = ctx.get("price", lambda r: r.choice([0, 5, 10, 12, 15, 20, 25, 35]))
+    organiser = ctx.get("organiser", lambda r: r.choice(ORGANISERS))
+    if isinstance(price, str):
+        price_text = price
+    elif price == 0:
+        price_text = "FREE ENTRY"
+    else:
+        price_text = f"Tickets {money(price, currency).removesuffix('.00')}"
+    lay = ctx.rng("layout")
+    top, bottom = PALETTES[lay.randrange(len(PALETTES))]
+    twelve = lay.random() < 0.7
+    date_text = format_date(iso_date, 4).upper()
+    time_text = format_time(time, twelve) + (f" - {format_time(end_time, twelve)}" if end_time else "")
+
+    W, H = 800, 1100
+    img = gradient((W, H), top, bottom, diagonal=True).convert("RGBA")
+    # decorative shapes
+    shapes = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    sd = ImageDraw.Draw(shapes)
+    sr = ctx.rng("shapes")
+    for _ in range(9):
+        cx, cy, rad = sr.uniform(-100, W + 100), sr.uniform(-100, H + 100), sr.uniform(40, 260)
+        col = (255, 255, 255, sr.randint(18, 55)) if sr.random() < 0.6 else (0, 0, 0, sr.randint(15, 40))
+        if sr.random() < 0.65:
+            sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
+        else:
+            sd.regular_polygon((cx, cy, rad), sr.choice([3, 4, 6]), rotation=sr.uniform(0, 90), fill=col)
+    img = Image.alpha_composite(img, shapes).convert("RGB")
+    d = ImageDraw.Draw(img)
+    dark_bg = luminance(mix(top, bottom, 0.5)) < 150
+    ink = (255, 255, 255) if dark_bg else (20, 20, 30)
+    shade = (0, 0, 0) if dark_bg else (255, 255, 255)
+    s = ctx.scale
+    pad = 60
+
+    y = 70
+    d.text((pad, y), organiser.upper() + " PRESENTS", font=fit_font(organiser.upper() + " PRESENTS", "sans-bold", W - 2 * pad, 22 * s), fill=ink)
+    y += 60
+    f_title = ctx.font("sans-bold", 86)
+    lines = wrap(title.upper(), f_title, W - 2 * pad)
+    while len(lines) > 3 and f_title.size > 30:
+        f_title = ctx.font("sans-bold", f_title.size / s * 0.85)
+        lines = wrap(title.upper(), f_title, W - 2 * pad)
+    for line in lines:
+        f = fit_font(line, "sans-bold", W - 2 * pad, f_title.size)
+        d.text((pad + 4, y + 4), line, font=f, fill=mix(shade, top, 0.5))
+        d.text((pad, y), line, font=f, fill=ink)
+        y += int(f.size * 1.2)
+    y += 20
+    d.text((pad, y), subtitle, font=fit_font(subtitle, "sans-oblique", W - 2 * pad, 32 * s), fill=ink)
+    y += 90
+    # info panel
+    panel_top = max(y, 560)
+    pink = ink if dark_bg else (20, 20, 30)
+    rows = [("WHEN", f"{date_text}"), ("TIME", time_text), ("WHERE", venue)]
+    value_w = W - 2 * pad - 170
+    laid = []  # (label, font, lines)
+    for label, value in rows:
+        f = fit_font(value, "sans-bold", value_w, 36 * s, min_size=26 * s)
+        laid.append((label, f, wrap(value, f, value_w)[:3]))
+    panel_h = 30 + sum(max(72, len(ls) * int(f.size * 1.2) + 36) for _, f, ls in laid) + 80
+    panel = (pad - 20, panel_top, W - pad + 20, panel_top + panel_h)
+    d.rounded_rectangle(panel, radius=24, fill=mix(shade, top, 0.25) if dark_bg else (255, 255, 255))
+    yy = panel_top + 30
+    label_color = ink
+    if not dark_bg:  # the darker palette colour, darkened until it reads well on white
+        label_color = min((rgb(top), rgb(bottom)), key=luminance)
+        while luminance(label_color) > 110:
+            label_color = mix(label_color, (0, 0, 0), 0.2)
+    for label, f, lines in laid:
+        d.text((pad + 10, yy), label, font=ctx.font("sans-bold", 22), fill=label_color)
+        for k, line in enumerate(lines):
+            d.text((pad + 140, yy - 4 + k * int(f.size * 1.2)), line, font=f, fill=pink)
+        yy += max(72, len(lines) * int(f.size * 1.2) + 36)
+    f_price = fit_font(price_text.upper(), "sans-bold", W - 2 * pad - 40, 44 * s)
+    d.text((W / 2, yy + 8), price_text.upper(), font=f_price, fill=pink, anchor="ma")
+    panel_bottom = panel_top + panel_h
+    n_clutter = clutter_count(ctx)
+    if n_clutter:
+        cr = ctx.rng("clutter")
+        options = [
+            f"Early bird until {format_date(random_date(cr), 1)}",
+            f"Doors open {cr.randint(4, 9)}:{cr.choice(['00', '30'])} PM",
+            f"Parking {money(cr.choice([5, 8, 10]), currency).removesuffix('.00')}",
+            f"Sponsored by {cr.choice(['Acme Bank', 'Sunny FM 98.1', 'Blue Sky Telecom', 'Fresh Mart'])}",
+            f"Info: {cr.randint(201, 989)}-{cr.randint(200, 999)}-{cr.randint(0, 9999):04d}",
+        ]
+        f = ctx.font("sans", 20)
+        for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
+            col, row = divmod(i, 3)
+            x = pad if col == 0 else W - pad
+            d.text((x, panel_bottom + 25 + row * 30), text, font=f, fill=ink, anchor="ra" if col else "la")
+            ctx.distractors.append(text)
+    d.text((W / 2, H - 50), f"Presented by {organiser}", font=fit_font(f"Presented by {organiser}", "sans", W - 2 * pad, 22 * s), fill=ink, anchor="ma")
+    if ctx.difficulty >= 1:  # photographed on a wall
+        wall = texture("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
+        wall.paste(img, (80, 80))
+        img = wall
+    image = degrade(img, ctx)
+    facts = {"title": title, "subtitle": subtitle, "date": iso_date, "date_text": date_text, "time": time,
+             "end_time": end_time, "time_text": time_text, "venue": venue, "price": price, "price_text": price_text,
+             "currency": currency, "organiser": organiser}
+    return image, facts

@@ -1,0 +1,176 @@
+"""``handwritten_note``: a note in a script-like hand (jittered glyphs, wavy lines) on paper."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from . import family
+from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drop_shadow, rgb, texture
+from ..fonts import get_font
+
+NOTES = [
+    ("Groceries", "eggs\nmilk (oat)\n2 lemons\nbread\ncoffee beans\ndish soap"),
+    ("To do", "call the dentist - Tue 3:30\npay electric bill\nreturn library books\nbuy a birthday card for Sam"),
+    ("", "Wifi password:\nsunflower42\nRouter is behind the TV"),
+    ("Mom", "Dinner is in the fridge.\nHeat 4 min at 50%.\nBack by 9. Love you!"),
+    ("Meeting notes", "budget review moved to Friday\nask Priya for Q3 numbers\nroom 4B at 10:15"),
+    ("", "Gate code 4719\nParking spot #23\nKeys under the blue pot"),
+    ("Recipe", "2 cups flour\n1 tsp baking soda\n3/4 cup sugar\n1 egg\nbake 350F for 25 min"),
+]
+PAPERS = ("lined", "plain", "sticky")
+INKS = {"blue": (28, 50, 140), "black": (25, 25, 30), "red": (160, 25, 30), "green": (20, 100, 50), "pencil": (80, 80, 85)}
+
+FIELDS = {"text": Str(600), "title": Str(40, allow_empty=True), "paper": Choice(PAPERS), "ink": Choice(list(INKS)),
+          "signature": Str(30, allow_empty=True), "ink_color": Color()}
+
+
+def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng) -> Image.Image:
+    """One word drawn glyph by glyph with jittered size, baseline, spacing and pressure."""
+    big = get_font(style, size * 1.15)
+    w = int(big.getlength(word) * 1.15 + size)
+    h = int(size * 2.2)
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    x = size * 0.12
+    drift = 0.0
+    alpha = rng.randint(215, 255)
+    for ch in word:
+        s = size * rng.uniform(0.93, 1.08)
+        font = get_font(style, s)
+        drift = max(-size * 0.12, min(size * 0.12, drift + rng.uniform(-0.05, 0.05) * size))
+        a = max(150, min(255, alpha + rng.randint(-30, 15)))
+        d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
+        x += font.getlength(ch) * rng.uniform(0.92, 1.06)
+    return img.crop((0, 0, min(w, int(x + size * 0.12)), h))
+
+
+def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
+    """Shift rows and columns sinusoidally (a wobbly hand)."""
+    arr = np.asarray(layer)
+    h, w = arr.shape[:2]
+    phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
+    ys = np.arange(h)[:, None]
+    xs = np.arange(w)[None, :]
+    src_x = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(int), 0, w - 1)
+    src_y = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(int), 0, h - 1)
+    return Image.fromarray(arr[src_y, src_x], "RGBA")
+
+
+@family("handwritten_note", FIELDS)
+def draw_handwritten_note(ctx: Ctx):
+    """A handwritten note (lined, plain or sticky paper): optional title, lines of text, signature."""
+    pick = ctx.rng("field:note").choice(NOTES)
+    title = ctx.get("title", lambda r: pick[0])
+    text = ctx.get("text", lambda r: pick[1])
+    paper = ctx.get("paper", lambda r: r.choice(PAPERS))
+    ink_name = ctx.get("ink", lambda r: r.choice(["blue", "blue", "black", "pencil"]))
+    ink = rgb(ctx.content["ink_color"]) if "ink_color" in ctx.content else INKS[ink_name]
+    signature = ctx.get("signature", lambda r: r.choice(["", "", "- J", "xo, A", "- Dad", "M."]))
+    style = ctx.rng("hand").choice(["sans-oblique", "serif-italic", "sans-oblique"])
+    hand = ctx.rng("jitter")
+
+    size = int(34 * ctx.scale)
+    gap = int(size * 1.6)  # line pitch (= ruled line spacing)
+    W = 820 if paper != "sticky" else 760
+    margin_left = 110 if paper == "lined" else 60
+    max_w = W - margin_left - 50
+    # lay words out into lines
+    lines_out: list[list[Image.Image]] = []
+    wrapped_lines: list[str] = []
+    paragraphs = ([title] if title else []) + text.split("\n")
+    for p_index, para in enumerate(paragraphs):
+        is_title = bool(title) and p_index == 0
+        words = para.split()
+        current: list[Image.Image] = []
+        current_words: list[str] = []
+        width = 0.0
+        for word in words:
+            img = _word_image(word, int(size * (1.15 if is_title else 1.0)), style, ink, hand)
+            space = size * hand.uniform(0.22, 0.36)
+            if current and width + space + img.width > max_w:
+                lines_out.append(current)
+                wrapped_lines.append(" ".join(current_words))
+                current, current_words, width = [], [], 0.0
+            current.append(img)
+            current_words.append(word)
+            width += img.width + (space if len(current) > 1 else 0)
+        lines_out.append(current)
+        wrapped_lines.append(" ".join(current_words))
+        if is_title:
+            lines_out.append([])
+            wrapped_lines.append("")
+    if signature:
+        lines_out.append([])
+        wrapped_lines.append("")
+        lines_out.append([_word_image(w, size, style, ink, hand) for w in signature.split()])
+        wrapped_lines.append(signature)
+    top = 90
+    H = max(top + gap * (len(lines_out) + 1) + 40, 600 if paper != "sticky" else W)
+    if paper == "sticky":
+        H = max(H, W)
+        sheet = texture("paper", (W, H), ctx.np_rng("paper"), (255, 238, 130))
+    else:
+        sheet = texture("paper", (W, H), ctx.np_rng("paper"), (253, 252, 246))
+    d = ImageDraw.Draw(sheet)
+    if paper == "lined":
+        for y in range(top + gap, H - 20, gap):
+            d.line((0, y + 3, W, y + 3), fill=(170, 195, 230), width=2)
+        d.line((margin_left - 25, 0, margin_left - 25, H), fill=(230, 140, 140), width=2)
+    layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    y = top
+    slope = hand.uniform(-0.015, 0.015)
+    for words in lines_out:
+        x = margin_left + hand.uniform(-6, 10)
+        for img in words:
+            angle = hand.uniform(-2.5, 2.5)
+            rot = img.rotate(angle, Image.Resampling.BICUBIC, expand=True)
+            baseline = y + gap - int(img.height * 0.72) + int((x - margin_left) * slope)
+            layer.alpha_composite(rot, (int(x), max(0, int(baseline - (rot.height - img.height) / 2))))
+            x += img.width + size * hand.uniform(0.22, 0.36)
+        y += gap
+    n_clutter = clutter_count(ctx)
+    if n_clutter:
+        cr = ctx.rng("clutter")
+        ld = ImageDraw.Draw(layer)
+        # a crossed-out word, a doodle and a stray number: distractors
+        options = ["crossed", "spiral", "number", "star", "ring"]
+        for what in cr.sample(options, min(n_clutter, len(options))):
+            if what == "crossed":
+                word = cr.choice(["tomorow", "Friday", "milk", "9:30", "$40"])
+                img = _word_image(word, size, style, ink, hand)
+                pos = (W - img.width - 40, H - gap - 20)
+                layer.alpha_composite(img, pos)
+                ld.line((pos[0], pos[1] + img.height * 0.55, pos[0] + img.width, pos[1] + img.height * 0.5), fill=ink + (255,), width=4)
+                ctx.distractors.append(word + " (crossed out)")
+            elif what == "number":
+                word = f"{cr.randint(100, 999)}-{cr.randint(1000, 9999)}"
+                img = _word_image(word, int(size * 0.8), style, ink, hand).rotate(cr.uniform(-20, 20), expand=True)
+                layer.alpha_composite(img, (W - img.width - 30, 20))
+                ctx.distractors.append(word)
+            elif what == "spiral":
+                cx, cy = cr.randint(W - 200, W - 80), cr.randint(H // 2, H - 80)
+                pts = [(cx + t * 2.2 * math.cos(t), cy + t * 2.2 * math.sin(t)) for t in np.linspace(0, 14, 120)]
+                ld.line(pts, fill=ink + (230,), width=3)
+            elif what == "star":
+                cx, cy, r = cr.randint(30, margin_left - 40 if margin_left > 80 else 60), cr.randint(top, H - 60), 18
+                pts = [(cx + r * (1 if k % 2 == 0 else 0.45) * math.cos(k * math.pi / 5 - math.pi / 2),
+                        cy + r * (1 if k % 2 == 0 else 0.45) * math.sin(k * math.pi / 5 - math.pi / 2)) for k in range(11)]
+                ld.line(pts, fill=ink + (230,), width=3)
+            else:  # coffee ring on the sheet itself
+                cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
+                d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
+    layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
+    sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
+    # on a surface
+    margin = 50 if ctx.difficulty == 0 else 90
+    canvas = texture(ctx.rng("surface").choice(["desk", "wood"]), (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
+    drop_shadow(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10)
+    canvas.paste(sheet, (margin, margin))
+    image = degrade(canvas, ctx)
+    body_lines = [t for t in text.split("\n")]
+    facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
+             "signature": signature or None, "paper": paper, "ink": ink_name}
+    return image, facts

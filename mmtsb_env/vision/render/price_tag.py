@@ -1,0 +1,161 @@
+"""``price_tag``: a product shot on a shelf with its shelf price tag (brand, name, price, sale)."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from . import family
+from ._common import (
+    Choice, Color, Ctx, Num, Str, clutter_count, degrade, drop_shadow, fit_font, gradient, luminance, mix, money, rgb,
+    wrap,
+)
+
+# object -> products that look like it (brand, name, low, high)
+PRODUCTS = {
+    "bottle": [("Alpine Springs", "Sparkling Water 1L", 0.99, 2.49), ("Golden Press", "Extra Virgin Olive Oil 500ml", 6.99, 13.99),
+               ("Zesty", "Orange Juice 1.5L", 2.99, 4.99), ("CleanCo", "Dish Soap 750ml", 2.49, 4.49)],
+    "mug": [("Homebase", "Ceramic Coffee Mug 12oz", 5.99, 14.99), ("Brewmate", "Travel Mug 16oz", 9.99, 24.99)],
+    "box": [("Crunchies", "Honey Oat Cereal 400g", 3.49, 5.99), ("SparkTech", "USB-C Charger 30W", 14.99, 34.99),
+            ("Tidy", "Tissues 3-pack", 3.99, 6.49), ("Playtime", "Puzzle 1000 pcs", 12.99, 24.99)],
+    "can": [("Ocean Catch", "Tuna Chunks 160g", 1.29, 2.99), ("Red Valley", "Tomato Soup 400g", 1.49, 2.99),
+            ("FizzUp", "Lemon Soda 330ml", 0.69, 1.49)],
+    "bag": [("Sunny Farms", "Basmati Rice 2kg", 4.99, 8.99), ("Crispy", "Sea Salt Chips 150g", 2.29, 3.99),
+            ("Bakers Best", "All-Purpose Flour 1kg", 1.99, 3.49)],
+}
+COLORS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e"]
+
+FIELDS = {
+    "product": Str(60), "brand": Str(40), "price": Num(0, 1e6), "old_price": Num(0, 1e6),
+    "currency": Choice(["$", "€", "£"]), "unit": Str(20), "object": Choice(list(PRODUCTS)), "color": Color(),
+    "sku": Str(20),
+}
+
+
+def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, int], color, brand: str, ctx: Ctx) -> None:
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) / 2
+    w = x1 - x0
+    dark = mix(color, (0, 0, 0), 0.35)
+    light = mix(color, (255, 255, 255), 0.35)
+    label_ink = (255, 255, 255) if luminance(color) < 150 else (20, 20, 20)
+    f = fit_font(brand.upper(), "sans-bold", w * 0.6, 30)
+    if kind == "bottle":
+        bw = w * 0.42
+        d.rounded_rectangle((cx - bw / 2, y0 + 150, cx + bw / 2, y1), radius=40, fill=color, outline=dark, width=3)
+        d.polygon([(cx - bw / 2 + 20, y0 + 170), (cx - 22, y0 + 70), (cx + 22, y0 + 70), (cx + bw / 2 - 20, y0 + 170)], fill=color)
+        d.rectangle((cx - 22, y0 + 20, cx + 22, y0 + 75), fill=color, outline=dark, width=2)
+        d.rectangle((cx - 26, y0, cx + 26, y0 + 30), fill=dark)
+        d.rectangle((cx - bw / 2, y0 + 250, cx + bw / 2, y0 + 360), fill=(245, 245, 240))
+        d.text((cx, y0 + 305), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 16, 28), fill=dark, anchor="mm")
+        d.rectangle((cx - bw / 2 + 14, y0 + 180, cx - bw / 2 + 26, y1 - 30), fill=light)
+    elif kind == "mug":
+        mw = w * 0.55
+        top = y0 + 120
+        d.ellipse((cx + mw / 2 - 40, top + 60, cx + mw / 2 + 70, top + 220), outline=color, width=24)
+        d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30, fill=color, outline=dark, width=3)
+        d.ellipse((cx - mw / 2, top - 25, cx + mw / 2, top + 25), fill=dark)
+        d.text((cx, (top + y1) / 2), brand.upper(), font=fit_font(brand.upper(), "sans-bold", mw - 30, 32), fill=label_ink, anchor="mm")
+    elif kind == "box":
+        bw, depth = w * 0.62, 40
+        fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80
+        d.polygon([(fx0, fy0), (fx0 + depth, fy0 - depth), (fx0 + bw + depth, fy0 - depth), (fx0 + bw, fy0)], fill=light)
+        d.polygon([(fx0 + bw, fy0), (fx0 + bw + depth, fy0 - depth), (fx0 + bw + depth, y1 - depth), (fx0 + bw, y1)], fill=dark)
+        d.rectangle((fx0, fy0, fx0 + bw, y1), fill=color)
+        d.text((fx0 + bw / 2, fy0 + 60), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
+        d.ellipse((fx0 + bw / 2 - 60, fy0 + 130, fx0 + bw / 2 + 60, fy0 + 250), fill=light)
+    elif kind == "can":
+        cw = w * 0.45
+        d.rectangle((cx - cw / 2, y0 + 150, cx + cw / 2, y1 - 20), fill=color)
+        d.ellipse((cx - cw / 2, y1 - 45, cx + cw / 2, y1 + 5), fill=color)
+        d.ellipse((cx - cw / 2, y0 + 125, cx + cw / 2, y0 + 175), fill=(200, 200, 205), outline=(150, 150, 155), width=3)
+        d.rectangle((cx - cw / 2, y0 + 230, cx + cw / 2, y0 + 330), fill=(250, 250, 245))
+        d.text((cx, y0 + 280), brand.upper(), font=fit_font(brand.upper(), "sans-bold", cw - 16, 28), fill=dark, anchor="mm")
+    else:  # bag
+        bw = w * 0.6
+        d.polygon([(cx - bw / 2, y0 + 110), (cx + bw / 2, y0 + 110), (cx + bw / 2 + 15, y1), (cx - bw / 2 - 15, y1)], fill=color, outline=dark)
+        d.rectangle((cx - bw / 2, y0 + 90, cx + bw / 2, y0 + 120), fill=dark)
+        d.text((cx, y0 + 230), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
+        d.ellipse((cx - 50, y0 + 290, cx + 50, y0 + 390), fill=light)
+
+
+@family("price_tag", FIELDS)
+def draw_price_tag(ctx: Ctx):
+    """A product on a shelf with its price tag: brand, product name, price, optional sale price."""
+    obj = ctx.get("object", lambda r: r.choice(list(PRODUCTS)))
+    pick = ctx.rng("field:product").choice(PRODUCTS[obj])
+    brand = ctx.get("brand", lambda r: pick[0])
+    product = ctx.get("product", lambda r: pick[1])
+    price = round(ctx.get("price", lambda r: round(r.uniform(pick[2], pick[3]), 2)), 2)
+    if "old_price" in ctx.content:
+        old_price = round(ctx.content["old_price"], 2)
+    else:
+        r = ctx.rng("field:old_price")
+        old_price = round(price * r.choice([1.2, 1.25, 1.33, 1.5]), 2) if r.random() < 0.35 else None
+    currency = ctx.get("currency", lambda r: r.choice(["$", "$", "$", "€", "£"]))
+    unit = ctx.get("unit", lambda r: r.choice(["each", "each", "ea.", ""]))
+    sku = ctx.get("sku", lambda r: f"{r.randint(100000, 999999)}")
+    color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
+    on_sale = old_price is not None and old_price > price
+
+    W, H = 960, 680
+    img = gradient((W, H), (238, 236, 230), (200, 196, 188))
+    d = ImageDraw.Draw(img)
+    shelf_y = 520
+    d.rectangle((0, shelf_y, W, H), fill=(170, 160, 150))
+    d.rectangle((0, shelf_y, W, shelf_y + 14), fill=(120, 112, 104))
+    _draw_object(d, obj, (40, 60, 460, shelf_y), color, brand, ctx)
+
+    # the tag, hanging on the shelf edge / propped on the shelf
+    tx0, ty0, tx1, ty1 = 480, 150, 920, 500
+    drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
+    d = ImageDraw.Draw(img)
+    tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
+    d.rectangle((tx0, ty0, tx1, ty1), fill=tag_bg, outline=(60, 60, 60), width=2)
+    pad = 24
+    s = ctx.scale
+    if on_sale:
+        d.rectangle((tx0, ty0, tx1, ty0 + 56), fill=(200, 20, 30))
+        d.text(((tx0 + tx1) / 2, ty0 + 28), "SALE", font=ctx.font("sans-bold", 38), fill=(255, 255, 255), anchor="mm")
+        top = ty0 + 70
+    else:
+        top = ty0 + 22
+    d.text((tx0 + pad, top), brand.upper(), font=fit_font(brand.upper(), "sans-bold", tx1 - tx0 - 2 * pad, 24 * s), fill=(90, 90, 90))
+    name_font = fit_font(product, "sans", tx1 - tx0 - 2 * pad, 30 * s, min_size=22 * s)
+    for k, part in enumerate(wrap(product, name_font, tx1 - tx0 - 2 * pad)[:2]):
+        d.text((tx0 + pad, top + 34 + k * int(name_font.size * 1.2)), part, font=name_font, fill=(20, 20, 20))
+    price_text = money(price, currency)
+    pf = fit_font(price_text, "sans-bold", tx1 - tx0 - 2 * pad, 96 * s)
+    d.text(((tx0 + tx1) / 2, ty1 - 120), price_text, font=pf, fill=(200, 20, 30) if on_sale else (20, 20, 20), anchor="ms")
+    if unit:
+        d.text((tx1 - pad, ty1 - 95), unit, font=ctx.font("sans", 20), fill=(60, 60, 60), anchor="ra")
+    if on_sale:
+        old_text = f"Was {money(old_price, currency)}"
+        of = ctx.font("sans", 24)
+        ox = tx0 + pad
+        oy = ty1 - 95
+        d.text((ox, oy), old_text, font=of, fill=(60, 60, 60))
+        tw = of.getlength("Was ")
+        d.line((ox + tw, oy + of.size * 0.6, ox + of.getlength(old_text), oy + of.size * 0.6), fill=(60, 60, 60), width=2)
+    # barcode + SKU along the bottom
+    br = ctx.rng("barcode")
+    x = tx0 + pad
+    while x < tx0 + 200:
+        bw = br.choice([1, 2, 3])
+        d.rectangle((x, ty1 - 52, x + bw - 1, ty1 - 22), fill=(0, 0, 0))
+        x += bw + br.choice([1, 2, 3])
+    d.text((tx1 - pad, ty1 - 40), f"SKU {sku}", font=ctx.font("mono", 16), fill=(60, 60, 60), anchor="rm")
+    n_clutter = clutter_count(ctx)
+    if n_clutter:
+        cr = ctx.rng("clutter")
+        unit_price = money(round(price * cr.uniform(0.5, 3.0), 2), currency)
+        options = [f"Unit price {unit_price} / kg", f"Aisle {cr.randint(1, 24)}", "Member deal",
+                   f"2 for {money(round(price * 1.8, 2), currency)}", f"Best before {cr.randint(1, 28):02d}/{cr.randint(1, 12):02d}"]
+        f = ctx.font("sans", 18)
+        for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
+            d.text((tx0 + 10 + (i % 2) * 220, ty1 + 18 + (i // 2) * 26), text, font=f, fill=(40, 40, 40))
+            ctx.distractors.append(text)
+    image = degrade(img, ctx)
+    facts = {"product": product, "brand": brand, "price": price, "price_text": price_text,
+             "old_price": old_price if on_sale else None, "on_sale": on_sale, "currency": currency, "unit": unit,
+             "object": obj, "sku": sku}
+    return image, facts

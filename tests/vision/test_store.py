@@ -1,0 +1,129 @@
+"""ImageStore, letterbox and encoding helpers."""
+
+import base64
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mmtsb_env.tools import NotFound
+from mmtsb_env.vision import ImageStore, from_data_url, letterbox, png_bytes, to_data_url
+from mmtsb_env.vision.store import PAD_COLOR
+
+
+def test_ids_sources_and_rgb_conversion(make_quadrants):
+    quadrants = make_quadrants
+    rgba = Image.new("RGBA", (4, 4), (255, 0, 0, 0))  # fully transparent -> white
+    store = ImageStore([quadrants(), Image.new("L", (5, 5), 7), rgba], sources=["a", "b", "c"])
+    assert len(store) == 3 and store.ids() == [0, 1, 2]
+    assert [store.get(i).mode for i in store.ids()] == ["RGB"] * 3
+    assert store.get(2).getpixel((0, 0)) == (255, 255, 255)
+    assert store.source(1) == "b"
+    new = store.add(Image.new("P", (2, 2)), source="tool", note="x")
+    assert new == 3 and store.source(3) == "tool" and store.note(3) == "x" and store.get(3).mode == "RGB"
+    assert ImageStore([quadrants()]).source(0) == "scenario"
+
+
+def test_add_copies_so_caller_edits_do_not_leak():
+    img = Image.new("RGB", (3, 3), (1, 2, 3))
+    store = ImageStore()
+    i = store.add(img)
+    img.putpixel((0, 0), (9, 9, 9))
+    assert store.get(i).getpixel((0, 0)) == (1, 2, 3)
+
+
+@pytest.mark.parametrize("bad, message", [
+    (7, "image 7 does not exist; valid ids are 0-2"),
+    (-1, "image -1 does not exist; valid ids are 0-2"),
+    ("1", "image id must be an integer, got str '1'"),
+    (1.0, "image id must be an integer, got float"),
+    (True, "image id must be an integer, got bool"),
+    (None, "image id must be an integer, got NoneType"),
+])
+def test_bad_ids_raise_not_found(store, bad, message):
+    with pytest.raises(NotFound) as err:
+        store.get(bad)
+    assert message in str(err.value)
+    with pytest.raises(NotFound):
+        store.source(bad)
+
+
+def test_empty_and_single_store_messages(make_quadrants):
+    quadrants = make_quadrants
+    with pytest.raises(NotFound, match="there are no images yet"):
+        ImageStore().get(0)
+    with pytest.raises(NotFound, match="the only valid id is 0"):
+        ImageStore([quadrants()]).get(1)
+    assert 0 in ImageStore([quadrants()]) and 1 not in ImageStore([quadrants()])
+
+
+def test_sources_length_must_match(make_quadrants):
+    quadrants = make_quadrants
+    with pytest.raises(ValueError, match="2 images but 1 sources"):
+        ImageStore([quadrants(), quadrants()], sources=["x"])
+
+
+def test_fork_shares_images_but_not_future_ids(store):
+    fork = store.fork()
+    assert fork.get(0) is store.get(0)
+    a = fork.add(Image.new("RGB", (1, 1)))
+    assert a == 3 and len(store) == 3 and len(fork) == 4
+    b = store.add(Image.new("RGB", (2, 2)))
+    assert b == 3 and store.get(3).size == (2, 2) and fork.get(3).size == (1, 1)
+
+
+def test_from_specs_renders():
+    store = ImageStore.from_specs([{"kind": "receipt", "seed": 1}, {"kind": "sign", "seed": 2}])
+    assert len(store) == 2 and store.source(1) == "render:sign" and store.get(0).width > 100
+
+
+@pytest.mark.parametrize("size, target", [((1024, 768), (448, 448)), ((300, 900), (224, 224)), ((50, 50), (64, 128)),
+                                          ((2000, 100), (100, 300))])
+def test_letterbox_keeps_aspect_and_centres(size, target):
+    w, h = size
+    img = Image.new("RGB", size, (200, 10, 10))
+    th, tw = target
+    out = letterbox(img, th, tw)
+    assert out.shape == (th, tw, 3) and out.dtype == np.uint8
+    content = np.all(out == (200, 10, 10), axis=2) | (np.abs(out.astype(int) - (200, 10, 10)).sum(2) < 30)
+    ys, xs = np.nonzero(content)
+    cw, ch = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+    assert abs(cw / ch - w / h) < 0.05 * (w / h) + 2 / min(cw, ch)  # aspect kept (within a pixel of rounding)
+    assert cw == tw or ch == th  # fills one dimension
+    # centred: equal padding on both sides (within one pixel)
+    assert abs(xs.min() - (tw - 1 - xs.max())) <= 1 and abs(ys.min() - (th - 1 - ys.max())) <= 1
+    pad = out[~content]
+    if pad.size:
+        assert (pad == PAD_COLOR).all()
+
+
+def test_letterbox_exact_fit_and_bad_sizes(make_quadrants):
+    quadrants = make_quadrants
+    img = quadrants(200, 100)
+    assert (letterbox(img, 100, 200) == np.asarray(img)).all()
+    with pytest.raises(ValueError, match="positive integers"):
+        letterbox(img, 0, 10)
+    with pytest.raises(ValueError, match="positive integers"):
+        letterbox(img, 10.5, 10)
+    assert letterbox(Image.new("L", (10, 10)), 5, 5).shape == (5, 5, 3)
+
+
+def test_data_url_round_trip_and_downscale(make_quadrants):
+    quadrants = make_quadrants
+    img = quadrants(400, 200)
+    url = to_data_url(img)
+    assert url.startswith("data:image/png;base64,")
+    back = from_data_url(url)
+    assert back.size == img.size and (np.asarray(back.convert("RGB")) == np.asarray(img)).all()
+    small = from_data_url(to_data_url(img, max_side=100))
+    assert small.size == (100, 50)
+    raw = base64.b64decode(url.split(",", 1)[1])
+    assert raw == png_bytes(img)
+    assert Image.open(io.BytesIO(png_bytes(img))).format == "PNG"
+    with pytest.raises(ValueError):
+        from_data_url("http://example.com/x.png")
+
+
+def test_store_data_url(store):
+    assert from_data_url(store.data_url(0, max_side=50)).size == (50, 25)
