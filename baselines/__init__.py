@@ -1,6 +1,7 @@
-"""Baseline agents (installed as ``mmtsb_env.baselines``): oracle and random sanity baselines."""
+"""Baseline agents (installed as ``mmtsb_env.baselines``): oracle and random sanity baselines, and a registry."""
 
 from .oracle import OracleAgent
 from .random_agent import RandomAgent
+from .registry import AGENTS, make_agent, register_agent
 
-__all__ = ["OracleAgent", "RandomAgent"]
+__all__ = ["AGENTS", "OracleAgent", "RandomAgent", "make_agent", "register_agent"]

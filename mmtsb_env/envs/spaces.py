@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -34,8 +35,14 @@ class UnicodeText(spaces.Text):
         return isinstance(other, UnicodeText) and other.max_length == self.max_length
 
 
+@lru_cache(maxsize=64)
 def observation_space(max_images: int, height: int, width: int, max_text: int = 1_000_000) -> spaces.Dict:
-    """``Dict(text, images (K,H,W,3) uint8, image_count in 0..K)``."""
+    """``Dict(text, images (K,H,W,3) uint8, image_count in 0..K)``.
+
+    One shared (immutable) object per configuration: a ``Box`` keeps four arrays of its full
+    shape, ~5 MB at the default size, which would otherwise dominate each env's memory.
+    Sampling from it uses one shared generator.
+    """
     return spaces.Dict({
         "text": UnicodeText(max_text),
         "images": spaces.Box(0, 255, (max_images, height, width, 3), np.uint8),

@@ -9,6 +9,7 @@ to it), and hands over when it sends a message. The user ends the episode with
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -103,12 +104,17 @@ def _initial_layer(scenario: Scenario):
         return layer
 
 
-def _scenario_tools(scenario: Scenario, toolbox: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _tool_universe(toolbox: str, domains: tuple[str, ...], ui: bool) -> tuple[str, ...]:
     tools = tools_in(toolbox, ASSISTANT)
-    if not scenario.domains:
-        return [t.name for t in tools]
-    wanted = set(scenario.domains) | set(ALWAYS_OFFERED_APPS) | ({"ui"} if scenario.ui else set())
-    return [t.name for t in tools if t.app in wanted or t.app == "system"]
+    if not domains:
+        return tuple(t.name for t in tools)
+    wanted = set(domains) | set(ALWAYS_OFFERED_APPS) | ({"ui"} if ui else set())
+    return tuple(t.name for t in tools if t.app in wanted or t.app == "system")
+
+
+def _scenario_tools(scenario: Scenario, toolbox: str) -> tuple[str, ...]:
+    return _tool_universe(toolbox, tuple(scenario.domains), scenario.ui)
 
 
 class Episode:
@@ -127,6 +133,7 @@ class Episode:
         self.world = World(base.layer, _initial_layer(scenario), now=scenario.now, user_id=scenario.user_id,
                            services={"images": self.images})
         self.world.services["run_code"] = self._run_code_tool
+        self.world.services["toolbox"] = self.config.toolbox
         self.log: list[Entry] = []
         self.calls: list[CallRecord] = []
         self.turn = USER

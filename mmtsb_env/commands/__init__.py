@@ -1,0 +1,1 @@
+"""Subcommands of the ``mmtsb`` CLI, one module each, found automatically."""

@@ -1,0 +1,69 @@
+"""``mmtsb play``: a person plays the assistant seat in the terminal against the scripted user."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def play(
+    scenario: Optional[str] = typer.Option(None, help="scenario id, e.g. demo/note_from_receipt (default: seeded draw)"),
+    suite: str = typer.Option("demo", help="suite name or folder"),
+    mode: str = typer.Option("tool", help="tool | code"),
+    seed: int = typer.Option(0),
+    image_dir: Optional[Path] = typer.Option(None, help="where new images are written (default: a temp folder)"),
+) -> None:
+    """Play the assistant seat against the scripted user.
+
+    Type a tool call as JSON ({"name": ..., "arguments": {...}}), a ```python block in code mode
+    (end it with a line of three backticks), or plain text to answer the user.
+    ':tools' lists the tools on offer, ':quit' leaves.
+    """
+    import mmtsb_env
+
+    env = mmtsb_env.make_env(suite=suite, mode=mode)
+    obs, info = env.reset(seed=seed, options={"scenario": scenario} if scenario else None)
+    out = image_dir or Path(tempfile.mkdtemp(prefix="mmtsb_play_"))
+    out.mkdir(parents=True, exist_ok=True)
+    typer.echo(f"Scenario {info['scenario_id']} ({mode} mode). New images are written to {out}")
+
+    def show(obs, info) -> None:
+        typer.echo(obs["text"])
+        for image_id, image in info["images"].items():
+            path = out / f"image_{image_id}.png"
+            image.save(path)
+            typer.echo(f"  [image {image_id}] saved to {path}")
+
+    show(obs, info)
+    while True:
+        try:
+            lines = [input("\nassistant> ")]
+            if lines[0].lstrip().startswith("```"):
+                while len(lines) == 1 or lines[-1].strip() != "```":
+                    lines.append(input("... "))
+        except EOFError:
+            typer.echo("")
+            break
+        action = "\n".join(lines)
+        if action.strip() == ":quit":
+            break
+        if action.strip() == ":tools":
+            typer.echo(", ".join(t["function"]["name"] for t in info["tools"]) or "(code mode: every tool is a python function)")
+            continue
+        obs, reward, terminated, truncated, info = env.step(action)
+        show(obs, info)
+        typer.echo(f"  (reward {reward:+.3f}, entity F1 {info['reward_components']['entity_f1']:.3f})")
+        if terminated or truncated:
+            verdict = info.get("verdict", {})
+            typer.echo(f"Episode over ({'ended by the user' if terminated else 'message limit'}): {'PASS' if verdict.get('pass') else 'FAIL'}")
+            for c in verdict.get("criteria", []):
+                typer.echo(f"  {'ok ' if c['pass'] else 'NO '} {c['criterion']}: {c['reason']}")
+            break
+    env.close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)

@@ -1,0 +1,187 @@
+"""Run agents on scenarios and keep a serialisable record of every episode.
+
+An episode is fully described by (scenario, seed, config); :class:`EpisodeRecord` holds what it
+produced -- transcript, tool calls, rewards, verdict, and optionally the images as PNG bytes --
+as plain data, so records travel between processes (Ray) and into reports and Parquet files.
+
+>>> from mmtsb_env.runner import run_episode
+>>> from mmtsb_env.baselines import OracleAgent
+>>> import mmtsb_env
+>>> demo = mmtsb_env.load_suite("demo")
+>>> rec = run_episode(demo[0], OracleAgent(demo))
+>>> rec.entity_f1, rec.passed, rec.error
+(1.0, True, None)
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from .envs.gym_env import MMToolSandboxEnv
+from .llm.base import BackendError
+from .scenario.model import Scenario
+
+
+@dataclass
+class EpisodeRecord:
+    """Everything an episode produced, as JSON-able data (images as PNG bytes)."""
+
+    scenario_id: str
+    seed: int
+    mode: str
+    agent: str
+    metadata: dict[str, Any]
+    steps: int = 0
+    total_reward: float = 0.0
+    entity_f1: float = 0.0
+    passed: bool = False
+    terminated: bool = False
+    truncated: bool = False
+    error: str | None = None  # set when a model/backend call failed for good: not a task failure
+    verdict: dict[str, Any] = field(default_factory=dict)
+    entity: dict[str, Any] = field(default_factory=dict)
+    rewards: list[dict[str, float]] = field(default_factory=list)  # per assistant step
+    messages: list[dict[str, Any]] = field(default_factory=list)  # assistant transcript, images as placeholders
+    user_messages: list[dict[str, Any]] = field(default_factory=list)  # user-seat transcript
+    tools: list[dict[str, Any]] = field(default_factory=list)  # schemas offered at the end
+    log: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    diff: dict[str, Any] = field(default_factory=dict)
+    images: list[bytes] = field(default_factory=list)  # PNG, index = image id
+    image_sources: list[str] = field(default_factory=list)
+    agent_steps: list[dict[str, Any]] = field(default_factory=list)  # per-step extras an agent reports (tokens...)
+    duration_s: float = 0.0
+
+    def to_json(self, *, with_images: bool = False) -> dict[str, Any]:
+        data = asdict(self)
+        if not with_images:
+            data.pop("images")
+        return data
+
+
+def _placeholder_messages(messages: list[dict[str, Any]], url_to_id: dict[str, int]) -> list[dict[str, Any]]:
+    """Replace image data URLs by ``{"type": "image", "image_id": N}`` parts (export-friendly)."""
+    out = []
+    for m in messages:
+        content = m.get("content")
+        if isinstance(content, list):
+            parts = []
+            for p in content:
+                if p.get("type") == "image_url":
+                    parts.append({"type": "image", "image_id": url_to_id.get(p["image_url"]["url"], -1)})
+                else:
+                    parts.append(dict(p))
+            m = {**m, "content": parts}
+        out.append(dict(m))
+    return out
+
+
+def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, total_reward: float,
+                   error: str | None, capture_images: bool, agent_steps: list[dict[str, Any]], duration: float) -> EpisodeRecord:
+    ep = env.episode
+    assert ep is not None
+    from .vision.store import png_bytes
+
+    score = ep.entity_score()
+    url_to_id = {url: i for i, url in ep._urls.items()}
+    n_images = len(ep.images)
+    return EpisodeRecord(
+        scenario_id=ep.scenario.id,
+        seed=seed,
+        mode=ep.config.mode,
+        agent=agent,
+        metadata=dict(ep.scenario.metadata),
+        steps=steps,
+        total_reward=total_reward,
+        entity_f1=score.f1,
+        passed=bool(ep.verdict and ep.verdict.passed) and error is None,
+        terminated=ep.terminated,
+        truncated=ep.truncated,
+        error=error,
+        verdict=ep.verdict.to_json() if ep.verdict else {},
+        entity=score.to_json(),
+        rewards=list(ep.reward_history),
+        messages=_placeholder_messages(ep.transcripts[ep.ASSISTANT].messages, url_to_id),
+        user_messages=_placeholder_messages(ep.transcripts[ep.USER].messages, url_to_id),
+        tools=ep.offered_tools(ep.ASSISTANT),
+        log=[e.to_json() for e in ep.log],
+        calls=[c.to_json() for c in ep.calls],
+        diff={t: d.to_json() for t, d in ep.world.diff().items()},
+        images=[png_bytes(ep.images.get(i)) for i in range(n_images)] if capture_images else [],
+        image_sources=[ep.images.source(i) for i in range(n_images)],
+        agent_steps=agent_steps,
+        duration_s=duration,
+    )
+
+
+def run_episode(
+    scenario: Scenario,
+    agent: Any,
+    *,
+    seed: int = 0,
+    env: MMToolSandboxEnv | None = None,
+    env_kwargs: dict[str, Any] | None = None,
+    capture_images: bool = False,
+    agent_name: str | None = None,
+) -> EpisodeRecord:
+    """Play one episode of ``scenario`` with ``agent`` (``act(obs, info) -> str``) and record it.
+
+    An agent may expose ``last_step_info() -> dict`` (token ids, logprobs, usage...) which is kept
+    per step. A :class:`~mmtsb_env.llm.base.BackendError` (or any exception from the agent) ends
+    the episode as *errored*: ``record.error`` says why and ``passed`` is False.
+    """
+    env = env or MMToolSandboxEnv(scenarios=[scenario], **(env_kwargs or {}))
+    if hasattr(agent, "reset"):
+        agent.reset()
+    start = time.perf_counter()
+    obs, info = env.reset(seed=seed, options={"scenario": scenario})
+    steps, total, error, extras = 0, 0.0, None, []
+    done = False
+    while not done:
+        try:
+            action = agent.act(obs, info)
+        except BackendError as exc:
+            error = f"backend error: {exc}"
+            break
+        except Exception as exc:  # an agent bug is an errored episode, not a failed task
+            error = f"agent error: {type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
+            break
+        if hasattr(agent, "last_step_info"):
+            extras.append(agent.last_step_info() or {})
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        total += reward
+        done = terminated or truncated
+    return record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
+                          error=error, capture_images=capture_images, agent_steps=extras,
+                          duration=time.perf_counter() - start)
+
+
+def run_suite(
+    scenarios: Sequence[Scenario],
+    make_agent: Callable[[], Any],
+    *,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    capture_images: bool = False,
+    progress: bool = False,
+    agent_name: str | None = None,
+) -> list[EpisodeRecord]:
+    """Run every scenario once (a fresh agent per episode) and return the records in order."""
+    env = MMToolSandboxEnv(scenarios=list(scenarios), **(env_kwargs or {}))
+    items: Iterable[Scenario] = scenarios
+    if progress:
+        import sys
+
+        from tqdm import tqdm
+
+        items = tqdm(scenarios, desc="episodes", file=sys.stderr)
+    records = []
+    for scenario in items:
+        records.append(run_episode(scenario, make_agent(), seed=seed, env=env, capture_images=capture_images,
+                                   agent_name=agent_name))
+    env.close()
+    return records
