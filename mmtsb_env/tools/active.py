@@ -7,7 +7,9 @@ which is a bounded LRU (calling a tool refreshes it; pinned tools are never evic
 >>> s = ActiveToolSet(["a", "b", "c"], pinned=["p"], limit=3, search=True)
 >>> s.offered()
 ['p']
->>> s.add(["a", "b", "c"]); s.offered()
+>>> s.add(["a", "b", "c"])  # the limit of 3 (pinned included) evicts the oldest
+['a']
+>>> s.offered()
 ['p', 'b', 'c']
 >>> s.allows("a"), s.allows("c")
 (False, True)
