@@ -1,0 +1,20 @@
+"""Code-execution sandbox for code mode: a persistent, restricted Python REPL.
+
+>>> from mmtsb_env.sandbox import Interpreter, Limits
+>>> interp = Interpreter(functions={"double": lambda x: 2 * x}, limits=Limits(timeout_s=2.0))
+>>> interp.run("y = double(21)\\ny").output
+'42'
+>>> interp.run("import os").error_kind
+'violation'
+>>> interp.close()
+
+Three layers (see ``compiler``, ``policy``, ``engine`` and ``worker``): RestrictedPython compilation
+with an extended AST policy; runtime guards, safe builtins and read-only proxies of whitelisted
+modules; and limits (timeout from any thread, output cap, recursion depth, memory -- hard only
+with process isolation, ``Limits(memory_mb=...)``).
+"""
+
+from .errors import SandboxViolation, ToolError
+from .interpreter import ExecResult, Interpreter, Limits
+
+__all__ = ["ExecResult", "Interpreter", "Limits", "SandboxViolation", "ToolError"]

@@ -1,0 +1,148 @@
+"""The public sandbox API: :class:`Interpreter`, :class:`Limits`, :class:`ExecResult`."""
+
+from __future__ import annotations
+
+import keyword
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from .compiler import compile_snippet
+from .engine import Engine, Unit
+from .worker import IsolatedBackend
+
+ERROR_KINDS = ("syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-run limits.
+
+    ``memory_mb=None`` runs agent code in-process (on a private executor thread); an int forks a
+    worker process whose address space may grow by at most that many MiB (``RLIMIT_AS``) and enables
+    ``numpy``. ``soft_memory_mb`` (in-process only) interrupts a run whose process RSS grew by more
+    than that; ``None`` disables the check.
+    """
+
+    timeout_s: float = 5.0
+    max_output_chars: int = 10_000
+    recursion_limit: int = 200
+    memory_mb: int | None = None
+    soft_memory_mb: int | None = 2048
+
+    def __post_init__(self) -> None:
+        if not self.timeout_s > 0:
+            raise ValueError("timeout_s must be positive")
+        if self.max_output_chars < 0:
+            raise ValueError("max_output_chars must be >= 0")
+        if self.recursion_limit < 1:
+            raise ValueError("recursion_limit must be >= 1")
+        if self.memory_mb is not None and self.memory_mb < 16:
+            raise ValueError("memory_mb must be at least 16")
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """The outcome of :meth:`Interpreter.run`."""
+
+    ok: bool
+    output: str
+    error: str | None
+    error_kind: str | None
+    duration_s: float
+
+
+class Interpreter:
+    """A persistent, restricted Python REPL whose provided functions are plain callables.
+
+    ``run()`` never raises for anything the agent writes. Safe to call from any thread (runs are
+    serialised); provided functions always run on the thread that called ``run()``.
+    """
+
+    def __init__(
+        self,
+        functions: Mapping[str, Callable[..., Any]] | None = None,
+        limits: Limits | None = None,
+        *,
+        seed: int | None = None,
+    ) -> None:
+        functions = dict(functions or {})
+        for name, fn in functions.items():
+            if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+                raise ValueError(f"invalid function name {name!r}")
+            if not callable(fn):
+                raise TypeError(f"function {name!r} is not callable")
+        self.limits = limits or Limits()
+        self._names = frozenset(functions)
+        self._lock = threading.Lock()
+        self._closed = False
+        if self.limits.memory_mb is None:
+            self._backend: Any = Engine(functions, self.limits, allow_numpy=False,
+                                        soft_memory_mb=self.limits.soft_memory_mb, seed=seed)
+        else:
+            self._backend = IsolatedBackend(functions, self.limits, seed)
+
+    @property
+    def isolated(self) -> bool:
+        return isinstance(self._backend, IsolatedBackend)
+
+    def run(self, code: str) -> ExecResult:
+        start = time.perf_counter()
+        if isinstance(code, bytes):
+            code = code.decode("utf-8", "replace")
+        if not isinstance(code, str):
+            return ExecResult(False, "", f"code must be a string, not {type(code).__name__}", "syntax", 0.0)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("this Interpreter is closed")
+            unit = compile_snippet(code)
+            if unit.code is None:
+                return ExecResult(False, "", "\n".join(unit.errors), unit.error_kind,
+                                  time.perf_counter() - start)
+            clash = sorted(unit.bound_names & self._names)
+            if clash:
+                names = ", ".join(repr(n) for n in clash)
+                return ExecResult(
+                    False, "", f"SandboxViolation: cannot assign to {names}: provided functions cannot be rebound",
+                    "violation", time.perf_counter() - start,
+                )
+            if isinstance(self._backend, Engine):
+                outcome = self._backend.run(Unit(unit.code, unit.filename, unit.source))
+            else:
+                outcome = self._backend.run(unit)
+        return ExecResult(
+            ok=bool(outcome["ok"]),
+            output=outcome["output"],
+            error=outcome["error"],
+            error_kind=outcome["error_kind"],
+            duration_s=time.perf_counter() - start,
+        )
+
+    def variables(self) -> list[str]:
+        """Sorted names the agent defined (variables, functions, classes, imported modules)."""
+        with self._lock:
+            if self._closed:
+                return []
+            return self._backend.variables()
+
+    def close(self) -> None:
+        """Release the executor thread / worker process. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._backend.close()
+
+    def __enter__(self) -> "Interpreter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if not self._closed:
+                self._backend.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass

@@ -1,0 +1,150 @@
+"""The hostile corpus plus targeted checks that host state stays untouched."""
+
+from __future__ import annotations
+
+import collections.abc
+import decimal
+import json
+import math
+import random
+
+import pytest
+
+from mmtsb_env.sandbox import Interpreter, Limits
+
+from .conftest import FakePhone
+from .hostile_corpus import CORPUS
+
+NORMAL = "values = [n * 2 for n in range(4)]\nsum(values)"
+
+
+def test_corpus_is_large_and_unique():
+    ids = [entry[0] for entry in CORPUS]
+    assert len(ids) >= 60
+    assert len(set(ids)) == len(ids)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # generator finaliser entry
+@pytest.mark.parametrize("name,code,kinds", CORPUS, ids=[entry[0] for entry in CORPUS])
+def test_hostile_snippet_is_refused_or_contained(name, code, kinds):
+    phone = FakePhone()
+    notes_before = json.dumps(phone.notes)
+    interp = Interpreter(phone.functions(), Limits(timeout_s=0.5, soft_memory_mb=256))
+    try:
+        res = interp.run(code)
+        assert not res.ok, f"{name} ran successfully: {res.output!r}"
+        assert res.error_kind in kinds, f"{name}: kind {res.error_kind!r}, error {res.error!r}"
+        assert res.error
+        assert phone.calls == 0, f"{name} invoked a provided function"
+        assert json.dumps(phone.notes) == notes_before
+        after = interp.run(NORMAL)
+        assert after.ok and after.output == "12", after
+        # the provided functions still work and are still the real ones
+        check = interp.run("len(simple_note_search_notes(query='rome'))")
+        assert check.ok and check.output == "2", check
+        assert phone.calls == 1
+    finally:
+        interp.close()
+
+
+def test_host_modules_unchanged_after_tampering(interp):
+    snippets = [
+        "import json\ntry:\n    json.dumps = None\nexcept Exception:\n    pass",
+        "import random\nrandom.seed(12345)\nx = random.random()",
+        "import decimal\nwith decimal.localcontext(prec=3):\n    d = decimal.Decimal(1) / 3",
+        "import collections.abc\ntry:\n    collections.abc.Mapping.register(list)\nexcept Exception:\n    pass",
+        "import math\ntry:\n    math.pi = 3\nexcept Exception:\n    pass",
+        "import copy\ntry:\n    copy.dispatch_table\nexcept Exception:\n    pass",
+        "import string\nL = string.ascii_letters",
+    ]
+    random.seed(7)
+    expected = random.random()
+    random.seed(7)
+    prec = decimal.getcontext().prec
+    for code in snippets:
+        assert interp.run(code).ok
+    assert json.dumps([1]) == "[1]"
+    assert random.random() == expected  # the sandbox has its own RNG
+    assert decimal.getcontext().prec == prec
+    assert not isinstance([], collections.abc.Mapping)
+    assert math.pi == pytest.approx(3.141592653589793)
+
+
+def test_tool_results_are_copies(interp, phone):
+    res = interp.run(
+        "notes = simple_note_search_notes(query='rome')\n"
+        "notes[0]['title'] = 'HACKED'\nnotes[0]['tags'].append('x')\nnotes.clear()\n"
+        "len(simple_note_search_notes(query='rome'))"
+    )
+    assert res.ok and res.output == "2"
+    assert phone.notes[0]["title"] == "Trip to Rome"
+    assert phone.notes[0]["tags"] == ["travel"]
+
+
+def test_tool_arguments_are_copies(interp, phone):
+    res = interp.run("tags = ['a']\nn = simple_note_create_note(title='t', tags=tags)\ntags.append('b')\nn['tags']")
+    assert res.ok and res.output == "['a']"
+    assert phone.notes[-1]["tags"] == ["a"]
+
+
+def test_tool_arguments_must_be_json_like(interp, phone):
+    res = interp.run("class A:\n    pass\nsimple_note_create_note(title=A())")
+    assert not res.ok and res.error_kind == "runtime"
+    assert "JSON-like" in res.error
+    assert phone.calls == 0
+
+
+def test_violation_can_be_caught_by_agent_code(interp):
+    res = interp.run("try:\n    import os\nexcept ImportError as e:\n    msg = str(e)\nmsg")
+    assert res.ok and "not allowed" in res.output
+
+
+def test_hasattr_does_not_leak(interp):
+    res = interp.run("hasattr(simple_note_create_note, '__globals__'), hasattr([], 'gi_frame')")
+    assert res.ok and res.output == "(False, False)"
+
+
+def test_module_proxy_is_read_only_and_not_copyable(interp):
+    res = interp.run("import json, copy\ncopy.deepcopy(json)")
+    assert not res.ok and res.error_kind == "runtime"
+    res = interp.run("import json\njson")
+    assert res.ok and "sandboxed" in res.output
+
+
+def test_type_hides_metaclasses(interp):
+    res = interp.run("t = type(int)\nt is type, isinstance(int, type), type([]) is list")
+    assert res.ok and res.output == "(True, True, True)"
+    res = interp.run("type(int)('X', (), {})")
+    assert not res.ok and res.error_kind == "violation"
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_generator_finalizer_outside_a_run_cannot_loop(phone):
+    interp = Interpreter(phone.functions(), Limits(timeout_s=1.0))
+    try:
+        res = interp.run(
+            "def g():\n    try:\n        yield 1\n    finally:\n        while True:\n            pass\n"
+            "keep = g()\nnext(keep)"
+        )
+        assert res.ok
+    finally:
+        interp.close()  # dropping the namespace finalises the generator: its loop must stop at once
+
+
+def test_interpreters_do_not_share_state(phone):
+    a = Interpreter(phone.functions())
+    b = Interpreter(phone.functions())
+    try:
+        assert a.run("import json\nshared = 1\nclass K:\n    count = 0\nK.count += 5").ok
+        res = b.run("shared")
+        assert not res.ok and "NameError" in res.error
+        assert b.run("import json\njson.dumps([1])").output == "'[1]'"
+        assert a.run("K.count").output == "5"
+    finally:
+        a.close()
+        b.close()
+
+
+def test_str_format_fast_and_guarded_paths_agree(interp):
+    out = interp.run("p = {'a': [10, 20]}\n'{0[a][1]} {x:>3} {0[a]!r}'.format(p, x=7)")
+    assert out.ok and out.output == "'20   7 [10, 20]'"
