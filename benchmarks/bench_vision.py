@@ -81,7 +81,7 @@ def main() -> None:
     for kind, row in families.items():
         print(f"{kind:18s}" + "".join(f"{row[c]:10.2f}" for c in cols))
     for key, value in out.items():
-        if key.endswith("_ms"):
+        if key.endswith("_ms") and not isinstance(value, dict):
             print(f"{key:40s} {value:8.3f}")
 
 

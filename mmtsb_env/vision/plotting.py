@@ -309,7 +309,11 @@ def make_plot(
         warnings.simplefilter("ignore")  # e.g. "tight layout not applied" on tiny figures
         fig = new_figure(size, dpi)
         ax = fig.add_subplot()
-        desc = _draw(kind, ax, fig, plan, locals())
+        style = {"color": color, "ls": ls, "mk": mk, "linewidth": linewidth, "point_size": point_size,
+                 "labels": labels, "num_bins": num_bins, "bar_label_rotation": bar_label_rotation,
+                 "show_means": show_means, "start_angle": start_angle, "color_map": color_map,
+                 "show_colorbar": show_colorbar}
+        desc = _draw(kind, ax, fig, plan, style)
         if title:
             ax.set_title(escape(title))
         if xlabel:
@@ -318,6 +322,7 @@ def make_plot(
             ax.set_ylabel(escape(ylabel))
         if grid:
             ax.grid(True, alpha=0.4)
+            ax.set_axisbelow(True)
         if xl:
             ax.set_xlim(*xl)
         if yl:
@@ -438,7 +443,7 @@ def _draw(kind: str, ax, fig, plan: dict[str, Any], p: dict[str, Any]) -> str:
             lo, hi = float(vals.min()), float(vals.max())
             mid = (lo + hi) / 2
             for (r, c), v in np.ndenumerate(vals):
-                ax.text(c, r, f"{v:g}", ha="center", va="center", fontsize=8,
+                ax.text(c, r, f"{v:g}", ha="center", va="center", fontsize=11 if vals.size <= 36 else 8,
                         color="white" if v < mid else "black")
         if p["show_colorbar"]:
             fig.colorbar(im, ax=ax)

@@ -49,10 +49,14 @@ def _as_rgb(image: Any) -> Image.Image:
 class ImageStore:
     """Images of one episode, by id. ``world.services["images"]`` holds it.
 
+    Thread-safe for concurrent ``add``/``get``; ids are never reused.
+
     Args:
         images: initial images (ids ``0..n-1`` in order), e.g. the scenario's images.
         sources: where each initial image came from (default ``"scenario"``).
     """
+
+    URL_CACHE_SIZE = 64
 
     def __init__(self, images: Sequence[Image.Image] = (), sources: Sequence[str] | None = None) -> None:
         images = list(images)
@@ -63,6 +67,7 @@ class ImageStore:
             raise ValueError(f"got {len(images)} images but {len(sources)} sources")
         self._images: list[Image.Image] = [_as_rgb(im) for im in images]
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
+        self._urls: dict[tuple[int, int], str] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -118,11 +123,23 @@ class ImageStore:
         with self._lock:
             new._images = list(self._images)
             new._meta = list(self._meta)
+            new._urls = dict(self._urls)
         new._lock = threading.Lock()
         return new
 
     def data_url(self, image_id: Any, max_side: int = 1024) -> str:
-        return to_data_url(self.get(image_id), max_side=max_side)
+        """:func:`to_data_url` of an image, memoised (stored images never change, and the same
+        image is usually sent in many observations)."""
+        image = self.get(image_id)
+        key = (image_id, max_side)
+        url = self._urls.get(key)
+        if url is None:
+            url = to_data_url(image, max_side=max_side)
+            with self._lock:
+                if len(self._urls) >= self.URL_CACHE_SIZE:
+                    self._urls.pop(next(iter(self._urls)))
+                self._urls[key] = url
+        return url
 
     def __repr__(self) -> str:
         return f"ImageStore({len(self)} images)"
@@ -146,7 +163,8 @@ def letterbox(image: Image.Image, height: int, width: int) -> np.ndarray:
     nw = min(width, max(1, round(w * scale)))
     nh = min(height, max(1, round(h * scale)))
     if (nw, nh) != (w, h):
-        image = image.resize((nw, nh), Image.Resampling.BILINEAR, reducing_gap=2.0)
+        # reducing_gap=1: box-reduce by the integer part of the scale first (fast, anti-aliased)
+        image = image.resize((nw, nh), Image.Resampling.BILINEAR, reducing_gap=1.0)
     out = np.empty((height, width, 3), dtype=np.uint8)
     out[...] = PAD_COLOR
     top, left = (height - nh) // 2, (width - nw) // 2
@@ -154,8 +172,8 @@ def letterbox(image: Image.Image, height: int, width: int) -> np.ndarray:
     return out
 
 
-def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
-    """PNG encoding of ``image``."""
+def png_bytes(image: Image.Image, compress_level: int = 3) -> bytes:
+    """PNG encoding of ``image`` (zlib level 3: about twice as fast as 6 on noisy photos, ~5% larger)."""
     buf = io.BytesIO()
     image.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()

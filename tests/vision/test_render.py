@@ -213,3 +213,24 @@ def test_bad_specs_raise_value_error_naming_the_field(spec, needle):
 
 def test_canonical_json_is_key_order_independent():
     assert canonical({"b": 1, "a": [1, {"d": 2, "c": 3}]}) == '{"a":[1,{"c":3,"d":2}],"b":1}'
+
+
+def test_failed_renders_leave_no_cache_state():
+    from mmtsb_env.vision.render import CACHE
+
+    before = cache_info()["entries"]
+    for i in range(3):
+        with pytest.raises(ValueError):
+            render({"kind": "receipt", "content": {"merchant": i}})
+    assert not CACHE._key_locks and cache_info()["entries"] == before
+
+
+def test_concurrent_renders_match_sequential_ones():
+    from concurrent.futures import ThreadPoolExecutor
+
+    specs = [{"kind": k, "seed": 21, "difficulty": d} for k, d in
+             [("receipt", 1), ("bar_chart", 0), ("handwritten_note", 0), ("sign", 2), ("pie_chart", 1), ("invoice", 0)]]
+    sequential = [render(s, use_cache=False).image.tobytes() for s in specs]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda s: render(s, use_cache=False).image.tobytes(), specs * 2))
+    assert parallel == sequential * 2

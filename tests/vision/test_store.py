@@ -127,3 +127,31 @@ def test_data_url_round_trip_and_downscale(make_quadrants):
 
 def test_store_data_url(store):
     assert from_data_url(store.data_url(0, max_side=50)).size == (50, 25)
+
+
+def test_store_data_url_is_memoised_and_forked(store):
+    url = store.data_url(0)
+    assert store.data_url(0) is url and store.data_url(0, max_side=64) is not url
+    fork = store.fork()
+    assert fork.data_url(0) is url
+
+
+def test_concurrent_adds_get_distinct_ids():
+    import threading
+
+    store = ImageStore()
+    ids, lock = [], threading.Lock()
+
+    def work(k):
+        for _ in range(20):
+            i = store.add(Image.new("RGB", (1, 1), (k, 0, 0)))
+            with lock:
+                ids.append((i, k))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(i for i, _ in ids) == list(range(100))
+    assert all(store.get(i).getpixel((0, 0))[0] == k for i, k in ids)

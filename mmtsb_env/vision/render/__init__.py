@@ -146,10 +146,13 @@ class _LRU:
         with self._lock:
             return self._key_locks.setdefault(key, threading.Lock())
 
+    def drop_key_lock(self, key: str) -> None:
+        with self._lock:
+            self._key_locks.pop(key, None)
+
     def put(self, key: str, r: Rendered) -> None:
         with self._lock:
             self.misses += 1
-            self._key_locks.pop(key, None)
             if key in self._data:
                 return
             self._data[key] = r
@@ -187,12 +190,15 @@ def render(spec: dict[str, Any], *, use_cache: bool = True) -> Rendered:
         if hit is not None:
             return _cheap_copy(hit)
         with CACHE.key_lock(key):  # concurrent renders of one spec draw it once
-            hit = CACHE.get(key)
-            if hit is not None:
-                return _cheap_copy(hit)
-            out = _draw(spec, key)
-            CACHE.put(key, out)
-            return _cheap_copy(out)
+            try:
+                hit = CACHE.get(key)
+                if hit is not None:
+                    return _cheap_copy(hit)
+                out = _draw(spec, key)
+                CACHE.put(key, out)
+                return _cheap_copy(out)
+            finally:
+                CACHE.drop_key_lock(key)
     return _draw(spec, key)
 
 

@@ -136,7 +136,8 @@ def draw_handwritten_note(ctx: Ctx):
         cr = ctx.rng("clutter")
         ld = ImageDraw.Draw(layer)
         # a crossed-out word, a doodle and a stray number: distractors
-        options = ["crossed", "spiral", "number", "star", "ring"]
+        # at difficulty 1 only marks that stay clear of the text
+        options = ["spiral", "number", "star"] if ctx.difficulty == 1 else ["crossed", "spiral", "number", "star", "ring"]
         for what in cr.sample(options, min(n_clutter, len(options))):
             if what == "crossed":
                 word = cr.choice(["tomorow", "Friday", "milk", "9:30", "$40"])
