@@ -53,6 +53,7 @@ class BaseBuilder:
     supervisor: Person
     rows: dict[str, dict[Any, dict[str, Any]]] = field(default_factory=dict)
     shared: dict[str, Any] = field(default_factory=dict)  # facts populators hand to each other
+    _max_id: dict[str, int] = field(default_factory=dict)
 
     def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
         spec = table_spec(table)
@@ -63,11 +64,14 @@ class BaseBuilder:
         if full[spec.key] in rows:
             raise ValueError(f"base world: duplicate key {full[spec.key]!r} in {table}")
         rows[full[spec.key]] = full
+        key = full[spec.key]
+        if isinstance(key, int) and key > self._max_id.get(table, 0):
+            self._max_id[table] = key
         return full
 
     def next_id(self, table: str) -> int:
-        rows = self.rows.get(table, {})
-        return max((k for k in rows if isinstance(k, int)), default=0) + 1
+        """One above the largest integer key added so far (O(1))."""
+        return self._max_id.get(table, 0) + 1
 
     def past(self, max_days: int = 365, min_days: int = 1) -> datetime:
         """A random moment before BASE_TIME (naive UTC, second precision)."""
