@@ -6,24 +6,12 @@ from typing import Any, Sequence
 
 import gymnasium as gym
 
-from ..episode.engine import Episode, EpisodeConfig
+from ..episode.engine import Episode
 from ..scenario.model import Scenario
-from ..scenario.suites import find_scenario, load_suite
 from ..users.scripted import ScriptedUser
-from .observe import ObsConfig, Observer
+from .observe import Observer
+from .options import EnvOptions, pick_scenario, resolve_scenarios
 from .spaces import UnicodeText, observation_space
-
-
-def resolve_scenarios(suite: str | Sequence[Scenario] | None, scenarios: Sequence[Scenario] | None) -> list[Scenario]:
-    if scenarios is not None:
-        chosen = list(scenarios)
-    elif isinstance(suite, (list, tuple)):
-        chosen = list(suite)
-    else:
-        chosen = load_suite(suite or "demo")
-    if not chosen:
-        raise ValueError("no scenarios to play")
-    return chosen
 
 
 class MMToolSandboxEnv(gym.Env):
@@ -32,13 +20,12 @@ class MMToolSandboxEnv(gym.Env):
     Args:
         suite: built-in suite name (``"demo"``, ``"nominal"``, ``"ui"``), a folder, or a list of scenarios.
         mode: ``"tool"`` (JSON tool calls) or ``"code"`` (python blocks).
-        toolbox: tool catalogue variant.
-        tool_search: start with the search tool only and discover the rest.
-        max_images, image_size: observation tensor slots and (height, width).
+        scenarios: explicit scenarios (instead of ``suite``).
         user: the user policy (default: :class:`~mmtsb_env.users.scripted.ScriptedUser`); any object
             with ``act(episode) -> str``.
-        judge: terminal judge (default: deterministic rubric judge).
-        judge_weight: weight of the terminal verdict in the reward.
+        render_mode: ``"ansi"`` or None.
+        **options: see :class:`~mmtsb_env.envs.options.EnvOptions` (toolbox, tool_search, max_images,
+            image_size, max_messages, judge_weight, judge, code_timeout_s, code_memory_mb).
 
     Example:
         >>> import mmtsb_env
@@ -56,28 +43,18 @@ class MMToolSandboxEnv(gym.Env):
         mode: str = "tool",
         *,
         scenarios: Sequence[Scenario] | None = None,
-        toolbox: str = "full",
-        tool_search: bool = False,
-        max_images: int = 4,
-        image_size: tuple[int, int] = (336, 336),
-        max_messages: int | None = None,
-        judge_weight: float = 1.0,
         user: Any = None,
-        judge: Any = None,
         render_mode: str | None = None,
-        code_timeout_s: float = 5.0,
-        code_memory_mb: int | None = None,
+        **options: Any,
     ) -> None:
+        self.options = EnvOptions.from_kwargs(mode, options)
         self.scenarios = resolve_scenarios(suite, scenarios)
-        self.config = EpisodeConfig(
-            mode=mode, toolbox=toolbox, tool_search=tool_search, max_messages=max_messages,
-            judge_weight=judge_weight, code_timeout_s=code_timeout_s, code_memory_mb=code_memory_mb,
-        )
-        self.obs_config = ObsConfig(max_images=max_images, height=image_size[0], width=image_size[1])
-        self.observation_space = observation_space(max_images, *image_size)
+        self.config = self.options.episode_config()
+        self.obs_config = self.options.obs_config()
+        self.observation_space = observation_space(self.options.max_images, *self.options.image_size)
         self.action_space = UnicodeText()
         self.user = user or ScriptedUser()
-        self.judge = judge
+        self.judge = self.options.judge
         self.render_mode = render_mode
         self.episode: Episode | None = None
         self._observer: Observer | None = None
@@ -85,15 +62,9 @@ class MMToolSandboxEnv(gym.Env):
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        options = options or {}
         if self.episode is not None:
             self.episode.close()
-        if "scenario" in options:
-            scenario = options["scenario"]
-            if not isinstance(scenario, Scenario):
-                scenario = find_scenario(self.scenarios, str(scenario))
-        else:
-            scenario = self.scenarios[int(self.np_random.integers(len(self.scenarios)))]
+        scenario = pick_scenario(self.scenarios, options, self.np_random.integers)
         self.episode = Episode(scenario, self.config, judge=self.judge)
         self._observer = Observer(self.episode, self.obs_config)
         self._run_user()

@@ -13,12 +13,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from ..episode.engine import Episode, EpisodeConfig
+from ..episode.engine import Episode
 from ..scenario.model import Scenario
-from ..scenario.suites import find_scenario
 from ..users.scripted import ScriptedUser
-from .gym_env import resolve_scenarios
-from .observe import ObsConfig, Observer
+from .observe import Observer
+from .options import EnvOptions, pick_scenario, resolve_scenarios
 from .spaces import UnicodeText, observation_space
 
 AGENTS = [Episode.ASSISTANT, Episode.USER]
@@ -35,24 +34,20 @@ class MMToolSandboxAEC(AECEnv):
         mode: str = "tool",
         *,
         scenarios: Sequence[Scenario] | None = None,
-        toolbox: str = "full",
-        tool_search: bool = False,
-        max_images: int = 4,
-        image_size: tuple[int, int] = (336, 336),
-        max_messages: int | None = None,
         max_cycles: int | None = None,
-        judge_weight: float = 1.0,
-        judge: Any = None,
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         super().__init__()
+        if max_cycles is not None:
+            options.setdefault("max_messages", max_cycles)
+        self.options = EnvOptions.from_kwargs(mode, options)
         self.scenarios = resolve_scenarios(suite, scenarios)
-        self.config = EpisodeConfig(mode=mode, toolbox=toolbox, tool_search=tool_search,
-                                    max_messages=max_messages or max_cycles, judge_weight=judge_weight)
-        self.obs_config = ObsConfig(max_images=max_images, height=image_size[0], width=image_size[1])
-        self._obs_space = observation_space(max_images, *image_size)
+        self.config = self.options.episode_config()
+        self.obs_config = self.options.obs_config()
+        self._obs_space = observation_space(self.options.max_images, *self.options.image_size)
         self._act_space = UnicodeText()
-        self.judge = judge
+        self.judge = self.options.judge
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -75,15 +70,9 @@ class MMToolSandboxAEC(AECEnv):
         import numpy as np
 
         rng = np.random.default_rng(seed)
-        options = options or {}
         if self.episode is not None:
             self.episode.close()
-        if "scenario" in options:
-            scenario = options["scenario"]
-            if not isinstance(scenario, Scenario):
-                scenario = find_scenario(self.scenarios, str(scenario))
-        else:
-            scenario = self.scenarios[int(rng.integers(len(self.scenarios)))]
+        scenario = pick_scenario(self.scenarios, options, rng.integers)
         self.episode = Episode(scenario, self.config, judge=self.judge)
         self._observer = Observer(self.episode, self.obs_config)
         self.agents = list(AGENTS)

@@ -105,3 +105,10 @@ def test_ansi_render_shows_the_log():
     env.step('{"name": "get_wifi_status", "arguments": {}}')
     text = env.render()
     assert "User: Please make a note" in text and "get_wifi_status" in text
+
+
+def test_unknown_option_is_a_clear_error():
+    with pytest.raises(TypeError, match=r"unknown env option\(s\) \['max_imgs'\]; valid options: .*max_images"):
+        mmtsb_env.make_env(suite="demo", max_imgs=2)
+    with pytest.raises(TypeError, match="unknown env option"):
+        mmtsb_env.env(suite="demo", colour="red")
