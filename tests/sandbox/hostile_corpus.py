@@ -152,7 +152,7 @@ CORPUS: list[tuple[str, str, set[str]]] = [
     ("self-growing-iter", "x = [1]\nx.extend(iter(x))", TM),
     ("self-growing-map", "x = [1]\nlist(map(x.append, x))", TM),
     ("huge-range-list", "list(range(10**12))", TM),
-    ("memory-growth", "x = []\nwhile True:\n    x.append('a' * 10**6)", M),
+    ("memory-growth", "x = []\nwhile True:\n    x.append('a' * 10**6)", TM),
     ("list-bomb", "x = [0] * 10**10", M),
     ("str-bomb", "'a' * 10**11", M),
     ("inplace-bomb", "s = 'a'\ns *= 10**11", M),

