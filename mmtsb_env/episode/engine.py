@@ -135,6 +135,7 @@ class Episode:
         self.world.services["run_code"] = self._run_code_tool
         self.world.services["toolbox"] = self.config.toolbox
         self.log: list[Entry] = []
+        self.message_count = 0  # entries that count toward max_messages (not environment-only ones)
         self.calls: list[CallRecord] = []
         self.turn = USER
         self.step_count = 0
@@ -179,6 +180,8 @@ class Episode:
     def _append(self, **kwargs: Any) -> Entry:
         entry = Entry(index=len(self.log), round_index=self.round_index if self.round_index >= 0 else None, **kwargs)
         self.log.append(entry)
+        if entry.visible_to != (ENVIRONMENT,):
+            self.message_count += 1
         for transcript in self.transcripts.values():
             transcript.add(entry)
         return entry
@@ -219,7 +222,7 @@ class Episode:
             error = self._assistant_act(action)
         else:
             error = self._user_act(action)
-        if not self.done and len(self.log) >= self.max_messages:
+        if not self.done and self.message_count >= self.max_messages:
             self.truncated = True
         return self._rewards(error)
 
@@ -243,7 +246,9 @@ class Episode:
 
     def _call(self, seat: str, name: str, arguments: Any, call_id: str, via: str) -> CallOutcome:
         available = self.tool_allowed if seat == ASSISTANT else None
-        outcome = invoke(self.world, name, arguments, seat=seat, is_available=available)
+        hint = ("call api_docs_search_api_docs with a query describing what you need to make it available"
+                if self.config.tool_search else "this scenario offers only the tools listed for it")
+        outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)
         self.calls.append(CallRecord(self.step_count, seat, via, outcome))
         if outcome.ok and seat == ASSISTANT:
             self.active.touch(name)
@@ -355,8 +360,17 @@ class Episode:
                     if p.name in kwargs:
                         raise TypeError(f"{name}() got two values for {p.name!r}")
                     kwargs[p.name] = value
-            outcome = episode._call(ASSISTANT, name, kwargs, f"code_{episode.step_count}_{len(episode.calls)}", "code")
+            outcome_id = f"code_{episode.step_count}_{len(episode.calls)}"
+            outcome = episode._call(ASSISTANT, name, kwargs, outcome_id, "code")
             episode._code_images.extend(outcome.image_ids)
+            # Calls made from code are tool calls of the trajectory too (evidence, export), but they
+            # are the environment's bookkeeping: not shown to a seat, not counted toward the cap.
+            call = {"id": outcome_id, "name": name, "arguments": kwargs}
+            episode._append(sender=ASSISTANT, recipient=ENVIRONMENT, kind="tool_calls", tool_calls=(call,),
+                            visible_to=(ENVIRONMENT,))
+            episode._append(sender=ENVIRONMENT, recipient=ASSISTANT, kind="tool_result", content=outcome.text,
+                            tool_call_id=outcome_id, tool_name=name, ok=outcome.ok, image_ids=tuple(outcome.image_ids),
+                            visible_to=(ENVIRONMENT,))
             for delivery in outcome.deliveries:
                 episode._append(sender=ASSISTANT, recipient=USER, kind="notice", content=delivery.text,
                                 image_ids=tuple(delivery.image_ids), visible_to=(ASSISTANT, USER))
@@ -389,6 +403,10 @@ class Episode:
         return self.scorer.score(self.world)
 
     def evidence(self, score: EntityScore | None = None) -> Evidence:
+        """What the judges see: entity score, the full diff (creates, updates, deletes), every
+        image id (with a loader for data URLs), tool calls with results, and the whole log."""
+        from dataclasses import asdict
+
         score = score or self.entity_score()
         assistant_calls = [c for c in self.calls if c.seat == ASSISTANT]
         return Evidence(
@@ -405,6 +423,14 @@ class Episode:
             n_invalid_actions=self.invalid_actions[ASSISTANT],
             calls=[c.to_json() for c in self.calls],
             completion_criteria=self.scenario.completion_criteria,
+            expected_changes=[asdict(c) for c in self.scenario.expected_changes],
+            diff={t: d.to_json() for t, d in self.world.diff().items()},
+            conversation=[e.to_json() for e in self.log],
+            image_ids=list(range(len(self.images))),
+            image_sources=[self.images.source(i) for i in range(len(self.images))],
+            metadata=dict(self.scenario.metadata),
+            description=self.scenario.description,
+            image_url=self.image_url,
         )
 
 

@@ -68,6 +68,7 @@ def invoke(
     *,
     seat: str = ASSISTANT,
     is_available: Callable[[str], bool] | None = None,
+    unavailable_hint: str = "call api_docs_search_api_docs with a query describing what you need to make it available",
 ) -> CallOutcome:
     """Call tool ``name`` with ``arguments`` for ``seat``; never raises for agent mistakes.
 
@@ -82,10 +83,7 @@ def invoke(
         if seat not in tool.visible_to:
             raise ToolNotAvailable(f"{name} cannot be called by the {seat}")
         if is_available is not None and not is_available(name):
-            raise ToolNotAvailable(
-                f"{name} is not in your active tool set; call api_docs_search_api_docs with a query "
-                "describing what you need to make it available"
-            )
+            raise ToolNotAvailable(f"{name} is not in your active tool set; {unavailable_hint}")
         before = world.version
         with world.transaction():
             value = tool.call(world, arguments)

@@ -55,3 +55,17 @@ def test_execute_code_tool_in_tool_mode():
     assert result["ok"] and result["output"].strip().isdigit()
     assert env.episode.world.diff()["simple_note.notes"].created[0]["title"] == "From code"
     assert [c.outcome.name for c in env.episode.calls if c.seat == "assistant"] == ["simple_note_create_note", "execute_code"]
+
+
+def test_calls_from_code_are_logged_but_hidden_and_uncounted():
+    env = mmtsb_env.make_env(suite="demo", mode="code")
+    env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    before = env.episode.message_count
+    obs, *_ = env.step("```python\nfor _ in range(3):\n    simple_note_show_note(note_id=1)\n```")
+    ep = env.episode
+    internal = [e for e in ep.log if e.visible_to == ("environment",)]
+    assert [e.kind for e in internal] == ["tool_calls", "tool_result"] * 3
+    assert internal[0].tool_calls[0]["name"] == "simple_note_show_note" and '"id": 1' in internal[1].content
+    assert ep.message_count == before + 2  # the code block and its result
+    assert obs["text"] == "Execution result:\n(no output)"
+    assert not any("simple_note_show_note" in str(m.get("content")) for m in env.episode.transcripts["assistant"].messages[3:])

@@ -88,3 +88,9 @@ def test_rewards_are_f1_deltas():
     assert result.rewards["assistant"] == pytest.approx(1.0) and result.components["entity_f1"] == 1.0
     result = ep.act("assistant", call("simple_note_create_note", title="extra", content="x"))
     assert result.rewards["assistant"] < 0  # an unexpected extra note lowers precision
+
+
+def test_tools_outside_the_scenario_are_refused_without_search_advice():
+    ep = start("demo/note_from_receipt")
+    ep.act("assistant", call("get_wifi_status"))
+    assert "not in your active tool set; this scenario offers only the tools listed for it" in ep.log[-1].content
