@@ -202,13 +202,17 @@ class Episode:
 
     def offered_tools(self, seat: str) -> list[dict[str, Any]]:
         if seat == USER:
-            return [t.schema for t in tools_in(self.config.toolbox, USER)]
+            return [t.schema for t in tools_in(self.config.toolbox, USER) if self._user_may_use(t.name)]
         if self.config.mode == "code":
             return []
         return [get_tool(n).schema for n in self.active.offered()]
 
     def tool_allowed(self, name: str) -> bool:
         return self.active.allows(name)
+
+    def _user_may_use(self, name: str) -> bool:
+        """UI interaction exists only in UI scenarios; every other user tool always."""
+        return self.scenario.ui or get_tool(name).app != "ui"
 
     # ------------------------------------------------------------------ acting
     def act(self, seat: str, action: Any) -> ActResult:
@@ -245,7 +249,7 @@ class Episode:
         return error
 
     def _call(self, seat: str, name: str, arguments: Any, call_id: str, via: str) -> CallOutcome:
-        available = self.tool_allowed if seat == ASSISTANT else None
+        available = self.tool_allowed if seat == ASSISTANT else self._user_may_use
         hint = ("call api_docs_search_api_docs with a query describing what you need to make it available"
                 if self.config.tool_search else "this scenario offers only the tools listed for it")
         outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)

@@ -36,8 +36,18 @@ Scenario: {description}"""
 
 def assistant_prompt(scenario: Scenario, mode: str, tool_search: bool) -> str:
     template = _ASSISTANT_CODE if mode == "code" else _ASSISTANT_TOOL
-    return template.format(now=scenario.now.isoformat(), search_note=_SEARCH_NOTE if tool_search else "").replace("\n\n", "\n")
+    text = template.format(now=scenario.now.isoformat(), search_note=_SEARCH_NOTE if tool_search else "").replace("\n\n", "\n")
+    if scenario.ui:
+        from ..ui.prompts import ASSISTANT_UI_NOTE
+
+        text += "\n" + ASSISTANT_UI_NOTE
+    return text
 
 
 def user_prompt(scenario: Scenario) -> str:
-    return _USER.format(description=scenario.description or scenario.id)
+    text = _USER.format(description=scenario.description or scenario.id)
+    if scenario.ui:
+        from ..ui.prompts import USER_UI_NOTE
+
+        text += "\n" + USER_UI_NOTE
+    return text

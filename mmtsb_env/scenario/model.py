@@ -6,6 +6,7 @@ every field and reports ``<source>: <field path>: <reason>`` for anything wrong.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -46,6 +47,29 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
+UI_PICK_RULES = ("label_contains", "cheapest", "most_expensive")
+
+
+@dataclass(frozen=True)
+class UIDecision:
+    """How the user decides through a screen the assistant shows in a UI round.
+
+    Exactly one of ``choose`` (a fixed element: ``component_id``, optional ``surface_id``,
+    ``action_name``, ``field_values``) or ``pick`` (a rule over the shown elements: one of
+    ``{"label_contains": text}``, ``{"cheapest": true}``, ``{"most_expensive": true}``, optionally
+    with ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
+    by field label (substring), component id or data path; ``expect`` lists texts the screen's
+    interactive elements must show (labels, descriptions, options); ``criterion`` is the rubric line
+    for this round's UI.
+    """
+
+    criterion: str = ""
+    choose: dict[str, Any] | None = None
+    pick: dict[str, Any] | None = None
+    fill: dict[str, Any] = field(default_factory=dict)
+    expect: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Round:
     """One user turn of the script, with the oracle's solution for it."""
@@ -60,6 +84,8 @@ class Round:
     solution: tuple[dict[str, Any], ...] = ()
     # The oracle's closing message for the round (should state the facts the user asked for).
     answer: str = ""
+    # UI mode: the user makes this round's decision through a screen the assistant shows.
+    ui: UIDecision | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +133,8 @@ class Scenario:
         return parse_datetime(self.reference_time)
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        """Plain JSON data (lists, not tuples) that :meth:`from_dict` reads back unchanged."""
+        data = json.loads(json.dumps(asdict(self)))
         data["format_version"] = FORMAT_VERSION
         return data
 
@@ -197,8 +224,44 @@ def _round(r: Any, path: str, n_images: int) -> Round:
     return Round(
         query=query, image_ids=tuple(ids), instructions=str(r.get("instructions", "")), kind=kind,
         clarifications=tuple(clar), state_changes=tuple(changes), solution=tuple(solution),
-        answer=str(r.get("answer", "")),
+        answer=str(r.get("answer", "")), ui=_ui_decision(r.get("ui"), f"{path}.ui"),
     )
+
+
+def _ui_decision(u: Any, path: str) -> UIDecision | None:
+    if u is None:
+        return None
+    _need(isinstance(u, dict), path, "must be an object with 'choose' or 'pick'")
+    unknown = sorted(set(u) - {"criterion", "choose", "pick", "fill", "expect"})
+    _need(not unknown, path, f"unknown field(s) {unknown}")
+    choose, pick = u.get("choose"), u.get("pick")
+    _need((choose is None) != (pick is None), path, "give exactly one of 'choose' (a fixed element) or 'pick' (a rule)")
+    if choose is not None:
+        _need(isinstance(choose, dict) and isinstance(choose.get("component_id"), str) and choose["component_id"],
+              f"{path}.choose", "needs a 'component_id' string")
+        bad = sorted(set(choose) - {"component_id", "surface_id", "action_name", "field_values"})
+        _need(not bad, f"{path}.choose", f"unknown field(s) {bad}")
+        for key in ("surface_id", "action_name"):
+            _need(choose.get(key) is None or isinstance(choose[key], str), f"{path}.choose.{key}", "must be a string")
+        _need(isinstance(choose.get("field_values", {}), dict), f"{path}.choose.field_values", "must be an object")
+    if pick is not None:
+        _need(isinstance(pick, dict), f"{path}.pick", f"must be an object with one rule of {UI_PICK_RULES}")
+        rules = [k for k in pick if k in UI_PICK_RULES]
+        _need(len(rules) == 1, f"{path}.pick", f"needs exactly one rule of {UI_PICK_RULES}, got {sorted(pick)}")
+        bad = sorted(set(pick) - set(UI_PICK_RULES) - {"action"})
+        _need(not bad, f"{path}.pick", f"unknown field(s) {bad}")
+        if rules[0] == "label_contains":
+            _need(isinstance(pick["label_contains"], str) and pick["label_contains"].strip() != "",
+                  f"{path}.pick.label_contains", "must be a non-empty string")
+        else:
+            _need(pick[rules[0]] is True, f"{path}.pick.{rules[0]}", "must be true")
+        _need(pick.get("action") is None or isinstance(pick["action"], str), f"{path}.pick.action", "must be a string")
+    fill = u.get("fill") or {}
+    _need(isinstance(fill, dict), f"{path}.fill", "must map field labels (or ids/paths) to values")
+    expect = u.get("expect") or []
+    _need(isinstance(expect, list) and all(isinstance(x, str) for x in expect), f"{path}.expect", "must be a list of strings")
+    return UIDecision(criterion=str(u.get("criterion", "")), choose=dict(choose) if choose else None,
+                      pick=dict(pick) if pick else None, fill=dict(fill), expect=tuple(expect))
 
 
 def _change(c: Any, path: str) -> ExpectedChange:

@@ -6,7 +6,13 @@ Policy, given the episode so far:
 - the assistant asked a question (its message contains ``?``) and the current round has an
   unused clarification whose keywords appear in the question (or that has no keywords) ->
   that answer;
+- in a UI round (one with ``ui``), when the assistant has shown a screen the user has not answered
+  yet -> ``ui_user_interact`` realising the round's decision on that screen (see
+  :mod:`mmtsb_env.ui.choice`); a screen without the needed option gets a short complaint;
 - otherwise the next round, or ``end_conversation`` after the last round.
+
+Without a shown screen a UI round goes on as a plain round, so its decision (which only the
+screen can elicit) is never made.
 """
 
 from __future__ import annotations
@@ -41,6 +47,12 @@ class ScriptedUser:
         current = episode.round_index
         if current < 0:
             return round_action(episode, 0)
+        if rounds[current].ui is not None:
+            from ..ui.choice import pending_ui_action
+
+            ui_action = pending_ui_action(episode)
+            if ui_action is not None:
+                return ui_action
         last = episode.last_message_to(episode.USER)
         question = last.content if last is not None and "?" in last.content else ""
         if question:

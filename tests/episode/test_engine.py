@@ -94,3 +94,10 @@ def test_tools_outside_the_scenario_are_refused_without_search_advice():
     ep = start("demo/note_from_receipt")
     ep.act("assistant", call("get_wifi_status"))
     assert "not in your active tool set; this scenario offers only the tools listed for it" in ep.log[-1].content
+
+
+def test_ui_interaction_is_offered_to_the_user_only_in_ui_scenarios():
+    plain = start("demo/note_from_receipt")
+    assert "ui_user_interact" not in [t["function"]["name"] for t in plain.offered_tools("user")]
+    ui = Episode(mmtsb_env.load_suite("ui")[0])
+    assert "ui_user_interact" in [t["function"]["name"] for t in ui.offered_tools("user")]

@@ -44,3 +44,8 @@ def test_round_trip(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(scenario.to_dict()))
     assert load_scenario(path) == scenario
+
+
+def test_dict_round_trip_without_json():
+    for scenario in load_suite("demo") + load_suite("ui"):
+        assert Scenario.from_dict(scenario.to_dict()) == scenario

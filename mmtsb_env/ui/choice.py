@@ -1,0 +1,196 @@
+"""How a scripted user decides on a shown screen: turn a round's :class:`UIDecision` and the
+screen's interactive elements into ``ui_user_interact`` arguments.
+
+>>> from mmtsb_env.scenario.model import UIDecision
+>>> elements = [
+...     {"surface_id": "s", "component_id": "pick#0", "type": "Button", "label": "Select", "action": "pick",
+...      "context": {}, "description": "Pine Street Books | $20.51"},
+...     {"surface_id": "s", "component_id": "pick#1", "type": "Button", "label": "Select", "action": "pick",
+...      "context": {}, "description": "Lumen Hardware | $22.13"}]
+>>> decide(UIDecision(pick={"cheapest": True}), elements)["component_id"]
+'pick#0'
+>>> decide(UIDecision(pick={"label_contains": "lumen"}), elements)["component_id"]
+'pick#1'
+>>> decide(UIDecision(pick={"label_contains": "Bakery"}), elements) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from .elements import UI_MARKER
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..episode.engine import Episode
+    from ..scenario.model import UIDecision
+
+_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)|(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:USD|EUR|GBP|dollars)")
+_PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
+_SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
+_NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)
+
+
+def element_text(el: dict[str, Any]) -> str:
+    """Everything an element shows or carries, for text matching."""
+    parts = [str(el.get("label", "")), str(el.get("description", ""))]
+    if el.get("context"):
+        parts.append(" ".join(str(v) for v in el["context"].values()))
+    return " ".join(p for p in parts if p)
+
+
+def prices(el: dict[str, Any]) -> list[float]:
+    """Amounts an element shows (currency-marked numbers) or carries (context keys like price/total)."""
+    found = []
+    for m in _MONEY.finditer(f"{el.get('label', '')} {el.get('description', '')}"):
+        found.append(float((m.group(1) or m.group(2)).replace(",", "")))
+    for key, value in (el.get("context") or {}).items():
+        if _PRICE_KEYS.search(key):
+            try:
+                found.append(float(str(value).replace("$", "").replace(",", "").strip()))
+            except ValueError:
+                pass
+    return found
+
+
+def _option_prices(label: str) -> list[float]:
+    return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
+
+
+def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]]) -> Any:
+    """The item chosen by ``rule`` among ``(item, text, prices)``, or None."""
+    if rule == "label_contains":
+        needle = str(arg).strip().lower()
+        matches = [it for it, text, _ in items if needle in text.lower()]
+        return matches[0] if matches else None
+    priced = [(min(p) if rule == "cheapest" else max(p), i, it) for i, (it, _, p) in enumerate(items) if p]
+    if not priced:
+        return None
+    priced.sort(key=lambda t: (t[0], t[1]))
+    return (priced[0] if rule == "cheapest" else max(priced, key=lambda t: (t[0], -t[1])))[2]
+
+
+def _submit_button(buttons: list[dict[str, Any]], action: str | None) -> dict[str, Any] | None:
+    if action:
+        buttons = [b for b in buttons if b.get("action") == action]
+    if len(buttons) == 1:
+        return buttons[0]
+    positive = [b for b in buttons if not _NEGATIVE.search(f"{b.get('label', '')} {b.get('action', '')}")]
+    primary = [b for b in positive if b.get("primary")]
+    if len(primary) == 1:
+        return primary[0]
+    named = [b for b in positive if _SUBMIT.search(f"{b.get('label', '')} {b.get('action', '')}")]
+    if len(named) == 1:
+        return named[0]
+    return positive[0] if len(positive) == 1 else None
+
+
+def _fill(fill: dict[str, Any], elements: list[dict[str, Any]]) -> dict[str, Any] | None:
+    fields = [e for e in elements if e["type"] != "Button"]
+    out: dict[str, Any] = {}
+    for key, value in fill.items():
+        k = str(key).strip()
+        target = next((e for e in fields if e["component_id"] == k or e.get("path") == k), None)
+        if target is None:
+            target = next((e for e in fields if k.lower() in str(e.get("label", "")).lower()), None)
+        if target is None:
+            return None
+        out[target["component_id"]] = value
+    return out
+
+
+def decide(decision: "UIDecision", elements: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``ui_user_interact`` arguments realising ``decision`` on a screen, or None if it cannot be done."""
+    fields = _fill(decision.fill, elements)
+    if fields is None:
+        return None
+    if decision.choose is not None:
+        c = decision.choose
+        el = next((e for e in elements if e["component_id"] == c["component_id"]
+                   and (c.get("surface_id") is None or e["surface_id"] == c["surface_id"])), None)
+        if el is None:
+            return None
+        action = c.get("action_name") or (el.get("action") if el["type"] == "Button" else "change")
+        values = {**fields, **(c.get("field_values") or {})}
+        return _args(action, el, values)
+    pick = decision.pick or {}
+    rule = next(k for k in pick if k != "action")
+    wanted_action = pick.get("action")
+    buttons = [e for e in elements if e["type"] == "Button"]
+    candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
+    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates])
+    if chosen is not None:
+        return _args(chosen["action"], chosen, fields)
+    # no button matches: choose an option of a choice field, then press the submit button (if any)
+    options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
+    picked = _by_rule(rule, pick[rule], [((e, o), f"{o['label']} {o['value']}", _option_prices(o["label"]))
+                                          for e, o in options])
+    if picked is None:
+        return None
+    field_el, option = picked
+    fields = {**fields, field_el["component_id"]: [option["value"]]}
+    button = _submit_button(buttons, wanted_action)
+    if button is None:
+        return _args("change", field_el, fields)
+    return _args(button["action"], button, fields)
+
+
+def confirm_step(elements: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """After the user already chose, a further screen (e.g. "Are you sure?") is confirmed."""
+    button = _submit_button([e for e in elements if e["type"] == "Button"], None)
+    return _args(button["action"], button, {}) if button is not None else None
+
+
+def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    args: dict[str, Any] = {"action_name": action, "surface_id": el["surface_id"], "component_id": el["component_id"]}
+    if fields:
+        args["field_values"] = fields
+    return args
+
+
+# ---------------------------------------------------------------------------------- scripted user
+def is_ui_notice(entry: Any) -> bool:
+    """A screen delivered to the user by ``show_ui_to_user``."""
+    return entry.kind == "notice" and entry.recipient == "user" and entry.content.startswith(UI_MARKER)
+
+
+def is_ui_interaction(entry: Any) -> bool:
+    """The user's ``ui_user_interact`` as it reached the assistant."""
+    return entry.kind == "message" and entry.sender == "user" and entry.content.startswith(UI_MARKER)
+
+
+def pending_ui_action(episode: "Episode") -> str | None:
+    """The scripted user's reply to an unanswered screen of the current UI round, or None.
+
+    Returns a ``ui_user_interact`` JSON call when the round's decision can be made on the shown
+    screen, a short complaint when it cannot, and None when no screen awaits an answer (then the
+    user behaves as without UI).
+    """
+    index = episode.round_index
+    rounds = episode.scenario.rounds
+    if not 0 <= index < len(rounds) or rounds[index].ui is None:
+        return None
+    log = episode.log
+    last = next((i for i in range(len(log) - 1, -1, -1) if is_ui_notice(log[i]) and log[i].round_index == index), None)
+    if last is None:
+        return None
+    if any(e.sender == "user" and e.kind == "message" for e in log[last + 1:]):
+        return None  # this screen was already answered
+    failed = [e for e in log[last + 1:] if e.kind == "error" and e.recipient == "user"]
+    if failed:
+        return f"I tried to use the screen but it did not work ({failed[-1].content[:200]}). Could you fix it?"
+    state = episode.world.services.get("ui")
+    image_ids = log[last].image_ids
+    record = state.shown_record(image_ids[0]) if state is not None and image_ids else None
+    if record is None:
+        return None
+    elements = list(record.elements)
+    already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
+    args = decide(rounds[index].ui, elements)
+    if args is None and already:
+        args = confirm_step(elements)
+    if args is None:
+        return "I can't make my choice on this screen: it does not offer the option I need."
+    return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

@@ -1,0 +1,212 @@
+"""UI evaluation: deterministic checks per UI round, and a prompt for an LLM UI judge.
+
+:func:`ui_criteria` returns :class:`~mmtsb_env.evaluation.judge.Criterion` objects like the rubric
+judge's, computed from the episode's log, tool calls and UI state:
+
+- ``ui_rendered``: a screen was rendered in every UI round;
+- ``ui_shown``: a screen was shown to the user in every UI round;
+- ``ui_affordances``: a shown screen offers what the round's decision needs (its ``expect`` texts
+  and an element the decision can act on);
+- ``ui_choice_obtained``: the user answered through ``ui_user_interact``;
+- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world.
+
+:func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
+criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
+read by :func:`parse_ui_judge_reply`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+from ..evaluation.judge import Criterion, Verdict
+from .choice import decide, element_text, is_ui_interaction, is_ui_notice
+
+UI_CRITERIA = ("ui_rendered", "ui_shown", "ui_affordances", "ui_choice_obtained", "ui_choice_acted_on")
+UI_JUDGE_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
+
+
+def _ui_rounds(scenario: Any) -> list[int]:
+    return [i for i, r in enumerate(scenario.rounds) if r.ui is not None]
+
+
+def _searchable(el: dict[str, Any]) -> str:
+    parts = [element_text(el), json.dumps(el.get("value"), ensure_ascii=False) if "value" in el else ""]
+    parts += [f"{o.get('label', '')} {o.get('value', '')}" for o in el.get("options", [])]
+    return " ".join(parts).lower()
+
+
+def _round_of_rendered_images(log: list[Any], render_ids: set[int]) -> dict[int, set[int]]:
+    """round index -> ids of UI screenshots the assistant received in that round."""
+    out: dict[int, set[int]] = {}
+    for e in log:
+        if e.recipient == "assistant" and e.kind in ("tool_result", "code_result") and e.round_index is not None:
+            ids = {i for i in e.image_ids if i in render_ids}
+            if ids:
+                out.setdefault(e.round_index, set()).update(ids)
+    return out
+
+
+def ui_criteria(episode: Any) -> list[Criterion]:
+    """The deterministic UI checks of an episode (empty if the scenario has no UI round)."""
+    scenario = episode.scenario
+    rounds = _ui_rounds(scenario)
+    if not rounds:
+        return []
+    state = episode.world.services.get("ui")
+    renders = list(state.renders) if state is not None else []
+    render_ids = {r.image_id for r in renders if r.kind == "render"}
+    rendered_in = _round_of_rendered_images(episode.log, render_ids)
+    problems: dict[str, list[str]] = {name: [] for name in UI_CRITERIA}
+    for r in rounds:
+        label = f"round {r + 1}"
+        decision = scenario.rounds[r].ui
+        if not rendered_in.get(r):
+            problems["ui_rendered"].append(f"{label}: no screen was rendered")
+        notices = [e for e in episode.log if is_ui_notice(e) and e.round_index == r]
+        if not notices:
+            problems["ui_shown"].append(f"{label}: no screen was shown to the user")
+        screens = []
+        for e in notices:
+            record = state.shown_record(e.image_ids[0]) if state is not None and e.image_ids else None
+            if record is not None:
+                screens.append(list(record.elements))
+        if notices:
+            ok_screen = False
+            missing_best: list[str] | None = None
+            for elements in screens:
+                text = " ".join(_searchable(el) for el in elements)
+                missing = [x for x in decision.expect if x.lower() not in text]
+                actionable = decide(decision, elements) is not None
+                if not missing and actionable:
+                    ok_screen = True
+                    break
+                reasons = missing + ([] if actionable else ["an element the user's decision can act on"])
+                if missing_best is None or len(reasons) < len(missing_best):
+                    missing_best = reasons
+            if not ok_screen:
+                problems["ui_affordances"].append(f"{label}: the shown screens lack {', '.join(missing_best or ['elements'])}")
+        else:
+            problems["ui_affordances"].append(f"{label}: nothing shown")
+        interactions = [i for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index == r]
+        if not interactions:
+            problems["ui_choice_obtained"].append(f"{label}: the user did not answer through the UI")
+            problems["ui_choice_acted_on"].append(f"{label}: no UI choice to act on")
+            continue
+        first_image = episode.log[interactions[0]].image_ids
+        start = _call_index_of_interaction(episode.calls, first_image)
+        acted = any(c.seat == "assistant" and c.outcome.ok and c.outcome.wrote for c in episode.calls[start + 1:])
+        if not acted:
+            problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
+    good = {
+        "ui_rendered": "a screen was rendered in every UI round",
+        "ui_shown": "a screen was shown to the user in every UI round",
+        "ui_affordances": "the shown screens offered the options the user needed",
+        "ui_choice_obtained": "the user's choice came through ui_user_interact",
+        "ui_choice_acted_on": "the assistant acted on the user's choice",
+    }
+    return [Criterion(name, not problems[name], good[name] if not problems[name] else "; ".join(problems[name]))
+            for name in UI_CRITERIA]
+
+
+def _call_index_of_interaction(calls: list[Any], image_ids: tuple[int, ...]) -> int:
+    for i, c in enumerate(calls):
+        if c.seat == "user" and c.outcome.name == "ui_user_interact" and c.outcome.ok and \
+                tuple(c.outcome.image_ids) == tuple(image_ids):
+            return i
+    return len(calls)
+
+
+def ui_verdict(episode: Any) -> Verdict:
+    """All UI checks as one verdict (passes only if every check passes)."""
+    crit = ui_criteria(episode)
+    return Verdict(all(c.passed for c in crit), crit, "ui_rubric")
+
+
+# ---------------------------------------------------------------------------------- LLM judge
+_UI_JUDGE_SYSTEM = """You review the screens an assistant built for a phone user during a task, and how it used them.
+The assistant builds screens from declarative UI messages, renders them, shows them to the user, and receives the user's taps as structured data.
+Judge only what the evidence shows. Screenshots are ground truth for what the user saw; the assistant's own claims are not.
+
+Score four criteria, each pass or fail:
+- ui_task_focus: every screen serves the user's current request: it shows the options or data the user must decide on, nothing unrelated, and no required option is missing.
+- ui_structure_and_patterns: the layout fits the job (options as a list or cards, forms as labelled fields, confirmations as a short dialog); related items are grouped; text is readable and not cut off.
+- ui_action_clarity: every action the user needs is an obvious, clearly labelled control; each choice carries the data the assistant needs (ids, names, amounts) in its action context; destructive or final actions are distinguishable.
+- ui_feedback_and_flow: the assistant showed the screen at the right moment, waited for the user, used the user's choice correctly afterwards and told the user what it did.
+
+Answer with JSON only:
+{"criteria": [{"criterion": "<name>", "analysis": "<one or two sentences>", "pass": true|false}], "pass": true|false}
+The overall pass is true only if all four criteria pass."""
+
+
+def ui_evidence(episode: Any, max_screens: int = 6) -> tuple[str, list[int]]:
+    """The UI evidence as text, and the screenshot ids to attach (shown screens and interaction re-renders)."""
+    scenario = episode.scenario
+    state = episode.world.services.get("ui")
+    lines = [f"Scenario: {scenario.id}", f"Task: {scenario.description or scenario.rounds[0].query}"]
+    for i, r in enumerate(scenario.rounds):
+        line = f"Round {i + 1} request: {r.query}"
+        if r.ui is not None and r.ui.criterion:
+            line += f"\n  UI requirement: {r.ui.criterion}"
+        lines.append(line)
+    lines.append("\nConversation and UI events:")
+    for e in episode.log:
+        if e.kind == "message":
+            who = "USER" if e.sender == "user" else "ASSISTANT"
+            lines.append(f"[{who}] {e.content}" + (f" [images {list(e.image_ids)}]" if e.image_ids else ""))
+        elif is_ui_notice(e):
+            lines.append(f"[SCREEN SHOWN TO USER] {e.content}" + (f" [image {e.image_ids[0]}]" if e.image_ids else ""))
+    lines.append("\nUI tool calls by the assistant:")
+    for c in episode.calls:
+        if c.seat == "assistant" and c.outcome.name in ("render_ui_screen", "show_ui_to_user"):
+            args = json.dumps(c.outcome.arguments, ensure_ascii=False)
+            status = "ok" if c.outcome.ok else f"error: {c.outcome.text[:300]}"
+            lines.append(f"- {c.outcome.name}({args[:2500]}) -> {status}")
+    lines.append("\nOther assistant actions:")
+    for c in episode.calls:
+        if c.seat == "assistant" and c.outcome.name not in ("render_ui_screen", "show_ui_to_user"):
+            lines.append(f"- {c.outcome.name}({json.dumps(c.outcome.arguments, ensure_ascii=False)[:400]}) -> "
+                         f"{'ok' if c.outcome.ok else 'error'}")
+    images: list[int] = []
+    if state is not None:
+        for record in state.shown:
+            images.append(record.image_id)
+        for inter in state.interactions:
+            images.append(inter.image_id)
+    images = list(dict.fromkeys(images))[-max_screens:]
+    return "\n".join(lines), images
+
+
+def ui_judge_messages(episode: Any, image_url: Callable[[int], str] | None = None, max_screens: int = 6) -> list[dict[str, Any]]:
+    """OpenAI-format messages asking an LLM to judge the episode's UI (screenshots as image parts)."""
+    text, images = ui_evidence(episode, max_screens)
+    image_url = image_url or getattr(episode, "image_url", None)
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    if image_url is not None:
+        for i in images:
+            content.append({"type": "text", "text": f"[screenshot image {i}]"})
+            content.append({"type": "image_url", "image_url": {"url": image_url(i)}})
+    content.append({"type": "text", "text": "Evaluate the four UI criteria now and answer with the JSON object only."})
+    return [{"role": "system", "content": _UI_JUDGE_SYSTEM}, {"role": "user", "content": content}]
+
+
+def parse_ui_judge_reply(text: str) -> Verdict:
+    """Read the judge's JSON reply; a missing criterion or unreadable reply fails."""
+    match = re.search(r"\{.*\}", text or "", re.DOTALL)
+    data: dict[str, Any] = {}
+    if match:
+        try:
+            data = json.loads(match.group(0))
+        except json.JSONDecodeError:
+            data = {}
+    found = {str(c.get("criterion")): c for c in data.get("criteria", []) if isinstance(c, dict)}
+    crit = []
+    for name in UI_JUDGE_CRITERIA:
+        c = found.get(name)
+        if c is None:
+            crit.append(Criterion(name, False, "missing from the judge's reply"))
+        else:
+            crit.append(Criterion(name, c.get("pass") is True, str(c.get("analysis", ""))[:500]))
+    return Verdict(all(c.passed for c in crit), crit, "ui_llm")
