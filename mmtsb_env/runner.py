@@ -42,6 +42,7 @@ class EpisodeRecord:
     truncated: bool = False
     error: str | None = None  # set when a model/backend call failed for good: not a task failure
     verdict: dict[str, Any] = field(default_factory=dict)
+    user_verdict: dict[str, Any] = field(default_factory=dict)  # user-simulator judge (deterministic checks)
     entity: dict[str, Any] = field(default_factory=dict)
     rewards: list[dict[str, float]] = field(default_factory=list)  # per assistant step
     messages: list[dict[str, Any]] = field(default_factory=list)  # assistant transcript, images as placeholders
@@ -102,6 +103,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         truncated=ep.truncated,
         error=error,
         verdict=ep.verdict.to_json() if ep.verdict else {},
+        user_verdict=_user_verdict(ep),
         entity=score.to_json(),
         rewards=list(ep.reward_history),
         messages=_placeholder_messages(ep.transcripts[ep.ASSISTANT].messages, url_to_id),
@@ -115,6 +117,12 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         agent_steps=agent_steps,
         duration_s=duration,
     )
+
+
+def _user_verdict(ep: Any) -> dict[str, Any]:
+    from .evaluation import UserJudge, user_evidence_from_episode
+
+    return UserJudge().evaluate(user_evidence_from_episode(ep)).to_json()
 
 
 def run_episode(
@@ -151,7 +159,11 @@ def run_episode(
             break
         if hasattr(agent, "last_step_info"):
             extras.append(agent.last_step_info() or {})
-        obs, reward, terminated, truncated, info = env.step(action)
+        try:
+            obs, reward, terminated, truncated, info = env.step(action)
+        except BackendError as exc:  # a model-backed user or judge failed for good
+            error = f"environment model error: {exc}"
+            break
         steps += 1
         total += reward
         done = terminated or truncated

@@ -1,12 +1,35 @@
-"""``mmtsb eval``: run an agent over a suite; print Agent SR, mean entity F1 and average steps."""
+"""``mmtsb eval``: run an agent over a suite, judge it, print the metrics, optionally write a run folder.
+
+Judges: ``--judge rubric`` (default) is the deterministic rubric judge used in the episode's
+reward. ``--judge llm`` re-judges every finished episode with :class:`~mmtsb_env.evaluation.LLMJudge`
+through a chat backend named by ``--judge-backend``, built by ``mmtsb_env.llm.make_backend``
+(provided by the LLM backends; without it the option is refused with an explanation). An episode
+whose judge call fails for good is marked errored and reported apart. The deterministic user
+judge runs on every episode unless ``--no-user-judge``.
+
+With ``--out DIR`` the run is written as ``DIR/results.json`` and, unless ``--no-report``, the
+report of ``mmtsb report DIR`` (markdown, JSON, plots, HTML viewer) is written next to it.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
+
+
+def _judge_backend(spec: Optional[str]) -> Any:
+    if not spec:
+        raise typer.BadParameter("--judge llm needs --judge-backend NAME (a chat backend for the judge)", param_hint="--judge-backend")
+    try:
+        from mmtsb_env.llm import make_backend  # type: ignore[attr-defined]
+    except ImportError:
+        raise typer.BadParameter(
+            "--judge llm needs the chat-backend factory mmtsb_env.llm.make_backend, which this build does not provide yet; "
+            "use --judge rubric", param_hint="--judge") from None
+    return make_backend(spec)
 
 
 def evaluate(
@@ -14,30 +37,67 @@ def evaluate(
     agent: str = typer.Option("oracle", help="agent name (see mmtsb_env.baselines.AGENTS)"),
     mode: str = typer.Option("tool", help="tool | code"),
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
-    out: Optional[Path] = typer.Option(None, help="folder for results.json"),
+    out: Optional[Path] = typer.Option(None, help="run folder: results.json and the report are written here"),
     seed: int = typer.Option(0),
+    judge: str = typer.Option("rubric", help="rubric (deterministic, default) | llm (re-judge with --judge-backend)"),
+    judge_backend: Optional[str] = typer.Option(None, help="backend name for --judge llm (built by mmtsb_env.llm.make_backend)"),
+    judge_cache: Optional[Path] = typer.Option(None, help="folder caching LLM verdicts (default: OUT/judge_cache)"),
+    user_judge: bool = typer.Option(True, help="run the deterministic user judge"),
+    images: bool = typer.Option(True, help="store episode images (base64 PNG) in results.json"),
+    report: bool = typer.Option(True, help="write report.md/report.json/plots/viewer.html into --out"),
 ) -> None:
     """Evaluate an agent on a suite."""
+    if judge not in ("rubric", "llm"):
+        raise typer.BadParameter(f"must be 'rubric' or 'llm', got {judge!r}", param_hint="--judge")
+    llm_backend = _judge_backend(judge_backend) if judge == "llm" else None
+
     import mmtsb_env
     from mmtsb_env.baselines import make_agent
+    from mmtsb_env.evaluation import (
+        LLMJudge, UserJudge, compute_metrics, episode_json, evidence_from_record, user_evidence_from_record, write_report,
+    )
+    from mmtsb_env.llm.base import BackendError
     from mmtsb_env.runner import run_suite
 
     scenarios = mmtsb_env.load_suite(suite)[:limit]
+    by_id = {s.id: s for s in scenarios}
+    capture = (out is not None and images) or llm_backend is not None
     records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed),
-                        seed=seed, env_kwargs={"mode": mode}, progress=True, agent_name=agent)
-    scored = [r for r in records if r.error is None]
-    n = max(1, len(scored))
+                        seed=seed, env_kwargs={"mode": mode}, progress=True, agent_name=agent, capture_images=capture)
+    if llm_backend is not None:
+        cache = judge_cache or (out / "judge_cache" if out is not None else None)
+        llm = LLMJudge(llm_backend, cache_dir=cache)
+        for r in records:
+            if r.error is not None:
+                continue
+            try:
+                verdict = llm.evaluate(evidence_from_record(r, by_id[r.scenario_id]))
+            except BackendError as exc:
+                r.error, r.passed = f"judge error: {exc}", False
+                continue
+            r.verdict, r.passed = verdict.to_json(), verdict.passed
+    user_verdicts = [UserJudge().evaluate(user_evidence_from_record(r, by_id[r.scenario_id])) for r in records] if user_judge else None
+    metrics = compute_metrics(records, by_id, user_verdicts)
     summary = {
-        "suite": suite, "agent": agent, "mode": mode, "episodes": len(records),
-        "errored": len(records) - len(scored),
-        "agent_sr": sum(r.passed for r in scored) / n,
-        "mean_entity_f1": sum(r.entity_f1 for r in scored) / n,
-        "avg_steps": sum(r.steps for r in scored) / n,
+        "suite": suite, "agent": agent, "mode": mode, "judge": judge if llm_backend is None else f"llm:{judge_backend}",
+        "episodes": metrics["episodes"], "errored": metrics["errored"]["count"], "agent_sr": metrics["agent_sr"],
+        "mean_entity_f1": metrics["mean_entity_f1"], "avg_steps": metrics["avg_steps"], "user_sr": metrics["user_sr"],
+        "surfaced_tool_recall": metrics["tool_recall"]["surfaced"], "invoked_tool_recall": metrics["tool_recall"]["invoked"],
     }
     typer.echo(json.dumps(summary, indent=2))
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "results.json").write_text(json.dumps({"summary": summary, "episodes": [r.to_json() for r in records]}, indent=2))
+    if out is None:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    config = {"suite": suite, "agent": agent, "mode": mode, "seed": seed, "limit": limit, "judge": summary["judge"],
+              "user_judge": user_judge}
+    episodes = [episode_json(r, scenario=by_id[r.scenario_id], user_verdict=user_verdicts[i] if user_verdicts else None,
+                             with_images=images) for i, r in enumerate(records)]
+    payload = {"format": "mmtsb-results-1", "config": config, "summary": summary, "metrics": metrics, "episodes": episodes}
+    (out / "results.json").write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
+    typer.echo(f"wrote {out / 'results.json'}")
+    if report:
+        paths = write_report(out, results=payload)
+        typer.echo(f"wrote {paths['markdown']}, {paths['json']}, {paths.get('viewer', '')}".rstrip(", "))
 
 
 def register(app: typer.Typer) -> None:

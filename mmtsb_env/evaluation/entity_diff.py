@@ -1,19 +1,42 @@
 """Entity-diff F1: how well the world's changes match a scenario's expected changes.
 
-Changes are grouped by (table, operation). In each group, expected and actual rows are paired
-by the Hungarian method on row similarity (mean of per-column measures); precision is the sum
-of paired scores over the actual rows, recall the same over the expected rows. Precision and
-recall are macro-averaged over groups and combined into F1.
+Definition (see ``docs/evaluation.md`` for worked examples):
 
-Collateral damage: a (table, operation) group with changes but no expectation counts as a
-group with precision 0 (recall 1), so an agent that writes where it should not loses score
-even when it also did everything asked.
+* Changes are grouped by ``(table, operation)``, operation in create/update/delete.
+* In a group with ``N`` expected and ``M`` actual rows, each (expected, actual) pair gets a
+  similarity in 0..1: for a create the mean of the per-column measures over the expected row's
+  compared columns; for an update the same over the expected fields, and only when the keys
+  agree (with ``strict_updates``, every other non-bookkeeping column the agent changed in that
+  row adds a 0 to the mean); for a delete 1 when the keys agree, else 0.
+* Pairs are chosen by the Hungarian method (maximum total similarity). ``S`` = sum of the
+  chosen similarities; precision = ``S / M``, recall = ``S / N``.
+* Precision and recall are macro-averaged over groups; F1 = 2PR / (P + R). No expectations and
+  no changes gives P = R = F1 = 1.
+
+**Collateral damage.** A group with changes but no expectation scores precision 0, recall 1, so
+writing where nothing was asked costs score even when everything asked was done. Two refinements
+keep bookkeeping from counting: updates that change only a table's auto columns (timestamps such
+as ``last_logged_in``) are not changes at all, and changes matching an :class:`Exemption` (by
+default: app-created notifications, login sessions, verification codes) are listed in
+``EntityScore.exempted`` instead of being scored -- unless the scenario expects changes in that
+same (table, operation), in which case they are scored normally.
+
+>>> from mmtsb_env.scenario.model import ExpectedChange
+>>> from mmtsb_env.world.store import TableDiff
+>>> want = [ExpectedChange("create", "simple_note.notes", row={"title": "Trip", "content": "Pack the tent"})]
+>>> got = {"simple_note.notes": TableDiff(created=[{"id": 9, "title": "trip", "content": "Pack tent"}])}
+>>> s = score_changes(want, got); (s.precision, s.recall, s.f1)
+(0.9, 0.9, 0.9)
+>>> got["phone.alarms"] = TableDiff(deleted=[{"id": 3}])
+>>> score_changes(want, got).f1   # P = (0.9 + 0) / 2 = 0.45, R = (0.9 + 1) / 2 = 0.95
+0.610714
 """
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -21,13 +44,92 @@ from scipy.optimize import linear_sum_assignment
 from ..scenario.model import ExpectedChange
 from ..world.schema import TABLES
 from ..world.store import TableDiff
-from .similarity import measure_for
+from .similarity import DEFAULT_TOLERANCES, Tolerances, measure_for
 
+OPERATIONS = ("create", "update", "delete")
 OP_KEYS = {"create": "created", "update": "updated", "delete": "deleted"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Exemption:
+    """Changes that are bookkeeping, not the agent's doing: never counted as collateral damage.
+
+    ``table`` is a name or an ``fnmatch`` pattern (``"*.notifications"``); ``operations`` the
+    operations it covers; ``columns``, when given, limits an update exemption to updates that
+    change only those columns (plus the table's auto columns).
+    """
+
+    table: str
+    operations: tuple[str, ...] = OPERATIONS
+    columns: frozenset[str] = frozenset()
+    why: str = ""
+
+    def covers(self, table: str, op: str, changed: Iterable[str] | None = None) -> bool:
+        if op not in self.operations or not fnmatch.fnmatchcase(table, self.table):
+            return False
+        if self.columns and op == "update" and changed is not None:
+            return set(changed) <= self.columns
+        return not self.columns or op == "update"
+
+
+DEFAULT_EXEMPTIONS: tuple[Exemption, ...] = (
+    Exemption("*.notifications", ("create",), why="apps notify people when a payment/expense/share happens"),
+    Exemption("device.app_sessions", why="logging in to an app is procedure, not an outcome"),
+    Exemption("device.verification_codes", ("create", "update"), why="codes are sent/used by account procedures"),
+)
+
+
+@dataclass(frozen=True)
+class ScoringConfig:
+    """Knobs of the entity-diff scorer (the defaults are the documented evaluator)."""
+
+    tolerances: Tolerances = DEFAULT_TOLERANCES
+    exemptions: tuple[Exemption, ...] = DEFAULT_EXEMPTIONS
+    strict_updates: bool = True
+    ignore_tables: frozenset[str] = frozenset()
+
+    def exempt(self, table: str, op: str, changed: Iterable[str] | None = None) -> bool:
+        return any(e.covers(table, op, changed) for e in self.exemptions)
+
+
+DEFAULT_CONFIG = ScoringConfig()
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PairScore:
+    """One expected row paired with one actual row."""
+
+    expected: int  # index in the group's expected list
+    actual: int  # index in the group's actual list
+    score: float
+    columns: dict[str, tuple[float, str]] = field(default_factory=dict)  # column -> (score, measure name)
+    extra_columns: tuple[str, ...] = ()  # update: columns changed but not expected (scored 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"expected": self.expected, "actual": self.actual, "score": self.score,
+                "columns": {c: [s, m] for c, (s, m) in self.columns.items()}, "extra_columns": list(self.extra_columns)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "PairScore":
+        return cls(int(d["expected"]), int(d["actual"]), float(d["score"]),
+                   {c: (float(v[0]), str(v[1])) for c, v in d.get("columns", {}).items()},
+                   tuple(d.get("extra_columns", ())))
 
 
 @dataclass
 class GroupScore:
+    """Precision/recall of one (table, operation) group."""
+
     table: str
     operation: str
     precision: float
@@ -35,28 +137,107 @@ class GroupScore:
     n_expected: int
     n_actual: int
     pairs: list[tuple[int, int, float]] = field(default_factory=list)  # (expected idx, actual idx, score)
+    details: list[PairScore] = field(default_factory=list)
+    expected_index: list[int] = field(default_factory=list)  # positions in the scenario's expected list
+    actual_keys: list[Any] = field(default_factory=list)  # primary keys of the actual rows
+
+    @property
+    def unpaired_actual(self) -> list[int]:
+        paired = {p[1] for p in self.pairs}
+        return [j for j in range(self.n_actual) if j not in paired]
+
+    @property
+    def unpaired_expected(self) -> list[int]:
+        paired = {p[0] for p in self.pairs}
+        return [i for i in range(self.n_expected) if i not in paired]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "table": self.table, "operation": self.operation, "precision": self.precision,
             "recall": self.recall, "n_expected": self.n_expected, "n_actual": self.n_actual,
-            "pairs": [list(p) for p in self.pairs],
+            "pairs": [list(p) for p in self.pairs], "details": [d.to_json() for d in self.details],
+            "expected_index": list(self.expected_index), "actual_keys": list(self.actual_keys),
         }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "GroupScore":
+        return cls(str(d["table"]), str(d["operation"]), float(d["precision"]), float(d["recall"]),
+                   int(d["n_expected"]), int(d["n_actual"]), [(int(a), int(b), float(s)) for a, b, s in d.get("pairs", [])],
+                   [PairScore.from_json(x) for x in d.get("details", [])], list(d.get("expected_index", [])),
+                   list(d.get("actual_keys", [])))
 
 
 @dataclass
 class EntityScore:
+    """Overall precision/recall/F1 with the per-group breakdown."""
+
     precision: float
     recall: float
     f1: float
     groups: list[GroupScore]
+    exempted: list[str] = field(default_factory=list)  # "table:operation key" of exempted changes
 
     @property
     def unexpected_groups(self) -> list[GroupScore]:
+        """Groups with changes but no expectation: collateral damage."""
         return [g for g in self.groups if g.n_expected == 0]
 
+    @property
+    def n_expected(self) -> int:
+        return sum(g.n_expected for g in self.groups)
+
     def to_json(self) -> dict[str, Any]:
-        return {"precision": self.precision, "recall": self.recall, "f1": self.f1, "groups": [g.to_json() for g in self.groups]}
+        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
+                "groups": [g.to_json() for g in self.groups], "exempted": list(self.exempted)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "EntityScore":
+        """Rebuild from :meth:`to_json` output (e.g. ``EpisodeRecord.entity``)."""
+        if not d:
+            return cls(0.0, 0.0, 0.0, [])
+        return cls(float(d["precision"]), float(d["recall"]), float(d["f1"]),
+                   [GroupScore.from_json(g) for g in d.get("groups", [])], list(d.get("exempted", [])))
+
+
+# ---------------------------------------------------------------------------------------------
+# Expectations and diffs in every accepted form
+# ---------------------------------------------------------------------------------------------
+
+
+def coerce_expected(items: Iterable[Any], table_map: Mapping[str, str] | None = None) -> list[ExpectedChange]:
+    """Expected changes from :class:`ExpectedChange` objects, our JSON dicts, or reference specs.
+
+    A dict with ``entity_data``/``expected_fields``/``source``/``namespace`` is read as a reference
+    ``entity_diff_specs`` item (see :func:`~.reference_specs.from_reference_specs`).
+    """
+    from .reference_specs import from_reference_specs, is_reference_spec
+
+    out: list[ExpectedChange] = []
+    for i, item in enumerate(items):
+        if isinstance(item, ExpectedChange):
+            out.append(item)
+        elif isinstance(item, Mapping) and is_reference_spec(item):
+            out.extend(from_reference_specs([item], table_map))
+        elif isinstance(item, Mapping):
+            try:
+                out.append(ExpectedChange(operation=item["operation"], table=item["table"], row=item.get("row"),
+                                          key=item.get("key"), fields=item.get("fields"),
+                                          measures=dict(item.get("measures", {}))))
+            except KeyError as exc:
+                raise ValueError(f"expected change [{i}]: missing {exc.args[0]!r}") from None
+        else:
+            raise TypeError(f"expected change [{i}]: cannot read a {type(item).__name__}")
+    return out
+
+
+def _as_table_diff(d: Any) -> TableDiff:
+    if isinstance(d, TableDiff):
+        return d
+    return TableDiff(
+        created=list(d.get("created", [])),
+        updated=[(u["before"], u["after"]) if isinstance(u, Mapping) else tuple(u) for u in d.get("updated", [])],
+        deleted=list(d.get("deleted", [])),
+    )
 
 
 def _key_column(table: str) -> str:
@@ -64,95 +245,278 @@ def _key_column(table: str) -> str:
     return spec.key if spec is not None else "id"
 
 
-def _ignored_columns(table: str) -> frozenset[str]:
+def _auto_columns(table: str) -> frozenset[str]:
     spec = TABLES.get(table)
-    base = spec.auto_columns if spec is not None else frozenset()
-    return base | {_key_column(table)}
+    return spec.auto_columns if spec is not None else frozenset()
 
 
-def row_similarity(expected: dict[str, Any], actual: dict[str, Any], measures: dict[str, str], table: str) -> float:
-    """Mean similarity over the compared columns of an expected row (1.0 if none compared)."""
-    skip = _ignored_columns(table)
-    scores = []
+def _same_key(a: Any, b: Any) -> bool:
+    return a == b or (a is not None and b is not None and str(a) == str(b))
+
+
+def changed_columns(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    cols = set(before) | set(after)
+    return sorted(c for c in cols if before.get(c) != after.get(c))
+
+
+# ---------------------------------------------------------------------------------------------
+# Pair and group scoring
+# ---------------------------------------------------------------------------------------------
+
+
+def _measure_name(fn: Any) -> str:
+    return getattr(getattr(fn, "func", fn), "__name__", "measure")
+
+
+Plan = tuple  # ((column, expected value, measure fn, measure name), ...)
+
+
+def column_plan(expected: Mapping[str, Any], measures: Mapping[str, str], table: str, *, skip_empty: bool,
+                tol: Tolerances = DEFAULT_TOLERANCES) -> Plan:
+    """Which columns of ``expected`` are compared, and with which measure (computed once per change).
+
+    Not compared: columns with an ``ignore`` measure, and -- unless a measure is named -- the
+    table's key and auto columns, and (when ``skip_empty``) empty expected values.
+    """
+    skip = _auto_columns(table) | {_key_column(table)}
+    plan = []
     for col, value in expected.items():
         explicit = measures.get(col)
-        if explicit is None and (col in skip or value is None or value == "" or value == []):
+        if explicit is None and (col in skip or (skip_empty and (value is None or value == "" or value == []))):
             continue
-        fn = measure_for(col, value, explicit)
-        if fn is None:
-            continue
-        scores.append(fn(value, actual.get(col)))
-    return float(sum(scores) / len(scores)) if scores else 1.0
+        fn = measure_for(col, value, explicit, tol)
+        if fn is not None:
+            plan.append((col, value, fn, _measure_name(fn)))
+    return tuple(plan)
 
 
-def _match(sim: np.ndarray) -> tuple[float, list[tuple[int, int, float]]]:
-    if sim.size == 0:
-        return 0.0, []
+def _apply(plan: Plan, actual: Mapping[str, Any]) -> dict[str, tuple[float, str]]:
+    return {col: (float(fn(value, actual.get(col))), name) for col, value, fn, name in plan}
+
+
+def compare_columns(expected: Mapping[str, Any], actual: Mapping[str, Any], measures: Mapping[str, str], table: str,
+                    *, skip_empty: bool, tol: Tolerances = DEFAULT_TOLERANCES) -> dict[str, tuple[float, str]]:
+    """Per-column ``(score, measure name)`` for the compared columns of ``expected`` (see :func:`column_plan`)."""
+    return _apply(column_plan(expected, measures, table, skip_empty=skip_empty, tol=tol), actual)
+
+
+def row_similarity(expected: dict[str, Any], actual: dict[str, Any], measures: dict[str, str], table: str,
+                   tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Mean similarity over the compared columns of an expected row (1.0 if none is compared)."""
+    cols = compare_columns(expected, actual, measures, table, skip_empty=True, tol=tol)
+    return float(sum(s for s, _ in cols.values()) / len(cols)) if cols else 1.0
+
+
+def plan_for(change: ExpectedChange, cfg: ScoringConfig) -> Plan:
+    if change.operation == "create":
+        return column_plan(change.row or {}, change.measures, change.table, skip_empty=True, tol=cfg.tolerances)
+    if change.operation == "update":
+        return column_plan(change.fields or {}, change.measures, change.table, skip_empty=False, tol=cfg.tolerances)
+    return ()
+
+
+def _pair_score(change: ExpectedChange, op: str, item: Any, table: str, cfg: ScoringConfig,
+                plan: Plan | None = None) -> tuple[float, dict, tuple]:
+    """(score, column scores, extra changed columns) of one expected change against one actual item."""
+    if plan is None:
+        plan = plan_for(change, cfg)
+    if op == "create":
+        cols = _apply(plan, item)
+        extra: tuple[str, ...] = ()
+    elif op == "update":
+        before, after = item
+        if not _same_key(after.get(_key_column(table)), change.key):
+            return 0.0, {}, ()
+        cols = _apply(plan, after)
+        extra = ()
+        if cfg.strict_updates:
+            ignored = _auto_columns(table) | set(change.fields or {}) | {_key_column(table)}
+            extra = tuple(c for c in changed_columns(before, after) if c not in ignored)
+    else:
+        if not _same_key(item.get(_key_column(table)), change.key):
+            return 0.0, {}, ()
+        return 1.0, {}, ()
+    n = len(cols) + len(extra)
+    score = (sum(s for s, _ in cols.values()) / n) if n else 1.0
+    return round(float(score), 6), cols, extra
+
+
+def _assign(sim: np.ndarray) -> list[tuple[int, int]]:
+    n, m = sim.shape
+    if n == 1:
+        return [(0, int(np.argmax(sim[0])))]
+    if m == 1:
+        return [(int(np.argmax(sim[:, 0])), 0)]
     rows, cols = linear_sum_assignment(sim, maximize=True)
-    pairs = [(int(r), int(c), float(sim[r, c])) for r, c in zip(rows, cols) if sim[r, c] > 0]
-    return sum(p[2] for p in pairs), pairs
+    return [(int(r), int(c)) for r, c in zip(rows, cols)]
 
 
-def _score_group(table: str, op: str, expected: list[ExpectedChange], actual: list[Any]) -> GroupScore:
+def _row_of(op: str, item: Any) -> Mapping[str, Any]:
+    return item[1] if op == "update" else item
+
+
+def _anchors(op: str, item: Any) -> tuple[Any, ...]:
+    return (item[0], item[1]) if op == "update" else (item,)
+
+
+def _same_objects(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+class _PairCache:
+    """Pair scores keyed by (expected position, identity of the actual row objects).
+
+    World rows are copy-on-write, so an unchanged object identity means an unchanged row; the
+    cache keeps the objects themselves so an identity can never be reused by another row.
+    """
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[float, dict, tuple]]] = {}
+        self.groups: dict[tuple[str, str], tuple[tuple[int, ...], tuple[Any, ...], GroupScore]] = {}
+        self.plans: dict[int, tuple[ExpectedChange, Plan]] = {}
+
+    def plan(self, pos: int, change: ExpectedChange, cfg: ScoringConfig) -> Plan:
+        hit = self.plans.get(pos)
+        if hit is not None and hit[0] is change:
+            return hit[1]
+        plan = plan_for(change, cfg)
+        self.plans[pos] = (change, plan)
+        return plan
+
+    def pair(self, pos: int, change: ExpectedChange, op: str, item: Any, table: str, cfg: ScoringConfig, plan: Plan):
+        anchors = _anchors(op, item)
+        key = (pos, *map(id, anchors))
+        hit = self.pairs.get(key)
+        if hit is not None and _same_objects(hit[0], anchors):
+            return hit[1]
+        value = _pair_score(change, op, item, table, cfg, plan)
+        if len(self.pairs) > 50_000:
+            self.pairs.clear()
+        self.pairs[key] = (anchors, value)
+        return value
+
+
+def _score_group(table: str, op: str, expected: list[tuple[int, ExpectedChange]], actual: list[Any],
+                 cfg: ScoringConfig, cache: _PairCache | None) -> GroupScore:
     n, m = len(expected), len(actual)
-    if n == 0:
-        return GroupScore(table, op, 1.0 if m == 0 else 0.0, 1.0, 0, m)
-    if m == 0:
-        return GroupScore(table, op, 0.0, 0.0, n, 0)
     key_col = _key_column(table)
+    keys = [_row_of(op, a).get(key_col) for a in actual]
+    positions = [p for p, _ in expected]
+    if n == 0:
+        return GroupScore(table, op, 1.0 if m == 0 else 0.0, 1.0, 0, m, actual_keys=keys)
+    if m == 0:
+        return GroupScore(table, op, 0.0, 0.0, n, 0, expected_index=positions)
     sim = np.zeros((n, m))
-    for i, e in enumerate(expected):
-        for j, a in enumerate(actual):
-            if op == "create":
-                sim[i, j] = row_similarity(e.row or {}, a, e.measures, table)
-            elif op == "update":
-                after = a[1]
-                if after.get(key_col) == e.key:
-                    sim[i, j] = row_similarity(e.fields or {}, after, e.measures, table)
+    info: dict[tuple[int, int], tuple[dict, tuple]] = {}
+    for i, (pos, change) in enumerate(expected):
+        plan = cache.plan(pos, change, cfg) if cache is not None else plan_for(change, cfg)
+        for j, item in enumerate(actual):
+            if cache is not None:
+                score, cols, extra = cache.pair(pos, change, op, item, table, cfg, plan)
             else:
-                sim[i, j] = 1.0 if a.get(key_col) == e.key else 0.0
-    total, pairs = _match(sim)
-    return GroupScore(table, op, min(1.0, total / m), min(1.0, total / n), n, m, pairs)
+                score, cols, extra = _pair_score(change, op, item, table, cfg, plan)
+            sim[i, j] = score
+            info[(i, j)] = (cols, extra)
+    pairs, details = [], []
+    for i, j in _assign(sim):
+        if sim[i, j] > 0:
+            s = float(sim[i, j])
+            pairs.append((i, j, s))
+            cols, extra = info[(i, j)]
+            details.append(PairScore(i, j, s, dict(cols), tuple(extra)))
+    total = sum(p[2] for p in pairs)
+    return GroupScore(table, op, round(min(1.0, total / m), 6), round(min(1.0, total / n), 6), n, m, pairs, details,
+                      positions, keys)
 
 
-def score_changes(expected: Sequence[ExpectedChange], diff: dict[str, TableDiff], ignore_tables: Iterable[str] = ()) -> EntityScore:
-    """Entity-diff precision/recall/F1 of ``diff`` (from ``World.diff()``) against ``expected``."""
-    ignored = set(ignore_tables)
-    wanted: dict[tuple[str, str], list[ExpectedChange]] = {}
-    for change in expected:
-        wanted.setdefault((change.table, change.operation), []).append(change)
+def _actual_changes(diff: Mapping[str, Any], cfg: ScoringConfig, ignored: set[str],
+                    wanted: set[tuple[str, str]]) -> tuple[dict[tuple[str, str], list[Any]], list[str]]:
     actual: dict[tuple[str, str], list[Any]] = {}
-    for table, d in diff.items():
+    exempted: list[str] = []
+    for table in sorted(diff):
         if table in ignored:
             continue
+        d = _as_table_diff(diff[table])
+        auto = _auto_columns(table)
+        key_col = _key_column(table)
         for op, attr in OP_KEYS.items():
-            rows = getattr(d, attr)
-            if rows:
-                actual[(table, op)] = rows
+            items = getattr(d, attr)
+            if not items:
+                continue
+            kept = []
+            for item in items:
+                changed = None
+                if op == "update":
+                    changed = [c for c in changed_columns(item[0], item[1]) if c not in auto]
+                    if not changed:
+                        continue  # only bookkeeping timestamps moved: not a change
+                if (table, op) not in wanted and cfg.exempt(table, op, changed):
+                    exempted.append(f"{table}:{op} {_row_of(op, item).get(key_col)!r}")
+                    continue
+                kept.append(item)
+            if kept:
+                actual[(table, op)] = kept
+    return actual, exempted
+
+
+def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_tables: Iterable[str] = (),
+                  config: ScoringConfig | None = None, *, _cache: _PairCache | None = None) -> EntityScore:
+    """Entity-diff precision/recall/F1 of ``diff`` against ``expected``.
+
+    ``diff`` is ``World.diff()`` output or its JSON form (``EpisodeRecord.diff``); ``expected``
+    holds :class:`ExpectedChange` objects, our JSON dicts or reference ``entity_diff_specs`` items.
+    """
+    cfg = config or DEFAULT_CONFIG
+    changes = coerce_expected(expected)
+    ignored = set(ignore_tables) | set(cfg.ignore_tables)
+    wanted: dict[tuple[str, str], list[tuple[int, ExpectedChange]]] = {}
+    for pos, change in enumerate(changes):
+        wanted.setdefault((change.table, change.operation), []).append((pos, change))
+    actual, exempted = _actual_changes(diff, cfg, ignored, set(wanted))
     if not wanted and not actual:
-        return EntityScore(1.0, 1.0, 1.0, [])
-    groups = [
-        _score_group(table, op, wanted.get((table, op), []), actual.get((table, op), []))
-        for table, op in sorted(set(wanted) | set(actual))
-    ]
+        return EntityScore(1.0, 1.0, 1.0, [], exempted)
+    groups = []
+    for table, op in sorted(set(wanted) | set(actual)):
+        exp, act = wanted.get((table, op), []), actual.get((table, op), [])
+        if _cache is not None:
+            positions = tuple(p for p, _ in exp)
+            objects = tuple(x for a in act for x in _anchors(op, a))
+            hit = _cache.groups.get((table, op))
+            if hit is not None and hit[0] == positions and _same_objects(hit[1], objects):
+                groups.append(hit[2])
+                continue
+            g = _score_group(table, op, exp, act, cfg, _cache)
+            _cache.groups[(table, op)] = (positions, objects, g)
+        else:
+            g = _score_group(table, op, exp, act, cfg, None)
+        groups.append(g)
     p = sum(g.precision for g in groups) / len(groups)
     r = sum(g.recall for g in groups) / len(groups)
     f1 = 0.0 if p + r == 0 else 2 * p * r / (p + r)
-    return EntityScore(round(p, 6), round(r, 6), round(f1, 6), groups)
+    return EntityScore(round(p, 6), round(r, 6), round(f1, 6), groups, exempted)
 
 
 class EntityScorer:
-    """Scores a world against fixed expectations; recomputes only when the world changed."""
+    """Scores a world against fixed expectations, incrementally.
 
-    def __init__(self, expected: Sequence[ExpectedChange], ignore_tables: Iterable[str] = ()) -> None:
-        self.expected = tuple(expected)
+    Nothing is recomputed while ``world.version`` is unchanged; after a write only the groups
+    whose rows changed are re-matched, and pair scores of unchanged rows are reused (rows are
+    copy-on-write, so a row object's identity tells whether it changed).
+    """
+
+    def __init__(self, expected: Sequence[Any], ignore_tables: Iterable[str] = (), config: ScoringConfig | None = None) -> None:
+        self.expected = tuple(coerce_expected(expected))
         self.ignore_tables = frozenset(ignore_tables)
+        self.config = config or DEFAULT_CONFIG
         self._version: int | None = None
+        self._world_id: int | None = None
         self._last: EntityScore | None = None
+        self._cache = _PairCache()
 
     def score(self, world: Any) -> EntityScore:
-        if self._last is not None and world.version == self._version:
+        if self._last is not None and world.version == self._version and id(world) == self._world_id:
             return self._last
-        self._last = score_changes(self.expected, world.diff(), self.ignore_tables)
+        self._last = score_changes(self.expected, world.diff(), self.ignore_tables, self.config, _cache=self._cache)
         self._version = world.version
+        self._world_id = id(world)
         return self._last

@@ -1,16 +1,22 @@
-"""Column similarity measures used to compare an expected row with an actual one (0..1).
+"""Column similarity measures: how close an actual cell is to the expected one (0..1).
 
-Measure names follow the reference's scenario files (``column_rouge_l_similarity``...), so
-its ``column_similarity_measure`` maps work unchanged; short aliases (``"rouge_l"``) work too.
+Measure names follow the reference's scenario files (``column_rouge_l_similarity``...), so its
+``column_similarity_measure`` maps work unchanged; short aliases (``"rouge_l"``) work too. Every
+measure is ``fn(expected, actual, tol=DEFAULT_TOLERANCES) -> float``; :func:`measure_for` picks
+one from the column name and the expected value's type when a scenario does not name one.
 
 >>> rouge_l("Call Modicon about OSIRIS", "call modicon, inc. about osiris")
 0.888889
->>> rouge_l("你好 世界", "你好 世界")
-1.0
->>> exact(10.0, 10.05), exact([2, 1], [1, 2]), exact("2026-04-20T10:00:00Z", "2026-04-20T10:00:00+00:00")
-(1.0, 1.0, 1.0)
+>>> rouge_l("你好 世界", "你好 世界"), rouge_l("क्षत्रिय नमस्ते", "नमस्ते क्षत्रिय")
+(1.0, 0.5)
+>>> exact(10.0, 10.05), exact(1000, 1005), exact([2, 1], [1, 2]), exact("2026-04-20T10:00:00Z", "2026-04-20T10:00:00+00:00")
+(1.0, 0.0, 1.0, 1.0)
 >>> datetime_equal("2026-04-20T10:00:00+02:00", "2026-04-20T08:00:00Z")
 1.0
+>>> set_overlap(["a", "b", "c"], ["c", "a"])
+0.666667
+>>> exact(18.53, 18.6, Tolerances(rel_tol=0.001))
+0.0
 """
 
 from __future__ import annotations
@@ -19,54 +25,137 @@ import json
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from ..world.clock import parse_datetime
 
-NUMERIC_REL_TOL = 0.01  # 1 %, as the paper's judge tolerates
+NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers
 DATETIME_TOL = timedelta(minutes=1)
 
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+@dataclass(frozen=True)
+class Tolerances:
+    """How close is close enough.
+
+    ``rel_tol`` applies to non-integer numbers (amounts, prices); integers (ids, counts,
+    quantities) always compare exactly. ``datetime_tol`` is the largest gap between two instants
+    that still counts as the same time.
+    """
+
+    rel_tol: float = NUMERIC_REL_TOL
+    abs_tol: float = 1e-9
+    datetime_tol: timedelta = DATETIME_TOL
+
+
+DEFAULT_TOLERANCES = Tolerances()
+Measure = Callable[..., float]
+
+# ---------------------------------------------------------------------------------------------
+# Tokens (Unicode-safe)
+# ---------------------------------------------------------------------------------------------
+
+# Scripts written without spaces between words: each character (with its marks) is one token.
+_NO_SPACE = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3040, 0x30FF), (0x3400, 0x4DBF),
+             (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x2FFFF))
+_token_re: re.Pattern[str] | None = None
+
+
+def _no_space(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _NO_SPACE)
+
+
+def _token_pattern() -> re.Pattern[str]:
+    """Letters/digits plus combining marks (``re``'s ``\\w`` splits Devanagari words at vowel signs)."""
+    global _token_re
+    if _token_re is None:
+        ranges: list[list[int]] = []
+        for cp in range(0x300, 0x1E900):
+            if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+                if ranges and ranges[-1][1] == cp - 1:
+                    ranges[-1][1] = cp
+                else:
+                    ranges.append([cp, cp])
+        marks = "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+        _token_re = re.compile(f"(?:[^\\W_]|[{marks}])+")
+    return _token_re
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    for tok in _token_pattern().findall(norm):
+        if tok.isascii() or not any(_no_space(c) for c in tok):
+            out.append(tok)
+            continue
+        word = ""
+        for ch in tok:
+            if unicodedata.category(ch).startswith("M"):
+                if out and not word:
+                    out[-1] += ch
+                else:
+                    word += ch
+            elif _no_space(ch):
+                if word:
+                    out.append(word)
+                    word = ""
+                out.append(ch)
+            else:
+                word += ch
+        if word:
+            out.append(word)
+    return tuple(out)
 
 
 def tokens(text: Any) -> list[str]:
-    """Lower-cased word tokens; CJK characters count as one token each (Unicode-safe)."""
-    norm = unicodedata.normalize("NFKC", str(text or "")).lower()
-    out: list[str] = []
-    for tok in _TOKEN.findall(norm):
-        if _CJK.search(tok):
-            out.extend(ch for ch in tok)
-        else:
-            out.append(tok)
-    return out
+    """Case-folded word tokens; characters of scripts without spaces (CJK, Thai...) are one token each."""
+    return list(_tokens(str(text if text is not None else "")))
 
 
-def _lcs(a: list[str], b: list[str]) -> int:
+def lcs_length(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> int:
+    """Length of the longest common subsequence of two token sequences (bit-parallel, O(len·words))."""
     if len(a) < len(b):
         a, b = b, a
-    prev = [0] * (len(b) + 1)
-    for x in a:
-        cur = [0]
-        for j, y in enumerate(b):
-            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
-        prev = cur
-    return prev[-1]
+    if not b:
+        return 0
+    masks: dict[str, int] = {}
+    for i, t in enumerate(b):
+        masks[t] = masks.get(t, 0) | (1 << i)
+    full = (1 << len(b)) - 1
+    v = full
+    for t in a:
+        m = masks.get(t)
+        if m:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(b) - bin(v).count("1")
 
 
-def rouge_l(expected: Any, actual: Any) -> float:
-    """ROUGE-L F-measure over word tokens (same as rouge-score's without stemming)."""
-    a, b = tokens(expected), tokens(actual)
+def rouge_l(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """ROUGE-L F-measure over word tokens (rouge-score's formula, no stemming, any script)."""
+    a = _tokens(str(expected if expected is not None else ""))
+    b = _tokens(str(actual if actual is not None else ""))
     if not a and not b:
         return 1.0
     if not a or not b:
         return 0.0
-    lcs = _lcs(a, b)
+    lcs = lcs_length(a, b)
     if lcs == 0:
         return 0.0
     p, r = lcs / len(b), lcs / len(a)
     return round(2 * p * r / (p + r), 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Value coercion
+# ---------------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?$")
+_CURRENCY = "$€£¥₹₩"
 
 
 def _as_list(value: Any) -> Any:
@@ -75,24 +164,36 @@ def _as_list(value: Any) -> Any:
             return json.loads(value)
         except json.JSONDecodeError:
             return value
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
     return value
 
 
-def _as_number(value: Any) -> float | None:
+def as_number(value: Any) -> float | None:
+    """A number from an int/float or a numeric string (``"$1,234.50"``); ``None`` otherwise."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        try:
-            return float(value.replace(",", "").strip())
-        except ValueError:
-            return None
+        text = value.strip().strip(_CURRENCY).strip()
+        if text and _NUMBER.match(text) and any(c.isdigit() for c in text):
+            return float(text.replace(",", ""))
     return None
 
 
+def _is_integral(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    if isinstance(value, str):
+        return "." not in value
+    return False
+
+
 def _as_datetime(value: Any):
-    if not isinstance(value, str) or len(value) < 10 or not value[:4].isdigit():
+    if not isinstance(value, str) or len(value) < 10 or not value[:4].isdigit() or value[4] != "-":
         return None
     try:
         return parse_datetime(value)
@@ -100,103 +201,217 @@ def _as_datetime(value: Any):
         return None
 
 
-def exact(expected: Any, actual: Any) -> float:
-    """Equality with sensible normalisation: numbers within 1 %, lists as multisets, datetimes by instant."""
-    if expected is None or actual is None:
-        return 1.0 if expected is None and actual is None else 0.0
-    expected, actual = _as_list(expected), _as_list(actual)
-    if isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)):
-        try:
-            return 1.0 if sorted(map(_canon, expected)) == sorted(map(_canon, actual)) else 0.0
-        except TypeError:
-            return 1.0 if list(expected) == list(actual) else 0.0
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return 1.0 if expected == actual else 0.0
-    ne, na = _as_number(expected), _as_number(actual)
-    if ne is not None and na is not None and (isinstance(expected, (int, float)) or isinstance(actual, (int, float))):
-        return 1.0 if math.isclose(ne, na, rel_tol=NUMERIC_REL_TOL, abs_tol=1e-9) else 0.0
-    de, da = _as_datetime(expected), _as_datetime(actual)
-    if de is not None and da is not None:
-        return 1.0 if de == da else 0.0
-    if isinstance(expected, str) and isinstance(actual, str):
-        return 1.0 if expected.strip().casefold() == actual.strip().casefold() else 0.0
-    return 1.0 if expected == actual else 0.0
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, list, tuple, dict, set)) and len(value) == 0)
+
+
+def _norm_text(value: str) -> str:
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", value)).strip().casefold()
 
 
 def _canon(x: Any) -> str:
-    return json.dumps(x, sort_keys=True, default=str).casefold()
+    """Canonical string of a list element (numbers 2 and 2.0 alike, text case-folded)."""
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if isinstance(x, str):
+        return _norm_text(x)
+    return json.dumps(x, sort_keys=True, default=str, ensure_ascii=False).casefold()
 
 
-def datetime_equal(expected: Any, actual: Any) -> float:
-    """Same instant within a minute; naive values are read as UTC."""
+def numbers_close(expected: float, actual: float, tol: Tolerances = DEFAULT_TOLERANCES, *, integral: bool = False) -> bool:
+    if integral:
+        return expected == actual
+    return math.isclose(expected, actual, rel_tol=tol.rel_tol, abs_tol=tol.abs_tol)
+
+
+# ---------------------------------------------------------------------------------------------
+# Measures
+# ---------------------------------------------------------------------------------------------
+
+
+def exact(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Equality after normalisation.
+
+    ``None`` equals empty text/list/dict; lists compare as multisets; non-integer numbers within
+    ``tol.rel_tol`` (integers exactly); datetimes by instant; text case- and space-insensitively.
+    """
+    if _empty(expected) or _empty(actual):
+        return 1.0 if _empty(expected) and _empty(actual) else 0.0
+    expected, actual = _as_list(expected), _as_list(actual)
+    if isinstance(expected, list) or isinstance(actual, list):
+        if not (isinstance(expected, list) and isinstance(actual, list)):
+            return 0.0
+        return 1.0 if sorted(map(_canon, expected)) == sorted(map(_canon, actual)) else 0.0
+    if isinstance(expected, dict) or isinstance(actual, dict):
+        return 1.0 if _canon(expected) == _canon(actual) else 0.0
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        other = actual if isinstance(expected, bool) else expected
+        if isinstance(other, str) and other.strip().lower() in ("true", "false"):
+            other = other.strip().lower() == "true"
+        return 1.0 if (expected if isinstance(expected, bool) else actual) is other else 0.0
+    if isinstance(expected, (int, float)) or isinstance(actual, (int, float)):
+        ne, na = as_number(expected), as_number(actual)
+        if ne is None or na is None:
+            return 0.0
+        integral = _is_integral(expected) and _is_integral(actual)
+        return 1.0 if numbers_close(ne, na, tol, integral=integral) else 0.0
+    if isinstance(expected, str) and isinstance(actual, str):
+        de, da = _as_datetime(expected), _as_datetime(actual)
+        if de is not None and da is not None:
+            return 1.0 if de == da else 0.0
+        return 1.0 if _norm_text(expected) == _norm_text(actual) else 0.0
+    return 1.0 if expected == actual else 0.0
+
+
+def numeric(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Numbers (also numeric text such as ``"$18.53"``) within the relative tolerance, even integers."""
+    ne, na = as_number(expected), as_number(actual)
+    if ne is None or na is None:
+        return exact(expected, actual, tol)
+    return 1.0 if numbers_close(ne, na, tol) else 0.0
+
+
+def close(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Numbers within an absolute tolerance of 0.01 (the reference's ``close``) or ``tol.rel_tol``."""
+    ne, na = as_number(expected), as_number(actual)
+    if ne is None or na is None:
+        return exact(expected, actual, tol)
+    return 1.0 if abs(ne - na) <= 0.01 or numbers_close(ne, na, tol) else 0.0
+
+
+def datetime_equal(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Same instant within ``tol.datetime_tol`` (time-zone aware; naive values are read as UTC)."""
     de, da = _as_datetime(expected), _as_datetime(actual)
     if de is None or da is None:
-        return exact(expected, actual)
-    return 1.0 if abs(de - da) <= DATETIME_TOL else 0.0
+        return exact(expected, actual, tol)
+    return 1.0 if abs(de - da) <= tol.datetime_tol else 0.0
 
 
-def datetime_naive_equal(expected: Any, actual: Any) -> float:
-    """Same wall-clock time ignoring time zones (the reference's naive comparison)."""
+def datetime_naive_equal(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Same wall-clock time, ignoring time zones and sub-seconds (the reference's naive comparison)."""
     de, da = _as_datetime(expected), _as_datetime(actual)
     if de is None or da is None:
-        return exact(expected, actual)
+        return exact(expected, actual, tol)
     return 1.0 if de.replace(tzinfo=None, microsecond=0) == da.replace(tzinfo=None, microsecond=0) else 0.0
 
 
-def set_overlap(expected: Any, actual: Any) -> float:
-    """Jaccard overlap of two lists treated as sets."""
-    e = {_canon(x) for x in (_as_list(expected) or [])}
-    a = {_canon(x) for x in (_as_list(actual) or [])}
-    if not e and not a:
+def datetime_after(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """The actual time is strictly later than the expected one (proves a timestamp was refreshed)."""
+    de, da = _as_datetime(expected), _as_datetime(actual)
+    if de is None or da is None:
+        return 0.0
+    return 1.0 if da > de else 0.0
+
+
+def set_overlap(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Jaccard overlap of two lists taken as sets (order and duplicates ignored)."""
+    e, a = _as_list(expected), _as_list(actual)
+    e = [] if _empty(e) else (e if isinstance(e, list) else [e])
+    a = [] if _empty(a) else (a if isinstance(a, list) else [a])
+    se, sa = {_canon(x) for x in e}, {_canon(x) for x in a}
+    if not se and not sa:
         return 1.0
-    return len(e & a) / len(e | a)
+    return round(len(se & sa) / len(se | sa), 6)
 
 
-def contains(expected: Any, actual: Any) -> float:
-    """The expected text appears in the actual text (case-insensitive)."""
-    return 1.0 if str(expected).casefold() in str(actual or "").casefold() else 0.0
+def contains(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """The expected text appears in the actual text (case- and space-insensitive)."""
+    return 1.0 if _norm_text(str(expected)) in _norm_text(str(actual if actual is not None else "")) else 0.0
 
 
-def ignore(expected: Any, actual: Any) -> float:
+def one(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Always 1: the column counts in the mean but any value is fine."""
     return 1.0
 
 
-MEASURES: dict[str, Callable[[Any, Any], float]] = {
+def ignore(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Marker: the column is not compared at all (:func:`measure_for` returns ``None``)."""
+    return 1.0
+
+
+MEASURES: dict[str, Measure] = {
     "exact": exact,
+    "numeric": numeric,
+    "close": close,
     "rouge_l": rouge_l,
     "datetime": datetime_equal,
     "datetime_naive": datetime_naive_equal,
+    "datetime_after": datetime_after,
     "set": set_overlap,
     "contains": contains,
+    "one": one,
     "ignore": ignore,
     # the reference's names
     "column_exact_match_similarity": exact,
     "column_rouge_l_similarity": rouge_l,
     "column_datetime_naive_equal_similarity": datetime_naive_equal,
-    "column_datetime_similarity": datetime_equal,
+    "column_datetime_similarity": datetime_after,
+    "column_close_similarity": close,
     "column_contains_similarity": contains,
     "column_ignore_similarity": ignore,
-    "column_one_similarity": ignore,
+    "column_one_similarity": one,
 }
 
-TEXT_COLUMNS = {"content", "title", "description", "name", "body", "text", "subject", "message", "label", "comment", "note"}
+TEXT_COLUMNS = frozenset({
+    "content", "title", "description", "name", "body", "text", "subject", "message", "label", "comment",
+    "note", "question", "answer", "summary", "caption", "reason",
+})
+TEXT_SUFFIXES = ("_title", "_description", "_body", "_content", "_text", "_message", "_comment", "_note")
 
 
-def measure_for(column: str, expected: Any, explicit: str | None) -> Callable[[Any, Any], float] | None:
-    """The measure for a column: the explicit one, else a default from the column and value.
+def is_text_column(column: str) -> bool:
+    return column in TEXT_COLUMNS or column.endswith(TEXT_SUFFIXES)
 
-    Returns ``None`` when the column should be ignored.
+
+def is_id_column(column: str) -> bool:
+    return column == "id" or column.endswith("_id") or column.endswith("_ids")
+
+
+_bound: dict[tuple[Measure, Tolerances], Measure] = {}
+
+
+def _bind(fn: Measure, tol: Tolerances | None) -> Measure:
+    if tol is None or tol is DEFAULT_TOLERANCES or tol == DEFAULT_TOLERANCES:
+        return fn
+    key = (fn, tol)
+    got = _bound.get(key)
+    if got is None:
+        got = _bound[key] = partial(fn, tol=tol)
+    return got
+
+
+def measure_named(name: str) -> Measure:
+    """The measure registered under ``name``; ``ValueError`` naming the known ones otherwise."""
+    try:
+        return MEASURES[name]
+    except KeyError:
+        raise ValueError(f"unknown similarity measure {name!r}; known: {sorted(MEASURES)}") from None
+
+
+def default_measure(column: str, expected: Any) -> Measure:
+    """The measure used when a scenario names none, from the column name and the value's type.
+
+    ids and keys, booleans, numbers, dicts -> :func:`exact`; lists -> :func:`set_overlap`;
+    ISO datetimes -> :func:`datetime_equal`; free-text columns -> :func:`rouge_l`; other text -> :func:`exact`.
     """
-    if explicit is not None:
-        try:
-            fn = MEASURES[explicit]
-        except KeyError:
-            raise ValueError(f"unknown similarity measure {explicit!r}; known: {sorted(MEASURES)}") from None
-        return None if fn is ignore else fn
-    if column in TEXT_COLUMNS and isinstance(expected, str):
-        return rouge_l
-    if _as_datetime(expected) is not None:
-        return datetime_equal
-    if isinstance(expected, list):
+    value = _as_list(expected)
+    if isinstance(value, list):
+        return set_overlap
+    if is_id_column(column) or isinstance(value, (bool, int, float, dict)):
         return exact
+    if _as_datetime(value) is not None:
+        return datetime_equal
+    if isinstance(value, str) and is_text_column(column):
+        return rouge_l
     return exact
+
+
+def measure_for(column: str, expected: Any, explicit: str | None, tol: Tolerances | None = None) -> Measure | None:
+    """The measure for a column (explicit name, else :func:`default_measure`), bound to ``tol``.
+
+    Returns ``None`` when the column is not compared (the ``ignore`` measures).
+    """
+    fn = measure_named(explicit) if explicit is not None else default_measure(column, expected)
+    if fn is ignore:
+        return None
+    return _bind(fn, tol)

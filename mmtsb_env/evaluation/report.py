@@ -1,0 +1,148 @@
+"""Run folders: ``results.json`` in, a markdown + JSON summary, PNG charts and an HTML viewer out.
+
+Layout of a run folder (``mmtsb eval --out DIR`` writes the first file, ``mmtsb report DIR`` the rest)::
+
+    DIR/results.json     {"format", "config", "summary", "metrics", "episodes": [...]}
+    DIR/report.md        headline numbers, criteria, tool recall, tokens, taxonomy, breakdowns, episodes
+    DIR/report.json      {"metrics": ..., "episodes": [per-episode summary rows]}
+    DIR/plots/*.png      breakdown_<key>.png, failures.png, criteria.png
+    DIR/viewer.html      self-contained trajectory viewer
+
+Episodes in ``results.json`` are ``EpisodeRecord.to_json()`` plus ``user_verdict``,
+``reference_tools``, ``expected_changes``, ``facts`` and ``images`` (base64 PNG, index = image id).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .metrics import BREAKDOWN_KEYS, FAILURE_CLASSES, episode_summary, summarize
+
+RESULTS_FORMAT = "mmtsb-results-1"
+
+
+def episode_json(record: Any, *, scenario: Any = None, user_verdict: Any = None, with_images: bool = True) -> dict[str, Any]:
+    """One ``results.json`` episode: the record's JSON plus what reports need without the scenario."""
+    from dataclasses import asdict
+
+    from .metrics import reference_tools
+
+    data = record.to_json(with_images=False) if hasattr(record, "to_json") else dict(record)
+    data.pop("images", None)
+    if with_images:
+        raw = record.images if hasattr(record, "images") else (record.get("images") or [])
+        data["images"] = [x if isinstance(x, str) else base64.b64encode(bytes(x)).decode("ascii") for x in raw]
+    if user_verdict is not None:
+        data["user_verdict"] = user_verdict.to_json() if hasattr(user_verdict, "to_json") else dict(user_verdict)
+    if scenario is not None:
+        data["reference_tools"] = reference_tools(scenario)
+        data["expected_changes"] = [asdict(c) for c in scenario.expected_changes]
+        data["facts"] = list(scenario.facts)
+        data["n_rounds"] = len(scenario.rounds)
+        data["completion_criteria"] = scenario.completion_criteria
+    return data
+
+
+def load_results(run_dir: str | Path) -> dict[str, Any]:
+    """Read ``run_dir/results.json`` (``FileNotFoundError``/``ValueError`` with the path on problems)."""
+    path = Path(run_dir) / "results.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: run `mmtsb eval --out {run_dir}` first")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("episodes"), list):
+        raise ValueError(f"{path}: expected an object with an 'episodes' list")
+    return data
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_fmt(c).replace("|", "\\|") for c in r) + " |" for r in rows]
+    return out
+
+
+def render_markdown(metrics: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], config: Mapping[str, Any],
+                    plots: Mapping[str, str]) -> str:
+    m = metrics
+    lines = ["# mmtsb evaluation report", ""]
+    if config:
+        lines += [", ".join(f"**{k}**: {v}" for k, v in config.items() if not isinstance(v, (dict, list))), ""]
+    lines += ["## Headline", ""]
+    lines += _table(["metric", "value"], [
+        ("episodes", m["episodes"]), ("errored (excluded below)", m["errored"]["count"]), ("Agent SR", m["agent_sr"]),
+        ("mean entity F1", m["mean_entity_f1"]), ("average steps", m["avg_steps"]), ("User SR", m["user_sr"]),
+        ("surfaced tool recall", m["tool_recall"]["surfaced"]), ("invoked tool recall", m["tool_recall"]["invoked"]),
+        ("tool-search calls (total)", m["search_calls"]["total"]),
+        ("tokens (total)", (m["tokens"] or {}).get("total_tokens")),
+        ("tokens per episode", (m["tokens"] or {}).get("mean_total_per_episode")),
+    ])
+    if m["errored"]["count"]:
+        lines += ["", "## Errored episodes", ""]
+        lines += _table(["scenario", "error"], [(e["scenario_id"], e["error"].splitlines()[0] if e["error"] else "")
+                                                for e in m["errored"]["episodes"]])
+    if m["criteria_pass_rates"]:
+        lines += ["", "## Judge criteria", ""] + _table(["criterion", "pass rate"], list(m["criteria_pass_rates"].items()))
+        if "criteria" in plots:
+            lines += ["", f"![criteria]({plots['criteria']})"]
+    f = m["failures"]
+    lines += ["", f"## Failure taxonomy ({f['failed']} failed)", ""]
+    lines += _table(["class", "primary", "any"], [(k, f["primary"][k], f["any"][k]) for k in FAILURE_CLASSES])
+    if "failures" in plots:
+        lines += ["", f"![failures]({plots['failures']})"]
+    for key in BREAKDOWN_KEYS:
+        groups = m["breakdowns"].get(key) or {}
+        if not groups:
+            continue
+        lines += ["", f"## By {key.replace('_', ' ')}", ""]
+        lines += _table([key, "n", "errored", "Agent SR", "mean F1", "avg steps", "User SR"],
+                        [(v, g["n"], g["errored"], g["agent_sr"], g["mean_entity_f1"], g["avg_steps"], g["user_sr"])
+                         for v, g in groups.items()])
+        if f"breakdown_{key}" in plots:
+            lines += ["", f"![{key}]({plots[f'breakdown_{key}']})"]
+    lines += ["", "## Episodes", ""]
+    lines += _table(["#", "scenario", "outcome", "F1", "steps", "user", "surfaced", "invoked", "failure"], [
+        (i + 1, r["scenario_id"], "errored" if r["errored"] else ("pass" if r["passed"] else "fail"), r["entity_f1"], r["steps"],
+         "—" if r["user_pass"] is None else ("pass" if r["user_pass"] else "fail"), r["surfaced_recall"], r["invoked_recall"],
+         r["failure"] or "") for i, r in enumerate(rows)])
+    lines += ["", "Trajectories: [viewer.html](viewer.html)", ""]
+    return "\n".join(lines)
+
+
+def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = None, plots: bool = True,
+                 viewer: bool = True) -> dict[str, Path]:
+    """Write ``report.md``, ``report.json``, ``plots/`` and ``viewer.html`` into ``run_dir``."""
+    run = Path(run_dir)
+    data = dict(results) if results is not None else load_results(run)
+    rows = [episode_summary(ep) for ep in data["episodes"]]
+    metrics = summarize(rows)
+    out: dict[str, Path] = {}
+    plot_paths: dict[str, str] = {}
+    if plots and rows:
+        from .plots import write_plots
+
+        for name, path in write_plots(metrics, run / "plots").items():
+            plot_paths[name] = path.relative_to(run).as_posix()
+            out[f"plot:{name}"] = path
+    (run / "report.json").write_text(json.dumps({"metrics": metrics, "episodes": rows}, indent=1, default=str), encoding="utf-8")
+    out["json"] = run / "report.json"
+    (run / "report.md").write_text(render_markdown(metrics, rows, data.get("config") or {}, plot_paths), encoding="utf-8")
+    out["markdown"] = run / "report.md"
+    if viewer:
+        from .viewer import render_viewer
+
+        (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8")
+        out["viewer"] = run / "viewer.html"
+    return out
