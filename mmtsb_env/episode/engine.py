@@ -435,7 +435,15 @@ class Episode:
             metadata=dict(self.scenario.metadata),
             description=self.scenario.description,
             image_url=self.image_url,
+            extra_criteria=self._ui_criteria(),
         )
+
+    def _ui_criteria(self) -> list[Any]:
+        if not self.scenario.ui:
+            return []
+        from ..ui.evaluation import ui_criteria
+
+        return ui_criteria(self)
 
 
 class ToolCallError(Exception):

@@ -61,6 +61,8 @@ class Evidence:
     metadata: dict[str, Any] = field(default_factory=dict)
     description: str = ""
     image_url: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
+    # Further criteria computed elsewhere (e.g. the UI checks of a UI scenario); all must pass too.
+    extra_criteria: list[Any] = field(default_factory=list)
 
     def assistant_calls(self) -> list[dict[str, Any]]:
         return [c for c in self.calls if c.get("seat", "assistant") == "assistant"]
@@ -206,7 +208,7 @@ class RubricJudge:
 
     def evaluate(self, ev: Evidence) -> Verdict:
         crit = [self.task_completion(ev), self.instruction_following(ev), self.tool_use_validity(ev),
-                self.no_side_effects(ev), self.information_accuracy(ev)]
+                self.no_side_effects(ev), self.information_accuracy(ev)] + list(ev.extra_criteria)
         return Verdict(all(c.passed for c in crit), crit, self.name)
 
     # -- criteria ------------------------------------------------------------------------------
