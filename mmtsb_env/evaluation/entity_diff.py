@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from ..scenario.model import ExpectedChange
 from ..world.schema import TABLES
@@ -347,6 +346,8 @@ def _assign(sim: np.ndarray) -> list[tuple[int, int]]:
         return [(0, int(np.argmax(sim[0])))]
     if m == 1:
         return [(int(np.argmax(sim[:, 0])), 0)]
+    from scipy.optimize import linear_sum_assignment  # lazy: scipy.optimize costs ~0.4 s to import
+
     rows, cols = linear_sum_assignment(sim, maximize=True)
     return [(int(r), int(c)) for r, c in zip(rows, cols)]
 
