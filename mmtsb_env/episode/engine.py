@@ -146,6 +146,7 @@ class Episode:
         self.invalid_actions = {ASSISTANT: 0, USER: 0}
         self.max_messages = self.config.max_messages or scenario.max_messages
         universe = _scenario_tools(scenario, self.config.toolbox)
+        self.world.services["tool_universe"] = universe  # tool search ranks only what this episode offers
         self.active = ActiveToolSet(universe, pinned=[p for p in PINNED_TOOLS if p in universe or self.config.tool_search],
                                     limit=self.config.active_tools_limit, search=self.config.tool_search)
         self.scorer = EntityScorer(scenario.expected_changes)

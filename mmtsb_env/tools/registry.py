@@ -195,10 +195,10 @@ def tools_in(toolbox: str = "full", seat: str = ASSISTANT) -> list[Tool]:
 TOOL_MODULES = (
     "mmtsb_env.apps",
     "mmtsb_env.users.tools",
-    "mmtsb_env.tools.discovery",
     "mmtsb_env.tools.code",
     "mmtsb_env.vision.tools",
     "mmtsb_env.ui.tools",
+    "mmtsb_env.tools.discovery",  # last: it builds the toolbox variants from everything above
 )
 _loaded = False
 

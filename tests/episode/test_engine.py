@@ -101,3 +101,14 @@ def test_ui_interaction_is_offered_to_the_user_only_in_ui_scenarios():
     assert "ui_user_interact" not in [t["function"]["name"] for t in plain.offered_tools("user")]
     ui = Episode(mmtsb_env.load_suite("ui")[0])
     assert "ui_user_interact" in [t["function"]["name"] for t in ui.offered_tools("user")]
+
+
+def test_search_then_call_a_discovered_tool():
+    ep = start("demo/note_from_receipt", tool_search=True)
+    ep.act("assistant", call("api_docs_search_api_docs", query="write a new note"))
+    found = json.loads(ep.log[-1].content)
+    names = [t["tool_name"] for t in found["tools"]]
+    assert "simple_note_create_note" in names and all(n in ep.active.universe for n in names)
+    assert "simple_note_create_note" in [t["function"]["name"] for t in ep.offered_tools("assistant")]
+    ep.act("assistant", call("simple_note_create_note", title="Lunch expense", content="Blue Door Cafe, total $13.48"))
+    assert ep.log[-1].ok and ep.f1 == 1.0
