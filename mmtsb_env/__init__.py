@@ -20,6 +20,7 @@ from .scenario.model import Scenario, ScenarioError
 from .scenario.suites import available_suites, load_scenario, load_suite
 
 GYM_ID = "mmtsb_env/MMToolSandbox-v0"
+GYM_USER_ID = "mmtsb_env/MMToolSandboxUser-v0"  # the user seat, the assistant played by a given policy
 
 
 def list_tools(toolbox: str = "full") -> list[dict[str, Any]]:
@@ -31,7 +32,9 @@ def list_tools(toolbox: str = "full") -> list[dict[str, Any]]:
 
 def _register() -> None:
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="mmtsb_env.envs.gym_env:MMToolSandboxEnv", disable_env_checker=False)
+        gymnasium.register(id=GYM_ID, entry_point="mmtsb_env.envs.gym_env:MMToolSandboxEnv")
+    if GYM_USER_ID not in gymnasium.registry:
+        gymnasium.register(id=GYM_USER_ID, entry_point="mmtsb_env.wrappers.seat_selection:UserSeatEnv")
     try:
         import pettingzoo
 
@@ -49,6 +52,6 @@ def _register() -> None:
 _register()
 
 __all__ = [
-    "GYM_ID", "MMToolSandboxAEC", "MMToolSandboxEnv", "Scenario", "ScenarioError", "available_suites", "env",
+    "GYM_ID", "GYM_USER_ID", "MMToolSandboxAEC", "MMToolSandboxEnv", "Scenario", "ScenarioError", "available_suites", "env",
     "list_tools", "load_scenario", "load_suite", "make_env", "parallel_env",
 ]

@@ -54,6 +54,9 @@ class EpisodeRecord:
     images: list[bytes] = field(default_factory=list)  # PNG, index = image id
     image_sources: list[str] = field(default_factory=list)
     agent_steps: list[dict[str, Any]] = field(default_factory=list)  # per-step extras an agent reports (tokens...)
+    user: str = "scripted"  # who played the user seat
+    user_steps: list[dict[str, Any]] = field(default_factory=list)  # per-step extras of a model-played user
+    trainable_seats: list[str] = field(default_factory=lambda: ["assistant"])
     duration_s: float = 0.0
 
     def to_json(self, *, with_images: bool = False) -> dict[str, Any]:

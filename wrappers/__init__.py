@@ -1,1 +1,26 @@
-"""Gymnasium and PettingZoo wrappers for mmtsb_env (installed as ``mmtsb_env.wrappers``)."""
+"""Gymnasium wrappers for mmtsb_env (installed as ``mmtsb_env.wrappers``), one per module.
+
+=====================  ==============================================================
+``ChatObservation``    observation = OpenAI-format chat messages (data URLs or PIL images)
+``ResizeImages``       change the image tensor's size and number of slots
+``RewardWeights``      recombine the reward from its components with new weights
+``StepLimit``          truncate after N agent steps, with a terminal verdict
+``SeatSelection``      play either seat of the AEC env through the Gymnasium API
+``UserSeatEnv``        train the user seat; a given policy plays the assistant
+``EpisodeStatistics``  return, length, F1 and pass in ``info["episode"]``
+``TrajectoryRecorder`` record every episode (images included), optionally to Parquet
+=====================  ==============================================================
+"""
+
+from .chat_observation import ChatMessages, ChatObservation
+from .episode_statistics import EpisodeStatistics
+from .resize_images import ResizeImages
+from .reward_weights import RewardWeights
+from .seat_selection import SeatSelection, UserSeatEnv
+from .step_limit import StepLimit
+from .trajectory_recorder import TrajectoryRecorder
+
+__all__ = [
+    "ChatMessages", "ChatObservation", "EpisodeStatistics", "ResizeImages", "RewardWeights", "SeatSelection",
+    "StepLimit", "TrajectoryRecorder", "UserSeatEnv",
+]

@@ -7,8 +7,9 @@ through a chat backend named by ``--judge-backend``, built by ``mmtsb_env.llm.ma
 whose judge call fails for good is marked errored and reported apart. The deterministic user
 judge runs on every episode unless ``--no-user-judge``.
 
-With ``--out DIR`` the run is written as ``DIR/results.json`` and, unless ``--no-report``, the
-report of ``mmtsb report DIR`` (markdown, JSON, plots, HTML viewer) is written next to it.
+With ``--out DIR`` the run is written as ``DIR/results.json``, ``DIR/trajectories.parquet`` (unless
+``--no-images``) and, unless ``--no-report``, the report of ``mmtsb report DIR`` (markdown, JSON,
+plots, HTML viewer). ``--ray local`` (or a cluster address) shards the episodes over Ray workers.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def evaluate(
     user_judge: bool = typer.Option(True, help="run the deterministic user judge"),
     images: bool = typer.Option(True, help="store episode images (base64 PNG) in results.json"),
     report: bool = typer.Option(True, help="write report.md/report.json/plots/viewer.html into --out"),
+    ray: Optional[str] = typer.Option(None, "--ray", help="shard episodes over Ray: 'local' or a cluster address"),
+    workers: int = typer.Option(2, help="Ray workers (with --ray)"),
 ) -> None:
     """Evaluate an agent on a suite."""
     if judge not in ("rubric", "llm"):
@@ -62,8 +65,14 @@ def evaluate(
     scenarios = mmtsb_env.load_suite(suite)[:limit]
     by_id = {s.id: s for s in scenarios}
     capture = (out is not None and images) or llm_backend is not None
-    records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed),
-                        seed=seed, env_kwargs={"mode": mode}, progress=True, agent_name=agent, capture_images=capture)
+    if ray is not None:
+        from mmtsb_env.distributed import run_distributed
+
+        records = run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray,
+                                  seed=seed, env_kwargs={"mode": mode}, capture_images=capture)
+    else:
+        records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed),
+                            seed=seed, env_kwargs={"mode": mode}, progress=True, agent_name=agent, capture_images=capture)
     if llm_backend is not None:
         cache = judge_cache or (out / "judge_cache" if out is not None else None)
         llm = LLMJudge(llm_backend, cache_dir=cache)
@@ -95,6 +104,11 @@ def evaluate(
     payload = {"format": "mmtsb-results-1", "config": config, "summary": summary, "metrics": metrics, "episodes": episodes}
     (out / "results.json").write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
     typer.echo(f"wrote {out / 'results.json'}")
+    if images:
+        from mmtsb_env.export import export_run
+
+        export_run(records, out)
+        typer.echo(f"wrote {out / 'trajectories.parquet'}")
     if report:
         paths = write_report(out, results=payload)
         typer.echo(f"wrote {paths['markdown']}, {paths['json']}, {paths.get('viewer', '')}".rstrip(", "))

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..episode.engine import Episode
 from ..episode.log import entry_text
-
-
-@lru_cache(maxsize=16)
-def _blank(k: int, h: int, w: int) -> np.ndarray:
-    """A shared read-only all-zero image tensor for observations without new images."""
-    arr = np.zeros((k, h, w, 3), np.uint8)
-    arr.flags.writeable = False
-    return arr
 
 
 @dataclass(frozen=True)
@@ -51,12 +42,9 @@ class Observer:
             ids.extend(i for i in e.image_ids if i not in ids)
         cfg = self.config
         shown = ids[-cfg.max_images:] if cfg.max_images else []
-        if shown:
-            images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)
-            for slot, image_id in enumerate(shown):
-                images[slot] = self._tensor(image_id)
-        else:
-            images = _blank(cfg.max_images, cfg.height, cfg.width)
+        images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)  # calloc: cheap when unused
+        for slot, image_id in enumerate(shown):
+            images[slot] = self._tensor(image_id)
         if len(ids) > len(shown):
             text += f"\n(Only the last {len(shown)} of {len(ids)} new images are in the image tensor.)"
         return {"text": text, "images": images, "image_count": len(shown)}, ids

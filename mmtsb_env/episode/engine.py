@@ -229,9 +229,9 @@ class Episode:
             error = self._user_act(action)
         if not self.done and self.message_count >= self.max_messages:
             self.truncated = True
-        return self._rewards(error)
+        return self._rewards(seat, error)
 
-    def _rewards(self, error: str | None) -> ActResult:
+    def _rewards(self, seat: str, error: str | None) -> ActResult:
         score = self.scorer.score(self.world)
         delta = score.f1 - self.f1
         self.f1 = score.f1
@@ -241,7 +241,7 @@ class Episode:
             self.verdict = self.judge.evaluate(self.evidence(score))
             components["judge"] = self.verdict.score
             reward += self.config.judge_weight * self.verdict.score
-        self.reward_history.append({"step": self.step_count, "reward": reward, **components})
+        self.reward_history.append({"step": self.step_count, "seat": seat, "reward": reward, **components})
         return ActResult(rewards={ASSISTANT: reward, USER: 0.0}, components=components, error=error)
 
     def _invalid(self, seat: str, error: str) -> str:

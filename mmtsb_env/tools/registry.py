@@ -50,6 +50,9 @@ class Tool:
     toolboxes: frozenset[str] = frozenset({"full"})
     # Names of full-toolbox tools this (consolidated) tool stands in for.
     absorbs: tuple[str, ...] = ()
+    # (rank of its module in TOOL_MODULES, registration number): a listing order that does not
+    # depend on which module happened to be imported first.
+    order: tuple[int, int] = (0, 0)
     _by_name: dict[str, Param] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -154,6 +157,7 @@ def tool(
             requires=tuple(requires),
             toolboxes=frozenset(toolboxes),
             absorbs=tuple(absorbs),
+            order=(_module_rank(fn.__module__), len(REGISTRY)),
         )
         old = REGISTRY.get(tool_name)
         if old is not None and old.fn.__qualname__ != fn.__qualname__:
@@ -188,7 +192,15 @@ def get_tool(name: str) -> Tool:
 def tools_in(toolbox: str = "full", seat: str = ASSISTANT) -> list[Tool]:
     """Tools of a toolbox variant visible to a seat, in registration order."""
     _load_apps()
-    return [t for t in REGISTRY.values() if toolbox in t.toolboxes and seat in t.visible_to]
+    tools = [t for t in REGISTRY.values() if toolbox in t.toolboxes and seat in t.visible_to]
+    return sorted(tools, key=lambda t: t.order)
+
+
+def _module_rank(module: str) -> int:
+    for rank, prefix in enumerate(TOOL_MODULES):
+        if module == prefix or module.startswith(prefix + "."):
+            return rank
+    return len(TOOL_MODULES)
 
 
 # Modules whose import registers tools: the app domains plus the cross-cutting tool sets.
