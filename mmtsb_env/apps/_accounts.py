@@ -175,11 +175,13 @@ def define_accounts(
         world.insert(CODES, {"id": code_id, "app": app, "identity": value, "purpose": purpose, "code": code})
         return {"message": f"A {purpose.replace('_', ' ')} code was sent to {value}."}
 
-    def _use_code(world: Any, value: str, purpose: str, code: str) -> dict[str, Any]:
+    def _redeem_code(world: Any, value: str, purpose: str, code: str, **changes: Any) -> None:
+        """Use up a matching unused code, then apply ``changes`` to the account it was sent for."""
         for row in world.select(CODES, app=app, identity=value, purpose=purpose, used=False):
             if row["code"] == code:
                 world.update(CODES, row["id"], used=True)
-                return row
+                world.update(table, find_by_identity(world, value)["id"], **changes)
+                return
         raise PermissionDenied(f"invalid or expired {purpose.replace('_', ' ')} code")
 
     def send_verification_code(world, email: str) -> dict:
@@ -197,9 +199,7 @@ def define_accounts(
             email: the email address of the account.
             verification_code: the code received.
         """
-        _use_code(world, email, "verification", verification_code)
-        user = find_by_identity(world, email)
-        world.update(table, user["id"], verified=True)
+        _redeem_code(world, email, "verification", verification_code, verified=True)
         return {"message": "Account verified."}
 
     def send_password_reset_code(world, email: str) -> dict:
@@ -220,9 +220,7 @@ def define_accounts(
         """
         if len(new_password) < 6:
             raise InvalidArgument("new_password must have at least 6 characters")
-        _use_code(world, email, "password_reset", password_reset_code)
-        user = find_by_identity(world, email)
-        world.update(table, user["id"], password=new_password)
+        _redeem_code(world, email, "password_reset", password_reset_code, password=new_password)
         return {"message": "Password reset."}
 
     def send_password_reset_code_phone(world, phone_number: str) -> dict:
@@ -243,18 +241,21 @@ def define_accounts(
         """
         return reset_password(world, phone_number, password_reset_code, new_password)
 
+    def _public_profile(world: Any, column: str, value: str | None) -> dict:
+        if value is None:
+            return public_user(logged_in_user(world, app))
+        user = world.first(table, **{column: value})
+        if user is None:
+            raise NotFound(f"no {app} user with {column.replace('_', ' ')} {value}")
+        return public_user(user)
+
     def show_profile(world, email: str | None = None) -> dict:
         """Show the public profile of a user (your own if no email is given).
 
         Args:
             email: email address of the user to show.
         """
-        if email is None:
-            return public_user(logged_in_user(world, app))
-        user = world.first(table, email=email)
-        if user is None:
-            raise NotFound(f"no {app} user with email {email}")
-        return public_user(user)
+        return _public_profile(world, "email", email)
 
     def show_profile_phone(world, phone_number: str | None = None) -> dict:
         """Show the public profile of a phone user (your own if no number is given).
@@ -262,12 +263,7 @@ def define_accounts(
         Args:
             phone_number: phone number of the user to show.
         """
-        if phone_number is None:
-            return public_user(logged_in_user(world, app))
-        user = world.first(table, phone_number=phone_number)
-        if user is None:
-            raise NotFound(f"no {app} user with phone number {phone_number}")
-        return public_user(user)
+        return _public_profile(world, "phone_number", phone_number)
 
     phone = identity == "phone_number"
     chosen = {

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from ..tools.errors import InvalidArgument, NotFound
-from ..world.clock import format_datetime
+from ..world.clock import format_datetime, parse_datetime
 
 MAX_PAGE_LIMIT = 20
 
@@ -62,6 +63,24 @@ def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Seque
             scored.append((score, row))
     scored.sort(key=lambda item: -item[0])
     return [row for _, row in scored]
+
+
+def nonblank(value: str, name: str) -> str:
+    """``value`` unchanged, or InvalidArgument when it is empty or only white space."""
+    if not value.strip():
+        raise InvalidArgument(f"{name} must not be empty")
+    return value
+
+
+def parse_when(value: str, name: str) -> datetime:
+    """An aware datetime from a tool argument (ISO 8601, ``YYYY-MM-DD|HH:MM:SS`` or a bare date).
+
+    A value without an offset is UTC; an unreadable one is an InvalidArgument naming ``name``.
+    """
+    try:
+        return parse_datetime(value)
+    except ValueError as exc:
+        raise InvalidArgument(f"{name}: {exc}") from None
 
 
 def now_str(world: Any) -> str:

@@ -162,6 +162,14 @@ def owned(world: Any, table: str) -> list[dict[str, Any]]:
     return rows
 
 
+def clear_owned(world: Any, table: str) -> int:
+    """Delete all of the device owner's rows of a table (cart, wish list...); how many there were."""
+    rows = owned(world, table)
+    for row in rows:
+        world.delete(table, row["id"])
+    return len(rows)
+
+
 def check_quantity(quantity: int | None, name: str = "quantity") -> int:
     if quantity is None or quantity < 1:
         raise InvalidArgument(f"{name} must be a whole number of at least 1")
@@ -564,10 +572,7 @@ def amazon_show_browsing_history(world, page_index: int | None = 0, page_limit: 
 @tool(app=APP, writes=True, requires=REQ)
 def amazon_clear_browsing_history(world) -> dict:
     """Remove every product from your browsing history."""
-    entries = owned(world, BROWSING)
-    for entry in entries:
-        world.delete(BROWSING, entry["id"])
-    return {"message": "Browsing history cleared.", "removed": len(entries)}
+    return {"message": "Browsing history cleared.", "removed": clear_owned(world, BROWSING)}
 
 
 @tool(app=APP, writes=True, requires=REQ)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, search_rank, sort_rows
 from .amazon import (
     ANSWERS, APP, QUESTIONS, REQ, REVIEWS, get_product, purchased_product_ids, refresh_product_rating,
     user_by_email,
@@ -36,6 +36,26 @@ def _mine(world: Any, table: str, key: int, what: str) -> dict[str, Any]:
     if row["user_id"] != world.user_id:
         raise PermissionDenied(f"{what} {key} was written by someone else; you can only change your own")
     return row
+
+
+def _page(world: Any, rows: list[dict[str, Any]], *, user_email: str | None, newest_first: bool, query: str | None,
+          fields: tuple[str, ...], sort_by: str | None, sorts: tuple[str, ...], page_index: int | None,
+          page_limit: int | None, id_name: str) -> list[dict[str, Any]]:
+    """One page of public rows: author filter, date order, text search, then the caller's sort."""
+    rows = _filter_by_author(world, rows, user_email)
+    rows.sort(key=lambda r: (r["created_at"] or "", r["id"]), reverse=newest_first)
+    rows = search_rank(rows, query, fields)
+    rows = sort_rows(rows, sort_by, sorts)
+    return [_public(world, r, id_name) for r in paginate(rows, page_index, page_limit)]
+
+
+def _reword(world: Any, table: str, key: int, what: str, text: str | None) -> dict:
+    """Replace the text (column ``what``) of one of the owner's questions or answers."""
+    _mine(world, table, key, what)
+    if text is None or not text.strip():
+        raise InvalidArgument(f"give the new {what} text")
+    world.update(table, key, **{what: text}, updated_at=now_str(world))
+    return {"message": f"{what.capitalize()} updated."}
 
 
 def _check_rating(rating: int) -> None:
@@ -76,11 +96,8 @@ def amazon_show_product_reviews(
     rows = [dict(r) for r in world.rows(REVIEWS) if r["product_id"] == product_id and lo <= r["rating"] <= hi]
     if is_verified is not None:
         rows = [r for r in rows if r["is_verified"] == is_verified]
-    rows = _filter_by_author(world, rows, user_email)
-    rows.sort(key=lambda r: (r["created_at"] or "", r["id"]), reverse=True)
-    rows = search_rank(rows, query, ("title", "text"))
-    rows = sort_rows(rows, sort_by, _SORTS)
-    return [_public(world, r, "review_id") for r in paginate(rows, page_index, page_limit)]
+    return _page(world, rows, user_email=user_email, newest_first=True, query=query, fields=("title", "text"),
+                 sort_by=sort_by, sorts=_SORTS, page_index=page_index, page_limit=page_limit, id_name="review_id")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -180,11 +197,9 @@ def amazon_show_product_questions(
     for answer in world.rows(ANSWERS):
         counts[answer["question_id"]] = counts.get(answer["question_id"], 0) + 1
     rows = [{**r, "num_answers": counts.get(r["id"], 0)} for r in world.rows(QUESTIONS) if r["product_id"] == product_id]
-    rows = _filter_by_author(world, rows, user_email)
-    rows.sort(key=lambda r: (r["created_at"] or "", r["id"]), reverse=True)
-    rows = search_rank(rows, query, ("question",))
-    rows = sort_rows(rows, sort_by, ("created_at", "updated_at", "num_answers"))
-    return [_public(world, r, "question_id") for r in paginate(rows, page_index, page_limit)]
+    return _page(world, rows, user_email=user_email, newest_first=True, query=query, fields=("question",),
+                 sort_by=sort_by, sorts=("created_at", "updated_at", "num_answers"), page_index=page_index,
+                 page_limit=page_limit, id_name="question_id")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -196,8 +211,7 @@ def amazon_write_product_question(world, product_id: int, question: str) -> dict
         question: the question text.
     """
     get_product(world, product_id)
-    if not question.strip():
-        raise InvalidArgument("question must not be empty")
+    nonblank(question, "question")
     now = now_str(world)
     row = world.insert(QUESTIONS, {"id": world.new_id(QUESTIONS), "product_id": product_id,
                                    "user_id": world.user_id, "question": question, "created_at": now,
@@ -213,11 +227,7 @@ def amazon_update_product_question(world, question_id: int, question: str | None
         question_id: id of your question.
         question: the new question text.
     """
-    _mine(world, QUESTIONS, question_id, "question")
-    if question is None or not question.strip():
-        raise InvalidArgument("give the new question text")
-    world.update(QUESTIONS, question_id, question=question, updated_at=now_str(world))
-    return {"message": "Question updated."}
+    return _reword(world, QUESTIONS, question_id, "question", question)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -262,11 +272,9 @@ def amazon_show_product_question_answers(
     rows = [dict(r) for r in world.rows(ANSWERS) if r["question_id"] == question_id]
     if is_verified is not None:
         rows = [r for r in rows if r["is_verified"] == is_verified]
-    rows = _filter_by_author(world, rows, user_email)
-    rows.sort(key=lambda r: (r["created_at"] or "", r["id"]))
-    rows = search_rank(rows, query, ("answer",))
-    rows = sort_rows(rows, sort_by, ("created_at", "updated_at"))
-    return [_public(world, r, "question_answer_id") for r in paginate(rows, page_index, page_limit)]
+    return _page(world, rows, user_email=user_email, newest_first=False, query=query, fields=("answer",),
+                 sort_by=sort_by, sorts=("created_at", "updated_at"), page_index=page_index, page_limit=page_limit,
+                 id_name="question_answer_id")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -278,8 +286,7 @@ def amazon_write_product_question_answer(world, question_id: int, answer: str) -
         answer: the answer text.
     """
     question = _question(world, question_id)
-    if not answer.strip():
-        raise InvalidArgument("answer must not be empty")
+    nonblank(answer, "answer")
     now = now_str(world)
     row = world.insert(ANSWERS, {
         "id": world.new_id(ANSWERS), "question_id": question_id, "user_id": world.user_id, "answer": answer,
@@ -297,11 +304,7 @@ def amazon_update_product_question_answer(world, question_answer_id: int, answer
         question_answer_id: id of your answer.
         answer: the new answer text.
     """
-    _mine(world, ANSWERS, question_answer_id, "answer")
-    if answer is None or not answer.strip():
-        raise InvalidArgument("give the new answer text")
-    world.update(ANSWERS, question_answer_id, answer=answer, updated_at=now_str(world))
-    return {"message": "Answer updated."}
+    return _reword(world, ANSWERS, question_answer_id, "answer", answer)
 
 
 @tool(app=APP, writes=True, requires=REQ)

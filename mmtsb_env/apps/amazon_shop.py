@@ -5,26 +5,32 @@ from __future__ import annotations
 from typing import Any
 
 from ..tools import Conflict, InvalidArgument, NotFound, tool
-from ._common import now_str, paginate, require_owned, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, require_owned, search_rank, sort_rows
 from .amazon import (
     ADDRESSES, APP, CARDS, CART, NEW_CARD_BALANCE, ORDER_ITEMS, ORDERS, PRODUCTS, REQ,
-    USERS, WISH_LIST, cart_breakdown, check_card_can_pay, check_quantity, delivery_status, find_promo,
+    USERS, WISH_LIST, cart_breakdown, check_card_can_pay, check_quantity, clear_owned, delivery_status, find_promo,
     get_product, money, owned, plus_days, promo_problem,
 )
 
 
-# ---------------------------------------------------------------------------------- cart
-def _cart_entry(world: Any, product_id: int) -> dict[str, Any] | None:
-    return world.first(CART, user_id=world.user_id, product_id=product_id)
+# ---------------------------------------------------------------------------------- cart and wish list entries
+_LISTS = {CART: ("cart", "amazon_show_cart"), WISH_LIST: ("wish list", "amazon_show_wish_list")}
 
 
-def _require_cart_entry(world: Any, product_id: int) -> dict[str, Any]:
-    entry = _cart_entry(world, product_id)
+def _entry(world: Any, table: str, product_id: int) -> dict[str, Any] | None:
+    """The owner's cart or wish-list entry for a product, if any."""
+    return world.first(table, user_id=world.user_id, product_id=product_id)
+
+
+def _require_entry(world: Any, table: str, product_id: int) -> dict[str, Any]:
+    entry = _entry(world, table, product_id)
     if entry is None:
-        raise NotFound(f"product {product_id} is not in your cart; see amazon_show_cart")
+        where, see = _LISTS[table]
+        raise NotFound(f"product {product_id} is not in your {where}; see {see}")
     return entry
 
 
+# ---------------------------------------------------------------------------------- cart
 def _check_stock(product: dict[str, Any], quantity: int) -> None:
     if quantity > product["inventory_quantity"]:
         left = product["inventory_quantity"]
@@ -34,7 +40,7 @@ def _check_stock(product: dict[str, Any], quantity: int) -> None:
 
 def _put_in_cart(world: Any, product: dict[str, Any], quantity: int) -> dict[str, Any]:
     """Add units of a product to the owner's cart (merging with an existing entry)."""
-    entry = _cart_entry(world, product["id"])
+    entry = _entry(world, CART, product["id"])
     total = quantity + (entry["quantity"] if entry else 0)
     _check_stock(product, total)
     if entry is not None:
@@ -63,12 +69,10 @@ def amazon_show_cart(world) -> dict:
 @tool(app=APP, writes=True, requires=REQ)
 def amazon_clear_cart(world) -> dict:
     """Remove every product (and any promo code) from your cart."""
-    entries = owned(world, CART)
-    for entry in entries:
-        world.delete(CART, entry["id"])
+    removed = clear_owned(world, CART)
     if (world.get(USERS, world.user_id) or {}).get("cart_promo_code") is not None:
         world.update(USERS, world.user_id, cart_promo_code=None)
-    return {"message": "Cart cleared.", "removed": len(entries)}
+    return {"message": "Cart cleared.", "removed": removed}
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -83,8 +87,7 @@ def amazon_add_product_to_cart(world, product_id: int, quantity: int = 1, clear_
     check_quantity(quantity)
     product = get_product(world, product_id)
     if clear_cart_first:
-        for entry in owned(world, CART):
-            world.delete(CART, entry["id"])
+        clear_owned(world, CART)
     entry = _put_in_cart(world, product, quantity)
     return {"message": f"Added {quantity} x {product['name']} to your cart.", "cart_entry_id": entry["id"],
             "quantity_in_cart": entry["quantity"]}
@@ -99,7 +102,7 @@ def amazon_update_product_quantity_in_cart(world, product_id: int, quantity: int
         quantity: the new quantity (at least 1; use amazon_delete_product_from_cart to remove it).
     """
     check_quantity(quantity)
-    entry = _require_cart_entry(world, product_id)
+    entry = _require_entry(world, CART, product_id)
     _check_stock(get_product(world, product_id), quantity)
     _set_cart_quantity(world, entry, quantity)
     return {"message": "Cart quantity updated.", "quantity_in_cart": quantity}
@@ -112,7 +115,7 @@ def amazon_delete_product_from_cart(world, product_id: int) -> dict:
     Args:
         product_id: id of a product in the cart.
     """
-    entry = _require_cart_entry(world, product_id)
+    entry = _require_entry(world, CART, product_id)
     world.delete(CART, entry["id"])
     return {"message": "Product removed from your cart."}
 
@@ -156,7 +159,7 @@ def amazon_add_gift_wrapping_to_product(world, product_id: int, quantity: int | 
         quantity: how many of its units to wrap (at most the quantity in the cart).
     """
     wrap = check_quantity(1 if quantity is None else quantity)
-    entry = _require_cart_entry(world, product_id)
+    entry = _require_entry(world, CART, product_id)
     if wrap > entry["quantity"]:
         raise Conflict(f"only {entry['quantity']} of product {product_id} are in your cart; cannot gift-wrap {wrap}")
     world.update(CART, entry["id"], gift_wrap_quantity=wrap)
@@ -170,7 +173,7 @@ def amazon_remove_gift_wrapping_from_product(world, product_id: int) -> dict:
     Args:
         product_id: id of a product in the cart.
     """
-    entry = _require_cart_entry(world, product_id)
+    entry = _require_entry(world, CART, product_id)
     if entry["gift_wrap_quantity"] == 0:
         raise Conflict(f"product {product_id} in your cart is not gift-wrapped")
     world.update(CART, entry["id"], gift_wrap_quantity=0)
@@ -178,19 +181,8 @@ def amazon_remove_gift_wrapping_from_product(world, product_id: int) -> dict:
 
 
 # ---------------------------------------------------------------------------------- wish list
-def _wish_entry(world: Any, product_id: int) -> dict[str, Any] | None:
-    return world.first(WISH_LIST, user_id=world.user_id, product_id=product_id)
-
-
-def _require_wish_entry(world: Any, product_id: int) -> dict[str, Any]:
-    entry = _wish_entry(world, product_id)
-    if entry is None:
-        raise NotFound(f"product {product_id} is not in your wish list; see amazon_show_wish_list")
-    return entry
-
-
 def _put_in_wish_list(world: Any, product_id: int, quantity: int) -> dict[str, Any]:
-    entry = _wish_entry(world, product_id)
+    entry = _entry(world, WISH_LIST, product_id)
     if entry is not None:
         return world.update(WISH_LIST, entry["id"], quantity=entry["quantity"] + quantity)
     return world.insert(WISH_LIST, {"id": world.new_id(WISH_LIST), "user_id": world.user_id,
@@ -214,10 +206,7 @@ def amazon_show_wish_list(world) -> list:
 @tool(app=APP, writes=True, requires=REQ)
 def amazon_clear_wish_list(world) -> dict:
     """Remove every product from your wish list."""
-    entries = owned(world, WISH_LIST)
-    for entry in entries:
-        world.delete(WISH_LIST, entry["id"])
-    return {"message": "Wish list cleared.", "removed": len(entries)}
+    return {"message": "Wish list cleared.", "removed": clear_owned(world, WISH_LIST)}
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -234,8 +223,7 @@ def amazon_add_product_to_wish_list(
     check_quantity(quantity)
     product = get_product(world, product_id)
     if clear_wish_list_first:
-        for entry in owned(world, WISH_LIST):
-            world.delete(WISH_LIST, entry["id"])
+        clear_owned(world, WISH_LIST)
     entry = _put_in_wish_list(world, product_id, quantity)
     return {"message": f"Added {product['name']} to your wish list.", "wish_list_entry_id": entry["id"],
             "quantity_in_wish_list": entry["quantity"]}
@@ -248,7 +236,7 @@ def amazon_delete_product_from_wish_list(world, product_id: int) -> dict:
     Args:
         product_id: id of a product in the wish list.
     """
-    entry = _require_wish_entry(world, product_id)
+    entry = _require_entry(world, WISH_LIST, product_id)
     world.delete(WISH_LIST, entry["id"])
     return {"message": "Product removed from your wish list."}
 
@@ -262,7 +250,7 @@ def amazon_update_product_quantity_in_wish_list(world, product_id: int, quantity
         quantity: the new quantity (at least 1).
     """
     check_quantity(quantity)
-    entry = _require_wish_entry(world, product_id)
+    entry = _require_entry(world, WISH_LIST, product_id)
     world.update(WISH_LIST, entry["id"], quantity=quantity)
     return {"message": "Wish list quantity updated.", "quantity_in_wish_list": quantity}
 
@@ -275,7 +263,7 @@ def amazon_move_product_from_cart_to_wish_list(world, product_id: int, quantity:
         product_id: id of a product in the cart.
         quantity: how many units to move (null moves all of them).
     """
-    entry = _require_cart_entry(world, product_id)
+    entry = _require_entry(world, CART, product_id)
     moved = entry["quantity"] if quantity is None else check_quantity(quantity)
     if moved > entry["quantity"]:
         raise Conflict(f"only {entry['quantity']} of product {product_id} are in your cart")
@@ -292,7 +280,7 @@ def amazon_move_product_from_wish_list_to_cart(world, product_id: int, quantity:
         product_id: id of a product in the wish list.
         quantity: how many units to move (null moves all of them).
     """
-    wish = _require_wish_entry(world, product_id)
+    wish = _require_entry(world, WISH_LIST, product_id)
     moved = wish["quantity"] if quantity is None else check_quantity(quantity)
     if moved > wish["quantity"]:
         raise Conflict(f"only {wish['quantity']} of product {product_id} are in your wish list")
@@ -494,8 +482,7 @@ def amazon_update_payment_card(world, payment_card_id: int, card_name: str) -> d
         card_name: the new name.
     """
     require_owned(world, CARDS, payment_card_id, "payment card")
-    if not card_name.strip():
-        raise InvalidArgument("card_name must not be empty")
+    nonblank(card_name, "card_name")
     world.update(CARDS, payment_card_id, card_name=card_name)
     return {"message": "Payment card updated."}
 

@@ -22,7 +22,7 @@ from typing import Any
 from ..tools import InvalidArgument, NOT_GIVEN, NotFound, tool
 from ..world import define_table, format_datetime_tz
 from ..world.base import BaseBuilder, populator
-from ._common import text_score, words
+from ._common import nonblank, text_score, words
 
 APP = "calendar"
 CALENDARS = "calendar.calendars"
@@ -155,6 +155,25 @@ def _resolve_instance(world: Any, event_id: str) -> tuple[dict[str, Any], dict[s
     return None
 
 
+def _occurrence(world: Any, event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(series parent, occurrence) for an occurrence id; NotFound for an unknown event id."""
+    found = _resolve_instance(world, event_id)
+    if found is None:
+        raise NotFound(f"calendar event {event_id!r} does not exist; find events with search_calendar_events")
+    return found
+
+
+def _exclude(world: Any, parent: dict[str, Any], instance: dict[str, Any]) -> None:
+    """Drop one occurrence from its series."""
+    excluded = list(parent["recurrence_exclude_datetime"] or []) + [instance["start_datetime"]]
+    world.update(EVENTS, parent["calendar_event_id"], recurrence_exclude_datetime=excluded)
+
+
+def _require_calendar(world: Any, calendar_id: str) -> None:
+    if world.get(CALENDARS, calendar_id) is None:
+        raise NotFound(f"calendar {calendar_id!r} does not exist")
+
+
 def _prepare(world: Any, row: dict[str, Any]) -> dict[str, Any]:
     """Validate a full event row and normalise its date-times; returns the row to store."""
     if world.get(CALENDARS, row["calendar_id"]) is None:
@@ -208,8 +227,7 @@ def create_calendar(world, title: str) -> str:
     Args:
         title: name of the calendar.
     """
-    if not title.strip():
-        raise InvalidArgument("title must not be empty")
+    nonblank(title, "title")
     calendar_id = fresh_id(world, CALENDARS, "calendar")
     world.insert(CALENDARS, {"calendar_id": calendar_id, "title": title.strip()})
     return calendar_id
@@ -241,10 +259,8 @@ def modify_calendar(world, calendar_id: str, title: str) -> dict:
         calendar_id: id of the calendar.
         title: new name.
     """
-    if world.get(CALENDARS, calendar_id) is None:
-        raise NotFound(f"calendar {calendar_id!r} does not exist")
-    if not title.strip():
-        raise InvalidArgument("title must not be empty")
+    _require_calendar(world, calendar_id)
+    nonblank(title, "title")
     world.update(CALENDARS, calendar_id, title=title.strip())
     return {"message": "Calendar renamed."}
 
@@ -256,8 +272,7 @@ def remove_calendar(world, calendar_id: str) -> dict:
     Args:
         calendar_id: id of the calendar.
     """
-    if world.get(CALENDARS, calendar_id) is None:
-        raise NotFound(f"calendar {calendar_id!r} does not exist")
+    _require_calendar(world, calendar_id)
     events = world.select(EVENTS, calendar_id=calendar_id)
     for event in events:
         world.delete(EVENTS, event["calendar_event_id"])
@@ -448,12 +463,8 @@ def remove_calendar_event(world, calendar_event_id: str) -> dict:
                 world.delete(EVENTS, child["calendar_event_id"])
                 removed += 1
         return {"message": f"Removed {removed} event(s)."}
-    found = _resolve_instance(world, calendar_event_id)
-    if found is None:
-        raise NotFound(f"calendar event {calendar_event_id!r} does not exist; find events with search_calendar_events")
-    parent, instance = found
-    excluded = list(parent["recurrence_exclude_datetime"] or []) + [instance["start_datetime"]]
-    world.update(EVENTS, parent["calendar_event_id"], recurrence_exclude_datetime=excluded)
+    parent, instance = _occurrence(world, calendar_event_id)
+    _exclude(world, parent, instance)
     return {"message": f"Removed the occurrence starting {instance['start_datetime']}."}
 
 
@@ -524,16 +535,12 @@ def modify_calendar_event(
                 world.delete(EVENTS, child["calendar_event_id"])
         world.update(EVENTS, calendar_event_id, **{k: v for k, v in new.items() if k != "calendar_event_id"})
         return {"message": "Event modified.", "calendar_event_id": calendar_event_id}
-    found = _resolve_instance(world, calendar_event_id)
-    if found is None:
-        raise NotFound(f"calendar event {calendar_event_id!r} does not exist; find events with search_calendar_events")
-    parent, instance = found
+    parent, instance = _occurrence(world, calendar_event_id)
     new = _prepare(world, {**instance, **changes})
     if "title" in changes:
         new["title"] = new["title"].strip()
     new["calendar_event_id"] = fresh_id(world, EVENTS, "calendar_event")
-    excluded = list(parent["recurrence_exclude_datetime"] or []) + [instance["start_datetime"]]
-    world.update(EVENTS, parent["calendar_event_id"], recurrence_exclude_datetime=excluded)
+    _exclude(world, parent, instance)
     world.insert(EVENTS, new)
     return {"message": "The occurrence was changed and is now an event of its own.",
             "calendar_event_id": new["calendar_event_id"]}

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..tools import Conflict, InvalidArgument, tool
 from ..world.base import BaseBuilder, populator
-from ._common import now_str, paginate, public_user, require_owned, text_score, words
+from ._common import nonblank, now_str, paginate, public_user, require_owned, text_score, words
 from .phone import CONTACTS, USERS, phone_digits, require_phone_user
 
 APP = "contacts"
@@ -190,8 +190,7 @@ def contacts_add_contact(
         home_address: their home address.
         work_address: their work address.
     """
-    if not first_name.strip():
-        raise InvalidArgument("first_name must not be empty")
+    nonblank(first_name, "first_name")
     email = _check_email(email)
     if _email_taken(world, email):
         raise Conflict(f"a contact with email {email} already exists; update it with contacts_update_contact instead")
@@ -235,9 +234,7 @@ def contacts_update_contact(
     require_owned(world, CONTACTS, contact_id, "contact")
     changes: dict[str, Any] = {}
     if first_name is not None:
-        if not first_name.strip():
-            raise InvalidArgument("first_name must not be empty")
-        changes["first_name"] = first_name.strip()
+        changes["first_name"] = nonblank(first_name, "first_name").strip()
     if last_name is not None:
         changes["last_name"] = last_name.strip()
     if phone_number is not None:

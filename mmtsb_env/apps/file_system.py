@@ -160,6 +160,18 @@ class Tree:
             raise NotFound(f"file {raw!r} ({fpath}) does not exist; list existing ones with file_system_show_directory")
         return row
 
+    def existing_file(self, raw: str, what: str = "file_path") -> tuple[str, dict[str, Any]]:
+        """(absolute path, row) of the file ``raw`` names; InvalidArgument/NotFound otherwise."""
+        fpath = self.file_path(raw, what)
+        return fpath, self.require_file(fpath, raw)
+
+    def require_file_slot(self, fpath: str, overwrite: bool | None, on_directory: str | None = None) -> None:
+        """A file may be written at ``fpath``: no directory there, and no file unless ``overwrite``."""
+        if self.is_dir(fpath + "/"):
+            raise Conflict(on_directory or f"a directory exists at {fpath}/")
+        if fpath in self.files and not overwrite:
+            raise Conflict(f"file {fpath} already exists; pass overwrite=true to replace it")
+
     def require_parent(self, path: str, raw: str) -> None:
         parent = self.parent(path)
         if not self.is_dir(parent):
@@ -280,9 +292,7 @@ def file_system_user_for_token(world: Any, access_token: str | None) -> int:
 
 def read_user_file(world: Any, user_id: int, path: str) -> dict[str, Any]:
     """The file row at ``path`` in ``user_id``'s tree (copy); NotFound/InvalidArgument otherwise."""
-    tree = Tree(world, user_id)
-    fpath = tree.file_path(path)
-    return dict(tree.require_file(fpath, path))
+    return dict(Tree(world, user_id).existing_file(path)[1])
 
 
 def write_user_file(world: Any, user_id: int, path: str, content: str, *, overwrite: bool = False,
@@ -291,10 +301,7 @@ def write_user_file(world: Any, user_id: int, path: str, content: str, *, overwr
     tree = Tree(world, user_id)
     fpath = tree.file_path(path)
     tree.require_writable(fpath, path)
-    if tree.is_dir(fpath + "/"):
-        raise Conflict(f"{fpath} is a directory; choose a file path")
-    if fpath in tree.files and not overwrite:
-        raise Conflict(f"file {fpath} already exists; pass overwrite=true to replace it")
+    tree.require_file_slot(fpath, overwrite, f"{fpath} is a directory; choose a file path")
     if make_parents:
         tree.make_parents(fpath)
     else:
@@ -406,9 +413,7 @@ def file_system_show_file(world, file_path: str) -> dict:
     Args:
         file_path: path of the file.
     """
-    tree = _tree(world)
-    fpath = tree.file_path(file_path)
-    row = tree.require_file(fpath, file_path)
+    _, row = _tree(world).existing_file(file_path)
     out = {
         "file_id": row["id"], "file_path": row["path"], "content": row["content"], "size": row["size"],
         "created_at": row["created_at"], "updated_at": row["updated_at"],
@@ -452,8 +457,7 @@ def file_system_update_file(world, file_path: str, content: str) -> dict:
         content: the new content (replaces the old one entirely).
     """
     tree = _tree(world)
-    fpath = tree.file_path(file_path)
-    row = tree.require_file(fpath, file_path)
+    fpath, row = tree.existing_file(file_path)
     tree.require_writable(fpath, file_path)
     if row["archive_format"]:
         raise InvalidArgument(f"{fpath} is a compressed file; decompress it to edit its files")
@@ -469,8 +473,7 @@ def file_system_delete_file(world, file_path: str) -> dict:
         file_path: path of the file.
     """
     tree = _tree(world)
-    fpath = tree.file_path(file_path)
-    tree.require_file(fpath, file_path)
+    fpath, _ = tree.existing_file(file_path)
     tree.require_writable(fpath, file_path)
     tree.remove_file(fpath)
     tree.touch_parent(fpath)
@@ -502,18 +505,14 @@ def _file_destination(tree: Tree, src: str, raw_dst: str) -> str:
 def _transfer_file(world: Any, source_file_path: str, destination_file_path: str, overwrite: bool | None,
                    retain_dates: bool | None, move: bool) -> dict:
     tree = _tree(world)
-    src = tree.file_path(source_file_path, "source_file_path")
-    row = tree.require_file(src, source_file_path)
+    src, row = tree.existing_file(source_file_path, "source_file_path")
     dst = _file_destination(tree, src, destination_file_path)
     if dst == src:
         raise InvalidArgument(f"source and destination are the same file ({src})")
     tree.require_writable(dst, destination_file_path)
     if move:
         tree.require_writable(src, source_file_path)
-    if tree.is_dir(dst + "/"):
-        raise Conflict(f"a directory exists at {dst}/")
-    if dst in tree.files and not overwrite:
-        raise Conflict(f"file {dst} already exists; pass overwrite=true to replace it")
+    tree.require_file_slot(dst, overwrite)
     tree.require_parent(dst, destination_file_path)
     now = now_str(world)
     stamp = (row["created_at"], row["updated_at"]) if retain_dates else (now, now)
@@ -594,18 +593,14 @@ def _transfer_directory(world: Any, source_directory_path: str, destination_dire
         return now, now
 
     if move:
-        for row in [src_row, *sub_dirs]:
-            if row is None:
-                continue
-            tree.dirs.pop(row["path"])
-            c, u = stamp(row)
-            new = world.update(DIRECTORIES, row["id"], path=dst + row["path"][len(src):], created_at=c, updated_at=u)
-            tree.dirs[new["path"]] = new
-        for row in sub_files:
-            tree.files.pop(row["path"])
-            c, u = stamp(row)
-            new = world.update(FILES, row["id"], path=dst + row["path"][len(src):], created_at=c, updated_at=u)
-            tree.files[new["path"]] = new
+        for table, index, rows in ((DIRECTORIES, tree.dirs, [src_row, *sub_dirs]), (FILES, tree.files, sub_files)):
+            for row in rows:
+                if row is None:
+                    continue
+                index.pop(row["path"])
+                c, u = stamp(row)
+                new = world.update(table, row["id"], path=dst + row["path"][len(src):], created_at=c, updated_at=u)
+                index[new["path"]] = new
         tree.touch_parent(src)
     else:
         tree.make_dir(dst, stamp(src_row))
@@ -674,10 +669,7 @@ def file_system_compress_directory(world, directory_path: str, compressed_file_p
     tree.require_writable(target, raw_target)
     if delete_directory:
         tree.require_writable(dpath, directory_path)
-    if tree.is_dir(target + "/"):
-        raise Conflict(f"a directory exists at {target}/")
-    if target in tree.files and not overwrite:
-        raise Conflict(f"file {target} already exists; pass overwrite=true to replace it")
+    tree.require_file_slot(target, overwrite)
     tree.require_parent(target, raw_target)
     sub_dirs, sub_files = tree.subtree(dpath)
     entries: list[dict[str, Any]] = []
@@ -712,8 +704,7 @@ def file_system_decompress_file(world, compressed_file_path: str, decompressed_d
         delete_compressed_file: delete the compressed file after unpacking.
     """
     tree = _tree(world)
-    src = tree.file_path(compressed_file_path, "compressed_file_path")
-    row = tree.require_file(src, compressed_file_path)
+    src, row = tree.existing_file(compressed_file_path, "compressed_file_path")
     if not row["archive_format"]:
         raise InvalidArgument(f"{src} is not a compressed file; only files made by compression can be decompressed")
     if decompressed_directory_path is None:

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..tools import InvalidArgument, NotFound
 from ..world import define_table
-from ..world.clock import format_datetime, parse_datetime
+from ..world.clock import format_datetime
 from ._accounts import define_accounts
-from ._common import now_str, paginate, sort_rows, text_score
+from ._common import now_str, paginate, parse_when, sort_rows, text_score
 from .file_system import file_system_user_for_token, read_user_file
 
 APP = "gmail"
@@ -213,10 +213,7 @@ def _attachment_views(world: Any, ids: list[int]) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------------------ arguments
 def _datetime(value: str, name: str) -> str:
-    try:
-        return format_datetime(parse_datetime(value))
-    except ValueError as exc:
-        raise InvalidArgument(f"{name}: {exc}") from None
+    return format_datetime(parse_when(value, name))
 
 
 def _window(min_created_at: str | None, max_created_at: str | None) -> tuple[str, str]:
@@ -287,26 +284,23 @@ def _deliver(
     })
 
 
-def _set_email_state(world: Any, email_id: int, **changes: Any) -> None:
-    state = world.first(EMAIL_STATES, user_id=world.user_id, email_id=email_id)
+def _set_state(world: Any, table: str, column: str, key: int, changes: dict[str, Any]) -> None:
+    """Change the owner's state row for one email or thread, creating it on first use."""
+    state = world.first(table, user_id=world.user_id, **{column: key})
     if state is None:
-        world.insert(EMAIL_STATES, {
-            "id": world.new_id(EMAIL_STATES), "user_id": world.user_id, "email_id": email_id,
-            **changes, "updated_at": now_str(world),
+        world.insert(table, {
+            "id": world.new_id(table), "user_id": world.user_id, column: key, **changes, "updated_at": now_str(world),
         })
     else:
-        world.update(EMAIL_STATES, state["id"], **changes, updated_at=now_str(world))
+        world.update(table, state["id"], **changes, updated_at=now_str(world))
+
+
+def _set_email_state(world: Any, email_id: int, **changes: Any) -> None:
+    _set_state(world, EMAIL_STATES, "email_id", email_id, changes)
 
 
 def _set_thread_state(world: Any, thread_id: int, **changes: Any) -> None:
-    state = world.first(THREAD_STATES, user_id=world.user_id, email_thread_id=thread_id)
-    if state is None:
-        world.insert(THREAD_STATES, {
-            "id": world.new_id(THREAD_STATES), "user_id": world.user_id, "email_thread_id": thread_id,
-            **changes, "updated_at": now_str(world),
-        })
-    else:
-        world.update(THREAD_STATES, state["id"], **changes, updated_at=now_str(world))
+    _set_state(world, THREAD_STATES, "email_thread_id", thread_id, changes)
 
 
 def _forget_thread(world: Any, thread_id: int) -> int:

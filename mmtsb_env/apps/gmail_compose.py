@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tools import Conflict, InvalidArgument, NotFound, tool
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, search_rank, sort_rows
 from .file_system import file_system_user_for_token, write_user_file
 from .gmail import (
     APP, ATTACHMENTS, DRAFTS, REQ, USERS, _attach_files, _attachment_views, _deliver, _draft_view,
@@ -65,8 +65,7 @@ def gmail_reply_to_email(
     box = _Mailbox(world)
     box.thread(email_thread_id)
     original = box.email(email_id, email_thread_id)
-    if not body.strip():
-        raise InvalidArgument("body must not be empty")
+    nonblank(body, "body")
     if email_addresses is not None:
         recipients = _resolve_recipients(world, email_addresses, "email_addresses")
     else:

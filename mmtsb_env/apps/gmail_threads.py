@@ -401,12 +401,17 @@ def gmail_unlabel_thread(world, email_thread_id: int) -> dict:
     Args:
         email_thread_id: id of the thread.
     """
+    _clear_thread_state(world, email_thread_id, "label", "label", "has no label")
+    return {"message": "Label removed."}
+
+
+def _clear_thread_state(world: Any, email_thread_id: int, flag: str, column: str, unset: str) -> None:
+    """Reset ``column`` of the owner's thread state; Conflict("thread <id> <unset>") when ``flag`` is off."""
     box = _Mailbox(world)
     box.thread(email_thread_id)
-    if not box.flags(email_thread_id)["label"]:
-        raise Conflict(f"thread {email_thread_id} has no label")
-    _set_thread_state(world, email_thread_id, label=None)
-    return {"message": "Label removed."}
+    if not box.flags(email_thread_id)[flag]:
+        raise Conflict(f"thread {email_thread_id} {unset}")
+    _set_thread_state(world, email_thread_id, **{column: None})
 
 
 def _mark_read(world: Any, email_thread_id: int, read: bool) -> dict:
@@ -547,9 +552,5 @@ def gmail_unsnooze_thread(world, email_thread_id: int) -> dict:
     Args:
         email_thread_id: id of the thread.
     """
-    box = _Mailbox(world)
-    box.thread(email_thread_id)
-    if not box.flags(email_thread_id)["snoozed"]:
-        raise Conflict(f"thread {email_thread_id} is not snoozed")
-    _set_thread_state(world, email_thread_id, snoozed_until=None)
+    _clear_thread_state(world, email_thread_id, "snoozed", "snoozed_until", "is not snoozed")
     return {"message": "Thread unsnoozed."}

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from ..tools import InvalidArgument, NotFound, PermissionDenied, tool
 from ..world.base import BaseBuilder, populator
-from ..world.clock import format_datetime, parse_datetime
-from ._common import now_str, paginate, sort_rows, text_score
+from ..world.clock import format_datetime
+from ._common import nonblank, now_str, paginate, parse_when, sort_rows, text_score
 from .phone import (
     GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS, full_name, require_phone_user,
 )
@@ -171,10 +171,7 @@ def _public(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bound(value: str, name: str) -> str:
-    try:
-        return format_datetime(parse_datetime(value))
-    except ValueError as exc:
-        raise InvalidArgument(f"{name}: {exc}") from None
+    return format_datetime(parse_when(value, name))
 
 
 def _window(world, kind, phone_number, min_datetime, max_datetime, pagination_order, page_index, page_limit):
@@ -233,8 +230,7 @@ def _delete(world, kind, copy_id):
 
 
 def _send(world, kind, phone_number, message):
-    if not message.strip():
-        raise InvalidArgument("message must not be empty")
+    nonblank(message, "message")
     if world.get(USERS, world.user_id) is None:
         raise PermissionDenied("your phone account does not exist; messages cannot be sent without one")
     receiver = require_phone_user(world, phone_number)
@@ -245,12 +241,12 @@ def _send(world, kind, phone_number, message):
         "id": world.new_id(kind.global_table), "sender_id": world.user_id, "receiver_id": receiver["id"],
         "message": message, "created_at": now,
     })
-    mine = world.insert(kind.user_table, {
-        "id": world.new_id(kind.user_table), "user_id": world.user_id, kind.fk: msg["id"], "created_at": now,
-    })
-    world.insert(kind.user_table, {
-        "id": world.new_id(kind.user_table), "user_id": receiver["id"], kind.fk: msg["id"], "created_at": now,
-    })
+    mine, _theirs = (
+        world.insert(kind.user_table, {
+            "id": world.new_id(kind.user_table), "user_id": owner, kind.fk: msg["id"], "created_at": now,
+        })
+        for owner in (world.user_id, receiver["id"])
+    )
     return {"message": f"{kind.word.capitalize()} message sent to {full_name(receiver)}.", kind.id_name: mine["id"]}
 
 

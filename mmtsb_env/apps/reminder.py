@@ -13,6 +13,7 @@ from typing import Any
 from ..tools import InvalidArgument, NOT_GIVEN, NotFound, tool
 from ..world import define_table, format_datetime_tz, parse_datetime
 from ..world.base import BASE_TIME, BaseBuilder, populator
+from ._common import nonblank
 from .calendar import PLACES, fresh_id, fuzzy_match, local
 
 APP = "reminder"
@@ -62,8 +63,7 @@ def add_reminder(world, content: str, reminder_datetime: str, latitude: float | 
         latitude: latitude of a place the reminder is tied to (with longitude).
         longitude: longitude of a place the reminder is tied to (with latitude).
     """
-    if not content.strip():
-        raise InvalidArgument("content must not be empty")
+    nonblank(content, "content")
     when = _when(reminder_datetime, "reminder_datetime")
     _check_location(latitude, longitude)
     reminder_id = fresh_id(world, REMINDERS, "reminder")
@@ -95,8 +95,7 @@ def modify_reminder(
     row = _require(world, reminder_id)
     changes: dict[str, Any] = {}
     if content is not NOT_GIVEN and content is not None:
-        if not content.strip():
-            raise InvalidArgument("content must not be empty")
+        nonblank(content, "content")
         changes["content"] = content
     if reminder_datetime is not NOT_GIVEN and reminder_datetime is not None:
         changes["reminder_datetime"] = format_datetime_tz(_when(reminder_datetime, "reminder_datetime"))

@@ -8,7 +8,7 @@ from ..tools import InvalidArgument, tool
 from ..world import define_table
 from ..world.base import BaseBuilder, populator
 from ._accounts import define_accounts
-from ._common import now_str, paginate, require_owned, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, require_owned, search_rank, sort_rows
 
 APP = "simple_note"
 NOTES = "simple_note.notes"
@@ -91,8 +91,7 @@ def simple_note_create_note(world, title: str, content: str, tags: list[str] | N
         tags: tags to attach.
         pinned: whether to pin the note.
     """
-    if not title.strip():
-        raise InvalidArgument("title must not be empty")
+    nonblank(title, "title")
     now = now_str(world)
     note = world.insert(NOTES, {
         "id": world.new_id(NOTES), "user_id": world.user_id, "title": title, "content": content,

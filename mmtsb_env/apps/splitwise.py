@@ -16,9 +16,9 @@ from collections import defaultdict
 from typing import Any, Iterable
 
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
-from ..world import define_table, format_datetime, parse_datetime
+from ..world import define_table, format_datetime
 from ._accounts import define_accounts, logged_in_user
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, parse_when, search_rank, sort_rows
 
 APP = "splitwise"
 REQ = ("network", "login:splitwise")
@@ -267,11 +267,7 @@ def parse_bound(value: str | None, what: str, *, upper: bool) -> str | None:
     """A created_at bound as a stored timestamp string; a bare upper date covers that whole day."""
     if value is None:
         return None
-    try:
-        dt = parse_datetime(value)
-    except ValueError as exc:
-        raise InvalidArgument(f"{what}: {exc}") from None
-    text = format_datetime(dt)
+    text = format_datetime(parse_when(value, what))
     if upper and len(value.strip()) <= 10:
         text = text[:10] + "T23:59:59"
     return text
@@ -391,8 +387,7 @@ def splitwise_create_group(world, name: str, member_emails: list[str], descripti
         description: what the group is for.
     """
     uid = me(world)["id"]
-    if not name.strip():
-        raise InvalidArgument("name must not be empty")
+    nonblank(name, "name")
     members = [uid]
     for email in member_emails:
         other = user_by_email(world, email)
@@ -453,13 +448,29 @@ def splitwise_update_group(world, group_id: int, name: str | None = None, descri
         raise InvalidArgument("nothing to update: give name, description or both")
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise InvalidArgument("name must not be empty")
-        changes["name"] = name.strip()
+        changes["name"] = nonblank(name, "name").strip()
     if description is not None:
         changes["description"] = description
     world.update(GROUPS, group_id, **changes, updated_at=now_str(world))
     return {"message": "Group updated.", "group_id": group_id}
+
+
+def set_deleted(world: Any, table: str, row: dict[str, Any], what: str, deleted: bool) -> dict:
+    """Soft-delete (or restore) a group, expense or payment row that is in the other state."""
+    if row["deleted"] == deleted:
+        raise Conflict(f"{what} {row['id']} is {'already deleted' if deleted else 'not deleted'}")
+    world.update(table, row["id"], deleted=deleted, updated_at=now_str(world))
+    return {"message": f"{what.title()} {'deleted' if deleted else 'restored'}.", f"{what}_id": row["id"]}
+
+
+def _set_group_deleted(world: Any, group_id: int, deleted: bool) -> dict:
+    """Delete or undelete a group: only its creator may."""
+    uid = me(world)["id"]
+    group = require_group(world, uid, group_id)
+    if group["creator_id"] != uid:
+        action = "delete" if deleted else "undelete"
+        raise PermissionDenied(f"only the creator of group {group_id} ({group['name']}) can {action} it")
+    return set_deleted(world, GROUPS, group, "group", deleted)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -469,14 +480,7 @@ def splitwise_delete_group(world, group_id: int) -> dict:
     Args:
         group_id: id of the group.
     """
-    uid = me(world)["id"]
-    group = require_group(world, uid, group_id)
-    if group["creator_id"] != uid:
-        raise PermissionDenied(f"only the creator of group {group_id} ({group['name']}) can delete it")
-    if group["deleted"]:
-        raise Conflict(f"group {group_id} is already deleted")
-    world.update(GROUPS, group_id, deleted=True, updated_at=now_str(world))
-    return {"message": "Group deleted.", "group_id": group_id}
+    return _set_group_deleted(world, group_id, True)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -486,14 +490,7 @@ def splitwise_undelete_group(world, group_id: int) -> dict:
     Args:
         group_id: id of the group.
     """
-    uid = me(world)["id"]
-    group = require_group(world, uid, group_id)
-    if group["creator_id"] != uid:
-        raise PermissionDenied(f"only the creator of group {group_id} ({group['name']}) can undelete it")
-    if not group["deleted"]:
-        raise Conflict(f"group {group_id} is not deleted")
-    world.update(GROUPS, group_id, deleted=False, updated_at=now_str(world))
-    return {"message": "Group restored.", "group_id": group_id}
+    return _set_group_deleted(world, group_id, False)
 
 
 def _add_member(world: Any, group_id: int, user_id: int) -> None:

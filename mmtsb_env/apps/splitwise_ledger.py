@@ -15,9 +15,9 @@ from .file_system import file_system_user_for_token, read_user_file, write_user_
 from .splitwise import (
     APP, EXPENSE_COMMENTS, EXPENSES, GROUPS, MAX_AMOUNT, PAYMENT_COMMENTS, PAYMENTS, REQ, SHARES, USERS, full_name,
     group_name, me, member_ids, money, notify, pair_balances, pair_in_group, parse_bound, person, require_group,
-    split_amount, to_cents, user_by_email,
+    set_deleted, split_amount, to_cents, user_by_email,
 )
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, search_rank, sort_rows
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -175,8 +175,7 @@ def splitwise_record_expense(world, description: str, paid_amount: float, payer_
         file_system_access_token: file_system access token, needed with receipt_file_path (you must be logged in to file_system).
     """
     uid = me(world)["id"]
-    if not description.strip():
-        raise InvalidArgument("description must not be empty")
+    nonblank(description, "description")
     paid = to_cents(paid_amount, "paid_amount")
     group = require_group(world, uid, group_id, active=True) if group_id is not None else None
     payer = user_by_email(world, payer_email, "payer")
@@ -255,13 +254,6 @@ def splitwise_update_expense(world, expense_id: int, description: str | None = N
     return {"message": "Expense updated.", "expense_id": expense_id}
 
 
-def _set_deleted(world: Any, table: str, row: dict[str, Any], what: str, deleted: bool) -> dict:
-    if row["deleted"] == deleted:
-        raise Conflict(f"{what} {row['id']} is {'already deleted' if deleted else 'not deleted'}")
-    world.update(table, row["id"], deleted=deleted, updated_at=now_str(world))
-    return {"message": f"{what.title()} {'deleted' if deleted else 'restored'}.", f"{what}_id": row["id"]}
-
-
 @tool(app=APP, writes=True, requires=REQ)
 def splitwise_delete_expense(world, expense_id: int) -> dict:
     """Mark an expense as deleted (it stops counting toward balances and can be restored).
@@ -270,7 +262,7 @@ def splitwise_delete_expense(world, expense_id: int) -> dict:
         expense_id: id of the expense.
     """
     exp, _ = _expense(world, me(world)["id"], expense_id)
-    return _set_deleted(world, EXPENSES, exp, "expense", True)
+    return set_deleted(world, EXPENSES, exp, "expense", True)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -281,7 +273,7 @@ def splitwise_undelete_expense(world, expense_id: int) -> dict:
         expense_id: id of the expense.
     """
     exp, _ = _expense(world, me(world)["id"], expense_id)
-    return _set_deleted(world, EXPENSES, exp, "expense", False)
+    return set_deleted(world, EXPENSES, exp, "expense", False)
 
 
 def _list_expenses(world: Any, group_id: int | None, query: str | None, participant_email: str | None,
@@ -555,7 +547,7 @@ def splitwise_delete_payment(world, payment_id: int) -> dict:
     Args:
         payment_id: id of the payment.
     """
-    return _set_deleted(world, PAYMENTS, _payment(world, me(world)["id"], payment_id), "payment", True)
+    return set_deleted(world, PAYMENTS, _payment(world, me(world)["id"], payment_id), "payment", True)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -565,7 +557,7 @@ def splitwise_undelete_payment(world, payment_id: int) -> dict:
     Args:
         payment_id: id of the payment.
     """
-    return _set_deleted(world, PAYMENTS, _payment(world, me(world)["id"], payment_id), "payment", False)
+    return set_deleted(world, PAYMENTS, _payment(world, me(world)["id"], payment_id), "payment", False)
 
 
 def _list_payments(world: Any, group_id: int | None, query: str | None, participant_email: str | None,
@@ -696,8 +688,7 @@ def _comment_api(table: str, key: str, what: str, find: Callable[[Any, int, int]
         uid = me(world)["id"]
         parent = find(world, uid, parent_id)
         parent = parent[0] if isinstance(parent, tuple) else parent
-        if not comment.strip():
-            raise InvalidArgument("comment must not be empty")
+        nonblank(comment, "comment")
         now = now_str(world)
         cid = world.new_id(table)
         world.insert(table, {"id": cid, key: parent_id, "user_id": uid, "comment": comment, "created_at": now, "updated_at": now})
@@ -723,8 +714,7 @@ def _comment_api(table: str, key: str, what: str, find: Callable[[Any, int, int]
 
     def update(world: Any, comment_id: int, comment: str) -> dict:
         get(world, comment_id, own=True)
-        if not comment.strip():
-            raise InvalidArgument("comment must not be empty")
+        nonblank(comment, "comment")
         world.update(table, comment_id, comment=comment, updated_at=now_str(world))
         return {"message": "Comment updated.", "comment_id": comment_id}
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
+from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, ToolError, tool
 from ..world import define_table, parse_datetime
 from ..world.base import BASE_TIME, BaseBuilder, populator
 from ._accounts import define_accounts, logged_in_user
@@ -419,6 +419,15 @@ class Catalog:
         album = self.albums.get(song["album_id"]) if song["album_id"] is not None else None
         return [song["title"], album or "", *(self.artists.get(i, "") for i in song["artist_ids"])]
 
+    def album_search_text(self, album: dict[str, Any]) -> list[str]:
+        return [album["title"], *(self.artists.get(i, "") for i in album["artist_ids"])]
+
+
+def rank_by_text(items: Iterable[tuple[dict[str, Any], list[str]]], query: str | None) -> list[dict[str, Any]]:
+    """The rows of (row, search words) pairs that match ``query``, best first (the words are not returned)."""
+    rows = search_rank(({**row, "_text": text} for row, text in items), query, ("_text",))
+    return [{k: v for k, v in r.items() if k != "_text"} for r in rows]
+
 
 def artist_out(artist: dict[str, Any]) -> dict[str, Any]:
     return {"artist_id": artist["id"], "name": artist["name"], "genre": artist["genre"],
@@ -473,6 +482,21 @@ def link(world: Any, table: str, user_id: int, column: str, value: int) -> dict[
 def add_link(world: Any, table: str, user_id: int, column: str, value: int) -> dict[str, Any]:
     return world.insert(table, {"id": world.new_id(table), "user_id": user_id, column: value,
                                 "created_at": now_str(world)})
+
+
+def add_new_link(world: Any, table: str, user_id: int, column: str, value: int, taken: str) -> dict[str, Any]:
+    """:func:`add_link`, or Conflict(``taken``) when the user already has this link."""
+    if link(world, table, user_id, column, value) is not None:
+        raise Conflict(taken)
+    return add_link(world, table, user_id, column, value)
+
+
+def remove_link(world: Any, table: str, user_id: int, column: str, value: int, missing: ToolError) -> None:
+    """Delete the user's link, or raise ``missing`` when there is none."""
+    row = link(world, table, user_id, column, value)
+    if row is None:
+        raise missing
+    world.delete(table, row["id"])
 
 
 def _bound(value: str | None, name: str, upper: bool) -> datetime | None:
@@ -638,20 +662,14 @@ def spotify_show_song_privates(world, song_id: int) -> dict:
 
 
 def _like(world: Any, likes: str, items: str, column: str, item_id: int, what: str) -> dict:
-    uid = me(world)
-    if link(world, likes, uid, column, item_id) is not None:
-        raise Conflict(f"you already like this {what} ({column} {item_id})")
-    add_link(world, likes, uid, column, item_id)
+    add_new_link(world, likes, me(world), column, item_id, f"you already like this {what} ({column} {item_id})")
     bump(world, items, item_id, "like_count", +1)
     return {"message": f"{what.capitalize()} liked."}
 
 
 def _unlike(world: Any, likes: str, items: str, column: str, item_id: int, what: str) -> dict:
-    uid = me(world)
-    row = link(world, likes, uid, column, item_id)
-    if row is None:
-        raise Conflict(f"you have not liked this {what} ({column} {item_id}), so there is nothing to unlike")
-    world.delete(likes, row["id"])
+    nothing = Conflict(f"you have not liked this {what} ({column} {item_id}), so there is nothing to unlike")
+    remove_link(world, likes, me(world), column, item_id, nothing)
     bump(world, items, item_id, "like_count", -1)
     return {"message": f"{what.capitalize()} unliked."}
 
@@ -678,15 +696,22 @@ def spotify_unlike_song(world, song_id: int) -> dict:
     return _unlike(world, SONG_LIKES, SONGS, "song_id", song_id, "song")
 
 
-def _linked_songs(world: Any, table: str, uid: int, stamp: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(link row, song summary with the link time under ``stamp``) for the user's links."""
-    cat = Catalog(world)
+def _linked(
+    world: Any, table: str, items: str, column: str, uid: int, stamp: str,
+    view: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(linked item, ``view`` of it with the link time under ``stamp``) for the user's links, oldest link first."""
     out = []
     for ln in sorted(world.select(table, user_id=uid), key=lambda r: r["id"]):
-        song = world.get(SONGS, ln["song_id"])
-        if song is not None:
-            out.append((song, {**cat.song(song), stamp: ln["created_at"]}))
+        item = world.get(items, ln[column])
+        if item is not None:
+            out.append((item, {**view(item), stamp: ln["created_at"]}))
     return out
+
+
+def _linked_songs(world: Any, table: str, uid: int, stamp: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(song, song summary with the link time under ``stamp``) for the user's links."""
+    return _linked(world, table, SONGS, "song_id", uid, stamp, Catalog(world).song)
 
 
 @tool(app=APP, requires=REQ)
@@ -739,7 +764,7 @@ def spotify_search_albums(
     when = date_filter(min_release_date, max_release_date, "min_release_date", "max_release_date")
     cat = Catalog(world)
     rows = [
-        {**a, "_text": [a["title"], *(cat.artists.get(i, "") for i in a["artist_ids"])]}
+        {**a, "_text": cat.album_search_text(a)}
         for a in world.rows(ALBUMS)
         if (g is None or a["genre"] == g) and when(a["release_date"])
         and in_range(a["rating"], min_rating, max_rating) and in_range(a["like_count"], min_like_count, max_like_count)
@@ -798,13 +823,7 @@ def spotify_unlike_album(world, album_id: int) -> dict:
 
 
 def _linked_albums(world: Any, table: str, uid: int, stamp: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    cat = Catalog(world)
-    out = []
-    for ln in sorted(world.select(table, user_id=uid), key=lambda r: r["id"]):
-        album = world.get(ALBUMS, ln["album_id"])
-        if album is not None:
-            out.append((album, {**cat.album(album), stamp: ln["created_at"]}))
-    return out
+    return _linked(world, table, ALBUMS, "album_id", uid, stamp, Catalog(world).album)
 
 
 @tool(app=APP, requires=REQ)

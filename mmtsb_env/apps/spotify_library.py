@@ -5,12 +5,15 @@ Tables and shared helpers live in :mod:`mmtsb_env.apps.spotify`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..tools import Conflict, NotFound, PermissionDenied, tool
 from ._common import paginate, search_rank
 from .spotify import (
     ALBUM_LIBRARY, APP, ARTISTS, DOWNLOADS, FOLLOWS, PUBLIC, REQ, SONG_LIBRARY, SONG_LIKES, SONGS,
-    ARTIST_SORTS, Catalog, _check_genre, _linked_albums, _linked_songs, add_link, artist_out, bump,
-    date_filter, finish, in_range, is_premium, link, me, require_album, require_artist, require_song,
+    ARTIST_SORTS, Catalog, _check_genre, _linked_albums, _linked_songs, add_new_link, artist_out, bump,
+    date_filter, finish, in_range, is_premium, link, me, rank_by_text, remove_link, require_album, require_artist,
+    require_song,
 )
 
 
@@ -95,10 +98,7 @@ def spotify_follow_artist(world, artist_id: int) -> dict:
         artist_id: id of the artist.
     """
     require_artist(world, artist_id)
-    uid = me(world)
-    if link(world, FOLLOWS, uid, "artist_id", artist_id) is not None:
-        raise Conflict(f"you already follow artist {artist_id}")
-    add_link(world, FOLLOWS, uid, "artist_id", artist_id)
+    add_new_link(world, FOLLOWS, me(world), "artist_id", artist_id, f"you already follow artist {artist_id}")
     bump(world, ARTISTS, artist_id, "follower_count", +1)
     return {"message": "Artist followed."}
 
@@ -111,15 +111,23 @@ def spotify_unfollow_artist(world, artist_id: int) -> dict:
         artist_id: id of the artist.
     """
     require_artist(world, artist_id)
-    row = link(world, FOLLOWS, me(world), "artist_id", artist_id)
-    if row is None:
-        raise Conflict(f"you do not follow artist {artist_id}")
-    world.delete(FOLLOWS, row["id"])
+    remove_link(world, FOLLOWS, me(world), "artist_id", artist_id, Conflict(f"you do not follow artist {artist_id}"))
     bump(world, ARTISTS, artist_id, "follower_count", -1)
     return {"message": "Artist unfollowed."}
 
 
 # --------------------------------------------------------------------------- libraries and downloads
+def _add_to_library(world: Any, table: str, column: str, item_id: int, what: str) -> dict:
+    add_new_link(world, table, me(world), column, item_id, f"{what} {item_id} is already in your {what} library")
+    return {"message": f"{what.capitalize()} added to your library."}
+
+
+def _remove_from_library(world: Any, table: str, column: str, item_id: int, what: str) -> dict:
+    missing = NotFound(f"{what} {item_id} is not in your {what} library")
+    remove_link(world, table, me(world), column, item_id, missing)
+    return {"message": f"{what.capitalize()} removed from your library."}
+
+
 @tool(app=APP, requires=REQ)
 def spotify_show_song_library(
     world, query: str | None = "", page_index: int | None = 0, page_limit: int | None = 5, sort_by: str | None = None
@@ -134,8 +142,7 @@ def spotify_show_song_library(
     """
     cat = Catalog(world)
     pairs = _linked_songs(world, SONG_LIBRARY, me(world), "added_at")
-    rows = search_rank(({**out, "_text": cat.search_text(song)} for song, out in pairs), query, ("_text",))
-    rows = [{k: v for k, v in r.items() if k != "_text"} for r in rows]
+    rows = rank_by_text(((out, cat.search_text(song)) for song, out in pairs), query)
     return finish(rows, sort_by, ("added_at", "title", "duration"), page_index, page_limit)
 
 
@@ -147,11 +154,7 @@ def spotify_add_song_to_library(world, song_id: int) -> dict:
         song_id: id of the song.
     """
     require_song(world, song_id)
-    uid = me(world)
-    if link(world, SONG_LIBRARY, uid, "song_id", song_id) is not None:
-        raise Conflict(f"song {song_id} is already in your song library")
-    add_link(world, SONG_LIBRARY, uid, "song_id", song_id)
-    return {"message": "Song added to your library."}
+    return _add_to_library(world, SONG_LIBRARY, "song_id", song_id, "song")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -162,11 +165,7 @@ def spotify_remove_song_from_library(world, song_id: int) -> dict:
         song_id: id of the song.
     """
     require_song(world, song_id)
-    row = link(world, SONG_LIBRARY, me(world), "song_id", song_id)
-    if row is None:
-        raise NotFound(f"song {song_id} is not in your song library")
-    world.delete(SONG_LIBRARY, row["id"])
-    return {"message": "Song removed from your library."}
+    return _remove_from_library(world, SONG_LIBRARY, "song_id", song_id, "song")
 
 
 @tool(app=APP, requires=REQ)
@@ -182,11 +181,8 @@ def spotify_show_album_library(
         sort_by: added_at, title, release_date or rating; prefix "-" for descending.
     """
     cat = Catalog(world)
-    rows = [
-        {**out, "_text": [album["title"], *(cat.artists.get(i, "") for i in album["artist_ids"])]}
-        for album, out in _linked_albums(world, ALBUM_LIBRARY, me(world), "added_at")
-    ]
-    rows = [{k: v for k, v in r.items() if k != "_text"} for r in search_rank(rows, query, ("_text",))]
+    pairs = _linked_albums(world, ALBUM_LIBRARY, me(world), "added_at")
+    rows = rank_by_text(((out, cat.album_search_text(album)) for album, out in pairs), query)
     return finish(rows, sort_by, ("added_at", "title", "release_date", "rating"), page_index, page_limit)
 
 
@@ -198,11 +194,7 @@ def spotify_add_album_to_library(world, album_id: int) -> dict:
         album_id: id of the album.
     """
     require_album(world, album_id)
-    uid = me(world)
-    if link(world, ALBUM_LIBRARY, uid, "album_id", album_id) is not None:
-        raise Conflict(f"album {album_id} is already in your album library")
-    add_link(world, ALBUM_LIBRARY, uid, "album_id", album_id)
-    return {"message": "Album added to your library."}
+    return _add_to_library(world, ALBUM_LIBRARY, "album_id", album_id, "album")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -213,11 +205,7 @@ def spotify_remove_album_from_library(world, album_id: int) -> dict:
         album_id: id of the album.
     """
     require_album(world, album_id)
-    row = link(world, ALBUM_LIBRARY, me(world), "album_id", album_id)
-    if row is None:
-        raise NotFound(f"album {album_id} is not in your album library")
-    world.delete(ALBUM_LIBRARY, row["id"])
-    return {"message": "Album removed from your library."}
+    return _remove_from_library(world, ALBUM_LIBRARY, "album_id", album_id, "album")
 
 
 @tool(app=APP, requires=REQ)
@@ -243,8 +231,7 @@ def spotify_show_downloaded_songs(
     when = date_filter(min_downloaded_at, max_downloaded_at, "min_downloaded_at", "max_downloaded_at")
     cat = Catalog(world)
     pairs = [(s, o) for s, o in _linked_songs(world, DOWNLOADS, me(world), "downloaded_at") if when(o["downloaded_at"])]
-    rows = search_rank(({**out, "_text": cat.search_text(song)} for song, out in pairs), query, ("_text",))
-    rows = [{k: v for k, v in r.items() if k != "_text"} for r in rows]
+    rows = rank_by_text(((out, cat.search_text(song)) for song, out in pairs), query)
     return finish(rows, sort_by, ("downloaded_at", "title", "duration"), page_index, page_limit)
 
 
@@ -259,9 +246,7 @@ def spotify_download_song(world, song_id: int) -> dict:
     uid = me(world)
     if not is_premium(world, uid):
         raise PermissionDenied("downloading songs needs an active premium subscription; see spotify_show_premium_plans")
-    if link(world, DOWNLOADS, uid, "song_id", song_id) is not None:
-        raise Conflict(f"song {song_id} is already downloaded")
-    add_link(world, DOWNLOADS, uid, "song_id", song_id)
+    add_new_link(world, DOWNLOADS, uid, "song_id", song_id, f"song {song_id} is already downloaded")
     return {"message": "Song downloaded."}
 
 
@@ -273,10 +258,8 @@ def spotify_remove_downloaded_song(world, song_id: int) -> dict:
         song_id: id of the song.
     """
     require_song(world, song_id)
-    row = link(world, DOWNLOADS, me(world), "song_id", song_id)
-    if row is None:
-        raise NotFound(f"song {song_id} is not among your downloaded songs")
-    world.delete(DOWNLOADS, row["id"])
+    missing = NotFound(f"song {song_id} is not among your downloaded songs")
+    remove_link(world, DOWNLOADS, me(world), "song_id", song_id, missing)
     return {"message": "Downloaded song removed."}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
-from ._common import now_str, search_rank
+from ._common import nonblank, now_str, search_rank
 from .spotify import (
     ALBUM_REVIEWS, ALBUMS, APP, PLAYLIST_LIKES, PLAYLIST_REVIEWS, PLAYLIST_SONGS, PLAYLISTS, PUBLIC, REQ,
     SONG_REVIEWS, SONGS, USERS, _like, _unlike, finish, in_range, link, me, owned_playlist,
@@ -110,9 +110,7 @@ def spotify_search_playlists(
 
 
 def _check_title(title: str) -> str:
-    if not title.strip():
-        raise InvalidArgument("title must not be empty")
-    return title.strip()
+    return nonblank(title, "title").strip()
 
 
 @tool(app=APP, writes=True, requires=REQ)

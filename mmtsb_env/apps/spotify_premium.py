@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..tools import Conflict, InvalidArgument, NotFound, tool
-from ._common import now_str, paginate
+from ._common import nonblank, now_str, paginate
 from .file_system import file_system_user_for_token, write_user_file
 from .spotify import APP, PAYMENT_CARDS, PLAN_PRICES, PUBLIC, REQ, SUBSCRIPTIONS, me, user_brief
 
@@ -60,10 +60,8 @@ def spotify_add_payment_card(
         cvv_number: the 3- or 4-digit security code.
     """
     uid = me(world)
-    if not card_name.strip():
-        raise InvalidArgument("card_name must not be empty")
-    if not owner_name.strip():
-        raise InvalidArgument("owner_name must not be empty")
+    nonblank(card_name, "card_name")
+    nonblank(owner_name, "owner_name")
     if not 10**15 <= card_number < 10**16:
         raise InvalidArgument("card_number must have exactly 16 digits")
     if not 1 <= expiry_month <= 12:
@@ -101,8 +99,7 @@ def spotify_update_payment_card(world, payment_card_id: int, card_name: str) -> 
         card_name: the new name for the card.
     """
     _own_card(world, payment_card_id, me(world))
-    if not card_name.strip():
-        raise InvalidArgument("card_name must not be empty")
+    nonblank(card_name, "card_name")
     world.update(PAYMENT_CARDS, payment_card_id, card_name=card_name.strip())
     return {"message": "Payment card updated."}
 

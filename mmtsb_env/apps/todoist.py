@@ -19,7 +19,7 @@ from typing import Any, Literal
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
 from ..world import define_table, parse_datetime
 from ._accounts import define_accounts
-from ._common import now_str, paginate, search_rank
+from ._common import nonblank, now_str, paginate, search_rank
 
 APP = "todoist"
 REQ = ("network", "login:todoist")
@@ -166,24 +166,34 @@ def get_project(world: Any, project_id: int) -> dict[str, Any]:
     return project
 
 
-def get_section(world: Any, section_id: int) -> dict[str, Any]:
-    section = world.get(SECTIONS, section_id)
-    if section is None:
-        raise NotFound(f"section with id {section_id} does not exist")
-    project = world.get(PROJECTS, section["project_id"])
+def _in_visible_project(world: Any, table: str, key: int, missing: str) -> dict[str, Any]:
+    """A row of a project the device owner can see; NotFound(``missing``) otherwise (no leaks)."""
+    row = world.get(table, key)
+    project = world.get(PROJECTS, row["project_id"]) if row is not None else None
     if project is None or not is_member(world, project, world.user_id):
-        raise NotFound(f"section with id {section_id} does not exist")
-    return section
+        raise NotFound(missing)
+    return row
+
+
+def get_section(world: Any, section_id: int) -> dict[str, Any]:
+    return _in_visible_project(world, SECTIONS, section_id, f"section with id {section_id} does not exist")
 
 
 def get_task(world: Any, task_id: int) -> dict[str, Any]:
-    task = world.get(TASKS, task_id)
-    if task is None:
-        raise NotFound(f"task with id {task_id} does not exist; find tasks with todoist_show_tasks")
-    project = world.get(PROJECTS, task["project_id"])
-    if project is None or not is_member(world, project, world.user_id):
-        raise NotFound(f"task with id {task_id} does not exist; find tasks with todoist_show_tasks")
-    return task
+    missing = f"task with id {task_id} does not exist; find tasks with todoist_show_tasks"
+    return _in_visible_project(world, TASKS, task_id, missing)
+
+
+def in_visible_task(world: Any, table: str, key: int, what: str) -> dict[str, Any]:
+    """A sub-task or comment of a task the device owner can see; NotFound otherwise (no leaks)."""
+    row = world.get(table, key)
+    try:
+        if row is None:
+            raise NotFound(what)
+        get_task(world, row["task_id"])
+    except NotFound:
+        raise NotFound(f"{what} with id {key} does not exist") from None
+    return row
 
 
 def require_owner(world: Any, project: dict[str, Any], action: str) -> None:
@@ -324,8 +334,7 @@ def todoist_create_project(
         description: what the project is about.
         is_favorite: whether to mark it as a favorite.
     """
-    if not name.strip():
-        raise InvalidArgument("name must not be empty")
+    nonblank(name, "name")
     now = now_str(world)
     project = world.insert(PROJECTS, {
         "id": world.new_id(PROJECTS), "user_id": world.user_id, "name": name.strip(), "color": color or "charcoal",
@@ -427,9 +436,7 @@ def todoist_update_project(
         raise Conflict("the Inbox project cannot be renamed or archived")
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise InvalidArgument("name must not be empty")
-        changes["name"] = name.strip()
+        changes["name"] = nonblank(name, "name").strip()
     if color is not None:
         changes["color"] = color
     if description is not None:
@@ -479,8 +486,7 @@ def todoist_create_section(world, project_id: int, name: str, order_index: int =
         order_index: position in the project's list of sections: 0 for the top, 1 below the first one, ...; negative values count from the end (-1 = last, -2 = just above the last).
     """
     project = get_project(world, project_id)
-    if not name.strip():
-        raise InvalidArgument("name must not be empty")
+    nonblank(name, "name")
     siblings = sorted_by_order(world.select(SECTIONS, project_id=project["id"]))
     section = world.insert(SECTIONS, {
         "id": world.new_id(SECTIONS), "project_id": project["id"], "name": name.strip(),
@@ -514,9 +520,7 @@ def todoist_update_section(world, section_id: int, name: str | None = None, orde
         raise InvalidArgument("nothing to update: give name and/or order_index")
     changes: dict[str, Any] = {}
     if name is not None:
-        if not name.strip():
-            raise InvalidArgument("name must not be empty")
-        changes["name"] = name.strip()
+        changes["name"] = nonblank(name, "name").strip()
     if order_index is not None:
         siblings = sorted_by_order(world.select(SECTIONS, project_id=section["project_id"],
                                                 where=lambda r: r["id"] != section_id))

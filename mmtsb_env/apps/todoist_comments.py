@@ -6,9 +6,9 @@ import posixpath
 from typing import Any
 
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
-from ._common import now_str, paginate
+from ._common import nonblank, now_str, paginate
 from .file_system import file_system_user_for_token, read_user_file, write_user_file
-from .todoist import APP, ATTACHMENTS, COMMENTS, NOTIFICATIONS, REQ, brief_user, get_task
+from .todoist import APP, ATTACHMENTS, COMMENTS, NOTIFICATIONS, REQ, brief_user, get_task, in_visible_task
 
 
 # Attachments move between todoist and the file_system app through its public helpers.
@@ -33,14 +33,7 @@ def _comment_view(world: Any, comment: dict[str, Any]) -> dict[str, Any]:
 
 
 def _get_comment(world: Any, task_comment_id: int) -> dict[str, Any]:
-    comment = world.get(COMMENTS, task_comment_id)
-    if comment is None:
-        raise NotFound(f"task comment with id {task_comment_id} does not exist")
-    try:
-        get_task(world, comment["task_id"])
-    except NotFound:
-        raise NotFound(f"task comment with id {task_comment_id} does not exist") from None
-    return comment
+    return in_visible_task(world, COMMENTS, task_comment_id, "task comment")
 
 
 def _own_comment(world: Any, task_comment_id: int, action: str) -> dict[str, Any]:
@@ -82,8 +75,7 @@ def todoist_post_task_comment(
         file_system_access_token: file system access token; needed only when attaching files.
     """
     get_task(world, task_id)
-    if not content.strip():
-        raise InvalidArgument("content must not be empty")
+    nonblank(content, "content")
     files: list[tuple[str, str]] = []
     if attachment_file_paths:
         fs_user = _fs_user(world, file_system_access_token)

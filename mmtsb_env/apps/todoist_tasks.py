@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..tools import Conflict, InvalidArgument, NotFound, tool
-from ._common import now_str, paginate, search_rank
+from ._common import nonblank, now_str, paginate, search_rank
 from .todoist import (
     APP, LABELS, PRIORITY_RANK, REQ, SECTIONS, SUB_TASKS, TASK_LABELS, TASKS, Color, DurationUnit, Priority,
-    brief_user, delete_task_tree, get_project, get_section, get_task, is_member, notify, order_value,
-    parse_due_date, sorted_by_order, today, user_by_email,
+    brief_user, delete_task_tree, get_project, get_section, get_task, in_visible_task, is_member, notify,
+    order_value, parse_due_date, sorted_by_order, today, user_by_email,
 )
 
 _DEFAULT_MIN_DUE = "1500-01-01"
@@ -105,9 +105,28 @@ def _siblings(world: Any, project_id: int, section_id: int | None, exclude: int 
 
 
 def _check_title(title: str) -> str:
-    if not title.strip():
-        raise InvalidArgument("title must not be empty")
-    return title.strip()
+    return nonblank(title, "title").strip()
+
+
+def _field_changes(row: dict[str, Any], title: str | None, description: str | None, due_date: str | None,
+                   duration: float | None, duration_unit: str | None, priority: str | None,
+                   is_completed: bool | None, *others: Any) -> dict[str, Any]:
+    """The edits tasks and sub-tasks share; InvalidArgument when these and ``others`` are all omitted."""
+    given = (title, description, due_date, duration, duration_unit, priority, is_completed, *others)
+    if all(v is None for v in given):
+        raise InvalidArgument("nothing to update: give at least one field to change")
+    changes: dict[str, Any] = {}
+    if title is not None:
+        changes["title"] = _check_title(title)
+    if description is not None:
+        changes["description"] = description
+    changes.update(_due_change(due_date))
+    changes.update(_duration_changes(row, duration, duration_unit))
+    if priority is not None:
+        changes["priority"] = priority
+    if is_completed is not None:
+        changes["is_completed"] = is_completed
+    return changes
 
 
 def _complete_subtasks(world: Any, task_id: int) -> None:
@@ -328,22 +347,8 @@ def todoist_update_task(
         section_id: move the task to this section of its (new) project; 0 takes it out of any section.
     """
     task = get_task(world, task_id)
-    given = (title, description, due_date, duration, duration_unit, is_completed, order_index, priority,
-             project_id, section_id)
-    if all(v is None for v in given):
-        raise InvalidArgument("nothing to update: give at least one field to change")
-    changes: dict[str, Any] = {}
-    if title is not None:
-        changes["title"] = _check_title(title)
-    if description is not None:
-        changes["description"] = description
-    changes.update(_due_change(due_date))
-    changes.update(_duration_changes(task, duration, duration_unit))
-    if priority is not None:
-        changes["priority"] = priority
-    if is_completed is not None:
-        changes["is_completed"] = is_completed
-
+    changes = _field_changes(task, title, description, due_date, duration, duration_unit, priority, is_completed,
+                             order_index, project_id, section_id)
     target_project = task["project_id"]
     if project_id is not None:
         target_project = get_project(world, project_id)["id"]
@@ -392,14 +397,7 @@ def todoist_delete_task(world, task_id: int) -> dict:
 
 # ====================================================================== sub-tasks
 def _get_sub_task(world: Any, sub_task_id: int) -> dict[str, Any]:
-    sub = world.get(SUB_TASKS, sub_task_id)
-    if sub is None:
-        raise NotFound(f"sub-task with id {sub_task_id} does not exist")
-    try:
-        get_task(world, sub["task_id"])
-    except NotFound:
-        raise NotFound(f"sub-task with id {sub_task_id} does not exist") from None
-    return sub
+    return in_visible_task(world, SUB_TASKS, sub_task_id, "sub-task")
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -479,20 +477,8 @@ def todoist_update_sub_task(
         order_index: new position among the task's sub-tasks (0 = top, -1 = last).
     """
     sub = _get_sub_task(world, sub_task_id)
-    given = (title, description, due_date, duration, duration_unit, priority, is_completed, order_index)
-    if all(v is None for v in given):
-        raise InvalidArgument("nothing to update: give at least one field to change")
-    changes: dict[str, Any] = {}
-    if title is not None:
-        changes["title"] = _check_title(title)
-    if description is not None:
-        changes["description"] = description
-    changes.update(_due_change(due_date))
-    changes.update(_duration_changes(sub, duration, duration_unit))
-    if priority is not None:
-        changes["priority"] = priority
-    if is_completed is not None:
-        changes["is_completed"] = is_completed
+    changes = _field_changes(sub, title, description, due_date, duration, duration_unit, priority, is_completed,
+                             order_index)
     if order_index is not None:
         siblings = sorted_by_order(world.select(SUB_TASKS, task_id=sub["task_id"],
                                                 where=lambda r: r["id"] != sub_task_id))

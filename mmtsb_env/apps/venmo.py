@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..tools import Conflict, InvalidArgument, NotFound, tool
-from ..world import define_table, parse_datetime
+from ..world import define_table
 from ..world.base import BASE_TIME, BaseBuilder, populator
 from ._accounts import ALL_ACCOUNT_TOOLS, define_accounts, logged_in_user
-from ._common import now_str, paginate, public_user, search_rank
+from ._common import nonblank, now_str, paginate, parse_when, public_user, search_rank
 from .file_system import file_system_user_for_token, write_user_file
 
 APP = "venmo"
@@ -207,11 +207,7 @@ def parse_bound(value: str | None, name: str, end_of_day: bool) -> str | None:
     """A date/datetime filter as a naive ISO string comparable with stored timestamps."""
     if value is None:
         return None
-    try:
-        dt = parse_datetime(value)
-    except ValueError as exc:
-        raise InvalidArgument(f"{name}: {exc}") from None
-    text = dt.replace(tzinfo=None).isoformat()
+    text = parse_when(value, name).replace(tzinfo=None).isoformat()
     if end_of_day and len(value.strip()) == 10:
         text = text[:10] + "T23:59:59"
     return text
@@ -511,6 +507,13 @@ def venmo_show_profile(world, email: str | None = None) -> dict:
     return _profile(world, user["id"], target)
 
 
+def _people_page(rows: list[dict[str, Any]], query: str | None, friends: set[int], page_index: int | None,
+                 page_limit: int | None) -> list[dict[str, Any]]:
+    """One page of users matching ``query``, each marked with whether they are your friend."""
+    rows = search_rank(rows, query, ("first_name", "last_name", "email"))
+    return [{**public_user(r), "is_friend": r["id"] in friends} for r in paginate(rows, page_index, page_limit)]
+
+
 @tool(app=APP, requires=REQ)
 def venmo_search_users(world, query: str | None = "", page_index: int | None = 0, page_limit: int | None = 5) -> list:
     """Search Venmo users by name or email; each result says whether they are your friend.
@@ -523,8 +526,7 @@ def venmo_search_users(world, query: str | None = "", page_index: int | None = 0
     user = me(world)
     mine = friend_ids(world, user["id"])
     rows = sorted((r for r in world.rows(USERS) if r["id"] != user["id"]), key=lambda r: r["id"])
-    rows = search_rank(rows, query, ("first_name", "last_name", "email"))
-    return [{**public_user(r), "is_friend": r["id"] in mine} for r in paginate(rows, page_index, page_limit)]
+    return _people_page(rows, query, mine, page_index, page_limit)
 
 
 @tool(app=APP, requires=REQ)
@@ -548,8 +550,7 @@ def venmo_search_friends(
     mine = friend_ids(world, user["id"])
     ids = friend_ids(world, whose["id"])
     rows = sorted((r for r in world.rows(USERS) if r["id"] in ids), key=lambda r: r["id"])
-    rows = search_rank(rows, query, ("first_name", "last_name", "email"))
-    return [{**public_user(r), "is_friend": r["id"] in mine} for r in paginate(rows, page_index, page_limit)]
+    return _people_page(rows, query, mine, page_index, page_limit)
 
 
 @tool(app=APP, writes=True, requires=REQ)
@@ -736,10 +737,8 @@ def venmo_add_payment_card(
         cvv_number: the 3 or 4 digit security code.
     """
     user = me(world)
-    if not card_name.strip():
-        raise InvalidArgument("card_name must not be empty")
-    if not owner_name.strip():
-        raise InvalidArgument("owner_name must not be empty")
+    nonblank(card_name, "card_name")
+    nonblank(owner_name, "owner_name")
     if card_number <= 0 or not 13 <= len(str(card_number)) <= 19:
         raise InvalidArgument(f"card_number must have 13 to 19 digits, got {card_number}")
     if not 1 <= expiry_month <= 12:
@@ -769,8 +768,7 @@ def venmo_update_payment_card(world, payment_card_id: int, card_name: str) -> di
         card_name: the new name of the card.
     """
     own_card(world, me(world)["id"], payment_card_id)
-    if not card_name.strip():
-        raise InvalidArgument("card_name must not be empty")
+    nonblank(card_name, "card_name")
     world.update(CARDS, payment_card_id, card_name=card_name.strip())
     return {"message": "Payment card updated."}
 

@@ -53,6 +53,15 @@ def _pending(row: dict[str, Any], action: str) -> None:
         raise Conflict(f"payment request {row['id']} is already {row['status']}; only pending requests can be {action}")
 
 
+def _close(world: Any, user: dict[str, Any], row: dict[str, Any], status: str, **links: Any) -> None:
+    """Mark a pending request ``status`` ("approved"/"denied") and tell the requester."""
+    now = now_str(world)
+    world.update(REQUESTS, row["id"], status=status, **{f"{status}_at": now}, updated_at=now, **links)
+    notify(world, row["sender_id"], f"payment_request_{status}",
+           f"{user['first_name']} {user['last_name']} {status} your request for {dollars(row['amount'])}",
+           payment_request_id=row["id"], **links)
+
+
 def _list(world: Any, mine_col: str, other_col: str, query: str | None, status: str | None,
           page_index: int | None, page_limit: int | None) -> list:
     user = me(world)
@@ -185,12 +194,7 @@ def venmo_approve_payment_request(world, payment_request_id: int, payment_card_i
     _pending(row, "approved")
     tx = make_payment(world, user, row["sender_id"], row["amount"], row["description"], row["private"],
                       payment_card_id)
-    now = now_str(world)
-    world.update(REQUESTS, payment_request_id, status="approved", approved_at=now, updated_at=now,
-                 transaction_id=tx["id"])
-    notify(world, row["sender_id"], "payment_request_approved",
-           f"{user['first_name']} {user['last_name']} approved your request for {dollars(row['amount'])}",
-           payment_request_id=payment_request_id, transaction_id=tx["id"])
+    _close(world, user, row, "approved", transaction_id=tx["id"])
     return {"message": f"Paid {dollars(row['amount'])} to {person(world, row['sender_id'])['name']}.",
             "transaction_id": tx["id"]}
 
@@ -205,11 +209,7 @@ def venmo_deny_payment_request(world, payment_request_id: int) -> dict:
     user = me(world)
     row = _as_receiver(world, user["id"], payment_request_id, "deny")
     _pending(row, "denied")
-    now = now_str(world)
-    world.update(REQUESTS, payment_request_id, status="denied", denied_at=now, updated_at=now)
-    notify(world, row["sender_id"], "payment_request_denied",
-           f"{user['first_name']} {user['last_name']} denied your request for {dollars(row['amount'])}",
-           payment_request_id=payment_request_id)
+    _close(world, user, row, "denied")
     return {"message": "Payment request denied."}
 
 

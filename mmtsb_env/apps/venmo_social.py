@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any, Literal
 
 from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, search_rank, sort_rows
 from .venmo import (
     APP, COMMENT_LIKES, COMMENTS, REQ, TRANSACTION_LIKES, TRANSACTIONS, USERS, check_amount, dollars, friend_ids,
     make_payment, me, name_of, notify, parse_bound, person, save_receipt, user_by_email, user_search_text,
@@ -58,6 +58,21 @@ def _views(world: Any, rows: list[dict[str, Any]], me_id: int) -> list[dict[str,
     comments = _counts(world, COMMENTS, "transaction_id")
     liked = _liked_by(world, TRANSACTION_LIKES, "transaction_id", me_id)
     return [_tx_view(world, tx, me_id, likes, comments, liked) for tx in rows]
+
+
+def _add_like(world: Any, table: str, column: str, key: int, user_id: int, what: str) -> None:
+    """Record the user's like of a transaction or comment (Conflict if already liked)."""
+    if world.first(table, user_id=user_id, **{column: key}) is not None:
+        raise Conflict(f"you already like {what} {key}")
+    world.insert(table, {"id": world.new_id(table), "user_id": user_id, column: key, "created_at": now_str(world)})
+
+
+def _remove_like(world: Any, table: str, column: str, key: int, user_id: int, what: str) -> dict:
+    like = world.first(table, user_id=user_id, **{column: key})
+    if like is None:
+        raise Conflict(f"you have not liked {what} {key}")
+    world.delete(table, like["id"])
+    return {"message": f"{what.capitalize()} unliked."}
 
 
 def _tell_parties(world: Any, tx: dict[str, Any], actor: dict[str, Any], kind: str, what: str, **data: Any) -> None:
@@ -250,10 +265,7 @@ def venmo_like_transaction(world, transaction_id: int) -> dict:
     """
     user = me(world)
     tx = visible_transaction(world, user["id"], transaction_id)
-    if world.first(TRANSACTION_LIKES, user_id=user["id"], transaction_id=transaction_id) is not None:
-        raise Conflict(f"you already like transaction {transaction_id}")
-    world.insert(TRANSACTION_LIKES, {"id": world.new_id(TRANSACTION_LIKES), "user_id": user["id"],
-                                     "transaction_id": transaction_id, "created_at": now_str(world)})
+    _add_like(world, TRANSACTION_LIKES, "transaction_id", transaction_id, user["id"], "transaction")
     _tell_parties(world, tx, user, "transaction_liked", "liked a transaction of yours", transaction_id=tx["id"])
     return {"message": "Transaction liked."}
 
@@ -267,11 +279,7 @@ def venmo_unlike_transaction(world, transaction_id: int) -> dict:
     """
     user = me(world)
     visible_transaction(world, user["id"], transaction_id)
-    like = world.first(TRANSACTION_LIKES, user_id=user["id"], transaction_id=transaction_id)
-    if like is None:
-        raise Conflict(f"you have not liked transaction {transaction_id}")
-    world.delete(TRANSACTION_LIKES, like["id"])
-    return {"message": "Transaction unliked."}
+    return _remove_like(world, TRANSACTION_LIKES, "transaction_id", transaction_id, user["id"], "transaction")
 
 
 # ---------------------------------------------------------------------------- comments
@@ -326,8 +334,7 @@ def venmo_create_transaction_comment(world, transaction_id: int, comment: str) -
     """
     user = me(world)
     tx = visible_transaction(world, user["id"], transaction_id)
-    if not comment.strip():
-        raise InvalidArgument("comment must not be empty")
+    nonblank(comment, "comment")
     now = now_str(world)
     row = world.insert(COMMENTS, {"id": world.new_id(COMMENTS), "transaction_id": transaction_id,
                                   "user_id": user["id"], "comment": comment, "created_at": now, "updated_at": now})
@@ -359,8 +366,7 @@ def venmo_update_transaction_comment(world, comment_id: int, comment: str) -> di
     """
     user = me(world)
     _own_comment(world, user["id"], comment_id)
-    if not comment.strip():
-        raise InvalidArgument("comment must not be empty")
+    nonblank(comment, "comment")
     world.update(COMMENTS, comment_id, comment=comment, updated_at=now_str(world))
     return {"message": "Comment updated."}
 
@@ -389,10 +395,7 @@ def venmo_like_transaction_comment(world, comment_id: int) -> dict:
     """
     user = me(world)
     c = _visible_comment(world, user["id"], comment_id)
-    if world.first(COMMENT_LIKES, user_id=user["id"], comment_id=comment_id) is not None:
-        raise Conflict(f"you already like comment {comment_id}")
-    world.insert(COMMENT_LIKES, {"id": world.new_id(COMMENT_LIKES), "user_id": user["id"],
-                                 "comment_id": comment_id, "created_at": now_str(world)})
+    _add_like(world, COMMENT_LIKES, "comment_id", comment_id, user["id"], "comment")
     if c["user_id"] != user["id"]:
         notify(world, c["user_id"], "comment_liked",
                f"{user['first_name']} {user['last_name']} liked your comment \"{c['comment']}\"",
@@ -409,11 +412,7 @@ def venmo_unlike_transaction_comment(world, comment_id: int) -> dict:
     """
     user = me(world)
     _visible_comment(world, user["id"], comment_id)
-    like = world.first(COMMENT_LIKES, user_id=user["id"], comment_id=comment_id)
-    if like is None:
-        raise Conflict(f"you have not liked comment {comment_id}")
-    world.delete(COMMENT_LIKES, like["id"])
-    return {"message": "Comment unliked."}
+    return _remove_like(world, COMMENT_LIKES, "comment_id", comment_id, user["id"], "comment")
 
 
 # ---------------------------------------------------------------------------- feed

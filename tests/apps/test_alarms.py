@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from mmtsb_env.apps.alarms import ALARMS, normalize_days, normalize_time
-from mmtsb_env.tools import REGISTRY
-
-TOOLS_TSV = Path("/work/shared/reference/tools.tsv")
 
 
 def mine(world):
@@ -21,20 +15,10 @@ def someone_elses(world):
     return next(r for r in world.rows(ALARMS) if r["user_id"] != world.user_id)
 
 
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    with TOOLS_TSV.open(newline="") as fh:
-        rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == "alarms"]
-    expected = {r[1]: ([] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")])
-                for r in rows}
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == "alarms"}
-    assert len(expected) == 6 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name in ours:
-        tool = REGISTRY[name]
-        assert tool.requires == () and tool.description and all(p.description for p in tool.params)
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("alarms", count=6)
+    for name, tool in ours.items():
+        assert tool.requires == ()
         assert tool.writes == (name in {"alarms_create_alarm", "alarms_update_alarm", "alarms_delete_alarm"})
 
 

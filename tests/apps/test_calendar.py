@@ -1,17 +1,12 @@
 """calendar: every tool, success and error paths, recurrence semantics, against real world state."""
 
-import csv
-import re
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 
 from mmtsb_env.apps.calendar import CALENDARS, EVENTS
-from mmtsb_env.tools import REGISTRY
 from mmtsb_env.world.base import base_world
 
-TSV = Path("/work/shared/reference/tools.tsv")
 REFERENCE_EVENT_COLUMNS = [
     "calendar_event_id", "calendar_id", "title", "description", "start_datetime", "end_datetime", "is_all_day",
     "recurrence_frequency", "recurrence_interval", "recurrence_until_datetime", "recurrence_parent_id",
@@ -22,23 +17,13 @@ APRIL_20 = dict(datetime_range_lowerbound="2026-04-20T00:00:00-07:00",
                 datetime_range_upperbound="2026-04-21T00:00:00-07:00")
 
 
-def _tsv_params(domain):
-    out = {}
-    with TSV.open() as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if row and row[0] == domain:
-                out[row[1]] = re.findall(r"(?:^|, )(\w+): ", row[2]) if row[2] != "(none)" else []
-    return out
-
-
 def _series(world, title):
     return next(r for r in world.rows(EVENTS) if r["title"] == title and r["recurrence_frequency"])
 
 
-def test_catalog_matches_reference():
-    ours = {t.name: [p.name for p in t.params] for t in REGISTRY.values() if t.app == "calendar"}
-    assert ours == _tsv_params("calendar")
-    assert not any(REGISTRY[n].requires for n in ours)
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("calendar", count=8)
+    assert not any(t.requires for t in ours.values())
 
 
 def test_base_data():
@@ -299,8 +284,7 @@ def test_modify_errors(call, world):
 
 
 def test_works_without_network(call, world):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     eid = call("create_calendar_event", calendar_id="calendar_1", title="Offline", start_datetime="2026-04-20T12:00:00Z",
                end_datetime="2026-04-20T13:00:00Z")
     assert world.get(EVENTS, eid)["title"] == "Offline"

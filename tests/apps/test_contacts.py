@@ -2,43 +2,22 @@
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
-from pathlib import Path
 
 from mmtsb_env.apps.phone import CONTACTS, USERS
-from mmtsb_env.tools import REGISTRY
 
 DOMAIN = "contacts"
 WRITERS = {"contacts_add_contact", "contacts_update_contact", "contacts_delete_contact"}
-
-
-def reference_params(domain: str) -> dict[str, list[str]]:
-    here = Path(__file__).resolve()
-    for path in (here.parents[3] / "shared/reference/tools.tsv", Path("/work/shared/reference/tools.tsv")):
-        if path.exists():
-            with path.open(newline="") as fh:
-                rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-            return {r[1]: [] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")]
-                    for r in rows}
-    raise AssertionError("tools.tsv not found next to the repository")
 
 
 def mine(world):
     return [r for r in world.rows(CONTACTS) if r["user_id"] == world.user_id]
 
 
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = reference_params(DOMAIN)
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == DOMAIN}
-    assert len(expected) == 6 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name in ours:
-        tool = REGISTRY[name]
-        assert tool.requires == () and tool.description and all(p.description for p in tool.params)
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog(DOMAIN, count=6)
+    for name, tool in ours.items():
+        assert tool.requires == ()
         assert tool.writes == (name in WRITERS)
 
 

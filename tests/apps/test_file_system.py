@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-import csv
-import re
-from pathlib import Path
-
 import pytest
 
 from mmtsb_env.apps._accounts import CODES, SESSIONS
 from mmtsb_env.apps.file_system import (
     DIRECTORIES, FILES, USERS, file_system_user_for_token, home_directory, read_user_file, write_user_file,
 )
-from mmtsb_env.tools import REGISTRY, InvalidArgument, NotFound, PermissionDenied, Conflict
+from mmtsb_env.tools import Conflict, InvalidArgument, NotFound, PermissionDenied
 from mmtsb_env.world.base import base_world
 
-TOOLS_TSV = Path(__file__).resolve().parents[3] / "shared" / "reference" / "tools.tsv"
 NOW = "2026-04-16T23:51:15"
-
-
-def tsv_rows(domain):
-    with TOOLS_TSV.open(newline="") as fh:
-        return [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-
-
-def tsv_params(text):
-    text = text.strip()
-    if text in ("", "(none)"):
-        return []
-    return [m.group(1) for m in re.finditer(r"(?:^|, )(\w+):", text)]
 
 
 @pytest.fixture
@@ -51,22 +34,12 @@ def owned_paths(world, prefix):
 
 
 # ---------------------------------------------------------------------------- catalog and base data
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = {r[1]: tsv_params(r[2]) for r in tsv_rows("file_system")}
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == "file_system"}
-    assert len(expected) == 26
-    assert set(ours) == set(expected), set(ours) ^ set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name, t in REGISTRY.items():
-        if t.app == "file_system":
-            assert t.description and all(p.description for p in t.params), name
-            assert "network" in t.requires
-    defaults = {p.name: p.default for p in REGISTRY["file_system_show_directory"].params}
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("file_system", count=26)
+    assert all("network" in t.requires for t in ours.values())
+    defaults = {p.name: p.default for p in ours["file_system_show_directory"].params}
     assert defaults == {"directory_path": "/", "substring": None, "entry_type": "all", "recursive": True}
-    assert {p.name: p.default for p in REGISTRY["file_system_decompress_file"].params}["retain_dates"] is True
+    assert {p.name: p.default for p in ours["file_system_decompress_file"].params}["retain_dates"] is True
 
 
 def test_base_tree_is_rich_and_private(world, home):
@@ -357,8 +330,7 @@ def test_decompress_options_and_errors(call, world, home):
 
 
 def test_needs_network_login_and_uses_the_session_user(call, world, home):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("file_system_show_directory")
     call("set_wifi_status", on=True)
     call("file_system_logout")

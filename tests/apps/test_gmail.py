@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import csv
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from mmtsb_env.apps.gmail import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES, USERS
-from mmtsb_env.tools import REGISTRY
 
 DOMAIN = "gmail"
 NOW = "2026-04-16T23:51:15"
@@ -19,17 +16,6 @@ READERS = {
     "gmail_show_archived_threads", "gmail_show_spam_threads", "gmail_show_category_sizes", "gmail_show_thread",
     "gmail_show_email", "gmail_show_drafts", "gmail_show_draft",
 }
-
-
-def reference_params(domain: str) -> dict[str, list[str]]:
-    here = Path(__file__).resolve()
-    for path in (here.parents[3] / "shared/reference/tools.tsv", Path("/work/shared/reference/tools.tsv")):
-        if path.exists():
-            with path.open(newline="") as fh:
-                rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-            return {r[1]: [] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")]
-                    for r in rows}
-    raise AssertionError("tools.tsv not found next to the repository")
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -87,21 +73,14 @@ def as_user(world, user_id, fn):
 
 
 # ----------------------------------------------------------------------------- catalog
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = reference_params(DOMAIN)
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == DOMAIN}
-    assert len(expected) == 48 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name in ours:
-        tool = REGISTRY[name]
-        assert "network" in tool.requires and tool.description and all(p.description for p in tool.params)
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog(DOMAIN, count=48)
+    for name, tool in ours.items():
+        assert "network" in tool.requires
         assert tool.writes == (name not in READERS), name
         if name not in {"gmail_signup", "gmail_login", "gmail_send_password_reset_code", "gmail_reset_password"}:
             assert "login:gmail" in tool.requires, name
-    defaults = {p.name: p.default for p in REGISTRY["gmail_show_inbox_threads"].params}
+    defaults = {p.name: p.default for p in ours["gmail_show_inbox_threads"].params}
     assert defaults["archived"] is False and defaults["spam"] is False and defaults["min_created_at"] == "1500-01-01"
 
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from mmtsb_env.apps.phone import (
     CONTACTS, GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS,
 )
-from mmtsb_env.tools import REGISTRY
 
 DOMAIN = "messages"
 KINDS = {
@@ -19,30 +15,11 @@ KINDS = {
 }
 
 
-def reference_params(domain: str) -> dict[str, list[str]]:
-    here = Path(__file__).resolve()
-    for path in (here.parents[3] / "shared/reference/tools.tsv", Path("/work/shared/reference/tools.tsv")):
-        if path.exists():
-            with path.open(newline="") as fh:
-                rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-            return {r[1]: [] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")]
-                    for r in rows}
-    raise AssertionError("tools.tsv not found next to the repository")
-
-
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = reference_params(DOMAIN)
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == DOMAIN}
-    assert len(expected) == 10 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name, tool in REGISTRY.items():
-        if tool.app == DOMAIN:
-            assert tool.description and all(p.description for p in tool.params)
-            assert tool.writes == ("_send_" in name or "_delete_" in name)
-            assert tool.requires == (("cellular",) if "_send_" in name else ())
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog(DOMAIN, count=10)
+    for name, tool in ours.items():
+        assert tool.writes == ("_send_" in name or "_delete_" in name)
+        assert tool.requires == (("cellular",) if "_send_" in name else ())
 
 
 def conversations(world, kind):

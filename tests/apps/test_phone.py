@@ -2,40 +2,19 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 from mmtsb_env.apps._accounts import CODES, SESSIONS
 from mmtsb_env.apps.phone import (
     CONTACTS, GLOBAL_TEXTS, USERS, find_phone_user, full_name, phone_digits,
 )
-from mmtsb_env.tools import REGISTRY
 from mmtsb_env.world import TABLES
 
 DOMAIN = "phone"
 
 
-def reference_params(domain: str) -> dict[str, list[str]]:
-    here = Path(__file__).resolve()
-    for path in (here.parents[3] / "shared/reference/tools.tsv", Path("/work/shared/reference/tools.tsv")):
-        if path.exists():
-            with path.open(newline="") as fh:
-                rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-            return {r[1]: [] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")]
-                    for r in rows}
-    raise AssertionError("tools.tsv not found next to the repository")
-
-
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = reference_params(DOMAIN)
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == DOMAIN}
-    assert len(expected) == 8 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    assert REGISTRY["phone_show_account"].writes is False and REGISTRY["phone_login"].writes is True
-    assert "login:phone" in REGISTRY["phone_logout"].requires and "login:phone" not in REGISTRY["phone_login"].requires
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog(DOMAIN, count=8)
+    assert ours["phone_show_account"].writes is False and ours["phone_login"].writes is True
+    assert "login:phone" in ours["phone_logout"].requires and "login:phone" not in ours["phone_login"].requires
 
 
 def test_tables_follow_reference_names():
@@ -112,6 +91,5 @@ def test_delete_account_stops_texting(call, world):
 
 
 def test_account_tools_need_network(call):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("phone_show_account")

@@ -1,28 +1,11 @@
 """reminder: every tool, success and error paths, against real world state."""
 
-import csv
-import re
-from pathlib import Path
-
 from mmtsb_env.apps.reminder import REMINDERS
-from mmtsb_env.tools import REGISTRY
-
-TSV = Path("/work/shared/reference/tools.tsv")
 
 
-def _tsv_params(domain):
-    out = {}
-    with TSV.open() as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if row and row[0] == domain:
-                out[row[1]] = re.findall(r"(?:^|, )(\w+): ", row[2]) if row[2] != "(none)" else []
-    return out
-
-
-def test_catalog_matches_reference():
-    ours = {t.name: [p.name for p in t.params] for t in REGISTRY.values() if t.app == "reminder"}
-    assert ours == _tsv_params("reminder")
-    assert not any(REGISTRY[n].requires for n in ours)  # a device app: works offline
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("reminder", count=4)
+    assert not any(t.requires for t in ours.values())  # a device app: works offline
 
 
 def test_base_data():
@@ -116,7 +99,6 @@ def test_remove_reminder(call, world):
 
 
 def test_works_without_network(call, world):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     rid = call("add_reminder", content="Offline", reminder_datetime="2026-04-18T09:00:00Z")
     assert world.get(REMINDERS, rid)["content"] == "Offline"

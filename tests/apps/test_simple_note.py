@@ -3,6 +3,11 @@
 from mmtsb_env.apps.simple_note import NOTES
 
 
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("simple_note", count=17)
+    assert all("network" in t.requires for t in ours.values())
+
+
 def test_create_then_show_and_search(call, world):
     created = call("simple_note_create_note", title="Trip packing list", content="socks, charger", tags=["travel"])
     note = call("simple_note_show_note", note_id=created["note_id"])
@@ -34,8 +39,7 @@ def test_errors_name_the_problem(call, world):
 
 
 def test_needs_network_and_login(call):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("simple_note_search_notes")
     call("set_wifi_status", on=True)
     call("simple_note_logout")

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import re
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -15,22 +12,9 @@ from mmtsb_env.apps.splitwise import (
     EXPENSE_COMMENTS, EXPENSES, GROUPS, MEMBERS, NOTIFICATIONS, PAYMENT_COMMENTS, PAYMENTS, SHARES, USERS,
     distribute, friends_since, member_ids, pair_balances, split_amount,
 )
-from mmtsb_env.tools import REGISTRY, InvalidArgument, invoke
+from mmtsb_env.tools import InvalidArgument
 
-TOOLS_TSV = Path(__file__).resolve().parents[3] / "shared" / "reference" / "tools.tsv"
 NOW = "2026-04-16T23:51:15"
-
-
-def tsv_rows(domain):
-    with TOOLS_TSV.open(newline="") as fh:
-        return [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-
-
-def tsv_params(text):
-    text = text.strip()
-    if text in ("", "(none)"):
-        return []
-    return [m.group(1) for m in re.finditer(r"(?:^|, )(\w+):", text)]
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -68,22 +52,12 @@ def shares_of(world, expense_id):
     return sorted(world.select(SHARES, expense_id=expense_id), key=lambda r: r["id"])
 
 
-def named(world, tool_name, ok=True, **arguments):
-    """Call a tool taking a ``name`` parameter (it clashes with the ``call`` fixture's own first argument)."""
-    before = world.diff()
-    outcome = invoke(world, tool_name, arguments)
-    assert outcome.ok is ok, outcome.text
-    if not ok:
-        assert world.diff() == before
-    return outcome.result if ok else outcome.text
-
-
 def fresh_group(call, world, n_others=3):
     """A new group created by the owner with people who have no other ties in the test."""
     ties = friends_since(world, world.user_id)
     picks = [r["id"] for r in sorted(world.rows(USERS), key=lambda r: -r["id"])
              if r["id"] not in ties and r["id"] != world.user_id][:n_others]
-    gid = named(world, "splitwise_create_group", name="Test House", member_emails=[email(world, u) for u in picks])["group_id"]
+    gid = call("splitwise_create_group", name="Test House", member_emails=[email(world, u) for u in picks])["group_id"]
     return gid, picks
 
 
@@ -92,22 +66,12 @@ def balance_with(call, mail):
 
 
 # ---------------------------------------------------------------------------- catalog and base data
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = {r[1]: tsv_params(r[2]) for r in tsv_rows("splitwise")}
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == "splitwise"}
-    assert len(expected) == 65
-    assert set(ours) == set(expected), set(ours) ^ set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name, t in REGISTRY.items():
-        if t.app == "splitwise":
-            assert t.description and all(p.description for p in t.params), name
-            assert "network" in t.requires
-    defaults = {p.name: p.default for p in REGISTRY["splitwise_show_group_expenses"].params}
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("splitwise", count=65)
+    assert all("network" in t.requires for t in ours.values())
+    defaults = {p.name: p.default for p in ours["splitwise_show_group_expenses"].params}
     assert defaults["min_created_at"] == "1500-01-01" and defaults["max_amount"] == 9.22e18
-    assert {p.name: p.default for p in REGISTRY["splitwise_settle_up"].params}["description"] == "Settle up balance."
+    assert {p.name: p.default for p in ours["splitwise_settle_up"].params}["description"] == "Settle up balance."
 
 
 def test_base_data_is_rich_and_consistent(world):
@@ -191,17 +155,17 @@ def test_create_show_update_group(call, world):
     listed = call("splitwise_show_groups", page_limit=20)
     assert listed[0]["group_id"] == gid
     call("splitwise_update_group", group_id=gid, description="Our new place")
-    named(world, "splitwise_update_group", group_id=gid, name="  The House ")
+    call("splitwise_update_group", group_id=gid, name="  The House ")
     assert (world.get(GROUPS, gid)["name"], world.get(GROUPS, gid)["description"]) == ("The House", "Our new place")
     assert "nothing to update" in call.fail("splitwise_update_group", group_id=gid)
-    assert "must not be empty" in named(world, "splitwise_update_group", ok=False, group_id=gid, name=" ")
-    assert "must not be empty" in named(world, "splitwise_create_group", ok=False, name="", member_emails=[])
-    assert "no splitwise user" in named(world, "splitwise_create_group", ok=False, name="X", member_emails=["nobody@nowhere.org"])
+    assert "must not be empty" in call.fail("splitwise_update_group", group_id=gid, name=" ")
+    assert "must not be empty" in call.fail("splitwise_create_group", name="", member_emails=[])
+    assert "no splitwise user" in call.fail("splitwise_create_group", name="X", member_emails=["nobody@nowhere.org"])
     hidden = foreign_group(world)["id"]
     assert "not a member" in call.fail("splitwise_show_group", group_id=hidden)
-    assert "not a member" in named(world, "splitwise_update_group", ok=False, group_id=hidden, name="Mine")
+    assert "not a member" in call.fail("splitwise_update_group", group_id=hidden, name="Mine")
     deleted = my_groups(world, deleted=True)[0]["id"]
-    assert "is deleted" in named(world, "splitwise_update_group", ok=False, group_id=deleted, name="Back")
+    assert "is deleted" in call.fail("splitwise_update_group", group_id=deleted, name="Back")
 
 
 def test_delete_and_undelete_group(call, world):
@@ -729,8 +693,7 @@ def test_notifications(call, world):
 
 # ---------------------------------------------------------------------------- device and accounts
 def test_needs_network_and_login(call):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("splitwise_show_groups")
     call("set_wifi_status", on=True)
     call("splitwise_logout")

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 from mmtsb_env.apps.supervisor import ADDRESSES, PAYMENT_CARDS, PROFILES, split_address
-from mmtsb_env.tools import REGISTRY
 from mmtsb_env.world import TABLES, World
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.schema import define_table
@@ -14,28 +10,10 @@ from mmtsb_env.world.schema import define_table
 DOMAIN = "supervisor"
 
 
-def reference_params(domain: str) -> dict[str, list[str]]:
-    here = Path(__file__).resolve()
-    for path in (here.parents[3] / "shared/reference/tools.tsv", Path("/work/shared/reference/tools.tsv")):
-        if path.exists():
-            with path.open(newline="") as fh:
-                rows = [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-            return {r[1]: [] if r[2].strip() == "(none)" else [p.split(":")[0].strip() for p in r[2].split(", ")]
-                    for r in rows}
-    raise AssertionError("tools.tsv not found next to the repository")
-
-
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = reference_params(DOMAIN)
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == DOMAIN}
-    assert len(expected) == 4 and set(ours) == set(expected)
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name in ours:
-        tool = REGISTRY[name]
-        assert tool.writes is False and tool.requires == () and tool.description
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog(DOMAIN, count=4)
+    for tool in ours.values():
+        assert tool.writes is False and tool.requires == ()
 
 
 def test_profile(call, world):

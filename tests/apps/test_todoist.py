@@ -1,9 +1,6 @@
 """todoist: every tool, success and error paths, sharing and cascades, against real world state."""
 
-import csv
 import json
-import re
-from pathlib import Path
 
 import pytest
 
@@ -11,40 +8,14 @@ from mmtsb_env.apps.todoist import (
     ATTACHMENTS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS, SUB_TASKS, TASK_LABELS, TASKS,
     USERS,
 )
-from mmtsb_env.tools import REGISTRY, invoke
 from mmtsb_env.world import World, build_layer
 from mmtsb_env.world.base import base_world
 
-TSV = Path("/work/shared/reference/tools.tsv")
-SCENARIO = Path("/work/shared/reference/official_scenarios/nominal/scenario_0006.json")
+SCENARIO = ("official_scenarios", "nominal", "scenario_0006.json")
 # Deliberate differences from tools.tsv: name -> parameters we add at the end, and why.
 EXTRA_PARAMS = {
     "todoist_update_task": (["project_id", "section_id"], "lets a task move to another project or section"),
 }
-
-
-def run(call, tool, **arguments):
-    """Like ``call`` but for tools that have a parameter called ``name``."""
-    outcome = invoke(call.world, tool, arguments)
-    assert outcome.ok, outcome.text
-    return outcome.result
-
-
-def run_fail(call, tool, **arguments):
-    before, snapshot = call.world.version, call.world.diff()
-    outcome = invoke(call.world, tool, arguments)
-    assert not outcome.ok, f"{tool} unexpectedly succeeded: {outcome.text}"
-    assert call.world.version == before and call.world.diff() == snapshot
-    return outcome.text
-
-
-def _tsv_params(domain):
-    out = {}
-    with TSV.open() as f:
-        for row in csv.reader(f, delimiter="\t"):
-            if row and row[0] == domain:
-                out[row[1]] = re.findall(r"(?:^|, )(\w+): ", row[2]) if row[2] != "(none)" else []
-    return out
 
 
 def _project(world, name):
@@ -88,19 +59,15 @@ def _all_view_tasks(view):
 
 
 # ====================================================================== catalog and base data
-def test_catalog_matches_reference():
-    ours = {t.name: [p.name for p in t.params] for t in REGISTRY.values() if t.app == "todoist"}
-    reference = _tsv_params("todoist")
-    assert len(reference) == 56 and set(ours) == set(reference)
-    for name, params in reference.items():
-        extra = EXTRA_PARAMS.get(name, ([], ""))[0]
-        assert ours[name] == params + extra, name
-    for name in ours:
-        reqs = REGISTRY[name].requires
-        assert "network" in reqs, name
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("todoist", EXTRA_PARAMS, count=56)
+    for name, (extra, _why) in EXTRA_PARAMS.items():
+        assert [p.name for p in ours[name].params] == [p.name for p in reference.tools("todoist")[name]] + extra, name
+    for name, tool in ours.items():
+        assert "network" in tool.requires, name
 
 
-def test_base_data(world):
+def test_base_data(world, reference):
     me = world.user_id
     linked = {l["project_id"] for l in world.rows(LINKS) if l["user_id"] == me}
     owned = [p for p in world.rows(PROJECTS) if p["user_id"] == me]
@@ -118,15 +85,15 @@ def test_base_data(world):
     assert any(p["name"] == "Groceries" and p["user_id"] != me for p in world.rows(PROJECTS))
     assert world.count(INVITES, invitee_id=me) >= 1 and world.count(NOTIFICATIONS, user_id=me) >= 2
     # the columns named by the reference scenario
-    spec = json.loads(SCENARIO.read_text())["appworld_entities"]
+    spec = json.loads(reference.path(*SCENARIO).read_text())["appworld_entities"]
     for table in ("todoist.projects", "todoist.tasks", "todoist.project_collaborator_links"):
         assert set(spec[table][0]) <= set(next(iter(world.rows(table))))
 
 
-def test_scenario_0006_rows_fit_and_flow(call):
+def test_scenario_0006_rows_fit_and_flow(call, reference):
     """Rows of the reference scenario load as-is; completing, commenting and deleting give the expected diff."""
     base = base_world(0)
-    spec = json.loads(SCENARIO.read_text())
+    spec = json.loads(reference.path(*SCENARIO).read_text())
     rows = {t: r for t, r in spec["appworld_entities"].items() if t.startswith("todoist.")}
     world = World(base.layer, build_layer(rows, below=base.layer), now=call.world.now, user_id=50)
     run = type(call)(world)
@@ -154,7 +121,7 @@ def test_search_users(call, world):
 
 
 def test_create_and_show_projects(call, world):
-    pid = run(call, "todoist_create_project", name="Moving Abroad", color="green", description="Visa and shipping",
+    pid = call("todoist_create_project", name="Moving Abroad", color="green", description="Visa and shipping",
                is_favorite=True)["project_id"]
     row = world.get(PROJECTS, pid)
     assert (row["user_id"], row["name"], row["color"], row["is_inbox"], row["created_at"]) == (
@@ -183,13 +150,13 @@ def test_project_errors(call, world):
     other = next(p for p in world.rows(PROJECTS) if p["user_id"] != world.user_id and not p["is_inbox"]
                  and world.first(LINKS, project_id=p["id"], user_id=world.user_id) is None)
     assert "does not exist" in call.fail("todoist_show_project", project_id=other["id"])
-    assert "does not exist" in run_fail(call, "todoist_update_project", project_id=other["id"], name="Mine now")
+    assert "does not exist" in call.fail("todoist_update_project", project_id=other["id"], name="Mine now")
     assert "does not exist" in call.fail("todoist_delete_project", project_id=999999)
-    assert "name must not be empty" in run_fail(call, "todoist_create_project", name="  ")
-    assert "'color'" in run_fail(call, "todoist_create_project", name="X", color="purple")
+    assert "name must not be empty" in call.fail("todoist_create_project", name="  ")
+    assert "'color'" in call.fail("todoist_create_project", name="X", color="purple")
     assert "sort_by" in call.fail("todoist_show_projects", sort_by="-color")
     assert "nothing to update" in call.fail("todoist_update_project", project_id=0)
-    assert "cannot be renamed" in run_fail(call, "todoist_update_project", project_id=0, name="Stuff")
+    assert "cannot be renamed" in call.fail("todoist_update_project", project_id=0, name="Stuff")
     assert "cannot be deleted" in call.fail("todoist_delete_project", project_id=0)
     book_club = _project(world, "Book Club")
     assert "only the project owner" in call.fail("todoist_delete_project", project_id=book_club["id"])
@@ -197,7 +164,7 @@ def test_project_errors(call, world):
 
 def test_update_project(call, world):
     work = _project(world, "Work")
-    run(call, "todoist_update_project", project_id=work["id"], name="Day Job", color="red", description="Acme Inc.")
+    call("todoist_update_project", project_id=work["id"], name="Day Job", color="red", description="Acme Inc.")
     row = world.get(PROJECTS, work["id"])
     assert (row["name"], row["color"], row["description"]) == ("Day Job", "red", "Acme Inc.")
     call("todoist_update_project", project_id=work["id"], is_archived=True, is_favorite=False)
@@ -219,7 +186,7 @@ def test_delete_project_cascades(call, world):
     tid = min(task_ids)
     call("todoist_create_sub_task", task_id=tid, title="Compare airlines")
     cid = call("todoist_post_task_comment", task_id=tid, content="Prices drop on Tuesdays")["task_comment_id"]
-    run(call, "todoist_add_label_to_task", task_id=tid, label_id=world.first(LABELS, user_id=world.user_id, name="urgent")["id"])
+    call("todoist_add_label_to_task", task_id=tid, label_id=world.first(LABELS, user_id=world.user_id, name="urgent")["id"])
     world.insert(ATTACHMENTS, {"id": world.new_id(ATTACHMENTS), "task_comment_id": cid, "file_name": "f.txt"})
     call("todoist_delete_project", project_id=trip["id"])
     assert world.get(PROJECTS, trip["id"]) is None
@@ -238,15 +205,15 @@ def test_sections(call, world):
     assert [s["name"] for s in before] == ["This week", "Backlog", "Waiting on others"]
     assert sum(s["num_tasks"] for s in before) == world.count(TASKS, project_id=work["id"]) - len(
         world.select(TASKS, project_id=work["id"], section_id=None))
-    top = run(call, "todoist_create_section", project_id=work["id"], name="Today", order_index=0)["section_id"]
-    last = run(call, "todoist_create_section", project_id=work["id"], name="Someday")["section_id"]
-    mid = run(call, "todoist_create_section", project_id=work["id"], name="Next week", order_index=-2)["section_id"]
+    top = call("todoist_create_section", project_id=work["id"], name="Today", order_index=0)["section_id"]
+    last = call("todoist_create_section", project_id=work["id"], name="Someday")["section_id"]
+    mid = call("todoist_create_section", project_id=work["id"], name="Next week", order_index=-2)["section_id"]
     names = [s["name"] for s in call("todoist_show_sections", project_id=work["id"])]
     assert names == ["Today", "This week", "Backlog", "Waiting on others", "Next week", "Someday"]
-    run(call, "todoist_update_section", section_id=last, name="Maybe later", order_index=1)
+    call("todoist_update_section", section_id=last, name="Maybe later", order_index=1)
     names = [s["name"] for s in call("todoist_show_sections", project_id=work["id"])]
     assert names == ["Today", "Maybe later", "This week", "Backlog", "Waiting on others", "Next week"]
-    inbox_section = run(call, "todoist_create_section", project_id=0, name="Errands")["section_id"]
+    inbox_section = call("todoist_create_section", project_id=0, name="Errands")["section_id"]
     assert world.get(SECTIONS, inbox_section)["project_id"] == _project(world, "Inbox")["id"]
     backlog = next(s for s in before if s["name"] == "Backlog")
     doomed = {t["id"] for t in world.select(TASKS, section_id=backlog["section_id"])}
@@ -259,15 +226,15 @@ def test_sections(call, world):
 def test_section_errors(call, world):
     world.insert(SECTIONS, {"id": 99999, "project_id": _foreign_task(world)["project_id"], "name": "Hidden"})
     sid = world.first(SECTIONS, name="Backlog")["id"]
-    assert "name must not be empty" in run_fail(call, "todoist_create_section", project_id=0, name=" ")
-    assert "does not exist" in run_fail(call, "todoist_create_section", project_id=999999, name="X")
-    assert "does not exist" in run_fail(call, "todoist_update_section", section_id=999999, name="X")
+    assert "name must not be empty" in call.fail("todoist_create_section", project_id=0, name=" ")
+    assert "does not exist" in call.fail("todoist_create_section", project_id=999999, name="X")
+    assert "does not exist" in call.fail("todoist_update_section", section_id=999999, name="X")
     assert "nothing to update" in call.fail("todoist_update_section", section_id=sid)
-    assert "name must not be empty" in run_fail(call, "todoist_update_section", section_id=sid, name="")
+    assert "name must not be empty" in call.fail("todoist_update_section", section_id=sid, name="")
     assert "does not exist" in call.fail("todoist_delete_section", section_id=999999)
     assert "does not exist" in call.fail("todoist_show_sections", project_id=999999)
     assert "does not exist" in call.fail("todoist_delete_section", section_id=99999)
-    assert "does not exist" in run_fail(call, "todoist_update_section", section_id=99999, name="Mine")
+    assert "does not exist" in call.fail("todoist_update_section", section_id=99999, name="Mine")
     assert "does not exist" in call.fail("todoist_create_task", project_id=0, title="x", section_id=99999)
 
 
@@ -618,7 +585,7 @@ def test_sub_task_errors(call, world):
 
 # ====================================================================== labels
 def test_labels(call, world):
-    lid = run(call, "todoist_create_label", name="Errand run", color="green")["label_id"]
+    lid = call("todoist_create_label", name="Errand run", color="green")["label_id"]
     assert world.get(LABELS, lid)["user_id"] == world.user_id
     found = call("todoist_search_labels", query="errand")
     assert {l["name"] for l in found} == {"errand", "Errand run"}
@@ -635,7 +602,7 @@ def test_labels(call, world):
     assert len(on_task) + len(off_task) == world.count(LABELS, user_id=world.user_id)
     assert call("todoist_show_label", label_id=lid) == {"label_id": lid, "name": "Errand run", "color": "green",
                                                         "creator": call("todoist_show_label", label_id=lid)["creator"]}
-    run(call, "todoist_update_label", label_id=lid, name="Errands", color="yellow")
+    call("todoist_update_label", label_id=lid, name="Errands", color="yellow")
     assert (world.get(LABELS, lid)["name"], world.get(LABELS, lid)["color"]) == ("Errands", "yellow")
     call("todoist_remove_label_from_task", task_id=task["id"], label_id=lid)
     assert world.first(TASK_LABELS, task_id=task["id"], label_id=lid) is None
@@ -648,12 +615,12 @@ def test_label_errors(call, world):
     mine = world.first(LABELS, user_id=world.user_id, name="urgent")
     other = next(l for l in world.rows(LABELS) if l["user_id"] != world.user_id)
     task = _tasks(world, "Car Maintenance")[0]
-    assert "already have a label" in run_fail(call, "todoist_create_label", name="URGENT")
-    assert "name must not be empty" in run_fail(call, "todoist_create_label", name="")
-    assert "'color'" in run_fail(call, "todoist_create_label", name="x", color="pink")
-    assert "already have a label" in run_fail(call, "todoist_update_label", label_id=mine["id"], name="home")
+    assert "already have a label" in call.fail("todoist_create_label", name="URGENT")
+    assert "name must not be empty" in call.fail("todoist_create_label", name="")
+    assert "'color'" in call.fail("todoist_create_label", name="x", color="pink")
+    assert "already have a label" in call.fail("todoist_update_label", label_id=mine["id"], name="home")
     assert "nothing to update" in call.fail("todoist_update_label", label_id=mine["id"])
-    assert "does not exist" in run_fail(call, "todoist_update_label", label_id=other["id"], name="mine")
+    assert "does not exist" in call.fail("todoist_update_label", label_id=other["id"], name="mine")
     assert "does not exist" in call.fail("todoist_delete_label", label_id=other["id"])
     assert "does not exist" in call.fail("todoist_add_label_to_task", task_id=task["id"], label_id=other["id"])
     assert "does not exist" in call.fail("todoist_show_label", label_id=999999)
@@ -809,8 +776,7 @@ def test_account_tools_and_requirements(call, world):
     assert "invalid username or password" in call.fail("todoist_login", username=me["email"], password="wrong")
     call("todoist_login", username=me["email"], password=me["password"])
     assert call("todoist_show_projects")
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("todoist_show_projects")
     assert "no network" in call.fail("todoist_show_label", label_id=1)
 

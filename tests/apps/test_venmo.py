@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from mmtsb_env.apps.venmo import (
     BANK_TRANSFERS, CARDS, COMMENT_LIKES, COMMENTS, FRIENDSHIPS, NOTIFICATIONS, REQUESTS, TRANSACTION_LIKES,
     TRANSACTIONS, USERS, friend_ids,
 )
-from mmtsb_env.tools import REGISTRY
 from mmtsb_env.world.base import base_world
-
-TOOLS_TSV = Path("/work/shared/reference/tools.tsv")
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -69,36 +63,14 @@ def created(world, table):
     return d.created if d else []
 
 
-def tsv_rows(domain):
-    with TOOLS_TSV.open(newline="") as fh:
-        return [r for r in csv.reader(fh, delimiter="\t") if r and r[0] == domain]
-
-
-def tsv_params(text):
-    text = text.strip()
-    if text in ("", "(none)"):
-        return []
-    return [part.split(":")[0].strip() for part in text.split(", ")]
-
-
 # ---------------------------------------------------------------------------- catalog and base data
-def test_catalog_matches_reference():
-    deliberate_differences: dict[str, str] = {}
-    expected = {r[1]: tsv_params(r[2]) for r in tsv_rows("venmo")}
-    ours = {name: [p.name for p in t.params] for name, t in REGISTRY.items() if t.app == "venmo"}
-    assert len(expected) == 54
-    assert set(ours) == set(expected), (set(ours) ^ set(expected))
-    for name, params in expected.items():
-        if name not in deliberate_differences:
-            assert ours[name] == params, name
-    for name, t in REGISTRY.items():
-        if t.app == "venmo":
-            assert t.description and all(p.description for p in t.params), name
-            needs_login = name not in {"venmo_signup", "venmo_login", "venmo_send_verification_code",
-                                       "venmo_verify_account", "venmo_send_password_reset_code",
-                                       "venmo_reset_password"}
-            assert ("login:venmo" in t.requires) == needs_login, name
-            assert "network" in t.requires
+def test_catalog_matches_reference(reference):
+    ours = reference.assert_matches_catalog("venmo", count=54)
+    logged_out = {"venmo_signup", "venmo_login", "venmo_send_verification_code", "venmo_verify_account",
+                  "venmo_send_password_reset_code", "venmo_reset_password"}
+    for name, t in ours.items():
+        assert ("login:venmo" in t.requires) == (name not in logged_out), name
+        assert "network" in t.requires
 
 
 def test_base_world_is_rich(world):
@@ -178,8 +150,7 @@ def test_account_tools(call, world):
 
 
 def test_needs_network_and_login(call):
-    call("set_wifi_status", on=False)
-    call("set_cellular_service_status", on=False)
+    call.go_offline()
     assert "no network" in call.fail("venmo_show_venmo_balance")
     call("set_wifi_status", on=True)
     call("venmo_logout")
