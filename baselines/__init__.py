@@ -1,7 +1,14 @@
-"""Baseline agents (installed as ``mmtsb_env.baselines``): oracle and random sanity baselines, and a registry."""
+"""Baseline agents (installed as ``mmtsb_env.baselines``).
 
+``OracleAgent`` (reference solutions), ``RandomAgent`` (sanity floor) and ``VLMAgent`` (any chat
+backend: transformers, in-process vLLM, an OpenAI-compatible server), all buildable by name
+through :func:`make_agent` (``"oracle"``, ``"random"``, ``"hf"``, ``"vllm"``, ``"openai"``).
+"""
+
+from . import vlm_agent  # noqa: F401  (registers the model-backed agents)
 from .oracle import OracleAgent
 from .random_agent import RandomAgent
 from .registry import AGENTS, make_agent, register_agent
+from .vlm_agent import VLMAgent
 
-__all__ = ["AGENTS", "OracleAgent", "RandomAgent", "make_agent", "register_agent"]
+__all__ = ["AGENTS", "OracleAgent", "RandomAgent", "VLMAgent", "make_agent", "register_agent"]

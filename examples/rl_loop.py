@@ -15,7 +15,7 @@ simulator's messages, tool results and images (all in the prompt) are never trai
 Without ``--model`` a tiny random-weight VLM is built in a temporary folder, so the loop runs
 offline; it will not learn anything useful in a minute -- the point is the plumbing. The reward
 is the episode's environment return plus a small *format bonus* (``--format-bonus``) per reply:
-full for a reply that parses as a tool call, half for one that at least contains JSON brackets
+full for a reply that parses as a tool call, half for one that at least uses JSON punctuation
 (a common shaping term in tool-use RL; it gives the random model some reward variance).
 
     python examples/rl_loop.py --iterations 8 --group-size 4
@@ -30,13 +30,16 @@ import time
 from pathlib import Path
 
 
+JSON_MARKS = set('{}[]":')
+
+
 def format_score(action: str) -> float:
-    """1 for a reply that parses as tool calls, 0.5 for one that at least contains JSON braces, else 0."""
+    """1 for a reply that parses as tool calls, 0.5 for one that at least uses JSON punctuation, else 0."""
     from mmtsb_env.episode.actions import ToolCalls, parse_action
 
     if isinstance(parse_action(action, "tool"), ToolCalls):
         return 1.0
-    return 0.5 if "{" in action or "[" in action else 0.0
+    return 0.5 if JSON_MARKS & set(action) else 0.0
 
 
 def group_advantages(rewards: list[float], eps: float = 1e-6) -> list[float]:

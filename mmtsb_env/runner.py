@@ -147,6 +147,8 @@ def run_episode(
     env = env or MMToolSandboxEnv(scenarios=[scenario], **(env_kwargs or {}))
     if hasattr(agent, "reset"):
         agent.reset()
+    user_log = getattr(env.user, "steps", None)
+    user_start = len(user_log) if isinstance(user_log, list) else 0
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options={"scenario": scenario})
     steps, total, error, extras = 0, 0.0, None, []
@@ -170,9 +172,13 @@ def run_episode(
         steps += 1
         total += reward
         done = terminated or truncated
-    return record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
-                          error=error, capture_images=capture_images, agent_steps=extras,
-                          duration=time.perf_counter() - start)
+    record = record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
+                            error=error, capture_images=capture_images, agent_steps=extras,
+                            duration=time.perf_counter() - start)
+    record.user = str(getattr(env.user, "name", type(env.user).__name__))
+    if isinstance(user_log, list):
+        record.user_steps = list(user_log[user_start:])
+    return record
 
 
 def run_suite(
@@ -184,19 +190,42 @@ def run_suite(
     capture_images: bool = False,
     progress: bool = False,
     agent_name: str | None = None,
+    concurrency: int = 1,
 ) -> list[EpisodeRecord]:
-    """Run every scenario once (a fresh agent per episode) and return the records in order."""
-    env = MMToolSandboxEnv(scenarios=list(scenarios), **(env_kwargs or {}))
-    items: Iterable[Scenario] = scenarios
+    """Run every scenario once (a fresh agent per episode) and return the records in suite order.
+
+    With ``concurrency > 1`` episodes run in that many threads, each with its own env (model
+    calls overlap; a model server batches them). A user policy passed in ``env_kwargs`` is shared
+    by those threads, so it must be stateless (the scripted user is).
+    """
+    bar = None
     if progress:
         import sys
 
         from tqdm import tqdm
 
-        items = tqdm(scenarios, desc="episodes", file=sys.stderr)
-    records = []
-    for scenario in items:
-        records.append(run_episode(scenario, make_agent(), seed=seed, env=env, capture_images=capture_images,
-                                   agent_name=agent_name))
-    env.close()
+        bar = tqdm(total=len(scenarios), desc="episodes", file=sys.stderr)
+    if concurrency <= 1:
+        env = MMToolSandboxEnv(scenarios=list(scenarios), **(env_kwargs or {}))
+        records = []
+        for scenario in scenarios:
+            records.append(run_episode(scenario, make_agent(), seed=seed, env=env, capture_images=capture_images,
+                                       agent_name=agent_name))
+            if bar is not None:
+                bar.update()
+        env.close()
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        def one(scenario: Scenario) -> EpisodeRecord:
+            record = run_episode(scenario, make_agent(), seed=seed, env_kwargs=env_kwargs,
+                                 capture_images=capture_images, agent_name=agent_name)
+            if bar is not None:
+                bar.update()
+            return record
+
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            records = list(pool.map(one, scenarios))
+    if bar is not None:
+        bar.close()
     return records

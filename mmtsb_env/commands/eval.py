@@ -48,6 +48,13 @@ def evaluate(
     report: bool = typer.Option(True, help="write report.md/report.json/plots/viewer.html into --out"),
     ray: Optional[str] = typer.Option(None, "--ray", help="shard episodes over Ray: 'local' or a cluster address"),
     workers: int = typer.Option(2, help="Ray workers (with --ray)"),
+    model: Optional[str] = typer.Option(None, help="model path (hf, vllm) or served model name (openai)"),
+    base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1"),
+    user: str = typer.Option("scripted", help="scripted | llm (the user simulator plays through the agent's backend)"),
+    concurrency: int = typer.Option(1, help="episodes run at once (threads; one model server serves them all)"),
+    max_tokens: Optional[int] = typer.Option(None, help="sampling: max new tokens per model call"),
+    temperature: Optional[float] = typer.Option(None, help="sampling temperature"),
+    tool_format: Optional[str] = typer.Option(None, help="how tools are shown to a model: native | compact | none"),
 ) -> None:
     """Evaluate an agent on a suite."""
     if judge not in ("rubric", "llm"):
@@ -62,6 +69,21 @@ def evaluate(
     from mmtsb_env.llm.base import BackendError
     from mmtsb_env.runner import run_suite
 
+    if user not in ("scripted", "llm"):
+        raise typer.BadParameter(f"must be 'scripted' or 'llm', got {user!r}", param_hint="--user")
+    agent_options = {k: v for k, v in {"model": model, "base_url": base_url, "max_tokens": max_tokens,
+                                       "temperature": temperature, "tool_format": tool_format,
+                                       "concurrency": concurrency if concurrency > 1 else None}.items() if v is not None}
+    env_kwargs: dict[str, Any] = {"mode": mode}
+    if user == "llm" and concurrency > 1:
+        raise typer.BadParameter("--user llm keeps per-episode state: use --concurrency 1 with it", param_hint="--user")
+    if user == "llm":
+        from mmtsb_env.llm import make_backend
+        from mmtsb_env.users.llm_user import LLMUser
+
+        kind = agent if agent in ("hf", "vllm", "openai") else "openai"
+        env_kwargs["user"] = LLMUser(make_backend(kind, model, base_url=base_url))
+
     scenarios = mmtsb_env.load_suite(suite)[:limit]
     by_id = {s.id: s for s in scenarios}
     capture = (out is not None and images) or llm_backend is not None
@@ -69,10 +91,11 @@ def evaluate(
         from mmtsb_env.distributed import run_distributed
 
         records = run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray,
-                                  seed=seed, env_kwargs={"mode": mode}, capture_images=capture)
+                                  seed=seed, env_kwargs={"mode": mode}, agent_options=agent_options, capture_images=capture)
     else:
-        records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed),
-                            seed=seed, env_kwargs={"mode": mode}, progress=True, agent_name=agent, capture_images=capture)
+        records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed, **agent_options),
+                            seed=seed, env_kwargs=env_kwargs, progress=True, agent_name=agent, capture_images=capture,
+                            concurrency=concurrency)
     if llm_backend is not None:
         cache = judge_cache or (out / "judge_cache" if out is not None else None)
         llm = LLMJudge(llm_backend, cache_dir=cache)

@@ -244,8 +244,12 @@ class Episode:
         self.reward_history.append({"step": self.step_count, "seat": seat, "reward": reward, **components})
         return ActResult(rewards={ASSISTANT: reward, USER: 0.0}, components=components, error=error)
 
-    def _invalid(self, seat: str, error: str) -> str:
+    def _invalid(self, seat: str, error: str, raw: Any = None) -> str:
+        """Log what the seat wrote (its own transcript shows its attempt) and the error it caused."""
         self.invalid_actions[seat] += 1
+        if raw is not None:
+            self._append(sender=seat, recipient=ENVIRONMENT, kind="invalid", content=raw if isinstance(raw, str) else repr(raw),
+                         ok=False, visible_to=(seat, ENVIRONMENT))
         self._append(sender=ENVIRONMENT, recipient=seat, kind="error", content=error, ok=False)
         return error
 
@@ -264,7 +268,7 @@ class Episode:
     def _assistant_act(self, action: Any) -> str | None:
         parsed = parse_action(action, self.config.mode)
         if isinstance(parsed, Invalid):
-            return self._invalid(ASSISTANT, parsed.error)
+            return self._invalid(ASSISTANT, parsed.error, action)
         if isinstance(parsed, Message):
             self._append(sender=ASSISTANT, recipient=USER, kind="message", content=parsed.text)
             self.turn = USER
@@ -297,7 +301,7 @@ class Episode:
     def _user_act(self, action: Any) -> str | None:
         parsed = parse_action(action, "tool")
         if isinstance(parsed, Invalid):
-            return self._invalid(USER, parsed.error)
+            return self._invalid(USER, parsed.error, action)
         if isinstance(parsed, Code):  # pragma: no cover - parse in tool mode never yields code
             return self._invalid(USER, "the user cannot run code")
         if isinstance(parsed, Message):

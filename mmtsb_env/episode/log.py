@@ -14,7 +14,8 @@ class Entry:
     """One message of the episode.
 
     ``kind`` is one of: ``message`` (seat to seat), ``tool_calls`` (a seat asks the environment),
-    ``tool_result``, ``code`` (a python block), ``code_result``, ``error`` (invalid action), ``notice``.
+    ``tool_result``, ``code`` (a python block), ``code_result``, ``invalid`` (an action that could not
+    be read, as written), ``error`` (what was wrong with it), ``notice``.
     """
 
     index: int
@@ -106,7 +107,7 @@ class ChatTranscript:
                     for c in entry.tool_calls
                 ],
             })
-        elif own and entry.kind in ("message", "code"):
+        elif own and entry.kind in ("message", "code", "invalid"):
             self.messages.append({"role": "assistant", "content": entry.content})
         elif own:
             return

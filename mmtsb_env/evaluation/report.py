@@ -30,8 +30,14 @@ def episode_json(record: Any, *, scenario: Any = None, user_verdict: Any = None,
 
     from .metrics import reference_tools
 
+    from ..export.tokens import strip_tokens
+
     data = record.to_json(with_images=False) if hasattr(record, "to_json") else dict(record)
     data.pop("images", None)
+    # Token arrays belong in trajectories.parquet; in JSON they would grow with every step's prompt.
+    for key in ("agent_steps", "user_steps"):
+        if data.get(key):
+            data[key] = [strip_tokens(step) for step in data[key]]
     if with_images:
         raw = record.images if hasattr(record, "images") else (record.get("images") or [])
         data["images"] = [x if isinstance(x, str) else base64.b64encode(bytes(x)).decode("ascii") for x in raw]

@@ -14,8 +14,12 @@ class BackendError(RuntimeError):
 class Completion:
     """One model reply.
 
-    ``tool_calls`` are OpenAI-style dicts ``{"id", "name", "arguments": dict}``; token ids and
-    logprobs are filled when the backend can return them (RL trainers need them).
+    ``tool_calls`` are OpenAI-style dicts ``{"id", "name", "arguments": dict}`` (``arguments`` stays
+    the model's string when it is not valid JSON, so the environment can report the error); token
+    ids and logprobs are filled when the backend can return them (RL trainers need them):
+    ``token_ids`` are the generated tokens (the end-of-turn token included when generated) and
+    ``logprobs[i]`` is the log-probability of ``token_ids[i]``. ``raw_text`` is everything the
+    model wrote, tool-call markup included, when the backend knows it.
     """
 
     text: str = ""
@@ -26,6 +30,7 @@ class Completion:
     token_ids: list[int] | None = None
     logprobs: list[float] | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    raw_text: str = ""
 
 
 @runtime_checkable
@@ -57,3 +62,25 @@ class RecordedBackend:
         if not self.replies:
             raise BackendError("recorded backend has no replies left")
         return self.replies.pop(0)
+
+
+def complete_n(backend: Any, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None, *,
+               n: int = 1, **sampling: Any) -> list[Completion]:
+    """``n`` samples for one prompt: the backend's own ``complete_n`` when it has one, else ``n``
+    calls to ``complete`` (with ``seed``, when given, advanced by one per sample).
+
+    >>> [c.text for c in complete_n(RecordedBackend(["a", "b"]), [], n=2)]
+    ['a', 'b']
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    own = getattr(backend, "complete_n", None)
+    if own is not None:
+        return own(messages, tools, n=n, **sampling)
+    out = []
+    for i in range(n):
+        extra = dict(sampling)
+        if extra.get("seed") is not None:
+            extra["seed"] = int(extra["seed"]) + i
+        out.append(backend.complete(messages, tools, **extra))
+    return out

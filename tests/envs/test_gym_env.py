@@ -112,3 +112,17 @@ def test_unknown_option_is_a_clear_error():
         mmtsb_env.make_env(suite="demo", max_imgs=2)
     with pytest.raises(TypeError, match="unknown env option"):
         mmtsb_env.env(suite="demo", colour="red")
+
+
+def test_run_suite_with_threads_matches_sequential():
+    from mmtsb_env.runner import run_suite
+
+    def strip(r):
+        d = r.to_json()
+        d.pop("duration_s")
+        return d
+
+    seq = run_suite(DEMO, lambda: OracleAgent(DEMO))
+    par = run_suite(DEMO, lambda: OracleAgent(DEMO), concurrency=4)
+    assert [strip(r) for r in seq] == [strip(r) for r in par]
+    assert all(r.passed for r in par)

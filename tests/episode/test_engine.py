@@ -112,3 +112,12 @@ def test_search_then_call_a_discovered_tool():
     assert "simple_note_create_note" in [t["function"]["name"] for t in ep.offered_tools("assistant")]
     ep.act("assistant", call("simple_note_create_note", title="Lunch expense", content="Blue Door Cafe, total $13.48"))
     assert ep.log[-1].ok and ep.f1 == 1.0
+
+
+def test_invalid_action_stays_in_the_seats_own_transcript():
+    ep = start("demo/note_from_receipt")
+    ep.act("assistant", '{"name": "simple_note_create_note", "arguments": ')
+    messages = ep.transcripts["assistant"].messages
+    assert messages[-2] == {"role": "assistant", "content": '{"name": "simple_note_create_note", "arguments": '}
+    assert messages[-1]["role"] == "user" and "Malformed JSON" in messages[-1]["content"]
+    assert ep.invalid_actions["assistant"] == 1 and ep.world.diff() == {}
