@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
@@ -31,6 +32,12 @@ def words(text: str | None) -> list[str]:
     return _WORD.findall((text or "").lower())
 
 
+@lru_cache(maxsize=200_000)
+def _word_set(text: str) -> frozenset[str]:
+    """The words of a stored text (texts are immutable, so searches reuse the tokenization)."""
+    return frozenset(_WORD.findall(text.lower()))
+
+
 def text_score(query: str | None, *fields: Any) -> float:
     """How well ``fields`` match ``query``: fraction of query words found (0 when none).
 
@@ -40,16 +47,15 @@ def text_score(query: str | None, *fields: Any) -> float:
     q = words(query)
     if not q:
         return 1.0
-    haystack: list[str] = []
+    bag: set[str] = set()
     for f in fields:
         if isinstance(f, (list, tuple)):
             for item in f:
-                haystack.extend(words(str(item)))
+                bag |= _word_set(str(item))
         elif f is not None:
-            haystack.extend(words(str(f)))
-    if not haystack:
+            bag |= _word_set(f if isinstance(f, str) else str(f))
+    if not bag:
         return 0.0
-    bag = set(haystack)
     hits = sum(1 for w in q if w in bag or any(h.startswith(w) for h in bag))
     return hits / len(q)
 
