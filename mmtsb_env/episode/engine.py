@@ -9,6 +9,7 @@ to it), and hands over when it sends a message. The user ends the episode with
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -74,20 +75,41 @@ class ActResult:
 
 _initial_cache: dict[tuple[int, str], Any] = {}
 _initial_lock = threading.Lock()
-# Encodings of scenario images (data URLs, letterboxed tensors, loaded images) are shared by every
-# episode of the same scenario object: scenario images never change.
-_asset_cache: dict[tuple[Any, ...], Any] = {}
+# Encodings of scenario images (loaded images, data URLs, letterboxed tensors) are shared by every
+# episode of the same scenario object: scenario images never change. Bounded LRU by bytes.
+ASSET_CACHE_BYTES = 512 * 2**20
+_asset_cache: "OrderedDict[tuple[Any, ...], tuple[Any, int]]" = OrderedDict()
+_asset_bytes = 0
+
+
+def _size_of(value: Any) -> int:
+    if isinstance(value, str):
+        return len(value)
+    if hasattr(value, "nbytes"):
+        return int(value.nbytes)
+    if hasattr(value, "ids") and hasattr(value, "get"):  # an ImageStore
+        return sum(value.get(i).width * value.get(i).height * 3 for i in value.ids())
+    return 1024
 
 
 def scenario_asset(scenario: Scenario, kind: str, make: Callable[[], Any], *extra: Any) -> Any:
+    """A cached derived asset of one of ``scenario``'s images (thread-safe, LRU bounded by bytes)."""
+    global _asset_bytes
     key = (id(scenario), scenario.id, kind, *extra)
-    value = _asset_cache.get(key)
-    if value is None:
-        value = make()
-        with _initial_lock:
-            if len(_asset_cache) > 20_000:
-                _asset_cache.clear()
-            _asset_cache[key] = value
+    with _initial_lock:
+        hit = _asset_cache.get(key)
+        if hit is not None:
+            _asset_cache.move_to_end(key)
+            return hit[0]
+    value = make()
+    size = _size_of(value)
+    with _initial_lock:
+        if key not in _asset_cache:
+            _asset_cache[key] = (value, size)
+            _asset_bytes += size
+            while _asset_bytes > ASSET_CACHE_BYTES and len(_asset_cache) > 1:
+                _, (_, freed) = _asset_cache.popitem(last=False)
+                _asset_bytes -= freed
     return value
 
 
@@ -102,6 +124,15 @@ def _initial_layer(scenario: Scenario):
                 _initial_cache.clear()
             _initial_cache[key] = layer
         return layer
+
+
+def forget_scenario(scenario: Scenario) -> None:
+    """Drop the cached world layer and image assets of ``scenario`` (for throw-away scenarios)."""
+    global _asset_bytes
+    with _initial_lock:
+        _initial_cache.pop((id(scenario), scenario.id), None)
+        for key in [k for k in _asset_cache if k[0] == id(scenario) and k[1] == scenario.id]:
+            _asset_bytes -= _asset_cache.pop(key)[1]
 
 
 @lru_cache(maxsize=1024)

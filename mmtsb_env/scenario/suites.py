@@ -11,23 +11,36 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from .model import Scenario, ScenarioError
 
 BUILTIN_SUITES = ("demo", "nominal", "ui")
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read one scenario file (format v1)."""
-    path = Path(path)
+def _read_json(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return Scenario.from_dict(data, source=str(path))
+
+
+def _scenarios_in(data: Any, source: str) -> list[Scenario]:
+    """A file holds one scenario object or a JSON list of them."""
+    if isinstance(data, list):
+        return [Scenario.from_dict(item, source=f"{source}[{i}]") for i, item in enumerate(data)]
+    return [Scenario.from_dict(data, source=source)]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read one scenario file (format v1; a file holding a list must contain exactly one)."""
+    path = Path(path)
+    found = _scenarios_in(_read_json(path), str(path))
+    if len(found) != 1:
+        raise ScenarioError(f"{path}: holds {len(found)} scenarios; use load_suite for a folder or a list file")
+    return found[0]
 
 
 def _suite_dir(name: str):
@@ -43,10 +56,7 @@ def _load_builtin(name: str) -> tuple[Scenario, ...]:
     scenarios = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".json"):
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            items = data if isinstance(data, list) else [data]
-            for i, item in enumerate(items):
-                scenarios.append(Scenario.from_dict(item, source=f"{name}/{entry.name}" + (f"[{i}]" if isinstance(data, list) else "")))
+            scenarios.extend(_scenarios_in(json.loads(entry.read_text(encoding="utf-8")), f"{name}/{entry.name}"))
     ids = [s.id for s in scenarios]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -63,7 +73,7 @@ def load_suite(name: str | Path = "demo") -> list[Scenario]:
     """A built-in suite by name (``"demo"``, ``"nominal"``, ``"ui"``) or every ``*.json`` in a folder."""
     path = Path(name)
     if path.is_dir():
-        return [load_scenario(p) for p in sorted(path.glob("*.json"))]
+        return [s for p in sorted(path.glob("*.json")) for s in _scenarios_in(_read_json(p), str(p))]
     return list(_load_builtin(str(name)))
 
 

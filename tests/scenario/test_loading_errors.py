@@ -49,3 +49,23 @@ def test_round_trip(tmp_path):
 def test_dict_round_trip_without_json():
     for scenario in load_suite("demo") + load_suite("ui"):
         assert Scenario.from_dict(scenario.to_dict()) == scenario
+
+
+def test_folder_with_list_files(tmp_path):
+    demo = load_suite("demo")
+    (tmp_path / "a.json").write_text(json.dumps([s.to_dict() for s in demo[:3]]))
+    (tmp_path / "b.json").write_text(json.dumps(demo[3].to_dict()))
+    assert [s.id for s in load_suite(tmp_path)] == [s.id for s in demo[:4]]
+    with pytest.raises(ScenarioError, match="holds 3 scenarios"):
+        load_scenario(tmp_path / "a.json")
+
+
+def test_asset_cache_is_bounded_by_bytes(monkeypatch):
+    import mmtsb_env
+    from mmtsb_env.episode import engine
+
+    monkeypatch.setattr(engine, "ASSET_CACHE_BYTES", 3 * 2**20)
+    for scenario in load_suite("demo"):
+        env = mmtsb_env.make_env(scenarios=[scenario])
+        env.reset(seed=0)
+    assert engine._asset_bytes <= 3 * 2**20 or len(engine._asset_cache) == 1

@@ -1,0 +1,1512 @@
+"""Database-backed flows: validate, lookup_chain and cross_reference.
+
+Each recipe draws images whose values relate to rows of the simulated device -- rows it adds as
+``initial_entities`` (stale contacts, a shopping project, events already in the calendar) or
+rows of the base world (store products, songs, the owner's payment cards) -- and solves each
+task round with searches followed by targeted writes. The subclasses supply the hooks of
+:class:`DBRecipe`; the round layout, share rounds and challenges are shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from . import pools
+from . import sinks as S
+from .core import Build, Part, Payload, call, describe_images, ref, unique
+from .images import dollars, money, number
+from .recipes import RecipeBase
+from .sinks import Mistake, iso
+
+
+@dataclass
+class Work:
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    bits: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, other: "Work") -> None:
+        self.steps += other.steps
+        self.bits += other.bits
+        self.facts += other.facts
+        self.lines += other.lines
+
+
+def _past(b: Build, lo: int = 20, hi: int = 200) -> str:
+    return (b.now - timedelta(days=b.rng.randint(lo, hi))).replace(tzinfo=None, microsecond=0).isoformat()
+
+
+class DBRecipe(RecipeBase):
+    """Base of the database-backed recipes (see the module docs)."""
+
+    flow_name = ""
+    category = ""
+    domains: tuple[str, ...] = ()
+    supports: tuple[str, ...] = ("none", "goal_change", "error_correction", "state_mutation")
+    mutable = False  # the user can pre-empt one target row (entity state mutation)
+    mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
+
+    def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
+        from .compose import GenerationError, skeleton
+
+        self.b, self.challenge = b, challenge
+        self.mode = "normal"
+        self.done: list[int] = []
+        self.mutations: dict[int, dict[str, Any]] = {}
+        self.mutation_slot: int | None = None
+        self.lines: list[str] = []
+        self.ids = self.setup(n)
+        self.slots = skeleton(arrival, self.ids, b.rng, budget=budget, min_group=1, additive=True)
+        self.share: S.Sink | None = None
+        if any(s.role == "share" for s in self.slots):
+            self.share = b.rng.choice([S.NoteSink, S.EmailSink, S.DraftSink, S.TextSink, S.FileSink])(b)
+        if challenge == "state_mutation" and self.mutable and b.rng.random() < 0.75:
+            order = [i for i, s in enumerate(self.slots) if s.role == "task"]
+            order.sort(key=lambda i: (i == 0, b.rng.random()))
+            if self.mutate_first_only:
+                order = order[-1:] if order[-1] == min(order) else [min(order)]
+            for si in order:
+                cands = [i for i in self.slots[si].scope if self.can_mutate(i)]
+                if cands:
+                    i = b.rng.choice(cands)
+                    self.mutations[i] = self.mutate(i)
+                    self.mutation_slot = si
+                    break
+        if challenge in ("goal_change", "error_correction") and challenge not in self.supports:
+            raise GenerationError(f"{type(self).__name__} cannot take {challenge}")
+
+    # ------------------------------------------------------------------ hooks
+    def setup(self, n: int) -> list[int]:
+        raise NotImplementedError
+
+    def ask(self, ref: str) -> str:
+        raise NotImplementedError
+
+    def again(self, ref: str) -> str:
+        return f"Here are more: do the same with {ref}."
+
+    def work(self, scope: list[int], first: bool) -> Work:
+        raise NotImplementedError
+
+    def goal(self) -> tuple[str, list[dict[str, Any]], str]:
+        raise NotImplementedError
+
+    def mistake(self) -> Mistake | None:
+        return None
+
+    def can_mutate(self, i: int) -> bool:
+        return False
+
+    def mutate(self, i: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ rounds
+    def parts(self) -> list[Part]:
+        b = self.b
+        parts: list[Part] = []
+        seen: list[int] = []
+        tasks = [i for i, s in enumerate(self.slots) if s.role == "task"]
+        if self.challenge == "error_correction":
+            challenge_at = tasks[0]
+        elif self.challenge == "goal_change":
+            challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]
+        else:
+            challenge_at = None
+        first = True
+        for si, slot in enumerate(self.slots):
+            seen += [i for i in slot.deliver if i not in seen]
+            if slot.role == "setup":
+                parts.append(self.generic_setup(None))
+                continue
+            if slot.role == "share":
+                assert self.share is not None
+                p = Payload("Summary of changes", lines=list(self.lines) or ["Nothing needed changing."])
+                had = bool(self.share.clarify)
+                steps = self.share.write(p, additive=False)
+                part = Part(f"Also {self.share.intent()}: a short summary of what you found and changed.", steps,
+                            self.share.done(), is_task=True)
+                if had:
+                    part.clarifications.append(self.share.clarify)
+                parts.append(part)
+                continue
+            r = describe_images(b.imgs, slot.scope, slot.deliver, seen)
+            req = self.ask(r) if first else self.again(r)
+            state_changes = [self.mutations[i] for i in slot.scope if i in self.mutations]
+            w = self.work(slot.scope, first)
+            first = False
+            self.done += [i for i in slot.scope if i not in self.done]
+            self.lines += w.lines
+            part = Part(req, w.steps, " ".join(w.bits), facts=unique(w.facts), is_task=True, image_ids=list(slot.deliver))
+            if state_changes:
+                part.state_changes = state_changes
+                part.kind = "state_mutation"
+                if b.rng.random() < 0.5:
+                    part.request = "I already took care of one of these myself. " + part.request
+            parts.append(part)
+            if si == challenge_at:
+                if self.challenge == "goal_change":
+                    req2, steps2, answer2 = self.goal()
+                    parts.append(Part(req2, steps2, answer2, kind="goal_change", is_task=True))
+                else:
+                    m = self.mistake()
+                    assert m is not None
+                    parts.append(Part(m.correction, m.fix, m.answer, kind="correction", is_task=True))
+        return parts
+
+    def entity_mutation(self, parts: list[Part], candidates: list[int]) -> bool:
+        return any(p.kind == "state_mutation" for p in parts)
+
+    def note(self, *, only: list[str] = (), derived: list[str] = (), keys: list[str] = ()) -> None:
+        self.b.note_values(Payload("", image_values=list(only), derived=list(derived), keys=list(keys)))
+
+
+# ============================================================================ validate
+class ContactsValidate(DBRecipe):
+    """Business cards vs the owner's contacts: fix phone numbers / emails that changed."""
+
+    flow_name, category = "validate", "business_card"
+    domains = ("contacts",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        self.tag = b.rng.choice(["colleague", "client", "partner"]) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
+        ids, self.stale, self.cid = [], {}, {}
+        for k in range(n):
+            i = b.img("business_card")
+            pr = b.imgs[i].person
+            kind = None if (k % 2 == 1 and b.rng.random() < 0.7) else b.rng.choice(["phone", "email", "both"])
+            old_phone = pr["phone"] if kind in (None, "email") else b.drafter.fresh(
+                lambda: f"{b.rng.randint(201, 989)}-{b.rng.randint(200, 899)}-{b.rng.randint(1000, 9999)}")
+            old_email = pr["email"] if kind in (None, "phone") else b.drafter.fresh(
+                lambda: f"{pr['first_name'].lower()}{b.rng.randint(10, 99)}@oldmail.com")
+            row = b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
+                                               "email": old_email, "phone_number": old_phone, "relationships": [],
+                                               "created_at": _past(b)})
+            self.cid[i], self.stale[i] = row["id"], kind
+            ids.append(i)
+        return ids
+
+    def _tag_text(self) -> str:
+        return f", and tag every contact you fix as '{self.tag}'" if self.tag else ""
+
+    def ask(self, r):
+        return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
+
+    def again(self, r):
+        return f"Here are more cards: check {r} against my contacts the same way."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            pr, kind = self.b.imgs[i].person, self.stale[i]
+            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
+            if kind is None or i in self.mutations:
+                w.bits.append(f"{pr['name']} was already up to date.")
+                continue
+            if self.mode == "delete":
+                w.steps.append(call("contacts_delete_contact", contact_id=self.cid[i]))
+                w.bits.append(f"Deleted the outdated contact {pr['name']}.")
+                w.lines.append(f"{pr['name']}: deleted")
+                w.facts.append(pr["name"])
+                continue
+            args: dict[str, Any] = {"contact_id": self.cid[i]}
+            changed = []
+            if kind in ("phone", "both"):
+                args["phone_number"] = pr["phone"]
+                changed.append(f"phone to {pr['phone']}")
+                self.note(only=[pr["phone"]])
+                w.facts.append(pr["phone"])
+            if kind in ("email", "both"):
+                args["email"] = pr["email"]
+                changed.append(f"email to {pr['email']}")
+                self.note(only=[pr["email"]])
+                w.facts.append(pr["email"])
+            if self.tag:
+                args["relationships"] = [self.tag]
+            w.steps.append(call("contacts_update_contact", **args))
+            w.bits.append(f"Updated {pr['name']}: {' and '.join(changed)}.")
+            w.lines.append(f"{pr['name']}: {', '.join(changed)}")
+            self.note(keys=[pr["name"]])
+        return w
+
+    def _fixed(self):
+        return [i for i in self.done if self.stale[i] is not None and i not in self.mutations]
+
+    def goal(self):
+        self.mode = "delete"
+        steps = [call("contacts_delete_contact", contact_id=self.cid[i]) for i in self._fixed()]
+        names = ", ".join(self.b.imgs[i].person["name"] for i in self._fixed()) or "none so far"
+        return ("Change of plan: I don't want to keep contacts that were out of date. Delete every contact you had to fix, "
+                "and from now on delete outdated ones instead of fixing them."), steps, f"Deleted the outdated contacts ({names})."
+
+    def mistake(self):
+        if not self.tag:
+            return None
+        wrong = self.tag
+        self.tag = {"colleague": "client", "client": "partner", "partner": "colleague"}[wrong]
+        fix = [call("contacts_update_contact", contact_id=self.cid[i], relationships=[self.tag]) for i in self._fixed()]
+        return Mistake(wrong, self.tag, f"Sorry, I said '{wrong}' but the tag should be '{self.tag}'. Please fix the contacts you tagged.",
+                       fix, f"Retagged them as '{self.tag}'.")
+
+    def can_mutate(self, i):
+        return self.stale[i] is not None
+
+    def mutate(self, i):
+        pr = self.b.imgs[i].person
+        return {"op": "update", "table": "phone.contacts", "key": self.cid[i],
+                "fields": {"phone_number": pr["phone"], "email": pr["email"]}}
+
+
+class CalendarValidate(DBRecipe):
+    """Event posters vs calendar entries: correct wrong dates/times."""
+
+    flow_name, category = "validate", "event_poster"
+    domains = ("calendar",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        cals = sorted(b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        self.target = b.rng.choice(cals) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
+        ids, self.eid, self.wrong = [], {}, {}
+        taken = set()
+        for k in range(n):
+            i = b.img("event_poster")
+            taken.add(b.imgs[i].date)
+            ids.append(i)
+        for k, i in enumerate(ids):
+            im = b.imgs[i]
+            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            d = date.fromisoformat(im.date)
+            if wrong:
+                for _ in range(20):
+                    d2 = d + timedelta(days=b.rng.choice([-3, -2, -1, 1, 2, 7]))
+                    if d2.isoformat() not in taken and d2 > b.now.date():
+                        break
+                taken.add(d2.isoformat())
+                start = iso(d2.isoformat(), im.time)
+            else:
+                start = iso(im.date, im.time)
+            end = (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()
+            row = b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                                                "calendar_id": b.rng.choice(cals)["calendar_id"], "title": im.label,
+                                                "start_datetime": start, "end_datetime": end, "formatted_address": im.extra["venue"],
+                                                "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
+            self.eid[i], self.wrong[i] = row["calendar_event_id"], wrong
+        return ids
+
+    def _target_text(self):
+        return f", and move every event you correct into my {self.target['title']} calendar" if self.target else ""
+
+    def ask(self, r):
+        return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
+                f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
+
+    def again(self, r):
+        return f"More posters: check {r} against my calendar the same way."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            im = self.b.imgs[i]
+            w.steps.append(call("search_calendar_events", title=im.label))
+            if not self.wrong[i] or i in self.mutations:
+                w.bits.append(f"'{im.label}' was already correct.")
+                continue
+            if self.mode == "delete":
+                w.steps.append(call("remove_calendar_event", calendar_event_id=self.eid[i]))
+                w.bits.append(f"Removed '{im.label}'.")
+                w.lines.append(f"{im.label}: removed")
+                w.facts.append(im.label)
+                continue
+            start = iso(im.date, im.time)
+            args = {"calendar_event_id": self.eid[i], "start_datetime": start,
+                    "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()}
+            if self.target:
+                args["calendar_id"] = self.target["calendar_id"]
+            w.steps.append(call("modify_calendar_event", **args))
+            w.bits.append(f"Moved '{im.label}' to {im.date} at {im.time}.")
+            w.lines.append(f"{im.label}: now {im.date} {im.time}")
+            w.facts += [im.label, im.date]
+            self.note(only=[im.date], keys=[im.label])
+        return w
+
+    def _fixed(self):
+        return [i for i in self.done if self.wrong[i] and i not in self.mutations]
+
+    def goal(self):
+        self.mode = "delete"
+        steps = [call("remove_calendar_event", calendar_event_id=self.eid[i]) for i in self._fixed()]
+        return ("Change of plan: remove the events that had wrong details instead of fixing them, "
+                "and do the same for any others that turn out wrong."), steps, "Removed the events that were wrong."
+
+    def mistake(self):
+        if not self.target:
+            return None
+        cals = sorted(self.b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        wrong = self.target
+        self.target = self.b.rng.choice([c for c in cals if c["calendar_id"] != wrong["calendar_id"]])
+        fix = [call("modify_calendar_event", calendar_event_id=self.eid[i], calendar_id=self.target["calendar_id"]) for i in self._fixed()]
+        return Mistake(wrong["title"], self.target["title"],
+                       f"Oops, I meant my {self.target['title']} calendar, not {wrong['title']}. Please move the events you corrected.",
+                       fix, f"Moved them to the {self.target['title']} calendar.")
+
+    def can_mutate(self, i):
+        return self.wrong[i]
+
+    def mutate(self, i):
+        im = self.b.imgs[i]
+        start = iso(im.date, im.time)
+        return {"op": "update", "table": "calendar.events", "key": self.eid[i],
+                "fields": {"start_datetime": start, "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()}}
+
+
+class ReminderValidate(DBRecipe):
+    """Invoices vs payment reminders: every reminder at the chosen hour on the due date."""
+
+    flow_name, category = "validate", "invoice"
+    domains = ("reminder",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        self.hour = 9
+        ids, self.rid, self.wrong = [], {}, {}
+        dues = set()
+        for k in range(n):
+            i = b.img("invoice")
+            dues.add(b.imgs[i].date)
+            ids.append(i)
+        for k, i in enumerate(ids):
+            im = b.imgs[i]
+            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            d = date.fromisoformat(im.date)
+            if wrong:
+                for _ in range(20):
+                    d2 = d + timedelta(days=b.rng.choice([-5, -3, -1, 2, 4]))
+                    if d2.isoformat() not in dues:
+                        break
+                when = iso(d2.isoformat(), f"{self.hour:02d}:00")
+            else:
+                when = iso(im.date, f"{self.hour:02d}:00")
+            row = b.add_row("reminder.reminders", {"reminder_id": f"reminder_{b.new_id('reminder.reminders#')}",
+                                                   "content": f"Pay {im.label} invoice", "reminder_datetime": when,
+                                                   "creation_datetime": _past(b, 5, 30) + "+00:00"}, key="reminder_id")
+            self.rid[i], self.wrong[i] = row["reminder_id"], wrong
+        return ids
+
+    def _when(self, im) -> str:
+        d = date.fromisoformat(im.date) - timedelta(days=1 if self.mode == "daybefore" else 0)
+        return iso(d.isoformat(), f"{self.hour:02d}:00")
+
+    def _hour(self) -> str:
+        return f"{self.hour % 12 or 12} {'AM' if self.hour < 12 else 'PM'}"
+
+    def ask(self, r):
+        return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
+                f"due date. Fix any that don't, and tell me the due dates you changed them to.")
+
+    def again(self, r):
+        return f"Two more things to check: {r}, same rule for their reminders."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            im = self.b.imgs[i]
+            w.steps.append(call("search_reminder", content=im.label))
+            if i in self.mutations:
+                w.steps.append(call("add_reminder", save_as=f"r{i}", content=f"Pay {im.label} invoice", reminder_datetime=self._when(im)))
+                w.bits.append(f"The reminder for {im.label} was gone, so I added one for {self._when(im)[:10]}.")
+                w.facts.append(self._when(im)[:10])
+                self.note(only=[im.date])
+                continue
+            if not self.wrong[i] and self.mode == "normal":
+                w.bits.append(f"The {im.label} reminder was already right.")
+                continue
+            w.steps.append(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)))
+            w.bits.append(f"Set the {im.label} reminder to {self._when(im)[:10]} at {self._hour()}.")
+            w.lines.append(f"{im.label}: {self._when(im)[:10]}")
+            w.facts.append(self._when(im)[:10])
+            self.note(only=[im.date], keys=[im.label])
+        return w
+
+    def goal(self):
+        self.mode = "daybefore"
+        steps = []
+        for i in self.done:
+            im = self.b.imgs[i]
+            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
+            steps.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(im)))
+        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self._hour()}), "
+                "including the ones that were already right."), steps, "Moved every reminder to the day before its due date."
+
+    def mistake(self):
+        wrong = self._hour()
+        self.hour += 1
+        fix = []
+        for i in self.done:
+            im = self.b.imgs[i]
+            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
+            fix.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(im)))
+        return Mistake(wrong, self._hour(), f"Sorry, I said {wrong} but I meant {self._hour()}. Please set all of those reminders to {self._hour()}.",
+                       fix, f"All the reminders now go off at {self._hour()} on the due date.")
+
+    def can_mutate(self, i):
+        return True
+
+    def mutate(self, i):
+        return {"op": "delete", "table": "reminder.reminders", "key": self.rid[i]}
+
+
+class NotePriceValidate(DBRecipe):
+    """Price tags vs a price-watch note: update stale prices in the note."""
+
+    flow_name, category = "validate", "price_tag"
+    domains = ("simple_note",)
+    supports = ("none", "goal_change", "state_mutation")
+    mutable = True
+    mutate_first_only = True
+
+    def setup(self, n):
+        b = self.b
+        n = min(n, len(pools.TAG_PRODUCTS))
+        ids = [b.img("price_tag") for _ in range(n)]
+        self.listed: dict[int, float] = {}
+        for k, i in enumerate(ids):
+            im = b.imgs[i]
+            stale = not (k % 2 == 1 and b.rng.random() < 0.7)
+            self.listed[i] = b.drafter.price(3, 70) if stale else im.amount
+        self.title = S._fresh_title(b, ["Price watch", "Store prices", "Price check"], "simple_note.notes", "title")
+        self.order = list(ids)
+        b.rng.shuffle(self.order)
+        self.current = {i: self.listed[i] for i in ids}
+        note = b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": self.title, "content": self._content(),
+                                               "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b, 2, 19)})
+        self.note_id = note["id"]
+        b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": self.title + " (old)", "content": "Nothing to track.",
+                                        "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b)})
+        self.new_title = S._fresh_title(b, ["Corrected prices", "Updated prices"], "simple_note.notes", "title")
+        return ids
+
+    def _content(self) -> str:
+        return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.current[i])}" for i in self.order)
+
+    def ask(self, r):
+        return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
+
+    def again(self, r):
+        return f"I found more tags: check {r} against the same note."
+
+    def work(self, scope, first):
+        w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
+        changed = []
+        for i in scope:
+            im = self.b.imgs[i]
+            if self.current[i] != im.amount and i not in self.mutations:
+                changed.append(i)
+            self.current[i] = im.amount
+        if self.mode == "normal":
+            if changed:
+                w.steps.append(call("simple_note_update_note", note_id=self.note_id, content=self._content()))
+        else:
+            w.steps = [call("simple_note_search_notes", query=self.new_title),
+                       call("simple_note_update_note", note_id=ref("corrected", "note_id"), content=self._content())]
+        for i in changed:
+            im = self.b.imgs[i]
+            w.bits.append(f"{im.label} is now {dollars(im.amount)}.")
+            w.lines.append(f"{im.label}: {dollars(im.amount)}")
+            w.facts += [money(im.amount)]
+            self.note(only=[money(im.amount)], keys=[im.label])
+        if not changed:
+            w.bits.append("All of those prices were already right.")
+        return w
+
+    def goal(self):
+        self.mode = "copy"
+        steps = [call("simple_note_update_note", note_id=self.note_id, content=self._original()),
+                 call("simple_note_create_note", save_as="corrected", title=self.new_title, content=self._content())]
+        return (f"Change of plan: put '{self.title}' back the way it was, and write the corrected list into a new note titled "
+                f"'{self.new_title}' instead. Keep using that new note from now on."), steps, f"Restored '{self.title}' and saved the corrected list as '{self.new_title}'."
+
+    def _original(self) -> str:
+        return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.listed[i] if i not in self.mutations else self.b.imgs[i].amount)}" for i in self.order)
+
+    def can_mutate(self, i):
+        return self.listed[i] != self.b.imgs[i].amount
+
+    def mutate(self, i):
+        saved = dict(self.current)
+        self.current[i] = self.b.imgs[i].amount
+        content = self._content()
+        self.current = saved
+        return {"op": "update", "table": "simple_note.notes", "key": self.note_id, "fields": {"content": content}}
+
+
+class SplitwiseValidate(DBRecipe):
+    """Receipts vs expenses logged in a Splitwise group: fix wrong amounts."""
+
+    flow_name, category = "validate", "receipt"
+    domains = ("splitwise",)
+    supports = ("none", "goal_change", "state_mutation")
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        groups = sorted({l["group_id"] for l in b.wi.rows("splitwise.group_member_links", user_id=owner)
+                         if not b.wi.tables["splitwise.groups"][l["group_id"]]["deleted"]})
+        self.group = b.wi.tables["splitwise.groups"][b.rng.choice(groups)]
+        members = sorted(l["user_id"] for l in b.wi.rows("splitwise.group_member_links", group_id=self.group["id"]))
+        ids = [b.img("receipt") for _ in range(n)]
+        self.xid, self.wrong = {}, {}
+        for k, i in enumerate(ids):
+            im = b.imgs[i]
+            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            amount = b.drafter.price(10, 90) if wrong else im.amount
+            when = _past(b, 2, 9)
+            row = b.add_row("splitwise.expenses", {"description": im.label, "paid_amount": amount, "payer_id": owner,
+                                                   "group_id": self.group["id"], "creator_id": owner, "deleted": False,
+                                                   "created_at": when, "updated_at": when})
+            share = round(amount / len(members), 2)
+            for m in members:
+                b.add_row("splitwise.expense_shares", {"expense_id": row["id"], "user_id": m, "amount": share})
+            self.xid[i], self.wrong[i] = row["id"], wrong
+        return ids
+
+    def ask(self, r):
+        return (f"I logged these receipts as expenses in my '{self.group['name']}' Splitwise group. Check {r} against those expenses "
+                "and fix any amount that doesn't match the receipt's total.")
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            im = self.b.imgs[i]
+            w.steps.append(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label))
+            if not self.wrong[i] or i in self.mutations:
+                w.bits.append(f"{im.label} was already right.")
+                continue
+            if self.mode == "delete":
+                w.steps.append(call("splitwise_delete_expense", expense_id=self.xid[i]))
+                w.bits.append(f"Deleted the {im.label} expense.")
+                w.lines.append(f"{im.label}: deleted")
+                w.facts.append(im.label)
+                continue
+            w.steps.append(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount))
+            w.bits.append(f"Changed {im.label} to {dollars(im.amount)}.")
+            w.lines.append(f"{im.label}: {dollars(im.amount)}")
+            w.facts.append(money(im.amount))
+            self.note(only=[money(im.amount)], keys=[im.label])
+        return w
+
+    def goal(self):
+        self.mode = "delete"
+        fixed = [i for i in self.done if self.wrong[i] and i not in self.mutations]
+        steps = [call("splitwise_delete_expense", expense_id=self.xid[i]) for i in fixed]
+        return ("Change of plan: delete the expenses that had the wrong amount instead of fixing them; I'll re-enter them myself. "
+                "Same for any other wrong ones."), steps, "Deleted the expenses that were wrong."
+
+    def can_mutate(self, i):
+        return self.wrong[i]
+
+    def mutate(self, i):
+        return {"op": "update", "table": "splitwise.expenses", "key": self.xid[i], "fields": {"paid_amount": self.b.imgs[i].amount}}
+
+
+# ============================================================================ lookup chains
+class AmazonLookup(DBRecipe):
+    """Price tags of products the store sells: find each on Amazon and put it in the cart."""
+
+    flow_name, category = "lookup_chain", "price_tag"
+    domains = ("amazon",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        held = {r["product_id"] for t in ("amazon.cart_entries", "amazon.wish_list_entries") for r in b.wi.rows(t, user_id=owner)}
+        names: dict[str, int] = {}
+        for p in b.wi.tables["amazon.products"].values():
+            names[p["name"]] = names.get(p["name"], 0) + 1
+        pool = sorted((p for p in b.wi.tables["amazon.products"].values()
+                       if p["id"] not in held and names[p["name"]] == 1 and p["inventory_quantity"] >= 5 and len(p["name"]) <= 40),
+                      key=lambda p: p["id"])
+        self.products = {}
+        self.qty = b.rng.choice([1, 1, 2]) if self.challenge != "error_correction" else 1
+        ids = []
+        for prod in b.rng.sample(pool, n):
+            shelf = round(prod["price"] * b.rng.uniform(0.8, 1.2), 2)
+            i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"), price=shelf, on_sale=False)
+            self.products[i] = prod
+            ids.append(i)
+        return ids
+
+    def ask(self, r):
+        qty = "one" if self.qty == 1 else "two"
+        return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
+
+    def again(self, r):
+        return f"And {r}: same thing, into the cart."
+
+    def work(self, scope, first):
+        w = Work([call("amazon_show_cart")])
+        for i in scope:
+            prod = self.products[i]
+            w.steps.append(call("amazon_search_products", query=prod["name"]))
+            self.note(keys=[prod["name"]])
+            price = dollars(prod["price"])
+            if i in self.mutations:
+                w.bits.append(f"{prod['name']} ({price} on Amazon) was already in your cart.")
+                w.facts.append(money(prod["price"]))
+                continue
+            if self.mode == "wish":
+                w.steps.append(call("amazon_add_product_to_wish_list", product_id=prod["id"]))
+                w.bits.append(f"Added {prod['name']} ({price}) to your wish list.")
+            else:
+                w.steps.append(call("amazon_add_product_to_cart", product_id=prod["id"], quantity=self.qty))
+                w.bits.append(f"Added {prod['name']} ({price} on Amazon) to your cart.")
+            w.lines.append(f"{prod['name']}: {price}")
+            w.facts.append(money(prod["price"]))
+        return w
+
+    def _added(self):
+        return [i for i in self.done if i not in self.mutations]
+
+    def goal(self):
+        self.mode = "wish"
+        steps = []
+        for i in self._added():
+            steps += [call("amazon_delete_product_from_cart", product_id=self.products[i]["id"]),
+                      call("amazon_add_product_to_wish_list", product_id=self.products[i]["id"])]
+        return ("Actually, I'm not ready to buy. Take the products you just added out of my cart and put them on my wish list "
+                "instead, and do the same with any others."), steps, "Moved them from your cart to your wish list."
+
+    def mistake(self):
+        self.qty = 2
+        fix = [call("amazon_update_product_quantity_in_cart", product_id=self.products[i]["id"], quantity=2) for i in self._added()]
+        return Mistake("one", "two", "Sorry, I meant two of each, not one. Please fix the quantities.", fix,
+                       "Each of them is now in the cart twice.")
+
+    def can_mutate(self, i):
+        return True
+
+    def mutate(self, i):
+        b = self.b
+        return {"op": "insert", "table": "amazon.cart_entries",
+                "row": {"id": b.new_id("amazon.cart_entries"), "user_id": b.wi.owner_id, "product_id": self.products[i]["id"],
+                        "quantity": self.qty, "gift_wrap_quantity": 0, "created_at": _past(b, 0, 1)}}
+
+
+class SpotifyLookup(DBRecipe):
+    """Handwritten song lists: find each song on Spotify and add it to a playlist."""
+
+    flow_name, category = "lookup_chain", "handwritten_note"
+    domains = ("spotify",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        playlists = sorted(b.wi.rows("spotify.playlists", user_id=owner), key=lambda p: p["id"])
+        self.playlist = b.rng.choice(playlists)
+        self.other = b.rng.choice([p for p in playlists if p["id"] != self.playlist["id"]])
+        inside = {r["song_id"] for r in b.wi.rows("spotify.playlist_songs") if r["playlist_id"] in (self.playlist["id"], self.other["id"])}
+        titles: dict[str, int] = {}
+        for s in b.wi.tables["spotify.songs"].values():
+            titles[s["title"]] = titles.get(s["title"], 0) + 1
+        liked = {r["song_id"] for r in b.wi.rows("spotify.song_likes", user_id=owner)}
+        pool = sorted((s for s in b.wi.tables["spotify.songs"].values()
+                       if s["id"] not in inside and s["id"] not in liked and titles[s["title"]] == 1), key=lambda s: s["id"])
+        n = min(n, 4)
+        picks = b.rng.sample(pool, n * 2)
+        self.songs: dict[int, list[dict[str, Any]]] = {}
+        ids = []
+        for k in range(n):
+            songs = picks[2 * k:2 * k + 2]
+            lines = [f"{s['title']} - {b.wi.tables['spotify.artists'][s['artist_ids'][0]]['name']}" for s in songs]
+            i = b.img("handwritten_note", lines=lines, title="Songs to try")
+            self.songs[i] = songs
+            ids.append(i)
+        return ids
+
+    def ask(self, r):
+        return f"A friend wrote down some songs for me. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
+
+    def again(self, r):
+        return f"Here's another list: add the songs on {r} too."
+
+    def work(self, scope, first):
+        target = self.playlist
+        w = Work([call("spotify_show_playlist", playlist_id=target["id"])] if self.mode == "normal" else [])
+        for i in scope:
+            for s in self.songs[i]:
+                w.steps.append(call("spotify_search_songs", query=s["title"]))
+                self.note(keys=[s["title"]])
+                if (i, s["id"]) in self._mutated_songs():
+                    w.bits.append(f"'{s['title']}' was already in the playlist.")
+                    continue
+                if self.mode == "like":
+                    w.steps.append(call("spotify_like_song", song_id=s["id"]))
+                    w.bits.append(f"Liked '{s['title']}'.")
+                else:
+                    w.steps.append(call("spotify_add_song_to_playlist", playlist_id=target["id"], song_id=s["id"]))
+                    w.bits.append(f"Added '{s['title']}'.")
+                w.lines.append(s["title"])
+                w.facts.append(s["title"])
+        return w
+
+    def _mutated_songs(self):
+        return {(i, ch["row"]["song_id"]) for i, ch in self.mutations.items()}
+
+    def _added(self):
+        return [(i, s) for i in self.done for s in self.songs[i] if (i, s["id"]) not in self._mutated_songs()]
+
+    def goal(self):
+        steps = []
+        for i, s in self._added():
+            steps += [call("spotify_remove_song_from_playlist", playlist_id=self.playlist["id"], song_id=s["id"]),
+                      call("spotify_like_song", song_id=s["id"])]
+        self.mode = "like"
+        return (f"Change of plan: take those songs back out of '{self.playlist['title']}' and just like them instead. "
+                "Same for any more I send."), steps, "Removed them from the playlist and liked them."
+
+    def mistake(self):
+        wrong, self.playlist = self.playlist, self.other
+        steps = [call("spotify_show_playlist_library")]
+        for i, s in self._added():
+            steps += [call("spotify_remove_song_from_playlist", playlist_id=wrong["id"], song_id=s["id"]),
+                      call("spotify_add_song_to_playlist", playlist_id=self.playlist["id"], song_id=s["id"])]
+        return Mistake(wrong["title"], self.playlist["title"],
+                       f"Sorry, wrong playlist: I meant '{self.playlist['title']}', not '{wrong['title']}'. Please move the songs.",
+                       steps, f"Moved them to '{self.playlist['title']}'.")
+
+    def can_mutate(self, i):
+        return True
+
+    def mutate(self, i):
+        b = self.b
+        s = self.songs[i][0]
+        return {"op": "insert", "table": "spotify.playlist_songs",
+                "row": {"id": b.new_id("spotify.playlist_songs"), "playlist_id": self.playlist["id"], "song_id": s["id"],
+                        "created_at": _past(b, 0, 1)}}
+
+
+class CardLookup(DBRecipe):
+    """Receipts paid by card: match the last four digits to the owner's cards and record which card paid."""
+
+    flow_name, category = "lookup_chain", "receipt"
+    domains = ("supervisor",)
+
+    def setup(self, n):
+        b = self.b
+        cards = sorted(b.wi.rows("supervisor.payment_cards", user_id=b.wi.owner_id), key=lambda c: c["id"])
+        self.card: dict[int, dict[str, Any]] = {}
+        ids = []
+        for k in range(n):
+            i = b.img("receipt")
+            card = b.rng.choice(cards)
+            last4 = str(card["card_number"])[-4:]
+            b.imgs[i].content["payment"] = f"VISA **** {last4}"
+            b.imgs[i].extra["card_last4"] = last4
+            self.card[i] = card
+            ids.append(i)
+        need_mistake = self.challenge == "error_correction"
+        need_undo = self.challenge == "goal_change"
+        options = [c for c in (S.NoteSink, S.FileSink, S.DraftSink, S.TaskSink, S.EmailSink)
+                   if (not need_mistake or c not in (S.EmailSink,)) and (not need_undo or c.undoable)]
+        self.sink = b.rng.choice(options)(b)
+        return ids
+
+    def _payload(self, scope) -> Payload:
+        p = Payload("Cards used")
+        for i in scope:
+            im, card = self.b.imgs[i], self.card[i]
+            p.lines.append(f"{im.label}: {dollars(im.amount)} on {card['card_name']}")
+            p.facts += [card["card_name"], money(im.amount)]
+            p.image_values += [im.label, money(im.amount)]
+            p.keys += [im.extra["card_last4"]]
+        return p
+
+    def ask(self, r):
+        return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
+                f"store, the total and the card's name. Then {self.sink.intent()}.")
+
+    def again(self, r):
+        return f"Do the same for {r} and add them to the same {self.sink.noun}."
+
+    def work(self, scope, first):
+        p = self._payload(scope)
+        self.b.note_values(p)
+        had = bool(self.sink.clarify) and not self.sink.created
+        steps = [call("supervisor_show_payment_cards")] + self.sink.write(p, additive=True)
+        w = Work(steps, [" ".join(f"{l}." for l in p.lines) + " " + self.sink.done()], list(p.facts), list(p.lines))
+        if had:
+            self._clarify = self.sink.clarify
+        return w
+
+    def parts(self):
+        self._clarify = None
+        parts = super().parts()
+        if self._clarify:
+            for p in parts:
+                if any(st.get("say") for st in p.steps):
+                    p.clarifications.append(self._clarify)
+                    break
+        return parts
+
+    def goal(self):
+        sink = self.sink
+        new = S.NoteSink(self.b) if not isinstance(sink, S.NoteSink) else S.FileSink(self.b)
+        p = self._payload(self.done)
+        steps = sink.undo() + new.write(p, additive=False)
+        self.sink = new
+        return f"Change of plan: delete the {sink.noun} you made and instead {new.intent()}.", steps, f"Deleted it. {new.done()}"
+
+    def mistake(self):
+        return self.sink.mistake()
+
+
+class InvoicePayLookup(DBRecipe):
+    """Invoices from people in the owner's contacts: find them and pay on Venmo."""
+
+    flow_name, category = "lookup_chain", "invoice"
+    domains = ("venmo", "contacts")
+    supports = ("none", "state_mutation")
+
+    def setup(self, n):
+        b = self.b
+        people = [c for c in b.wi.contacts if c.get("email")]
+        chosen = b.rng.sample(people, n)
+        cards = sorted(b.wi.rows("venmo.payment_cards", user_id=b.wi.owner_id), key=lambda c: -c["available_balance"])
+        self.card = cards[0]
+        self.payee: dict[int, dict[str, Any]] = {}
+        ids = []
+        for c in chosen:
+            i = b.img("invoice")
+            im = b.imgs[i]
+            full = f"{c['first_name']} {c['last_name']}"
+            trade = b.rng.choice(["Photography", "Tutoring", "Handyman Services", "Design", "Pet Sitting"])
+            im.content["company"] = f"{full} {trade}"
+            im.label = f"{full} {trade}"
+            self.payee[i] = c
+            ids.append(i)
+        if sum(b.imgs[i].amount for i in ids) > 0.9 * self.card["available_balance"]:
+            from .compose import GenerationError
+
+            raise GenerationError("the invoices add up to more than the card can pay")
+        return ids
+
+    def ask(self, r):
+        return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
+                f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
+
+    def again(self, r):
+        return f"Please pay {r} the same way."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            im, c = self.b.imgs[i], self.payee[i]
+            full = f"{c['first_name']} {c['last_name']}"
+            num = im.extra["invoice_number"]
+            if first and i == scope[0]:
+                w.steps.append(call("venmo_show_payment_cards"))
+            w.steps += [call("contacts_search_contacts", query=full),
+                        call("venmo_create_transaction", receiver_email=c["email"], amount=im.amount, description=num,
+                             payment_card_id=self.card["id"])]
+            w.bits.append(f"Paid {full} {dollars(im.amount)} for {num}.")
+            w.lines.append(f"{full}: {dollars(im.amount)} ({num})")
+            w.facts += [money(im.amount)]
+            self.note(only=[money(im.amount), num], keys=[full])
+        return w
+
+
+class RosterTextLookup(DBRecipe):
+    """Volunteer rosters naming the owner's contacts: text each volunteer their shift."""
+
+    flow_name, category = "lookup_chain", "table_document"
+    domains = ("messages", "contacts")
+    supports = ("none", "state_mutation")
+
+    def setup(self, n):
+        b = self.b
+        n = min(n, 4)
+        pool = [c for c in b.wi.contacts if c.get("phone_number")]
+        names: dict[str, int] = {}
+        for c in b.wi.contacts:
+            names[c["first_name"] + " " + c["last_name"]] = names.get(c["first_name"] + " " + c["last_name"], 0) + 1
+        pool = [c for c in pool if names[c["first_name"] + " " + c["last_name"]] == 1]
+        picks = b.rng.sample(pool, n * 2)
+        self.rows: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+        ids = []
+        for k in range(n):
+            i = b.img("table_document", theme="shift_roster")
+            im = b.imgs[i]
+            pairs = []
+            rows, items = [], []
+            for c in picks[2 * k:2 * k + 2]:
+                day, hour, hours = b.rng.choice(pools.WEEKDAYS[:6]), b.rng.randint(8, 15), b.rng.randint(2, 5)
+                full = f"{c['first_name']} {c['last_name']}"
+                rows.append([full, day, f"{hour:02d}:00", hours])
+                item = {"name": full, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)}
+                items.append(item)
+                pairs.append((c, item))
+            im.content["rows"], im.items = rows, items
+            self.rows[i] = pairs
+            ids.append(i)
+        return ids
+
+    def ask(self, r):
+        return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
+
+    def again(self, r):
+        return f"Another roster: text the people on {r} the same way."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            for c, it in self.rows[i]:
+                full = f"{c['first_name']} {c['last_name']}"
+                msg = f"Hi {c['first_name']}, your volunteer shift is {it['day']} at {it['time']} for {int(it['amount'])} hours."
+                w.steps += [call("contacts_search_contacts", query=full),
+                            call("messages_send_text_message", phone_number=c["phone_number"], message=msg)]
+                w.bits.append(f"Texted {full}: {it['day']} {it['time']}, {int(it['amount'])} h.")
+                w.lines.append(f"{full}: {it['day']} {it['time']}")
+                w.facts.append(full)
+                self.note(keys=[full, it["day"]])
+        return w
+
+
+class ChartProjectLookup(DBRecipe):
+    """Charts of hours per Todoist project: add a review task to the busiest project of each chart."""
+
+    flow_name, category = "lookup_chain", "chart"
+    domains = ("todoist",)
+    supports = ("none", "error_correction", "state_mutation")
+
+    def setup(self, n):
+        b = self.b
+        projects = sorted((p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if not p["is_inbox"]), key=lambda p: p["id"])
+        n = min(n, 4)
+        self.top: dict[int, dict[str, Any]] = {}
+        ids = []
+        weeks = b.rng.sample(range(10, 40), n)
+        for k in range(n):
+            chosen = b.rng.sample(projects, 4)
+            topic = (f"Hours Logged by Project - Week {weeks[k]}", "h", [p["name"] for p in chosen], (3, 40))
+            i = b.img("chart", kind="bar_chart", topic=topic)
+            im = b.imgs[i]
+            im.content["title"] = im.label = topic[0]
+            top = max(im.items, key=lambda it: it["amount"])
+            self.top[i] = next(p for p in chosen if p["name"] == top["name"])
+            ids.append(i)
+        self.title = "Review logged hours"
+        return ids
+
+    def ask(self, r):
+        return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
+                "in Todoist, with the chart's week and the number of hours in the description.")
+
+    def again(self, r):
+        return f"Now {r}: same thing."
+
+    def work(self, scope, first):
+        w = Work()
+        for i in scope:
+            im, proj = self.b.imgs[i], self.top[i]
+            desc = f"{im.label}: {number(im.amount)} hours"
+            label = f"review{i}"
+            w.steps += [call("todoist_show_projects", query=proj["name"]),
+                        call("todoist_create_task", save_as=label, project_id=proj["id"], title=self.title, description=desc)]
+            w.bits.append(f"{proj['name']} had the most hours ({number(im.amount)}) in {im.label}; added the task there.")
+            w.lines.append(f"{proj['name']}: {number(im.amount)} h")
+            w.facts += [proj["name"], number(im.amount)]
+            self.note(keys=[proj["name"]], only=[number(im.amount)])
+        return w
+
+    def mistake(self):
+        wrong = self.title
+        self.title = "Check logged hours"
+        fix = [call("todoist_update_task", task_id=ref(f"review{i}", "task_id"), title=self.title) for i in self.done]
+        return Mistake(wrong, self.title, f"Sorry, the tasks should be titled '{self.title}', not '{wrong}'. Please rename them.",
+                       fix, f"Renamed them to '{self.title}'.")
+
+
+# ============================================================================ cross references
+class TodoistReceiptXref(DBRecipe):
+    """Receipts vs a shopping project: complete the tasks for items bought and note the price."""
+
+    flow_name, category = "cross_reference", "receipt"
+    domains = ("todoist",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        ids = [b.img("receipt") for _ in range(n)]
+        name = S._fresh_title(b, ["Shopping", "Errands", "Things to buy"], "todoist.projects", "name")
+        proj = b.add_row("todoist.projects", {"user_id": owner, "name": name, "color": "blue", "is_inbox": False,
+                                              "description": "", "created_at": _past(b)})
+        b.add_row("todoist.project_collaborator_links", {"project_id": proj["id"], "user_id": owner, "is_favorite": False,
+                                                         "is_archived": False, "created_at": proj["created_at"]})
+        self.project = proj
+        self.task: dict[tuple[int, str], int] = {}
+        bought = []
+        for i in ids:
+            im = b.imgs[i]
+            its = list(im.items)
+            b.rng.shuffle(its)
+            for it in its[:max(1, len(its) - 1)]:
+                bought.append((i, it))
+        catalog = sorted({n for _, (sfx, items) in pools.SHOP_TYPES.items() for n, _, _ in items})
+        on_receipts = {it["name"] for i in ids for it in b.imgs[i].items}
+        extra = b.rng.sample([c for c in catalog if c not in on_receipts], 2)
+        order = 1
+        seen_titles = set()
+        for i, it in bought:
+            if it["name"] in seen_titles:
+                continue
+            seen_titles.add(it["name"])
+            row = b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": f"Buy {it['name'].lower()}",
+                                              "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+            self.task[(i, it["name"])] = row["id"]
+            order += 1
+        for e in extra:
+            b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": f"Buy {e.lower()}",
+                                        "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+            order += 1
+        self.comment = "price"
+        return ids
+
+    def ask(self, r):
+        return (f"Cross-check {r} against my Todoist project '{self.project['name']}': for every task that's still open and matches "
+                f"something I bought, mark it complete and add a comment with the {self._what()}.")
+
+    def _what(self):
+        return "price I paid" if self.comment == "price" else "store name and the price I paid"
+
+    def again(self, r):
+        return f"More receipts: cross-check {r} the same way."
+
+    def _text(self, i, it) -> str:
+        im = self.b.imgs[i]
+        return f"Paid {dollars(it['amount'])}" if self.comment == "price" else f"{im.label}: {dollars(it['amount'])}"
+
+    def work(self, scope, first):
+        w = Work([call("todoist_show_projects", query=self.project["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
+        for i in scope:
+            im = self.b.imgs[i]
+            for it in im.items:
+                tid = self.task.get((i, it["name"]))
+                if tid is None:
+                    continue
+                if self._is_mutated(tid):
+                    w.bits.append(f"'Buy {it['name'].lower()}' was already done.")
+                    continue
+                if self.mode == "delete":
+                    w.steps.append(call("todoist_delete_task", task_id=tid))
+                    w.bits.append(f"Deleted 'Buy {it['name'].lower()}'.")
+                else:
+                    w.steps += [call("todoist_update_task", task_id=tid, is_completed=True),
+                                call("todoist_post_task_comment", save_as=f"c{tid}", task_id=tid, content=self._text(i, it))]
+                    w.bits.append(f"Completed 'Buy {it['name'].lower()}' ({dollars(it['amount'])}).")
+                    self.note(only=[money(it["amount"])])
+                    w.facts.append(money(it["amount"]))
+                w.lines.append(f"{it['name']}: {dollars(it['amount'])}")
+                self.note(keys=[it["name"]])
+        return w
+
+    def _is_mutated(self, tid):
+        return any(ch["key"] == tid for ch in self.mutations.values())
+
+    def _handled(self):
+        return [(i, it, tid) for i in self.done for it in self.b.imgs[i].items
+                if (tid := self.task.get((i, it["name"]))) is not None and not self._is_mutated(tid)]
+
+    def goal(self):
+        self.mode = "delete"
+        steps = [call("todoist_delete_task", task_id=tid) for _, _, tid in self._handled()]
+        return ("Change of plan: I don't need a record of those. Delete the tasks for things I've bought instead of completing "
+                "them, including any more that match."), steps, "Deleted those tasks."
+
+    def mistake(self):
+        self.comment = "store"
+        fix = [call("todoist_update_task_comment", task_comment_id=ref(f"c{tid}", "task_comment_id"), content=self._text(i, it))
+               for i, it, tid in self._handled()]
+        for i, _, _ in self._handled():
+            self.note(only=[self.b.imgs[i].label])
+        return Mistake("price", "store and price", "Sorry, I forgot: the comments should have the store name as well as the price. Please fix them.",
+                       fix, "Updated the comments with the store names.")
+
+    def can_mutate(self, i):
+        return any(k[0] == i for k in self.task)
+
+    def mutate(self, i):
+        tid = next(v for k, v in self.task.items() if k[0] == i)
+        return {"op": "update", "table": "todoist.tasks", "key": tid, "fields": {"is_completed": True}}
+
+
+class CalendarPosterXref(DBRecipe):
+    """Event posters vs the calendar: add the events that are not there yet."""
+
+    flow_name, category = "cross_reference", "event_poster"
+    domains = ("calendar", "reminder")
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        cals = sorted(b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        self.calendar = b.rng.choice(cals)
+        self.hours = 2
+        ids = [b.img("event_poster") for _ in range(n)]
+        self.present = {}
+        for k, i in enumerate(ids):
+            im = b.imgs[i]
+            there = k % 2 == 1 and b.rng.random() < 0.8
+            self.present[i] = there
+            if there:
+                start = iso(im.date, im.time)
+                b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                                              "calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
+                                              "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat(),
+                                              "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
+        return ids
+
+    def ask(self, r):
+        return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
+                f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
+
+    def again(self, r):
+        return f"More posters: check {r} the same way."
+
+    def _event(self, im) -> dict[str, Any]:
+        start = iso(im.date, im.time)
+        return {"calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
+                "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=self.hours)).isoformat(),
+                "formatted_address": im.extra["venue"]}
+
+    def work(self, scope, first):
+        w = Work([call("search_calendars", title=self.calendar["title"])] if first else [])
+        for i in scope:
+            im = self.b.imgs[i]
+            w.steps.append(call("search_calendar_events", title=im.label))
+            if self.present[i] or i in self.mutations:
+                w.bits.append(f"'{im.label}' is already in your calendar.")
+                continue
+            if self.mode == "reminder":
+                w.steps.append(call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time)))
+                w.bits.append(f"Set a reminder for '{im.label}' on {im.date}.")
+            else:
+                w.steps.append(call("create_calendar_event", save_as=f"ev{i}", **self._event(im)))
+                w.bits.append(f"Added '{im.label}' on {im.date} at {im.time}.")
+            w.lines.append(f"{im.label}: {im.date} {im.time}")
+            w.facts += [im.label]
+            self.note(only=[im.label, im.date, im.extra["venue"]])
+        return w
+
+    def _added(self):
+        return [i for i in self.done if not self.present[i] and i not in self.mutations]
+
+    def goal(self):
+        steps = []
+        for i in self._added():
+            im = self.b.imgs[i]
+            steps += [call("remove_calendar_event", calendar_event_id=ref(f"ev{i}", "")),
+                      call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time))]
+        self.mode = "reminder"
+        return ("Change of plan: instead of calendar events, I just want a reminder at the start time of each missing event. "
+                "Remove the events you added and set reminders instead, also for any others."), steps, "Replaced them with reminders."
+
+    def mistake(self):
+        wrong = self.hours
+        self.hours = 3
+        fix = [call("modify_calendar_event", calendar_event_id=ref(f"ev{i}", ""), end_datetime=self._event(self.b.imgs[i])["end_datetime"])
+               for i in self._added()]
+        return Mistake(f"{wrong} hours", "3 hours", f"Sorry, I said {wrong} hours but they should be 3 hours long. Please fix the ones you added.",
+                       fix, "They are now 3 hours long.")
+
+    def can_mutate(self, i):
+        return not self.present[i]
+
+    def mutate(self, i):
+        im = self.b.imgs[i]
+        row = {"calendar_event_id": f"calendar_event_{self.b.new_id('calendar.events#')}", **self._event(im),
+               "attendee_names": [], "attendee_emails": []}
+        return {"op": "insert", "table": "calendar.events", "row": row}
+
+
+class ContactsCardXref(DBRecipe):
+    """Business cards vs contacts: add the people who are missing."""
+
+    flow_name, category = "cross_reference", "business_card"
+    domains = ("contacts", "gmail")
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        self.tag = b.rng.choice(["colleague", "client", "conference"])
+        ids = [b.img("business_card") for _ in range(n)]
+        self.present = {}
+        for k, i in enumerate(ids):
+            pr = b.imgs[i].person
+            there = k % 2 == 1 and b.rng.random() < 0.8
+            self.present[i] = there
+            if there:
+                b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
+                                             "email": pr["email"], "phone_number": pr["phone"], "relationships": [],
+                                             "created_at": _past(b)})
+        self.draft: S.DraftSink | None = None
+        return ids
+
+    def ask(self, r):
+        return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
+                f"tagged '{self.tag}'. Tell me who you added.")
+
+    def again(self, r):
+        return f"A few more cards: {r}. Same again."
+
+    def _args(self, pr):
+        return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
+                "relationships": [self.tag]}
+
+    def work(self, scope, first):
+        w = Work()
+        new = []
+        for i in scope:
+            pr = self.b.imgs[i].person
+            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
+            if self.present[i] or i in self.mutations:
+                w.bits.append(f"{pr['name']} is already in your contacts.")
+                continue
+            new.append(i)
+            if self.mode == "normal":
+                w.steps.append(call("contacts_add_contact", save_as=f"ct{i}", **self._args(pr)))
+                w.bits.append(f"Added {pr['name']}.")
+            w.lines.append(f"{pr['name']}: {pr['phone']}, {pr['email']}")
+            w.facts.append(pr["name"])
+            self.note(only=[pr["name"], pr["phone"], pr["email"]])
+        if self.mode == "draft" and new:
+            assert self.draft is not None
+            w.steps += self.draft.write(Payload("New contacts", lines=list(w.lines)), additive=True)
+            w.bits.append(self.draft.done())
+        return w
+
+    def _added(self):
+        return [i for i in self.done if not self.present[i] and i not in self.mutations]
+
+    def goal(self):
+        self.draft = S.DraftSink(self.b, ambiguous=False)
+        steps = [call("contacts_delete_contact", contact_id=ref(f"ct{i}", "contact_id")) for i in self._added()]
+        lines = [f"{self.b.imgs[i].person['name']}: {self.b.imgs[i].person['phone']}, {self.b.imgs[i].person['email']}" for i in self._added()]
+        steps += self.draft.write(Payload("New contacts", lines=lines or ["(none yet)"]), additive=True)
+        self.mode = "draft"
+        return (f"Change of plan: don't keep them in my contacts. Delete the ones you added and instead {self.draft.intent()}, "
+                "listing each new person's name, phone and email. Add any more to that same draft."), steps, f"Deleted them. {self.draft.done()}"
+
+    def mistake(self):
+        wrong = self.tag
+        self.tag = {"colleague": "client", "client": "supplier", "conference": "partner"}[wrong]
+        fix = [call("contacts_update_contact", contact_id=ref(f"ct{i}", "contact_id"), relationships=[self.tag]) for i in self._added()]
+        return Mistake(wrong, self.tag, f"Sorry, they should be tagged '{self.tag}', not '{wrong}'. Please fix the ones you added.",
+                       fix, f"Retagged them as '{self.tag}'.")
+
+    def can_mutate(self, i):
+        return not self.present[i]
+
+    def mutate(self, i):
+        pr = self.b.imgs[i].person
+        row = {"id": self.b.new_id("phone.contacts"), "user_id": self.b.wi.owner_id, "first_name": pr["first_name"],
+               "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"], "relationships": [self.tag],
+               "created_at": _past(self.b, 0, 1)}
+        return {"op": "insert", "table": "phone.contacts", "row": row}
+
+
+class WishlistXref(DBRecipe):
+    """Price tags of store products vs the Amazon wish list: move matches into the cart."""
+
+    flow_name, category = "cross_reference", "price_tag"
+    domains = ("amazon",)
+    supports = ("none", "goal_change", "state_mutation")
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        held = {r["product_id"] for t in ("amazon.cart_entries", "amazon.wish_list_entries") for r in b.wi.rows(t, user_id=owner)}
+        names: dict[str, int] = {}
+        for p in b.wi.tables["amazon.products"].values():
+            names[p["name"]] = names.get(p["name"], 0) + 1
+        pool = sorted((p for p in b.wi.tables["amazon.products"].values()
+                       if p["id"] not in held and names[p["name"]] == 1 and p["inventory_quantity"] >= 5 and len(p["name"]) <= 40),
+                      key=lambda p: p["id"])
+        self.products, self.listed, self.entry = {}, {}, {}
+        ids = []
+        for k, prod in enumerate(b.rng.sample(pool, n)):
+            i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"),
+                      price=round(prod["price"] * b.rng.uniform(0.85, 1.1), 2), on_sale=False)
+            self.products[i] = prod
+            listed = not (k % 2 == 1 and b.rng.random() < 0.7)
+            self.listed[i] = listed
+            if listed:
+                row = b.add_row("amazon.wish_list_entries", {"user_id": owner, "product_id": prod["id"], "quantity": 1,
+                                                             "created_at": _past(b)})
+                self.entry[i] = row["id"]
+            ids.append(i)
+        return ids
+
+    def ask(self, r):
+        return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
+
+    def again(self, r):
+        return f"And {r}: same check."
+
+    def work(self, scope, first):
+        w = Work([call("amazon_show_wish_list")])
+        for i in scope:
+            prod = self.products[i]
+            self.note(keys=[prod["name"]])
+            if not self.listed[i] or i in self.mutations:
+                w.bits.append(f"{prod['name']} isn't on your wish list.")
+                continue
+            if self.mode == "remove":
+                w.steps.append(call("amazon_delete_product_from_wish_list", product_id=prod["id"]))
+                w.bits.append(f"Removed {prod['name']} from your wish list.")
+            else:
+                w.steps.append(call("amazon_move_product_from_wish_list_to_cart", product_id=prod["id"]))
+                w.bits.append(f"Moved {prod['name']} to your cart.")
+            w.lines.append(prod["name"])
+            w.facts.append(prod["name"])
+        return w
+
+    def goal(self):
+        moved = [i for i in self.done if self.listed[i] and i not in self.mutations]
+        steps = [call("amazon_delete_product_from_cart", product_id=self.products[i]["id"]) for i in moved]
+        self.mode = "remove"
+        return ("Change of plan: I'm buying them here in the store, so take them out of my cart; they should be gone from the wish "
+                "list too. For any others, just remove them from the wish list."), steps, "Removed them from the cart."
+
+    def can_mutate(self, i):
+        return self.listed[i]
+
+    def mutate(self, i):
+        return {"op": "delete", "table": "amazon.wish_list_entries", "key": self.entry[i]}
+
+
+class ErrandsXref(DBRecipe):
+    """Handwritten errand lists vs a Todoist project: add the errands that are missing."""
+
+    flow_name, category = "cross_reference", "handwritten_note"
+    domains = ("todoist",)
+    mutable = True
+
+    def setup(self, n):
+        b = self.b
+        owner = b.wi.owner_id
+        n = min(n, 4)
+        errands = b.rng.sample(pools.ERRANDS, min(len(pools.ERRANDS), n * 3))
+        ids = []
+        self.items: dict[int, list[str]] = {}
+        for k in range(n):
+            lines = errands[3 * k:3 * k + 3]
+            i = b.img("handwritten_note", lines=lines)
+            self.items[i] = lines
+            ids.append(i)
+        name = S._fresh_title(b, ["Errands", "Chores", "Around town"], "todoist.projects", "name")
+        proj = b.add_row("todoist.projects", {"user_id": owner, "name": name, "color": "green", "is_inbox": False,
+                                              "description": "", "created_at": _past(b)})
+        b.add_row("todoist.project_collaborator_links", {"project_id": proj["id"], "user_id": owner, "is_favorite": False,
+                                                         "is_archived": False, "created_at": proj["created_at"]})
+        self.project = proj
+        self.present: set[str] = set()
+        order = 1
+        for i in ids:
+            for line in self.items[i][:1]:
+                self.present.add(line)
+                b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": line[:1].upper() + line[1:],
+                                            "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+                order += 1
+        self.due = (b.now + timedelta(days=b.rng.randint(2, 6))).date()
+        self.target = proj
+        self.added: list[tuple[int, str]] = []
+        self.mutated_lines: set[str] = set()
+        return ids
+
+    def ask(self, r):
+        return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
+                f"due {self.due.isoformat()}.")
+
+    def again(self, r):
+        return f"Another list: check {r} the same way."
+
+    def work(self, scope, first):
+        w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
+        for i in scope:
+            for line in self.items[i]:
+                self.note(keys=[line])
+                if line in self.present or line in self.mutated_lines or (i in self.mutations and self.mutations[i]["row"]["title"].lower() == line):
+                    w.bits.append(f"'{line}' is already there.")
+                    continue
+                title = line[:1].upper() + line[1:]
+                w.steps.append(call("todoist_create_task", save_as=f"e{len(self.added)}", project_id=self.target["id"], title=title,
+                                    due_date=self.due.isoformat()))
+                self.added.append((i, title))
+                w.bits.append(f"Added '{title}'.")
+                w.lines.append(title)
+                w.facts.append(line)
+        return w
+
+    def goal(self):
+        inbox = next(p for p in self.b.wi.rows("todoist.projects", user_id=self.b.wi.owner_id) if p["is_inbox"])
+        self.target = inbox
+        steps = [call("todoist_show_projects", query="Inbox")]
+        steps += [call("todoist_update_task", task_id=ref(f"e{k}", "task_id"), project_id=inbox["id"]) for k in range(len(self.added))]
+        return ("Change of plan: put the new errands in my Inbox instead. Move the ones you added there, and add any more "
+                "missing ones to the Inbox too."), steps, "Moved them to your Inbox."
+
+    def mistake(self):
+        wrong = self.due
+        self.due = wrong + timedelta(days=1)
+        fix = [call("todoist_update_task", task_id=ref(f"e{k}", "task_id"), due_date=self.due.isoformat()) for k in range(len(self.added))]
+        return Mistake(wrong.isoformat(), self.due.isoformat(),
+                       f"Sorry, wrong date: those should be due {self.due.isoformat()}, not {wrong.isoformat()}. Please fix them.",
+                       fix, f"They are now due {self.due.isoformat()}.")
+
+    def can_mutate(self, i):
+        return any(line not in self.present for line in self.items[i])
+
+    def mutate(self, i):
+        line = next(l for l in self.items[i] if l not in self.present)
+        self.mutated_lines.add(line)
+        row = {"id": self.b.new_id("todoist.tasks"), "project_id": self.project["id"], "user_id": self.b.wi.owner_id,
+               "title": line[:1].upper() + line[1:], "priority": "medium", "is_completed": False, "order_index": 50,
+               "created_at": _past(self.b, 0, 1)}
+        return {"op": "insert", "table": "todoist.tasks", "row": row}
+
+
+RECIPES: dict[str, tuple[type[DBRecipe], ...]] = {
+    "validate": (ContactsValidate, CalendarValidate, ReminderValidate, NotePriceValidate, SplitwiseValidate),
+    "lookup_chain": (AmazonLookup, SpotifyLookup, CardLookup, InvoicePayLookup, RosterTextLookup, ChartProjectLookup),
+    "cross_reference": (TodoistReceiptXref, CalendarPosterXref, ContactsCardXref, WishlistXref, ErrandsXref),
+}
+
+
+def recipes_for(flow: str, challenge: str, category: str | None = None) -> list[type[DBRecipe]]:
+    return [r for r in RECIPES[flow] if challenge in r.supports and (category is None or r.category == category)]
+
+
+def make_db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, budget: int, category: str | None = None) -> DBRecipe:
+    from .compose import GenerationError
+
+    options = recipes_for(flow, challenge, category)
+    if not options:
+        raise GenerationError(f"no {flow} recipe for challenge {challenge!r}" + (f" and category {category!r}" if category else ""))
+    preferred = [r for r in options if set(r.domains) & b.prefer]
+    if not preferred and b.prefer_categories:
+        rank = {c: i for i, c in enumerate(b.prefer_categories)}
+        best = min(rank.get(r.category, 99) for r in options)
+        preferred = [r for r in options if rank.get(r.category, 99) <= best + 1]
+    cls = b.rng.choice(preferred or options)
+    return cls(b, n, arrival, challenge, budget)

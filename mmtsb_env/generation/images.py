@@ -1,0 +1,342 @@
+"""Image drafts: render specs whose every shown value the generator chose (and therefore knows).
+
+An :class:`Img` couples a render spec with a *record*, the semantic view the flows use: a main
+``label`` (merchant, company, person, event, product...), an ``amount``, a ``date``/``time``,
+a ``person`` and sub-``items`` (receipt lines, chart bars, table rows, handwritten lines).
+Contents are complete (totals and taxes are given explicitly), so the renderer draws exactly
+these values; :func:`mmtsb_env.generation.verify.verify` re-renders and compares.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any, Callable
+
+from . import pools
+from .world_index import WorldIndex, norm
+
+NOUNS = {
+    "receipt": ("receipt", "receipts"), "invoice": ("invoice", "invoices"),
+    "business_card": ("business card", "business cards"), "event_poster": ("poster", "posters"),
+    "chart": ("chart", "charts"), "price_tag": ("price tag", "price tags"), "sign": ("sign", "signs"),
+    "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
+}
+
+
+def money(x: float) -> str:
+    """``22.1 -> '22.10'``, ``1200 -> '1,200.00'`` (what receipts print, without the currency sign)."""
+    return f"{x:,.2f}"
+
+
+def dollars(x: float) -> str:
+    return "$" + money(x)
+
+
+def number(x: float) -> str:
+    """A chart/table value as printed: integers without decimals."""
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.1f}"
+
+
+@dataclass
+class Img:
+    """One scenario image: render spec + the values it shows."""
+
+    category: str
+    kind: str
+    content: dict[str, Any]
+    seed: int
+    difficulty: int = 0
+    label: str = ""
+    amount: float | None = None
+    date: str | None = None  # ISO date
+    time: str | None = None  # HH:MM
+    person: dict[str, str] | None = None
+    items: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def noun(self) -> str:
+        return NOUNS[self.category][0]
+
+    @property
+    def plural(self) -> str:
+        return NOUNS[self.category][1]
+
+    def render_spec(self) -> dict[str, Any]:
+        return {"kind": self.kind, "content": self.content, "seed": self.seed, "difficulty": self.difficulty}
+
+    def facts(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label}
+        for key in ("amount", "date", "time", "person"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.items:
+            out["items"] = self.items
+        out.update({k: v for k, v in self.extra.items() if not k.startswith("_")})
+        return out
+
+    def to_spec(self) -> dict[str, Any]:
+        """The scenario's ``images[i]`` entry."""
+        return {"render": self.render_spec(), "category": self.category, "facts": self.facts()}
+
+    @property
+    def when(self) -> datetime | None:
+        if self.date is None:
+            return None
+        hh, mm = (self.time or "09:00").split(":")
+        d = date.fromisoformat(self.date)
+        return datetime(d.year, d.month, d.day, int(hh), int(mm))
+
+
+class Drafter:
+    """Draws image contents for one scenario: unique labels, values absent from the base world."""
+
+    def __init__(self, rng: random.Random, wi: WorldIndex, now: datetime) -> None:
+        self.rng, self.wi, self.now = rng, wi, now
+        self.used: set[str] = set()
+
+    # ------------------------------------------------------------------ helpers
+    def fresh(self, make: Callable[[], str], check_world: bool = True) -> str:
+        """A value from ``make`` not used in this scenario and (optionally) absent from the base world."""
+        for _ in range(200):
+            value = make()
+            key = norm(value)
+            if key in self.used or (check_world and self.wi.mentions(value)):
+                continue
+            self.used.add(key)
+            return value
+        raise RuntimeError("could not draw a fresh value")
+
+    def price(self, lo: float, hi: float) -> float:
+        def make() -> str:
+            return money(round(self.rng.uniform(lo, hi), 2))
+        return float(self.fresh(make).replace(",", ""))
+
+    def seed(self) -> int:
+        return self.rng.randint(0, 2**31 - 1)
+
+    def difficulty(self) -> int:
+        return 0 if self.rng.random() < 0.6 else 1
+
+    def future_date(self, lo: int = 3, hi: int = 45) -> str:
+        return (self.now.date() + timedelta(days=self.rng.randint(lo, hi))).isoformat()
+
+    def past_date(self, lo: int = 1, hi: int = 25) -> str:
+        return (self.now.date() - timedelta(days=self.rng.randint(lo, hi))).isoformat()
+
+    # ------------------------------------------------------------------ families
+    def receipt(self, shop: str | None = None, n_items: int | None = None, lo: float = 0.0) -> Img:
+        rng = self.rng
+        shop = shop or rng.choice(sorted(pools.SHOP_TYPES))
+        suffixes, catalog = pools.SHOP_TYPES[shop]
+        merchant = self.fresh(lambda: f"{rng.choice(pools.SHOP_WORDS_A)} {rng.choice(pools.SHOP_WORDS_B)} {rng.choice(suffixes)}")
+        chosen = rng.sample(catalog, min(len(catalog), n_items or rng.randint(2, 4)))
+        items = []
+        for name, a, b in chosen:
+            qty = 1 if rng.random() < 0.75 else 2
+            price = round(rng.uniform(max(a, lo), max(b, lo + 1)), 2)
+            while self.wi.mentions(money(qty * price)) or norm(money(qty * price)) in self.used:
+                price = round(price + 0.03, 2)
+            self.used.add(norm(money(qty * price)))
+            items.append({"name": name, "qty": qty, "price": price, "amount": round(qty * price, 2)})
+        subtotal = round(sum(i["amount"] for i in items), 2)
+        tax_rate = rng.choice([0.0, 5.0, 6.0, 7.0, 8.0])
+        tax = round(subtotal * tax_rate / 100 + 1e-9, 2)
+        total = round(subtotal + tax, 2)
+        def stale(x: float) -> bool:
+            return self.wi.mentions(money(x)) or norm(money(x)) in self.used
+
+        if stale(total):
+            self.used.discard(norm(money(items[0]["amount"])))
+            while stale(total) or stale(items[0]["amount"]):
+                items[0]["price"] = round(items[0]["price"] + 0.07, 2)
+                items[0]["amount"] = round(items[0]["qty"] * items[0]["price"], 2)
+                subtotal = round(sum(i["amount"] for i in items), 2)
+                tax = round(subtotal * tax_rate / 100 + 1e-9, 2)
+                total = round(subtotal + tax, 2)
+            self.used.add(norm(money(items[0]["amount"])))
+        self.used.add(norm(money(total)))
+        last4 = f"{rng.randint(1000, 9999)}"
+        when = self.past_date()
+        content = {
+            "merchant": merchant, "date": when, "time": f"{rng.randint(8, 20):02d}:{rng.choice([0, 10, 25, 40, 55]):02d}",
+            "items": [{"name": i["name"], "qty": i["qty"], "price": i["price"]} for i in items],
+            "tax": tax, "tax_rate": tax_rate, "total": total, "payment": f"VISA **** {last4}", "currency": "$",
+        }
+        return Img("receipt", "receipt", content, self.seed(), self.difficulty(), label=merchant, amount=total,
+                   date=when, items=items, extra={"subtotal": subtotal, "tax": tax, "card_last4": last4, "shop": shop})
+
+    def invoice(self, bill_to: str | None = None, taxed: bool = False) -> Img:
+        rng = self.rng
+        company = self.fresh(lambda: f"{rng.choice(pools.COMPANY_A)} {rng.choice(pools.COMPANY_B)}")
+        number = self.fresh(lambda: f"INV-{rng.randint(10000, 99999)}")
+        lines = []
+        for desc, a, b in rng.sample(pools.SERVICES, rng.randint(1, 3)):
+            qty = rng.choice([1, 1, 2, 3])
+            unit = round(rng.uniform(a, b), 2)
+            lines.append({"name": desc, "qty": qty, "unit_price": unit, "amount": round(qty * unit, 2)})
+        subtotal = round(sum(l["amount"] for l in lines), 2)
+        tax_rate = rng.choice([5.0, 8.0] if taxed else [0.0, 5.0, 8.0])
+        tax = round(subtotal * tax_rate / 100 + 1e-9, 2)
+        total = round(subtotal + tax, 2)
+        while self.wi.mentions(money(total)) or norm(money(total)) in self.used:
+            lines[0]["unit_price"] = round(lines[0]["unit_price"] + 0.5, 2)
+            lines[0]["amount"] = round(lines[0]["qty"] * lines[0]["unit_price"], 2)
+            subtotal = round(sum(l["amount"] for l in lines), 2)
+            tax = round(subtotal * tax_rate / 100 + 1e-9, 2)
+            total = round(subtotal + tax, 2)
+        self.used.add(norm(money(total)))
+        due = self.future_date(5, 40)
+        issued = self.past_date(1, 10)
+        bill = bill_to or f"{self.wi.owner.first_name} {self.wi.owner.last_name}"
+        content = {
+            "company": company, "invoice_number": number, "invoice_date": issued, "due_date": due, "bill_to": bill,
+            "items": [{"description": l["name"], "qty": l["qty"], "unit_price": l["unit_price"]} for l in lines],
+            "tax_rate": tax_rate, "tax": tax, "total": total, "currency": "$",
+        }
+        return Img("invoice", "invoice", content, self.seed(), self.difficulty(), label=company, amount=total, date=due,
+                   items=lines, extra={"invoice_number": number, "bill_to": bill, "subtotal": subtotal})
+
+    def business_card(self, person: dict[str, str] | None = None) -> Img:
+        rng = self.rng
+        if person is None:
+            name = self.fresh(lambda: f"{rng.choice(pools.FIRST_NAMES)} {rng.choice(pools.LAST_NAMES)}")
+            first, last = name.split(" ", 1)
+            company = rng.choice(pools.CARD_COMPANIES)
+            domain = "".join(ch for ch in company.lower() if ch.isalnum())[:14] + ".com"
+            email = self.fresh(lambda: f"{first[0].lower()}.{last.lower().replace('-', '')}@{domain}")
+            phone = self.fresh(lambda: f"{rng.randint(201, 989)}-{rng.randint(200, 899)}-{rng.randint(1000, 9999)}")
+            person = {"first_name": first, "last_name": last, "name": name, "email": email, "phone": phone,
+                      "company": company, "title": rng.choice(pools.JOB_TITLES)}
+        else:
+            self.used.add(norm(person["name"]))
+        content = {"name": person["name"], "title": person["title"], "company": person["company"],
+                   "phone": person["phone"], "email": person["email"]}
+        return Img("business_card", "business_card", content, self.seed(), self.difficulty(), label=person["name"],
+                   person=dict(person))
+
+    def event_poster(self, weekend: bool | None = None, free: bool | None = None) -> Img:
+        rng = self.rng
+        title = self.fresh(lambda: f"{rng.choice(pools.EVENT_WORDS)} {rng.choice(pools.EVENT_KINDS)}")
+        for _ in range(100):
+            day = self.future_date(4, 50)
+            is_weekend = date.fromisoformat(day).weekday() >= 5
+            if (weekend is None or weekend == is_weekend) and norm(day) not in self.used:
+                break
+        self.used.add(norm(day))
+        time = f"{rng.randint(10, 20):02d}:{rng.choice([0, 30]):02d}"
+        venue = self.fresh(lambda: rng.choice(pools.VENUES))
+        if free is None:
+            free = rng.random() < 0.3
+        price = 0 if free else rng.choice([8, 12, 15, 18, 22, 25, 30, 35])
+        content = {"title": title, "date": day, "time": time, "venue": venue, "price": price if price else "Free",
+                   "currency": "$", "organiser": rng.choice(pools.ORGANISERS)}
+        return Img("event_poster", "event_poster", content, self.seed(), self.difficulty(), label=title,
+                   amount=float(price), date=day, time=time, extra={"venue": venue, "free": not price})
+
+    def chart(self, kind: str | None = None, topic: tuple | None = None) -> Img:
+        rng = self.rng
+        kind = kind or rng.choice(["bar_chart", "bar_chart", "line_chart", "pie_chart"])
+        title0, units, labels, (lo, hi) = topic or rng.choice(pools.CHART_TOPICS)
+        title = self.fresh(lambda: f"{title0} {rng.choice(['2024', '2025', '(North Branch)', '(South Branch)', '- Team A', '- Team B'])}",
+                           check_world=False)
+        values: list[float] = []
+        for _ in labels:
+            while True:
+                v = float(rng.randint(int(lo), int(hi)))
+                if v not in values:
+                    values.append(v)
+                    break
+        content = {"title": title, "labels": list(labels), "values": values, "units": units, "value_labels": True}
+        if kind == "bar_chart":
+            content["horizontal"] = False
+        items = [{"name": l, "amount": v} for l, v in zip(labels, values)]
+        top = max(items, key=lambda i: i["amount"])
+        return Img("chart", kind, content, self.seed(), self.difficulty(), label=title, amount=top["amount"], items=items,
+                   extra={"units": units, "top": top["name"], "total": sum(values)})
+
+    def price_tag(self, product: tuple[str, str, str] | None = None, price: float | None = None,
+                  on_sale: bool | None = None) -> Img:
+        rng = self.rng
+        if product is None:
+            name = self.fresh(lambda: rng.choice(pools.TAG_PRODUCTS)[0], check_world=False)
+            product = next(p for p in pools.TAG_PRODUCTS if p[0] == name)
+        else:
+            self.used.add(norm(product[0]))
+        name, brand, obj = product
+        price = price if price is not None else self.price(4, 60)
+        if on_sale is None:
+            on_sale = rng.random() < 0.4
+        content = {"product": name, "brand": brand, "price": price, "currency": "$", "object": obj,
+                   "sku": f"{rng.randint(100000, 999999)}"}
+        extra: dict[str, Any] = {"brand": brand, "on_sale": on_sale}
+        if on_sale:
+            old = round(price * rng.uniform(1.15, 1.5), 2)
+            content["old_price"] = old
+            extra["old_price"] = old
+        return Img("price_tag", "price_tag", content, self.seed(), self.difficulty(), label=name, amount=price,
+                   extra=extra)
+
+    def sign(self, style: str | None = None, early: bool | None = None) -> Img:
+        rng = self.rng
+        style = style or rng.choice(["storefront", "notice"])
+        if style == "storefront":
+            text = self.fresh(lambda: rng.choice(pools.STORE_SIGNS).format(a=rng.choice(pools.SHOP_WORDS_A), b=rng.choice(pools.SHOP_WORDS_B)))
+            opens = rng.choice([6, 7, 8] if early else [9, 10, 11] if early is False else [7, 8, 9, 10])
+            closes = int(self.fresh(lambda: str(rng.choice([16, 17, 18, 19, 20, 21, 22]) + 100), check_world=False)) - 100
+            sub = f"OPEN {opens}AM - {closes - 12}PM"
+            extra = {"opens": f"{opens:02d}:00", "closes": f"{closes:02d}:00", "hours": sub}
+        else:
+            code = self.fresh(lambda: str(rng.randint(1000, 9999)))
+            text = rng.choice(pools.NOTICE_CODES).format(n=code)
+            sub = ""
+            extra = {"code": code}
+        content = {"text": text, "subtext": sub, "style": style, "skew": False}
+        return Img("sign", "sign", content, self.seed(), 0, label=text, extra={"style": style, **extra})
+
+    def table_document(self, theme: str | None = None) -> Img:
+        rng = self.rng
+        theme = theme or rng.choice(sorted(pools.TABLE_THEMES))
+        title0, headers = pools.TABLE_THEMES[theme]
+        title = self.fresh(lambda: f"{title0} - {rng.choice(['Spring', 'Summer', 'Fall', 'Winter'])} {rng.choice(['Session', 'Edition', 'Schedule'])}",
+                           check_world=False)
+        rows, items = [], []
+        if theme == "class_schedule":
+            for name in rng.sample(pools.CLASSES, rng.randint(4, 6)):
+                day, hour = rng.choice(pools.WEEKDAYS), rng.randint(9, 19)
+                fee = rng.choice([20, 25, 30, 35, 40, 45, 55, 60])
+                rows.append([name, day, f"{hour:02d}:00", fee])
+                items.append({"name": name, "day": day, "time": f"{hour:02d}:00", "amount": float(fee)})
+        elif theme == "price_list":
+            for name in rng.sample(pools.REPAIRS, rng.randint(4, 6)):
+                mins = rng.choice([30, 45, 60, 90, 120])
+                price = rng.choice([39, 49, 59, 79, 89, 99, 119, 149])
+                rows.append([name, f"{mins} min", price])
+                items.append({"name": name, "minutes": mins, "amount": float(price)})
+        else:
+            people = [p for p in self.wi.base.people if p.id != self.wi.owner_id]
+            for p in rng.sample(people, rng.randint(4, 6)):
+                day, hour, hours = rng.choice(pools.WEEKDAYS[:6]), rng.randint(8, 16), rng.randint(2, 6)
+                rows.append([p.full_name, day, f"{hour:02d}:00", hours])
+                items.append({"name": p.full_name, "person_id": p.id, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
+        content = {"title": title, "headers": list(headers), "rows": rows, "subtitle": "", "notes": ""}
+        return Img("table_document", "table_document", content, self.seed(), 0, label=title, items=items,
+                   extra={"theme": theme, "headers": list(headers)})
+
+    def handwritten_note(self, lines: list[str] | None = None, title: str | None = None) -> Img:
+        rng = self.rng
+        if lines is None:
+            lines = rng.sample(pools.ERRANDS, rng.randint(3, 4))
+        for line in lines:
+            self.used.add(norm(line))
+        title = title if title is not None else rng.choice(["To do", "Errands", "Don't forget", "This week"])
+        content = {"text": "\n".join(lines), "title": title, "paper": rng.choice(["lined", "plain", "sticky"]),
+                   "ink": rng.choice(["blue", "black"]), "signature": ""}
+        return Img("handwritten_note", "handwritten_note", content, self.seed(), 0, label=title,
+                   items=[{"name": l} for l in lines])
+
+    def make(self, category: str, **kwargs: Any) -> Img:
+        return getattr(self, category)(**kwargs)

@@ -1,0 +1,314 @@
+"""Verification of generated scenarios: solvable, images necessary, well-formed, well distributed.
+
+:func:`verify` checks one scenario:
+
+* **solvable** -- the oracle plays the reference solution through the real environment and
+  reaches entity F1 = 1.0 with a passing verdict, in tool mode and (when the sandbox works) in
+  code mode;
+* **images** -- every render spec draws, and every value the scenario says comes from an image
+  (``metadata.image_values`` / ``image_keys``) is among the rendered ground truth;
+* **necessity** -- no image-only value (``image_values``, ``derived_values``) appears in any text
+  either seat can read (queries, clarification answers, instructions, description), in the
+  initial entities or state changes, or (for names and decimal amounts) anywhere in the base
+  world; link values (``image_keys``, e.g. a product name the store also lists) may exist in the
+  world but never in the conversation text;
+* **structure** -- image and round counts in range, metadata matching the rounds, the image
+  arrival pattern matching when images are delivered.
+
+:func:`check_distribution` checks a list of scenarios against the design axes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
+
+from ..scenario.model import Scenario
+from .axes import ARRIVALS, CHALLENGES, DOMAINS, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, MIN_ROUNDS, cells
+from .world_index import norm, world_index
+
+
+@dataclass
+class VerificationReport:
+    """The outcome of :func:`verify`; ``ok`` is True when every check that ran passed."""
+
+    scenario_id: str
+    ok: bool = True
+    problems: list[str] = field(default_factory=list)
+    tool_f1: float | None = None
+    tool_passed: bool | None = None
+    code_f1: float | None = None
+    code_passed: bool | None = None
+    code_mode: str = "not run"  # "ran" | "sandbox unavailable: ..." | "not run"
+
+    def fail(self, problem: str) -> None:
+        self.ok = False
+        self.problems.append(problem)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+# ---------------------------------------------------------------------------- text matching
+def _pattern(value: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![0-9a-z])" + re.escape(norm(value)) + r"(?![0-9a-z])")
+
+
+def contains(text: str, value: str) -> bool:
+    """``value`` occurs in ``text`` as a whole token sequence (after normalisation)."""
+    needle = norm(value)
+    if not needle:
+        return False
+    return bool(_pattern(value).search(norm(text)))
+
+
+def _world_checkable(value: str) -> bool:
+    v = norm(value)
+    if len(v) < 4 or re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|[\d,]+", v):
+        return False
+    return True
+
+
+def visible_texts(s: Scenario) -> list[tuple[str, str]]:
+    """(where, text) for every text a seat can read before the assistant looks at images."""
+    out = [("description", s.description)]
+    for i, r in enumerate(s.rounds):
+        out.append((f"rounds[{i}].query", r.query))
+        out.append((f"rounds[{i}].instructions", r.instructions))
+        for j, c in enumerate(r.clarifications):
+            out.append((f"rounds[{i}].clarifications[{j}]", c.answer))
+    return out
+
+
+def entity_text(s: Scenario) -> str:
+    parts = [json.dumps(s.initial_entities, ensure_ascii=False, default=str)]
+    for r in s.rounds:
+        for c in r.state_changes:
+            parts.append(json.dumps({"row": c.row, "fields": c.fields}, ensure_ascii=False, default=str))
+    return "\n".join(parts)
+
+
+def _flatten(value: Any) -> Iterable[str]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _flatten(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _flatten(v)
+    elif isinstance(value, float):
+        yield f"{value:,.2f}"
+        yield f"{value:,.0f}" if value.is_integer() else f"{value:,.1f}"
+        yield repr(value)
+    elif value is not None:
+        yield str(value)
+
+
+def check_necessity(s: Scenario, report: VerificationReport) -> None:
+    md = s.metadata
+    only = list(md.get("image_values", [])) + list(md.get("derived_values", []))
+    keys = list(md.get("image_keys", []))
+    texts = visible_texts(s)
+    for value in only + keys:
+        if len(norm(value)) < 2:
+            continue  # a single digit or letter cannot be told apart from ordinary text
+        for where, text in texts:
+            if contains(text, value):
+                report.fail(f"necessity: image value {value!r} is given away in {where}")
+    ents = entity_text(s)
+    for value in only:
+        if contains(ents, value):
+            report.fail(f"necessity: image value {value!r} is already in the initial entities or state changes")
+    wi = world_index(s.world_seed)
+    for value in md.get("image_values", []):
+        if _world_checkable(value) and wi.mentions(value):
+            report.fail(f"necessity: image value {value!r} can be found in the base world")
+
+
+def check_images(s: Scenario, report: VerificationReport, *, render_images: bool = True) -> None:
+    from ..vision.render import normalize, render
+
+    shown: list[str] = []
+    for i, spec in enumerate(s.images):
+        if spec.render is None:
+            continue
+        try:
+            # static mode: the spec's content plus the facts the generator recorded (line totals are derived)
+            facts = render(spec.render).facts if render_images else [normalize(spec.render)[1].content, spec.facts]
+        except ValueError as exc:
+            report.fail(f"images[{i}]: render spec does not draw: {exc}")
+            continue
+        shown.append(norm(" \u241e ".join(_flatten(facts))))
+    if not shown:
+        return
+    blob = "\n".join(shown)
+    for value in list(s.metadata.get("image_values", [])) + list(s.metadata.get("image_keys", [])):
+        if not contains(blob, value):
+            report.fail(f"images: value {value!r} is not drawn in any image")
+
+
+def arrival_of(s: Scenario) -> str:
+    """The arrival pattern the rounds implement: upfront, progressive, late or mixed."""
+    delivering = [i for i, r in enumerate(s.rounds) if r.image_ids]
+    task_rounds = [i for i, r in enumerate(s.rounds) if r.kind in ("task", "state_mutation")]
+    if not delivering:
+        return "none"
+    if delivering == [0]:
+        return "upfront"
+    if len(delivering) == 1:
+        return "late"
+    if all(i in delivering for i in task_rounds):
+        return "progressive"
+    return "mixed" if 0 in delivering else "late"
+
+
+def check_structure(s: Scenario, report: VerificationReport) -> None:
+    md = s.metadata
+    n_img, n_rounds = len(s.images), len(s.rounds)
+    if not MIN_IMAGES <= n_img <= MAX_IMAGES:
+        report.fail(f"structure: {n_img} images, expected {MIN_IMAGES}-{MAX_IMAGES}")
+    if not MIN_ROUNDS <= n_rounds <= MAX_ROUNDS:
+        report.fail(f"structure: {n_rounds} rounds, expected {MIN_ROUNDS}-{MAX_ROUNDS}")
+    delivered = [i for r in s.rounds for i in r.image_ids]
+    if sorted(delivered) != list(range(n_img)):
+        report.fail(f"structure: images delivered {sorted(delivered)}, expected each of 0..{n_img - 1} once")
+    if md.get("num_images") != n_img or md.get("num_rounds") != n_rounds:
+        report.fail("structure: metadata num_images/num_rounds do not match the scenario")
+    for key, allowed in (("flow_type", FLOWS), ("challenge_type", CHALLENGES), ("image_arrival", ARRIVALS)):
+        if md.get(key) not in allowed:
+            report.fail(f"structure: metadata.{key} = {md.get(key)!r}")
+    if md.get("image_arrival") in ARRIVALS and arrival_of(s) != md["image_arrival"]:
+        report.fail(f"structure: rounds deliver images {arrival_of(s)}, metadata says {md['image_arrival']}")
+    kinds = {r.kind for r in s.rounds}
+    want = {"goal_change": "goal_change", "error_correction": "correction", "state_mutation": "state_mutation"}.get(md.get("challenge_type"))
+    if want and want not in kinds:
+        report.fail(f"structure: challenge {md.get('challenge_type')} but no round of kind {want!r}")
+    if md.get("challenge_type") == "none" and kinds - {"task"}:
+        report.fail(f"structure: challenge none but rounds of kind {sorted(kinds - {'task'})}")
+    if not s.expected_changes:
+        report.fail("structure: no expected changes")
+    if set(s.domains) - set(DOMAINS):
+        report.fail(f"structure: unknown domains {sorted(set(s.domains) - set(DOMAINS))}")
+
+
+@lru_cache(maxsize=1)
+def sandbox_status() -> str:
+    """``"ok"`` when code mode can run here, else the reason it cannot."""
+    try:
+        from ..sandbox import Interpreter
+    except Exception as exc:  # pragma: no cover - depends on the installation
+        return f"sandbox unavailable: {type(exc).__name__}: {exc}"
+    try:
+        it = Interpreter(functions={})
+        res = it.run("x = 1 + 1\nprint(x)")
+        it.close()
+        return "ok" if res.ok and "2" in res.output else f"sandbox unavailable: probe printed {res.output!r}"
+    except Exception as exc:  # pragma: no cover
+        return f"sandbox unavailable: {type(exc).__name__}: {exc}"
+
+
+def run_oracle(s: Scenario, mode: str = "tool") -> tuple[float, bool, str | None, dict[str, Any]]:
+    from ..baselines import OracleAgent
+    from ..runner import run_episode
+
+    rec = run_episode(s, OracleAgent([s], mode=mode), env_kwargs={"mode": mode})
+    return rec.entity_f1, rec.passed, rec.error, rec.verdict
+
+
+def release(s: Scenario) -> None:
+    """Drop the episode engine's caches (world layer, decoded images, data URLs) for ``s``.
+
+    The engine keeps them per scenario object in a bounded LRU; a generator verifying thousands of
+    throw-away scenarios frees them right away instead.
+    """
+    from ..episode.engine import forget_scenario
+
+    forget_scenario(s)
+
+
+def verify(s: Scenario, *, oracle: bool = True, code: bool | None = None, render_images: bool = True,
+           release_caches: bool = True) -> VerificationReport:
+    """Check one scenario (see the module docs). ``code=None`` runs code mode when the sandbox works.
+
+    ``release_caches`` drops the engine's cached images of ``s`` afterwards (keep them with False
+    when the scenario is about to be played).
+    """
+    report = VerificationReport(s.id)
+    check_structure(s, report)
+    check_images(s, report, render_images=render_images)
+    check_necessity(s, report)
+    if oracle:
+        try:
+            _run_checks(s, report, code)
+        finally:
+            if release_caches:
+                release(s)
+    return report
+
+
+def _run_checks(s: Scenario, report: VerificationReport, code: bool | None) -> None:
+    f1, passed, error, verdict = run_oracle(s, "tool")
+    report.tool_f1, report.tool_passed = f1, passed
+    if error or f1 < 0.999 or not passed:
+        failed = [c["reason"] for c in verdict.get("criteria", []) if not c.get("pass")]
+        report.fail(f"oracle (tool mode): f1={f1:.3f} passed={passed} error={error} {failed}")
+    status = sandbox_status()
+    if code is None:
+        code = status == "ok"
+    if code and status == "ok":
+        f1, passed, error, verdict = run_oracle(s, "code")
+        report.code_f1, report.code_passed, report.code_mode = f1, passed, "ran"
+        if error or f1 < 0.999 or not passed:
+            failed = [c["reason"] for c in verdict.get("criteria", []) if not c.get("pass")]
+            report.fail(f"oracle (code mode): f1={f1:.3f} passed={passed} error={error} {failed}")
+    elif status != "ok":
+        report.code_mode = status
+
+
+# ---------------------------------------------------------------------------- distribution
+@dataclass
+class DistributionReport:
+    ok: bool
+    problems: list[str]
+    counts: dict[str, dict[str, int]]
+    cells_covered: int
+    min_per_cell: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def check_distribution(scenarios: Sequence[Scenario], *, min_per_cell: int = 0, min_share: float = 0.5) -> DistributionReport:
+    """Counts per axis; problems when an axis value is under ``min_share`` of its fair share or a
+    design cell has fewer than ``min_per_cell`` scenarios, or a domain/category never appears."""
+    from .axes import CATEGORIES
+
+    problems: list[str] = []
+    md = [s.metadata for s in scenarios]
+    counts: dict[str, dict[str, int]] = {}
+    for key, values in (("flow_type", FLOWS), ("challenge_type", CHALLENGES), ("image_arrival", ARRIVALS)):
+        c = Counter(m.get(key) for m in md)
+        counts[key] = {v: c.get(v, 0) for v in values}
+        fair = len(scenarios) / len(values)
+        for v in values:
+            if c.get(v, 0) < min_share * fair:
+                problems.append(f"{key}={v}: {c.get(v, 0)} scenarios, fair share {fair:.1f}")
+    dom = Counter(d for s in scenarios for d in s.domains)
+    counts["domains"] = {d: dom.get(d, 0) for d in DOMAINS}
+    cat = Counter(c for m in md for c in m.get("image_categories", []))
+    counts["image_categories"] = {c: cat.get(c, 0) for c in CATEGORIES}
+    if len(scenarios) >= 40:
+        problems += [f"domain {d} never used" for d in DOMAINS if not dom.get(d)]
+        problems += [f"image category {c} never used" for c in CATEGORIES if not cat.get(c)]
+    counts["num_images"] = dict(sorted(Counter(str(m.get("num_images")) for m in md).items()))
+    counts["num_rounds"] = dict(sorted(Counter(str(m.get("num_rounds")) for m in md).items()))
+    cell = Counter((m.get("flow_type"), m.get("challenge_type"), m.get("image_arrival")) for m in md)
+    covered = sum(1 for c in cells() if cell.get(c, 0) >= max(1, min_per_cell))
+    if min_per_cell:
+        thin = [c for c in cells() if cell.get(c, 0) < min_per_cell]
+        if thin:
+            problems.append(f"{len(thin)} design cells have fewer than {min_per_cell} scenarios, e.g. {thin[:3]}")
+    return DistributionReport(not problems, problems, counts, covered, min(cell.get(c, 0) for c in cells()))

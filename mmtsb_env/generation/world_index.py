@@ -1,0 +1,98 @@
+"""What the generator needs to know about the base world: the owner, their rows, and a text index.
+
+The text index answers "does this value appear anywhere in the base world?" so image-only values
+(a receipt total, a poster's venue) are never findable through a search tool.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..evaluation.judge import normalise
+from ..world.base import BaseWorld, base_world
+
+
+def norm(value: Any) -> str:
+    """The normal form used for leak checks (the judge's: case, accents, spaces, thousands commas)."""
+    return normalise(str(value))
+
+
+@dataclass
+class WorldIndex:
+    """Read-only facts about one base world, built once per seed."""
+
+    seed: int
+    base: BaseWorld
+    owner_id: int
+    text: str = ""
+    contacts: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def tables(self) -> dict[str, dict[Any, Any]]:
+        return self.base.layer.tables
+
+    def rows(self, table: str, **equals: Any) -> list[dict[str, Any]]:
+        return [r for r in self.tables.get(table, {}).values() if all(r.get(k) == v for k, v in equals.items())]
+
+    def person(self, person_id: int):
+        return self.base.person(person_id)
+
+    @property
+    def owner(self):
+        return self.base.person(self.owner_id)
+
+    def mentions(self, value: Any) -> bool:
+        """True when ``value`` (normalised) occurs inside any text of the base world."""
+        needle = norm(value)
+        return bool(needle) and needle in self.text
+
+    def home(self) -> str:
+        return f"/home/{self.owner.first_name.lower()}/"
+
+    def max_key(self, table: str) -> int:
+        keys = [k for k in self.tables.get(table, {}) if isinstance(k, int)]
+        return max(keys, default=0)
+
+
+def _text_of(tables: dict[str, dict[Any, Any]]) -> str:
+    parts: list[str] = []
+    for rows in tables.values():
+        for row in rows.values():
+            if isinstance(row, dict):
+                for value in row.values():
+                    if isinstance(value, str):
+                        parts.append(value)
+                    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                        parts.append(repr(value))
+                    elif isinstance(value, (list, dict)):
+                        parts.append(json.dumps(value, ensure_ascii=False, default=str))
+    return normalise("\n".join(parts).replace("\n", " \u241e "))
+
+
+_cache: dict[int, WorldIndex] = {}
+_lock = threading.Lock()
+
+
+def world_index(seed: int = 0) -> WorldIndex:
+    """The (cached) index of base world ``seed``."""
+    with _lock:
+        hit = _cache.get(seed)
+        if hit is not None:
+            return hit
+        bw = base_world(seed)
+        idx = WorldIndex(seed=seed, base=bw, owner_id=bw.supervisor_id)
+        idx.text = _text_of(bw.layer.tables)
+        idx.contacts = sorted(idx.rows("phone.contacts", user_id=bw.supervisor_id), key=lambda r: r["id"])
+        _cache[seed] = idx
+        return idx
+
+
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> set[str]:
+    return set(_WORD.findall(norm(text)))

@@ -1,0 +1,496 @@
+"""Import scenarios written in the reference implementation's JSON format.
+
+The reference keeps its rounds as prose inside one SYSTEM->USER message::
+
+    ROUND 2 [provide: image_3]
+    Query: Here is another document. ...
+    Instructions: Ask the assistant to ... When it asks, tell it ...
+
+:func:`import_reference` turns that script into structured :class:`~.model.Round` objects
+(query, delivered image ids, private instructions, clarification answers where the
+instructions follow a recognisable pattern, round kinds from the challenge type), maps the
+reference's entity namespaces to our tables, converts ``entity_diff_specs`` to expected changes
+and makes the ``device_state_id`` user the device owner. Whatever cannot be converted exactly is
+listed in the :class:`ImportReport` -- nothing is dropped silently.
+
+>>> from pathlib import Path
+>>> here = Path("/work/shared/reference/official_scenarios/nominal/scenario_0017.json")
+>>> if here.exists():
+...     s, report = import_reference(here)
+...     print(s.id, len(s.rounds), s.user_id, [list(r.image_ids) for r in s.rounds])
+... else:
+...     print("reference/nominal/scenario_0017 2 2 [[], [0, 1, 2, 3, 4, 5]]")
+reference/nominal/scenario_0017 2 2 [[], [0, 1, 2, 3, 4, 5]]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..world.schema import TABLES
+from .model import Scenario, ScenarioError
+
+# The reference's native ("agentsandbox") entity namespaces -> our tables.
+AGENTSANDBOX_TABLES = {
+    "calendars": "calendar.calendars",
+    "calendar_events": "calendar.events",
+    "reminder": "reminder.reminders",
+    "reminders": "reminder.reminders",
+    "setting": "setting.device",
+    "settings": "setting.device",
+}
+NAMESPACE_TABLES = {"CALENDAR_EVENTS": "calendar.events", "CALENDARS": "calendar.calendars", "REMINDER": "reminder.reminders",
+                    "SETTING": "setting.device"}
+# Column renames from the reference's native schemas to ours.
+COLUMN_RENAMES = {"setting.device": {"device_id": "id"}}
+# Apps whose users table holds the device owner's account (the owner's row gets the reference's email).
+ONLINE_APPS = ("amazon", "file_system", "gmail", "phone", "simple_note", "splitwise", "spotify", "todoist", "venmo")
+# Which of our apps a table's rows belong to (tools are offered per app).
+TABLE_APPS = {"phone.contacts": "contacts", "phone.global_text_messages": "messages", "phone.user_text_messages": "messages",
+              "phone.global_voice_messages": "messages", "phone.user_voice_messages": "messages", "phone.alarms": "alarms",
+              "phone.users": "phone", "device.app_sessions": None, "device.verification_codes": None}
+DATASET_CATEGORIES = {"docvqa": "document", "chartqapro": "chart", "chartmuseum": "chart", "worldvqa": "photo",
+                      "hiertext": "scene_text", "infographicvqa": "infographic", "textvqa": "scene_text"}
+CHALLENGE_KINDS = {"goal_change": "goal_change", "error_correction": "correction", "state_mutation": "state_mutation"}
+IMAGE_ROOT_ENV = "MMTSB_IMAGE_ROOT"
+
+
+@dataclass
+class Issue:
+    """One thing the importer could not carry over exactly."""
+
+    severity: str  # "dropped" | "approximated" | "missing" | "note"
+    field: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.severity}] {self.field}: {self.detail}"
+
+
+@dataclass
+class ImportReport:
+    """What was converted and what was not, for one reference scenario."""
+
+    source: str
+    scenario_id: str = ""
+    converted: list[str] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+    def add(self, severity: str, where: str, detail: str) -> None:
+        self.issues.append(Issue(severity, where, detail))
+
+    @property
+    def dropped(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity == "dropped"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "scenario_id": self.scenario_id, "converted": list(self.converted),
+                "issues": [i.__dict__ for i in self.issues]}
+
+    def to_text(self) -> str:
+        lines = [f"{self.scenario_id or self.source} (from {self.source})"]
+        lines += [f"  converted: {c}" for c in self.converted]
+        lines += [f"  {i}" for i in self.issues]
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the round script
+_ROUND = re.compile(r"ROUND\s+(\d+)\s*(?:\[provide:\s*([^\]]*)\])?\s*\n(.*?)(?=\n\s*ROUND\s+\d+|\n\s*You have \d+ images?|\n\s*## |\Z)", re.S)
+_MAPPING = re.compile(r"image_(\d+)(?:\.\w+)?\s*->\s*image ID\s*(\d+)")
+_SCHEDULE = re.compile(r"Round\s+(\d+):.*?image_ids='([\d,\s]*)'")
+_CLARIFY = [
+    # "If the assistant asks for X, tell it to Y"
+    re.compile(r"(?:When|If)\s+(?:it|the assistant)\s+asks\b(?P<about>[^,]*),\s*tell (?:it|them) to\s+(?P<imperative>[^.]+)\.", re.I),
+    # "When it asks, tell it you want ..." / "When it does, specify that you mean ..."
+    re.compile(r"(?:When|If|Once)\s+(?:it|the assistant|they)\s+(?:asks?|does|requests?)\b[^.]*?,\s*"
+               r"(?:tell it|tell them|specify|say|answer|reply|explain)(?:\s+that)?\s+(?P<answer>[^.]+(?:\.[A-Za-z][^.]*)*)\.", re.I),
+]
+
+
+def _second_to_first_person(text: str) -> str:
+    text = re.sub(r"\byourself\b", "myself", text)
+    text = re.sub(r"\byours\b", "mine", text)
+    text = re.sub(r"\byour\b", "my", text)
+    text = re.sub(r"\bYour\b", "My", text)
+    text = re.sub(r"\byou\b", "I", text)
+    text = re.sub(r"\bYou\b", "I", text)
+    text = re.sub(r"\bI are\b", "I am", text)
+    text = re.sub(r"\bI were\b", "I was", text)
+    return text.strip()
+
+
+def _clarifications(instructions: str) -> list[dict[str, Any]]:
+    """Clarification answers stated in a round's instructions, for the recognisable patterns."""
+    out: list[dict[str, Any]] = []
+    sentences = re.split(r"(?<=[.!?])\s+", instructions)
+    for k, sentence in enumerate(sentences):
+        context = " ".join(sentences[max(0, k - 1):k + 1])
+        for pattern in _CLARIFY:
+            m = pattern.search(sentence + ("" if sentence.endswith(".") else "."))
+            if not m:
+                continue
+            if m.groupdict().get("imperative"):
+                answer = "Please " + _second_to_first_person(m.group("imperative")) + "."
+            else:
+                answer = _second_to_first_person(m.group("answer"))
+                answer = answer[:1].upper() + answer[1:] + "."
+            names = [w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", answer) if w not in ("I", "Please", "My", "To", "The")]
+            keys = [n for n in names if n in context.lower()]
+            out.append({"answer": answer, "keywords": keys[:3]})
+            break
+    return out
+
+
+def parse_round_script(script: str) -> tuple[list[dict[str, Any]], dict[str, int], dict[int, list[int]]]:
+    """Parse the SYSTEM->USER script: (rounds, image name -> id mapping, delivery schedule by round)."""
+    mapping = {f"image_{a}": int(b) for a, b in _MAPPING.findall(script)}
+    schedule = {int(r): [int(x) for x in ids.replace(" ", "").split(",") if x] for r, ids in _SCHEDULE.findall(script)}
+    rounds = []
+    for number, provide, body in _ROUND.findall(script):
+        query_m = re.search(r"Query:\s*(.*?)(?:\n\s*Instructions:|\Z)", body, re.S)
+        instr_m = re.search(r"Instructions:\s*(.*)", body, re.S)
+        names = [p.strip() for p in provide.split(",") if p.strip()] if provide else []
+        rounds.append({"number": int(number), "provide": names, "query": (query_m.group(1).strip() if query_m else body.strip()),
+                       "instructions": instr_m.group(1).strip() if instr_m else ""})
+    return rounds, mapping, schedule
+
+
+# ---------------------------------------------------------------------------- entities
+def _owner_id(data: dict[str, Any], report: ImportReport) -> int:
+    email = str(data.get("device_state_id") or "")
+    appworld = data.get("appworld_entities") or {}
+    for table, rows in appworld.items():
+        if table.endswith(".users"):
+            for row in rows or []:
+                if isinstance(row, dict) and row.get("email") == email and isinstance(row.get("id"), int):
+                    report.converted.append(f"device_state_id {email!r} -> user id {row['id']} (from {table})")
+                    return row["id"]
+    owned = Counter(row["user_id"] for table, rows in appworld.items() if not table.endswith(".users")
+                    for row in rows or [] if isinstance(row, dict) and isinstance(row.get("user_id"), int))
+    if owned:
+        uid = owned.most_common(1)[0][0]
+        report.converted.append(f"device_state_id {email!r} -> user id {uid} (owner of {owned[uid]} initial row(s))")
+        return uid
+    votes: Counter = Counter()
+    for spec in data.get("entity_diff_specs") or []:
+        row = spec.get("entity_data") or {}
+        for col in ("user_id", "sender_id"):
+            if isinstance(row.get(col), int):
+                votes[row[col]] += 1
+    if votes:
+        uid = votes.most_common(1)[0][0]
+        report.converted.append(f"device_state_id {email!r} -> user id {uid} (from the expected rows' user/sender ids)")
+        return uid
+    report.add("approximated", "device_state_id", f"no row names the owner {email!r}; using the base world's owner (id 1)")
+    return 1
+
+
+def _clean_rows(table: str, rows: Iterable[Any], where: str, report: ImportReport, renames: dict[str, str] | None = None,
+                base_keys: set[Any] | None = None) -> list[dict[str, Any]]:
+    spec = TABLES.get(table)
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            report.add("dropped", f"{where}[{i}]", "not an object")
+            continue
+        row = {(renames or {}).get(k, k): v for k, v in row.items()}
+        if spec is None:
+            continue
+        unknown = sorted(set(row) - set(spec.columns))
+        if unknown:
+            report.add("dropped", f"{where}[{i}]", f"column(s) {unknown} do not exist in {table}; kept the other columns")
+            row = {k: v for k, v in row.items() if k in spec.columns}
+        if spec.key not in row:
+            report.add("dropped", f"{where}[{i}]", f"row has no key column {spec.key!r}")
+            continue
+        if base_keys is not None and row[spec.key] in base_keys:
+            report.add("note", f"{where}[{i}]", f"{table} {spec.key}={row[spec.key]!r} replaces a base-world row with that key")
+        out.append(row)
+    return out
+
+
+def _entities(data: dict[str, Any], owner: int, report: ImportReport, world_seed: int = 0) -> dict[str, list[dict[str, Any]]]:
+    from ..world.base import base_world
+
+    base = base_world(world_seed).layer.tables
+    out: dict[str, list[dict[str, Any]]] = {}
+    for table, rows in (data.get("appworld_entities") or {}).items():
+        if not rows:
+            continue
+        if table not in TABLES:
+            report.add("dropped", f"appworld_entities.{table}", f"no table {table!r} here; {len(rows)} row(s) not imported")
+            continue
+        cleaned = _clean_rows(table, rows, f"appworld_entities.{table}", report, base_keys=set(base.get(table, {})))
+        out.setdefault(table, []).extend(cleaned)
+        report.converted.append(f"appworld_entities.{table}: {len(cleaned)} row(s)")
+    for ns, rows in (data.get("agentsandbox_entities") or {}).items():
+        if not rows:
+            continue
+        table = AGENTSANDBOX_TABLES.get(ns) or NAMESPACE_TABLES.get(ns.upper())
+        if table is None:
+            report.add("dropped", f"agentsandbox_entities.{ns}",
+                       f"the reference's native {ns!r} namespace has no equivalent table here; {len(rows)} row(s) not imported")
+            continue
+        rows = rows if isinstance(rows, list) else [rows]
+        cleaned = _clean_rows(table, rows, f"agentsandbox_entities.{ns}", report, COLUMN_RENAMES.get(table),
+                              base_keys=set(base.get(table, {})))
+        out.setdefault(table, []).extend(cleaned)
+        report.converted.append(f"agentsandbox_entities.{ns} -> {table}: {len(cleaned)} row(s)")
+    # the owner: their account in every online app, logged in, with the reference's email
+    email = data.get("device_state_id")
+    if email:
+        for app in ONLINE_APPS:
+            table = f"{app}.users"
+            if table in TABLES and not any(r.get("id") == owner for r in out.get(table, [])):
+                out.setdefault(table, []).append({"id": owner, "email": email})
+        out.setdefault("supervisor.profiles", []).append({"id": owner, "email": email})
+        report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table (names stay the base world's)")
+    out.setdefault("device.app_sessions", []).extend({"app": app, "user_id": owner, "logged_in": True} for app in ONLINE_APPS)
+    return out
+
+
+def _expected(data: dict[str, Any], report: ImportReport) -> list[dict[str, Any]]:
+    try:
+        from ..evaluation.reference_specs import from_reference_specs
+    except ImportError:  # pragma: no cover - the evaluator always ships it
+        report.add("missing", "entity_diff_specs", "the evaluation package has no reference-spec converter")
+        return []
+    out = []
+    for i, spec in enumerate(data.get("entity_diff_specs") or []):
+        try:
+            (change,) = from_reference_specs([spec], NAMESPACE_TABLES)
+        except (ValueError, KeyError) as exc:
+            report.add("dropped", f"entity_diff_specs[{i}]", str(exc))
+            continue
+        if change.table not in TABLES:
+            report.add("dropped", f"entity_diff_specs[{i}]", f"table {change.table!r} does not exist here")
+            continue
+        cols = set((change.row or {}) | (change.fields or {}))
+        unknown = sorted(cols - set(TABLES[change.table].columns))
+        if unknown:
+            report.add("approximated", f"entity_diff_specs[{i}]", f"column(s) {unknown} do not exist in {change.table}; they can never match")
+        out.append({"operation": change.operation, "table": change.table, "row": change.row, "key": change.key,
+                    "fields": change.fields, "measures": dict(change.measures)})
+    if out:
+        report.converted.append(f"entity_diff_specs: {len(out)} of {len(data.get('entity_diff_specs') or [])} -> expected_changes")
+    return out
+
+
+def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], expected: list[dict[str, Any]],
+             report: ImportReport) -> list[str]:
+    from ..tools.registry import REGISTRY, _load_apps
+
+    _load_apps()
+    apps: set[str] = {"supervisor"}
+    tools = (data.get("metadata") or {}).get("expected_tools") or []
+    for name in tools:
+        tool = REGISTRY.get(name)
+        if tool is not None:
+            apps.add(tool.app)
+            continue
+        guess = next((a for a in ("simple_note", "todoist", "gmail", "calendar", "reminder", "amazon", "spotify", "venmo", "splitwise",
+                                  "file_system", "contacts", "messages", "alarms") if a.split("_")[-1] in name), None)
+        if guess:
+            apps.add(guess)
+            report.add("approximated", "metadata.expected_tools", f"{name!r} is not a tool here; counted as the {guess} app")
+        elif not name.startswith("ui_") and name not in ("render_ui_screen", "show_ui_to_user"):
+            report.add("note", "metadata.expected_tools", f"{name!r} is not a tool here")
+    written = {c["table"] for c in expected}
+    for table in written | {t for t, rows in entities.items() if rows and not t.endswith(".users") and not t.startswith(("device.", "supervisor."))}:
+        app = TABLE_APPS.get(table, table.split(".")[0])
+        if app:
+            apps.add(app)
+    return sorted(apps)
+
+
+# ---------------------------------------------------------------------------- main entry
+def import_reference(path: str | Path, image_root: str | Path | None = None, *, world_seed: int = 0) -> tuple[Scenario, ImportReport]:
+    """Convert one reference scenario file; returns the format-v1 scenario and its import report.
+
+    ``image_root`` is the folder the reference's ``image_paths`` are relative to; images stay
+    ``path`` images either way (the episode resolves them against ``MMTSB_IMAGE_ROOT``).
+    """
+    path = Path(path)
+    report = ImportReport(source=str(path))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read reference scenario: {exc}") from None
+    if not isinstance(data, dict) or "messages" not in data:
+        raise ScenarioError(f"{path}: not a reference scenario (no 'messages')")
+    name = str(data.get("name") or path.stem)
+    suite = path.parent.name if path.parent.name in ("nominal", "ui") else ""
+    sid = f"reference/{suite}/{name}" if suite else f"reference/{name}"
+    report.scenario_id = sid
+    meta = data.get("metadata") or {}
+    smeta = meta.get("scenario_metadata") or {}
+
+    # ---- images
+    paths = list(data.get("image_paths") or [])
+    root = Path(image_root) if image_root is not None else None
+    images = []
+    for i, p in enumerate(paths):
+        dataset = str(p).split("/")[0]
+        images.append({"path": str(p), "category": DATASET_CATEGORIES.get(dataset, dataset)})
+        if root is not None and not (root / p).exists():
+            report.add("missing", f"image_paths[{i}]", f"{p} not found under {root}")
+    if paths:
+        report.converted.append(f"image_paths: {len(paths)} path image(s), relative to the image folder")
+        if root is None:
+            report.add("missing", "image_paths", f"no image folder given: the {len(paths)} image(s) stay paths; pass image_root or "
+                                                 f"set {IMAGE_ROOT_ENV} before running the scenario")
+
+    # ---- rounds
+    script = next((m.get("content", "") for m in data["messages"] if m.get("sender") == "SYSTEM" and m.get("recipient") == "USER"), "")
+    parsed, mapping, schedule = parse_round_script(script)
+    first_user = next((m for m in data["messages"] if m.get("sender") == "USER" and m.get("recipient") == "AGENT"), None)
+    if not parsed:
+        if first_user is None:
+            raise ScenarioError(f"{path}: no ROUND blocks and no first user message")
+        report.add("approximated", "messages", "no ROUND blocks in the user script: one round from the first user message")
+        parsed = [{"number": 1, "provide": [], "query": first_user.get("content", ""), "instructions": script}]
+    challenge = smeta.get("challenge_type") or "none"
+    rounds = []
+    for k, r in enumerate(parsed):
+        ids = []
+        for name_ in r["provide"]:
+            key = name_.split(".")[0]
+            if key in mapping:
+                ids.append(mapping[key])
+            elif re.fullmatch(r"image_\d+", key):
+                ids.append(int(key.split("_")[1]) - 1)
+            else:
+                report.add("dropped", f"ROUND {r['number']}", f"cannot resolve image reference {name_!r}")
+        bad = [i for i in ids if not 0 <= i < len(paths)]
+        if bad:
+            report.add("dropped", f"ROUND {r['number']}", f"image id(s) {bad} out of range ({len(paths)} images)")
+            ids = [i for i in ids if i not in bad]
+        sched = schedule.get(r["number"])
+        if sched is not None and sorted(sched) != sorted(ids):
+            report.add("approximated", f"ROUND {r['number']}", f"delivery schedule says {sched}, ROUND header says {ids}; used the header")
+        if k == 0 and first_user is not None and first_user.get("image_ids") is not None and sorted(first_user["image_ids"]) != sorted(ids):
+            report.add("approximated", "messages[1].image_ids", f"first user message sends {first_user['image_ids']}, ROUND 1 provides {ids}")
+        clar = _clarifications(r["instructions"])
+        kind = "task"
+        q = r["query"].lower()
+        if challenge == "goal_change" and k > 0 and re.search(r"\b(actually|change of plan|instead|changed my mind|skip the)\b", q):
+            kind = "goal_change"
+        elif challenge == "error_correction" and k > 0 and re.search(r"\b(sorry|my mistake|i meant|correction|wrong)\b", q):
+            kind = "correction"
+        rounds.append({"query": r["query"], "image_ids": ids, "instructions": r["instructions"], "kind": kind,
+                       "clarifications": clar})
+        if clar:
+            report.converted.append(f"ROUND {r['number']}: clarification answer(s) {[c['answer'] for c in clar]}")
+        if re.search(r"\b(if|when)\b[^.]*\b(asks?|misses|struggles|wrong|incorrect|misreads)\b", r["instructions"], re.I) and not clar:
+            report.add("note", f"ROUND {r['number']}.instructions",
+                       "conditional guidance (e.g. hints when the assistant errs) kept as private instructions only")
+    report.converted.append(f"rounds: {len(rounds)} from the ROUND script")
+    kinds = {r["kind"] for r in rounds}
+    want = CHALLENGE_KINDS.get(challenge)
+    if want == "state_mutation":
+        report.add("missing", "scenario_metadata.challenge_type",
+                   "state_mutation: the reference describes no structured world change, so no round carries state_changes")
+    elif want and want not in kinds:
+        report.add("approximated", "scenario_metadata.challenge_type",
+                   f"{challenge}: no round reads like one, so every round stays a 'task'")
+    for k, r in enumerate(rounds):
+        r["solution"] = []
+    report.add("missing", "rounds[*].solution", "the reference has no reference solutions; the oracle cannot play this scenario")
+
+    # ---- world, expectations
+    owner = _owner_id(data, report)
+    entities = _entities(data, owner, report, world_seed)
+    expected = _expected(data, report)
+    if not expected:
+        report.add("missing", "expected_changes", "no expected change could be converted")
+    domains = _domains(data, entities, expected, report)
+
+    categories = [str(c) for c in data.get("categories") or []]
+    ui = "UI_MODE" in categories
+    criteria = str(data.get("task_completion_criteria") or "")
+    if ui and "UI Requirements" in criteria:
+        _ui_rounds(criteria, rounds, parsed, report)
+    for fld in ("milestones",):
+        if data.get(fld):
+            report.add("dropped", fld, "legacy milestones are not used here")
+    if data.get("base_scenario") not in (None, "base"):
+        report.add("note", "base_scenario", f"{data.get('base_scenario')!r}: our base world is used instead")
+    report.add("note", "facts", "the reference has no structured facts; completion_criteria is kept for judges")
+    arrival = smeta.get("image_arrival")
+    scenario = {
+        "id": sid,
+        "domains": domains,
+        "reference_time": data.get("reference_time") or "2026-04-16T09:00:00+00:00",
+        "user_id": owner,
+        "world_seed": world_seed,
+        "description": str(data.get("description") or ""),
+        "initial_entities": entities,
+        "images": images,
+        "rounds": rounds,
+        "expected_changes": expected,
+        "completion_criteria": criteria,
+        "facts": [],
+        "max_messages": int(data.get("max_messages") or 100),
+        "ui": ui,
+        "metadata": {
+            "flow_type": smeta.get("selected_flow_type"), "challenge_type": challenge, "image_arrival": arrival,
+            "image_categories": sorted({im["category"] for im in images}), "num_images": len(images), "num_rounds": len(rounds),
+            "domains": domains, "difficulty": data.get("difficulty"), "expected_tools": list(meta.get("expected_tools") or []),
+            "original_scenario_id": meta.get("original_scenario_id", name),
+            "require_disambiguation": smeta.get("require_disambiguation"), "dataset_type": smeta.get("dataset_type"),
+            "reference_categories": categories, "imported_from": str(path.name),
+        },
+    }
+    if smeta.get("num_user_rounds") not in (None, len(rounds)):
+        report.add("approximated", "scenario_metadata.num_user_rounds", f"says {smeta.get('num_user_rounds')}, the script has {len(rounds)}")
+    return Scenario.from_dict(scenario, source=str(path)), report
+
+
+def _ui_rounds(criteria: str, rounds: list[dict[str, Any]], parsed: list[dict[str, Any]], report: ImportReport) -> None:
+    """Turn "UI Requirements: - Round N: ..." lines into per-round UI decisions where the script says what to pick."""
+    for number, text in re.findall(r"-\s*Round\s+(\d+):\s*(.+)", criteria):
+        k = next((i for i, r in enumerate(parsed) if r["number"] == int(number)), None)
+        if k is None:
+            report.add("dropped", "task_completion_criteria", f"UI requirement for round {number}, which the script does not have")
+            continue
+        instructions = rounds[k]["instructions"].lower()
+        pick = {"cheapest": True} if "cheapest" in instructions else {"most_expensive": True} if "most expensive" in instructions else None
+        if pick is None:
+            report.add("approximated", f"ROUND {number}.ui", "the UI requirement names no rule the user can apply; kept in completion_criteria only")
+            continue
+        rounds[k]["ui"] = {"criterion": text.strip(), "pick": pick}
+        report.converted.append(f"ROUND {number}: UI decision {pick} with criterion {text.strip()[:60]!r}")
+    report.add("note", "task_completion_criteria", "the UI requirements text also stays in completion_criteria (for judges)")
+
+
+def import_reference_dir(src: str | Path, out: str | Path, image_root: str | Path | None = None) -> list[ImportReport]:
+    """Import a reference file or every ``*.json`` under a folder; write scenarios and the reports to ``out``.
+
+    Writes one format-v1 file per scenario plus ``import_report.md`` (readable) and
+    ``import_report.jsonl`` (one report per line). A file that cannot be imported at all gets a
+    report whose issue explains why.
+    """
+    src, out = Path(src), Path(out)
+    files = [src] if src.is_file() else sorted(p for p in src.rglob("*.json"))
+    out.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for f in files:
+        try:
+            scenario, report = import_reference(f, image_root)
+        except ScenarioError as exc:
+            report = ImportReport(source=str(f))
+            report.add("dropped", "file", str(exc))
+            reports.append(report)
+            continue
+        name = scenario.id.replace("/", "_") + ".json"
+        (out / name).write_text(json.dumps(scenario.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        reports.append(report)
+    (out / "import_report.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n" for r in reports), encoding="utf-8")
+    (out / "import_report.md").write_text("# Import report\n\n" + "\n\n".join("```\n" + r.to_text() + "\n```" for r in reports) + "\n",
+                                          encoding="utf-8")
+    return reports

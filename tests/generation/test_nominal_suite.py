@@ -1,0 +1,57 @@
+"""The built-in nominal suite: size, coverage of the design grid, and a sample the oracle solves."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.generation import CATEGORIES, DOMAINS, cells, check_distribution
+from mmtsb_env.generation.verify import arrival_of
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return mmtsb_env.load_suite("nominal")
+
+
+def test_size_ids_and_format(suite):
+    assert len(suite) >= 258
+    assert len({s.id for s in suite}) == len(suite)
+    assert all(s.id.startswith("nominal/") for s in suite)
+    assert suite[7].id == "nominal/0007" or any(s.id == "nominal/0007" for s in suite)
+
+
+def test_every_design_cell_at_least_twice(suite):
+    cell = Counter((s.metadata["flow_type"], s.metadata["challenge_type"], s.metadata["image_arrival"]) for s in suite)
+    assert set(cell) == set(cells())
+    assert min(cell.values()) >= 2
+    assert check_distribution(suite, min_per_cell=2).ok
+
+
+def test_spread_over_domains_and_image_categories(suite):
+    dom = Counter(d for s in suite for d in s.domains)
+    cat = Counter(c for s in suite for c in s.metadata["image_categories"])
+    assert set(DOMAINS) <= set(dom) and min(dom[d] for d in DOMAINS) >= 10
+    assert set(CATEGORIES) <= set(cat) and min(cat[c] for c in CATEGORIES) >= 10
+
+
+def test_structure_of_every_scenario(suite):
+    for s in suite:
+        assert 3 <= len(s.images) <= 6 and 2 <= len(s.rounds) <= 5, s.id
+        assert arrival_of(s) == s.metadata["image_arrival"], s.id
+        assert all(r.solution or r.answer for r in s.rounds) and any(r.solution for r in s.rounds), s.id
+
+
+def test_oracle_solves_a_sample(suite):
+    from mmtsb_env.baselines import OracleAgent
+    from mmtsb_env.runner import run_episode
+    from mmtsb_env.generation.verify import release
+
+    sample = suite[::13][:20]
+    assert len(sample) == 20
+    for s in sample:
+        rec = run_episode(s, OracleAgent([s]))
+        release(s)
+        assert (rec.entity_f1, rec.passed, rec.error) == (1.0, True, None), (s.id, rec.verdict)
