@@ -180,6 +180,7 @@ class Episode:
         self.world.services["tool_universe"] = universe  # tool search ranks only what this episode offers
         self.active = ActiveToolSet(universe, pinned=[p for p in PINNED_TOOLS if p in universe or self.config.tool_search],
                                     limit=self.config.active_tools_limit, search=self.config.tool_search)
+        self._offered: tuple[int, list[dict[str, Any]]] | None = None
         self.scorer = EntityScorer(scenario.expected_changes)
         self.f1 = self.scorer.score(self.world).f1
         self.verdict: Verdict | None = None
@@ -237,7 +238,9 @@ class Episode:
             return [t.schema for t in tools_in(self.config.toolbox, USER) if self._user_may_use(t.name)]
         if self.config.mode == "code":
             return []
-        return [get_tool(n).schema for n in self.active.offered()]
+        if self._offered is None or self._offered[0] != self.active.version:
+            self._offered = (self.active.version, [get_tool(n).schema for n in self.active.offered()])
+        return list(self._offered[1])
 
     def tool_allowed(self, name: str) -> bool:
         return self.active.allows(name)

@@ -31,6 +31,7 @@ class ActiveToolSet:
         self.limit = limit
         self.search = search
         self._lru: OrderedDict[str, None] = OrderedDict()
+        self.version = 0  # bumped whenever offered() may change
         if not search:
             for name in self.universe:
                 self._lru[name] = None
@@ -44,10 +45,12 @@ class ActiveToolSet:
     def touch(self, name: str) -> None:
         if self.search and name in self._lru:
             self._lru.move_to_end(name)
+            self.version += 1
 
     def add(self, names: Iterable[str]) -> list[str]:
         """Make tools available (searching); returns the ones evicted to respect the limit."""
         evicted = []
+        self.version += 1
         for name in names:
             if name in self.pinned or name not in self._universe_set:
                 continue
