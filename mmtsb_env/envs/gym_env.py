@@ -87,11 +87,10 @@ class MMToolSandboxEnv(gym.Env):
         return obs, float(reward), ep.terminated, ep.truncated, info
 
     def render(self) -> str | None:
+        """``"ansi"``: the whole episode log as text."""
         if self.render_mode != "ansi" or self.episode is None:
             return None
-        from ..episode.log import entry_text
-
-        return "\n".join(entry_text(e, "environment") for e in self.episode.log)
+        return self.episode.transcript_text()
 
     def close(self) -> None:
         if self.episode is not None:

@@ -118,11 +118,10 @@ class MMToolSandboxAEC(AECEnv):
         self.infos = {a: self._info(a) for a in self.agents}
 
     def render(self) -> str | None:
+        """``"ansi"``: the whole episode log as text."""
         if self.render_mode != "ansi" or self.episode is None:
             return None
-        from ..episode.log import entry_text
-
-        return "\n".join(entry_text(e, "environment") for e in self.episode.log)
+        return self.episode.transcript_text()
 
     def close(self) -> None:
         if self.episode is not None:

@@ -219,6 +219,12 @@ class Episode:
             transcript.add(entry)
         return entry
 
+    def transcript_text(self) -> str:
+        """The whole log as readable text (what ``render_mode="ansi"`` shows)."""
+        from .log import entry_text
+
+        return "\n".join(entry_text(e, ENVIRONMENT) for e in self.log)
+
     def last_message_to(self, seat: str) -> Entry | None:
         for entry in reversed(self.log):
             if entry.kind == "message" and entry.recipient == seat:

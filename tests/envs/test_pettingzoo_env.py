@@ -45,3 +45,10 @@ def test_pettingzoo_registry():
     aec = pettingzoo.make("aec", "mmtsb_env/MMToolSandbox-v0", suite="demo")
     aec.reset(seed=0)
     assert aec.agent_selection == "user"
+
+
+def test_ansi_render_of_the_aec_env():
+    aec = mmtsb_env.env(suite="demo", image_size=(16, 16), render_mode="ansi")
+    aec.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    aec.step(aec.infos["user"]["scripted_action"])
+    assert aec.render().startswith("User: Please make a note")
