@@ -52,6 +52,7 @@ def test_both_seats():
 
 @pytest.mark.slow
 def test_distributed_eval(tmp_path):
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
     out = run("distributed_eval.py", tmp_path, timeout=300)
     assert re.search(r"12 episodes on 2 workers in [\d.]+s: Agent SR 1\.00, mean entity F1 1\.00", out)
     assert (tmp_path / "trajectories.parquet").exists()
