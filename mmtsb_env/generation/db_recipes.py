@@ -10,7 +10,7 @@ task round with searches followed by targeted writes. The subclasses supply the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from . import pools
@@ -19,6 +19,7 @@ from .core import Build, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .recipes import RecipeBase
 from .sinks import Mistake, iso
+from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
 
 
 @dataclass
@@ -37,6 +38,35 @@ class Work:
 
 def _past(b: Build, lo: int = 20, hi: int = 200) -> str:
     return (b.now - timedelta(days=b.rng.randint(lo, hi))).replace(tzinfo=None, microsecond=0).isoformat()
+
+
+def _free_products(b: Build) -> list[dict[str, Any]]:
+    """Store products with a unique short name, in stock, not already in the owner's cart or wish list (by id)."""
+    held = {r["product_id"] for t in ("amazon.cart_entries", "amazon.wish_list_entries") for r in b.wi.rows(t, user_id=b.wi.owner_id)}
+    names: dict[str, int] = {}
+    for p in b.wi.tables["amazon.products"].values():
+        names[p["name"]] = names.get(p["name"], 0) + 1
+    return sorted((p for p in b.wi.tables["amazon.products"].values()
+                   if p["id"] not in held and names[p["name"]] == 1 and p["inventory_quantity"] >= 5 and len(p["name"]) <= 40),
+                  key=lambda p: p["id"])
+
+
+def _new_project(b: Build, stems: list[str], color: str) -> dict[str, Any]:
+    """Add a fresh-named todoist project of the owner (with its collaborator link); return its row."""
+    owner = b.wi.owner_id
+    name = S._fresh_title(b, stems, "todoist.projects", "name")
+    proj = b.add_row("todoist.projects", {"user_id": owner, "name": name, "color": color, "is_inbox": False,
+                                          "description": "", "created_at": _past(b)})
+    b.add_row("todoist.project_collaborator_links", {"project_id": proj["id"], "user_id": owner, "is_favorite": False,
+                                                     "is_archived": False, "created_at": proj["created_at"]})
+    return proj
+
+
+def _add_task(b: Build, proj: dict[str, Any], title: str, order: int) -> dict[str, Any]:
+    """Add an open medium-priority task of the owner to ``proj``; return its row."""
+    return b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": b.wi.owner_id, "title": title,
+                                       "priority": "medium", "is_completed": False, "order_index": order,
+                                       "created_at": _past(b, 1, 9)})
 
 
 class DBRecipe(RecipeBase):
@@ -178,7 +208,7 @@ class ContactsValidate(DBRecipe):
         for k in range(n):
             i = b.img("business_card")
             pr = b.imgs[i].person
-            kind = None if (k % 2 == 1 and b.rng.random() < 0.7) else b.rng.choice(["phone", "email", "both"])
+            kind = None if already_right(b, k) else b.rng.choice(["phone", "email", "both"])
             old_phone = pr["phone"] if kind in (None, "email") else b.drafter.fresh(
                 lambda: f"{b.rng.randint(201, 989)}-{b.rng.randint(200, 899)}-{b.rng.randint(1000, 9999)}")
             old_email = pr["email"] if kind in (None, "phone") else b.drafter.fresh(
@@ -270,28 +300,21 @@ class CalendarValidate(DBRecipe):
 
     def setup(self, n):
         b = self.b
-        cals = sorted(b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        cals = calendars(b.wi)
         self.target = b.rng.choice(cals) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
-        ids, self.eid, self.wrong = [], {}, {}
-        taken = set()
-        for k in range(n):
-            i = b.img("event_poster")
-            taken.add(b.imgs[i].date)
-            ids.append(i)
+        self.eid, self.wrong = {}, {}
+        ids, taken = draw_dated(b, "event_poster", n)
         for k, i in enumerate(ids):
             im = b.imgs[i]
-            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            wrong = not already_right(b, k)
             d = date.fromisoformat(im.date)
             if wrong:
-                for _ in range(20):
-                    d2 = d + timedelta(days=b.rng.choice([-3, -2, -1, 1, 2, 7]))
-                    if d2.isoformat() not in taken and d2 > b.now.date():
-                        break
+                d2 = shifted_date(b, d, [-3, -2, -1, 1, 2, 7], taken, lambda d2: d2 > b.now.date())
                 taken.add(d2.isoformat())
                 start = iso(d2.isoformat(), im.time)
             else:
                 start = iso(im.date, im.time)
-            end = (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()
+            end = hours_after(start, 2)
             row = b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
                                                 "calendar_id": b.rng.choice(cals)["calendar_id"], "title": im.label,
                                                 "start_datetime": start, "end_datetime": end, "formatted_address": im.extra["venue"],
@@ -325,7 +348,7 @@ class CalendarValidate(DBRecipe):
                 continue
             start = iso(im.date, im.time)
             args = {"calendar_event_id": self.eid[i], "start_datetime": start,
-                    "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()}
+                    "end_datetime": hours_after(start, 2)}
             if self.target:
                 args["calendar_id"] = self.target["calendar_id"]
             w.steps.append(call("modify_calendar_event", **args))
@@ -347,7 +370,7 @@ class CalendarValidate(DBRecipe):
     def mistake(self):
         if not self.target:
             return None
-        cals = sorted(self.b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        cals = calendars(self.b.wi)
         wrong = self.target
         self.target = self.b.rng.choice([c for c in cals if c["calendar_id"] != wrong["calendar_id"]])
         fix = [call("modify_calendar_event", calendar_event_id=self.eid[i], calendar_id=self.target["calendar_id"]) for i in self._fixed()]
@@ -362,7 +385,7 @@ class CalendarValidate(DBRecipe):
         im = self.b.imgs[i]
         start = iso(im.date, im.time)
         return {"op": "update", "table": "calendar.events", "key": self.eid[i],
-                "fields": {"start_datetime": start, "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()}}
+                "fields": {"start_datetime": start, "end_datetime": hours_after(start, 2)}}
 
 
 class ReminderValidate(DBRecipe):
@@ -375,21 +398,14 @@ class ReminderValidate(DBRecipe):
     def setup(self, n):
         b = self.b
         self.hour = 9
-        ids, self.rid, self.wrong = [], {}, {}
-        dues = set()
-        for k in range(n):
-            i = b.img("invoice")
-            dues.add(b.imgs[i].date)
-            ids.append(i)
+        self.rid, self.wrong = {}, {}
+        ids, dues = draw_dated(b, "invoice", n)
         for k, i in enumerate(ids):
             im = b.imgs[i]
-            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            wrong = not already_right(b, k)
             d = date.fromisoformat(im.date)
             if wrong:
-                for _ in range(20):
-                    d2 = d + timedelta(days=b.rng.choice([-5, -3, -1, 2, 4]))
-                    if d2.isoformat() not in dues:
-                        break
+                d2 = shifted_date(b, d, [-5, -3, -1, 2, 4], dues)
                 when = iso(d2.isoformat(), f"{self.hour:02d}:00")
             else:
                 when = iso(im.date, f"{self.hour:02d}:00")
@@ -436,24 +452,24 @@ class ReminderValidate(DBRecipe):
 
     def goal(self):
         self.mode = "daybefore"
-        steps = []
-        for i in self.done:
-            im = self.b.imgs[i]
-            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
-            steps.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(im)))
+        steps = self._retime_done()
         return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self._hour()}), "
                 "including the ones that were already right."), steps, "Moved every reminder to the day before its due date."
 
     def mistake(self):
         wrong = self._hour()
         self.hour += 1
-        fix = []
-        for i in self.done:
-            im = self.b.imgs[i]
-            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
-            fix.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(im)))
+        fix = self._retime_done()
         return Mistake(wrong, self._hour(), f"Sorry, I said {wrong} but I meant {self._hour()}. Please set all of those reminders to {self._hour()}.",
                        fix, f"All the reminders now go off at {self._hour()} on the due date.")
+
+    def _retime_done(self):
+        """One ``modify_reminder`` per checked invoice, to the current ``_when``."""
+        steps = []
+        for i in self.done:
+            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
+            steps.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(self.b.imgs[i])))
+        return steps
 
     def can_mutate(self, i):
         return True
@@ -478,7 +494,7 @@ class NotePriceValidate(DBRecipe):
         self.listed: dict[int, float] = {}
         for k, i in enumerate(ids):
             im = b.imgs[i]
-            stale = not (k % 2 == 1 and b.rng.random() < 0.7)
+            stale = not already_right(b, k)
             self.listed[i] = b.drafter.price(3, 70) if stale else im.amount
         self.title = S._fresh_title(b, ["Price watch", "Store prices", "Price check"], "simple_note.notes", "title")
         self.order = list(ids)
@@ -565,7 +581,7 @@ class SplitwiseValidate(DBRecipe):
         self.xid, self.wrong = {}, {}
         for k, i in enumerate(ids):
             im = b.imgs[i]
-            wrong = not (k % 2 == 1 and b.rng.random() < 0.7)
+            wrong = not already_right(b, k)
             amount = b.drafter.price(10, 90) if wrong else im.amount
             when = _past(b, 2, 9)
             row = b.add_row("splitwise.expenses", {"description": im.label, "paid_amount": amount, "payer_id": owner,
@@ -626,14 +642,7 @@ class AmazonLookup(DBRecipe):
 
     def setup(self, n):
         b = self.b
-        owner = b.wi.owner_id
-        held = {r["product_id"] for t in ("amazon.cart_entries", "amazon.wish_list_entries") for r in b.wi.rows(t, user_id=owner)}
-        names: dict[str, int] = {}
-        for p in b.wi.tables["amazon.products"].values():
-            names[p["name"]] = names.get(p["name"], 0) + 1
-        pool = sorted((p for p in b.wi.tables["amazon.products"].values()
-                       if p["id"] not in held and names[p["name"]] == 1 and p["inventory_quantity"] >= 5 and len(p["name"]) <= 40),
-                      key=lambda p: p["id"])
+        pool = _free_products(b)
         self.products = {}
         self.qty = b.rng.choice([1, 1, 2]) if self.challenge != "error_correction" else 1
         ids = []
@@ -1045,13 +1054,8 @@ class TodoistReceiptXref(DBRecipe):
 
     def setup(self, n):
         b = self.b
-        owner = b.wi.owner_id
         ids = [b.img("receipt") for _ in range(n)]
-        name = S._fresh_title(b, ["Shopping", "Errands", "Things to buy"], "todoist.projects", "name")
-        proj = b.add_row("todoist.projects", {"user_id": owner, "name": name, "color": "blue", "is_inbox": False,
-                                              "description": "", "created_at": _past(b)})
-        b.add_row("todoist.project_collaborator_links", {"project_id": proj["id"], "user_id": owner, "is_favorite": False,
-                                                         "is_archived": False, "created_at": proj["created_at"]})
+        proj = _new_project(b, ["Shopping", "Errands", "Things to buy"], "blue")
         self.project = proj
         self.task: dict[tuple[int, str], int] = {}
         bought = []
@@ -1070,13 +1074,11 @@ class TodoistReceiptXref(DBRecipe):
             if it["name"] in seen_titles:
                 continue
             seen_titles.add(it["name"])
-            row = b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": f"Buy {it['name'].lower()}",
-                                              "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+            row = _add_task(b, proj, f"Buy {it['name'].lower()}", order)
             self.task[(i, it["name"])] = row["id"]
             order += 1
         for e in extra:
-            b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": f"Buy {e.lower()}",
-                                        "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+            _add_task(b, proj, f"Buy {e.lower()}", order)
             order += 1
         self.comment = "price"
         return ids
@@ -1158,7 +1160,7 @@ class CalendarPosterXref(DBRecipe):
 
     def setup(self, n):
         b = self.b
-        cals = sorted(b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        cals = calendars(b.wi)
         self.calendar = b.rng.choice(cals)
         self.hours = 2
         ids = [b.img("event_poster") for _ in range(n)]
@@ -1171,7 +1173,7 @@ class CalendarPosterXref(DBRecipe):
                 start = iso(im.date, im.time)
                 b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
                                               "calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
-                                              "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat(),
+                                              "end_datetime": hours_after(start, 2),
                                               "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
         return ids
 
@@ -1185,7 +1187,7 @@ class CalendarPosterXref(DBRecipe):
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
         return {"calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
-                "end_datetime": (datetime.fromisoformat(start) + timedelta(hours=self.hours)).isoformat(),
+                "end_datetime": hours_after(start, self.hours),
                 "formatted_address": im.extra["venue"]}
 
     def work(self, scope, first):
@@ -1335,20 +1337,14 @@ class WishlistXref(DBRecipe):
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
-        held = {r["product_id"] for t in ("amazon.cart_entries", "amazon.wish_list_entries") for r in b.wi.rows(t, user_id=owner)}
-        names: dict[str, int] = {}
-        for p in b.wi.tables["amazon.products"].values():
-            names[p["name"]] = names.get(p["name"], 0) + 1
-        pool = sorted((p for p in b.wi.tables["amazon.products"].values()
-                       if p["id"] not in held and names[p["name"]] == 1 and p["inventory_quantity"] >= 5 and len(p["name"]) <= 40),
-                      key=lambda p: p["id"])
+        pool = _free_products(b)
         self.products, self.listed, self.entry = {}, {}, {}
         ids = []
         for k, prod in enumerate(b.rng.sample(pool, n)):
             i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"),
                       price=round(prod["price"] * b.rng.uniform(0.85, 1.1), 2), on_sale=False)
             self.products[i] = prod
-            listed = not (k % 2 == 1 and b.rng.random() < 0.7)
+            listed = not already_right(b, k)
             self.listed[i] = listed
             if listed:
                 row = b.add_row("amazon.wish_list_entries", {"user_id": owner, "product_id": prod["id"], "quantity": 1,
@@ -1404,7 +1400,6 @@ class ErrandsXref(DBRecipe):
 
     def setup(self, n):
         b = self.b
-        owner = b.wi.owner_id
         n = min(n, 4)
         errands = b.rng.sample(pools.ERRANDS, min(len(pools.ERRANDS), n * 3))
         ids = []
@@ -1414,19 +1409,14 @@ class ErrandsXref(DBRecipe):
             i = b.img("handwritten_note", lines=lines)
             self.items[i] = lines
             ids.append(i)
-        name = S._fresh_title(b, ["Errands", "Chores", "Around town"], "todoist.projects", "name")
-        proj = b.add_row("todoist.projects", {"user_id": owner, "name": name, "color": "green", "is_inbox": False,
-                                              "description": "", "created_at": _past(b)})
-        b.add_row("todoist.project_collaborator_links", {"project_id": proj["id"], "user_id": owner, "is_favorite": False,
-                                                         "is_archived": False, "created_at": proj["created_at"]})
+        proj = _new_project(b, ["Errands", "Chores", "Around town"], "green")
         self.project = proj
         self.present: set[str] = set()
         order = 1
         for i in ids:
             for line in self.items[i][:1]:
                 self.present.add(line)
-                b.add_row("todoist.tasks", {"project_id": proj["id"], "user_id": owner, "title": line[:1].upper() + line[1:],
-                                            "priority": "medium", "is_completed": False, "order_index": order, "created_at": _past(b, 1, 9)})
+                _add_task(b, proj, line[:1].upper() + line[1:], order)
                 order += 1
         self.due = (b.now + timedelta(days=b.rng.randint(2, 6))).date()
         self.target = proj

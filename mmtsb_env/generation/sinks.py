@@ -9,9 +9,10 @@ of rows created during the episode travel through ``save_as`` / ``{"$ref": ...}`
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from . import pools
+from ._recipe_helpers import calendars, hours_after
 from .core import Build, Payload, call, ref, say
 from .images import dollars
 from .world_index import norm
@@ -474,6 +475,11 @@ class _EntriesSink(Sink):
         self.made = []
         return steps
 
+    def _update_made(self, tool: str, id_arg: str, ref_field: str,
+                     fields: Callable[[dict[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ``tool`` call per entry made so far: ``id_arg`` from its saved ``ref_field``, then ``fields(entry)``."""
+        return [call(tool, **{id_arg: ref(label, ref_field)}, **fields(e)) for label, e in self.made]
+
 
 class TasksSink(_EntriesSink):
     domains = ("todoist",)
@@ -502,7 +508,7 @@ class TasksSink(_EntriesSink):
         right, wrong = self.b.rng.choice(projects), self.project
         self.project = right
         fix = [call("todoist_show_projects", query=right["name"])]
-        fix += [call("todoist_update_task", task_id=ref(label, "task_id"), project_id=right["id"]) for label, _ in self.made]
+        fix += self._update_made("todoist_update_task", "task_id", "task_id", lambda e: {"project_id": right["id"]})
         return Mistake(wrong["name"], right["name"],
                        f"Sorry, I meant my '{right['name']}' project, not '{wrong['name']}'. Please move those tasks.",
                        fix, f"Moved the tasks to '{right['name']}'.")
@@ -539,7 +545,7 @@ class RemindersSink(_EntriesSink):
         wrong = "one day before" if self.days_before else "on the day"
         self.days_before = 1 - self.days_before
         right = "one day before" if self.days_before else "on the day"
-        fix = [call("modify_reminder", reminder_id=ref(label, ""), reminder_datetime=self._when(e)) for label, e in self.made]
+        fix = self._update_made("modify_reminder", "reminder_id", "", lambda e: {"reminder_datetime": self._when(e)})
         return Mistake(wrong, right, f"Sorry, I got that wrong: the reminders should be {right}, not {wrong}. Please move them.",
                        fix, f"Moved the reminders to {right}.")
 
@@ -555,7 +561,7 @@ class CalendarSink(_EntriesSink):
 
     def __init__(self, b: Build) -> None:
         super().__init__(b)
-        cals = sorted(b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        cals = calendars(b.wi)
         self.calendar = b.rng.choice(cals)
         self.hours = b.rng.choice([1, 2])
         self.pre_steps = [call("search_calendars", title=self.calendar["title"])]
@@ -565,9 +571,8 @@ class CalendarSink(_EntriesSink):
 
     def one(self, e, label):
         start = iso(e["date"], e.get("time") or "09:00")
-        end_dt = datetime.fromisoformat(start) + timedelta(hours=self.hours)
         args: dict[str, Any] = {"calendar_id": self.calendar["calendar_id"], "title": e["title"], "start_datetime": start,
-                                "end_datetime": end_dt.isoformat()}
+                                "end_datetime": hours_after(start, self.hours)}
         if e.get("venue"):
             args["formatted_address"] = e["venue"]
         return [call("create_calendar_event", save_as=label, **args)]
@@ -576,11 +581,11 @@ class CalendarSink(_EntriesSink):
         return [call("remove_calendar_event", calendar_event_id=ref(label, ""))]
 
     def mistake(self):
-        cals = sorted(self.b.wi.tables["calendar.calendars"].values(), key=lambda c: c["calendar_id"])
+        cals = calendars(self.b.wi)
         right = self.b.rng.choice([c for c in cals if c["calendar_id"] != self.calendar["calendar_id"]])
         wrong, self.calendar = self.calendar, right
         fix = [call("search_calendars", title=right["title"])]
-        fix += [call("modify_calendar_event", calendar_event_id=ref(label, ""), calendar_id=right["calendar_id"]) for label, _ in self.made]
+        fix += self._update_made("modify_calendar_event", "calendar_event_id", "", lambda e: {"calendar_id": right["calendar_id"]})
         return Mistake(wrong["title"], right["title"],
                        f"Oops, those belong in my {right['title']} calendar, not {wrong['title']}. Please move them.",
                        fix, f"Moved the events to the {right['title']} calendar.")
@@ -616,7 +621,7 @@ class AlarmsSink(_EntriesSink):
     def mistake(self):
         wrong = self.before
         self.before = 90 if wrong != 90 else 45
-        fix = [call("alarms_update_alarm", alarm_id=ref(label, "alarm_id"), time=self._time(e)) for label, e in self.made]
+        fix = self._update_made("alarms_update_alarm", "alarm_id", "alarm_id", lambda e: {"time": self._time(e)})
         return Mistake(f"{wrong} minutes", f"{self.before} minutes",
                        f"Sorry, I meant {self.before} minutes before, not {wrong}. Please change the alarms.",
                        fix, f"Changed the alarms to {self.before} minutes before.")
@@ -649,7 +654,7 @@ class ContactsSink(_EntriesSink):
     def mistake(self):
         wrong = self.tag
         self.tag = {"colleague": "client", "client": "supplier", "conference": "partner"}[wrong]
-        fix = [call("contacts_update_contact", contact_id=ref(label, "contact_id"), relationships=[self.tag]) for label, _ in self.made]
+        fix = self._update_made("contacts_update_contact", "contact_id", "contact_id", lambda e: {"relationships": [self.tag]})
         return Mistake(wrong, self.tag, f"Sorry, wrong tag: they should be tagged '{self.tag}', not '{wrong}'. Please fix them.",
                        fix, f"Retagged them as '{self.tag}'.")
 
