@@ -66,9 +66,8 @@ class OracleAgent:
 
     def act(self, obs: Any, info: dict[str, Any]) -> str:
         scenario = self.scenarios[info["scenario_id"]]
-        key = (scenario.id, id(info.get("messages", [None])[0]))
-        if key != self._episode_key or info.get("step", 0) == 0:
-            self._episode_key, self._round, self._pointer, self._saved = key, -1, 0, {}
+        if scenario.id != self._episode_key or info.get("step", 0) == 0:  # a new episode
+            self._episode_key, self._round, self._pointer, self._saved = scenario.id, -1, 0, {}
             self._pending_save = None
         if self._pending_save is not None:
             self._saved[self._pending_save] = _last_result(info)

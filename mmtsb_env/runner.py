@@ -66,23 +66,6 @@ class EpisodeRecord:
         return data
 
 
-def _placeholder_messages(messages: list[dict[str, Any]], url_to_id: dict[str, int]) -> list[dict[str, Any]]:
-    """Replace image data URLs by ``{"type": "image", "image_id": N}`` parts (export-friendly)."""
-    out = []
-    for m in messages:
-        content = m.get("content")
-        if isinstance(content, list):
-            parts = []
-            for p in content:
-                if p.get("type") == "image_url":
-                    parts.append({"type": "image", "image_id": url_to_id.get(p["image_url"]["url"], -1)})
-                else:
-                    parts.append(dict(p))
-            m = {**m, "content": parts}
-        out.append(dict(m))
-    return out
-
-
 def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, total_reward: float,
                    error: str | None, capture_images: bool, agent_steps: list[dict[str, Any]], duration: float) -> EpisodeRecord:
     ep = env.episode
@@ -90,7 +73,6 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
     from .vision.store import png_bytes
 
     score = ep.entity_score()
-    url_to_id = {url: i for i, url in ep._urls.items()}
     n_images = len(ep.images)
     return EpisodeRecord(
         scenario_id=ep.scenario.id,
@@ -109,8 +91,8 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         user_verdict=_user_verdict(ep),
         entity=score.to_json(),
         rewards=list(ep.reward_history),
-        messages=_placeholder_messages(ep.transcripts[ep.ASSISTANT].messages, url_to_id),
-        user_messages=_placeholder_messages(ep.transcripts[ep.USER].messages, url_to_id),
+        messages=ep.transcripts[ep.ASSISTANT].messages_with_image_ids(),
+        user_messages=ep.transcripts[ep.USER].messages_with_image_ids(),
         tools=ep.offered_tools(ep.ASSISTANT),
         log=[e.to_json() for e in ep.log],
         calls=[c.to_json() for c in ep.calls],

@@ -95,33 +95,31 @@ class ChatObservation(gym.Wrapper):
         self._seen = len(messages)
         if not self.include_system:
             chosen = [m for m in chosen if m["role"] != "system"]
-        ids = None
-        if self.image_format == "pil":
-            ep = episode_of(self.env)
-            ids = {url: i for i, url in getattr(ep, "_urls", {}).items()}
-            images = ep.images
+        ep = episode_of(self.env)
+        url_ids = {url: i for i, url in getattr(ep, "_urls", {}).items()} if self.image_format == "pil" else {}
         out = []
         for m in chosen:
             m = dict(m)
             if isinstance(m.get("content"), list):
-                parts = []
-                for p in m["content"]:
-                    if p.get("type") == "image_url" and ids is not None:
-                        url = p["image_url"]["url"]
-                        image_id = ids.get(url)
-                        if image_id is not None:
-                            image = images.get(image_id)
-                        else:  # not one of the episode's cached URLs: decode it
-                            from mmtsb_env.vision.store import from_data_url
-
-                            image = from_data_url(url)
-                        parts.append({"type": "image", "image": image})
-                    elif p.get("type") == "image_url":
-                        parts.append({"type": "image_url", "image_url": dict(p["image_url"])})
-                    else:
-                        parts.append(dict(p))
-                m["content"] = parts
+                m["content"] = [self._image_part(ep, p, url_ids) if p.get("type") in ("image_url", "image") else dict(p)
+                                for p in m["content"]]
             if m.get("tool_calls"):
                 m["tool_calls"] = [dict(c, function=dict(c["function"])) for c in m["tool_calls"]]
             out.append(m)
         return out
+
+    def _image_part(self, ep: Any, part: dict[str, Any], url_ids: dict[str, int]) -> dict[str, Any]:
+        """An image part (a data URL, or an image id when the env sends ``message_images="id"``) in
+        this wrapper's format."""
+        image_id = part.get("image_id")
+        if self.image_format == "url":
+            url = ep.image_url(image_id) if image_id is not None else part["image_url"]["url"]
+            return {"type": "image_url", "image_url": {"url": url}}
+        if image_id is None:
+            url = part["image_url"]["url"]
+            image_id = url_ids.get(url)
+            if image_id is None:  # not one of the episode's cached URLs: decode it
+                from mmtsb_env.vision.store import from_data_url
+
+                return {"type": "image", "image": from_data_url(url)}
+        return {"type": "image", "image": ep.images.get(image_id)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,11 +12,44 @@ from ..episode.engine import Episode
 from ..episode.log import entry_text
 
 
+MESSAGE_IMAGES = ("url", "id")
+
+
 @dataclass(frozen=True)
 class ObsConfig:
     max_images: int = 4
     height: int = 336
     width: int = 336
+    message_images: str = "url"
+
+    def __post_init__(self) -> None:
+        if self.message_images not in MESSAGE_IMAGES:
+            raise ValueError(f"message_images must be one of {MESSAGE_IMAGES}, got {self.message_images!r}")
+
+
+class LazyImages(Mapping):
+    """``info["images"]``: image id -> PIL image, drawn only when looked up."""
+
+    def __init__(self, store: Any, ids: list[int]) -> None:
+        self._store, self._ids = store, list(ids)
+
+    def __getitem__(self, image_id: int) -> Any:
+        if image_id not in self._ids:
+            raise KeyError(image_id)
+        return self._store.get(image_id)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __repr__(self) -> str:
+        return f"LazyImages(ids={self._ids})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # sent to another process (async vector envs) or deep-copied: a plain dict of the images
+        return dict, (dict(self.items()),)
 
 
 class Observer:
@@ -67,14 +101,18 @@ class Observer:
             self._tensors[image_id] = arr
         return arr
 
+    def _messages(self, seat: str) -> list[dict[str, Any]]:
+        transcript = self.episode.transcripts[seat]
+        return list(transcript.messages) if self.config.message_images == "url" else transcript.messages_with_image_ids()
+
     def info(self, seat: str, new_ids: list[int], components: dict[str, float] | None, error: str | None) -> dict[str, Any]:
         ep = self.episode
         info: dict[str, Any] = {
             "scenario_id": ep.scenario.id,
-            "messages": list(ep.transcripts[seat].messages),
+            "messages": self._messages(seat),
             "tools": ep.offered_tools(seat),
             "new_image_ids": list(new_ids),
-            "images": {i: ep.images.get(i) for i in new_ids},
+            "images": LazyImages(ep.images, new_ids),
             "reward_components": dict(components or {"entity_f1": ep.f1, "delta_f1": 0.0, "judge": 0.0}),
             "round_index": ep.round_index,
             "action_error": error,

@@ -19,8 +19,12 @@ class EnvOptions:
         mode: ``"tool"`` (JSON tool calls) or ``"code"`` (python blocks).
         toolbox: tool catalogue variant (``"full"``, ``"medium"``, ``"compact"``, ``"mini"``).
         tool_search: start with the search tool only and discover the rest.
-        max_images: image slots in the observation tensor.
+        max_images: image slots in the observation tensor (0: no tensors, nothing is drawn for them).
         image_size: (height, width) of each slot; images are letterboxed.
+        message_images: how images appear in ``info["messages"]``: ``"url"`` (``image_url`` parts
+            with PNG data URLs, ready for an OpenAI-style server) or ``"id"`` (``{"type": "image",
+            "image_id": N}`` parts; nothing is encoded -- for agents that never look, or that read
+            pixels from ``info["images"]``).
         max_messages: message cap of an episode (default: the scenario's, 100).
         judge_weight: weight of the terminal verdict in the reward.
         judge: terminal judge (default: the deterministic rubric judge).
@@ -33,6 +37,7 @@ class EnvOptions:
     tool_search: bool = False
     max_images: int = 4
     image_size: tuple[int, int] = (336, 336)
+    message_images: str = "url"
     max_messages: int | None = None
     judge_weight: float = 1.0
     judge: Any = None
@@ -54,7 +59,8 @@ class EnvOptions:
         )
 
     def obs_config(self) -> ObsConfig:
-        return ObsConfig(max_images=self.max_images, height=self.image_size[0], width=self.image_size[1])
+        return ObsConfig(max_images=self.max_images, height=self.image_size[0], width=self.image_size[1],
+                         message_images=self.message_images)
 
 
 def resolve_scenarios(suite: str | Sequence[Scenario] | None, scenarios: Sequence[Scenario] | None) -> list[Scenario]:

@@ -78,6 +78,7 @@ _initial_lock = threading.Lock()
 # Encodings of scenario images (loaded images, data URLs, letterboxed tensors) are shared by every
 # episode of the same scenario object: scenario images never change. Bounded LRU by bytes.
 ASSET_CACHE_BYTES = 512 * 2**20
+LAZY_IMAGE_BYTES = 2 * 2**20  # what an image not drawn yet is budgeted at (a rendered page is ~1-3 MB)
 _asset_cache: "OrderedDict[tuple[Any, ...], tuple[Any, int]]" = OrderedDict()
 _asset_bytes = 0
 
@@ -85,10 +86,10 @@ _asset_bytes = 0
 def _size_of(value: Any) -> int:
     if isinstance(value, str):
         return len(value)
+    if callable(getattr(value, "nbytes", None)):  # an ImageStore: images not drawn yet count as typical ones
+        return value.nbytes(unmade=LAZY_IMAGE_BYTES)
     if hasattr(value, "nbytes"):
         return int(value.nbytes)
-    if hasattr(value, "ids") and hasattr(value, "get"):  # an ImageStore
-        return sum(value.get(i).width * value.get(i).height * 3 for i in value.ids())
     return 1024
 
 

@@ -1,9 +1,14 @@
-"""Load a scenario's images: render specs are drawn procedurally, paths are read from disk."""
+"""Load a scenario's images: render specs are drawn procedurally, paths are read from disk.
+
+Render specs are validated here (a bad spec fails the reset with its field named) but drawn only
+when something looks at the image: a tool, an observation tensor, a data URL.
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -12,18 +17,21 @@ from ..scenario.model import Scenario, ScenarioError
 IMAGE_ROOT_ENV = "MMTSB_IMAGE_ROOT"
 
 
-def load_scenario_images(scenario: Scenario, image_root: str | Path | None = None) -> tuple[list[Image.Image], list[str]]:
-    """PIL images of a scenario in id order, and a short source label for each."""
-    from ..vision.render import render
+def load_scenario_images(scenario: Scenario, image_root: str | Path | None = None) -> tuple[list[Any], list[str]]:
+    """The images of a scenario in id order -- a PIL image (files) or a function drawing it
+    (render specs) -- and a short source label for each."""
+    from ..vision.render import normalize
 
     root = Path(image_root or os.environ.get(IMAGE_ROOT_ENV, "."))
-    images, sources = [], []
+    images: list[Image.Image | Callable[[], Image.Image]] = []
+    sources = []
     for i, spec in enumerate(scenario.images):
         if spec.render is not None:
             try:
-                images.append(render(spec.render).image)
+                normalize(spec.render)
             except ValueError as exc:
                 raise ScenarioError(f"{scenario.id}: images[{i}].render: {exc}") from None
+            images.append(_drawer(spec.render))
             sources.append(f"render:{spec.render['kind']}")
         else:
             path = root / str(spec.path)
@@ -34,3 +42,12 @@ def load_scenario_images(scenario: Scenario, image_root: str | Path | None = Non
                 raise ScenarioError(f"{scenario.id}: images[{i}].path: cannot open {path}: {exc}") from None
             sources.append(f"file:{spec.path}")
     return images, sources
+
+
+def _drawer(spec: dict[str, Any]) -> Callable[[], Image.Image]:
+    def draw() -> Image.Image:
+        from ..vision.render import render
+
+        return render(spec).image
+
+    return draw

@@ -74,23 +74,48 @@ def entry_text(entry: Entry, seat: str) -> str:
 class ChatTranscript:
     """Incrementally built OpenAI-format chat history for one seat.
 
-    Images become ``image_url`` parts with data URLs (encoded once per image by ``image_url``).
     The seat's own turns are ``assistant`` messages; everything it receives is ``user`` or
-    ``tool`` messages, so the same builder serves either seat.
+    ``tool`` messages, so the same builder serves either seat. Images are ``image_url`` parts
+    whose data URLs are made (by ``image_url``, once per image) only when :attr:`messages` is
+    read; :meth:`messages_with_image_ids` gives the same history with ``{"type": "image",
+    "image_id": N}`` parts instead and never encodes anything.
     """
 
     def __init__(self, seat: str, system_prompt: str, image_url: Callable[[int], str]) -> None:
         self.seat = seat
         self.image_url = image_url
-        self.messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt}]
+        self._messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt}]
+        self._image_parts: list[tuple[dict[str, Any], int]] = []  # (image_url part, image id), in order
+        self._filled = 0  # image parts whose URL is set
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The history with data URLs (the list is the transcript's own: do not modify it)."""
+        while self._filled < len(self._image_parts):
+            part, image_id = self._image_parts[self._filled]
+            part["image_url"]["url"] = self.image_url(image_id)
+            self._filled += 1
+        return self._messages
+
+    def messages_with_image_ids(self) -> list[dict[str, Any]]:
+        """A copy of the history whose image parts are ``{"type": "image", "image_id": N}``."""
+        ids = {id(part): image_id for part, image_id in self._image_parts}
+        out = []
+        for m in self._messages:
+            m = dict(m)
+            if isinstance(m.get("content"), list):
+                m["content"] = [{"type": "image", "image_id": ids[id(p)]} if id(p) in ids else dict(p) for p in m["content"]]
+            out.append(m)
+        return out
 
     def _content(self, text: str, image_ids: tuple[int, ...]) -> Any:
         if not image_ids:
             return text
         parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         for i in image_ids:
-            parts.append({"type": "text", "text": f"[image {i}]"})
-            parts.append({"type": "image_url", "image_url": {"url": self.image_url(i)}})
+            part = {"type": "image_url", "image_url": {"url": ""}}
+            self._image_parts.append((part, i))
+            parts.extend(({"type": "text", "text": f"[image {i}]"}, part))
         return parts
 
     def add(self, entry: Entry) -> None:
@@ -98,7 +123,7 @@ class ChatTranscript:
             return
         own = entry.sender == self.seat
         if own and entry.kind == "tool_calls":
-            self.messages.append({
+            self._messages.append({
                 "role": "assistant",
                 "content": entry.content or None,
                 "tool_calls": [
@@ -108,13 +133,13 @@ class ChatTranscript:
                 ],
             })
         elif own and entry.kind in ("message", "code", "invalid"):
-            self.messages.append({"role": "assistant", "content": entry.content})
+            self._messages.append({"role": "assistant", "content": entry.content})
         elif own:
             return
         elif entry.kind == "tool_result" and entry.tool_call_id:
-            self.messages.append({"role": "tool", "tool_call_id": entry.tool_call_id, "name": entry.tool_name, "content": entry.content})
+            self._messages.append({"role": "tool", "tool_call_id": entry.tool_call_id, "name": entry.tool_name, "content": entry.content})
             if entry.image_ids:  # tool messages cannot carry images: show them right after
-                self.messages.append({"role": "user", "content": self._content(f"Images returned by {entry.tool_name}:", entry.image_ids)})
+                self._messages.append({"role": "user", "content": self._content(f"Images returned by {entry.tool_name}:", entry.image_ids)})
         else:
             text = entry.content if entry.kind == "message" else entry_text(entry, self.seat)
-            self.messages.append({"role": "user", "content": self._content(text, entry.image_ids)})
+            self._messages.append({"role": "user", "content": self._content(text, entry.image_ids)})

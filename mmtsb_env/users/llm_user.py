@@ -119,7 +119,7 @@ class LLMUser:
     # ------------------------------------------------------------------ prompt
     def messages(self, episode: "Episode", instruction: str) -> list[dict[str, Any]]:
         """The model's prompt: our system prompt + the user seat's history (images as labels only)."""
-        history = text_only(episode.transcripts[episode.USER].messages[1:], placeholder="")
+        history = text_only(episode.transcripts[episode.USER].messages_with_image_ids()[1:], placeholder="")
         system = _SYSTEM.format(description=episode.scenario.description or episode.scenario.id,
                                 script=_script_text(episode))
         return [{"role": "system", "content": system}, *history, {"role": "user", "content": instruction}]

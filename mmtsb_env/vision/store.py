@@ -4,12 +4,19 @@ Images are addressed by integer ids ``0..n-1`` in the order they were added (sce
 first, then whatever tools make). Stored images are never modified: tools that "edit" an image
 add a new one. That makes :meth:`ImageStore.fork` (used on reset) a cheap list copy.
 
+An image may also be stored as a *recipe* (a zero-argument function returning it, e.g. drawing a
+render spec): it is made on the first :meth:`ImageStore.get` and shared by every fork, so an
+episode nobody looks at never pays for its pixels.
+
 >>> from PIL import Image
 >>> store = ImageStore([Image.new("RGB", (4, 2))])
 >>> store.add(Image.new("L", (3, 3)), note="crop")
 1
 >>> store.get(1).mode, store.ids(), store.source(0)
 ('RGB', [0, 1], 'scenario')
+>>> lazy = ImageStore([lambda: Image.new("RGB", (8, 8))])
+>>> lazy.is_made(0), lazy.get(0).size, lazy.is_made(0)
+(False, (8, 8), True)
 >>> letterbox(store.get(0), 4, 4).shape
 (4, 4, 3)
 """
@@ -19,7 +26,7 @@ from __future__ import annotations
 import base64
 import io
 import threading
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
@@ -46,36 +53,54 @@ def _as_rgb(image: Any) -> Image.Image:
     return out
 
 
+class _Recipe:
+    """An image made on first use by ``make()`` (thread-safe, made once, shared by forks)."""
+
+    __slots__ = ("_make", "_image", "_lock")
+
+    def __init__(self, make: Callable[[], Image.Image]) -> None:
+        self._make: Callable[[], Image.Image] | None = make
+        self._image: Image.Image | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        return self._image is not None
+
+    def image(self) -> Image.Image:
+        if self._image is None:
+            with self._lock:
+                if self._image is None:
+                    made = self._make()  # type: ignore[misc]
+                    self._image = made if isinstance(made, Image.Image) and made.mode == "RGB" else _as_rgb(made)
+                    self._make = None
+        return self._image
+
+
 class ImageStore:
     """Images of one episode, by id. ``world.services["images"]`` holds it.
 
     Thread-safe for concurrent ``add``/``get``; ids are never reused.
 
     Args:
-        images: initial images (ids ``0..n-1`` in order), e.g. the scenario's images.
+        images: initial images (ids ``0..n-1`` in order), e.g. the scenario's images; each is a
+            PIL image (stored as an RGB copy) or a zero-argument function making it on first use.
         sources: where each initial image came from (default ``"scenario"``).
     """
 
     URL_CACHE_SIZE = 64
 
-    def __init__(self, images: Sequence[Image.Image] = (), sources: Sequence[str] | None = None) -> None:
+    def __init__(self, images: Sequence[Image.Image | Callable[[], Image.Image]] = (), sources: Sequence[str] | None = None) -> None:
         images = list(images)
         if sources is None:
             sources = ["scenario"] * len(images)
         sources = list(sources)
         if len(sources) != len(images):
             raise ValueError(f"got {len(images)} images but {len(sources)} sources")
-        self._images: list[Image.Image] = [_as_rgb(im) for im in images]
+        self._images: list[Image.Image | _Recipe] = [_Recipe(im) if callable(im) else _as_rgb(im) for im in images]
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
         self._urls: dict[tuple[int, int], str] = {}
         self._lock = threading.Lock()
-
-    @classmethod
-    def from_specs(cls, specs: Sequence[dict[str, Any]]) -> "ImageStore":
-        """A store of procedurally rendered images (see :mod:`mmtsb_env.vision.render`)."""
-        from .render import render
-
-        return cls([render(s).image for s in specs], sources=[f"render:{s.get('kind')}" for s in specs])
 
     # ------------------------------------------------------------------ access
     def __len__(self) -> int:
@@ -100,7 +125,21 @@ class ImageStore:
 
     def get(self, image_id: Any) -> Image.Image:
         """The image with this id (do not modify it), or :class:`NotFound`."""
-        return self._images[self._check(image_id)]
+        item = self._images[self._check(image_id)]
+        return item.image() if isinstance(item, _Recipe) else item
+
+    def is_made(self, image_id: Any) -> bool:
+        """Whether the image's pixels exist yet (False for a recipe nobody has asked for)."""
+        item = self._images[self._check(image_id)]
+        return not isinstance(item, _Recipe) or item.made
+
+    def nbytes(self, *, unmade: int = 0) -> int:
+        """RGB bytes of the images made so far, counting ``unmade`` bytes per image not made yet."""
+        total = 0
+        for item in list(self._images):
+            image = item if isinstance(item, Image.Image) else (item.image() if item.made else None)
+            total += image.width * image.height * 3 if image is not None else unmade
+        return total
 
     def source(self, image_id: Any) -> str:
         return self._meta[self._check(image_id)][0]

@@ -1,5 +1,6 @@
 """Procedural render specs: determinism, facts, caching, difficulty and spec validation."""
 
+import copy
 import threading
 
 import numpy as np
@@ -57,13 +58,14 @@ def test_cache_returns_shared_image_and_private_facts():
 
 
 def test_cache_is_bounded_and_thread_safe():
-    from mmtsb_env.vision.render import _LRU, Rendered
+    from mmtsb_env.vision.render import _LRU, _Job
 
     lru = _LRU(max_entries=2)
-    img = render({"kind": "receipt", "seed": 1}).image
     for k in "abc":
-        lru.put(k, Rendered(img, {}, k))
+        assert lru.put(k, _Job({"kind": "receipt", "seed": 1})) is lru.get(k)
     assert lru.get("a") is None and lru.get("c") is not None and lru.info()["entries"] == 2
+    first = lru.get("c")
+    assert lru.put("c", _Job({"kind": "receipt", "seed": 1})) is first  # one job per key
     clear_cache()
     out, errors = [], []
 
@@ -78,7 +80,7 @@ def test_cache_is_bounded_and_thread_safe():
         t.start()
     for t in threads:
         t.join()
-    assert not errors and len({id(r.image) for r in out}) == 1 and cache_info()["misses"] == 1
+    assert not errors and len({id(r.image) for r in out}) == 1 and cache_info()["entries"] == 1
 
 
 def test_receipt_facts_follow_content():
@@ -216,13 +218,13 @@ def test_canonical_json_is_key_order_independent():
 
 
 def test_failed_renders_leave_no_cache_state():
-    from mmtsb_env.vision.render import CACHE
-
     before = cache_info()["entries"]
     for i in range(3):
         with pytest.raises(ValueError):
             render({"kind": "receipt", "content": {"merchant": i}})
-    assert not CACHE._key_locks and cache_info()["entries"] == before
+    with pytest.raises(ValueError, match="content.rows\\[0\\] has 1 cells but there are 2 headers"):
+        render({"kind": "table_document", "content": {"headers": ["a", "b"], "rows": [["x"]]}})  # a cross-field rule
+    assert cache_info()["entries"] == before
 
 
 def test_concurrent_renders_match_sequential_ones():
@@ -234,3 +236,26 @@ def test_concurrent_renders_match_sequential_ones():
     with ThreadPoolExecutor(4) as pool:
         parallel = list(pool.map(lambda s: render(s, use_cache=False).image.tobytes(), specs * 2))
     assert parallel == sequential * 2
+
+
+@pytest.mark.parametrize("kind", kinds())
+def test_facts_come_without_drawing_and_match_the_drawn_image(kind):
+    for difficulty in range(4):
+        for seed in range(3):
+            r = render({"kind": kind, "seed": seed, "difficulty": difficulty}, use_cache=False)
+            facts = copy.deepcopy(r.facts)
+            assert not r.drawn and facts["kind"] == kind and repr(r).endswith("drawn=False)")
+            assert r.image.mode == "RGB" and r.drawn  # drawing re-checks the facts and raises on a mismatch
+            assert r.facts == facts
+
+
+def test_drawing_first_gives_the_same_facts_as_the_draft():
+    spec = {"kind": "handwritten_note", "seed": 4, "difficulty": 3}
+    drawn_first = render(spec, use_cache=False)
+    drawn_first.image
+    assert drawn_first.facts == render(spec, use_cache=False).facts and drawn_first.facts["distractors"]
+
+
+def test_a_bad_spec_fails_at_render_time():
+    with pytest.raises(ValueError, match="difficulty"):
+        render({"kind": "receipt", "difficulty": 9})

@@ -73,9 +73,32 @@ def test_fork_shares_images_but_not_future_ids(store):
     assert b == 3 and store.get(3).size == (2, 2) and fork.get(3).size == (1, 1)
 
 
-def test_from_specs_renders():
-    store = ImageStore.from_specs([{"kind": "receipt", "seed": 1}, {"kind": "sign", "seed": 2}])
-    assert len(store) == 2 and store.source(1) == "render:sign" and store.get(0).width > 100
+def test_recipes_are_made_once_on_first_use_and_shared_by_forks():
+    calls = []
+
+    def make():
+        calls.append(1)
+        return Image.new("RGBA", (6, 4), (10, 20, 30, 255))
+
+    store = ImageStore([make, Image.new("RGB", (2, 2))], sources=["render:receipt", "scenario"])
+    fork = store.fork()
+    assert not calls and not store.is_made(0) and store.is_made(1)
+    assert store.nbytes(unmade=1000) == 1000 + 2 * 2 * 3
+    image = fork.get(0)
+    assert image.mode == "RGB" and image.size == (6, 4) and calls == [1]
+    assert store.get(0) is image and store.is_made(0) and calls == [1]
+    assert store.nbytes() == 6 * 4 * 3 + 2 * 2 * 3
+
+
+def test_a_failing_recipe_raises_every_time_and_keeps_the_store_usable():
+    def broken():
+        raise RuntimeError("cannot draw")
+
+    store = ImageStore([broken, Image.new("RGB", (1, 1))])
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="cannot draw"):
+            store.get(0)
+    assert store.get(1).size == (1, 1) and not store.is_made(0)
 
 
 @pytest.mark.parametrize("size, target", [((1024, 768), (448, 448)), ((300, 900), (224, 224)), ((50, 50), (64, 128)),

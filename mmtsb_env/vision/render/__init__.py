@@ -4,15 +4,23 @@ A spec is plain JSON data::
 
     {"kind": "receipt", "content": {"merchant": "Blue Door Cafe"}, "seed": 0, "difficulty": 0}
 
-:func:`render` returns a :class:`Rendered` (a PIL image and a ``facts`` dict of the values drawn).
-Missing content fields get plausible defaults from the seed; ``difficulty`` 0-3 adds smaller
-fonts, distractor text, rotation, blur, noise and JPEG artifacts. The same spec always gives
-the same pixels, and results are cached by a hash of the spec's canonical JSON.
+:func:`render` returns a :class:`Rendered`: a ``facts`` dict of the values the image shows and
+the PIL ``image``. Missing content fields get plausible defaults from the seed; ``difficulty``
+0-3 adds smaller fonts, distractor text, rotation, blur, noise and JPEG artifacts. The same spec
+always gives the same pixels, and results are cached by a hash of the spec's canonical JSON.
+
+Facts come from a cheap draft pass (layout and text, no textures or degradations); the pixels
+are drawn the first time ``image`` is read, so checking what a scenario's images say costs a
+fraction of drawing them.
 
 >>> r = render({"kind": "receipt", "content": {"merchant": "Corner Deli", "items": [{"name": "Tea", "price": 2.5}]}})
 >>> r.facts["merchant"], r.facts["subtotal"]
 ('Corner Deli', 2.5)
+>>> r.drawn
+False
 >>> render({"kind": "receipt", "content": {"merchant": "Corner Deli", "items": [{"name": "Tea", "price": 2.5}]}}).image is r.image
+True
+>>> r.drawn
 True
 """
 
@@ -28,22 +36,85 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from ._common import Check, Ctx, Obj
+from ._common import Check, Ctx, Obj, draft
 
 SPEC_KEYS = ("kind", "content", "seed", "difficulty")
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """A rendered image and the ground truth drawn in it. Do not modify ``image``."""
+class _Job:
+    """One spec's facts and pixels, each worked out on first use (once, thread-safe).
 
-    image: Image.Image
-    facts: dict[str, Any]
-    key: str = ""  # content hash of the spec
+    Facts asked for first come from a draft pass; drawing the pixels yields the facts too (and
+    checks them against the draft's).
+    """
+
+    __slots__ = ("spec", "_facts", "_image", "_lock")
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = copy.deepcopy(spec)  # the caller may change its dict before anything is drawn
+        self._facts: dict[str, Any] | None = None
+        self._image: Image.Image | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def drawn(self) -> bool:
+        return self._image is not None
+
+    def facts(self) -> dict[str, Any]:
+        if self._facts is None:
+            with self._lock:
+                if self._facts is None:
+                    with draft():
+                        self._facts = _run(self.spec)[1]
+        return self._facts
+
+    def image(self) -> Image.Image:
+        if self._image is None:
+            with self._lock:
+                if self._image is None:
+                    image, facts = _run(self.spec)
+                    if self._facts is None:
+                        self._facts = facts
+                    elif facts != self._facts:  # a family let a pixel-only step decide a fact
+                        raise RuntimeError(f"{self.spec.get('kind')} spec: the drawn image shows other facts than its draft")
+                    self._image = image if image.mode == "RGB" else image.convert("RGB")
+        return self._image
+
+
+class Rendered:
+    """The ground truth an image shows (``facts``) and the image (``image``), each made when first read.
+
+    Copies returned by :func:`render` share the work (and the pixels) but each has its own
+    ``facts`` dict, so editing it never changes another caller's.
+    """
+
+    __slots__ = ("key", "_job", "_facts")
+
+    def __init__(self, key: str, job: _Job) -> None:
+        self.key, self._job = key, job
+        self._facts: dict[str, Any] | None = None
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        if self._facts is None:
+            self._facts = copy.deepcopy(self._job.facts())
+        return self._facts
+
+    @property
+    def image(self) -> Image.Image:
+        """The RGB image (do not modify it)."""
+        return self._job.image()
+
+    @property
+    def drawn(self) -> bool:
+        return self._job.drawn
 
     @property
     def size(self) -> tuple[int, int]:
         return self.image.size
+
+    def __repr__(self) -> str:
+        return f"Rendered(kind={self._job.spec.get('kind')!r}, key={self.key[:12]!r}, drawn={self.drawn})"
 
 
 @dataclass(frozen=True)
@@ -53,6 +124,7 @@ class Family:
     draw: Callable[[Ctx], tuple[Image.Image, dict[str, Any]]]
     description: str = ""
     required: tuple[str, ...] = field(default=())
+    check: Callable[[Ctx], Any] | None = None  # cross-field rules: raises ValueError, draws nothing
 
     def validate(self, content: Any) -> dict[str, Any]:
         return Obj(self.fields, self.required)(content, "content")
@@ -61,12 +133,14 @@ class Family:
 FAMILIES: dict[str, Family] = {}
 
 
-def family(kind: str, fields: dict[str, Check], required: tuple[str, ...] = ()) -> Callable:
-    """Register ``draw(ctx) -> (image, facts)`` as the renderer of ``kind``."""
+def family(kind: str, fields: dict[str, Check], required: tuple[str, ...] = (),
+           check: Callable[[Ctx], Any] | None = None) -> Callable:
+    """Register ``draw(ctx) -> (image, facts)`` as the renderer of ``kind``; ``check(ctx)`` (run by
+    :func:`normalize`) raises ValueError for content the field checks alone cannot reject."""
 
     def register(draw: Callable[[Ctx], tuple[Image.Image, dict[str, Any]]]) -> Callable:
         doc = (draw.__doc__ or "").strip().split("\n")[0]
-        FAMILIES[kind] = Family(kind, dict(fields), draw, doc, tuple(required))
+        FAMILIES[kind] = Family(kind, dict(fields), draw, doc, tuple(required), check)
         return draw
 
     return register
@@ -89,7 +163,7 @@ def spec_key(spec: Any) -> str:
 
 
 def normalize(spec: Any) -> tuple[Family, Ctx]:
-    """Validate a spec; ValueError naming the offending field."""
+    """Validate a spec completely (without drawing); ValueError naming the offending field."""
     if not isinstance(spec, dict):
         raise ValueError(f"spec must be an object, got {type(spec).__name__}")
     unknown = [k for k in spec if k not in SPEC_KEYS]
@@ -112,54 +186,53 @@ def normalize(spec: Any) -> tuple[Family, Ctx]:
         content = fam.validate({} if content is None else content)
     except ValueError as exc:
         raise ValueError(f"{kind} spec: {exc}") from None
-    return fam, Ctx(kind=kind, content=content, seed=seed, difficulty=difficulty)
+    ctx = Ctx(kind=kind, content=content, seed=seed, difficulty=difficulty)
+    if fam.check is not None:
+        fam.check(ctx)
+    return fam, ctx
 
 
 # ---------------------------------------------------------------------------- cache
 
 
 class _LRU:
-    """Thread-safe LRU of rendered images bounded by entry count and total pixel bytes."""
+    """Thread-safe LRU of render jobs bounded by entry count and the bytes of the pixels drawn."""
 
     def __init__(self, max_entries: int = 128, max_bytes: int = 384 * 2**20) -> None:
         self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._data: OrderedDict[str, Rendered] = OrderedDict()
+        self._data: OrderedDict[str, _Job] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
-        self._key_locks: dict[str, threading.Lock] = {}
         self.hits = self.misses = 0
 
     @staticmethod
-    def _cost(r: Rendered) -> int:
-        w, h = r.image.size
+    def _cost(job: _Job) -> int:
+        if not job.drawn:
+            return 0
+        w, h = job.image().size
         return w * h * 3
 
-    def get(self, key: str) -> Rendered | None:
+    def get(self, key: str) -> _Job | None:
         with self._lock:
-            r = self._data.get(key)
-            if r is not None:
+            job = self._data.get(key)
+            if job is not None:
                 self._data.move_to_end(key)
                 self.hits += 1
-            return r
+            return job
 
-    def key_lock(self, key: str) -> threading.Lock:
-        with self._lock:
-            return self._key_locks.setdefault(key, threading.Lock())
-
-    def drop_key_lock(self, key: str) -> None:
-        with self._lock:
-            self._key_locks.pop(key, None)
-
-    def put(self, key: str, r: Rendered) -> None:
+    def put(self, key: str, job: _Job) -> _Job:
+        """Cache ``job`` and return it -- or the job another thread cached first (one job per spec)."""
         with self._lock:
             self.misses += 1
             if key in self._data:
-                return
-            self._data[key] = r
-            self._bytes += self._cost(r)
+                return self._data[key]
+            self._data[key] = job
+            # jobs are drawn after they are cached, so count the pixels that exist now
+            self._bytes = sum(self._cost(j) for j in self._data.values())
             while self._data and (len(self._data) > self.max_entries or self._bytes > self.max_bytes):
                 _, old = self._data.popitem(last=False)
                 self._bytes -= self._cost(old)
+            return job
 
     def clear(self) -> None:
         with self._lock:
@@ -176,41 +249,27 @@ class _LRU:
 CACHE = _LRU()
 
 
-def _cheap_copy(r: Rendered) -> Rendered:
-    # The image is shared (images are immutable by convention); facts are small and copied so a
-    # caller editing them cannot corrupt the cache.
-    return Rendered(r.image, copy.deepcopy(r.facts), r.key)
-
-
 def render(spec: dict[str, Any], *, use_cache: bool = True) -> Rendered:
     """Render a spec (see module docs); ValueError for a bad spec."""
     key = spec_key(spec)
     if use_cache:
         hit = CACHE.get(key)
         if hit is not None:
-            return _cheap_copy(hit)
-        with CACHE.key_lock(key):  # concurrent renders of one spec draw it once
-            try:
-                hit = CACHE.get(key)
-                if hit is not None:
-                    return _cheap_copy(hit)
-                out = _draw(spec, key)
-                CACHE.put(key, out)
-                return _cheap_copy(out)
-            finally:
-                CACHE.drop_key_lock(key)
-    return _draw(spec, key)
+            return Rendered(key, hit)
+    normalize(spec)  # a bad spec fails here, not when its facts or pixels are first read
+    job = _Job(spec)
+    if use_cache:
+        job = CACHE.put(key, job)
+    return Rendered(key, job)
 
 
-def _draw(spec: dict[str, Any], key: str) -> Rendered:
+def _run(spec: dict[str, Any]) -> tuple[Image.Image, dict[str, Any]]:
     fam, ctx = normalize(spec)
     image, facts = fam.draw(ctx)
-    if image.mode != "RGB":
-        image = image.convert("RGB")
     facts = {"kind": fam.kind, **facts}
     if ctx.distractors:
         facts["distractors"] = list(ctx.distractors)
-    return Rendered(image, facts, key)
+    return image, facts
 
 
 def clear_cache() -> None:

@@ -4,10 +4,18 @@ textures and the difficulty "degradations" (rotation, blur, noise, JPEG artifact
 Every family receives a :class:`Ctx`: validated content plus seeded generators. Each content
 field draws its default from its own generator, so giving one field never changes the default
 of another, and the same spec always gives the same pixels.
+
+While :func:`drafting` is on, the finishing steps that only shape pixels -- surface textures,
+placement on a background, shadows, degradations, chart rasterisation -- return plain stand-ins
+at once. A family run that way computes exactly the facts it would report when drawn (each of
+those steps draws from its own named generator, so skipping them changes no other value); that
+is how :func:`mmtsb_env.vision.render.render` reports facts without drawing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import io
 import math
@@ -15,12 +23,30 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from ..fonts import get_font
+
+_DRAFT: contextvars.ContextVar[bool] = contextvars.ContextVar("mmtsb_render_draft", default=False)
+
+
+def drafting() -> bool:
+    """Whether pixel-only finishing steps are being skipped (see the module docs)."""
+    return _DRAFT.get()
+
+
+@contextlib.contextmanager
+def draft() -> Iterator[None]:
+    """Within this block (in this thread or task) families skip pixel-only finishing steps."""
+    token = _DRAFT.set(True)
+    try:
+        yield
+    finally:
+        _DRAFT.reset(token)
+
 
 # ---------------------------------------------------------------------------- validation
 
@@ -385,9 +411,16 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.nda
     return np.asarray(img, dtype=np.float32) / 255.0
 
 
+TEXTURES = ("paper", "desk", "wood", "brick", "concrete", "fabric")
+
+
 def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
     """A background texture: paper, desk, wood, brick, concrete, fabric."""
     w, h = size
+    if kind not in TEXTURES:
+        raise ValueError(f"unknown texture {kind!r}")
+    if drafting():
+        return Image.new("RGB", (w, h), rgb(base) if base is not None else (200, 200, 200))
     if kind == "brick":
         color = np.array(rgb(base or (150, 70, 50)), np.float32)
         out = np.empty((h, w, 3), np.float32)
@@ -431,12 +464,10 @@ def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: An
         blotch = _smooth_noise(rng, h, w, 200)
         out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
         out += _grain(rng, h, w, 4)
-    elif kind == "paper":
+    else:  # paper
         color = np.array(rgb(base or (250, 249, 244)), np.float32)
         blotch = _smooth_noise(rng, h, w, 150)
         out = color[None, None, :] * (0.975 + 0.03 * blotch[..., None])  # no per-pixel grain: clean, compact PNGs
-    else:
-        raise ValueError(f"unknown texture {kind!r}")
     return Image.fromarray(np.clip(out, 0, 255, out=out).astype(np.uint8), "RGB")
 
 
@@ -487,6 +518,8 @@ def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> 
 
 def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90) -> None:
     """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place."""
+    if drafting():
+        return
     k = 4  # blur a quarter-size mask and scale it up: same look, much faster
     w, h = canvas.size
     mask = Image.new("L", (max(1, w // k), max(1, h // k)), 0)
@@ -509,7 +542,7 @@ DEGRADE = {
 
 def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06, base: Any = None) -> Image.Image:
     """Put a document on a textured background with a soft shadow (difficulty >= 1)."""
-    if ctx.difficulty == 0:
+    if ctx.difficulty == 0 or drafting():
         return doc
     w, h = doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
@@ -522,7 +555,7 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
 def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
     """Apply the difficulty's rotation, lighting, blur, noise and JPEG artifacts (deterministic)."""
     max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
-    if ctx.difficulty == 0:
+    if ctx.difficulty == 0 or drafting():
         return image
     rng = ctx.rng("degrade")
     out = image

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from PIL import Image
 
 from ..plotting import MPL_LOCK, escape, figure_to_image, new_figure
 from . import family
-from ._common import Bool, Color, Ctx, ListOf, MapOf, Num, Str, clutter_count, degrade
+from ._common import Bool, Color, Ctx, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 # (title, labels, low, high, units, integer values?)
@@ -107,6 +108,9 @@ def _clutter(ctx: Ctx, fig, ax) -> None:
 
 
 def _finish(ctx: Ctx, fig) -> Any:
+    if drafting():  # rasterising is most of a chart's cost and decides no fact
+        w, h = fig.get_size_inches() * fig.dpi
+        return Image.new("RGB", (int(w), int(h)), (255, 255, 255))
     image = figure_to_image(fig)
     return degrade(image, ctx, fill=(255, 255, 255))
 
@@ -117,7 +121,7 @@ def _extremes(labels: list[str], values: list[float]) -> dict[str, Any]:
             "total": round(float(sum(values)), 6)}
 
 
-@family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()})
+@family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()}, check=_content)
 def draw_bar_chart(ctx: Ctx):
     """A bar chart of labelled values (optionally horizontal, optionally with value labels)."""
     c = _content(ctx)
@@ -158,15 +162,13 @@ def draw_bar_chart(ctx: Ctx):
     return image, facts
 
 
-@family("line_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 2, 60),
-                       "series": MapOf(ListOf(Num(-1e12, 1e12), 2, 60), 1, 6), "markers": Bool()})
-def draw_line_chart(ctx: Ctx):
-    """A line chart of one or more named series over labelled x positions."""
+def _line_content(ctx: Ctx) -> tuple[dict[str, Any], dict[str, list[float]]]:
+    """The chart content and its named series (ValueError when they do not fit together)."""
     if "series" in ctx.content and "values" in ctx.content:
         raise ValueError("line_chart spec: give content.values (one line) or content.series (several), not both")
     n_default = ctx.rng("field:n_series").choice([1, 1, 2, 3])
     c = _content(ctx, n_default)
-    title, labels, units = c["title"], c["labels"], c["units"]
+    labels = c["labels"]
     if "series" in ctx.content:
         series = ctx.content["series"]
     elif "values" in ctx.content or n_default == 1:
@@ -176,6 +178,15 @@ def draw_line_chart(ctx: Ctx):
     for name, vals in series.items():
         if len(vals) != len(labels):
             raise ValueError(f"line_chart spec: content.series.{name} has {len(vals)} numbers but content.labels has {len(labels)}")
+    return c, series
+
+
+@family("line_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 2, 60),
+                       "series": MapOf(ListOf(Num(-1e12, 1e12), 2, 60), 1, 6), "markers": Bool()}, check=_line_content)
+def draw_line_chart(ctx: Ctx):
+    """A line chart of one or more named series over labelled x positions."""
+    c, series = _line_content(ctx)
+    title, labels, units = c["title"], c["labels"], c["units"]
     value_labels = ctx.get("value_labels", lambda r: ctx.difficulty == 0 and len(labels) <= 12 and len(series) == 1)
     markers = ctx.get("markers", lambda r: True)
     color = ctx.get("color", lambda r: r.choice(COLORS))
@@ -210,13 +221,18 @@ def draw_line_chart(ctx: Ctx):
     return image, facts
 
 
-@family("pie_chart", {**COMMON, "values": ListOf(Num(0, 1e12), 1, 12)})
+def _pie_content(ctx: Ctx) -> dict[str, Any]:
+    c = _content(ctx)
+    if sum(c["values"][:12]) <= 0:
+        raise ValueError("pie_chart spec: content.values must have a positive sum")
+    return c
+
+
+@family("pie_chart", {**COMMON, "values": ListOf(Num(0, 1e12), 1, 12)}, check=_pie_content)
 def draw_pie_chart(ctx: Ctx):
     """A pie chart of labelled shares (percentages printed on the slices unless value_labels is false)."""
-    c = _content(ctx)
+    c = _pie_content(ctx)
     title, labels, values, units = c["title"], c["labels"][:12], c["values"][:12], c["units"]
-    if sum(values) <= 0:
-        raise ValueError("pie_chart spec: content.values must have a positive sum")
     value_labels = ctx.get("value_labels", lambda r: ctx.difficulty <= 2)
     start = ctx.rng("layout").choice([0, 90, 140])
     total = float(sum(values))

@@ -50,9 +50,8 @@ FIELDS = {
 }
 
 
-@family("table_document", FIELDS)
-def draw_table_document(ctx: Ctx):
-    """A document with a titled table: headers, rows (text or numbers), optional notes."""
+def _table(ctx: Ctx) -> tuple[str, list[str], list[list]]:
+    """Title, headers and rows (ValueError when rows and headers do not fit together)."""
     theme = _theme(ctx.rng("field:theme"))
     title = ctx.get("title", lambda r: theme[0])
     headers = ctx.get("headers", lambda r: theme[1])
@@ -64,6 +63,13 @@ def draw_table_document(ctx: Ctx):
     for i, row in enumerate(rows):
         if len(row) != len(headers):
             raise ValueError(f"table_document spec: content.rows[{i}] has {len(row)} cells but there are {len(headers)} headers")
+    return title, headers, rows
+
+
+@family("table_document", FIELDS, check=_table)
+def draw_table_document(ctx: Ctx):
+    """A document with a titled table: headers, rows (text or numbers), optional notes."""
+    title, headers, rows = _table(ctx)
     cells = [[number_text(v) for v in row] for row in rows]
     numeric = [all(isinstance(row[j], (int, float)) and not isinstance(row[j], bool) for row in rows) for j in range(len(headers))]
     subtitle = ctx.get("subtitle", lambda r: r.choice(["Prepared by the office administrator", "Internal use only",

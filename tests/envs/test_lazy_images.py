@@ -1,0 +1,116 @@
+"""Images cost nothing until something looks at them: drawn on demand, data URLs made on demand."""
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.baselines import OracleAgent
+from mmtsb_env.episode.log import ChatTranscript, Entry
+from mmtsb_env.generation import generate_one
+from mmtsb_env.runner import run_episode
+from mmtsb_env.wrappers import ChatObservation
+
+
+@pytest.fixture
+def scenario():
+    # a fresh scenario object: the engine's image cache is per scenario object, so nothing is drawn yet
+    return generate_one(5, "compare", "none", "progressive", verify=False)
+
+
+def made(env):
+    ep = env.unwrapped.episode
+    return [ep.images.is_made(i) for i in range(len(ep.scenario.images))]
+
+
+def image_parts(messages):
+    return [p for m in messages if isinstance(m.get("content"), list) for p in m["content"] if p.get("type") != "text"]
+
+
+def test_an_episode_nobody_looks_at_draws_no_image(scenario):
+    env = mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id")
+    agent = OracleAgent([scenario])
+    obs, info = env.reset(seed=0)
+    assert obs["images"].shape[0] == 0 and info["new_image_ids"]
+    done = False
+    while not done:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        done = terminated or truncated
+    assert info["verdict"]["pass"] and info["entity_f1"] == 1.0
+    assert not any(made(env))
+    parts = image_parts(info["messages"])
+    assert parts and all(set(p) == {"type", "image_id"} and p["type"] == "image" for p in parts)
+    assert sorted({p["image_id"] for p in parts}) == list(range(len(scenario.images)))
+
+
+def test_info_images_draws_only_the_image_looked_up(scenario):
+    env = mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id")
+    _, info = env.reset(seed=0)
+    first, *rest = info["new_image_ids"]
+    assert rest and list(info["images"]) == info["new_image_ids"] and not any(made(env))
+    assert info["images"][first].mode == "RGB"
+    assert made(env)[first] and not any(made(env)[i] for i in rest)
+    with pytest.raises(KeyError):
+        info["images"][len(scenario.images) + 5]
+
+
+def test_observation_tensors_draw_the_delivered_images_only(scenario):
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    obs, info = env.reset(seed=0)
+    delivered = set(info["new_image_ids"])
+    assert obs["image_count"] == len(delivered) and obs["images"][0].any()
+    assert {i for i, m in enumerate(made(env)) if m} == delivered < set(range(len(scenario.images)))
+
+
+def test_transcript_makes_each_data_url_once_and_only_when_read():
+    calls = []
+
+    def url(image_id):
+        calls.append(image_id)
+        return f"data:image/png;base64,{image_id}"
+
+    t = ChatTranscript("assistant", "sys", url)
+    t.add(Entry(index=0, sender="user", recipient="assistant", kind="message", content="look", image_ids=(0, 1)))
+    t.add(Entry(index=1, sender="environment", recipient="assistant", kind="tool_result", content="{}", tool_call_id="c1",
+                tool_name="crop_image", image_ids=(2,)))
+    assert calls == []
+    with_ids = t.messages_with_image_ids()
+    assert [p["image_id"] for p in image_parts(with_ids)] == [0, 1, 2] and calls == []
+    urls = [p["image_url"]["url"] for p in image_parts(t.messages)]
+    assert urls == ["data:image/png;base64,0", "data:image/png;base64,1", "data:image/png;base64,2"] and calls == [0, 1, 2]
+    t.messages
+    t.add(Entry(index=2, sender="user", recipient="assistant", kind="message", content="and this", image_ids=(1,)))
+    assert [p["image_url"]["url"] for p in image_parts(t.messages)][-1] == "data:image/png;base64,1" and calls == [0, 1, 2, 1]
+    with_ids[1]["content"][0]["text"] = "edited"  # a copy: the transcript is unchanged
+    assert t.messages[1]["content"][0]["text"] == "look"
+
+
+def test_episode_records_keep_image_ids_without_encoding(scenario):
+    rec = run_episode(scenario, OracleAgent([scenario]), env_kwargs={"max_images": 0, "message_images": "id"})
+    assert rec.passed and rec.images == []
+    assert {p["image_id"] for p in image_parts(rec.messages)} == set(range(len(scenario.images)))
+    assert all("image_url" not in p for p in image_parts(rec.messages + rec.user_messages))
+
+
+@pytest.mark.parametrize("image_format", ["url", "pil"])
+def test_chat_observation_turns_image_ids_into_its_format(scenario, image_format):
+    env = ChatObservation(mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id"), image_format=image_format)
+    messages, info = env.reset(seed=0)
+    parts = image_parts(messages)
+    assert len(parts) == len(info["new_image_ids"])
+    if image_format == "url":
+        assert all(p["image_url"]["url"].startswith("data:image/png;base64,") for p in parts)
+    else:
+        assert [p["image"].size for p in parts] == [info["images"][i].size for i in info["new_image_ids"]]
+
+
+def test_unknown_message_images_option_is_refused():
+    with pytest.raises(ValueError, match="message_images must be one of \\('url', 'id'\\), got 'png'"):
+        mmtsb_env.make_env(suite="demo", message_images="png")
+
+
+def test_info_images_pickle_as_a_plain_dict(scenario):
+    import pickle
+
+    env = mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id")
+    _, info = env.reset(seed=0)
+    copy = pickle.loads(pickle.dumps(info["images"]))
+    assert type(copy) is dict and list(copy) == info["new_image_ids"] and copy == info["images"]
