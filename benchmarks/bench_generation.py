@@ -2,14 +2,16 @@
 
 Usage:
   python benchmarks/bench_generation.py [--n 40] [--seed 0] [--json]       # scenarios/second per verification level
-  python benchmarks/bench_generation.py --suite nominal                     # verify every scenario of a suite
+  python benchmarks/bench_generation.py --batch 1000 [--workers 1 2]        # verified scenarios per minute, generate()
+  python benchmarks/bench_generation.py --suite nominal                     # verify (and draw) every scenario of a suite
   python benchmarks/bench_generation.py --ocr [--per-category 2]            # tesseract legibility (needs tesseract-ocr)
 
 Per level, the median seconds per scenario over ``--n`` scenarios (one ``generate_one`` call
-each, cells visited round-robin) and the resulting scenarios/second:
+each, cells visited round-robin, after a warm-up) and the resulting scenarios/second:
 ``compose`` (no checks), ``static`` (structure, render specs validated without drawing,
-image-value necessity), ``tool`` (+ images drawn, oracle episode in tool mode), ``full`` (+ code
-mode when the sandbox works).
+image-value necessity), ``tool`` (+ oracle episode in tool mode), ``full`` (+ code mode when the
+sandbox works; the default). ``--batch`` times whole ``generate(n, verify=True)`` calls from a
+fresh process per worker count (start-up included) and checks they return the same scenarios.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from mmtsb_env.generation.verify import release, sandbox_status  # noqa: E402
 def speed(n: int, seed: int) -> dict[str, dict[str, float]]:
     grid = cells()
     out = {}
-    generate_one(seed, *grid[0], verify="static")  # build the base world and its index once
+    for k in range(10):  # build the base world, its index and the tool registry; warm the caches
+        generate_one(seed + 10_000 + k, *grid[k], verify=True)
     for level in (False, "static", "tool", True):
         times = []
         for k in range(n):
@@ -46,6 +49,27 @@ def speed(n: int, seed: int) -> dict[str, dict[str, float]]:
     return out
 
 
+def batch(n: int, seed: int, workers: list[int]) -> dict:
+    import subprocess
+
+    out = {}
+    digests = set()
+    for w in workers:
+        code = (f"import time, hashlib, json, gc\n"
+                f"from mmtsb_env.generation import generate\n"
+                f"from mmtsb_env.generation.world_index import world_index\n"
+                f"if __name__ == '__main__':\n"
+                f"    t = time.perf_counter(); world_index(0); gc.collect(); gc.freeze()\n"
+                f"    out = generate({n}, seed={seed}, verify=True, workers={w})\n"
+                f"    dt = time.perf_counter() - t\n"
+                f"    digest = hashlib.sha256(json.dumps([s.to_dict() for s in out], sort_keys=True, default=str).encode()).hexdigest()\n"
+                f"    print(json.dumps({{'seconds': dt, 'digest': digest}}))\n")
+        res = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+        digests.add(res["digest"])
+        out[f"workers={w}"] = {"seconds": round(res["seconds"], 1), "scenarios_per_minute": round(60 * n / res["seconds"])}
+    return {"n": n, "same_scenarios": len(digests) == 1, **out}
+
+
 def verify_suite(name: str) -> dict:
     import mmtsb_env
 
@@ -55,7 +79,7 @@ def verify_suite(name: str) -> dict:
     code_mode = Counter()
     t = time.perf_counter()
     for s in suite:
-        r = verify(s)
+        r = verify(s, render_images=True)
         release(s)
         code_mode[r.code_mode] += 1
         if not r.ok:
@@ -86,9 +110,13 @@ def main() -> None:
     ap.add_argument("--suite", help="verify every scenario of this suite instead")
     ap.add_argument("--ocr", action="store_true", help="measure OCR legibility instead")
     ap.add_argument("--per-category", type=int, default=2)
+    ap.add_argument("--batch", type=int, help="time generate(BATCH, verify=True) instead")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    if args.suite:
+    if args.batch:
+        result = batch(args.batch, args.seed, args.workers)
+    elif args.suite:
         result = verify_suite(args.suite)
     elif args.ocr:
         result = ocr(args.per_category, args.seed)

@@ -23,6 +23,7 @@ def generate_command(
     numbered: bool = typer.Option(False, help="ids <prefix>/<index> instead (built-in suites)"),
     by_flow: bool = typer.Option(False, help="one JSON list per flow (built-in suite layout) instead of one file per scenario"),
     world_seed: int = typer.Option(0, help="base world seed"),
+    workers: int = typer.Option(1, min=1, help="processes running the oracle episodes (same scenarios whatever the number)"),
 ) -> None:
     """Generate scenarios over the design axes and write them as format-v1 JSON."""
     from mmtsb_env.generation import GenerationStats, generate
@@ -32,15 +33,28 @@ def generate_command(
     if mode is None:
         raise typer.BadParameter("--verify must be full, tool, static or none")
     stats = GenerationStats()
+    _settle_heap(world_seed)
     try:
         scenarios = generate(n, seed, flow=flow or None, challenge=challenge or None, arrival=arrival or None,
                              category=category, domains=domain or None, verify=mode, id_prefix=id_prefix,
-                             id_format="{prefix}/{index:04d}" if numbered else None, stats=stats, world_seed=world_seed)
+                             id_format="{prefix}/{index:04d}" if numbered else None, stats=stats, world_seed=world_seed,
+                             workers=workers)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None,
                             report={"seed": seed, "verify": verify, "stats": stats.to_json()})
     typer.echo(json.dumps({"written": len(scenarios), "files": len(files), "out": str(out), **stats.to_json()}, indent=2))
+
+
+def _settle_heap(world_seed: int) -> None:
+    """Build the base world now and take it out of the cyclic GC's sight (this process is ours)."""
+    import gc
+
+    from mmtsb_env.generation.world_index import world_index
+
+    world_index(world_seed)
+    gc.collect()
+    gc.freeze()
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from ..scenario.model import Scenario
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
@@ -65,17 +65,25 @@ def _as_set(name: str, value: str | Collection[str] | None, allowed: Iterable[st
     return values
 
 
-def _check(s: Scenario, mode: bool | str, stats: GenerationStats | None) -> VerificationReport | None:
-    if mode is False:
-        return None
-    if mode == "static":
-        return verify_scenario(s, oracle=False, render_images=False)
-    if mode not in (True, "full", "tool"):
+Check = Callable[[Scenario], "VerificationReport | None"]
+
+
+def _checker(mode: bool | str, stats: GenerationStats | None) -> Check:
+    """The check a verification level stands for (``None`` from the check: nothing was checked)."""
+    if mode not in (True, False, "full", "tool", "static"):
         raise ValueError(f"verify must be True, 'full', 'tool', 'static' or False, got {mode!r}")
-    report = verify_scenario(s, code=None if mode in (True, "full") else False)
-    if stats is not None:
-        stats.code_mode = report.code_mode
-    return report
+
+    def check(s: Scenario) -> VerificationReport | None:
+        if mode is False:
+            return None
+        if mode == "static":
+            return verify_scenario(s, oracle=False)
+        report = verify_scenario(s, code=None if mode in (True, "full") else False)
+        if stats is not None:
+            stats.code_mode = report.code_mode
+        return report
+
+    return check
 
 
 def generate_one(seed: int | random.Random | None = None, flow: str | None = None, challenge: str | None = None,
@@ -92,7 +100,15 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
     """
     if isinstance(seed, random.Random):
         seed = seed.randrange(2**31)
-    seed = 0 if seed is None else int(seed)
+    return _generate_one(0 if seed is None else int(seed), flow, challenge, arrival, check=_checker(verify, stats),
+                         category=category, world_seed=world_seed, n_images=n_images, scenario_id=scenario_id,
+                         max_attempts=max_attempts, stats=stats, prefer_domains=prefer_domains,
+                         prefer_categories=prefer_categories)
+
+
+def _generate_one(seed: int, flow: str | None, challenge: str | None, arrival: str | None, *, check: Check,
+                  category: str | None, world_seed: int, n_images: int | None, scenario_id: str | None, max_attempts: int,
+                  stats: GenerationStats | None, prefer_domains: Collection[str], prefer_categories: Collection[str]) -> Scenario:
     last = ""
     for attempt in range(max_attempts):
         s_seed = seed if attempt == 0 else (seed * 7919 + attempt * 104729) % (2**31)
@@ -107,7 +123,7 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
             if stats is not None:
                 stats.failures["compose: " + str(exc).split(":")[0][:60]] += 1
             continue
-        report = _check(scenario, verify, stats)
+        report = check(scenario)
         if report is not None and not report.ok:
             last = "; ".join(report.problems)
             if stats is not None:
@@ -121,10 +137,81 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
                            f"after {max_attempts} attempts; last problem: {last}")
 
 
+class _Walk:
+    """The deterministic course of :func:`generate`: which cell, seed and preferences come next.
+
+    Its whole state can be saved and restored, which is what lets several processes verify
+    scenarios ahead of the walk and still give exactly the sequential result.
+    """
+
+    def __init__(self, n: int, seed: int, grid: list[tuple[str, str, str]], *, category: str | None,
+                 wanted_domains: set[str] | None, world_seed: int, fmt: str, id_prefix: str, max_attempts: int,
+                 stats: GenerationStats) -> None:
+        self.n, self.seed, self.grid, self.category, self.wanted_domains = n, seed, grid, category, wanted_domains
+        self.world_seed, self.fmt, self.id_prefix, self.max_attempts, self.stats = world_seed, fmt, id_prefix, max_attempts, stats
+        self.out: list[Scenario] = []
+        self.used: Counter = Counter({d: 0 for d in DOMAINS})
+        self.used_cats: Counter = Counter({c: 0 for c in CATEGORIES})
+        self.draws = 0
+        self.position = 0
+
+    @property
+    def done(self) -> bool:
+        return len(self.out) >= self.n
+
+    def save(self) -> tuple[Any, ...]:
+        st = self.stats
+        return (len(self.out), Counter(self.used), Counter(self.used_cats), self.draws, self.position,
+                st.produced, st.attempts, Counter(st.failures), st.code_mode)
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        n_out, used, used_cats, self.draws, self.position, produced, attempts, failures, code_mode = saved
+        del self.out[n_out:]
+        self.used, self.used_cats = Counter(used), Counter(used_cats)
+        st = self.stats
+        st.produced, st.attempts, st.failures, st.code_mode = produced, attempts, Counter(failures), code_mode
+
+    def step(self, check: Check) -> Scenario | None:
+        """Visit the next cell: the scenario made there (also appended to ``out``), or None."""
+        f, c, a = self.grid[self.position % len(self.grid)]
+        made = None
+        for _ in range(4 if self.wanted_domains is None else 12):
+            sseed = (self.seed * 1_000_003 + self.draws * 7_919) % (2**31)
+            self.draws += 1
+            # favour the least-used domains and categories so far, so a batch spreads over every app
+            prefer = sorted(DOMAINS, key=lambda d: (self.used[d], random.Random(sseed + DOMAINS.index(d)).random()))[:2]
+            if self.wanted_domains:
+                prefer = sorted(self.wanted_domains)
+            cat_order = sorted(CATEGORIES, key=lambda k: (self.used_cats[k], random.Random(sseed + len(k)).random()))
+            sid = self.fmt.format(prefix=self.id_prefix, seed=self.seed, index=len(self.out))
+            try:
+                s = _generate_one(sseed, f, c, a, check=check, category=self.category, world_seed=self.world_seed,
+                                  n_images=None, scenario_id=sid, max_attempts=self.max_attempts, stats=self.stats,
+                                  prefer_domains=prefer, prefer_categories=cat_order)
+            except GenerationFailed as exc:
+                self.stats.failures["cell: " + str(exc)[:60]] += 1
+                continue
+            if self.wanted_domains and not self.wanted_domains & set(s.domains):
+                self.stats.failures["filter: domains"] += 1
+                self.stats.produced -= 1
+                continue
+            made = s
+            break
+        self.position += 1
+        if made is None:
+            if self.position > 3 * len(self.grid) + 4 * self.n:
+                raise GenerationFailed(f"could not produce {self.n} scenarios with these filters ({len(self.out)} so far)")
+            return None
+        self.out.append(made)
+        self.used.update(made.domains)
+        self.used_cats.update(made.metadata.get("image_categories", []))
+        return made
+
+
 def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None, challenge: str | Collection[str] | None = None,
              arrival: str | Collection[str] | None = None, category: str | None = None, domains: Collection[str] | None = None,
              world_seed: int = 0, verify: bool | str = True, id_prefix: str = "gen", id_format: str | None = None,
-             stats: GenerationStats | None = None, max_attempts: int = 25) -> list[Scenario]:
+             stats: GenerationStats | None = None, max_attempts: int = 25, workers: int = 1) -> list[Scenario]:
     """``n`` verified scenarios, balanced over the (flow, challenge, arrival) cells allowed by the filters.
 
     Cells are visited in a seed-shuffled round-robin (a cell that fails is retried with new seeds
@@ -132,7 +219,11 @@ def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None
     each scenario favours the app domains and image categories used least so far. ``domains``
     keeps only scenarios using at least one of the given domains. Ids are
     ``id_format.format(prefix=id_prefix, seed=seed, index=i)`` (default ``"{prefix}/{seed}-{index:04d}"``).
-    Deterministic: the same arguments give the same scenarios.
+    Deterministic: the same arguments give the same scenarios, whatever ``workers`` is.
+
+    ``workers > 1`` runs the oracle episodes of ``verify=True``/``"tool"`` in that many worker
+    processes: this process composes and checks scenarios statically, going on as if each will
+    pass, and steps back to where it was in the rare case one fails (see :mod:`.parallel`).
 
     >>> [s.id for s in generate(2, seed=3, flow="filter", verify="static")]
     ['gen/3-0000', 'gen/3-0001']
@@ -142,52 +233,27 @@ def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None
     arrivals = _as_set("arrival", arrival, ARRIVALS)
     if category is not None and category not in CATEGORIES:
         raise ValueError(f"unknown category {category!r}; choose from {', '.join(CATEGORIES)}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
     wanted_domains = set(_as_set("domain", tuple(domains), DOMAINS)) if domains else None
     grid = [c for c in cells() if c[0] in flows and c[1] in challenges and c[2] in arrivals
             and (category is None or category in flow_categories(c[0], c[1]))]
     if not grid:
         raise ValueError("no design cell matches these filters")
-    fmt = id_format or "{prefix}/{seed}-{index:04d}"
-    rng = random.Random(seed)
-    rng.shuffle(grid)
+    random.Random(seed).shuffle(grid)
     stats = stats if stats is not None else GenerationStats()
+    walk = _Walk(n, seed, grid, category=category, wanted_domains=wanted_domains, world_seed=world_seed,
+                 fmt=id_format or "{prefix}/{seed}-{index:04d}", id_prefix=id_prefix, max_attempts=max_attempts, stats=stats)
+    check = _checker(verify, stats)
     start = time.perf_counter()
-    out: list[Scenario] = []
-    used: Counter = Counter({d: 0 for d in DOMAINS})
-    used_cats: Counter = Counter({c: 0 for c in CATEGORIES})
-    draws = 0
-    position = 0
-    while len(out) < n:
-        f, c, a = grid[position % len(grid)]
-        made = None
-        for retry in range(4 if wanted_domains is None else 12):
-            sseed = (seed * 1_000_003 + draws * 7_919) % (2**31)
-            draws += 1
-            # favour the least-used domains and categories so far, so a batch spreads over every app
-            prefer = sorted(DOMAINS, key=lambda d: (used[d], random.Random(sseed + DOMAINS.index(d)).random()))[:2]
-            if wanted_domains:
-                prefer = sorted(wanted_domains)
-            cat_order = sorted(CATEGORIES, key=lambda k: (used_cats[k], random.Random(sseed + len(k)).random()))
-            sid = fmt.format(prefix=id_prefix, seed=seed, index=len(out))
-            try:
-                s = generate_one(sseed, f, c, a, category=category, world_seed=world_seed, verify=verify, scenario_id=sid,
-                                 max_attempts=max_attempts, stats=stats, prefer_domains=prefer, prefer_categories=cat_order)
-            except GenerationFailed as exc:
-                stats.failures["cell: " + str(exc)[:60]] += 1
-                continue
-            if wanted_domains and not wanted_domains & set(s.domains):
-                stats.failures["filter: domains"] += 1
-                stats.produced -= 1
-                continue
-            made = s
-            break
-        position += 1
-        if made is None:
-            if position > 3 * len(grid) + 4 * n:
-                raise GenerationFailed(f"could not produce {n} scenarios with these filters ({len(out)} so far)")
-            continue
-        out.append(made)
-        used.update(made.domains)
-        used_cats.update(made.metadata.get("image_categories", []))
-    stats.seconds += time.perf_counter() - start
-    return out
+    try:
+        if workers > 1 and verify not in (False, "static"):
+            from .parallel import walk_in_parallel
+
+            walk_in_parallel(walk, workers, code=None if verify in (True, "full") else False)
+        else:
+            while not walk.done:
+                walk.step(check)
+    finally:
+        stats.seconds += time.perf_counter() - start
+    return walk.out

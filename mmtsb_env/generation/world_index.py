@@ -12,6 +12,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..evaluation.judge import normalise
 from ..world.base import BaseWorld, base_world
 
@@ -48,7 +50,15 @@ class WorldIndex:
     def mentions(self, value: Any) -> bool:
         """True when ``value`` (normalised) occurs inside any text of the base world."""
         needle = norm(value)
-        return bool(needle) and needle in self.text
+        if len(needle) < 3:
+            return bool(needle) and needle in self.text
+        return self._substrings().contains(needle)
+
+    def _substrings(self) -> "SubstringIndex":
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = SubstringIndex(self.text)
+        return index
 
     def home(self) -> str:
         return f"/home/{self.owner.first_name.lower()}/"
@@ -56,6 +66,49 @@ class WorldIndex:
     def max_key(self, table: str) -> int:
         keys = [k for k in self.tables.get(table, {}) if isinstance(k, int)]
         return max(keys, default=0)
+
+
+class SubstringIndex:
+    """Exact substring search in a fixed text, through a sorted table of its 3-character grams.
+
+    A needle's rarest gram gives the few places it can start; those are checked character by
+    character with numpy. Same answers as ``needle in text`` (a scan of megabytes), in
+    microseconds.
+
+    >>> SubstringIndex("the cat sat on the mat").contains("at on t"), SubstringIndex("abcabd").contains("abd")
+    (True, True)
+    >>> SubstringIndex("the cat sat").contains("cats")
+    False
+    """
+
+    def __init__(self, text: str) -> None:
+        self.chars = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        grams = self._grams(self.chars)
+        self.order = np.argsort(grams, kind="stable")  # start positions, grouped by gram, ascending
+        self.sorted_grams = grams[self.order]
+
+    @staticmethod
+    def _grams(chars: np.ndarray) -> np.ndarray:
+        return (chars[:-2] << np.uint64(42)) | (chars[1:-1] << np.uint64(21)) | chars[2:]
+
+    def contains(self, needle: str) -> bool:
+        want = np.frombuffer(needle.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        if len(want) < 3:
+            raise ValueError("needles shorter than 3 characters are not indexed")
+        grams = self._grams(want)
+        lo = np.searchsorted(self.sorted_grams, grams, "left")
+        hi = np.searchsorted(self.sorted_grams, grams, "right")
+        counts = hi - lo
+        if not counts.all():
+            return False
+        k = int(np.argmin(counts))  # the rarest gram of the needle
+        starts = self.order[lo[k]:hi[k]].astype(np.int64) - k
+        starts = starts[(starts >= 0) & (starts + len(want) <= len(self.chars))]
+        for j, ch in enumerate(want):
+            if not len(starts):
+                return False
+            starts = starts[self.chars[starts + j] == ch]
+        return bool(len(starts))
 
 
 def _text_of(tables: dict[str, dict[Any, Any]]) -> str:
