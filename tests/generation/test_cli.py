@@ -36,3 +36,16 @@ def test_generate_rejects_bad_options(tmp_path):
     assert result.exit_code != 0 and "--verify must be" in result.output
     result = CliRunner().invoke(app, ["generate", "--n", "1", "--out", str(tmp_path), "--flow", "summarise"])
     assert result.exit_code != 0 and "unknown flow" in result.output
+
+
+def test_workers_write_the_same_files(tmp_path):
+    texts = []
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        result = CliRunner().invoke(app, ["generate", "--n", "3", "--seed", "8", "--out", str(out), "--verify", "tool",
+                                          "--workers", workers])
+        assert result.exit_code == 0, result.output
+        texts.append({p.name: p.read_text() for p in out.glob("*.json")})
+    assert len(texts[0]) == 3 and texts[0] == texts[1]
+    result = CliRunner().invoke(app, ["generate", "--n", "1", "--out", str(tmp_path / "x"), "--workers", "0"])
+    assert result.exit_code != 0 and "--workers" in result.output
