@@ -31,6 +31,7 @@ import os
 import re
 import tempfile
 import threading
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -282,7 +283,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class LLMRubricJudge:
+class LLMRubricJudge(ABC):
     """Shared machinery: prompt, images, cache, repair, validation, retries.
 
     Subclasses set ``criteria``, ``prompt_version`` and implement ``system_prompt()`` and
@@ -307,11 +308,13 @@ class LLMRubricJudge:
         self.name = f"llm:{self.model}"
 
     # subclass hooks -------------------------------------------------------------------------
-    def system_prompt(self) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def system_prompt(self) -> str:
+        """The judge's instructions."""
 
-    def render(self, evidence: Any) -> tuple[str, list[tuple[str, str]]]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def render(self, evidence: Any) -> tuple[str, list[tuple[str, str]]]:
+        """The evidence as prompt text and ``(label, data URL)`` images."""
 
     # ----------------------------------------------------------------------------------------
     def cache_key(self, text: str, images: Sequence[tuple[str, str]]) -> str:

@@ -18,14 +18,10 @@ from ..scenario.model import Scenario
 from ..tools.registry import get_tool
 from . import sinks as S
 from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MIN_IMAGES, check_axis
-from .core import Build, Part, Payload, call, unique
+from .core import Build, GenerationError, Part, Payload, call, unique
 from .dryrun import expected_changes, play
 from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
 from .world_index import world_index
-
-
-class GenerationError(RuntimeError):
-    """The drawn combination could not be realised (the caller redraws with another seed)."""
 
 
 GENERIC_FLOWS = ("aggregate", "compare", "filter", "compute")

@@ -9,13 +9,14 @@ task round with searches followed by targeted writes. The subclasses supply the 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from . import pools
 from . import sinks as S
-from .core import Build, Part, Payload, call, describe_images, ref, unique
+from .core import Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .recipes import RecipeBase
 from .sinks import Mistake, iso
@@ -69,7 +70,7 @@ def _add_task(b: Build, proj: dict[str, Any], title: str, order: int) -> dict[st
                                        "created_at": _past(b, 1, 9)})
 
 
-class DBRecipe(RecipeBase):
+class DBRecipe(RecipeBase, ABC):
     """Base of the database-backed recipes (see the module docs)."""
 
     flow_name = ""
@@ -80,7 +81,7 @@ class DBRecipe(RecipeBase):
     mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
 
     def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
-        from .compose import GenerationError, skeleton
+        from .compose import skeleton
 
         self.b, self.challenge = b, challenge
         self.mode = "normal"
@@ -109,20 +110,23 @@ class DBRecipe(RecipeBase):
             raise GenerationError(f"{type(self).__name__} cannot take {challenge}")
 
     # ------------------------------------------------------------------ hooks
+    @abstractmethod
     def setup(self, n: int) -> list[int]:
-        raise NotImplementedError
+        """Seed the rows the task works on; the images' indices in drawing order."""
 
+    @abstractmethod
     def ask(self, ref: str) -> str:
-        raise NotImplementedError
+        """The first task request, about the images described by ``ref``."""
 
     def again(self, ref: str) -> str:
         return f"Here are more: do the same with {ref}."
 
+    @abstractmethod
     def work(self, scope: list[int], first: bool) -> Work:
-        raise NotImplementedError
+        """What a task round over the images ``scope`` does."""
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
-        raise NotImplementedError
+        raise GenerationError(f"{type(self).__name__} has no goal change (supports {self.supports})")
 
     def mistake(self) -> Mistake | None:
         return None
@@ -131,7 +135,7 @@ class DBRecipe(RecipeBase):
         return False
 
     def mutate(self, i: int) -> dict[str, Any]:
-        raise NotImplementedError
+        raise GenerationError(f"{type(self).__name__} cannot pre-empt a row")
 
     # ------------------------------------------------------------------ rounds
     def parts(self) -> list[Part]:
@@ -903,8 +907,6 @@ class InvoicePayLookup(DBRecipe):
             self.payee[i] = c
             ids.append(i)
         if sum(b.imgs[i].amount for i in ids) > 0.9 * self.card["available_balance"]:
-            from .compose import GenerationError
-
             raise GenerationError("the invoices add up to more than the card can pay")
         return ids
 
@@ -1488,8 +1490,6 @@ def recipes_for(flow: str, challenge: str, category: str | None = None) -> list[
 
 
 def make_db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, budget: int, category: str | None = None) -> DBRecipe:
-    from .compose import GenerationError
-
     options = recipes_for(flow, challenge, category)
     if not options:
         raise GenerationError(f"no {flow} recipe for challenge {challenge!r}" + (f" and category {category!r}" if category else ""))

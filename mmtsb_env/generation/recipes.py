@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from . import sinks as S
-from .core import Build, Part, Payload, call, describe_images, unique
+from .core import Build, GenerationError, Part, Payload, call, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
 
 
@@ -78,7 +78,7 @@ class GenericRecipe(RecipeBase):
     @classmethod
     def make(cls, b: Build, flow_name: str, n: int, arrival: str, challenge: str, budget: int,
              category: str | None = None) -> "GenericRecipe":
-        from .compose import CATEGORIES_BY_FLOW, GenerationError, choose_sink, skeleton
+        from .compose import CATEGORIES_BY_FLOW, choose_sink, skeleton
 
         cats = CATEGORIES_BY_FLOW[flow_name]
         if category is not None and category not in cats:
@@ -219,11 +219,9 @@ class GenericRecipe(RecipeBase):
         if self.challenge == "error_correction":
             m = sink.mistake()
             if m is None:
-                from .compose import GenerationError
                 raise GenerationError("the sink cannot take a correction")
             return Part(m.correction, m.fix, m.answer, kind="correction", is_task=True)
         # goal change: send the result somewhere else and remove what was made
-        from .compose import GenerationError
         options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS + S.ENTRY_SINKS if c is not type(sink)]
         b.rng.shuffle(options)
         new = None

@@ -8,12 +8,13 @@ of rows created during the episode travel through ``save_as`` / ``{"$ref": ...}`
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from . import pools
 from ._recipe_helpers import calendars, hours_after
-from .core import Build, Payload, call, ref, say
+from .core import Build, GenerationError, Payload, call, ref, say
 from .images import dollars
 from .world_index import norm
 
@@ -31,8 +32,12 @@ class Mistake:
         self.wrong_text, self.right_text, self.correction, self.fix, self.answer = wrong_text, right_text, correction, fix, answer
 
 
-class Sink:
-    """Base class. ``kind`` is the payload a sink consumes: ``text``, ``entries`` or ``amount``."""
+class Sink(ABC):
+    """Base class. ``kind`` is the payload a sink consumes: ``text``, ``entries`` or ``amount``.
+
+    Every sink phrases its intent and creates its result; ``extend``, ``revise`` and ``undo`` are
+    capabilities a sink declares with ``extendable``/``revisable``/``undoable``.
+    """
 
     kind = "text"
     domains: tuple[str, ...] = ()
@@ -52,25 +57,27 @@ class Sink:
         self.pre_steps: list[dict[str, Any]] = []
 
     # phrasing -------------------------------------------------------------
+    @abstractmethod
     def intent(self, desc: str = "") -> str:
-        raise NotImplementedError
+        """The request's wording of what to do with the result."""
 
     def setup_request(self) -> tuple[str, list[dict[str, Any]], str] | None:
         """A text-only first round preparing the container (late image arrival), or None."""
         return None
 
     # writing ---------------------------------------------------------------
+    @abstractmethod
     def create(self, p: Payload) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """Tool calls writing the result for the first time."""
 
     def extend(self, p: Payload) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        raise GenerationError(f"{type(self).__name__} cannot add to what it wrote (extendable = {self.extendable})")
 
     def revise(self, p: Payload) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        raise GenerationError(f"{type(self).__name__} cannot rewrite what it wrote (revisable = {self.revisable})")
 
     def undo(self) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        raise GenerationError(f"{type(self).__name__} cannot remove what it wrote (undoable = {self.undoable})")
 
     def mistake(self) -> Mistake | None:
         return None
@@ -441,11 +448,13 @@ class _EntriesSink(Sink):
         super().__init__(b)
         self.made: list[tuple[str, dict[str, Any]]] = []  # (save_as label, entry)
 
+    @abstractmethod
     def one(self, e: dict[str, Any], label: str) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """Tool calls creating one entry (saved as ``label``)."""
 
+    @abstractmethod
     def remove(self, label: str, e: dict[str, Any]) -> list[dict[str, Any]]:
-        raise NotImplementedError
+        """Tool calls deleting the entry saved as ``label``."""
 
     def create(self, p):
         return self.extend(p)

@@ -88,3 +88,25 @@ def test_describe_images_is_deictic():
     assert describe_images(imgs, [0], [], [0, 1]) == "the first receipt from before"
     assert describe_images(imgs, [0, 1, 2], [2], [0, 1, 2]) == "all 3 receipts so far"
     assert describe_images(imgs, [0, 1, 3], [3], [0, 1, 2, 3]) == "this new receipt together with the 2 receipts from before"
+
+
+@pytest.mark.parametrize("cls", [c for c in S.ALL_SINKS if not (c.undoable and c.revisable and c.extendable)],
+                         ids=lambda c: c.__name__)
+def test_capabilities_a_sink_lacks_are_generation_errors(cls):
+    from mmtsb_env.generation.core import GenerationError
+
+    sink = cls(_build(1))
+    for flag, attempt in (("undoable", sink.undo), ("revisable", lambda: sink.revise(None)),
+                          ("extendable", lambda: sink.extend(None))):
+        if not getattr(cls, flag):
+            with pytest.raises(GenerationError, match=f"{flag} = False"):
+                attempt()
+
+
+def test_sinks_and_recipes_must_implement_their_hooks():
+    from mmtsb_env.generation.db_recipes import DBRecipe
+
+    with pytest.raises(TypeError, match="abstract"):
+        S.Sink(_build(0))
+    with pytest.raises(TypeError, match="abstract"):
+        DBRecipe.__new__(DBRecipe)

@@ -21,6 +21,7 @@ import io
 import math
 import random
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Iterator
@@ -56,13 +57,14 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class Check:
+class Check(ABC):
     """A validator for one content value: ``check(value, path)`` returns it normalised."""
 
     what = "a value"
 
+    @abstractmethod
     def __call__(self, value: Any, path: str) -> Any:
-        raise NotImplementedError
+        """``value`` normalised, or the ValueError of :meth:`fail`."""
 
     def fail(self, value: Any, path: str, what: str | None = None) -> ValueError:
         return ValueError(f"{path} must be {what or self.what}, got {type(value).__name__} {_short(value)}")
