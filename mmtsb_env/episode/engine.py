@@ -204,10 +204,10 @@ class Episode:
         if url is None:
             from ..vision.store import to_data_url
 
-            if image_id < len(self.scenario.images):
+            if image_id < len(self.scenario.images):  # shared by every episode of the scenario
                 url = scenario_asset(self.scenario, "url", lambda: to_data_url(self.images.get(image_id)), image_id)
             else:
-                url = to_data_url(self.images.get(image_id))
+                url = self.images.data_url(image_id)
             self._urls[image_id] = url
         return url
 
