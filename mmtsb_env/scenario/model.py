@@ -86,6 +86,9 @@ class Round:
     answer: str = ""
     # UI mode: the user makes this round's decision through a screen the assistant shows.
     ui: UIDecision | None = None
+    # Facts the assistant's reply must state for this round ("tell me which...", "how much...").
+    # Empty: the round asks only for an action, and the artifact in the world answers it.
+    report: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,14 @@ def _round(r: Any, path: str, n_images: int) -> Round:
         query=query, image_ids=tuple(ids), instructions=str(r.get("instructions", "")), kind=kind,
         clarifications=tuple(clar), state_changes=tuple(changes), solution=tuple(solution),
         answer=str(r.get("answer", "")), ui=_ui_decision(r.get("ui"), f"{path}.ui"),
+        report=_report(r.get("report", []), f"{path}.report"),
     )
+
+
+def _report(x: Any, path: str) -> tuple[str, ...]:
+    ok = isinstance(x, list) and all(isinstance(f, (str, int, float)) and not isinstance(f, bool) and str(f).strip() for f in x)
+    _need(ok, path, "must be a list of non-empty strings (or numbers): the facts the reply must state")
+    return tuple(str(f) for f in x)
 
 
 def _ui_decision(u: Any, path: str) -> UIDecision | None:
