@@ -19,13 +19,15 @@ class MMToolSandboxEnv(gym.Env):
 
     Args:
         suite: built-in suite name (``"demo"``, ``"nominal"``, ``"ui"``), a folder, or a list of scenarios.
-        mode: ``"tool"`` (JSON tool calls) or ``"code"`` (python blocks).
+        mode: ``"tool"`` (JSON tool calls) or ``"code"`` (python blocks); default: the harness's, else ``"tool"``.
         scenarios: explicit scenarios (instead of ``suite``).
         user: the user policy (default: :class:`~mmtsb_env.users.scripted.ScriptedUser`); any object
             with ``act(episode) -> str``.
         render_mode: ``"ansi"`` or None.
-        **options: see :class:`~mmtsb_env.envs.options.EnvOptions` (toolbox, tool_search, max_images,
-            image_size, max_messages, judge_weight, judge, code_timeout_s, code_memory_mb).
+        **options: see :class:`~mmtsb_env.envs.options.EnvOptions` (harness, toolbox, tool_search,
+            tool_universe, tool_ranker, working_set, coding_tool, max_images, image_size, message_images,
+            max_messages, max_steps, time_limit_s, judge_weight, judge, code_timeout_s, code_memory_mb);
+            checked up front (one ``ValueError`` line naming the bad value and the valid ones).
 
     Example:
         >>> import mmtsb_env
@@ -40,7 +42,7 @@ class MMToolSandboxEnv(gym.Env):
     def __init__(
         self,
         suite: str | Sequence[Scenario] | None = "demo",
-        mode: str = "tool",
+        mode: str | None = None,
         *,
         scenarios: Sequence[Scenario] | None = None,
         user: Any = None,
@@ -115,6 +117,10 @@ class MMToolSandboxEnv(gym.Env):
         return results
 
 
-def make_env(suite: str | Sequence[Scenario] | None = "demo", mode: str = "tool", **kwargs: Any) -> MMToolSandboxEnv:
-    """Create the single-seat (assistant) environment with the built-in scripted user."""
+def make_env(suite: str | Sequence[Scenario] | None = "demo", mode: str | None = None, **kwargs: Any) -> MMToolSandboxEnv:
+    """Create the single-seat (assistant) environment with the built-in scripted user.
+
+    ``harness="paper"`` (or ``"tool"``, ``"search"``, ``"search_code"``, ``"code"``) starts from a
+    preset of options (``docs/harness.md``); explicit options override it.
+    """
     return MMToolSandboxEnv(suite=suite, mode=mode, **kwargs)

@@ -31,7 +31,7 @@ class MMToolSandboxAEC(AECEnv):
     def __init__(
         self,
         suite: str | Sequence[Scenario] | None = "demo",
-        mode: str = "tool",
+        mode: str | None = None,
         *,
         scenarios: Sequence[Scenario] | None = None,
         max_cycles: int | None = None,

@@ -3,12 +3,15 @@
 The engine knows nothing about Gymnasium or PettingZoo; the envs in ``mmtsb_env.envs`` drive it.
 Turn taking: the user speaks first; a seat keeps the turn while it calls tools (results come back
 to it), and hands over when it sends a message. The user ends the episode with
-``end_conversation``; the episode is truncated when the log reaches ``max_messages``.
+``end_conversation``; the episode is truncated when the log reaches ``max_messages``, when both
+seats together have acted ``max_steps`` times, or when ``time_limit_s`` of wall clock have passed
+(a truncated episode is judged as it stands).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -39,8 +42,13 @@ class EpisodeConfig:
     mode: str = "tool"  # "tool": JSON tool calls; "code": python blocks
     toolbox: str = "full"
     tool_search: bool = False  # start with pinned tools only; discover the rest by search
+    tool_universe: str = "scenario"  # "scenario": its domains' tools; "toolbox": every assistant tool
+    tool_ranker: str = "bm25"  # how the search tool ranks: "bm25" | "keyword" | "hybrid"
+    coding_tool: bool = False  # pin execute_code next to the search tool
     active_tools_limit: int = 100
     max_messages: int | None = None  # default: the scenario's
+    max_steps: int | None = None  # cap on the actions of both seats together
+    time_limit_s: float | None = None  # wall-clock limit of the episode
     judge_weight: float = 1.0
     f1_weight: float = 1.0
     code_timeout_s: float = 5.0
@@ -149,6 +157,26 @@ def _scenario_tools(scenario: Scenario, toolbox: str) -> tuple[str, ...]:
     return _tool_universe(toolbox, tuple(scenario.domains), scenario.ui)
 
 
+def _episode_tools(scenario: Scenario, config: EpisodeConfig) -> tuple[str, ...]:
+    """The assistant tools an episode can reach: its domains' or (``tool_universe="toolbox"``) all
+    of the toolbox (UI tools only in UI scenarios: they act on a screen only those have)."""
+    if config.tool_universe == "toolbox":
+        return _tool_universe(config.toolbox, (), scenario.ui) if scenario.ui else tuple(
+            t.name for t in tools_in(config.toolbox, ASSISTANT) if t.app != "ui")
+    return _scenario_tools(scenario, config.toolbox)
+
+
+def _pinned_tools(scenario: Scenario, config: EpisodeConfig, universe: tuple[str, ...]) -> list[str]:
+    """Tools offered from the start and never evicted: the search tool, ``execute_code`` with the
+    coding tool, and with tool search the UI tools of a UI scenario."""
+    pinned = [p for p in PINNED_TOOLS if p in universe or config.tool_search]
+    if config.coding_tool:
+        pinned.append("execute_code")
+    if config.tool_search and scenario.ui:
+        pinned += [n for n in universe if get_tool(n).app == "ui"]
+    return pinned
+
+
 class Episode:
     """A running episode of ``scenario`` under ``config``."""
 
@@ -177,10 +205,12 @@ class Episode:
         self.truncated = False
         self.invalid_actions = {ASSISTANT: 0, USER: 0}
         self.max_messages = self.config.max_messages or scenario.max_messages
-        universe = _scenario_tools(scenario, self.config.toolbox)
-        self.world.services["tool_universe"] = universe  # tool search ranks only what this episode offers
-        self.active = ActiveToolSet(universe, pinned=[p for p in PINNED_TOOLS if p in universe or self.config.tool_search],
+        universe = _episode_tools(scenario, self.config)
+        self.world.services["tool_universe"] = universe  # tool search ranks only what this episode can reach
+        self.world.services["tool_ranker"] = self.config.tool_ranker
+        self.active = ActiveToolSet(universe, pinned=_pinned_tools(scenario, self.config, universe),
                                     limit=self.config.active_tools_limit, search=self.config.tool_search)
+        self.started = time.monotonic()
         self._offered: tuple[int, list[dict[str, Any]]] | None = None
         self.scorer = EntityScorer(scenario.expected_changes)
         self.f1 = self.scorer.score(self.world).f1
@@ -268,9 +298,15 @@ class Episode:
             error = self._assistant_act(action)
         else:
             error = self._user_act(action)
-        if not self.done and self.message_count >= self.max_messages:
+        if not self.done and self._over_budget():
             self.truncated = True
         return self._rewards(seat, error)
+
+    def _over_budget(self) -> bool:
+        cfg = self.config
+        return (self.message_count >= self.max_messages
+                or (cfg.max_steps is not None and self.step_count >= cfg.max_steps)
+                or (cfg.time_limit_s is not None and time.monotonic() - self.started >= cfg.time_limit_s))
 
     def _rewards(self, seat: str, error: str | None) -> ActResult:
         score = self.scorer.score(self.world)

