@@ -13,7 +13,7 @@ installed (or pass ``runtime_env``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from .runner import EpisodeRecord
 from .scenario.model import Scenario
@@ -32,20 +32,27 @@ class EpisodeWorker:
     def __init__(self, scenarios: Sequence[Scenario], agent_name: str, env_kwargs: dict[str, Any] | None = None,
                  agent_options: dict[str, Any] | None = None, capture_images: bool = False) -> None:
         from .envs.gym_env import MMToolSandboxEnv
+        from .envs.options import EnvOptions
+        from .runner import env_kwargs_for
 
         self.scenarios = list(scenarios)
         self.agent_name = agent_name
         self.env_kwargs = dict(env_kwargs or {})
         self.agent_options = dict(agent_options or {})
         self.capture_images = capture_images
-        self.env = MMToolSandboxEnv(scenarios=self.scenarios, **self.env_kwargs)
+        options = {k: v for k, v in self.env_kwargs.items() if k not in ("mode", "user")}
+        self.mode = EnvOptions.from_kwargs(self.env_kwargs.get("mode"), options).mode
+        self.env = MMToolSandboxEnv(scenarios=self.scenarios, **env_kwargs_for(self._agent(0), self.env_kwargs))
+
+    def _agent(self, seed: int) -> Any:
+        from .baselines import make_agent
+
+        return make_agent(self.agent_name, scenarios=self.scenarios, mode=self.mode, seed=seed, **self.agent_options)
 
     def play(self, scenario_index: int, seed: int) -> EpisodeRecord:
-        from .baselines import make_agent
         from .runner import run_episode
 
-        agent = make_agent(self.agent_name, scenarios=self.scenarios, mode=self.env_kwargs.get("mode", "tool"),
-                           seed=seed, **self.agent_options)
+        agent = self._agent(seed)
         return run_episode(self.scenarios[scenario_index], agent, seed=seed, env=self.env,
                            capture_images=self.capture_images, agent_name=self.agent_name)
 
@@ -67,6 +74,9 @@ def run_distributed(
     capture_images: bool | None = None,
     cpus_per_worker: float = 1.0,
     runtime_env: dict[str, Any] | None = None,
+    skip: Collection[tuple[str, int]] = (),
+    on_record: Callable[[EpisodeRecord], None] | None = None,
+    progress: bool = False,
 ) -> list[EpisodeRecord]:
     """Play every scenario (for every seed) on ``num_workers`` Ray actors; records in input order.
 
@@ -86,6 +96,9 @@ def run_distributed(
         capture_images: keep PNGs in the records (default: only when ``out_dir`` is given).
         cpus_per_worker: Ray CPUs reserved per actor (``num_workers * cpus_per_worker`` must fit the cluster).
         runtime_env: Ray runtime environment for the workers.
+        skip: (scenario id, seed) pairs not to play (resuming a run).
+        on_record: called with each record as it arrives (in input order).
+        progress: show a progress bar on stderr.
     """
     import ray
     from ray.util import ActorPool
@@ -94,7 +107,9 @@ def run_distributed(
         raise ValueError(f"num_workers must be >= 1, got {num_workers}")
     scenarios = list(scenarios)
     seed_list = list(seeds) if seeds is not None else [seed]
-    units = [(i, s) for i in range(len(scenarios)) for s in seed_list]
+    units = [(i, s) for i in range(len(scenarios)) for s in seed_list if (scenarios[i].id, s) not in skip]
+    if not units:
+        return []
     if capture_images is None:
         capture_images = out_dir is not None
     started = False
@@ -112,7 +127,22 @@ def run_distributed(
         workers = [remote.remote(shared, agent_name, env_kwargs, agent_options, capture_images)
                    for _ in range(min(num_workers, max(1, len(units))))]
         pool = ActorPool(workers)
-        records: list[EpisodeRecord] = list(pool.map(lambda w, u: w.play.remote(*u), units))
+        bar = None
+        if progress:
+            import sys
+
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(units), desc="episodes", file=sys.stderr)
+        records: list[EpisodeRecord] = []
+        for record in pool.map(lambda w, u: w.play.remote(*u), units):
+            records.append(record)
+            if on_record is not None:
+                on_record(record)
+            if bar is not None:
+                bar.update()
+        if bar is not None:
+            bar.close()
         for w in workers:
             ray.kill(w)
     finally:

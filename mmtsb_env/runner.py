@@ -15,14 +15,17 @@ as plain data, so records travel between processes (Ray) and into reports and Pa
 
 from __future__ import annotations
 
+import logging
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Collection, Iterable, Sequence
 
 from .envs.gym_env import MMToolSandboxEnv
 from .llm.base import BackendError
 from .scenario.model import Scenario
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -64,6 +67,33 @@ class EpisodeRecord:
         if not with_images:
             data.pop("images")
         return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "EpisodeRecord":
+        """A record back from :meth:`to_json` (keys it does not know are ignored; images stay empty)."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["images"] = []
+        return cls(**values)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What identifies an episode within a run: (scenario id, seed)."""
+        return (self.scenario_id, int(self.seed))
+
+
+def reads_images(agent: Any) -> bool:
+    """Whether an agent looks at pixels (agents say ``reads_images = False`` when they never do)."""
+    return bool(getattr(agent, "reads_images", True))
+
+
+def env_kwargs_for(agent: Any, env_kwargs: dict[str, Any] | None) -> dict[str, Any]:
+    """``env_kwargs`` adjusted to the agent: one that never reads images gets no image tensors and
+    id-only image parts, so no pixels are drawn or encoded for it."""
+    kwargs = dict(env_kwargs or {})
+    if not reads_images(agent):
+        kwargs.update(max_images=0, message_images="id")
+    return kwargs
 
 
 def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, total_reward: float,
@@ -126,7 +156,7 @@ def run_episode(
     per step. A :class:`~mmtsb_env.llm.base.BackendError` (or any exception from the agent) ends
     the episode as *errored*: ``record.error`` says why and ``passed`` is False.
     """
-    env = env or MMToolSandboxEnv(scenarios=[scenario], **(env_kwargs or {}))
+    env = env or MMToolSandboxEnv(scenarios=[scenario], **env_kwargs_for(agent, env_kwargs))
     if hasattr(agent, "reset"):
         agent.reset()
     user_log = getattr(env.user, "steps", None)
@@ -168,46 +198,68 @@ def run_suite(
     make_agent: Callable[[], Any],
     *,
     seed: int = 0,
+    seeds: Sequence[int] | None = None,
     env_kwargs: dict[str, Any] | None = None,
     capture_images: bool = False,
     progress: bool = False,
     agent_name: str | None = None,
     concurrency: int = 1,
+    skip: Collection[tuple[str, int]] = (),
+    on_record: Callable[[EpisodeRecord], None] | None = None,
 ) -> list[EpisodeRecord]:
-    """Run every scenario once (a fresh agent per episode) and return the records in suite order.
+    """Run every scenario once per seed (a fresh agent per episode); records in (seed, suite) order.
+
+    ``seeds`` (default ``[seed]``) repeats the suite; episodes whose (scenario id, seed) is in
+    ``skip`` are not played (resuming a run) and ``on_record`` sees each record as it finishes
+    (e.g. to append it to a file). An agent with ``reads_images = False`` gets an env that draws
+    and encodes no pixels (:func:`env_kwargs_for`).
 
     With ``concurrency > 1`` episodes run in that many threads, each with its own env (model
     calls overlap; a model server batches them). A user policy passed in ``env_kwargs`` is shared
     by those threads, so it must be stateless (the scripted user is).
     """
+    units = [(scenario, s) for s in (list(seeds) if seeds is not None else [seed]) for scenario in scenarios
+             if (scenario.id, s) not in skip]
     bar = None
     if progress:
         import sys
 
         from tqdm import tqdm
 
-        bar = tqdm(total=len(scenarios), desc="episodes", file=sys.stderr)
-    if concurrency <= 1:
-        env = MMToolSandboxEnv(scenarios=list(scenarios), **(env_kwargs or {}))
-        records = []
-        for scenario in scenarios:
-            records.append(run_episode(scenario, make_agent(), seed=seed, env=env, capture_images=capture_images,
-                                       agent_name=agent_name))
-            if bar is not None:
-                bar.update()
-        env.close()
+        bar = tqdm(total=len(units), desc="episodes", file=sys.stderr)
+
+    def done(record: EpisodeRecord) -> EpisodeRecord:
+        log.info("%s seed %d: %s (F1 %.3f, %d steps)", record.scenario_id, record.seed,
+                 "errored" if record.error else ("passed" if record.passed else "failed"), record.entity_f1, record.steps)
+        if on_record is not None:
+            on_record(record)
+        if bar is not None:
+            bar.update()
+        return record
+
+    records: list[EpisodeRecord] = []
+    if not units:
+        pass
+    elif concurrency <= 1:
+        first = make_agent()
+        env = MMToolSandboxEnv(scenarios=list(scenarios), **env_kwargs_for(first, env_kwargs))
+        try:
+            for k, (scenario, s) in enumerate(units):
+                agent = first if k == 0 else make_agent()
+                records.append(done(run_episode(scenario, agent, seed=s, env=env, capture_images=capture_images,
+                                                agent_name=agent_name)))
+        finally:
+            env.close()
     else:
         from concurrent.futures import ThreadPoolExecutor
 
-        def one(scenario: Scenario) -> EpisodeRecord:
-            record = run_episode(scenario, make_agent(), seed=seed, env_kwargs=env_kwargs,
-                                 capture_images=capture_images, agent_name=agent_name)
-            if bar is not None:
-                bar.update()
-            return record
+        def one(unit: tuple[Scenario, int]) -> EpisodeRecord:
+            scenario, s = unit
+            return done(run_episode(scenario, make_agent(), seed=s, env_kwargs=env_kwargs,
+                                    capture_images=capture_images, agent_name=agent_name))
 
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
-            records = list(pool.map(one, scenarios))
+            records = list(pool.map(one, units))
     if bar is not None:
         bar.close()
     return records

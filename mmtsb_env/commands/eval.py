@@ -1,140 +1,282 @@
 """``mmtsb eval``: run an agent over a suite, judge it, print the metrics, optionally write a run folder.
 
+Every env option has a flag (``--harness``, ``--toolbox``, ``--tool-search``, ``--tool-universe``,
+``--tool-ranker``, ``--working-set``, ``--coding-tool``, ``--max-messages``, ``--max-steps``,
+``--time-limit``, ``--max-images``, ``--image-size``, ``--message-images``, ``--judge-weight``,
+``--code-timeout``, ``--code-memory-mb``). All options are checked before anything runs; a bad
+value ends the command with one ``error: ...`` line naming it and what is valid (exit code 2).
+
 Judges: ``--judge rubric`` (default) is the deterministic rubric judge used in the episode's
 reward. ``--judge llm`` re-judges every finished episode with :class:`~mmtsb_env.evaluation.LLMJudge`
-through a chat backend named by ``--judge-backend``, built by ``mmtsb_env.llm.make_backend``
-(provided by the LLM backends; without it the option is refused with an explanation). An episode
+through a chat backend named by ``--judge-backend`` (``mmtsb_env.llm.make_backend``). An episode
 whose judge call fails for good is marked errored and reported apart. The deterministic user
 judge runs on every episode unless ``--no-user-judge``.
 
-With ``--out DIR`` the run is written as ``DIR/results.json``, ``DIR/trajectories.parquet`` (unless
-``--no-images``) and, unless ``--no-report``, the report of ``mmtsb report DIR`` (markdown, JSON,
-plots, HTML viewer). ``--ray local`` (or a cluster address) shards the episodes over Ray workers.
+With ``--out DIR`` each finished episode is appended to ``DIR/episodes.jsonl`` (images once, in
+``DIR/images/``), so ``--resume`` continues an interrupted run; at the end ``DIR/results.json``
+(with the run's metadata: versions, options, seeds, base-world fingerprint), the Parquet files and,
+unless ``--no-report``, the report of ``mmtsb report DIR`` are written. ``--seeds 0,1,2`` repeats
+the suite per seed. ``--ray local`` (or a cluster address) shards the episodes over Ray workers.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
+from ._common import as_flag, fail, parse_image_size, parse_seeds, setup_logging
+
+USERS = ("scripted", "llm")
+JUDGES = ("rubric", "llm")
+
 
 def _judge_backend(spec: Optional[str]) -> Any:
     if not spec:
-        raise typer.BadParameter("--judge llm needs --judge-backend NAME (a chat backend for the judge)", param_hint="--judge-backend")
+        fail("--judge llm needs --judge-backend NAME (a chat backend for the judge)")
     try:
         from mmtsb_env.llm import make_backend  # type: ignore[attr-defined]
     except ImportError:
-        raise typer.BadParameter(
-            "--judge llm needs the chat-backend factory mmtsb_env.llm.make_backend, which this build does not provide yet; "
-            "use --judge rubric", param_hint="--judge") from None
+        fail("--judge llm needs the chat-backend factory mmtsb_env.llm.make_backend; use --judge rubric")
     return make_backend(spec)
+
+
+def _user_policy(user: str, agent: str, model: Optional[str], base_url: Optional[str],
+                 user_model: Optional[str], user_base_url: Optional[str]) -> Any:
+    """The LLM user: its own backend (``--user-model/--user-base-url``) or the agent's."""
+    from mmtsb_env.llm import make_backend
+    from mmtsb_env.users.llm_user import LLMUser
+
+    if user_model or user_base_url:
+        backend = make_backend(user_model or "openai", base_url=user_base_url)
+    else:
+        backend = make_backend(agent if agent in ("hf", "vllm", "openai") else "openai", model, base_url=base_url)
+    return LLMUser(backend)
 
 
 def evaluate(
     suite: str = typer.Option("demo", help="suite name or folder"),
     agent: str = typer.Option("oracle", help="agent name (see mmtsb_env.baselines.AGENTS)"),
-    mode: str = typer.Option("tool", help="tool | code"),
+    harness: Optional[str] = typer.Option(None, help="preset: paper | tool | search | search_code | code (docs/harness.md)"),
+    mode: Optional[str] = typer.Option(None, help="tool | code (default: the harness's, else tool)"),
+    toolbox: Optional[str] = typer.Option(None, help="full | medium | compact | mini"),
+    tool_search: Optional[bool] = typer.Option(None, "--tool-search/--no-tool-search", help="discover tools with the search tool"),
+    tool_universe: Optional[str] = typer.Option(None, help="scenario | toolbox (what search can reach; default toolbox with search)"),
+    tool_ranker: Optional[str] = typer.Option(None, help="bm25 | keyword (the reference's) | hybrid"),
+    working_set: Optional[int] = typer.Option(None, help="LRU size of the tools found by search (default 100)"),
+    coding_tool: Optional[bool] = typer.Option(None, "--coding-tool/--no-coding-tool", help="pin execute_code next to the search tool"),
+    max_messages: Optional[int] = typer.Option(None, help="message cap per episode (default: the scenario's)"),
+    max_steps: Optional[int] = typer.Option(None, help="cap on the actions of both seats (paper: 100)"),
+    time_limit: Optional[float] = typer.Option(None, help="wall-clock seconds per episode; then truncated and judged"),
+    max_images: Optional[int] = typer.Option(None, help="image slots in the observation (0: none)"),
+    image_size: Optional[str] = typer.Option(None, help="image slot size: N or HxW"),
+    message_images: Optional[str] = typer.Option(None, help="url (data URLs in messages) | id (image ids only)"),
+    judge_weight: Optional[float] = typer.Option(None, help="weight of the terminal verdict in the reward"),
+    code_timeout: Optional[float] = typer.Option(None, help="seconds per code execution"),
+    code_memory_mb: Optional[int] = typer.Option(None, help="memory cap per code execution (isolated process)"),
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
-    out: Optional[Path] = typer.Option(None, help="run folder: results.json and the report are written here"),
-    seed: int = typer.Option(0),
+    out: Optional[Path] = typer.Option(None, help="run folder: results.json, Parquet and the report are written here"),
+    resume: bool = typer.Option(False, help="continue the run in --out: skip its finished episodes"),
+    seed: int = typer.Option(0, help="reset seed (see --seeds)"),
+    seeds: Optional[str] = typer.Option(None, help="comma-separated seeds, e.g. 0,1,2: the suite once per seed"),
     judge: str = typer.Option("rubric", help="rubric (deterministic, default) | llm (re-judge with --judge-backend)"),
-    judge_backend: Optional[str] = typer.Option(None, help="backend name for --judge llm (built by mmtsb_env.llm.make_backend)"),
+    judge_backend: Optional[str] = typer.Option(None, help="backend for --judge llm (built by mmtsb_env.llm.make_backend)"),
     judge_cache: Optional[Path] = typer.Option(None, help="folder caching LLM verdicts (default: OUT/judge_cache)"),
     user_judge: bool = typer.Option(True, help="run the deterministic user judge"),
-    images: bool = typer.Option(True, help="store episode images (base64 PNG) in results.json"),
+    images: Optional[bool] = typer.Option(None, help="store episode images in --out (default: when the agent reads images)"),
     report: bool = typer.Option(True, help="write report.md/report.json/plots/viewer.html into --out"),
     ray: Optional[str] = typer.Option(None, "--ray", help="shard episodes over Ray: 'local' or a cluster address"),
     workers: int = typer.Option(2, help="Ray workers (with --ray)"),
     model: Optional[str] = typer.Option(None, help="model path (hf, vllm) or served model name (openai)"),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1"),
-    user: str = typer.Option("scripted", help="scripted | llm (the user simulator plays through the agent's backend)"),
+    user: str = typer.Option("scripted", help="scripted | llm (a model plays the user)"),
+    user_model: Optional[str] = typer.Option(None, help="backend spec or model of the LLM user (default: the agent's)"),
+    user_base_url: Optional[str] = typer.Option(None, help="server URL of the LLM user (default: the agent's)"),
     concurrency: int = typer.Option(1, help="episodes run at once (threads; one model server serves them all)"),
     max_tokens: Optional[int] = typer.Option(None, help="sampling: max new tokens per model call"),
     temperature: Optional[float] = typer.Option(None, help="sampling temperature"),
     tool_format: Optional[str] = typer.Option(None, help="how tools are shown to a model: native | compact | none"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="log every episode"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar, warnings only"),
 ) -> None:
     """Evaluate an agent on a suite."""
-    if judge not in ("rubric", "llm"):
-        raise typer.BadParameter(f"must be 'rubric' or 'llm', got {judge!r}", param_hint="--judge")
+    setup_logging(verbose, quiet)
+    # ---------------------------------------------------------------- check everything first
+    if judge not in JUDGES:
+        fail(f"--judge must be 'rubric' or 'llm', got {judge!r}")
+    if user not in USERS:
+        fail(f"--user must be 'scripted' or 'llm', got {user!r}")
+    if user == "llm" and concurrency > 1:
+        fail("--user llm keeps per-episode state: use --concurrency 1 with it")
+    if concurrency < 1 or workers < 1:
+        fail(f"--concurrency and --workers must be >= 1, got {concurrency} and {workers}")
+    if limit is not None and limit < 1:
+        fail(f"--limit must be >= 1, got {limit}")
+    if resume and out is None:
+        fail("--resume needs --out DIR (the run folder to continue)")
+    if tool_format not in (None, "native", "compact", "none"):
+        fail(f"--tool-format must be native, compact or none, got {tool_format!r}")
+    seed_list = parse_seeds(seeds, seed)
+    env_kwargs = {k: v for k, v in {
+        "harness": harness, "toolbox": toolbox, "tool_search": tool_search, "tool_universe": tool_universe,
+        "tool_ranker": tool_ranker, "working_set": working_set, "coding_tool": coding_tool,
+        "max_messages": max_messages, "max_steps": max_steps, "time_limit_s": time_limit, "max_images": max_images,
+        "image_size": parse_image_size(image_size), "message_images": message_images, "judge_weight": judge_weight,
+        "code_timeout_s": code_timeout, "code_memory_mb": code_memory_mb}.items() if v is not None}
+
+    from mmtsb_env.envs.options import EnvOptions
+
+    try:
+        options = EnvOptions.from_kwargs(mode, env_kwargs)
+    except (ValueError, TypeError) as exc:
+        fail(as_flag(str(exc)))
+    env_kwargs["mode"] = options.mode
+
+    from mmtsb_env.baselines import AGENTS, make_agent
+
+    if agent not in AGENTS:
+        fail(f"--agent {agent!r} is not known; choose one of: {', '.join(sorted(AGENTS))}")
+    if agent in ("hf", "vllm", "openai") and not (model or base_url):
+        fail(f"--agent {agent} needs --model (a model path or served name) or --base-url")
+    import mmtsb_env
+
+    try:
+        scenarios = mmtsb_env.load_suite(suite)[:limit]
+    except (FileNotFoundError, KeyError, ValueError) as exc:
+        fail(f"--suite {suite!r}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    if not scenarios:
+        fail(f"--suite {suite!r} has no scenarios")
     llm_backend = _judge_backend(judge_backend) if judge == "llm" else None
 
-    import mmtsb_env
-    from mmtsb_env.baselines import make_agent
     from mmtsb_env.evaluation import (
         LLMJudge, UserJudge, compute_metrics, episode_json, evidence_from_record, user_evidence_from_record, write_report,
     )
     from mmtsb_env.llm.base import BackendError
-    from mmtsb_env.runner import run_suite
+    from mmtsb_env.provenance import run_metadata
+    from mmtsb_env.runner import reads_images, run_suite
 
-    if user not in ("scripted", "llm"):
-        raise typer.BadParameter(f"must be 'scripted' or 'llm', got {user!r}", param_hint="--user")
     agent_options = {k: v for k, v in {"model": model, "base_url": base_url, "max_tokens": max_tokens,
                                        "temperature": temperature, "tool_format": tool_format,
                                        "concurrency": concurrency if concurrency > 1 else None}.items() if v is not None}
-    env_kwargs: dict[str, Any] = {"mode": mode}
-    if user == "llm" and concurrency > 1:
-        raise typer.BadParameter("--user llm keeps per-episode state: use --concurrency 1 with it", param_hint="--user")
+    if options.tool_search and agent == "oracle":
+        agent_options["search"] = True
+
+    def new_agent() -> Any:
+        return make_agent(agent, scenarios=scenarios, mode=options.mode, seed=seed_list[0], **agent_options)
+
+    try:
+        probe = new_agent()
+    except (ValueError, TypeError, ImportError) as exc:
+        fail(f"--agent {agent}: {exc}")
+    if images is None:
+        images = reads_images(probe)
     if user == "llm":
-        from mmtsb_env.llm import make_backend
-        from mmtsb_env.users.llm_user import LLMUser
+        env_kwargs["user"] = _user_policy(user, agent, model, base_url, user_model, user_base_url)
+    judge_name = judge if llm_backend is None else f"llm:{judge_backend}"
+    metadata = run_metadata(
+        env_options=options.to_json(), suite=suite, seeds=seed_list, world_seeds={s.world_seed for s in scenarios},
+        agent={"name": agent, "class": type(probe).__name__, "reads_images": reads_images(probe),
+               **{k: agent_options[k] for k in ("model", "base_url", "concurrency", "search") if k in agent_options}},
+        sampling={k: agent_options[k] for k in ("max_tokens", "temperature", "tool_format") if k in agent_options},
+        judge={"judge": judge_name, "judge_weight": options.judge_weight, "user_judge": user_judge},
+        user={"user": user, "model": user_model, "base_url": user_base_url}, limit=limit, images=images,
+    )
 
-        kind = agent if agent in ("hf", "vllm", "openai") else "openai"
-        env_kwargs["user"] = LLMUser(make_backend(kind, model, base_url=base_url))
+    folder = None
+    if out is not None:
+        from mmtsb_env.runfolder import RunFolder, RunFolderError
 
-    scenarios = mmtsb_env.load_suite(suite)[:limit]
+        try:
+            folder = RunFolder.open(out, metadata, resume=resume)
+        except RunFolderError as exc:
+            fail(str(exc))
+        if folder.records:
+            logging.getLogger("mmtsb_env").warning("resuming %s: %d episode(s) already done", out, len(folder.records))
     by_id = {s.id: s for s in scenarios}
-    capture = (out is not None and images) or llm_backend is not None
+    capture = bool(out is not None and images) or llm_backend is not None
+    llm = None
+    if llm_backend is not None:
+        llm = LLMJudge(llm_backend, cache_dir=judge_cache or (out / "judge_cache" if out is not None else None))
+
+    collected: list[Any] = []
+
+    def finish(record: Any) -> None:
+        if llm is not None and record.error is None:
+            try:
+                verdict = llm.evaluate(evidence_from_record(record, by_id[record.scenario_id]))
+            except BackendError as exc:
+                record.error, record.passed = f"judge error: {exc}", False
+            else:
+                record.verdict, record.passed = verdict.to_json(), verdict.passed
+        if folder is not None:
+            folder.add(record)
+        else:
+            collected.append(record)
+
+    skip = folder.finished if folder is not None else set()
     if ray is not None:
         from mmtsb_env.distributed import run_distributed
 
-        records = run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray,
-                                  seed=seed, env_kwargs={"mode": mode}, agent_options=agent_options, capture_images=capture)
+        run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray, seeds=seed_list,
+                        env_kwargs=env_kwargs, agent_options=agent_options, capture_images=capture, skip=skip,
+                        on_record=finish, progress=not quiet)
     else:
-        records = run_suite(scenarios, lambda: make_agent(agent, scenarios=scenarios, mode=mode, seed=seed, **agent_options),
-                            seed=seed, env_kwargs=env_kwargs, progress=True, agent_name=agent, capture_images=capture,
-                            concurrency=concurrency)
-    if llm_backend is not None:
-        cache = judge_cache or (out / "judge_cache" if out is not None else None)
-        llm = LLMJudge(llm_backend, cache_dir=cache)
-        for r in records:
-            if r.error is not None:
-                continue
-            try:
-                verdict = llm.evaluate(evidence_from_record(r, by_id[r.scenario_id]))
-            except BackendError as exc:
-                r.error, r.passed = f"judge error: {exc}", False
-                continue
-            r.verdict, r.passed = verdict.to_json(), verdict.passed
-    user_verdicts = [UserJudge().evaluate(user_evidence_from_record(r, by_id[r.scenario_id])) for r in records] if user_judge else None
+        run_suite(scenarios, new_agent, seeds=seed_list, env_kwargs=env_kwargs, progress=not quiet, agent_name=agent,
+                  capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish)
+    records = folder.records if folder is not None else collected
+    records = _in_run_order(records, scenarios, seed_list)
+    user_verdicts = ([UserJudge().evaluate(user_evidence_from_record(r, by_id[r.scenario_id])) for r in records]
+                     if user_judge else None)
     metrics = compute_metrics(records, by_id, user_verdicts)
     summary = {
-        "suite": suite, "agent": agent, "mode": mode, "judge": judge if llm_backend is None else f"llm:{judge_backend}",
-        "episodes": metrics["episodes"], "errored": metrics["errored"]["count"], "agent_sr": metrics["agent_sr"],
-        "mean_entity_f1": metrics["mean_entity_f1"], "avg_steps": metrics["avg_steps"], "user_sr": metrics["user_sr"],
-        "surfaced_tool_recall": metrics["tool_recall"]["surfaced"], "invoked_tool_recall": metrics["tool_recall"]["invoked"],
+        "suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "judge": judge_name,
+        "seeds": seed_list, "episodes": metrics["episodes"], "errored": metrics["errored"]["count"],
+        "agent_sr": metrics["agent_sr"], "mean_entity_f1": metrics["mean_entity_f1"], "avg_steps": metrics["avg_steps"],
+        "user_sr": metrics["user_sr"], "surfaced_tool_recall": metrics["tool_recall"]["surfaced"],
+        "invoked_tool_recall": metrics["tool_recall"]["invoked"],
     }
     typer.echo(json.dumps(summary, indent=2))
-    if out is None:
+    if folder is None:
+        _next_steps(suite, agent, harness, len(records))
         return
-    out.mkdir(parents=True, exist_ok=True)
-    config = {"suite": suite, "agent": agent, "mode": mode, "seed": seed, "limit": limit, "judge": summary["judge"],
-              "user_judge": user_judge}
-    episodes = [episode_json(r, scenario=by_id[r.scenario_id], user_verdict=user_verdicts[i] if user_verdicts else None,
-                             with_images=images) for i, r in enumerate(records)]
-    payload = {"format": "mmtsb-results-1", "config": config, "summary": summary, "metrics": metrics, "episodes": episodes}
+    config = {"suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "seeds": seed_list,
+              "limit": limit, "judge": judge_name, "user_judge": user_judge}
+    episodes = []
+    for i, r in enumerate(records):
+        ep = episode_json(r, scenario=by_id[r.scenario_id], user_verdict=user_verdicts[i] if user_verdicts else None,
+                          with_images=False)
+        if r.images:
+            ep["image_files"] = folder.image_files(r)
+        episodes.append(ep)
+    payload = {"format": "mmtsb-results-1", "metadata": folder.metadata, "config": config, "summary": summary,
+               "metrics": metrics, "episodes": episodes}
     (out / "results.json").write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
     typer.echo(f"wrote {out / 'results.json'}")
-    if images:
-        from mmtsb_env.export import export_run
+    from mmtsb_env.export import export_run
 
-        export_run(records, out)
-        typer.echo(f"wrote {out / 'trajectories.parquet'}")
+    export_run(records, out, missing_images="restore" if images else "drop", metadata=folder.metadata)
+    typer.echo(f"wrote {out / 'trajectories.parquet'}")
     if report:
         paths = write_report(out, results=payload)
         typer.echo(f"wrote {paths['markdown']}, {paths['json']}, {paths.get('viewer', '')}".rstrip(", "))
+
+
+def _in_run_order(records: list[Any], scenarios: list[Any], seeds: list[int]) -> list[Any]:
+    """Records of this run's (scenario, seed) pairs, seed-major in suite order (resumed ones included)."""
+    by_key = {r.key: r for r in records}
+    return [by_key[(s.id, seed)] for seed in seeds for s in scenarios if (s.id, seed) in by_key]
+
+
+def _next_steps(suite: str, agent: str, harness: Optional[str], n: int) -> None:
+    typer.echo(
+        f"\nPlayed {n} episode(s) of suite '{suite}' with agent '{agent}'"
+        f"{f' under harness {harness!r}' if harness else ''} and printed the metrics above; nothing was saved.\n"
+        f"Add --out runs/{suite}-{agent} to write results.json, Parquet trajectories and report.md + viewer.html there.\n"
+        "Next: `mmtsb eval --suite nominal --harness paper --agent oracle --out runs/paper` (the paper's setting), "
+        "`mmtsb report runs/paper` (tables), `mmtsb tools` (the tools), `mmtsb eval --help` (every option).", err=True)
 
 
 def register(app: typer.Typer) -> None:

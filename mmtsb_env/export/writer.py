@@ -22,12 +22,13 @@ path is untouched (an older complete file there stays as it was).
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 import weakref
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -45,6 +46,12 @@ def _remove(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
+
+
+def _with_run(schema: pa.Schema, metadata: Mapping[str, Any] | None) -> pa.Schema:
+    if not metadata:
+        return schema
+    return schema.with_metadata({**(schema.metadata or {}), b"mmtsb.run": json.dumps(metadata, default=str).encode()})
 
 
 class AtomicParquetFile:
@@ -133,6 +140,8 @@ class TrajectoryWriter:
             ``"error"`` (default), ``"restore"`` (re-render scenario images, drop the rest) or ``"drop"``
             (replace the image part by a ``[image N not stored]`` text part).
         scenarios: where ``"restore"`` looks scenarios up (default: the built-in suites).
+        metadata: the run's metadata (:func:`mmtsb_env.provenance.run_metadata`), stored as JSON
+            under the schema key ``mmtsb.run`` of both files.
 
     Use as a context manager: leaving the block normally commits the files, an exception aborts them.
     """
@@ -140,18 +149,19 @@ class TrajectoryWriter:
     def __init__(self, path: str | Path, *, seats: Sequence[str] = SEATS, trainable: Sequence[str] | None = None,
                  row_group_size: int = DEFAULT_ROW_GROUP_SIZE, compression: str = "zstd",
                  compression_level: int | None = None, steps_path: str | Path | None = None,
-                 missing_images: str = "error", scenarios: Iterable[Any] | None = None) -> None:
+                 missing_images: str = "error", scenarios: Iterable[Any] | None = None,
+                 metadata: Mapping[str, Any] | None = None) -> None:
         self.seats = tuple(seats)
         self.trainable = tuple(trainable) if trainable is not None else None
         self.missing_images = missing_images
         self.scenarios = list(scenarios) if scenarios is not None else None
         self._repeats: Counter = Counter()
-        self.episodes = AtomicParquetFile(path, episode_schema(), row_group_size=row_group_size,
+        self.episodes = AtomicParquetFile(path, _with_run(episode_schema(), metadata), row_group_size=row_group_size,
                                           compression=compression, compression_level=compression_level)
         self.steps = None
         if steps_path is not None:
             try:
-                self.steps = AtomicParquetFile(steps_path, step_schema(), row_group_size=max(row_group_size, 256),
+                self.steps = AtomicParquetFile(steps_path, _with_run(step_schema(), metadata), row_group_size=max(row_group_size, 256),
                                                compression=compression, compression_level=compression_level)
             except BaseException:
                 self.episodes.abort()
