@@ -1,32 +1,52 @@
-"""``mmtsb report RUN_DIR``: markdown + JSON summary, PNG charts and an HTML viewer of a run folder."""
+"""``mmtsb report RUN_DIR [RUN_DIR ...]``: the paper's tables over one or several runs.
+
+Prints the main table (Agent SR, F1, Avg. Steps, User SR per model and interface), the discovery
+table (surfaced/invoked recall, search calls per scenario) and the breakdowns by image arrival,
+flow, challenge, image category and number of images, as markdown; writes them as CSV files,
+``tables.md`` and comparison plots into ``--out`` (default: the run folder when there is one run,
+else ``./mmtsb-report``). With one run it also refreshes that run's report (report.md, report.json,
+plots, viewer.html).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Optional
 
 import typer
 
+from ._common import fail
+
 
 def report(
-    run_dir: Path = typer.Argument(..., help="folder written by `mmtsb eval --out`"),
-    plots: bool = typer.Option(True, help="write plots/*.png"),
-    viewer: bool = typer.Option(True, help="write viewer.html (self-contained trajectory viewer)"),
+    run_dirs: List[Path] = typer.Argument(..., help="folder(s) written by `mmtsb eval --out`"),
+    out: Optional[Path] = typer.Option(None, help="where tables (CSV, markdown) and plots go"),
+    plots: bool = typer.Option(True, help="write PNG plots"),
+    viewer: bool = typer.Option(True, help="write viewer.html (one run only)"),
 ) -> None:
-    """Summarise a run folder (reads RUN_DIR/results.json)."""
-    from mmtsb_env.evaluation.report import load_results, write_report
+    """Tables like the paper's over run folders (reads each RUN_DIR/results.json)."""
+    from mmtsb_env.evaluation.report import comparison_tables, load_results, tables_markdown, write_report, write_tables
 
-    try:
-        data = load_results(run_dir)
-    except (FileNotFoundError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(code=2) from None
-    paths = write_report(run_dir, results=data, plots=plots, viewer=viewer)
-    for name, path in paths.items():
-        if not name.startswith("plot:"):
-            typer.echo(f"{name}: {path}")
-    n_plots = sum(1 for k in paths if k.startswith("plot:"))
-    if n_plots:
-        typer.echo(f"plots: {n_plots} file(s) in {Path(run_dir) / 'plots'}")
+    runs = {}
+    for run_dir in run_dirs:
+        try:
+            runs[str(run_dir)] = load_results(run_dir)
+        except (FileNotFoundError, ValueError) as exc:
+            fail(str(exc))
+    if len(run_dirs) == 1:
+        paths = write_report(run_dirs[0], results=runs[str(run_dirs[0])], plots=plots, viewer=viewer)
+        for name, path in paths.items():
+            if not name.startswith("plot:"):
+                typer.echo(f"{name}: {path}")
+        n_plots = sum(1 for k in paths if k.startswith("plot:"))
+        if n_plots:
+            typer.echo(f"plots: {n_plots} file(s) in {Path(run_dirs[0]) / 'plots'}")
+    tables = comparison_tables(runs)
+    target = out or (run_dirs[0] / "tables" if len(run_dirs) == 1 else Path("mmtsb-report"))
+    written = write_tables(tables, target, plots=plots)
+    typer.echo("")
+    typer.echo(tables_markdown(tables))
+    typer.echo(f"tables: {written['markdown']} and {sum(1 for k in written if k.startswith('csv:'))} CSV file(s) in {target}")
 
 
 def register(app: typer.Typer) -> None:

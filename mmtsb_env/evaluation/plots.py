@@ -89,3 +89,24 @@ def write_plots(metrics: Mapping[str, Any], folder: Path) -> dict[str, Path]:
     if metrics.get("criteria_pass_rates"):
         out["criteria"] = criteria_chart(metrics["criteria_pass_rates"], folder / "criteria.png")
     return out
+
+
+def comparison_chart(labels: list[str], series: Mapping[str, list[Any]], path: Path, title: str) -> Path:
+    """Grouped bars: one group per run, one bar per series (values in [0, 1]; missing as 0)."""
+    colors = [_BLUE, _ORANGE, _GREY, "#5a9e6f"]
+    width = 0.8 / max(1, len(series))
+    fig = _figure(max(4.8, 1.2 + 1.1 * len(labels)))
+    ax = fig.add_subplot()
+    for k, (name, values) in enumerate(series.items()):
+        xs = [x - 0.4 + width * (k + 0.5) for x in range(len(labels))]
+        ax.bar(xs, [float(v or 0.0) for v in values], width=width, color=colors[k % len(colors)], label=name)
+    ax.set_xticks(list(range(len(labels))))
+    ax.set_xticklabels(labels, rotation=20 if len(labels) > 3 else 0, ha="right" if len(labels) > 3 else "center", fontsize=8)
+    ax.set_ylim(0, 1.2)
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="upper center", ncol=len(series), frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path

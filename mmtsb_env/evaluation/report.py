@@ -152,3 +152,91 @@ def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = Non
         (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8")
         out["viewer"] = run / "viewer.html"
     return out
+
+
+# ---------------------------------------------------------------------------------- several runs
+
+Table = tuple[list[str], list[list[Any]]]
+
+
+def run_label(data: Mapping[str, Any], fallback: str) -> tuple[str, str]:
+    """(model, interface) of a run: the agent (its model when it has one) and the harness or mode."""
+    meta = data.get("metadata") or {}
+    cfg = data.get("config") or {}
+    agent = meta.get("agent") or {}
+    model = agent.get("model") or agent.get("name") or cfg.get("agent") or fallback
+    env = meta.get("env") or {}
+    interface = cfg.get("harness") or env.get("harness") or cfg.get("mode") or env.get("mode") or "tool"
+    return str(model), str(interface)
+
+
+def comparison_tables(runs: Mapping[str, Mapping[str, Any]]) -> dict[str, Table]:
+    """The paper's tables over runs (``name -> results.json payload``): ``main`` (Agent SR, F1,
+    Avg. Steps, User SR per model and interface), ``discovery`` (surfaced/invoked recall, search
+    calls per scenario) and one ``by_<key>`` table per breakdown (Agent SR and n per value)."""
+    summaries = {}
+    for name, data in runs.items():
+        rows = [episode_summary(ep) for ep in data["episodes"]]
+        summaries[name] = (run_label(data, name), summarize(rows))
+    main = (["Model", "Interface", "Episodes", "Agent SR", "F1", "Avg. Steps", "User SR"],
+            [[m, i, s["episodes"], s["agent_sr"], s["mean_entity_f1"], s["avg_steps"], s["user_sr"]]
+             for (m, i), s in summaries.values()])
+    discovery = (["Model", "Interface", "Surfaced recall", "Invoked recall", "Search calls / scenario"],
+                 [[m, i, s["tool_recall"]["surfaced"], s["tool_recall"]["invoked"], s["search_calls"]["mean"]]
+                  for (m, i), s in summaries.values()])
+    tables: dict[str, Table] = {"main": main, "discovery": discovery}
+    for key in BREAKDOWN_KEYS:
+        values: list[str] = []
+        for _, s in summaries.values():
+            values += [v for v in (s["breakdowns"].get(key) or {}) if v not in values]
+        if not values:
+            continue
+        header = ["Model", "Interface"] + [f"{v} SR (n)" for v in values]
+        rows_ = []
+        for (m, i), s in summaries.values():
+            groups = s["breakdowns"].get(key) or {}
+            rows_.append([m, i] + [f"{groups[v]['agent_sr']:.3f} ({groups[v]['n']})"
+                                   if v in groups and groups[v]["agent_sr"] is not None else "—" for v in values])
+        tables[f"by_{key}"] = (header, rows_)
+    return tables
+
+
+TABLE_TITLES = {"main": "Main results", "discovery": "Tool discovery"}
+
+
+def tables_markdown(tables: Mapping[str, Table]) -> str:
+    lines: list[str] = []
+    for name, (header, rows) in tables.items():
+        title = TABLE_TITLES.get(name) or f"By {name[3:].replace('_', ' ')}"
+        lines += [f"## {title}", ""] + _table(header, rows) + [""]
+    return "\n".join(lines)
+
+
+def write_tables(tables: Mapping[str, Table], out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
+    """``tables.md``, one ``<table>.csv`` per table and (``plots``) ``compare_<table>.png`` into ``out_dir``."""
+    import csv
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    for name, (header, rows) in tables.items():
+        path = out / f"{name}.csv"
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(header)
+            writer.writerows([["" if c is None else c for c in r] for r in rows])
+        paths[f"csv:{name}"] = path
+    (out / "tables.md").write_text("# mmtsb results\n\n" + tables_markdown(tables), encoding="utf-8")
+    paths["markdown"] = out / "tables.md"
+    if plots:
+        from .plots import comparison_chart
+
+        header, rows = tables["main"]
+        paths["plot:main"] = comparison_chart([f"{r[0]} / {r[1]}" for r in rows],
+                                              {"Agent SR": [r[3] for r in rows], "F1": [r[4] for r in rows],
+                                               "User SR": [r[6] for r in rows]}, out / "compare_main.png", "Main results")
+        header, rows = tables["discovery"]
+        paths["plot:discovery"] = comparison_chart([f"{r[0]} / {r[1]}" for r in rows],
+                                                   {"surfaced recall": [r[2] for r in rows], "invoked recall": [r[3] for r in rows]},
+                                                   out / "compare_discovery.png", "Tool discovery")
+    return paths

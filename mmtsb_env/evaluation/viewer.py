@@ -1,7 +1,9 @@
 """A self-contained HTML trajectory viewer: one file, no external resources.
 
-For every episode: the messages (images inline as data URLs), tool calls and results, the world
-diff against the expected changes (with pair scores), and the judge and user-judge verdicts. A
+For every episode: the messages (images inline), tool calls and results, the world diff against
+the expected changes (with pair scores), and the judge and user-judge verdicts. Images of a run
+folder are referenced from its ``images/`` folder (each stored once, loaded lazily as episodes are
+opened and scrolled to); episodes that carry base64 images get data URLs instead. A
 small inline script filters episodes by outcome; a ``window.onerror`` hook placed first records
 script errors into ``#js-errors`` so a headless browser test can see them.
 """
@@ -76,7 +78,7 @@ def _tag(status: str, text: str | None = None) -> str:
 def _img(url: str | None, image_id: int, cls: str = "inline") -> str:
     if url is None:
         return f'<em>[image {image_id} not recorded]</em>'
-    return f'<img class="{cls}" src="{url}" alt="image {image_id}" title="image {image_id}">'
+    return f'<img class="{cls}" src="{url}" alt="image {image_id}" title="image {image_id}" loading="lazy">'
 
 
 def _verdict_table(verdict: Mapping[str, Any] | None, title: str) -> str:
@@ -166,8 +168,9 @@ def _diff_section(ep: Mapping[str, Any]) -> str:
 
 
 def _episode(i: int, ep: Mapping[str, Any], summary: Mapping[str, Any] | None) -> str:
-    n_images = max(len(ep.get("images") or []), len(ep.get("image_sources") or []))
-    urls = {k: image_data_url(ep, k) for k in range(n_images)}
+    files = list(ep.get("image_files") or [])  # run folders: images/<digest>.png, each image stored once
+    n_images = max(len(ep.get("images") or []), len(ep.get("image_sources") or []), len(files))
+    urls = {k: files[k] if k < len(files) else image_data_url(ep, k) for k in range(n_images)}
     status = _status(ep)
     head = (f"#{i + 1} {_e(ep.get('scenario_id'))} {_tag(status)} "
             f"<small>F1 {float(ep.get('entity_f1') or 0):.2f} · {int(ep.get('steps') or 0)} steps · seed {_e(ep.get('seed'))}"
