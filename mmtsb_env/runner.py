@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 import traceback
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Collection, Iterable, Sequence
 
 from .envs.gym_env import MMToolSandboxEnv
@@ -63,7 +63,11 @@ class EpisodeRecord:
     duration_s: float = 0.0
 
     def to_json(self, *, with_images: bool = False) -> dict[str, Any]:
-        data = asdict(self)
+        """The record as a dict (a shallow copy: the fields already hold plain JSON data)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name, value in data.items():
+            if isinstance(value, (list, dict)):
+                data[name] = value.copy()
         if not with_images:
             data.pop("images")
         return data

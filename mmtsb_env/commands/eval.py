@@ -152,7 +152,7 @@ def evaluate(
     llm_backend = _judge_backend(judge_backend) if judge == "llm" else None
 
     from mmtsb_env.evaluation import (
-        LLMJudge, UserJudge, compute_metrics, episode_json, evidence_from_record, user_evidence_from_record, write_report,
+        LLMJudge, compute_metrics, episode_json, evidence_from_record, write_report,
     )
     from mmtsb_env.llm.base import BackendError
     from mmtsb_env.provenance import run_metadata
@@ -228,9 +228,10 @@ def evaluate(
                   capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish)
     records = folder.records if folder is not None else collected
     records = _in_run_order(records, scenarios, seed_list)
-    user_verdicts = ([UserJudge().evaluate(user_evidence_from_record(r, by_id[r.scenario_id])) for r in records]
-                     if user_judge else None)
-    metrics = compute_metrics(records, by_id, user_verdicts)
+    if not user_judge:  # the runner judges the user seat of every episode; drop it when not wanted
+        for r in records:
+            r.user_verdict = {}
+    metrics = compute_metrics(records, by_id)
     summary = {
         "suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "judge": judge_name,
         "seeds": seed_list, "episodes": metrics["episodes"], "errored": metrics["errored"]["count"],
@@ -245,9 +246,8 @@ def evaluate(
     config = {"suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "seeds": seed_list,
               "limit": limit, "judge": judge_name, "user_judge": user_judge}
     episodes = []
-    for i, r in enumerate(records):
-        ep = episode_json(r, scenario=by_id[r.scenario_id], user_verdict=user_verdicts[i] if user_verdicts else None,
-                          with_images=False)
+    for r in records:
+        ep = episode_json(r, scenario=by_id[r.scenario_id], with_images=False)
         if r.images:
             ep["image_files"] = folder.image_files(r)
         episodes.append(ep)

@@ -24,7 +24,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("run")
-    result = runner.invoke(app, ["eval", "--suite", "demo", "--limit", "3", "--out", str(out)])
+    result = runner.invoke(app, ["eval", "--suite", "demo", "--limit", "3", "--out", str(out), "--images"])
     assert result.exit_code == 0, result.output
     return out
 
@@ -37,7 +37,8 @@ def test_eval_writes_results_and_report(run_dir):
     ep = data["episodes"][0]
     assert ep["scenario_id"] == "demo/compare_receipts" and ep["reference_tools"] == ["simple_note_create_note"]
     assert ep["user_verdict"]["pass"] is True and ep["expected_changes"][0]["table"] == "simple_note.notes"
-    assert len(ep["images"]) == 2 and ep["images"][0].startswith("iVBORw0KGgo")  # base64 PNG
+    assert "images" not in ep and len(ep["image_files"]) == 2  # each image stored once, as a file
+    assert all((run_dir / f).read_bytes().startswith(b"\x89PNG") for f in ep["image_files"])
     for name in ("report.md", "report.json", "viewer.html", "plots/failures.png", "plots/breakdown_flow_type.png"):
         assert (run_dir / name).is_file(), name
     with Image.open(run_dir / "plots" / "breakdown_num_images.png") as img:
@@ -101,7 +102,8 @@ def test_viewer_is_self_contained(run_dir):
     page = (run_dir / "viewer.html").read_text()
     assert "<link" not in page and "@import" not in page and "url(http" not in page
     srcs = re.findall(r'\ssrc="([^"]*)"', page)
-    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert srcs and all(s.startswith("images/") and (run_dir / s).is_file() for s in srcs)
+    assert 'loading="lazy"' in page
     assert not re.search(r'href="(?!#)', page)
     assert "World diff against expected" in page and "simple_note_create_note" in page and "Judge verdict" in page
 

@@ -172,3 +172,76 @@ def test_semantic_fusion_when_the_embedding_model_is_installed() -> None:
     world = World(Layer())
     world.services["tool_search_semantic"] = True
     assert "spotify_next_song" in REGISTRY[SEARCH_TOOL].call(world, {"query": "skip to the following tune"}).names
+
+
+# ------------------------------------------------------------------ tool universe and rankers (issue 16)
+
+def _simple_note_scenario():
+    import mmtsb_env
+
+    return next(s for s in mmtsb_env.load_suite("nominal") if tuple(s.domains) == ("simple_note",))
+
+
+def _amazon_search_and_call(universe: str):
+    import mmtsb_env
+
+    scenario = _simple_note_scenario()
+    env = mmtsb_env.make_env([scenario], tool_search=True, tool_universe=universe, max_images=0, message_images="id")
+    obs, info = env.reset(seed=0)
+    search_call = json.dumps({"name": SEARCH_TOOL, "arguments": {"query": "amazon wish list", "page_limit": 10}})
+    obs, _, _, _, info = env.step(search_call)
+    found = json.loads(info["messages"][-1]["content"])
+    names = [t["tool_name"] for t in found["tools"]]
+    call = json.dumps({"name": "amazon_show_wish_list", "arguments": {}})
+    obs, _, _, _, info = env.step(call)
+    return env, names, info
+
+
+def test_search_in_a_simple_note_scenario_finds_and_calls_an_amazon_tool() -> None:
+    env, names, info = _amazon_search_and_call("toolbox")
+    assert "amazon_show_wish_list" in names and all(n.startswith("amazon_") for n in names[:3])
+    last = info["messages"][-1]
+    assert last["role"] == "tool" and info["action_error"] is None
+    calls = [c for c in env.episode.calls if c.outcome.name == "amazon_show_wish_list"]
+    assert len(calls) == 1 and calls[0].outcome.ok
+    assert "amazon_show_wish_list" in [t["function"]["name"] for t in info["tools"]]
+
+
+def test_scenario_universe_keeps_search_inside_the_scenarios_domains() -> None:
+    env, names, info = _amazon_search_and_call("scenario")
+    assert not any(n.startswith("amazon_") for n in names)
+    assert info["action_error"] and "api_docs_search_api_docs" in info["action_error"]
+    assert not any(c.outcome.ok for c in env.episode.calls if c.outcome.name == "amazon_show_wish_list")
+
+
+def test_a_write_outside_the_scenarios_domains_is_scored_as_collateral() -> None:
+    import mmtsb_env
+
+    scenario = _simple_note_scenario()
+    env = mmtsb_env.make_env([scenario], harness="search", max_images=0, message_images="id")
+    env.reset(seed=0)
+    before = env.episode.entity_score()
+    env.step(json.dumps({"name": SEARCH_TOOL, "arguments": {"query": "amazon_add_product_to_cart", "page_limit": 5}}))
+    _, _, _, _, info = env.step(json.dumps({"name": "amazon_add_product_to_cart", "arguments": {"product_id": 1001}}))
+    assert info["action_error"] is None, info["action_error"]
+    score = env.episode.entity_score()
+    assert any(g.table.startswith("amazon") for g in score.unexpected_groups)
+    assert score.precision < 1.0 and before.f1 == 0.0
+
+
+def test_keyword_ranker_is_the_references_substring_scoring() -> None:
+    world = World(Layer())
+    world.services.update(toolbox="full", tool_ranker="keyword")
+    found = REGISTRY[SEARCH_TOOL].call(world, {"query": "next song", "page_limit": 20})
+    expected = substring_rank(searchable_tools("full"), "next song")[:20]
+    assert list(found.names) == [t.name for t in expected]
+    assert found.names[0] == "spotify_next_song"
+    world.services["tool_ranker"] = "bm25"
+    assert list(REGISTRY[SEARCH_TOOL].call(world, {"query": "next song", "page_limit": 20}).names) != list(found.names)
+
+
+def test_unknown_ranker_is_refused_with_the_valid_ones() -> None:
+    from mmtsb_env.tools.discovery import search_tools
+
+    with pytest.raises(ValueError, match="tool_ranker='tfidf' is not valid; choose one of: bm25, keyword, hybrid"):
+        search_tools("notes", ranker="tfidf")
