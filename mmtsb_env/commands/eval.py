@@ -253,7 +253,7 @@ def evaluate(
         episodes.append(ep)
     payload = {"format": "mmtsb-results-1", "metadata": folder.metadata, "config": config, "summary": summary,
                "metrics": metrics, "episodes": episodes}
-    (out / "results.json").write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
+    (out / "results.json").write_text(json.dumps(payload, separators=(",", ":"), default=str), encoding="utf-8")
     typer.echo(f"wrote {out / 'results.json'}")
     from mmtsb_env.export import export_run
 

@@ -32,11 +32,14 @@ TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
 PAPER_TIME_LIMIT_S = 600.0
 
-# The interface settings of the paper (section 6.3) plus its default harness (section 4.3).
+# The interface settings of the paper (section 6.3) plus its default harness (section 4.3). Search
+# ranks with the reference's keyword scoring everywhere, as in the paper (tool_ranker="bm25" is ours).
 HARNESSES: dict[str, dict[str, Any]] = {
     "tool": {"mode": "tool", "tool_search": False, "coding_tool": False, "tool_universe": "scenario"},
-    "search": {"mode": "tool", "tool_search": True, "coding_tool": False, "tool_universe": "toolbox"},
-    "search_code": {"mode": "tool", "tool_search": True, "coding_tool": True, "tool_universe": "toolbox"},
+    "search": {"mode": "tool", "tool_search": True, "coding_tool": False, "tool_universe": "toolbox",
+               "tool_ranker": "keyword"},
+    "search_code": {"mode": "tool", "tool_search": True, "coding_tool": True, "tool_universe": "toolbox",
+                    "tool_ranker": "keyword"},
     "code": {"mode": "code", "tool_search": False, "coding_tool": False, "tool_universe": "scenario"},
     "paper": {"mode": "code", "tool_search": True, "coding_tool": False, "tool_universe": "toolbox",
               "tool_ranker": "keyword", "working_set": 100, "max_steps": 100, "time_limit_s": PAPER_TIME_LIMIT_S},
