@@ -3,7 +3,8 @@
 Run: python benchmarks/bench_eval_run.py [--repeats 3] [--harness paper] [--cpu 0]
 Each repeat is a fresh process pinned to one CPU (``taskset`` when available) writing a new run
 folder; prints the median wall time, the peak resident memory and the size of the run folder
-(results.json, Parquet, report, viewer). Figures for the README; never used as timed tests.
+(results.json, Parquet, report, viewer), with the CPU time used and the machine's load (on a
+shared machine the CPU time is the steadier figure). Figures for the README; never timed tests.
 """
 
 from __future__ import annotations
@@ -32,15 +33,18 @@ def one_run(args: argparse.Namespace, out: Path) -> dict[str, float]:
         cmd += ["--harness", args.harness]
     if args.cpu is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(args.cpu), *cmd]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu_before = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"eval failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # peak over the children so far
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rss_kb = usage.ru_maxrss  # peak over the children so far
+    cpu = usage.ru_utime + usage.ru_stime - cpu_before
     summary = json.loads((out / "results.json").read_text())["summary"]
-    return {"wall_s": wall, "peak_rss_mb": max(rss_kb, before) / 1024, "output_mb": folder_size(out) / 2**20,
+    return {"wall_s": wall, "cpu_s": cpu, "peak_rss_mb": max(rss_kb, before) / 1024, "output_mb": folder_size(out) / 2**20,
             "episodes": summary["episodes"], "agent_sr": summary["agent_sr"]}
 
 
@@ -60,10 +64,11 @@ def main() -> None:
             out = Path(tmp) / f"run{k}"
             runs.append(one_run(args, out))
             print(f"run {k + 1}: {runs[-1]}", file=sys.stderr)
-    med = {key: statistics.median(r[key] for r in runs) for key in ("wall_s", "peak_rss_mb", "output_mb")}
+    med = {key: statistics.median(r[key] for r in runs) for key in ("wall_s", "cpu_s", "peak_rss_mb", "output_mb")}
     print(json.dumps({"suite": args.suite, "agent": args.agent, "harness": args.harness, "repeats": args.repeats,
                       "cpus": os.cpu_count(), "episodes": runs[0]["episodes"], "agent_sr": runs[0]["agent_sr"],
-                      "median_wall_s": round(med["wall_s"], 1), "median_peak_rss_mb": round(med["peak_rss_mb"]),
+                      "load_average_1min": round(os.getloadavg()[0], 1),
+                      "median_wall_s": round(med["wall_s"], 1), "median_cpu_s": round(med["cpu_s"], 1), "median_peak_rss_mb": round(med["peak_rss_mb"]),
                       "median_output_mb": round(med["output_mb"], 1)}, indent=2))
 
 

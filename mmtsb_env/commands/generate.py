@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Iterator, List, Optional
 
 import typer
+
+from ._common import fail, setup_logging
 
 
 def generate_command(
@@ -24,26 +29,58 @@ def generate_command(
     by_flow: bool = typer.Option(False, help="one JSON list per flow (built-in suite layout) instead of one file per scenario"),
     world_seed: int = typer.Option(0, help="base world seed"),
     workers: int = typer.Option(1, min=1, help="processes running the oracle episodes (same scenarios whatever the number)"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="log more"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar, warnings only"),
 ) -> None:
     """Generate scenarios over the design axes and write them as format-v1 JSON."""
     from mmtsb_env.generation import GenerationStats, generate
     from mmtsb_env.generation.suite import write_scenarios
 
+    setup_logging(verbose, quiet)
     mode = {"full": True, "tool": "tool", "static": "static", "none": False}.get(verify)
     if mode is None:
-        raise typer.BadParameter("--verify must be full, tool, static or none")
+        fail(f"--verify must be full, tool, static or none, got {verify!r}")
+    if n < 1:
+        fail(f"--n must be >= 1, got {n}")
     stats = GenerationStats()
     _settle_heap(world_seed)
     try:
-        scenarios = generate(n, seed, flow=flow or None, challenge=challenge or None, arrival=arrival or None,
-                             category=category, domains=domain or None, verify=mode, id_prefix=id_prefix,
-                             id_format="{prefix}/{index:04d}" if numbered else None, stats=stats, world_seed=world_seed,
-                             workers=workers)
+        with _progress(stats, n, enabled=not quiet):
+            scenarios = generate(n, seed, flow=flow or None, challenge=challenge or None, arrival=arrival or None,
+                                 category=category, domains=domain or None, verify=mode, id_prefix=id_prefix,
+                                 id_format="{prefix}/{index:04d}" if numbered else None, stats=stats,
+                                 world_seed=world_seed, workers=workers)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+        fail(str(exc))
     files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None,
                             report={"seed": seed, "verify": verify, "stats": stats.to_json()})
     typer.echo(json.dumps({"written": len(scenarios), "files": len(files), "out": str(out), **stats.to_json()}, indent=2))
+
+
+@contextmanager
+def _progress(stats: Any, total: int, *, enabled: bool) -> Iterator[None]:
+    """A progress bar on stderr that follows ``stats.produced`` while the block runs."""
+    if not enabled:
+        yield
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc="scenarios", file=sys.stderr)
+    stop = threading.Event()
+
+    def follow() -> None:
+        while not stop.wait(0.25):
+            bar.update(stats.produced - bar.n)
+
+    watcher = threading.Thread(target=follow, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        watcher.join()
+        bar.update(stats.produced - bar.n)
+        bar.close()
 
 
 def _settle_heap(world_seed: int) -> None:
