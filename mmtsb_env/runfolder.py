@@ -53,7 +53,9 @@ class RunFolder:
             if differ:
                 raise RunFolderError(f"--resume: {path} was run with other settings ({', '.join(differ)} differ); "
                                      "use the same options or another --out")
-            folder.metadata = {**old, "seeds": sorted(set(old.get("seeds", [])) | set(metadata.get("seeds", [])))}
+            folder.metadata = {**old, "seeds": sorted(set(old.get("seeds", [])) | set(metadata.get("seeds", []))),
+                               "limit": metadata.get("limit"),
+                               "resumed": [*old.get("resumed", []), metadata.get("timestamp")]}
             if episodes.exists():
                 folder.records = [folder._load(line) for line in episodes.read_text(encoding="utf-8").splitlines() if line.strip()]
         else:

@@ -202,3 +202,18 @@ def test_eval_with_a_wrong_agent_under_the_paper_harness(tmp_path):
     data = json.loads((tmp_path / "results.json").read_text())
     assert data["summary"]["episodes"] == 2 and data["summary"]["agent_sr"] == 0.0
     assert all(ep["steps"] <= 12 for ep in data["episodes"])
+
+
+def test_ray_run_resumes_and_matches_the_sequential_one(tmp_path):
+    pytest.importorskip("ray")
+    seq, dist = tmp_path / "seq", tmp_path / "ray"
+    common = ["--suite", "demo", "--limit", "2", "--harness", "paper", "--no-report", "-q"]
+    assert _eval(*common, "--out", str(seq)).exit_code == 0
+    assert _eval(*common, "--out", str(dist), "--limit", "1").exit_code == 0
+    result = _eval(*common, "--out", str(dist), "--resume", "--ray", "local", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    a = json.loads((seq / "results.json").read_text())
+    b = json.loads((dist / "results.json").read_text())
+    assert [e["scenario_id"] for e in b["episodes"]] == [e["scenario_id"] for e in a["episodes"]]
+    assert [e["calls"] for e in b["episodes"]] == [e["calls"] for e in a["episodes"]]
+    assert len((dist / "episodes.jsonl").read_text().splitlines()) == 2

@@ -123,3 +123,31 @@ def test_time_limit_truncates_with_a_verdict(monkeypatch):
     _, _, terminated, truncated, info = env.step(json.dumps({"name": "simple_note_search_notes", "arguments": {"query": "y"}}))
     assert truncated and not terminated
     assert env.episode.verdict is not None and "judge" in info["reward_components"]
+
+
+@pytest.mark.parametrize("harness", ["paper", "search", "search_code"])
+def test_the_oracle_tells_from_info_that_it_must_search(harness):
+    """No hint from the runner: the oracle sees the search tool offered (tool mode) or the prompt's
+    search note (code mode), finds each tool by name and solves the scenario."""
+    from mmtsb_env.baselines import OracleAgent
+    from mmtsb_env.runner import run_episode
+
+    suite = mmtsb_env.load_suite("nominal")[:3]
+    for scenario in suite:
+        agent = OracleAgent(suite, mode=HARNESSES[harness]["mode"])
+        record = run_episode(scenario, agent, env_kwargs={"harness": harness})
+        assert record.passed and record.entity_f1 == 1.0, (scenario.id, record.error)
+        names = [c["name"] for c in record.calls if c["seat"] == "assistant"]
+        assert names.count("api_docs_search_api_docs") == agent.search_calls >= 1
+        assert all(c["ok"] for c in record.calls if c["seat"] == "assistant")
+
+
+def test_the_oracle_does_not_search_when_tools_are_offered():
+    from mmtsb_env.baselines import OracleAgent
+    from mmtsb_env.runner import run_episode
+
+    suite = mmtsb_env.load_suite("demo")
+    for harness in ("tool", "code"):
+        agent = OracleAgent(suite, mode=HARNESSES[harness]["mode"])
+        record = run_episode(suite[0], agent, env_kwargs={"harness": harness})
+        assert record.passed and agent.search_calls == 0
