@@ -217,3 +217,24 @@ def test_ray_run_resumes_and_matches_the_sequential_one(tmp_path):
     assert [e["scenario_id"] for e in b["episodes"]] == [e["scenario_id"] for e in a["episodes"]]
     assert [e["calls"] for e in b["episodes"]] == [e["calls"] for e in a["episodes"]]
     assert len((dist / "episodes.jsonl").read_text().splitlines()) == 2
+
+
+def test_the_llm_user_gets_its_own_backend(tmp_path, monkeypatch):
+    import mmtsb_env.llm
+    from mmtsb_env.llm.base import RecordedBackend
+
+    made = []
+
+    def make_backend(spec, model=None, *, base_url=None, **options):
+        made.append((spec, model, base_url))
+        return RecordedBackend([])  # every call fails: the LLM user falls back to its script
+
+    monkeypatch.setattr(mmtsb_env.llm, "make_backend", make_backend)
+    result = _eval("--suite", "demo", "--limit", "1", "--user", "llm", "--user-model", "openai",
+                   "--user-base-url", "http://127.0.0.1:9/v1", "--out", str(tmp_path), "--no-report", "-q")
+    assert result.exit_code == 0, result.output
+    assert made == [("openai", None, "http://127.0.0.1:9/v1")]
+    data = json.loads((tmp_path / "results.json").read_text())
+    ep = data["episodes"][0]
+    assert ep["user"] != "scripted" and ep["user_steps"] and all(s["source"] == "script" for s in ep["user_steps"])
+    assert data["metadata"]["user"] == {"user": "llm", "model": "openai", "base_url": "http://127.0.0.1:9/v1"}
