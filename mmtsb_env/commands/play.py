@@ -8,11 +8,16 @@ from typing import Optional
 
 import typer
 
+from ._common import as_flag, fail
+
 
 def play(
     scenario: Optional[str] = typer.Option(None, help="scenario id, e.g. demo/note_from_receipt (default: seeded draw)"),
     suite: str = typer.Option("demo", help="suite name or folder"),
-    mode: str = typer.Option("tool", help="tool | code"),
+    mode: Optional[str] = typer.Option(None, help="tool | code (default: the harness's, else tool)"),
+    harness: Optional[str] = typer.Option(None, help="preset: paper | tool | search | search_code | code (docs/harness.md)"),
+    toolbox: Optional[str] = typer.Option(None, help="full | medium | compact | mini"),
+    tool_search: Optional[bool] = typer.Option(None, "--tool-search/--no-tool-search", help="discover tools with the search tool"),
     seed: int = typer.Option(0),
     image_dir: Optional[Path] = typer.Option(None, help="where new images are written (default: a temp folder)"),
 ) -> None:
@@ -24,8 +29,13 @@ def play(
     """
     import mmtsb_env
 
-    env = mmtsb_env.make_env(suite=suite, mode=mode)
-    obs, info = env.reset(seed=seed, options={"scenario": scenario} if scenario else None)
+    options = {k: v for k, v in {"harness": harness, "toolbox": toolbox, "tool_search": tool_search}.items() if v is not None}
+    try:
+        env = mmtsb_env.make_env(suite=suite, mode=mode, **options)
+        obs, info = env.reset(seed=seed, options={"scenario": scenario} if scenario else None)
+    except (ValueError, KeyError, FileNotFoundError) as exc:
+        fail(as_flag(str(exc).strip("'\"")))
+    mode = env.options.mode
     out = image_dir or Path(tempfile.mkdtemp(prefix="mmtsb_play_"))
     out.mkdir(parents=True, exist_ok=True)
     typer.echo(f"Scenario {info['scenario_id']} ({mode} mode). New images are written to {out}")
@@ -58,7 +68,7 @@ def play(
         typer.echo(f"  (reward {reward:+.3f}, entity F1 {info['reward_components']['entity_f1']:.3f})")
         if terminated or truncated:
             verdict = info.get("verdict", {})
-            typer.echo(f"Episode over ({'ended by the user' if terminated else 'message limit'}): {'PASS' if verdict.get('pass') else 'FAIL'}")
+            typer.echo(f"Episode over ({'ended by the user' if terminated else 'a message, step or time limit was reached'}): {'PASS' if verdict.get('pass') else 'FAIL'}")
             for c in verdict.get("criteria", []):
                 typer.echo(f"  {'ok ' if c['pass'] else 'NO '} {c['criterion']}: {c['reason']}")
             break

@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from ._common import fail
+
 
 def tools(
     toolbox: str = typer.Option("full", help="full | medium | compact | mini"),
@@ -14,8 +16,15 @@ def tools(
 ) -> None:
     """Print the OpenAI-format schema of every assistant tool, one JSON object per line."""
     from mmtsb_env.tools import tools_in
+    from mmtsb_env.tools.variants import TOOLBOXES
 
-    for t in tools_in(toolbox):
+    if toolbox not in TOOLBOXES:
+        fail(f"--toolbox {toolbox!r} is not valid; choose one of: {', '.join(TOOLBOXES)}")
+    chosen = tools_in(toolbox)
+    apps = sorted({t.app for t in chosen})
+    if app_name is not None and app_name not in apps:
+        fail(f"--app {app_name!r} has no tools in the {toolbox} toolbox; choose one of: {', '.join(apps)}")
+    for t in chosen:
         if app_name is None or t.app == app_name:
             typer.echo(json.dumps(t.schema, ensure_ascii=False))
 
