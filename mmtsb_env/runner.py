@@ -19,7 +19,7 @@ import logging
 import time
 import traceback
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Collection, Iterable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from .envs.gym_env import MMToolSandboxEnv
 from .llm.base import BackendError
