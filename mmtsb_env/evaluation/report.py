@@ -2,14 +2,16 @@
 
 Layout of a run folder (``mmtsb eval --out DIR`` writes the first file, ``mmtsb report DIR`` the rest)::
 
-    DIR/results.json     {"format", "config", "summary", "metrics", "episodes": [...]}
+    DIR/results.json     {"format", "metadata", "config", "summary", "metrics", "episodes": [...]}
     DIR/report.md        headline numbers, criteria, tool recall, tokens, taxonomy, breakdowns, episodes
     DIR/report.json      {"metrics": ..., "episodes": [per-episode summary rows]}
     DIR/plots/*.png      breakdown_<key>.png, failures.png, criteria.png
     DIR/viewer.html      self-contained trajectory viewer
 
 Episodes in ``results.json`` are ``EpisodeRecord.to_json()`` plus ``user_verdict``,
-``reference_tools``, ``expected_changes``, ``facts`` and ``images`` (base64 PNG, index = image id).
+``reference_tools``, ``expected_changes``, ``facts`` and ``image_files`` (``images/<digest>.png``,
+index = image id; :func:`episode_json` with ``with_images=True`` embeds base64 PNG instead).
+:func:`comparison_tables` builds the paper's tables over several runs (``mmtsb report A B ...``).
 """
 
 from __future__ import annotations
