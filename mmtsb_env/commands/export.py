@@ -16,6 +16,7 @@ def export(
     row_group_size: int = typer.Option(32, min=1, help="rows per Parquet row group"),
     suite: Optional[str] = typer.Option(None, help="suite name or folder to re-render scenario images from (default: built-in suites)"),
     missing_images: str = typer.Option("restore", help="images a record lacks: restore | drop | error"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Convert a saved run to Parquet (one row per episode and seat, images as PNG)."""
     from mmtsb_env.export import TrajectoryWriter, load_run
@@ -34,7 +35,7 @@ def export(
     try:
         with TrajectoryWriter(out, seats=chosen, row_group_size=row_group_size, steps_path=steps,
                               missing_images=missing_images, scenarios=scenarios) as writer:
-            for record in records:
+            for record in _progress(records, enabled=not quiet):
                 writer.write(record)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -42,6 +43,16 @@ def export(
     typer.echo(f"wrote {len(records)} episodes ({len(records) * len(chosen)} rows) to {out}")
     if steps is not None:
         typer.echo(f"wrote the step table to {steps}")
+
+
+def _progress(records: list, *, enabled: bool):
+    if not enabled:
+        return records
+    import sys
+
+    from tqdm import tqdm
+
+    return tqdm(records, desc="episodes", file=sys.stderr)
 
 
 def register(app: typer.Typer) -> None:
