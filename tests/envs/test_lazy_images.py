@@ -103,7 +103,7 @@ def test_chat_observation_turns_image_ids_into_its_format(scenario, image_format
 
 
 def test_unknown_message_images_option_is_refused():
-    with pytest.raises(ValueError, match="message_images must be one of \\('url', 'id'\\), got 'png'"):
+    with pytest.raises(ValueError, match="message_images='png' is not valid; choose one of: url, id"):
         mmtsb_env.make_env(suite="demo", message_images="png")
 
 
