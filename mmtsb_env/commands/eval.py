@@ -111,6 +111,8 @@ def evaluate(
         fail(f"--user must be 'scripted' or 'llm', got {user!r}")
     if user == "llm" and concurrency > 1:
         fail("--user llm keeps per-episode state: use --concurrency 1 with it")
+    if user == "llm" and ray is not None:
+        fail("--user llm runs in this process only: drop --ray (or use --user scripted)")
     if concurrency < 1 or workers < 1:
         fail(f"--concurrency and --workers must be >= 1, got {concurrency} and {workers}")
     if limit is not None and limit < 1:

@@ -38,6 +38,8 @@ def _eval(*args: str):
     (["--suite", "no-such-suite"], "error: --suite 'no-such-suite'"),
     (["--agent", "openai"], "error: --agent openai needs --model"),
     (["--user", "robot"], "error: --user must be 'scripted' or 'llm', got 'robot'"),
+    (["--user", "llm", "--ray", "local"], "error: --user llm runs in this process only"),
+    (["--verbose", "--quiet"], "error: --verbose and --quiet exclude each other"),
 ])
 def test_bad_options_fail_up_front_with_one_line(args, message):
     result = _eval(*args)
