@@ -10,6 +10,8 @@ from typing import Any
 class RandomAgent:
     """Calls a random offered tool with arguments drawn from its schema; sometimes messages the user."""
 
+    reads_images = False  # it never looks at pixels: runners skip drawing and encoding them
+
     def __init__(self, seed: int = 0, message_rate: float = 0.2) -> None:
         self.rng = random.Random(seed)
         self.message_rate = message_rate
