@@ -239,3 +239,14 @@ def test_the_llm_user_gets_its_own_backend(tmp_path, monkeypatch):
     ep = data["episodes"][0]
     assert ep["user"] != "scripted" and ep["user_steps"] and all(s["source"] == "script" for s in ep["user_steps"])
     assert data["metadata"]["user"] == {"user": "llm", "model": "openai", "base_url": "http://127.0.0.1:9/v1"}
+
+
+def test_world_fingerprint_and_comparable_settings():
+    from mmtsb_env.provenance import comparable, run_metadata, world_fingerprint
+
+    assert world_fingerprint(0) == world_fingerprint(0) != world_fingerprint(1)
+    a = run_metadata(env_options={"toolbox": "full"}, seeds=[0])
+    b = run_metadata(env_options={"toolbox": "full"}, seeds=[1, 2])  # other seeds and time: still one run
+    assert comparable(a, b) == []
+    c = run_metadata(env_options={"toolbox": "mini"}, sampling={"temperature": 0.7}, seeds=[0])
+    assert comparable(a, c) == ["env", "sampling"]
