@@ -17,7 +17,8 @@ from typing import Any
 from ..scenario.model import Scenario
 from ..tools.registry import get_tool
 from . import sinks as S
-from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MIN_IMAGES, check_axis
+from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
+from .challenges import EDITABLE
 from .core import Build, GenerationError, Part, Payload, call, unique
 from .dryrun import expected_changes, play
 from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
@@ -79,23 +80,7 @@ def skeleton(arrival: str, ids: list[int], rng: random.Random, *, budget: int, m
             slots.append(Slot("task", deliver=bt, scope=scope))
         return slots
     if arrival == "late":
-        options = [["setup", "task"]]
-        if budget >= 3:
-            options.append(["setup", "task", "share"])
-            if n >= 2 * min_group:
-                options.append(["setup", "task", "task"])
-        roles = rng.choice(options)
-        k = roles.count("task")
-        groups = _split(ids, k, min_group, rng)
-        slots, g = [], 0
-        for role in roles:
-            s = Slot(role)
-            if role == "task":
-                s.deliver = list(ids) if g == 0 else []
-                s.scope = groups[g] if additive else [j for grp in groups[:g + 1] for j in grp]
-                g += 1
-            slots.append(s)
-        return slots
+        return _late_skeleton(ids, rng, budget=budget, min_group=min_group, additive=additive)
     # mixed: images arrive in two rounds and one round brings no new image
     if budget < 3:
         raise GenerationError("mixed arrival needs three rounds")
@@ -112,11 +97,49 @@ def skeleton(arrival: str, ids: list[int], rng: random.Random, *, budget: int, m
     return slots
 
 
+def late_ok(n_rounds: int, first_delivering: int) -> bool:
+    """Whether round ``first_delivering`` (0-based) lies in the last third of ``n_rounds`` rounds."""
+    return 3 * (first_delivering + 1) > 2 * n_rounds
+
+
+def _late_skeleton(ids: list[int], rng: random.Random, *, budget: int, min_group: int, additive: bool) -> list[Slot]:
+    """Text-only rounds first, then every image at once, all in the last third of the conversation.
+
+    ``MAX_ROUNDS - budget`` rounds are added later by the challenge (after a task round), so they
+    count toward the conversation's length.
+    """
+    extra = MAX_ROUNDS - budget
+    options = []
+    for setups in (1, 2, 3):
+        for tail in ([], ["share"], ["task"]):
+            if tail == ["task"] and len(ids) < 2 * min_group:
+                continue
+            roles = ["setup"] * setups + ["task"] + tail
+            if len(roles) <= budget and late_ok(len(roles) + extra, setups):
+                options.append(roles)
+    if not options:
+        raise GenerationError(f"late arrival cannot fit in {budget} rounds")
+    roles = rng.choice(options)
+    k = roles.count("task")
+    groups = _split(ids, k, min_group, rng)
+    slots, g = [], 0
+    for role in roles:
+        s = Slot(role)
+        if role == "task":
+            s.deliver = list(ids) if g == 0 else []
+            s.scope = groups[g] if additive else [j for grp in groups[:g + 1] for j in grp]
+            g += 1
+        slots.append(s)
+    return slots
+
+
 # ---------------------------------------------------------------------------- sink choice
 def _sink_options(kind_payload: Payload, flow_name: str, *, need_extend: bool, need_revise: bool, need_undo: bool,
-                  need_mistake: bool, need_online: bool = False) -> list[type]:
+                  need_mistake: bool, need_online: bool = False, need_edit: bool = False) -> list[type]:
     out = []
     for cls in S.ALL_SINKS:
+        if need_edit and (cls not in EDITABLE or (cls in (S.NoteSink, S.FileSink) and flow_name in ("compare", "compute"))):
+            continue
         if need_online and not (cls.network or cls.cellular):
             continue
         if cls.kind == "amount" and kind_payload.amount is None:
@@ -275,7 +298,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
         rounds.append({
             "query": p.request, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
-            "answer": p.answer,
+            "answer": p.answer, "report": list(p.report),
         })
     facts = unique([f for p in parts for f in p.facts])
     used_tools = unique([st["name"] for p in parts for st in p.steps if "name" in st])

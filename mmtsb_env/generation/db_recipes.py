@@ -16,6 +16,7 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
+from .challenges import contradict
 from .core import Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .recipes import RecipeBase
@@ -94,7 +95,7 @@ class DBRecipe(RecipeBase, ABC):
         self.share: S.Sink | None = None
         if any(s.role == "share" for s in self.slots):
             self.share = b.rng.choice([S.NoteSink, S.EmailSink, S.DraftSink, S.TextSink, S.FileSink])(b)
-        if challenge == "state_mutation" and self.mutable and b.rng.random() < 0.75:
+        if challenge == "state_mutation" and self.mutable:
             order = [i for i, s in enumerate(self.slots) if s.role == "task"]
             order.sort(key=lambda i: (i == 0, b.rng.random()))
             if self.mutate_first_only:
@@ -143,8 +144,11 @@ class DBRecipe(RecipeBase, ABC):
         parts: list[Part] = []
         seen: list[int] = []
         tasks = [i for i, s in enumerate(self.slots) if s.role == "task"]
+        contradiction = False
         if self.challenge == "error_correction":
-            challenge_at = tasks[0]
+            # the user misreads a printed amount (the images contradict them), else corrects their own detail
+            contradiction = any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
+            challenge_at = None if contradiction else tasks[0]
         elif self.challenge == "goal_change":
             challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]
         else:
@@ -179,6 +183,12 @@ class DBRecipe(RecipeBase, ABC):
                 part.kind = "state_mutation"
                 if b.rng.random() < 0.5:
                     part.request = "I already took care of one of these myself. " + part.request
+            if contradiction and si == tasks[0]:
+                if not contradict(b, part, None, "", slot.scope):
+                    m = self.mistake()
+                    assert m is not None
+                    parts += [part, Part(m.correction, m.fix, m.answer, kind="correction", is_task=True)]
+                    continue
             parts.append(part)
             if si == challenge_at:
                 if self.challenge == "goal_change":
