@@ -24,6 +24,7 @@ def generate_command(
     by_flow: bool = typer.Option(False, help="one JSON list per flow (built-in suite layout) instead of one file per scenario"),
     world_seed: int = typer.Option(0, help="base world seed"),
     workers: int = typer.Option(1, min=1, help="processes running the oracle episodes (same scenarios whatever the number)"),
+    gzip: bool = typer.Option(False, "--gzip", help="write compact .json.gz files (large suites shipped as package data)"),
 ) -> None:
     """Generate scenarios over the design axes and write them as format-v1 JSON."""
     from mmtsb_env.generation import GenerationStats, generate
@@ -41,7 +42,7 @@ def generate_command(
                              workers=workers)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None,
+    files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None, compress=gzip,
                             report={"seed": seed, "verify": verify, "stats": stats.to_json()})
     typer.echo(json.dumps({"written": len(scenarios), "files": len(files), "out": str(out), **stats.to_json()}, indent=2))
 

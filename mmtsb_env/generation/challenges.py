@@ -136,7 +136,7 @@ def edit_made(b: Build, sink: S.Sink, current: Payload) -> Part:
         return Part(req, sink.revise(Payload("", amount=new)), f"Changed the {sink.noun} to ${money}.", facts=[money],
                     kind="state_mutation", is_task=True, report=[money] if "tell me" in req else [])
     if isinstance(sink, S._EntriesSink):
-        k = b.rng.randrange(len(sink.made))
+        k = b.rng.randrange(min(len(sink.made), len(ORDINALS)))
         label, e = sink.made[k]
         steps = sink.remove(label, e)
         sink.made.remove((label, e))

@@ -20,7 +20,8 @@ from . import sinks as S
 from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .challenges import EDITABLE
 from .core import Build, GenerationError, Part, Payload, call, unique
-from .dryrun import expected_changes, play
+from .dryrun import expected_changes, free_text_measures, play
+from .voice import TELLS, pick_persona, speak
 from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
 from .world_index import world_index
 
@@ -294,9 +295,13 @@ def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -
 def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge: str, arrival: str, seed: int,
               world_seed: int, scenario_id: str | None) -> Scenario:
     rounds = []
+    persona = pick_persona(b.rng)
     for i, p in enumerate(parts):
+        query = speak(b.rng, persona, p.request, first=i == 0)
+        if not p.report and p.facts and TELLS.search(query):
+            p.report = list(p.facts)
         rounds.append({
-            "query": p.request, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
+            "query": query, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
             "answer": p.answer, "report": list(p.report),
         })
@@ -324,14 +329,21 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "flow_type": flow, "challenge_type": challenge, "image_arrival": arrival, "image_categories": categories,
             "num_images": len(b.imgs), "num_rounds": len(rounds), "domains": domains,
             "difficulty": "easy" if max(im.difficulty for im in b.imgs) == 0 else "medium",
-            "expected_tools": used_tools, "generator_seed": seed, "recipe": recipe.describe(),
+            "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")
     run = play(provisional.rounds, provisional.initial_entities, reference_time=provisional.reference_time,
                user_id=provisional.user_id, world_seed=world_seed)
-    data["expected_changes"] = expected_changes(run.world)
+    changes = expected_changes(run.world)
+    keep = frozenset()
+    if getattr(recipe, "variant", None) == "edit":  # a taken-back line only shows in the text itself
+        keep = frozenset({("simple_note.notes", "content"), ("file_system.files", "content")})
+    spoken = [r["query"] for r in rounds] + [c["answer"] for r in rounds for c in r["clarifications"]]
+    values = unique(b.image_values + b.derived + b.keys + list(facts))
+    changes = free_text_measures(changes, spoken, values, keep)
+    data["expected_changes"] = changes
     if not data["expected_changes"]:
         raise GenerationError("the solution changes nothing")
     data["completion_criteria"] = recipe.criteria(parts, data["expected_changes"])
