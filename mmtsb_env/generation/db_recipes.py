@@ -19,6 +19,7 @@ from . import sinks as S
 from .challenges import contradict
 from .core import Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
+from .layout import skeleton
 from .recipes import RecipeBase
 from .sinks import Mistake, iso
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
@@ -82,8 +83,6 @@ class DBRecipe(RecipeBase, ABC):
     mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
 
     def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
-        from .compose import skeleton
-
         self.b, self.challenge = b, challenge
         self.mode = "normal"
         self.done: list[int] = []

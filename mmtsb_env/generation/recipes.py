@@ -2,7 +2,7 @@
 
 :class:`GenericRecipe` serves the four generic flows (aggregate, compare, filter, compute) with
 any compatible sink. The database-backed flows (validate, lookup_chain, cross_reference) are in
-:mod:`mmtsb_env.generation.db_recipes`; both expose the same interface to the composer:
+:mod:`mmtsb_env.generation.db_recipes` (which builds on this module); both expose the same interface to the composer:
 ``parts()``, ``entity_mutation(parts, candidates)`` and ``criteria(parts, expected)``.
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 from . import sinks as S
 from .core import Build, GenerationError, Part, Payload, call, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
+from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import warmup
 from .challenges import can_edit, contradict, edit_made
 
@@ -88,8 +89,6 @@ class GenericRecipe(RecipeBase):
     @classmethod
     def make(cls, b: Build, flow_name: str, n: int, arrival: str, challenge: str, budget: int,
              category: str | None = None) -> "GenericRecipe":
-        from .compose import CATEGORIES_BY_FLOW, choose_sink, skeleton
-
         cats = CATEGORIES_BY_FLOW[flow_name]
         if category is not None and category not in cats:
             raise GenerationError(f"category {category!r} cannot serve the {flow_name} flow")
@@ -307,9 +306,3 @@ class GenericRecipe(RecipeBase):
         if flow.name == "compare":
             return compare_desc(flow.category, flow.variant)
         return compute_desc(flow.category, flow.variant)
-
-
-def db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, budget: int, category: str | None = None):
-    from .db_recipes import make_db_recipe
-
-    return make_db_recipe(b, flow, n, arrival, challenge, budget, category)

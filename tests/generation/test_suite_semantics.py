@@ -111,3 +111,22 @@ def test_late_rounds_before_the_images_are_text_only_questions(suite):
         first = next(i for i, r in enumerate(s.rounds) if r.image_ids)
         for r in s.rounds[:first]:
             assert r.solution and not r.image_ids
+
+
+def test_tool_coverage(suite):
+    """Distinct tools the built-in solutions call: every domain, its main writers, readers of many apps."""
+    from mmtsb_env.generation.axes import DOMAINS
+    from mmtsb_env.tools.registry import get_tool
+
+    tools = {st["name"] for s in suite for r in s.rounds for st in r.solution if "name" in st}
+    apps = Counter(get_tool(t).app for t in tools)
+    assert len(tools) >= 85, len(tools)
+    assert set(DOMAINS) <= set(apps)
+    for t in ("simple_note_create_note", "simple_note_update_note", "simple_note_delete_note", "todoist_create_task",
+              "todoist_update_task", "todoist_delete_task", "contacts_add_contact", "contacts_delete_contact",
+              "venmo_create_payment_request", "venmo_delete_payment_request", "splitwise_record_expense",
+              "splitwise_update_expense", "splitwise_delete_expense", "file_system_create_file", "file_system_update_file",
+              "file_system_delete_file", "alarms_create_alarm", "alarms_delete_alarm"):
+        assert t in tools, t
+    readers = {t for t in tools if not get_tool(t).writes}
+    assert len({get_tool(t).app for t in readers}) >= 12
