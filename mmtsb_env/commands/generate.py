@@ -29,6 +29,7 @@ def generate_command(
     by_flow: bool = typer.Option(False, help="one JSON list per flow (built-in suite layout) instead of one file per scenario"),
     world_seed: int = typer.Option(0, help="base world seed"),
     workers: int = typer.Option(1, min=1, help="processes running the oracle episodes (same scenarios whatever the number)"),
+    gzip: bool = typer.Option(False, "--gzip", help="write compact .json.gz files (large suites shipped as package data)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log more"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar, warnings only"),
 ) -> None:
@@ -52,7 +53,7 @@ def generate_command(
                                  world_seed=world_seed, workers=workers)
     except ValueError as exc:
         fail(str(exc))
-    files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None,
+    files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None, compress=gzip,
                             report={"seed": seed, "verify": verify, "stats": stats.to_json()})
     typer.echo(json.dumps({"written": len(scenarios), "files": len(files), "out": str(out), **stats.to_json()}, indent=2))
 

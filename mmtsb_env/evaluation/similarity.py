@@ -319,6 +319,20 @@ def contains(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -
     return 1.0 if _norm_text(str(expected)) in _norm_text(str(actual if actual is not None else "")) else 0.0
 
 
+def present(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """The actual value is there and not blank (free text the user never worded, e.g. a subject)."""
+    return 0.0 if _empty(actual.strip() if isinstance(actual, str) else actual) else 1.0
+
+
+def facts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """Share of the expected facts (a list of strings) that the actual text contains."""
+    items = expected if isinstance(expected, list) else [expected]
+    items = [x for x in items if not _empty(x)]
+    if not items:
+        return 1.0
+    return round(sum(contains(x, actual, tol) for x in items) / len(items), 6)
+
+
 def one(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
     """Always 1: the column counts in the mean but any value is fine."""
     return 1.0
@@ -339,6 +353,8 @@ MEASURES: dict[str, Measure] = {
     "datetime_after": datetime_after,
     "set": set_overlap,
     "contains": contains,
+    "present": present,
+    "facts": facts,
     "one": one,
     "ignore": ignore,
     # the reference's names

@@ -23,8 +23,8 @@ from .verify import VerificationReport, verify as verify_scenario
 
 def flow_categories(flow: str, challenge: str | None = None) -> tuple[str, ...]:
     """The image categories that can serve ``flow`` (and ``challenge``, for the database-backed flows)."""
-    from .compose import CATEGORIES_BY_FLOW
     from .db_recipes import RECIPES
+    from .layout import CATEGORIES_BY_FLOW
 
     if flow in CATEGORIES_BY_FLOW:
         return tuple(CATEGORIES_BY_FLOW[flow])

@@ -10,146 +10,19 @@ expected changes, and assembles a format-v1 :class:`~mmtsb_env.scenario.model.Sc
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..scenario.model import Scenario
 from ..tools.registry import get_tool
-from . import sinks as S
 from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MIN_IMAGES, check_axis
-from .core import Build, GenerationError, Part, Payload, call, unique
-from .dryrun import expected_changes, play
-from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
+from .core import Build, GenerationError, Part, call, unique
+from .db_recipes import make_db_recipe
+from .dryrun import expected_changes, free_text_measures, play
+from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
+from .recipes import GenericRecipe
+from .voice import TELLS, pick_persona, speak
 from .world_index import world_index
-
-
-GENERIC_FLOWS = ("aggregate", "compare", "filter", "compute")
-CATEGORIES_BY_FLOW = {"aggregate": AGGREGATE_CATEGORIES, "compare": COMPARE_CATEGORIES,
-                      "filter": FILTER_CATEGORIES, "compute": COMPUTE_CATEGORIES}
-
-
-@dataclass
-class Slot:
-    """One round of the skeleton."""
-
-    role: str  # setup | task | share
-    deliver: list[int] = field(default_factory=list)  # image ids delivered with this round
-    scope: list[int] = field(default_factory=list)  # image ids the task uses
-
-
-def _split(ids: list[int], k: int, first_min: int, rng: random.Random) -> list[list[int]]:
-    """Split ``ids`` (in order) into ``k`` non-empty consecutive batches, the first with >= first_min."""
-    n = len(ids)
-    if k <= 0 or n < first_min + (k - 1):
-        raise GenerationError(f"cannot split {n} images into {k} batches")
-    cuts = sorted(rng.sample(range(first_min, n), k - 1)) if k > 1 else []
-    bounds = [0] + cuts + [n]
-    return [ids[bounds[i]:bounds[i + 1]] for i in range(k)]
-
-
-def skeleton(arrival: str, ids: list[int], rng: random.Random, *, budget: int, min_group: int, additive: bool) -> list[Slot]:
-    """Rounds for an arrival pattern with at most ``budget`` rounds (>= 2)."""
-    n = len(ids)
-    if arrival == "upfront":
-        options = [["task", "share"]]
-        if n >= 2 * min_group:
-            options.append(["task", "task"])
-        if budget >= 3 and n >= 2 * min_group:
-            options.append(["task", "task", "share"])
-        if budget >= 3 and n >= 3 * min_group and additive:
-            options.append(["task", "task", "task"])
-        roles = rng.choice(options)
-        k = roles.count("task")
-        groups = _split(ids, k, min_group, rng) if additive else _split(ids, k, min_group, rng)
-        slots, g = [], 0
-        for i, role in enumerate(roles):
-            s = Slot(role, deliver=list(ids) if i == 0 else [])
-            if role == "task":
-                s.scope = groups[g] if additive else [j for grp in groups[:g + 1] for j in grp]
-                g += 1
-            slots.append(s)
-        return slots
-    if arrival == "progressive":
-        k = rng.choice([k for k in (2, 3, 4) if k <= budget and n >= min_group + k - 1] or [2])
-        batches = _split(ids, k, min_group, rng)
-        slots = []
-        for i, bt in enumerate(batches):
-            scope = bt if additive else [j for b2 in batches[:i + 1] for j in b2]
-            slots.append(Slot("task", deliver=bt, scope=scope))
-        return slots
-    if arrival == "late":
-        options = [["setup", "task"]]
-        if budget >= 3:
-            options.append(["setup", "task", "share"])
-            if n >= 2 * min_group:
-                options.append(["setup", "task", "task"])
-        roles = rng.choice(options)
-        k = roles.count("task")
-        groups = _split(ids, k, min_group, rng)
-        slots, g = [], 0
-        for role in roles:
-            s = Slot(role)
-            if role == "task":
-                s.deliver = list(ids) if g == 0 else []
-                s.scope = groups[g] if additive else [j for grp in groups[:g + 1] for j in grp]
-                g += 1
-            slots.append(s)
-        return slots
-    # mixed: images arrive in two rounds and one round brings no new image
-    if budget < 3:
-        raise GenerationError("mixed arrival needs three rounds")
-    a, bt = _split(ids, 2, min_group, rng)
-    order = rng.choice([["task", "share", "task"], ["task", "task", "share"]])
-    slots, g = [], 0
-    for role in order:
-        s = Slot(role)
-        if role == "task":
-            s.deliver = a if g == 0 else bt
-            s.scope = a if g == 0 else (bt if additive else a + bt)
-            g += 1
-        slots.append(s)
-    return slots
-
-
-# ---------------------------------------------------------------------------- sink choice
-def _sink_options(kind_payload: Payload, flow_name: str, *, need_extend: bool, need_revise: bool, need_undo: bool,
-                  need_mistake: bool, need_online: bool = False) -> list[type]:
-    out = []
-    for cls in S.ALL_SINKS:
-        if need_online and not (cls.network or cls.cellular):
-            continue
-        if cls.kind == "amount" and kind_payload.amount is None:
-            continue
-        if cls.kind == "entries" and not kind_payload.entries:
-            continue
-        if cls.kind == "text" and not kind_payload.lines:
-            continue
-        if need_extend and not cls.extendable:
-            continue
-        if need_revise and not cls.revisable:
-            continue
-        if need_undo and not cls.undoable:
-            continue
-        if need_mistake and cls in (S.EmailSink, S.TextSink, S.VenmoPaySink):
-            continue
-        out.append(cls)
-    return out
-
-
-def choose_sink(b: Build, p: Payload, flow: Flow, **needs: bool) -> S.Sink:
-    options = _sink_options(p, flow.name, **needs)
-    b.rng.shuffle(options)
-    # prefer entity sinks for aggregate/filter, amount sinks for compute, as a real user would
-    weight = {"entries": 3 if flow.name in ("aggregate", "filter") else 1,
-              "amount": 4 if flow.name == "compute" else 1, "text": 2}
-    options.sort(key=lambda c: -weight[c.kind] * b.rng.random())
-    options.sort(key=lambda c: not (set(c.domains) & b.prefer))  # stable: preferred domains first
-    for cls in options:
-        sink = cls(b)
-        if sink.accepts(p):
-            return sink
-    raise GenerationError(f"no sink accepts the {flow.name}/{flow.category} result")
 
 
 # ---------------------------------------------------------------------------- text pieces
@@ -242,11 +115,9 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     n = n_images or rng.randint(MIN_IMAGES, MAX_IMAGES)
 
     if flow in GENERIC_FLOWS:
-        from .recipes import GenericRecipe
         recipe = GenericRecipe.make(b, flow, n, arrival, challenge, budget, category=category)
     else:
-        from .recipes import db_recipe
-        recipe = db_recipe(b, flow, n, arrival, challenge, budget, category=category)
+        recipe = make_db_recipe(b, flow, n, arrival, challenge, budget, category=category)
     parts = recipe.parts()
     _apply_challenge(b, recipe, parts, challenge)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
@@ -271,11 +142,15 @@ def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -
 def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge: str, arrival: str, seed: int,
               world_seed: int, scenario_id: str | None) -> Scenario:
     rounds = []
+    persona = pick_persona(b.rng)
     for i, p in enumerate(parts):
+        query = speak(b.rng, persona, p.request, first=i == 0)
+        if not p.report and p.facts and TELLS.search(query):
+            p.report = list(p.facts)
         rounds.append({
-            "query": p.request, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
+            "query": query, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
-            "answer": p.answer,
+            "answer": p.answer, "report": list(p.report),
         })
     facts = unique([f for p in parts for f in p.facts])
     used_tools = unique([st["name"] for p in parts for st in p.steps if "name" in st])
@@ -301,14 +176,21 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "flow_type": flow, "challenge_type": challenge, "image_arrival": arrival, "image_categories": categories,
             "num_images": len(b.imgs), "num_rounds": len(rounds), "domains": domains,
             "difficulty": "easy" if max(im.difficulty for im in b.imgs) == 0 else "medium",
-            "expected_tools": used_tools, "generator_seed": seed, "recipe": recipe.describe(),
+            "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")
     run = play(provisional.rounds, provisional.initial_entities, reference_time=provisional.reference_time,
                user_id=provisional.user_id, world_seed=world_seed)
-    data["expected_changes"] = expected_changes(run.world)
+    changes = expected_changes(run.world)
+    keep = frozenset()
+    if getattr(recipe, "variant", None) == "edit":  # a taken-back line only shows in the text itself
+        keep = frozenset({("simple_note.notes", "content"), ("file_system.files", "content")})
+    spoken = [r["query"] for r in rounds] + [c["answer"] for r in rounds for c in r["clarifications"]]
+    values = unique(b.image_values + b.derived + b.keys + list(facts))
+    changes = free_text_measures(changes, spoken, values, keep)
+    data["expected_changes"] = changes
     if not data["expected_changes"]:
         raise GenerationError("the solution changes nothing")
     data["completion_criteria"] = recipe.criteria(parts, data["expected_changes"])

@@ -16,8 +16,10 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
+from .challenges import contradict
 from .core import Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
+from .layout import skeleton
 from .recipes import RecipeBase
 from .sinks import Mistake, iso
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
@@ -81,8 +83,6 @@ class DBRecipe(RecipeBase, ABC):
     mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
 
     def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
-        from .compose import skeleton
-
         self.b, self.challenge = b, challenge
         self.mode = "normal"
         self.done: list[int] = []
@@ -94,7 +94,7 @@ class DBRecipe(RecipeBase, ABC):
         self.share: S.Sink | None = None
         if any(s.role == "share" for s in self.slots):
             self.share = b.rng.choice([S.NoteSink, S.EmailSink, S.DraftSink, S.TextSink, S.FileSink])(b)
-        if challenge == "state_mutation" and self.mutable and b.rng.random() < 0.75:
+        if challenge == "state_mutation" and self.mutable:
             order = [i for i, s in enumerate(self.slots) if s.role == "task"]
             order.sort(key=lambda i: (i == 0, b.rng.random()))
             if self.mutate_first_only:
@@ -143,8 +143,11 @@ class DBRecipe(RecipeBase, ABC):
         parts: list[Part] = []
         seen: list[int] = []
         tasks = [i for i, s in enumerate(self.slots) if s.role == "task"]
+        contradiction = False
         if self.challenge == "error_correction":
-            challenge_at = tasks[0]
+            # the user misreads a printed amount (the images contradict them), else corrects their own detail
+            contradiction = any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
+            challenge_at = None if contradiction else tasks[0]
         elif self.challenge == "goal_change":
             challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]
         else:
@@ -179,6 +182,12 @@ class DBRecipe(RecipeBase, ABC):
                 part.kind = "state_mutation"
                 if b.rng.random() < 0.5:
                     part.request = "I already took care of one of these myself. " + part.request
+            if contradiction and si == tasks[0]:
+                if not contradict(b, part, None, "", slot.scope):
+                    m = self.mistake()
+                    assert m is not None
+                    parts += [part, Part(m.correction, m.fix, m.answer, kind="correction", is_task=True)]
+                    continue
             parts.append(part)
             if si == challenge_at:
                 if self.challenge == "goal_change":

@@ -149,3 +149,51 @@ def _exempt(table: str, op: str, changed: list[str] | None) -> bool:
 PERSON_COLUMNS = frozenset({"user_id", "sender_id", "receiver_id", "payer_id", "creator_id", "actor_id", "friend_id",
                             "assignee_id", "assigner_id", "inviter_id", "invitee_id", "owner_id",
                             "recipient_ids", "artist_ids"})
+
+
+# free text the generator worded (the user never did): compared by presence or by the facts it carries
+PRESENT_COLUMNS = frozenset({"subject"})
+FACT_COLUMNS = frozenset({"content", "body", "description", "message", "text", "comment", "title"})
+
+
+def free_text_measures(changes: list[dict[str, Any]], spoken: list[str], values: list[str],
+                       keep: frozenset[tuple[str, str]] = frozenset()) -> list[dict[str, Any]]:
+    """Loosen the comparison of text columns whose wording the user never gave.
+
+    A column in :data:`PRESENT_COLUMNS` (an email subject) gets measure ``present``; one in
+    :data:`FACT_COLUMNS` (a body, a note's content) gets ``facts`` with the expected value
+    replaced by the list of ``values`` (image, derived and key values, facts) it contains, in
+    order, or ``present`` when it contains none. Text that occurs in ``spoken`` (queries and
+    clarification answers: the user dictated it) keeps its measure, and so do the ``keep``
+    (table, column) pairs (a text the user edited line by line, where the wording is the point).
+    """
+    from .world_index import norm
+
+    said = norm(" \n ".join(spoken))
+    out = []
+    for ch in changes:
+        ch = dict(ch)
+        cols = dict(ch.get("row") or ch.get("fields") or {})
+        measures = dict(ch.get("measures") or {})
+        for col, value in list(cols.items()):
+            if (not isinstance(value, str) or measures.get(col) == "ignore" or not value.strip() or norm(value) in said
+                    or (ch["table"], col) in keep):
+                continue
+            if col in PRESENT_COLUMNS:
+                measures[col] = "present"
+            elif col in FACT_COLUMNS:
+                text = norm(value)
+                found = sorted({v for v in values if len(norm(v)) >= 2 and norm(v) in text}, key=lambda v: text.index(norm(v)))
+                # a fact inside a longer fact adds nothing
+                found = [v for v in found if not any(v != w and norm(v) in norm(w) for w in found)]
+                if found:
+                    cols[col], measures[col] = found, "facts"
+                else:
+                    measures[col] = "present"
+        if "row" in ch:
+            ch["row"] = cols
+        elif "fields" in ch:
+            ch["fields"] = cols
+        ch["measures"] = measures
+        out.append(ch)
+    return out

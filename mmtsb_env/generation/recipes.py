@@ -2,7 +2,7 @@
 
 :class:`GenericRecipe` serves the four generic flows (aggregate, compare, filter, compute) with
 any compatible sink. The database-backed flows (validate, lookup_chain, cross_reference) are in
-:mod:`mmtsb_env.generation.db_recipes`; both expose the same interface to the composer:
+:mod:`mmtsb_env.generation.db_recipes` (which builds on this module); both expose the same interface to the composer:
 ``parts()``, ``entity_mutation(parts, candidates)`` and ``criteria(parts, expected)``.
 """
 
@@ -14,6 +14,9 @@ from typing import Any
 from . import sinks as S
 from .core import Build, GenerationError, Part, Payload, call, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
+from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
+from .warmups import warmup
+from .challenges import can_edit, contradict, edit_made
 
 
 # image categories whose results suit a domain's sinks (used to honour a domain preference)
@@ -52,17 +55,25 @@ class RecipeBase:
         return text
 
     def generic_setup(self, sink: S.Sink | None) -> Part:
-        """A text-only first round (late arrival) when the sink has no container to prepare."""
+        """A text-only round before the images (late arrival): a contact's address the sink will need, or a warm-up."""
         b = self.b
-        if isinstance(sink, S._PersonSink):
+        if isinstance(sink, S._PersonSink) and (sink.pre_steps or sink.clarify) and not sink.created:
             steps = list(sink.pre_steps)
             clar = [sink.clarify] if sink.clarify else []
             sink.pre_steps, sink.clarify = [], None
             req = f"Before I send you some pictures: what email address do I have saved for {sink.spoken}?"
             return Part(req, steps, f"{sink.full}'s email address is {sink.person['email']}.", facts=[sink.person["email"]],
-                        clarifications=clar)
-        req = "Quick check before I send you some pictures: which email address is on my profile?"
-        return Part(req, [call("supervisor_show_profile")], f"Your profile email is {b.owner.email}.", facts=[b.owner.email])
+                        clarifications=clar, report=[sink.person["email"]])
+        used = self.__dict__.setdefault("_warmups", set())
+        return warmup(b, used)
+
+
+def ref_noun(b: Build, scope: list[int]) -> str:
+    """What the user calls the images of ``scope`` ("receipt", "invoices", "images")."""
+    cats = {b.imgs[i].category for i in scope}
+    if len(cats) > 1:
+        return "images"
+    return b.imgs[scope[0]].noun if len(scope) == 1 else b.imgs[scope[0]].plural
 
 
 class GenericRecipe(RecipeBase):
@@ -78,8 +89,6 @@ class GenericRecipe(RecipeBase):
     @classmethod
     def make(cls, b: Build, flow_name: str, n: int, arrival: str, challenge: str, budget: int,
              category: str | None = None) -> "GenericRecipe":
-        from .compose import CATEGORIES_BY_FLOW, choose_sink, skeleton
-
         cats = CATEGORIES_BY_FLOW[flow_name]
         if category is not None and category not in cats:
             raise GenerationError(f"category {category!r} cannot serve the {flow_name} flow")
@@ -91,6 +100,11 @@ class GenericRecipe(RecipeBase):
         flow = make_flow(b, flow_name, category)
         n = max(n, flow.min_group + (1 if arrival != "upfront" else 0))
         ids = flow.draft(b, n)
+        # state mutation: mostly the user takes back part of what was made (one round more), else the
+        # phone's connectivity changes under the assistant (no extra round)
+        edit = challenge == "state_mutation" and b.rng.random() < 0.75
+        if edit:
+            budget = min(budget, 4)
         slots = skeleton(arrival, ids, b.rng, budget=budget, min_group=max(1, flow.min_group), additive=flow.additive)
         tasks = [s for s in slots if s.role == "task"]
         if flow.name == "filter":
@@ -107,13 +121,22 @@ class GenericRecipe(RecipeBase):
             variant = "criterion" if flippable and b.rng.random() < 0.5 else "destination"
             need_undo = variant == "destination"
         elif challenge == "error_correction":
-            variant = "criterion" if flow.name == "compare" and b.rng.random() < 0.4 else "sink"
+            roll = b.rng.random()
+            if roll < (0.65 if flow.name in ("compare", "compute") else 0.35):
+                variant = "contradiction"  # the user states a value the images contradict
+            elif flow.name == "compare" and roll < 0.85:
+                variant = "criterion"
+            else:
+                variant = "sink"
             need_mistake = variant == "sink"
+        elif edit:
+            variant = "edit"
         late_container = arrival == "late" and bool(full.lines) and b.rng.random() < 0.6
         sink = b.rng.choice([S.NoteSink, S.FileSink])(b) if late_container else choose_sink(b, full, flow, need_extend=flow.additive and (len(tasks) > 1 or late_container),
                            need_revise=(not flow.additive and len(tasks) > 1) or variant == "criterion" or late_container,
                            need_undo=need_undo, need_mistake=need_mistake,
-                           need_online=challenge == "state_mutation" and b.rng.random() < 0.8)
+                           need_online=challenge == "state_mutation" and not edit and b.rng.random() < 0.8,
+                           need_edit=edit)
         share = None
         if any(s.role == "share" for s in slots):
             options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS if c is not type(sink) and c not in (S.ReminderSink,)
@@ -144,7 +167,7 @@ class GenericRecipe(RecipeBase):
             seen += [i for i in slot.deliver if i not in seen]
             sink = self.sink
             if slot.role == "setup":
-                made = sink.setup_request() if self.late_container else None
+                made = sink.setup_request() if self.late_container and not sink.setup_done else None
                 if made is not None:
                     req, steps, answer = made
                     parts.append(Part(req, steps, answer, is_task=True))
@@ -184,14 +207,20 @@ class GenericRecipe(RecipeBase):
             parts.append(part)
             done_tasks += 1
             last_payload = self.flow.payload(b, cumulative)
+            if done_tasks == 1 and self.variant == "contradiction" and not contradict(b, part, payload, ref_noun(b, slot.scope), slot.scope):
+                raise GenerationError("no value to contradict")
             if si == challenge_at:
                 self._later_tasks = any(x.role == "task" for x in self.slots[si + 1:])
                 parts.append(self._challenge_part(cumulative, last_payload))
                 last_payload = self.flow.payload(b, cumulative)
+        if self.variant == "edit":
+            if not can_edit(self.sink):
+                raise GenerationError(f"{type(self.sink).__name__} made too little to take part of it back")
+            parts.append(edit_made(b, self.sink, self.flow.payload(b, cumulative)))
         return parts
 
     def _challenge_slot(self) -> int | None:
-        if self.challenge not in ("goal_change", "error_correction"):
+        if self.challenge not in ("goal_change", "error_correction") or self.variant == "contradiction":
             return None
         task_slots = [i for i, s in enumerate(self.slots) if s.role == "task"]
         if self.challenge == "error_correction":
@@ -277,9 +306,3 @@ class GenericRecipe(RecipeBase):
         if flow.name == "compare":
             return compare_desc(flow.category, flow.variant)
         return compute_desc(flow.category, flow.variant)
-
-
-def db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, budget: int, category: str | None = None):
-    from .db_recipes import make_db_recipe
-
-    return make_db_recipe(b, flow, n, arrival, challenge, budget, category)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -11,12 +12,24 @@ from ..scenario.model import Scenario
 from .verify import check_distribution
 
 
+def _write_json(path: Path, data: Any, compress: bool) -> Path:
+    if not compress:
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        return path
+    path = path.with_name(path.name + ".gz")
+    raw = (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    with open(path, "wb") as fh, gzip.GzipFile(filename="", mode="wb", fileobj=fh, mtime=0, compresslevel=9) as gz:
+        gz.write(raw)  # mtime 0 and no file name: the same scenarios give the same bytes
+    return path
+
+
 def write_scenarios(scenarios: Sequence[Scenario], out: str | Path, *, group_by: str | None = "flow_type",
-                    report: dict[str, Any] | None = None) -> list[Path]:
+                    report: dict[str, Any] | None = None, compress: bool = False) -> list[Path]:
     """Write ``scenarios`` as format-v1 JSON under ``out``.
 
     ``group_by="flow_type"`` (default) writes one JSON list per flow (``aggregate.json`` ...);
     ``group_by=None`` writes one file per scenario (its id with ``/`` replaced by ``_``).
+    ``compress=True`` writes compact ``.json.gz`` files instead (the loaders read both).
     ``report`` (stats, distribution) is written to ``generation_report.md`` (not ``.json``: suite
     loaders read every ``*.json`` in the folder as scenarios).
     """
@@ -25,17 +38,13 @@ def write_scenarios(scenarios: Sequence[Scenario], out: str | Path, *, group_by:
     written: list[Path] = []
     if group_by is None:
         for s in scenarios:
-            path = out / (s.id.replace("/", "_") + ".json")
-            path.write_text(json.dumps(s.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            written.append(path)
+            written.append(_write_json(out / (s.id.replace("/", "_") + ".json"), s.to_dict(), compress))
     else:
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for s in scenarios:
             groups[str(s.metadata.get(group_by, "other"))].append(s.to_dict())
         for name, items in sorted(groups.items()):
-            path = out / f"{name}.json"
-            path.write_text(json.dumps(items, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            written.append(path)
+            written.append(_write_json(out / f"{name}.json", items, compress))
     if report is not None:
         dist = check_distribution(scenarios, min_per_cell=0)
         data = {**report, "count": len(scenarios), "distribution": dist.counts, "cells_covered": dist.cells_covered,

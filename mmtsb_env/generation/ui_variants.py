@@ -359,18 +359,26 @@ def oracle_check(scenario: Scenario, max_steps: int | None = None) -> tuple[bool
 
 
 def build_ui_suite(n: int = 60, seed: int = 2026, n_base: int = 112, id_format: str = "ui/gen_{index:04d}",
-                   stats: dict[str, Any] | None = None, max_steps: int = MAX_STEPS) -> list[Scenario]:
-    """``n`` oracle-verified UI variants of freshly generated scenarios, numbered ``ui/gen_0001``...
+                   stats: dict[str, Any] | None = None, max_steps: int = MAX_STEPS,
+                   bases: Sequence[Scenario] | str | None = "nominal") -> list[Scenario]:
+    """``n`` oracle-verified UI variants of other scenarios, numbered ``ui/gen_0001``...
 
-    Bases come from :func:`~mmtsb_env.generation.generate` (``n_base`` of them, static checks,
-    balanced over the design cells); a variant is kept only when the oracle reaches entity F1 1.0
-    with a passing verdict (UI checks included), the scripted user's choice matches the solution,
-    and the oracle needs at most ``max_steps`` actions. ``stats`` (a dict) receives counts and failures.
+    ``bases`` is a suite name (default: the built-in ``nominal`` suite, so every UI scenario is a
+    nominal one plus a screen, and text and UI mode are compared on the same tasks), a list of
+    scenarios, or None for ``n_base`` freshly generated ones (static checks, balanced over the
+    design cells). A variant is kept only when the oracle reaches entity F1 1.0 with a passing
+    verdict (UI checks included), the scripted user's choice matches the solution, and the oracle
+    needs at most ``max_steps`` actions. ``stats`` (a dict) receives counts and failures.
     """
-    from .api import generate
+    if bases is None:
+        from .api import generate
 
-    bases = generate(n_base, seed=seed, verify="static")
-    made = ui_variants(bases, seed=seed)
+        bases = generate(n_base, seed=seed, verify="static")
+    elif isinstance(bases, str):
+        from ..scenario.suites import load_suite
+
+        bases = sorted(load_suite(bases), key=lambda b: b.id)  # nominal/0001...: balanced over the cells
+    made = ui_variants(list(bases), seed=seed)
     out: list[Scenario] = []
     failures: list[str] = []
     for v in made:
@@ -395,17 +403,18 @@ def write_ui_suite(scenarios: Sequence[Scenario], path: str | Path) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m mmtsb_env.generation.ui_variants [--n 48] [--seed 2026] [--out scenarios/ui/generated.json]``."""
+    """``python -m mmtsb_env.generation.ui_variants [--n 60] [--seed 2026] [--bases nominal] [--out scenarios/ui/generated.json]``."""
     import argparse
 
     p = argparse.ArgumentParser(description="Build the generated part of the ui suite.")
     p.add_argument("--n", type=int, default=60)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--n-base", type=int, default=112)
+    p.add_argument("--bases", default="nominal", help="suite whose scenarios are converted, or 'generate'")
+    p.add_argument("--n-base", type=int, default=112, help="bases to generate with --bases generate")
     p.add_argument("--out", default="scenarios/ui/generated.json")
     a = p.parse_args(argv)
     stats: dict[str, Any] = {}
-    suite = build_ui_suite(a.n, a.seed, a.n_base, stats=stats)
+    suite = build_ui_suite(a.n, a.seed, a.n_base, stats=stats, bases=None if a.bases == "generate" else a.bases)
     write_ui_suite(suite, a.out)
     print(json.dumps({k: v for k, v in stats.items() if k != "failures"}), *stats["failures"][:10], sep="\n")
     return 0

@@ -159,18 +159,23 @@ def check_images(s: Scenario, report: VerificationReport, *, render_images: bool
 
 
 def arrival_of(s: Scenario) -> str:
-    """The arrival pattern the rounds implement: upfront, progressive, late or mixed."""
+    """The arrival pattern the rounds implement: upfront, progressive, late or mixed.
+
+    ``late`` means every image arrives in the last third of the rounds (round ``i`` of ``n``,
+    1-based, with ``3 i > 2 n``) and none with the first round.
+    """
     delivering = [i for i, r in enumerate(s.rounds) if r.image_ids]
-    task_rounds = [i for i, r in enumerate(s.rounds) if r.kind in ("task", "state_mutation")]
+    # follow-ups (goal changes, corrections, edits the user asks for) bring no image in any pattern
+    task_rounds = [i for i, r in enumerate(s.rounds) if r.kind == "task" or (r.kind == "state_mutation" and r.state_changes)]
     if not delivering:
         return "none"
     if delivering == [0]:
         return "upfront"
-    if len(delivering) == 1:
+    if 0 not in delivering and all(3 * (i + 1) > 2 * len(s.rounds) for i in delivering):
         return "late"
-    if all(i in delivering for i in task_rounds):
+    if 0 in delivering and all(i in delivering for i in task_rounds):
         return "progressive"
-    return "mixed" if 0 in delivering else "late"
+    return "mixed"
 
 
 def check_structure(s: Scenario, report: VerificationReport) -> None:

@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import gzip
 import json
 from functools import lru_cache
 from importlib import resources
@@ -15,11 +16,14 @@ from typing import Any, Iterable
 
 from .model import Scenario, ScenarioError
 
-BUILTIN_SUITES = ("demo", "nominal", "ui")
+BUILTIN_SUITES = ("demo", "nominal", "ui", "extended")
+SUITE_FILES = (".json", ".json.gz")  # a suite folder's scenario files (gzip for large suites)
 
 
 def _read_json(path: Path) -> Any:
     try:
+        if path.name.endswith(".gz"):
+            return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ScenarioError(f"{path}: no such file") from None
@@ -55,8 +59,10 @@ def _load_builtin(name: str) -> tuple[Scenario, ...]:
         raise ScenarioError(f"unknown suite {name!r}; available: {available}")
     scenarios = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".json"):
-            scenarios.extend(_scenarios_in(json.loads(entry.read_text(encoding="utf-8")), f"{name}/{entry.name}"))
+        if entry.name.endswith(SUITE_FILES):
+            raw = entry.read_bytes()
+            text = (gzip.decompress(raw) if entry.name.endswith(".gz") else raw).decode("utf-8")
+            scenarios.extend(_scenarios_in(json.loads(text), f"{name}/{entry.name}"))
     ids = [s.id for s in scenarios]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
@@ -70,10 +76,11 @@ def available_suites() -> list[str]:
 
 
 def load_suite(name: str | Path = "demo") -> list[Scenario]:
-    """A built-in suite by name (``"demo"``, ``"nominal"``, ``"ui"``) or every ``*.json`` in a folder."""
+    """A built-in suite by name (``"demo"``, ``"nominal"``, ``"ui"``, ``"extended"``) or every ``*.json``/``*.json.gz`` in a folder."""
     path = Path(name)
     if path.is_dir():
-        return [s for p in sorted(path.glob("*.json")) for s in _scenarios_in(_read_json(p), str(p))]
+        files = sorted(p for p in path.iterdir() if p.name.endswith(SUITE_FILES))
+        return [s for p in files for s in _scenarios_in(_read_json(p), str(p))]
     return list(_load_builtin(str(name)))
 
 

@@ -121,7 +121,7 @@ def test_skipping_the_screen_fails_the_verdict():
 
 def test_the_generated_file_is_reproducible(tmp_path):
     stats: dict = {}
-    rebuilt = build_ui_suite(2, seed=2026, n_base=112, stats=stats)
+    rebuilt = build_ui_suite(2, seed=2026, stats=stats)
     assert stats["verified"] == 2 and [s.to_dict() for s in rebuilt] == [s.to_dict() for s in GENERATED[:2]]
     # same seed, same bytes: a rebuild in this process writes exactly what the committed file holds
     a = write_ui_suite(rebuilt, tmp_path / "a.json").read_bytes()
@@ -137,3 +137,18 @@ def test_variants_deterministic_and_only_where_there_is_a_choice():
                                                                        for r in base[0].rounds))
     assert make_variant(single, __import__("random").Random(0), "pick_list") is None
     assert all(re.fullmatch(r"ui/gen/11-\d{4}", v.id) for v in first)
+
+
+def test_every_generated_ui_scenario_is_a_nominal_one_plus_a_screen():
+    """Text vs UI mode compare the same tasks: same base rounds and expected changes, plus one UI round and its note."""
+    nominal = {s.id: s for s in load_suite("nominal")}
+    assert len(GENERATED) >= 50
+    for v in GENERATED:
+        base = nominal[v.metadata["ui_variant"]["base_id"]]
+        assert [r.query for r in v.rounds[:len(base.rounds)]] == [r.query for r in base.rounds], v.id
+        assert len(v.rounds) == len(base.rounds) + 1 and v.rounds[-1].ui is not None and base.ui is False
+        base_changes = [c.to_dict() if hasattr(c, "to_dict") else c for c in base.expected_changes]
+        variant_changes = [c.to_dict() if hasattr(c, "to_dict") else c for c in v.expected_changes]
+        assert all(c in variant_changes for c in base_changes), v.id
+        assert len(variant_changes) == len(base_changes) + 1, v.id
+    assert len({v.metadata["ui_variant"]["base_id"] for v in GENERATED}) == len(GENERATED)

@@ -1,0 +1,161 @@
+"""Challenge realisations shared by the generic recipes (besides the ones woven into sinks).
+
+* :func:`contradict` -- error correction where the user states a detail that the images
+  contradict (a total, a price, a date): the agent must use what the image shows and say so.
+* :func:`edit_made` -- state mutation where the user changes their mind about something the
+  assistant created earlier in the conversation: one of the entries goes, or a line of the
+  note or file does, and the assistant has to find and change that row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, timedelta
+
+from . import sinks as S
+from .core import ORDINALS, Build, Part, Payload
+from .world_index import norm
+
+_MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")
+_ISO = re.compile(r"^\d{4}-\d\d-\d\d$")
+
+
+def _shown(b: Build) -> str:
+    return norm(" ".join(json.dumps(im.render_spec(), ensure_ascii=False) for im in b.imgs))
+
+
+def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
+    """A plausible misreading of ``right`` that no image shows and no other fact equals, or None."""
+    shown = _shown(b)
+    for _ in range(30):
+        if _ISO.match(right):
+            d = date.fromisoformat(right) + timedelta(days=b.rng.choice([-3, -2, -1, 1, 2, 3, 7]))
+            cand = d.isoformat()
+        elif _MONEY.match(right):
+            decimals = 2 if "." in right else 0
+            v = float(right.replace(",", ""))
+            digits = list(f"{v:.{decimals}f}".replace(".", ""))
+            if len(digits) >= 3 and b.rng.random() < 0.5:  # two neighbouring digits swapped, as people misread
+                i = b.rng.randrange(len(digits) - 1)
+                digits[i], digits[i + 1] = digits[i + 1], digits[i]
+                raw = "".join(digits)
+                w = int(raw) / (10 ** decimals)
+            else:
+                w = v + b.rng.choice([-1, 1]) * b.rng.choice([1, 2, 5, 10, 20]) * (1 if v > 40 else 0.5)
+            if w <= 0:
+                continue
+            cand = f"{w:,.{decimals}f}"
+        else:
+            return None
+        if cand != right and cand not in taken and norm(cand) not in shown:
+            return cand
+    return None
+
+
+def contradiction_target(p: Payload) -> str | None:
+    """The fact a user would misremember: the last money amount or date the result reports."""
+    for f in reversed(p.facts):
+        if _MONEY.match(f) and ("." in f or "," in f) or _ISO.match(f):
+            return f
+    return None
+
+
+def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[int] = ()) -> bool:
+    """Turn ``part`` (a task round) into one where the user states a wrong value; False if none fits.
+
+    The value is the result's amount or date when the round reports one, else the amount printed
+    on one of the round's images.
+    """
+    right = contradiction_target(p) if p is not None else None
+    which = None
+    if right is None:
+        priced = [i for i in scope if b.imgs[i].amount]
+        if not priced:
+            return False
+        i = b.rng.choice(priced)
+        right = f"{b.imgs[i].amount:,.2f}"
+        k = sorted(scope).index(i)
+        one = b.imgs[i].noun
+        which = f"this {one}" if len(scope) == 1 else f"the {ORDINALS[k]} {one}"
+    wrong = wrong_value(b, right, (list(p.facts) if p else []) + b.image_values + b.derived)
+    if wrong is None:
+        return False
+    money = not _ISO.match(right)
+    shown_wrong = f"${wrong}" if money else wrong
+    shown_right = f"${right}" if money else right
+    if which is None:
+        claim = b.rng.choice([
+            f"I'm pretty sure it comes out at {shown_wrong}, but tell me if the {noun} says otherwise.",
+            f"If I remember right the number is {shown_wrong} - check it against the {noun} and tell me.",
+            f"(I noted {shown_wrong} for this earlier; tell me if that's wrong.)",
+            f"Should be {shown_wrong} I think, let me know if not.",
+        ])
+        verb = "show" if noun.endswith("s") else "shows"
+        fixed = f"The {noun} {verb} {shown_right}, not {shown_wrong}, so I used {shown_right}."
+    else:
+        claim = b.rng.choice([
+            f"By the way, {which} says {shown_wrong}, I think - tell me if I misread it.",
+            f"{which[:1].upper() + which[1:]} was {shown_wrong} if I remember right; let me know if it isn't.",
+            f"fyi i wrote down {shown_wrong} for {which}, correct me if that's wrong",
+        ])
+        fixed = f"{which[:1].upper() + which[1:]} actually shows {shown_right}, not {shown_wrong}; I went by the image."
+    part.request = f"{part.request} {claim}"
+    part.answer = f"{fixed} {part.answer}"
+    part.kind = "correction"
+    part.report = [right]
+    if right not in part.facts:
+        part.facts.append(right)
+    return True
+
+
+def can_edit(sink: S.Sink) -> bool:
+    """Whether the sink's result can be partly taken back (entries, or the lines of a note or file)."""
+    if isinstance(sink, S._EntriesSink):
+        return len(sink.made) >= 2
+    if isinstance(sink, (S.NoteSink, S.FileSink)):
+        return len([ln for ln in sink.content.split("\n") if ln.strip()]) >= 2
+    return isinstance(sink, EDITABLE_AMOUNTS)
+
+
+EDITABLE_AMOUNTS = (S.VenmoRequestSink, S.SplitwiseSink)
+EDITABLE = S.ENTRY_SINKS + (S.NoteSink, S.FileSink) + EDITABLE_AMOUNTS
+
+
+def edit_made(b: Build, sink: S.Sink, current: Payload) -> Part:
+    """A round where the user takes back one entry (or line, or half the amount) the assistant made earlier."""
+    if isinstance(sink, EDITABLE_AMOUNTS):
+        new = round(current.amount / 2, 2)
+        money = f"{new:,.2f}"
+        b.note_values(Payload("", derived=[money]))
+        req = b.rng.choice([
+            f"Change of heart: I'll cover half of it myself, so cut the {sink.noun} you made to half the amount.",
+            f"actually make the {sink.noun} only half of that, i'm paying the rest",
+            f"I've thought about it and the {sink.noun} should only be for half the amount. Could you change it and tell me the new figure?",
+        ])
+        return Part(req, sink.revise(Payload("", amount=new)), f"Changed the {sink.noun} to ${money}.", facts=[money],
+                    kind="state_mutation", is_task=True, report=[money] if "tell me" in req else [])
+    if isinstance(sink, S._EntriesSink):
+        k = b.rng.randrange(min(len(sink.made), len(ORDINALS)))
+        label, e = sink.made[k]
+        steps = sink.remove(label, e)
+        sink.made.remove((label, e))
+        which = "last" if k == len(sink.made) else ORDINALS[k]
+        noun = sink.noun
+        req = b.rng.choice([
+            f"Actually I changed my mind about the {which} {noun} you added - please delete that one and keep the rest.",
+            f"hmm, scratch the {which} {noun} you made, i don't need it anymore",
+            f"One more thing: the {which} {noun} you created isn't needed after all. Can you remove it?",
+        ])
+        return Part(req, steps, f"Deleted the {which} {noun} ('{e['title']}'); the others stay.", kind="state_mutation",
+                    is_task=True)
+    lines = sink.content.split("\n")
+    kept = lines[:-1] if b.rng.random() < 0.5 else lines[1:]
+    which = "last" if kept == lines[:-1] else "first"
+    steps = sink.revise(Payload("", lines=kept))
+    req = b.rng.choice([
+        f"I changed my mind, I don't need the {which} line of that {sink.noun} after all. Take it out and leave the rest.",
+        f"Could you drop the {which} line from the {sink.noun}? Everything else can stay.",
+        f"on second thought remove the {which} line of the {sink.noun} pls",
+    ])
+    return Part(req, steps, f"Removed the {which} line from the {sink.noun}.", kind="state_mutation", is_task=True)
