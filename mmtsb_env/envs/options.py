@@ -29,7 +29,9 @@ class EnvOptions:
         judge_weight: weight of the terminal verdict in the reward.
         judge: terminal judge (default: the deterministic rubric judge).
         code_timeout_s: wall-clock limit per code execution.
-        code_memory_mb: memory cap per code execution (runs code in an isolated process).
+        code_memory_mb: memory cap of the code sandbox's worker process (default 1024 MiB).
+        code_isolation: ``"process"`` (default: a clean worker process) or ``"thread"`` (in-process,
+            for trusted code only; see docs/security.md).
     """
 
     mode: str = "tool"
@@ -43,6 +45,7 @@ class EnvOptions:
     judge: Any = None
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None
+    code_isolation: str = "process"
 
     @classmethod
     def from_kwargs(cls, mode: str, kwargs: dict[str, Any]) -> "EnvOptions":
@@ -56,6 +59,7 @@ class EnvOptions:
         return EpisodeConfig(
             mode=self.mode, toolbox=self.toolbox, tool_search=self.tool_search, max_messages=self.max_messages,
             judge_weight=self.judge_weight, code_timeout_s=self.code_timeout_s, code_memory_mb=self.code_memory_mb,
+            code_isolation=self.code_isolation,
         )
 
     def obs_config(self) -> ObsConfig:

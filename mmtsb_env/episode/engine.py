@@ -44,7 +44,8 @@ class EpisodeConfig:
     judge_weight: float = 1.0
     f1_weight: float = 1.0
     code_timeout_s: float = 5.0
-    code_memory_mb: int | None = None
+    code_memory_mb: int | None = None  # None: the sandbox default (1024 MiB per interpreter)
+    code_isolation: str = "process"  # "thread": in-process, for trusted code only (see docs/security.md)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
@@ -156,8 +157,9 @@ class Episode:
     USER = USER
 
     def __init__(self, scenario: Scenario, config: EpisodeConfig | None = None, *, judge: Any = None,
-                 images: Any = None) -> None:
+                 images: Any = None, seed: int | None = None) -> None:
         self.scenario = scenario
+        self.seed = seed  # seeds the code sandbox's ``random`` (default: derived from the scenario id)
         self.config = config or EpisodeConfig()
         self.judge = judge or RubricJudge()
         base = base_world(scenario.world_seed)
@@ -387,11 +389,15 @@ class Episode:
         if self._interpreter is None:
             from ..sandbox import Interpreter, Limits
 
+            import zlib
+
             functions = {name: self._code_function(name) for name in self._code_tool_names()}
-            self._interpreter = Interpreter(
-                functions=functions,
-                limits=Limits(timeout_s=self.config.code_timeout_s, memory_mb=self.config.code_memory_mb),
-            )
+            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation)
+            if self.config.code_memory_mb is not None:
+                limits = Limits(timeout_s=limits.timeout_s, memory_mb=self.config.code_memory_mb,
+                                isolation=limits.isolation)
+            seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
+            self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now)
         return self._interpreter
 
     def _code_tool_names(self) -> list[str]:
@@ -432,8 +438,13 @@ class Episode:
         return call_tool
 
     def _run_code(self, code: str) -> tuple[str, bool, list[int]]:
+        from ..sandbox.errors import SandboxInterrupt
+
         self._code_images: list[int] = []
-        result = self._interpreter_for().run(code)
+        try:
+            result = self._interpreter_for().run(code)
+        except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode
+            return f"SandboxError: the code could not be run ({type(exc).__name__}: {exc})", False, []
         text = result.output
         if result.error:
             text = (text + "\n" if text else "") + result.error

@@ -46,7 +46,7 @@ from .errors import (
     SandboxViolation,
     make_tool_error,
 )
-from .policy import OutputCollector, RunState, build_namespace, copy_result, plain_argument, scalar_args
+from .policy import OutputCollector, RunState, build_namespace, copy_result, plain_argument, plain_kwargs, scalar_args
 
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
 INJECT_INTERVAL_S = 0.1
@@ -113,7 +113,7 @@ class _Generation:
         self.memory_mb = getattr(limits, "memory_mb", None)
         tools = {name: self._make_tool(name) for name in engine.functions}
         self.namespace = build_namespace(
-            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed
+            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed, clock=engine.clock
         )
         self.globals = self.namespace.globals
         self.thread: threading.Thread | None = None
@@ -127,10 +127,10 @@ class _Generation:
             if state.halt:
                 state.stop()
             plain_args = plain_argument(list(args))
-            plain_kwargs = {key: plain_argument(value) for key, value in kwargs.items()}
+            plain_kw = plain_kwargs(kwargs)
             gen.call_seq += 1
             call_id = gen.call_seq
-            events.put(("call", call_id, name, plain_args, plain_kwargs))
+            events.put(("call", call_id, name, plain_args, plain_kw))
             while True:
                 reply_id, status, payload = replies.get()
                 if reply_id == call_id:
@@ -170,6 +170,9 @@ class _Generation:
                 job = self.jobs.get()
                 if job is None:
                     return
+                if job == "close":
+                    self._clear()
+                    return
                 token, unit, timeout_s = job
                 try:
                     outcome = self._execute(unit, timeout_s)
@@ -182,6 +185,15 @@ class _Generation:
                     self._quiesce()
                 except BaseException:  # noqa: BLE001
                     pass
+
+    def _clear(self) -> None:
+        """Drop the namespace on this thread: finalisers of agent objects (a generator's
+        ``finally``, ...) then run here, where the halted run state stops them, never on a host
+        thread."""
+        try:
+            self.globals.clear()
+        except BaseException:  # noqa: BLE001 - a finaliser interrupted by the halt flag
+            pass
 
     def _quiesce(self) -> None:
         """Stop further injections and drop one that may be pending."""
@@ -319,12 +331,14 @@ class Engine:
         allow_numpy: bool = False,
         soft_memory_mb: int | None = None,
         seed: int | None = None,
+        clock: Any = None,
     ) -> None:
         self.functions = dict(functions)
         self.limits = limits
         self.allow_numpy = allow_numpy
         self.soft_memory_mb = soft_memory_mb
         self.seed = seed
+        self.clock = clock
         self._generation: _Generation | None = None
         self._generations = 0
         self._token = 0
@@ -349,10 +363,11 @@ class Engine:
         if gen is not None:
             gen.state.halt = True
             gen.state.reason = "idle"
-            gen.jobs.put(None)
-            if gen.thread is not None and gen.thread is not threading.current_thread():
+            if gen.thread is not None and gen.thread.is_alive() and gen.thread is not threading.current_thread():
+                gen.jobs.put("close")  # the namespace is cleared on the executor thread
                 gen.thread.join(timeout=0.5)
-            gen.globals.clear()
+            else:
+                gen.jobs.put(None)
 
     def warm_up(self) -> None:
         self._ensure_generation()

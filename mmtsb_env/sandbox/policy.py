@@ -464,6 +464,15 @@ MODULE_RULES: dict[str, ModuleRule] = {
                "DefaultDict", "Deque", "OrderedDict", "ChainMap", "NoReturn", "AnyStr", "Text",
                "TYPE_CHECKING", "get_origin", "get_args", "NewType", "Generic"}
     ),
+    "base64": ModuleRule(
+        allow={"b64encode", "b64decode", "standard_b64encode", "standard_b64decode", "urlsafe_b64encode",
+               "urlsafe_b64decode", "b32encode", "b32decode", "b16encode", "b16decode", "encodebytes",
+               "decodebytes", "binascii"} - {"binascii"}
+    ),
+    "time": ModuleRule(
+        allow={"time", "time_ns", "gmtime", "localtime", "strftime", "strptime", "struct_time", "perf_counter",
+               "perf_counter_ns", "monotonic", "monotonic_ns", "sleep"}
+    ),
     "dataclasses": ModuleRule(
         allow={"dataclass", "field", "fields", "asdict", "astuple", "replace", "is_dataclass",
                "FrozenInstanceError", "MISSING", "KW_ONLY", "InitVar"}
@@ -784,16 +793,49 @@ def plain_argument(value: Any, depth: int = 0) -> Any:
         return float.__float__(value)
     if isinstance(value, dict):
         out = {}
-        for k, v in value.items():
+        for k, v in list(dict.items(value)):
             if not isinstance(k, str):
                 raise TypeError(f"tool arguments must be JSON-like: dict keys must be strings, not {type(k).__name__}")
             out[str.__str__(k)] = plain_argument(v, depth + 1)
         return out
-    if isinstance(value, (list, tuple)):
-        return [plain_argument(v, depth + 1) for v in value]
+    if isinstance(value, list):
+        return [plain_argument(v, depth + 1) for v in list.copy(value)]
+    if isinstance(value, tuple):
+        return [plain_argument(v, depth + 1) for v in tuple.__iter__(value)]
     raise TypeError(
         f"tool arguments must be JSON-like (dict/list/str/int/float/bool/None), not {type(value).__name__}"
     )
+
+
+def plain_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments as a dict of exact ``str`` keys and plain values (keys included: a ``str``
+    subclass key with a hostile ``__hash__``/``__eq__`` must never reach host code)."""
+    return plain_argument(kwargs)
+
+
+_PLAIN_SCALARS = (type(None), bool, int, float, str, bytes)
+
+
+def plain_result(value: Any, depth: int = 0) -> Any:
+    """A tool result as plain data for another process (scalars, bytes, list, tuple, str-keyed dict);
+    host objects never cross."""
+    t = type(value)
+    if t in _PLAIN_SCALARS:
+        return value
+    if depth > 200:
+        raise TypeError("the result is nested too deeply")
+    if t is list or t is tuple:
+        return t(plain_result(v, depth + 1) for v in value)
+    if t is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) not in _PLAIN_SCALARS:
+                raise TypeError(f"result dict keys must be plain scalars, not {type(k).__name__}")
+            out[k] = plain_result(v, depth + 1)
+        return out
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return (str if isinstance(value, str) else int if isinstance(value, int) else float)(value)
+    raise TypeError(f"results must be plain data (dict/list/tuple/str/bytes/int/float/bool/None), not {t.__name__}")
 
 
 def copy_result(value: Any) -> Any:
@@ -832,8 +874,10 @@ class _Namespace:
         *,
         allow_numpy: bool,
         seed: int | None,
+        clock: Any = None,
     ) -> None:
         self.state = state
+        self.clock = Clock(clock, state) if clock is not None else None
         self.collector = collector
         self.agent_classes: weakref.WeakSet[type] = weakref.WeakSet()
         self.rules = dict(MODULE_RULES)
@@ -913,6 +957,10 @@ class _Namespace:
             return {"ndarray": standin}
         if module_name == "decimal":
             return {"localcontext": _guarded_localcontext, "Context": _guarded_decimal_context()}
+        if module_name == "time":
+            return (self.clock or Clock(None, self.state)).time_module()
+        if module_name == "base64":
+            return {name: _bounded_codec(getattr(module, name)) for name in MODULE_RULES["base64"].allow}
         return {}
 
     def _agent_class_decorator(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
@@ -1059,6 +1107,10 @@ class _Namespace:
                 special = _special_attribute(obj, name, safe_format, safe_format_map)
                 if special is not None:
                     return special
+            if name in _CLOCK_METHODS and ns.clock is not None:
+                cls = obj if isinstance(obj, type) else t
+                if issubclass(cls, _datetime_module.date):
+                    return ns.clock.method(cls, name)
             if name == "register" and (isinstance(obj, abc.ABCMeta) or t.__module__ == "typing"):
                 raise AttributeViolation("ABC registration is not allowed in the sandbox")
             if ns.numpy_types and name in numpy_denied and isinstance(obj, ns.numpy_types):
@@ -1075,12 +1127,11 @@ class _Namespace:
                 raise AttributeViolation(f'"{name}" is a module that is not available in the sandbox')
             if isinstance(value, _DANGEROUS_VALUE_TYPES):
                 raise AttributeViolation(f'access to "{name}" is not allowed in the sandbox')
-            if (
-                type(value) in (dict, list, set, bytearray)
-                and isinstance(obj, type)
-                and obj not in agent_classes
-            ):
-                return _copy_module.deepcopy(value)
+            if type(value) in _MUTABLE_CONTAINERS:
+                owner = obj if isinstance(obj, type) else t
+                if owner not in agent_classes and (owner is obj or _class_level(t, name, value)):
+                    # host class state, reached through the class or one of its instances
+                    return _copy_module.deepcopy(value)
             return value
 
         def _write_(obj):
@@ -1255,20 +1306,43 @@ class _Namespace:
 
 SAFE_BUILTIN_NAMES = (
     "abs", "all", "any", "ascii", "bin", "bool", "callable", "chr", "complex", "dict", "divmod", "float",
-    "frozenset", "hash", "hex", "id", "int", "isinstance", "issubclass", "len", "list", "max", "min", "next",
+    "frozenset", "hash", "hex", "int", "isinstance", "issubclass", "len", "list", "max", "min", "next",
     "object", "oct", "ord", "repr", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple",
     "property", "staticmethod", "classmethod", "None", "True", "False", "Ellipsis", "NotImplemented",
 )
 UNAVAILABLE_BUILTINS = (
     "open", "eval", "exec", "compile", "globals", "locals", "vars", "getattr", "setattr", "delattr", "input",
     "breakpoint", "help", "exit", "quit", "memoryview", "copyright", "credits", "license", "aiter", "anext",
+    "id",  # addresses differ between runs: outputs must be reproducible (use ``is``)
 )
 
 _GUARDED_NAMES = frozenset({"format", "format_map", "to_bytes", *_SIZED_METHODS})
 
 
+def _class_level(cls: type, name: str, value: Any) -> bool:
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name, _MISSING)
+        if found is not _MISSING:
+            return found is value
+    return False
+
+
+_MISSING = object()
+
+
 def _special_attribute(obj: Any, name: str, safe_format, safe_format_map) -> Any:
     """Guarded replacements for a few str/bytes/int methods (bound or unbound), else None."""
+    if isinstance(obj, _collections.UserString) and name in ("format", "format_map"):
+        # UserString.format would call the real str.format on its data in host code
+        data = str.__str__(obj.data) if isinstance(obj.data, str) else str(obj.data)
+        if name == "format":
+            return lambda *args, **kwargs: safe_format(data, *args, **kwargs)
+        return lambda mapping: safe_format_map(data, mapping)
+    if obj is _collections.UserString or (isinstance(obj, type) and issubclass(obj, _collections.UserString)):
+        if name == "format":
+            return lambda self, *args, **kwargs: safe_format(str(self), *args, **kwargs)
+        if name == "format_map":
+            return lambda self, mapping: safe_format_map(str(self), mapping)
     if isinstance(obj, str):
         if name == "format":
             return lambda *args, **kwargs: safe_format(obj, *args, **kwargs)
@@ -1368,6 +1442,8 @@ def _guarded_decimal_context() -> type:
                 super().__init__(prec, *args, **kwargs)
 
         _DECIMAL_CONTEXT = Context
+        # type(ctx.copy()) must not hand out the real (uncapped) decimal.Context
+        TYPE_STANDINS[decimal.Context] = Context
     return _DECIMAL_CONTEXT
 
 
@@ -1410,6 +1486,108 @@ def build_namespace(
     *,
     allow_numpy: bool = False,
     seed: int | None = None,
+    clock: Any = None,
 ) -> _Namespace:
-    """Create the globals/builtins of a fresh agent namespace."""
-    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed)
+    """Create the globals/builtins of a fresh agent namespace (``clock``: the frozen ``datetime``
+    that ``datetime.now()``/``date.today()``/``time.time()`` return; ``None``: the host clock)."""
+    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed, clock=clock)
+
+
+def warm_caches() -> None:
+    """Build the lazily made classes now (the worker template calls this before forking)."""
+    _make_random_class()
+    _guarded_decimal_context()
+    import decimal  # noqa: F401
+
+
+class Clock:
+    """The sandbox's view of "now": frozen at the scenario's reference time (or the host clock).
+
+    A naive clock is the scenario's local wall time and is taken to be UTC for conversions.
+    """
+
+    def __init__(self, frozen: Any, state: RunState) -> None:
+        self.frozen = frozen
+        self.state = state
+
+    def _aware(self) -> Any:
+        dt = _datetime_module
+        if self.frozen is None:
+            return dt.datetime.now(dt.timezone.utc)
+        value = self.frozen
+        return value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)
+
+    def _local(self) -> Any:
+        if self.frozen is None:
+            return _datetime_module.datetime.now()
+        return self.frozen.replace(tzinfo=None) if self.frozen.tzinfo is None else self.frozen.replace(tzinfo=None)
+
+    def method(self, cls: type, name: str) -> Callable[..., Any]:
+        """``cls.now``/``cls.today``/``cls.utcnow`` reading this clock, returning ``cls`` instances."""
+        dt = _datetime_module
+        clock = self
+
+        def build(value):
+            if issubclass(cls, dt.datetime):
+                return cls.combine(value.date(), value.timetz())
+            return cls(value.year, value.month, value.day)
+
+        if name == "now":
+            def now(tz=None):
+                if tz is not None and not isinstance(tz, dt.tzinfo):
+                    raise TypeError("tzinfo argument must be None or of a tzinfo subclass")
+                return build(clock._local() if tz is None else clock._aware().astimezone(tz))
+            return now
+        if name == "utcnow":
+            return lambda: build(clock._aware().astimezone(dt.timezone.utc).replace(tzinfo=None))
+        return lambda: build(clock._local())
+
+    def time_module(self) -> dict[str, Any]:
+        import time as _time
+
+        clock, state = self, self.state
+
+        def time_():
+            return clock._aware().timestamp()
+
+        def time_ns():
+            return int(clock._aware().timestamp()) * 10**9 + clock._aware().microsecond * 1000
+
+        def gmtime(secs=None):
+            return _time.gmtime(time_() if secs is None else secs)
+
+        def localtime(secs=None):
+            if secs is None:
+                return clock._local().timetuple()
+            return _time.gmtime(secs)
+
+        def strftime(fmt, t=None):
+            return _time.strftime(fmt, localtime() if t is None else t)
+
+        def sleep(seconds):
+            if not isinstance(seconds, (int, float)) or seconds < 0:
+                raise ValueError("sleep length must be a non-negative number")
+            end = _time.monotonic() + seconds
+            while True:
+                if state.halt:
+                    state.stop()
+                left = end - _time.monotonic()
+                if left <= 0:
+                    return None
+                _time.sleep(min(left, 0.01))
+
+        return {"time": time_, "time_ns": time_ns, "gmtime": gmtime, "localtime": localtime, "strftime": strftime,
+                "sleep": sleep}
+
+
+_CLOCK_METHODS = frozenset({"now", "today", "utcnow"})
+
+
+def _bounded_codec(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def codec(data, *args, **kwargs):
+        if isinstance(data, (str, bytes, bytearray)) and len(data) > MAX_STR_CHARS // 2:
+            _refuse(f"{fn.__name__} of {len(data):,} characters", len(data), MAX_STR_CHARS // 2)
+        return fn(data, *args, **kwargs)
+
+    codec.__name__ = codec.__qualname__ = fn.__name__
+    return codec

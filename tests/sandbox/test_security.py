@@ -26,10 +26,10 @@ def test_corpus_is_large_and_unique():
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # generator finaliser entry
 @pytest.mark.parametrize("name,code,kinds", CORPUS, ids=[entry[0] for entry in CORPUS])
-def test_hostile_snippet_is_refused_or_contained(name, code, kinds):
+def test_hostile_snippet_is_refused_or_contained(name, code, kinds, mode):
     phone = FakePhone()
     notes_before = json.dumps(phone.notes)
-    interp = Interpreter(phone.functions(), Limits(timeout_s=0.5, soft_memory_mb=256))
+    interp = Interpreter(phone.functions(), Limits(timeout_s=0.5, soft_memory_mb=256, isolation=mode))
     try:
         res = interp.run(code)
         assert not res.ok, f"{name} ran successfully: {res.output!r}"
