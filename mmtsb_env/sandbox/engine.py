@@ -62,9 +62,14 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _set_async_exc = ctypes.pythonapi["PyThreadState_SetAsyncExc"]
 _set_async_exc.argtypes = [ctypes.c_ulong, ctypes.py_object]
 _set_async_exc.restype = ctypes.c_int
-_clear_async_exc = ctypes.pythonapi["PyThreadState_SetAsyncExc"]
-_clear_async_exc.argtypes = [ctypes.c_ulong, ctypes.c_void_p]
-_clear_async_exc.restype = ctypes.c_int
+# Never call PyThreadState_SetAsyncExc(tid, NULL) to "clear" an injection: on CPython 3.11 that
+# leaves the interpreter's eval-breaker signalled with nothing to deliver, and a thread running
+# under a profiler (cProfile, pyinstrument) then spins at 100% CPU forever. A pending injection
+# is instead delivered and dropped on the executor thread (``_quiesce``).
+
+
+def _checkpoint() -> None:
+    """A Python call: a pending asynchronous exception is raised here at the latest."""
 
 
 def rss_bytes() -> int:
@@ -196,10 +201,15 @@ class _Generation:
             pass
 
     def _quiesce(self) -> None:
-        """Stop further injections and drop one that may be pending."""
-        with self.lock:
-            self.running = False
-        _clear_async_exc(self.thread_id, None)
+        """Stop further injections, then let one that may be pending fire here and drop it."""
+        while True:
+            try:
+                with self.lock:
+                    self.running = False
+                _checkpoint()
+                return
+            except BaseException:  # noqa: BLE001 - the late injection itself
+                continue
 
     def _execute(self, unit: Unit, timeout_s: float) -> dict[str, Any]:
         g = self.globals
