@@ -13,19 +13,23 @@ import pytest
 from mmtsb_env.sandbox import Interpreter, Limits
 
 from .conftest import FakePhone
-from .hostile_corpus import CORPUS
+from .hostile_corpus import C_LEVEL, CORPUS
 
 NORMAL = "values = [n * 2 for n in range(4)]\nsum(values)"
 
 
 def test_corpus_is_large_and_unique():
-    ids = [entry[0] for entry in CORPUS]
-    assert len(ids) >= 60
+    ids = [entry[0] for entry in CORPUS + C_LEVEL]
+    assert len(ids) >= 150
     assert len(set(ids)) == len(ids)
 
 
+CASES = [pytest.param(*entry, mode, id=f"{entry[0]}-{mode}") for mode in ("process", "thread") for entry in CORPUS]
+CASES += [pytest.param(*entry, "process", id=f"{entry[0]}-process") for entry in C_LEVEL]
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # generator finaliser entry
-@pytest.mark.parametrize("name,code,kinds", CORPUS, ids=[entry[0] for entry in CORPUS])
+@pytest.mark.parametrize("name,code,kinds,mode", CASES)
 def test_hostile_snippet_is_refused_or_contained(name, code, kinds, mode):
     phone = FakePhone()
     notes_before = json.dumps(phone.notes)
