@@ -397,8 +397,17 @@ class Episode:
                 limits = Limits(timeout_s=limits.timeout_s, memory_mb=self.config.code_memory_mb,
                                 isolation=limits.isolation)
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
-            self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now)
+            self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
+                                            images=self._image_png)
         return self._interpreter
+
+    def _image_png(self, image_id: int) -> bytes:
+        """PNG bytes of one of the episode's images (``PIL.Image.open(image_id)`` in code mode)."""
+        from ..vision.store import png_bytes
+
+        if not isinstance(image_id, int) or not 0 <= image_id < len(self.images):
+            raise ValueError(f"there is no image {image_id!r} (this episode has images 0..{len(self.images) - 1})")
+        return png_bytes(self.images.get(image_id))
 
     def _code_tool_names(self) -> list[str]:
         names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]

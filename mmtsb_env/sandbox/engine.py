@@ -48,6 +48,7 @@ from .errors import (
 )
 from .policy import OutputCollector, RunState, build_namespace, copy_result, plain_argument, plain_kwargs, scalar_args
 
+IMAGE_CALL = "<image>"  # reserved function name (never an identifier): image bytes by id, for PIL
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
 INJECT_INTERVAL_S = 0.1
 HARD_GRACE_S = 1.0  # after timeout + this, a run stuck in C code is abandoned
@@ -117,8 +118,10 @@ class _Generation:
         self.sources: dict[str, list[str]] = {}
         self.memory_mb = getattr(limits, "memory_mb", None)
         tools = {name: self._make_tool(name) for name in engine.functions}
+        image_loader = tools.pop(IMAGE_CALL, None)  # PIL.Image.open(image_id), served like a tool call
         self.namespace = build_namespace(
-            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed, clock=engine.clock
+            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed, clock=engine.clock,
+            image_loader=image_loader,
         )
         self.globals = self.namespace.globals
         self.thread: threading.Thread | None = None

@@ -69,6 +69,8 @@ class Interpreter:
     serialised); provided functions always run on the thread that called ``run()``. ``seed`` seeds
     the agent's private ``random``; ``clock`` (a ``datetime``) is what ``datetime.now()``,
     ``date.today()`` and ``time.time()`` return inside the sandbox (default: the host clock).
+    ``images(image_id) -> bytes`` lets ``PIL.Image.open(image_id)`` (or a tool result with an
+    ``image_id``) load the caller's images (process isolation only, like numpy).
     """
 
     def __init__(
@@ -78,6 +80,7 @@ class Interpreter:
         *,
         seed: int | None = None,
         clock: Any = None,
+        images: Callable[[int], bytes] | None = None,
     ) -> None:
         functions = dict(functions or {})
         for name, fn in functions.items():
@@ -93,7 +96,7 @@ class Interpreter:
             self._backend: Any = Engine(functions, self.limits, allow_numpy=False,
                                         soft_memory_mb=self.limits.soft_memory_mb, seed=seed, clock=clock)
         else:
-            self._backend = IsolatedBackend(functions, self.limits, seed, clock)
+            self._backend = IsolatedBackend(functions, self.limits, seed, clock, images)
 
     @property
     def isolated(self) -> bool:

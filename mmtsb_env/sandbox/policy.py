@@ -517,6 +517,35 @@ NUMPY_RULES: dict[str, ModuleRule] = {
     "numpy.random": ModuleRule(allow={"default_rng", "Generator"}),
 }
 
+# PIL: only with process isolation, like numpy. Images come from bytes or from the episode's image
+# store by id (a tool result such as ``{"image_id": 3}``); decoding is limited to common raster
+# formats (no EPS: its plugin runs Ghostscript); nothing is written or shown.
+PIL_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "WEBP", "TIFF", "PPM")
+PIL_RULES: dict[str, ModuleRule] = {
+    "PIL": ModuleRule(allow={"Image", "ImageOps", "ImageStat", "ImageFilter"},
+                      submodules={"Image", "ImageOps", "ImageStat", "ImageFilter"}),
+    "PIL.Image": ModuleRule(
+        allow={"open", "new", "fromarray", "merge", "blend", "composite", "alpha_composite", "Image", "Resampling",
+               "Transpose", "NEAREST", "BILINEAR", "BICUBIC", "LANCZOS", "BOX", "HAMMING", "FLIP_LEFT_RIGHT",
+               "FLIP_TOP_BOTTOM", "ROTATE_90", "ROTATE_180", "ROTATE_270", "TRANSPOSE", "TRANSVERSE",
+               "UnidentifiedImageError", "DecompressionBombError"}
+    ),
+    "PIL.ImageOps": ModuleRule(
+        allow={"autocontrast", "colorize", "contain", "cover", "crop", "expand", "fit", "flip", "grayscale",
+               "invert", "mirror", "pad", "posterize", "solarize", "equalize", "exif_transpose", "scale"}
+    ),
+    "PIL.ImageStat": ModuleRule(allow={"Stat"}),
+    "PIL.ImageFilter": ModuleRule(
+        allow={"BLUR", "CONTOUR", "DETAIL", "EDGE_ENHANCE", "EDGE_ENHANCE_MORE", "EMBOSS", "FIND_EDGES", "SHARPEN",
+               "SMOOTH", "SMOOTH_MORE", "GaussianBlur", "BoxBlur", "UnsharpMask", "MedianFilter", "MinFilter",
+               "MaxFilter", "ModeFilter", "RankFilter"}
+    ),
+}
+# Attributes refused on PIL images (file output, display, raw core objects, file handles).
+PIL_DENIED_ATTRIBUTES = frozenset({"save", "show", "fp", "im", "getim", "filename", "close", "tobitmap", "toqimage",
+                                   "toqpixmap", "encoderinfo", "draft", "verify", "seek", "tell"})
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
+
 # Attribute names refused on any object (frame/code/generator internals, ctypes bridges, ...).
 DENIED_ATTRIBUTES = frozenset(INSPECT_ATTRIBUTES) | frozenset(
     {"mro", "ctypes", "cffi", "ctypeslib", "prmonth", "pryear", "prweek", "prcal"}
@@ -650,7 +679,13 @@ class _SafeTypeMeta(type):
         t = type(args[0])
         if issubclass(t, type):
             return SafeType
-        return TYPE_STANDINS.get(t, t)
+        standin = TYPE_STANDINS.get(t)
+        if standin is not None:
+            return standin
+        for base, standin in HIDDEN_CONSTRUCTORS.items():
+            if issubclass(t, base):
+                return standin
+        return t
 
     def __repr__(cls) -> str:
         return "<class 'type'>"
@@ -662,6 +697,8 @@ class SafeType(metaclass=_SafeTypeMeta):
 
 # Classes whose constructor must not be reachable (``type(x)`` returns the stand-in instead).
 TYPE_STANDINS: dict[type, type] = {}
+# The same for every subclass of a base (PIL's per-format image classes open file paths).
+HIDDEN_CONSTRUCTORS: dict[type, type] = {}
 
 
 def _standin_class(real: type, message: str) -> type:
@@ -875,6 +912,7 @@ class _Namespace:
         allow_numpy: bool,
         seed: int | None,
         clock: Any = None,
+        image_loader: Callable[[int], bytes] | None = None,
     ) -> None:
         self.state = state
         self.clock = Clock(clock, state) if clock is not None else None
@@ -883,6 +921,9 @@ class _Namespace:
         self.rules = dict(MODULE_RULES)
         if allow_numpy:
             self.rules.update(NUMPY_RULES)
+            self.rules.update(PIL_RULES)
+        self.image_loader = image_loader
+        self.pil_image_type: type | None = None
         self.allow_numpy = allow_numpy
         self.proxies: dict[str, ModuleProxy] = {}
         self.random = _make_random_class()(seed)
@@ -901,6 +942,8 @@ class _Namespace:
         if full_name == "numpy" or full_name.startswith("numpy."):
             _prepare_numpy_import()
         module = importlib.import_module(full_name)
+        if full_name == "PIL.Image":
+            self.pil_image_type = module.Image
         if full_name == "numpy":
             self.numpy_types = (module.ndarray, module.generic, module.dtype)
         proxy = _make_proxy(_Resolver(full_name, module, rule, self))
@@ -920,9 +963,9 @@ class _Namespace:
             raise ImportViolation("module names must be strings")
         if name not in self.rules:
             top = name.split(".")[0]
-            if top == "numpy" and not self.allow_numpy:
+            if top in ("numpy", "PIL") and not self.allow_numpy:
                 raise ImportViolation(
-                    "numpy is only available when the sandbox runs with process isolation (Limits.memory_mb)"
+                    f"{top} is only available when the sandbox runs in a worker process (Limits(isolation='process'))"
                 )
             raise ImportViolation(f"import of '{name}' is not allowed in the sandbox")
         proxy = self.import_module(name)
@@ -959,9 +1002,42 @@ class _Namespace:
             return {"localcontext": _guarded_localcontext, "Context": _guarded_decimal_context()}
         if module_name == "time":
             return (self.clock or Clock(None, self.state)).time_module()
+        if module_name == "PIL.Image":
+            standin = TYPE_STANDINS.get(module.Image) or _standin_class(
+                module.Image, "create images with PIL.Image.new, PIL.Image.open or PIL.Image.fromarray"
+            )
+            HIDDEN_CONSTRUCTORS[module.Image] = standin
+            return {"open": self._pil_open(module), "Image": standin}
         if module_name == "base64":
             return {name: _bounded_codec(getattr(module, name)) for name in MODULE_RULES["base64"].allow}
         return {}
+
+    def _pil_open(self, module: types.ModuleType) -> Callable[..., Any]:
+        import io
+
+        loader = self.image_loader
+
+        def open_image(source, mode="r"):
+            """PIL.Image.open for bytes, or for an image of the episode: an id or a tool result
+            with an ``image_id``."""
+            if mode != "r":
+                raise ValueError("images can only be opened for reading")
+            if isinstance(source, dict) and "image_id" in source:
+                source = source["image_id"]
+            if isinstance(source, int) and not isinstance(source, bool):
+                if loader is None:
+                    raise ValueError("this sandbox has no image store: pass image bytes")
+                source = loader(source)
+            if not isinstance(source, (bytes, bytearray)):
+                raise TypeError("PIL.Image.open takes image bytes, an image id, or a tool result with an image_id")
+            if len(source) > MAX_IMAGE_BYTES:
+                _refuse(f"an image of {len(source):,} bytes", len(source), MAX_IMAGE_BYTES)
+            image = module.open(io.BytesIO(bytes(source)), formats=PIL_FORMATS)
+            image.load()
+            return image
+
+        open_image.__name__ = open_image.__qualname__ = "open"
+        return open_image
 
     def _agent_class_decorator(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
         agent_classes = self.agent_classes
@@ -1115,6 +1191,10 @@ class _Namespace:
                 raise AttributeViolation("ABC registration is not allowed in the sandbox")
             if ns.numpy_types and name in numpy_denied and isinstance(obj, ns.numpy_types):
                 raise AttributeViolation(f'numpy attribute "{name}" is not available in the sandbox')
+            if (ns.pil_image_type is not None and name in PIL_DENIED_ATTRIBUTES
+                    and (isinstance(obj, ns.pil_image_type)
+                         or (isinstance(obj, type) and issubclass(obj, ns.pil_image_type)))):
+                raise AttributeViolation(f'PIL image attribute "{name}" is not available in the sandbox')
             if default:
                 value = getattr(obj, name, default[0])
             else:
@@ -1487,10 +1567,12 @@ def build_namespace(
     allow_numpy: bool = False,
     seed: int | None = None,
     clock: Any = None,
+    image_loader: Callable[[int], bytes] | None = None,
 ) -> _Namespace:
     """Create the globals/builtins of a fresh agent namespace (``clock``: the frozen ``datetime``
     that ``datetime.now()``/``date.today()``/``time.time()`` return; ``None``: the host clock)."""
-    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed, clock=clock)
+    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed, clock=clock,
+                      image_loader=image_loader)
 
 
 def warm_caches() -> None:

@@ -16,8 +16,9 @@ Protocol (length-prefixed frames over one Unix socket):
 The worker runs the same :class:`~.engine.Engine` as in-process mode (executor thread +
 supervisor); its "provided functions" are stubs that forward each call to the host, which runs the
 real callable and sends back the result or the error's type name and message. It sets
-``RLIMIT_FSIZE=0`` / ``RLIMIT_CORE=0`` and ``RLIMIT_AS`` = its address space + ``memory_mb``
-(held across runs: the bound is per interpreter, not per run).
+``RLIMIT_FSIZE=0`` / ``RLIMIT_CORE=0``, ``RLIMIT_NOFILE`` = the descriptors it has (no file or
+socket can be opened) and ``RLIMIT_AS`` = its address space + ``memory_mb`` (held across runs:
+the bound is per interpreter, not per run).
 
 A memory bomb raises ``MemoryError`` inside the worker (the namespace survives). If the worker dies
 or stops answering ``timeout + 0.5 s`` after a run started (a single long C call: regex
@@ -40,7 +41,7 @@ import time
 from typing import Any, Callable
 
 from .compiler import CompiledUnit
-from .engine import Engine, RemoteToolError, Unit
+from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
 from .policy import plain_result, scalar_args
 
 _HEADER = struct.Struct(">I")
@@ -143,6 +144,10 @@ def child_main(fd: int) -> None:
 
     _die_with_template()
     _close_other_fds(fd)
+    if fd != 3:  # the socket becomes fd 3: fds 0-3 are all this process has (see RLIMIT_NOFILE below)
+        os.dup2(fd, 3)
+        os.close(fd)
+        fd = 3
     config = pickle.loads(_read_frame_blocking(fd))
     limits = config["limits"]
 
@@ -159,7 +164,8 @@ def child_main(fd: int) -> None:
 
         return stub
 
-    engine = Engine({n: make_stub(n) for n in config["tools"]}, limits, allow_numpy=True, soft_memory_mb=None,
+    names = list(config["tools"]) + ([IMAGE_CALL] if config["images"] else [])
+    engine = Engine({n: make_stub(n) for n in names}, limits, allow_numpy=True, soft_memory_mb=None,
                     seed=config["seed"], clock=config["clock"])
     engine.warm_up()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -167,6 +173,9 @@ def child_main(fd: int) -> None:
     if limits.memory_mb:
         cap = _vm_size() + int(limits.memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    # no new file descriptors: nothing in the worker can open a file or a socket, whatever the
+    # restricted layer lets through (everything importable was imported by the template)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (fd + 1, fd + 1))
     send({"t": "ready"})
     while True:
         message = pickle.loads(_read_frame_blocking(fd))
@@ -195,8 +204,10 @@ class IsolatedBackend:
     """Owns one worker process; starts it lazily and again after it died."""
 
     def __init__(self, functions: dict[str, Callable[..., Any]], limits: Any, seed: int | None,
-                 clock: Any = None) -> None:
+                 clock: Any = None, images: Callable[[int], bytes] | None = None) -> None:
         self.functions = dict(functions)
+        if images is not None:
+            self.functions[IMAGE_CALL] = images
         self.limits = limits
         self.seed = seed
         self.clock = clock
@@ -219,7 +230,8 @@ class IsolatedBackend:
             raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
         self.pid, self.sock = pid, sock
         self.rfd = self.wfd = sock.fileno()
-        config = {"tools": sorted(self.functions), "limits": self.limits, "seed": self.seed, "clock": self.clock}
+        config = {"tools": sorted(n for n in self.functions if n != IMAGE_CALL), "limits": self.limits,
+                  "seed": self.seed, "clock": self.clock, "images": IMAGE_CALL in self.functions}
         try:
             _write_frame(self.wfd, pickle.dumps(config))
             frame = _read_exact_deadline(self.rfd, _HEADER.size, time.monotonic() + START_TIMEOUT_S)

@@ -36,13 +36,27 @@ _BOOT = (
 
 
 def _preload() -> None:
+    """Import everything agent code may import (workers cannot open files later: RLIMIT_NOFILE)."""
+    import importlib
+
     from . import policy, worker  # noqa: F401 - imported for the forked workers
 
-    for name in ("numpy", "PIL.Image", "PIL.ImageOps", "PIL.ImageStat", "PIL.ImageFilter"):
+    import encodings
+    import pkgutil
+
+    lazy = ["_strptime", "traceback", "linecache"]  # imported on first use by the stdlib itself
+    codecs = [f"encodings.{m.name}" for m in pkgutil.iter_modules(encodings.__path__)]  # str.encode(...)
+    for name in [*policy.MODULE_RULES, *policy.NUMPY_RULES, *policy.PIL_RULES, *lazy, *codecs]:
         try:
-            __import__(name)
-        except Exception:  # noqa: BLE001 - optional dependencies
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - optional dependencies (numpy, PIL)
             pass
+    try:
+        from PIL import Image
+
+        Image.init()  # registers every decoder plugin now
+    except Exception:  # noqa: BLE001
+        pass
     policy.warm_caches()
 
 

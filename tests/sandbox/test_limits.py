@@ -194,11 +194,14 @@ BOMBS = {
 
 
 @pytest.mark.parametrize("bomb", list(BOMBS.values()), ids=list(BOMBS))
-def test_isolated_memory_bomb_is_contained(isolated, bomb):
+def test_isolated_memory_bomb_is_contained(bomb):
+    phone = FakePhone()
+    isolated = Interpreter(phone.functions(), Limits(timeout_s=30.0, memory_mb=200))  # memory, long before time
     assert isolated.run("survivor = 'still here'").ok
     res = isolated.run(bomb)
     assert not res.ok and res.error_kind == "memory", res
     after = isolated.run("survivor")
+    isolated.close()
     assert after.ok
     assert after.output in ("'still here'", "")  # kept unless the worker had to be restarted
 
