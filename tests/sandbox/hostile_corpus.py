@@ -271,6 +271,18 @@ CORPUS: list[tuple[str, str, set[str]]] = [
     ("infinite-star-args", "simple_note_search_notes(*iter(int, 1))", TM),
     ("percent-huge-precision", "'%.10000000f' % 1.0", M),
     ("squaring-chain", "x = 7\nfor _ in range(40):\n    x = x * x", TM),
+    # -- numpy / PIL (offered with the worker process; refused in-process) ------------------------
+    ("pil-open-path", "from PIL import Image\nImage.open('/etc/passwd')", VR),
+    ("pil-save", "from PIL import Image\nImage.new('RGB', (2, 2)).save('/tmp/x.png')", V),
+    ("pil-show", "from PIL import Image\nImage.new('RGB', (2, 2)).show()", V),
+    ("pil-type-constructor", "from PIL import Image\ntype(Image.new('RGB', (2, 2)))('/etc/passwd')", V),
+    ("pil-eps-bytes", "from PIL import Image\nImage.open(b'%!PS-Adobe-3.0 EPSF-3.0\\n%%BoundingBox: 0 0 1 1\\n')", VR),
+    ("pil-core-object", "from PIL import Image\nImage.new('L', (1, 1)).im", V),
+    ("pil-image-bomb", "from PIL import Image\nImage.new('RGB', (10**5, 10**5))", {"memory", "violation"}),
+    ("pil-plugin-module", "import PIL.EpsImagePlugin", V),
+    ("numpy-fromfile", "import numpy as np\nnp.fromfile('/etc/passwd')", V),
+    ("numpy-loadtxt", "import numpy as np\nnp.loadtxt('/etc/passwd')", V),
+    ("numpy-lib-format", "import numpy as np\nnp.lib.format", V),
 ]
 
 # Single long C-level calls: only a separate process can stop them at the deadline (the worker is
