@@ -62,6 +62,17 @@ class ExecResult:
     duration_s: float
 
 
+def _encodable(text: str) -> str:
+    """``text`` without lone surrogates (``print(chr(0xD800))``), so it always encodes as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 class Interpreter:
     """A persistent, restricted Python REPL whose provided functions are plain callables.
 
@@ -131,8 +142,8 @@ class Interpreter:
                     return ExecResult(False, "", f"SandboxError: {exc}", "runtime", time.perf_counter() - start)
         return ExecResult(
             ok=bool(outcome["ok"]),
-            output=outcome["output"],
-            error=outcome["error"],
+            output=_encodable(outcome["output"]),
+            error=None if outcome["error"] is None else _encodable(outcome["error"]),
             error_kind=outcome["error_kind"],
             duration_s=time.perf_counter() - start,
         )

@@ -87,3 +87,15 @@ def test_random_is_seeded_from_the_episode_seed():
         outputs.append(obs["text"])
         env.close()
     assert outputs[0] == outputs[1] != outputs[2]
+
+
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_output_always_encodes_as_utf8(isolation):
+    interp = Interpreter({}, Limits(isolation=isolation))
+    try:
+        res = interp.run("print(chr(0xD800), 'é')\nraise ValueError(chr(0xDFFF))")
+        res.output.encode("utf-8")
+        res.error.encode("utf-8")
+        assert "é" in res.output and res.error_kind == "runtime"
+    finally:
+        interp.close()
