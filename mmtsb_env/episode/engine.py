@@ -50,6 +50,8 @@ class EpisodeConfig:
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
             raise ValueError(f"mode must be 'tool' or 'code', got {self.mode!r}")
+        if self.code_isolation not in ("process", "thread"):
+            raise ValueError(f"code_isolation must be 'process' or 'thread', got {self.code_isolation!r}")
 
 
 @dataclass
@@ -392,10 +394,8 @@ class Episode:
             import zlib
 
             functions = {name: self._code_function(name) for name in self._code_tool_names()}
-            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation)
-            if self.config.code_memory_mb is not None:
-                limits = Limits(timeout_s=limits.timeout_s, memory_mb=self.config.code_memory_mb,
-                                isolation=limits.isolation)
+            memory = {} if self.config.code_memory_mb is None else {"memory_mb": self.config.code_memory_mb}
+            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation, **memory)
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
             self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
                                             images=self._image_png)
