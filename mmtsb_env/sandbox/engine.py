@@ -132,7 +132,7 @@ class _Generation:
         state, events, replies, gen = self.state, self.events, self.replies, self
 
         def tool(*args, **kwargs):
-            if state.halt:
+            if state.halt or threading.get_ident() != state.thread:
                 state.stop()
             plain_args = plain_argument(list(args))
             plain_kw = plain_kwargs(kwargs)
@@ -171,7 +171,7 @@ class _Generation:
 
     # -- executor thread -----------------------------------------------------------------------
     def _main(self, ready: threading.Event) -> None:
-        self.thread_id = threading.get_ident()
+        self.thread_id = self.state.thread = threading.get_ident()
         ready.set()
         while True:
             try:

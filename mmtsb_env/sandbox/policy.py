@@ -39,6 +39,7 @@ import random as _random_module
 import re
 import string
 import sys
+import threading
 import types
 import weakref
 from collections.abc import Sequence
@@ -74,6 +75,7 @@ MAX_FACTORIAL = 100_000
 _BIG_NUMBER = re.compile(r"\d{7,}")
 _PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]")
 _NUMERIC = frozenset({int, float, bool, complex})
+_ident = threading.get_ident
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,13 +85,16 @@ _NUMERIC = frozenset({int, float, bool, complex})
 class RunState:
     """Mutable state the guards consult; ``halt`` is True whenever agent code must stop."""
 
-    __slots__ = ("halt", "reason", "depth", "limit")
+    __slots__ = ("halt", "reason", "depth", "limit", "thread")
 
     def __init__(self, recursion_limit: int) -> None:
         self.halt = True
         self.reason = "idle"
         self.depth = 0
         self.limit = recursion_limit
+        # the executor thread: agent code reached on any other thread (a finaliser run by the cyclic
+        # GC on a host thread, ...) stops at its first checkpoint, even mid-run
+        self.thread = 0
 
     def stop(self) -> None:
         reason = self.reason
@@ -142,7 +147,7 @@ class OutputCollector:
     # RestrictedPython compiles ``print(...)`` to ``_print._call_print(...)`` and ``printed`` to
     # ``_print()``.
     def _call_print(self, *objects: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: Any = False):
-        if self.state.halt:
+        if self.state.halt or _ident() != self.state.thread:
             self.state.stop()
         if file is not None:
             raise SandboxViolation("print(file=...) is not available in the sandbox")
@@ -751,7 +756,7 @@ class LazyRange(Sequence):
     def __iter__(self):
         state = self._state
         for i in self._r:
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             yield i
 
@@ -1091,7 +1096,7 @@ class _Namespace:
         def ticking(iterator):
             it = iter(iterator)
             for item in it:
-                if state.halt:
+                if state.halt or _ident() != state.thread:
                     state.stop()
                 yield item
 
@@ -1099,11 +1104,11 @@ class _Namespace:
         self.ticking = ticking
 
         def _tick_():
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
 
         def _enter_():
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             depth = state.depth + 1
             if depth > state.limit:
@@ -1116,7 +1121,7 @@ class _Namespace:
             state.depth -= 1
 
         def _getiter_(obj):
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             return obj
 
@@ -1124,7 +1129,7 @@ class _Namespace:
             return it
 
         def _iter_unpack_sequence_(it, spec, _getiter_):
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             return it
 
@@ -1651,7 +1656,7 @@ class Clock:
                 raise ValueError("sleep length must be a non-negative number")
             end = _time.monotonic() + seconds
             while True:
-                if state.halt:
+                if state.halt or _ident() != state.thread:
                     state.stop()
                 left = end - _time.monotonic()
                 if left <= 0:

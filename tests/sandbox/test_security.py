@@ -152,3 +152,30 @@ def test_interpreters_do_not_share_state(phone):
 def test_str_format_fast_and_guarded_paths_agree(interp):
     out = interp.run("p = {'a': [10, 20]}\n'{0[a][1]} {x:>3} {0[a]!r}'.format(p, x=7)")
     assert out.ok and out.output == "'20   7 [10, 20]'"
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_finaliser_run_by_the_gc_on_a_host_thread_stops_at_once(isolation):
+    """The cyclic GC may finalise agent objects on whatever thread allocates -- here the host thread
+    serving a tool call, mid-run (the halt flag is down). Agent code there must stop at once."""
+    import gc
+    import threading
+
+    interp = Interpreter({"collect": lambda: gc.collect()}, Limits(timeout_s=5.0, isolation=isolation))
+    box: dict = {}
+
+    def target():
+        box["res"] = interp.run(
+            "def g():\n    try:\n        yield 1\n    finally:\n        while True:\n            pass\n"
+            "class Box:\n    pass\n"
+            "for i in range(20):\n    b = Box()\n    b.me = b\n    b.gen = g()\n    next(b.gen)\n"
+            "b = None\ncollect()\n'after collect'"
+        )
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "a finaliser looped on the host thread"  # (close() would wait for it)
+    interp.close()
+    assert box["res"].ok and box["res"].output == "'after collect'", box["res"]
