@@ -271,6 +271,11 @@ CORPUS: list[tuple[str, str, set[str]]] = [
     ("infinite-star-args", "simple_note_search_notes(*iter(int, 1))", TM),
     ("percent-huge-precision", "'%.10000000f' % 1.0", M),
     ("squaring-chain", "x = 7\nfor _ in range(40):\n    x = x * x", TM),
+    ("str-1e10", "'a' * 10**10", M),
+    ("list-1e9", "[0] * 10**9", M),
+    ("pow-10-10-8", "10**10**8", M),
+    ("frame-globals-name", "def g():\n    yield\nx = g()\nx.gi_frame.f_globals", V),
+    ("builtins-via-tool-error", "ToolError.__init__.__builtins__", V),
     # -- numpy / PIL (offered with the worker process; refused in-process) ------------------------
     ("pil-open-path", "from PIL import Image\nImage.open('/etc/passwd')", VR),
     ("pil-save", "from PIL import Image\nImage.new('RGB', (2, 2)).save('/tmp/x.png')", V),
