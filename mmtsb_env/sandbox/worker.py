@@ -280,8 +280,9 @@ class IsolatedBackend:
         """True when a started worker has exited (or spoke out of turn) since the last run."""
         if self.pid is None:
             return False
-        ready, _, _ = select.select([self.rfd], [], [], 0)
-        if not ready:
+        poller = select.poll()  # not select(): a host with many envs has descriptors past FD_SETSIZE
+        poller.register(self.rfd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        if not poller.poll(0):
             return False
         self._kill()  # EOF (dead) or an unsolicited message: either way it cannot be trusted
         return True
