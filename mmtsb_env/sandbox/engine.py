@@ -46,7 +46,7 @@ from .errors import (
     SandboxViolation,
     make_tool_error,
 )
-from .policy import OutputCollector, RunState, build_namespace, copy_result, plain_argument, plain_kwargs, scalar_args
+from .policy import OutputCollector, RunState, build_namespace, plain_argument, plain_kwargs, plain_result, scalar_args
 
 IMAGE_CALL = "<image>"  # reserved function name (never an identifier): image bytes by id, for PIL
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
@@ -505,6 +505,6 @@ class Engine:
             kind = getattr(exc, "kind", None)
             return call_id, "err", (type(exc).__name__, scalar_args(exc), kind if isinstance(kind, str) else None)
         try:
-            return call_id, "ok", copy_result(result)
+            return call_id, "ok", plain_result(result)
         except Exception as exc:  # noqa: BLE001
             return call_id, "err", ("TypeError", (f"the result of {name} could not be copied: {exc}",), None)

@@ -880,20 +880,6 @@ def plain_result(value: Any, depth: int = 0) -> Any:
     raise TypeError(f"results must be plain data (dict/list/tuple/str/bytes/int/float/bool/None), not {t.__name__}")
 
 
-def copy_result(value: Any) -> Any:
-    """An independent copy of a value returned by a provided function."""
-    t = type(value)
-    if value is None or t is str or t is int or t is float or t is bool:
-        return value
-    if t is dict:
-        return {k: copy_result(v) for k, v in value.items()}
-    if t is list:
-        return [copy_result(v) for v in value]
-    if t is tuple:
-        return tuple(copy_result(v) for v in value)
-    return _copy_module.deepcopy(value)
-
-
 def scalar_args(exc: BaseException) -> tuple[Any, ...]:
     args = getattr(exc, "args", ())
     if isinstance(args, tuple) and all(a is None or type(a) in (str, int, float, bool) for a in args):

@@ -179,3 +179,19 @@ def test_finaliser_run_by_the_gc_on_a_host_thread_stops_at_once(isolation):
     assert not thread.is_alive(), "a finaliser looped on the host thread"  # (close() would wait for it)
     interp.close()
     assert box["res"].ok and box["res"].output == "'after collect'", box["res"]
+
+
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_host_objects_never_cross_back_to_the_agent(isolation):
+    class Secret:
+        answer = "the expected changes"
+
+    interp = Interpreter({"leaky": lambda: {"ok": [1, (2, 3)], "obj": Secret()}, "plain": lambda: {"a": (1, b"x")}},
+                         Limits(isolation=isolation))
+    try:
+        res = interp.run("leaky()")
+        assert not res.ok and "plain data" in res.error and "Secret" in res.error
+        res = interp.run("plain()")
+        assert res.ok and res.output == "{'a': (1, b'x')}"
+    finally:
+        interp.close()
