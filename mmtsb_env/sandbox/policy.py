@@ -1593,7 +1593,7 @@ class Clock:
     def _local(self) -> Any:
         if self.frozen is None:
             return _datetime_module.datetime.now()
-        return self.frozen.replace(tzinfo=None) if self.frozen.tzinfo is None else self.frozen.replace(tzinfo=None)
+        return self.frozen.replace(tzinfo=None)  # the scenario's wall time
 
     def method(self, cls: type, name: str) -> Callable[..., Any]:
         """``cls.now``/``cls.today``/``cls.utcnow`` reading this clock, returning ``cls`` instances."""
@@ -1624,7 +1624,8 @@ class Clock:
             return clock._aware().timestamp()
 
         def time_ns():
-            return int(clock._aware().timestamp()) * 10**9 + clock._aware().microsecond * 1000
+            now = clock._aware()
+            return int(now.timestamp()) * 10**9 + now.microsecond * 1000
 
         def gmtime(secs=None):
             return _time.gmtime(time_() if secs is None else secs)
