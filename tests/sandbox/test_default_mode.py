@@ -99,3 +99,24 @@ def test_output_always_encodes_as_utf8(isolation):
         assert "é" in res.output and res.error_kind == "runtime"
     finally:
         interp.close()
+
+
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_frozen_clock_everywhere_it_can_be_read(isolation):
+    import datetime as dt
+
+    clock = dt.datetime(2026, 4, 16, 9, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    interp = Interpreter({}, Limits(isolation=isolation), clock=clock)
+    try:
+        res = interp.run(
+            "import datetime, time\nfrom datetime import date, datetime as D, timezone\n"
+            "d = D.now()\nprint(d, D.now(timezone.utc), D.utcnow(), date.today(), D.today())\n"
+            "print(type(d).now(), d.today(), time.time(), time.strftime('%Y-%m-%d %H:%M'), time.gmtime().tm_hour)"
+        )
+        assert res.ok, res.error
+        first, second = res.output.splitlines()
+        assert first == ("2026-04-16 09:00:00 2026-04-16 07:00:00+00:00 2026-04-16 07:00:00 2026-04-16 "
+                         "2026-04-16 09:00:00")
+        assert second == "2026-04-16 09:00:00 2026-04-16 09:00:00 1776322800.0 2026-04-16 09:00 7"
+    finally:
+        interp.close()
