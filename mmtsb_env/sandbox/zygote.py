@@ -23,6 +23,7 @@ import sys
 import threading
 
 _PID = struct.Struct(">q")
+_SAFE_PATH = ("-P",) if sys.version_info >= (3, 11) else ()  # no cwd on sys.path (the cwd is "/" anyway)
 REQUEST_TIMEOUT_S = 60.0
 
 # Runs in the fresh interpreter: make ``mmtsb_env`` a bare namespace so importing the sandbox does
@@ -113,7 +114,7 @@ class _Template:
         }
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-s", "-P", "-c", _BOOT, str(child.fileno()), package_dir],
+                [sys.executable, "-s", *_SAFE_PATH, "-c", _BOOT, str(child.fileno()), package_dir],
                 pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, env=env, cwd="/", start_new_session=True,
             )
