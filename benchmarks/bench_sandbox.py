@@ -1,8 +1,11 @@
-"""Micro-benchmark of the code-execution sandbox (``python benchmarks/bench_sandbox.py``).
+"""Micro-benchmark of code mode (``python benchmarks/bench_sandbox.py``).
 
-Prints medians for a 20-line data-wrangling snippet that calls a cheap provided function three
-times: a warm run (compile cache hit), the cold compile alone, a cold run, the per-run cost with
-process isolation, and the one-off cost of starting an isolated worker.
+Prints medians for a 20-line data-wrangling snippet that makes four calls of *real* env tools
+(``simple_note_search_notes`` x3, ``simple_note_show_note``) in the default configuration (a clean
+worker process per interpreter): the code step through the episode (what ``env.step`` spends in
+the sandbox and the tools), the whole ``env.step`` (plus observation building), the same snippet
+with the in-process opt-in (``code_isolation="thread"``), the cold compile alone, and the one-off
+costs of starting the worker template and of a fresh worker.
 """
 
 from __future__ import annotations
@@ -15,42 +18,33 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import mmtsb_env  # noqa: E402
 from mmtsb_env.sandbox import Interpreter, Limits  # noqa: E402
 from mmtsb_env.sandbox.compiler import _compile_uncached  # noqa: E402
 
-NOTES = [
-    {"id": i, "title": f"Note {i}", "content": "trip to rome" if i % 3 == 0 else "groceries",
-     "tags": ["a", "b"][: i % 3]}
-    for i in range(20)
-]
-
-
-def search_notes(query: str = "", limit: int = 20) -> list:
-    return [dict(n, tags=list(n["tags"])) for n in NOTES if query in n["content"]][:limit]
-
-
 SNIPPET = """\
-trips = simple_note_search_notes(query="rome")
-food = simple_note_search_notes(query="groceries", limit=5)
+trips = simple_note_search_notes(query="a")
+food = simple_note_search_notes(query="e")
 everything = simple_note_search_notes(query="")
+first = simple_note_show_note(note_id=everything[0]["id"])
 by_tag = {}
 for note in everything:
-    for tag in note["tags"]:
+    for tag in note.get("tags") or []:
         by_tag.setdefault(tag, []).append(note["id"])
 counts = {tag: len(ids) for tag, ids in by_tag.items()}
 titles = sorted(n["title"] for n in trips)
-longest = max(everything, key=lambda n: len(n["content"]))
+longest = max(everything, key=lambda n: len(n["title"]))
 summary = []
-for i, note in enumerate(food):
-    flag = "*" if note["id"] in by_tag.get("a", []) else " "
+for i, note in enumerate(food[:5]):
+    flag = "*" if note.get("pinned") else " "
     summary.append(f"{i:>2}{flag} {note['title']}")
-total = sum(len(n["content"]) for n in everything)
+total = sum(len(n["title"]) for n in everything)
 avg = total / len(everything)
-report = {"trips": len(trips), "food": len(food), "avg": round(avg, 2)}
-report["tags"] = counts
+report = {"trips": len(trips), "food": len(food), "avg": round(avg, 2), "first": sorted(first)[:3]}
 print("\\n".join(summary))
 report, titles[:2], longest["id"]
 """
+ACTION = f"```python\n{SNIPPET}```"
 
 
 def median_ms(samples: list[float]) -> float:
@@ -66,36 +60,47 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
+def episode_code_step(isolation: str, repeat: int) -> tuple[list[float], list[float], str]:
+    env = mmtsb_env.make_env(suite="demo", mode="code", code_isolation=isolation, max_messages=10**6)
+    env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    episode = env.episode
+    text, ok, _ = episode._run_code(SNIPPET)
+    assert ok, text
+    in_sandbox = timed(lambda: episode._run_code(SNIPPET), repeat)
+    whole = timed(lambda: env.step(ACTION), max(20, repeat // 3))
+    env.close()
+    return in_sandbox, whole, text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
     assert len(SNIPPET.strip().splitlines()) == 20
-    functions = {"simple_note_search_notes": search_notes}
-
-    interp = Interpreter(functions, Limits())
-    first = interp.run(SNIPPET)
-    assert first.ok, first.error
-    warm = timed(lambda: interp.run(SNIPPET), args.repeat)
-
-    counter = iter(range(10**9))
-    cold_compile = timed(lambda: _compile_uncached(SNIPPET + f"# {next(counter)}\n"), max(50, args.repeat // 3))
-    cold_run = timed(lambda: interp.run(SNIPPET + f"# cold {next(counter)}\n"), max(50, args.repeat // 3))
-    interp.close()
 
     start = time.perf_counter()
-    iso = Interpreter(functions, Limits(memory_mb=512))
-    assert iso.run(SNIPPET).ok
-    startup = time.perf_counter() - start
-    isolated = timed(lambda: iso.run(SNIPPET), args.repeat)
-    iso.close()
+    from mmtsb_env.sandbox import zygote
 
-    print(f"snippet: 20 lines, 3 provided-function calls, output {len(first.output)} chars")
-    print(f"warm run (compile cache hit), in-process : {median_ms(warm):8.3f} ms median")
-    print(f"cold compile only (RestrictedPython+AST) : {median_ms(cold_compile):8.3f} ms median")
-    print(f"cold run (compile + run), in-process     : {median_ms(cold_run):8.3f} ms median")
-    print(f"warm run, process isolation (memory_mb)  : {median_ms(isolated):8.3f} ms median")
-    print(f"isolated worker start (fork) + first run : {startup * 1000:8.3f} ms")
+    zygote.prestart()
+    probe = Interpreter({}, Limits())
+    assert probe.run("1").ok
+    template_start = time.perf_counter() - start
+    probe.close()
+    fresh = timed(lambda: (lambda it: (it.run("1"), it.close()))(Interpreter({}, Limits())), 30)
+
+    proc_code, proc_step, text = episode_code_step("process", args.repeat)
+    thread_code, thread_step, _ = episode_code_step("thread", args.repeat)
+    counter = iter(range(10**9))
+    cold_compile = timed(lambda: _compile_uncached(SNIPPET + f"# {next(counter)}\n"), max(50, args.repeat // 3))
+
+    print(f"snippet: 20 lines, 4 real env tool calls, output {len(text)} chars")
+    print(f"code step, default (worker process), warm : {median_ms(proc_code):8.3f} ms median")
+    print(f"env.step of it, default (worker process)  : {median_ms(proc_step):8.3f} ms median")
+    print(f"code step, in-process opt-in, warm        : {median_ms(thread_code):8.3f} ms median")
+    print(f"env.step of it, in-process opt-in         : {median_ms(thread_step):8.3f} ms median")
+    print(f"cold compile only (RestrictedPython+AST)  : {median_ms(cold_compile):8.3f} ms median")
+    print(f"fresh worker (fork from template) + run   : {median_ms(fresh):8.3f} ms median")
+    print(f"worker template start (once per process)  : {template_start * 1000:8.3f} ms")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ class MMToolSandboxEnv(gym.Env):
         if self.episode is not None:
             self.episode.close()
         scenario = pick_scenario(self.scenarios, options, self.np_random.integers)
-        self.episode = Episode(scenario, self.config, judge=self.judge)
+        self.episode = Episode(scenario, self.config, judge=self.judge, seed=seed)
         self._observer = Observer(self.episode, self.obs_config)
         self._run_user()
         obs, ids = self._observer.observe(Episode.ASSISTANT)

@@ -30,6 +30,7 @@ MODES = ("tool", "code")
 TOOL_UNIVERSES = ("scenario", "toolbox")
 TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
+CODE_ISOLATIONS = ("process", "thread")
 PAPER_TIME_LIMIT_S = 600.0
 
 # The interface settings of the paper (section 6.3) plus its default harness (section 4.3). Search
@@ -110,7 +111,9 @@ class EnvOptions:
         judge_weight: weight of the terminal verdict in the reward.
         judge: terminal judge (default: the deterministic rubric judge); an object with ``evaluate``.
         code_timeout_s: wall-clock limit per code execution.
-        code_memory_mb: memory cap per code execution (runs code in an isolated process).
+        code_memory_mb: memory cap of the code sandbox's worker process (default 1024 MiB).
+        code_isolation: ``"process"`` (default: a clean worker process) or ``"thread"`` (in-process,
+            for trusted code only; see docs/security.md).
     """
 
     harness: str | None = None
@@ -131,6 +134,7 @@ class EnvOptions:
     judge: Any = None
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None
+    code_isolation: str = "process"
 
     def __post_init__(self) -> None:
         size = self.image_size
@@ -184,6 +188,7 @@ class EnvOptions:
             raise ValueError(f"judge={self.judge!r} is not valid; it must have an evaluate(evidence) method (or be None)")
         _number("code_timeout_s", self.code_timeout_s, positive=True)
         _integer("code_memory_mb", self.code_memory_mb, minimum=16, optional=True)
+        _choices("code_isolation", self.code_isolation, CODE_ISOLATIONS)
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain data (the judge by its class name), for run metadata."""
@@ -198,7 +203,7 @@ class EnvOptions:
             tool_ranker=self.tool_ranker, coding_tool=self.coding_tool, active_tools_limit=self.working_set,
             max_messages=self.max_messages, max_steps=self.max_steps, time_limit_s=self.time_limit_s,
             judge_weight=float(self.judge_weight), code_timeout_s=float(self.code_timeout_s),
-            code_memory_mb=self.code_memory_mb,
+            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation,
         )
 
     def obs_config(self) -> ObsConfig:

@@ -73,7 +73,7 @@ class MMToolSandboxAEC(AECEnv):
         if self.episode is not None:
             self.episode.close()
         scenario = pick_scenario(self.scenarios, options, rng.integers)
-        self.episode = Episode(scenario, self.config, judge=self.judge)
+        self.episode = Episode(scenario, self.config, judge=self.judge, seed=seed)
         self._observer = Observer(self.episode, self.obs_config)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}

@@ -52,11 +52,14 @@ class EpisodeConfig:
     judge_weight: float = 1.0
     f1_weight: float = 1.0
     code_timeout_s: float = 5.0
-    code_memory_mb: int | None = None
+    code_memory_mb: int | None = None  # None: the sandbox default (1024 MiB per interpreter)
+    code_isolation: str = "process"  # "thread": in-process, for trusted code only (see docs/security.md)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
             raise ValueError(f"mode must be 'tool' or 'code', got {self.mode!r}")
+        if self.code_isolation not in ("process", "thread"):
+            raise ValueError(f"code_isolation must be 'process' or 'thread', got {self.code_isolation!r}")
 
 
 @dataclass
@@ -184,8 +187,9 @@ class Episode:
     USER = USER
 
     def __init__(self, scenario: Scenario, config: EpisodeConfig | None = None, *, judge: Any = None,
-                 images: Any = None) -> None:
+                 images: Any = None, seed: int | None = None) -> None:
         self.scenario = scenario
+        self.seed = seed  # seeds the code sandbox's ``random`` (default: derived from the scenario id)
         self.config = config or EpisodeConfig()
         self.judge = judge or RubricJudge()
         base = base_world(scenario.world_seed)
@@ -423,12 +427,23 @@ class Episode:
         if self._interpreter is None:
             from ..sandbox import Interpreter, Limits
 
+            import zlib
+
             functions = {name: self._code_function(name) for name in self._code_tool_names()}
-            self._interpreter = Interpreter(
-                functions=functions,
-                limits=Limits(timeout_s=self.config.code_timeout_s, memory_mb=self.config.code_memory_mb),
-            )
+            memory = {} if self.config.code_memory_mb is None else {"memory_mb": self.config.code_memory_mb}
+            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation, **memory)
+            seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
+            self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
+                                            images=self._image_png)
         return self._interpreter
+
+    def _image_png(self, image_id: int) -> bytes:
+        """PNG bytes of one of the episode's images (``PIL.Image.open(image_id)`` in code mode)."""
+        from ..vision.store import png_bytes
+
+        if not isinstance(image_id, int) or not 0 <= image_id < len(self.images):
+            raise ValueError(f"there is no image {image_id!r} (this episode has images 0..{len(self.images) - 1})")
+        return png_bytes(self.images.get(image_id))
 
     def _code_tool_names(self) -> list[str]:
         names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]
@@ -468,8 +483,13 @@ class Episode:
         return call_tool
 
     def _run_code(self, code: str) -> tuple[str, bool, list[int]]:
+        from ..sandbox.errors import SandboxInterrupt
+
         self._code_images: list[int] = []
-        result = self._interpreter_for().run(code)
+        try:
+            result = self._interpreter_for().run(code)
+        except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode
+            return f"SandboxError: the code could not be run ({type(exc).__name__}: {exc})", False, []
         text = result.output
         if result.error:
             text = (text + "\n" if text else "") + result.error

@@ -8,10 +8,12 @@
 'violation'
 >>> interp.close()
 
-Three layers (see ``compiler``, ``policy``, ``engine`` and ``worker``): RestrictedPython compilation
-with an extended AST policy; runtime guards, safe builtins and read-only proxies of whitelisted
-modules; and limits (timeout from any thread, output cap, recursion depth, memory -- hard only
-with process isolation, ``Limits(memory_mb=...)``).
+Three layers (see ``compiler``, ``policy``, ``engine``, ``worker`` and ``zygote``): RestrictedPython
+compilation with an extended AST policy; runtime guards, safe builtins and read-only proxies of
+whitelisted modules; and limits (timeout from any thread, output cap, recursion depth, memory).
+By default agent code runs in a clean worker process forked from a freshly started template (never
+from the host), which is killed when a single C call overruns the timeout; ``Limits(isolation=
+"thread")`` runs it in-process instead (trusted code only). See ``docs/security.md``.
 """
 
 from .errors import SandboxViolation, ToolError

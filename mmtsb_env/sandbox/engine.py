@@ -46,8 +46,9 @@ from .errors import (
     SandboxViolation,
     make_tool_error,
 )
-from .policy import OutputCollector, RunState, build_namespace, copy_result, plain_argument, scalar_args
+from .policy import OutputCollector, RunState, build_namespace, plain_argument, plain_kwargs, plain_result, scalar_args
 
+IMAGE_CALL = "<image>"  # reserved function name (never an identifier): image bytes by id, for PIL
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
 INJECT_INTERVAL_S = 0.1
 HARD_GRACE_S = 1.0  # after timeout + this, a run stuck in C code is abandoned
@@ -62,9 +63,14 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _set_async_exc = ctypes.pythonapi["PyThreadState_SetAsyncExc"]
 _set_async_exc.argtypes = [ctypes.c_ulong, ctypes.py_object]
 _set_async_exc.restype = ctypes.c_int
-_clear_async_exc = ctypes.pythonapi["PyThreadState_SetAsyncExc"]
-_clear_async_exc.argtypes = [ctypes.c_ulong, ctypes.c_void_p]
-_clear_async_exc.restype = ctypes.c_int
+# Never call PyThreadState_SetAsyncExc(tid, NULL) to "clear" an injection: on CPython 3.11 that
+# leaves the interpreter's eval-breaker signalled with nothing to deliver, and a thread running
+# under a profiler (cProfile, pyinstrument) then spins at 100% CPU forever. A pending injection
+# is instead delivered and dropped on the executor thread (``_quiesce``).
+
+
+def _checkpoint() -> None:
+    """A Python call: a pending asynchronous exception is raised here at the latest."""
 
 
 def rss_bytes() -> int:
@@ -112,8 +118,10 @@ class _Generation:
         self.sources: dict[str, list[str]] = {}
         self.memory_mb = getattr(limits, "memory_mb", None)
         tools = {name: self._make_tool(name) for name in engine.functions}
+        image_loader = tools.pop(IMAGE_CALL, None)  # PIL.Image.open(image_id), served like a tool call
         self.namespace = build_namespace(
-            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed
+            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed, clock=engine.clock,
+            image_loader=image_loader,
         )
         self.globals = self.namespace.globals
         self.thread: threading.Thread | None = None
@@ -124,13 +132,13 @@ class _Generation:
         state, events, replies, gen = self.state, self.events, self.replies, self
 
         def tool(*args, **kwargs):
-            if state.halt:
+            if state.halt or threading.get_ident() != state.thread:
                 state.stop()
             plain_args = plain_argument(list(args))
-            plain_kwargs = {key: plain_argument(value) for key, value in kwargs.items()}
+            plain_kw = plain_kwargs(kwargs)
             gen.call_seq += 1
             call_id = gen.call_seq
-            events.put(("call", call_id, name, plain_args, plain_kwargs))
+            events.put(("call", call_id, name, plain_args, plain_kw))
             while True:
                 reply_id, status, payload = replies.get()
                 if reply_id == call_id:
@@ -163,12 +171,15 @@ class _Generation:
 
     # -- executor thread -----------------------------------------------------------------------
     def _main(self, ready: threading.Event) -> None:
-        self.thread_id = threading.get_ident()
+        self.thread_id = self.state.thread = threading.get_ident()
         ready.set()
         while True:
             try:
                 job = self.jobs.get()
                 if job is None:
+                    return
+                if job == "close":
+                    self._clear()
                     return
                 token, unit, timeout_s = job
                 try:
@@ -183,11 +194,25 @@ class _Generation:
                 except BaseException:  # noqa: BLE001
                     pass
 
+    def _clear(self) -> None:
+        """Drop the namespace on this thread: finalisers of agent objects (a generator's
+        ``finally``, ...) then run here, where the halted run state stops them, never on a host
+        thread."""
+        try:
+            self.globals.clear()
+        except BaseException:  # noqa: BLE001 - a finaliser interrupted by the halt flag
+            pass
+
     def _quiesce(self) -> None:
-        """Stop further injections and drop one that may be pending."""
-        with self.lock:
-            self.running = False
-        _clear_async_exc(self.thread_id, None)
+        """Stop further injections, then let one that may be pending fire here and drop it."""
+        while True:
+            try:
+                with self.lock:
+                    self.running = False
+                _checkpoint()
+                return
+            except BaseException:  # noqa: BLE001 - the late injection itself
+                continue
 
     def _execute(self, unit: Unit, timeout_s: float) -> dict[str, Any]:
         g = self.globals
@@ -319,12 +344,14 @@ class Engine:
         allow_numpy: bool = False,
         soft_memory_mb: int | None = None,
         seed: int | None = None,
+        clock: Any = None,
     ) -> None:
         self.functions = dict(functions)
         self.limits = limits
         self.allow_numpy = allow_numpy
         self.soft_memory_mb = soft_memory_mb
         self.seed = seed
+        self.clock = clock
         self._generation: _Generation | None = None
         self._generations = 0
         self._token = 0
@@ -349,10 +376,11 @@ class Engine:
         if gen is not None:
             gen.state.halt = True
             gen.state.reason = "idle"
-            gen.jobs.put(None)
-            if gen.thread is not None and gen.thread is not threading.current_thread():
+            if gen.thread is not None and gen.thread.is_alive() and gen.thread is not threading.current_thread():
+                gen.jobs.put("close")  # the namespace is cleared on the executor thread
                 gen.thread.join(timeout=0.5)
-            gen.globals.clear()
+            else:
+                gen.jobs.put(None)
 
     def warm_up(self) -> None:
         self._ensure_generation()
@@ -477,6 +505,6 @@ class Engine:
             kind = getattr(exc, "kind", None)
             return call_id, "err", (type(exc).__name__, scalar_args(exc), kind if isinstance(kind, str) else None)
         try:
-            return call_id, "ok", copy_result(result)
+            return call_id, "ok", plain_result(result)
         except Exception as exc:  # noqa: BLE001
             return call_id, "err", ("TypeError", (f"the result of {name} could not be copied: {exc}",), None)

@@ -15,21 +15,28 @@ from .worker import IsolatedBackend
 ERROR_KINDS = ("syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion")
 
 
+ISOLATION_MODES = ("process", "thread")
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Per-run limits.
+    """Per-run limits and the isolation mode.
 
-    ``memory_mb=None`` runs agent code in-process (on a private executor thread); an int forks a
-    worker process whose address space may grow by at most that many MiB (``RLIMIT_AS``) and enables
-    ``numpy``. ``soft_memory_mb`` (in-process only) interrupts a run whose process RSS grew by more
-    than that; ``None`` disables the check.
+    ``isolation="process"`` (the default) runs agent code in a clean worker process (forked from a
+    template that was exec'd fresh, never from the host) whose address space may grow by at most
+    ``memory_mb`` MiB (``RLIMIT_AS``, ``None``: no cap); a run stuck in one C call is stopped by
+    killing the worker. ``isolation="thread"`` runs it in-process on a private executor thread: faster
+    to start, but a single long C call only stops when it returns and memory is bounded only by
+    heuristics (``soft_memory_mb``: interrupt a run whose process RSS grew by more than that) --
+    an explicit opt-in for trusted code.
     """
 
     timeout_s: float = 5.0
     max_output_chars: int = 10_000
     recursion_limit: int = 200
-    memory_mb: int | None = None
+    memory_mb: int | None = 1024
     soft_memory_mb: int | None = 2048
+    isolation: str = "process"
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -40,6 +47,8 @@ class Limits:
             raise ValueError("recursion_limit must be >= 1")
         if self.memory_mb is not None and self.memory_mb < 16:
             raise ValueError("memory_mb must be at least 16")
+        if self.isolation not in ISOLATION_MODES:
+            raise ValueError(f"isolation must be one of {ISOLATION_MODES}, got {self.isolation!r}")
 
 
 @dataclass(frozen=True)
@@ -53,11 +62,26 @@ class ExecResult:
     duration_s: float
 
 
+def _encodable(text: str) -> str:
+    """``text`` without lone surrogates (``print(chr(0xD800))``), so it always encodes as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 class Interpreter:
     """A persistent, restricted Python REPL whose provided functions are plain callables.
 
     ``run()`` never raises for anything the agent writes. Safe to call from any thread (runs are
-    serialised); provided functions always run on the thread that called ``run()``.
+    serialised); provided functions always run on the thread that called ``run()``. ``seed`` seeds
+    the agent's private ``random``; ``clock`` (a ``datetime``) is what ``datetime.now()``,
+    ``date.today()`` and ``time.time()`` return inside the sandbox (default: the host clock).
+    ``images(image_id) -> bytes`` lets ``PIL.Image.open(image_id)`` (or a tool result with an
+    ``image_id``) load the caller's images (process isolation only, like numpy).
     """
 
     def __init__(
@@ -66,6 +90,8 @@ class Interpreter:
         limits: Limits | None = None,
         *,
         seed: int | None = None,
+        clock: Any = None,
+        images: Callable[[int], bytes] | None = None,
     ) -> None:
         functions = dict(functions or {})
         for name, fn in functions.items():
@@ -77,11 +103,11 @@ class Interpreter:
         self._names = frozenset(functions)
         self._lock = threading.Lock()
         self._closed = False
-        if self.limits.memory_mb is None:
+        if self.limits.isolation == "thread":
             self._backend: Any = Engine(functions, self.limits, allow_numpy=False,
-                                        soft_memory_mb=self.limits.soft_memory_mb, seed=seed)
+                                        soft_memory_mb=self.limits.soft_memory_mb, seed=seed, clock=clock)
         else:
-            self._backend = IsolatedBackend(functions, self.limits, seed)
+            self._backend = IsolatedBackend(functions, self.limits, seed, clock, images)
 
     @property
     def isolated(self) -> bool:
@@ -110,14 +136,24 @@ class Interpreter:
             if isinstance(self._backend, Engine):
                 outcome = self._backend.run(Unit(unit.code, unit.filename, unit.source))
             else:
-                outcome = self._backend.run(unit)
+                try:
+                    outcome = self._backend.run(unit)
+                except RuntimeError as exc:  # the worker process could not be started
+                    return ExecResult(False, "", f"SandboxError: {exc}", "runtime", time.perf_counter() - start)
         return ExecResult(
             ok=bool(outcome["ok"]),
-            output=outcome["output"],
-            error=outcome["error"],
+            output=_encodable(outcome["output"]),
+            error=None if outcome["error"] is None else _encodable(outcome["error"]),
             error_kind=outcome["error_kind"],
             duration_s=time.perf_counter() - start,
         )
+
+    def warm_up(self) -> None:
+        """Start the worker process (or executor thread) now instead of at the first run."""
+        with self._lock:
+            if not self._closed:
+                start = getattr(self._backend, "start", None) or self._backend.warm_up
+                start()
 
     def variables(self) -> list[str]:
         """Sorted names the agent defined (variables, functions, classes, imported modules)."""

@@ -39,6 +39,7 @@ import random as _random_module
 import re
 import string
 import sys
+import threading
 import types
 import weakref
 from collections.abc import Sequence
@@ -74,6 +75,7 @@ MAX_FACTORIAL = 100_000
 _BIG_NUMBER = re.compile(r"\d{7,}")
 _PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?[a-zA-Z%]")
 _NUMERIC = frozenset({int, float, bool, complex})
+_ident = threading.get_ident
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,13 +85,16 @@ _NUMERIC = frozenset({int, float, bool, complex})
 class RunState:
     """Mutable state the guards consult; ``halt`` is True whenever agent code must stop."""
 
-    __slots__ = ("halt", "reason", "depth", "limit")
+    __slots__ = ("halt", "reason", "depth", "limit", "thread")
 
     def __init__(self, recursion_limit: int) -> None:
         self.halt = True
         self.reason = "idle"
         self.depth = 0
         self.limit = recursion_limit
+        # the executor thread: agent code reached on any other thread (a finaliser run by the cyclic
+        # GC on a host thread, ...) stops at its first checkpoint, even mid-run
+        self.thread = 0
 
     def stop(self) -> None:
         reason = self.reason
@@ -142,7 +147,7 @@ class OutputCollector:
     # RestrictedPython compiles ``print(...)`` to ``_print._call_print(...)`` and ``printed`` to
     # ``_print()``.
     def _call_print(self, *objects: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: Any = False):
-        if self.state.halt:
+        if self.state.halt or _ident() != self.state.thread:
             self.state.stop()
         if file is not None:
             raise SandboxViolation("print(file=...) is not available in the sandbox")
@@ -464,6 +469,15 @@ MODULE_RULES: dict[str, ModuleRule] = {
                "DefaultDict", "Deque", "OrderedDict", "ChainMap", "NoReturn", "AnyStr", "Text",
                "TYPE_CHECKING", "get_origin", "get_args", "NewType", "Generic"}
     ),
+    "base64": ModuleRule(
+        allow={"b64encode", "b64decode", "standard_b64encode", "standard_b64decode", "urlsafe_b64encode",
+               "urlsafe_b64decode", "b32encode", "b32decode", "b16encode", "b16decode", "encodebytes",
+               "decodebytes", "binascii"} - {"binascii"}
+    ),
+    "time": ModuleRule(
+        allow={"time", "time_ns", "gmtime", "localtime", "strftime", "strptime", "struct_time", "perf_counter",
+               "perf_counter_ns", "monotonic", "monotonic_ns", "sleep"}
+    ),
     "dataclasses": ModuleRule(
         allow={"dataclass", "field", "fields", "asdict", "astuple", "replace", "is_dataclass",
                "FrozenInstanceError", "MISSING", "KW_ONLY", "InitVar"}
@@ -507,6 +521,35 @@ NUMPY_RULES: dict[str, ModuleRule] = {
     ),
     "numpy.random": ModuleRule(allow={"default_rng", "Generator"}),
 }
+
+# PIL: only with process isolation, like numpy. Images come from bytes or from the episode's image
+# store by id (a tool result such as ``{"image_id": 3}``); decoding is limited to common raster
+# formats (no EPS: its plugin runs Ghostscript); nothing is written or shown.
+PIL_FORMATS = ("PNG", "JPEG", "GIF", "BMP", "WEBP", "TIFF", "PPM")
+PIL_RULES: dict[str, ModuleRule] = {
+    "PIL": ModuleRule(allow={"Image", "ImageOps", "ImageStat", "ImageFilter"},
+                      submodules={"Image", "ImageOps", "ImageStat", "ImageFilter"}),
+    "PIL.Image": ModuleRule(
+        allow={"open", "new", "fromarray", "merge", "blend", "composite", "alpha_composite", "Image", "Resampling",
+               "Transpose", "NEAREST", "BILINEAR", "BICUBIC", "LANCZOS", "BOX", "HAMMING", "FLIP_LEFT_RIGHT",
+               "FLIP_TOP_BOTTOM", "ROTATE_90", "ROTATE_180", "ROTATE_270", "TRANSPOSE", "TRANSVERSE",
+               "UnidentifiedImageError", "DecompressionBombError"}
+    ),
+    "PIL.ImageOps": ModuleRule(
+        allow={"autocontrast", "colorize", "contain", "cover", "crop", "expand", "fit", "flip", "grayscale",
+               "invert", "mirror", "pad", "posterize", "solarize", "equalize", "exif_transpose", "scale"}
+    ),
+    "PIL.ImageStat": ModuleRule(allow={"Stat"}),
+    "PIL.ImageFilter": ModuleRule(
+        allow={"BLUR", "CONTOUR", "DETAIL", "EDGE_ENHANCE", "EDGE_ENHANCE_MORE", "EMBOSS", "FIND_EDGES", "SHARPEN",
+               "SMOOTH", "SMOOTH_MORE", "GaussianBlur", "BoxBlur", "UnsharpMask", "MedianFilter", "MinFilter",
+               "MaxFilter", "ModeFilter", "RankFilter"}
+    ),
+}
+# Attributes refused on PIL images (file output, display, raw core objects, file handles).
+PIL_DENIED_ATTRIBUTES = frozenset({"save", "show", "fp", "im", "getim", "filename", "close", "tobitmap", "toqimage",
+                                   "toqpixmap", "encoderinfo", "draft", "verify", "seek", "tell"})
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
 
 # Attribute names refused on any object (frame/code/generator internals, ctypes bridges, ...).
 DENIED_ATTRIBUTES = frozenset(INSPECT_ATTRIBUTES) | frozenset(
@@ -641,7 +684,13 @@ class _SafeTypeMeta(type):
         t = type(args[0])
         if issubclass(t, type):
             return SafeType
-        return TYPE_STANDINS.get(t, t)
+        standin = TYPE_STANDINS.get(t)
+        if standin is not None:
+            return standin
+        for base, standin in HIDDEN_CONSTRUCTORS.items():
+            if issubclass(t, base):
+                return standin
+        return t
 
     def __repr__(cls) -> str:
         return "<class 'type'>"
@@ -653,6 +702,8 @@ class SafeType(metaclass=_SafeTypeMeta):
 
 # Classes whose constructor must not be reachable (``type(x)`` returns the stand-in instead).
 TYPE_STANDINS: dict[type, type] = {}
+# The same for every subclass of a base (PIL's per-format image classes open file paths).
+HIDDEN_CONSTRUCTORS: dict[type, type] = {}
 
 
 def _standin_class(real: type, message: str) -> type:
@@ -705,7 +756,7 @@ class LazyRange(Sequence):
     def __iter__(self):
         state = self._state
         for i in self._r:
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             yield i
 
@@ -784,30 +835,49 @@ def plain_argument(value: Any, depth: int = 0) -> Any:
         return float.__float__(value)
     if isinstance(value, dict):
         out = {}
-        for k, v in value.items():
+        for k, v in list(dict.items(value)):
             if not isinstance(k, str):
                 raise TypeError(f"tool arguments must be JSON-like: dict keys must be strings, not {type(k).__name__}")
             out[str.__str__(k)] = plain_argument(v, depth + 1)
         return out
-    if isinstance(value, (list, tuple)):
-        return [plain_argument(v, depth + 1) for v in value]
+    if isinstance(value, list):
+        return [plain_argument(v, depth + 1) for v in list.copy(value)]
+    if isinstance(value, tuple):
+        return [plain_argument(v, depth + 1) for v in tuple.__iter__(value)]
     raise TypeError(
         f"tool arguments must be JSON-like (dict/list/str/int/float/bool/None), not {type(value).__name__}"
     )
 
 
-def copy_result(value: Any) -> Any:
-    """An independent copy of a value returned by a provided function."""
+def plain_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments as a dict of exact ``str`` keys and plain values (keys included: a ``str``
+    subclass key with a hostile ``__hash__``/``__eq__`` must never reach host code)."""
+    return plain_argument(kwargs)
+
+
+_PLAIN_SCALARS = (type(None), bool, int, float, str, bytes)
+
+
+def plain_result(value: Any, depth: int = 0) -> Any:
+    """A tool result as plain data for another process (scalars, bytes, list, tuple, str-keyed dict);
+    host objects never cross."""
     t = type(value)
-    if value is None or t is str or t is int or t is float or t is bool:
+    if t in _PLAIN_SCALARS:
         return value
+    if depth > 200:
+        raise TypeError("the result is nested too deeply")
+    if t is list or t is tuple:
+        return t(plain_result(v, depth + 1) for v in value)
     if t is dict:
-        return {k: copy_result(v) for k, v in value.items()}
-    if t is list:
-        return [copy_result(v) for v in value]
-    if t is tuple:
-        return tuple(copy_result(v) for v in value)
-    return _copy_module.deepcopy(value)
+        out = {}
+        for k, v in value.items():
+            if type(k) not in _PLAIN_SCALARS:
+                raise TypeError(f"result dict keys must be plain scalars, not {type(k).__name__}")
+            out[k] = plain_result(v, depth + 1)
+        return out
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return (str if isinstance(value, str) else int if isinstance(value, int) else float)(value)
+    raise TypeError(f"results must be plain data (dict/list/tuple/str/bytes/int/float/bool/None), not {t.__name__}")
 
 
 def scalar_args(exc: BaseException) -> tuple[Any, ...]:
@@ -832,13 +902,19 @@ class _Namespace:
         *,
         allow_numpy: bool,
         seed: int | None,
+        clock: Any = None,
+        image_loader: Callable[[int], bytes] | None = None,
     ) -> None:
         self.state = state
+        self.clock = Clock(clock, state) if clock is not None else None
         self.collector = collector
         self.agent_classes: weakref.WeakSet[type] = weakref.WeakSet()
         self.rules = dict(MODULE_RULES)
         if allow_numpy:
             self.rules.update(NUMPY_RULES)
+            self.rules.update(PIL_RULES)
+        self.image_loader = image_loader
+        self.pil_image_type: type | None = None
         self.allow_numpy = allow_numpy
         self.proxies: dict[str, ModuleProxy] = {}
         self.random = _make_random_class()(seed)
@@ -857,6 +933,8 @@ class _Namespace:
         if full_name == "numpy" or full_name.startswith("numpy."):
             _prepare_numpy_import()
         module = importlib.import_module(full_name)
+        if full_name == "PIL.Image":
+            self.pil_image_type = module.Image
         if full_name == "numpy":
             self.numpy_types = (module.ndarray, module.generic, module.dtype)
         proxy = _make_proxy(_Resolver(full_name, module, rule, self))
@@ -876,9 +954,9 @@ class _Namespace:
             raise ImportViolation("module names must be strings")
         if name not in self.rules:
             top = name.split(".")[0]
-            if top == "numpy" and not self.allow_numpy:
+            if top in ("numpy", "PIL") and not self.allow_numpy:
                 raise ImportViolation(
-                    "numpy is only available when the sandbox runs with process isolation (Limits.memory_mb)"
+                    f"{top} is only available when the sandbox runs in a worker process (Limits(isolation='process'))"
                 )
             raise ImportViolation(f"import of '{name}' is not allowed in the sandbox")
         proxy = self.import_module(name)
@@ -913,7 +991,44 @@ class _Namespace:
             return {"ndarray": standin}
         if module_name == "decimal":
             return {"localcontext": _guarded_localcontext, "Context": _guarded_decimal_context()}
+        if module_name == "time":
+            return (self.clock or Clock(None, self.state)).time_module()
+        if module_name == "PIL.Image":
+            standin = TYPE_STANDINS.get(module.Image) or _standin_class(
+                module.Image, "create images with PIL.Image.new, PIL.Image.open or PIL.Image.fromarray"
+            )
+            HIDDEN_CONSTRUCTORS[module.Image] = standin
+            return {"open": self._pil_open(module), "Image": standin}
+        if module_name == "base64":
+            return {name: _bounded_codec(getattr(module, name)) for name in MODULE_RULES["base64"].allow}
         return {}
+
+    def _pil_open(self, module: types.ModuleType) -> Callable[..., Any]:
+        import io
+
+        loader = self.image_loader
+
+        def open_image(source, mode="r"):
+            """PIL.Image.open for bytes, or for an image of the episode: an id or a tool result
+            with an ``image_id``."""
+            if mode != "r":
+                raise ValueError("images can only be opened for reading")
+            if isinstance(source, dict) and "image_id" in source:
+                source = source["image_id"]
+            if isinstance(source, int) and not isinstance(source, bool):
+                if loader is None:
+                    raise ValueError("this sandbox has no image store: pass image bytes")
+                source = loader(source)
+            if not isinstance(source, (bytes, bytearray)):
+                raise TypeError("PIL.Image.open takes image bytes, an image id, or a tool result with an image_id")
+            if len(source) > MAX_IMAGE_BYTES:
+                _refuse(f"an image of {len(source):,} bytes", len(source), MAX_IMAGE_BYTES)
+            image = module.open(io.BytesIO(bytes(source)), formats=PIL_FORMATS)
+            image.load()
+            return image
+
+        open_image.__name__ = open_image.__qualname__ = "open"
+        return open_image
 
     def _agent_class_decorator(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
         agent_classes = self.agent_classes
@@ -967,7 +1082,7 @@ class _Namespace:
         def ticking(iterator):
             it = iter(iterator)
             for item in it:
-                if state.halt:
+                if state.halt or _ident() != state.thread:
                     state.stop()
                 yield item
 
@@ -975,11 +1090,11 @@ class _Namespace:
         self.ticking = ticking
 
         def _tick_():
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
 
         def _enter_():
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             depth = state.depth + 1
             if depth > state.limit:
@@ -992,7 +1107,7 @@ class _Namespace:
             state.depth -= 1
 
         def _getiter_(obj):
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             return obj
 
@@ -1000,7 +1115,7 @@ class _Namespace:
             return it
 
         def _iter_unpack_sequence_(it, spec, _getiter_):
-            if state.halt:
+            if state.halt or _ident() != state.thread:
                 state.stop()
             return it
 
@@ -1059,10 +1174,18 @@ class _Namespace:
                 special = _special_attribute(obj, name, safe_format, safe_format_map)
                 if special is not None:
                     return special
+            if name in _CLOCK_METHODS and ns.clock is not None:
+                cls = obj if isinstance(obj, type) else t
+                if issubclass(cls, _datetime_module.date):
+                    return ns.clock.method(cls, name)
             if name == "register" and (isinstance(obj, abc.ABCMeta) or t.__module__ == "typing"):
                 raise AttributeViolation("ABC registration is not allowed in the sandbox")
             if ns.numpy_types and name in numpy_denied and isinstance(obj, ns.numpy_types):
                 raise AttributeViolation(f'numpy attribute "{name}" is not available in the sandbox')
+            if (ns.pil_image_type is not None and name in PIL_DENIED_ATTRIBUTES
+                    and (isinstance(obj, ns.pil_image_type)
+                         or (isinstance(obj, type) and issubclass(obj, ns.pil_image_type)))):
+                raise AttributeViolation(f'PIL image attribute "{name}" is not available in the sandbox')
             if default:
                 value = getattr(obj, name, default[0])
             else:
@@ -1075,12 +1198,11 @@ class _Namespace:
                 raise AttributeViolation(f'"{name}" is a module that is not available in the sandbox')
             if isinstance(value, _DANGEROUS_VALUE_TYPES):
                 raise AttributeViolation(f'access to "{name}" is not allowed in the sandbox')
-            if (
-                type(value) in (dict, list, set, bytearray)
-                and isinstance(obj, type)
-                and obj not in agent_classes
-            ):
-                return _copy_module.deepcopy(value)
+            if type(value) in _MUTABLE_CONTAINERS:
+                owner = obj if isinstance(obj, type) else t
+                if owner not in agent_classes and (owner is obj or _class_level(t, name, value)):
+                    # host class state, reached through the class or one of its instances
+                    return _copy_module.deepcopy(value)
             return value
 
         def _write_(obj):
@@ -1255,20 +1377,43 @@ class _Namespace:
 
 SAFE_BUILTIN_NAMES = (
     "abs", "all", "any", "ascii", "bin", "bool", "callable", "chr", "complex", "dict", "divmod", "float",
-    "frozenset", "hash", "hex", "id", "int", "isinstance", "issubclass", "len", "list", "max", "min", "next",
+    "frozenset", "hash", "hex", "int", "isinstance", "issubclass", "len", "list", "max", "min", "next",
     "object", "oct", "ord", "repr", "reversed", "round", "set", "slice", "sorted", "str", "sum", "tuple",
     "property", "staticmethod", "classmethod", "None", "True", "False", "Ellipsis", "NotImplemented",
 )
 UNAVAILABLE_BUILTINS = (
     "open", "eval", "exec", "compile", "globals", "locals", "vars", "getattr", "setattr", "delattr", "input",
     "breakpoint", "help", "exit", "quit", "memoryview", "copyright", "credits", "license", "aiter", "anext",
+    "id",  # addresses differ between runs: outputs must be reproducible (use ``is``)
 )
 
 _GUARDED_NAMES = frozenset({"format", "format_map", "to_bytes", *_SIZED_METHODS})
 
 
+def _class_level(cls: type, name: str, value: Any) -> bool:
+    for klass in cls.__mro__:
+        found = klass.__dict__.get(name, _MISSING)
+        if found is not _MISSING:
+            return found is value
+    return False
+
+
+_MISSING = object()
+
+
 def _special_attribute(obj: Any, name: str, safe_format, safe_format_map) -> Any:
     """Guarded replacements for a few str/bytes/int methods (bound or unbound), else None."""
+    if isinstance(obj, _collections.UserString) and name in ("format", "format_map"):
+        # UserString.format would call the real str.format on its data in host code
+        data = str.__str__(obj.data) if isinstance(obj.data, str) else str(obj.data)
+        if name == "format":
+            return lambda *args, **kwargs: safe_format(data, *args, **kwargs)
+        return lambda mapping: safe_format_map(data, mapping)
+    if obj is _collections.UserString or (isinstance(obj, type) and issubclass(obj, _collections.UserString)):
+        if name == "format":
+            return lambda self, *args, **kwargs: safe_format(str(self), *args, **kwargs)
+        if name == "format_map":
+            return lambda self, mapping: safe_format_map(str(self), mapping)
     if isinstance(obj, str):
         if name == "format":
             return lambda *args, **kwargs: safe_format(obj, *args, **kwargs)
@@ -1368,6 +1513,8 @@ def _guarded_decimal_context() -> type:
                 super().__init__(prec, *args, **kwargs)
 
         _DECIMAL_CONTEXT = Context
+        # type(ctx.copy()) must not hand out the real (uncapped) decimal.Context
+        TYPE_STANDINS[decimal.Context] = Context
     return _DECIMAL_CONTEXT
 
 
@@ -1410,6 +1557,111 @@ def build_namespace(
     *,
     allow_numpy: bool = False,
     seed: int | None = None,
+    clock: Any = None,
+    image_loader: Callable[[int], bytes] | None = None,
 ) -> _Namespace:
-    """Create the globals/builtins of a fresh agent namespace."""
-    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed)
+    """Create the globals/builtins of a fresh agent namespace (``clock``: the frozen ``datetime``
+    that ``datetime.now()``/``date.today()``/``time.time()`` return; ``None``: the host clock)."""
+    return _Namespace(state, collector, tools, allow_numpy=allow_numpy, seed=seed, clock=clock,
+                      image_loader=image_loader)
+
+
+def warm_caches() -> None:
+    """Build the lazily made classes now (the worker template calls this before forking)."""
+    _make_random_class()
+    _guarded_decimal_context()
+    import decimal  # noqa: F401
+
+
+class Clock:
+    """The sandbox's view of "now": frozen at the scenario's reference time (or the host clock).
+
+    A naive clock is the scenario's local wall time and is taken to be UTC for conversions.
+    """
+
+    def __init__(self, frozen: Any, state: RunState) -> None:
+        self.frozen = frozen
+        self.state = state
+
+    def _aware(self) -> Any:
+        dt = _datetime_module
+        if self.frozen is None:
+            return dt.datetime.now(dt.timezone.utc)
+        value = self.frozen
+        return value if value.tzinfo is not None else value.replace(tzinfo=dt.timezone.utc)
+
+    def _local(self) -> Any:
+        if self.frozen is None:
+            return _datetime_module.datetime.now()
+        return self.frozen.replace(tzinfo=None)  # the scenario's wall time
+
+    def method(self, cls: type, name: str) -> Callable[..., Any]:
+        """``cls.now``/``cls.today``/``cls.utcnow`` reading this clock, returning ``cls`` instances."""
+        dt = _datetime_module
+        clock = self
+
+        def build(value):
+            if issubclass(cls, dt.datetime):
+                return cls.combine(value.date(), value.timetz())
+            return cls(value.year, value.month, value.day)
+
+        if name == "now":
+            def now(tz=None):
+                if tz is not None and not isinstance(tz, dt.tzinfo):
+                    raise TypeError("tzinfo argument must be None or of a tzinfo subclass")
+                return build(clock._local() if tz is None else clock._aware().astimezone(tz))
+            return now
+        if name == "utcnow":
+            return lambda: build(clock._aware().astimezone(dt.timezone.utc).replace(tzinfo=None))
+        return lambda: build(clock._local())
+
+    def time_module(self) -> dict[str, Any]:
+        import time as _time
+
+        clock, state = self, self.state
+
+        def time_():
+            return clock._aware().timestamp()
+
+        def time_ns():
+            now = clock._aware()
+            return int(now.timestamp()) * 10**9 + now.microsecond * 1000
+
+        def gmtime(secs=None):
+            return _time.gmtime(time_() if secs is None else secs)
+
+        def localtime(secs=None):
+            if secs is None:
+                return clock._local().timetuple()
+            return _time.gmtime(secs)
+
+        def strftime(fmt, t=None):
+            return _time.strftime(fmt, localtime() if t is None else t)
+
+        def sleep(seconds):
+            if not isinstance(seconds, (int, float)) or seconds < 0:
+                raise ValueError("sleep length must be a non-negative number")
+            end = _time.monotonic() + seconds
+            while True:
+                if state.halt or _ident() != state.thread:
+                    state.stop()
+                left = end - _time.monotonic()
+                if left <= 0:
+                    return None
+                _time.sleep(min(left, 0.01))
+
+        return {"time": time_, "time_ns": time_ns, "gmtime": gmtime, "localtime": localtime, "strftime": strftime,
+                "sleep": sleep}
+
+
+_CLOCK_METHODS = frozenset({"now", "today", "utcnow"})
+
+
+def _bounded_codec(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def codec(data, *args, **kwargs):
+        if isinstance(data, (str, bytes, bytearray)) and len(data) > MAX_STR_CHARS // 2:
+            _refuse(f"{fn.__name__} of {len(data):,} characters", len(data), MAX_STR_CHARS // 2)
+        return fn(data, *args, **kwargs)
+
+    codec.__name__ = codec.__qualname__ = fn.__name__
+    return codec

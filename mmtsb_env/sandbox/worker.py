@@ -1,21 +1,29 @@
-"""Process isolation: a forked, long-lived worker holds the agent namespace under RLIMIT_AS.
+"""Process isolation: a clean worker process holds the agent namespace under RLIMIT_AS.
 
-Protocol (length-prefixed frames over two pipes):
+Workers are forked from a template process that was exec'd fresh (see :mod:`.zygote`), never
+from the host: a worker has never held the scenario, the solution, the user's script or any other
+host object. Tools are proxied to the host as data.
 
-* parent -> child: pickle (the child trusts its parent): ``run`` (marshalled code object, filename,
-  source), ``reply`` (result of a tool call), ``vars``, ``close``.
-* child -> parent: **JSON only** (the parent never unpickles anything from the untrusted child):
-  ``ready``, ``call`` (tool name + JSON-like arguments), ``done`` (the run outcome), ``vars``.
+Protocol (length-prefixed frames over one Unix socket):
 
-The child runs the same :class:`~.engine.Engine` as in-process mode (executor thread + supervisor);
-its "provided functions" are stubs that forward each call to the parent, which runs the real
-callable and sends back the result or the error's type name and message. Before serving, the child
-closes every inherited file descriptor, points stdio at /dev/null, clears the environment, sets
-``RLIMIT_FSIZE=0`` / ``RLIMIT_CORE=0`` and ``RLIMIT_AS`` = its current address space + ``memory_mb``.
+* host -> worker: pickle (the worker trusts its host): ``config`` (tool names, limits, seed,
+  frozen clock), ``run`` (marshalled code object, filename, source), ``reply`` (result of a tool
+  call), ``vars``, ``close``.
+* worker -> host: **JSON only** (the host never unpickles anything from the untrusted worker):
+  ``ready``, ``call`` (tool name + JSON arguments), ``done`` (the run outcome), ``vars``. JSON
+  makes every value crossing back plain ``str``/``int``/``float``/``bool``/``None``/``list``/``dict``.
 
-A memory bomb raises ``MemoryError`` inside the child (the namespace survives). If the child dies
-(or stops answering ``timeout + 1.5 s`` after a run started) the parent kills and reaps it and the
-next run forks a fresh worker; the result says that variables were lost.
+The worker runs the same :class:`~.engine.Engine` as in-process mode (executor thread +
+supervisor); its "provided functions" are stubs that forward each call to the host, which runs the
+real callable and sends back the result or the error's type name and message. It sets
+``RLIMIT_FSIZE=0`` / ``RLIMIT_CORE=0``, ``RLIMIT_NOFILE`` = the descriptors it has (no file or
+socket can be opened) and ``RLIMIT_AS`` = its address space + ``memory_mb`` (held across runs:
+the bound is per interpreter, not per run).
+
+A memory bomb raises ``MemoryError`` inside the worker (the namespace survives). If the worker dies
+or stops answering ``timeout + 0.5 s`` after a run started (a single long C call: regex
+backtracking, a huge ``pow``, sorting 10**7 items, ...) the host kills it and the next run starts a
+fresh one; the result says that variables were lost.
 """
 
 from __future__ import annotations
@@ -24,22 +32,25 @@ import json
 import marshal
 import os
 import pickle
+import re
 import select
 import signal
+import socket
 import struct
-import sys
 import time
 from typing import Any, Callable
 
 from .compiler import CompiledUnit
-from .engine import Engine, RemoteToolError, Unit
-from .policy import copy_result, scalar_args
+from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
+from .policy import plain_result, scalar_args
 
 _HEADER = struct.Struct(">I")
 MAX_CHILD_MESSAGE = 64 * 1024 * 1024
-PARENT_EXTRA_GRACE_S = 1.5
+PARENT_EXTRA_GRACE_S = 0.5  # a run still busy this long after its deadline: the worker is killed
 START_TIMEOUT_S = 30.0
 ERROR_KINDS = {None, "syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion"}
+# default object reprs show memory addresses, which differ between processes
+_ADDRESS = re.compile(r"( at 0x)[0-9a-fA-F]{4,16}>")
 
 
 class WorkerDied(Exception):
@@ -89,42 +100,7 @@ def _read_exact_deadline(fd: int, n: int, deadline: float) -> bytes | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Child side
-
-
-_INHERITED: list[Any] = []
-
-
-def _sanitize_child(keep: set[int]) -> None:
-    try:
-        fds = [int(name) for name in os.listdir("/proc/self/fd")]
-    except OSError:
-        fds = list(range(3, 1024))
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        if fd not in keep:
-            os.dup2(devnull, fd)
-    for fd in fds:
-        if fd > 2 and fd not in keep and fd != devnull:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-    os.close(devnull)
-    # keep the inherited stdio objects alive: finalising them could wait on a lock another
-    # parent thread held at fork time
-    _INHERITED.extend([sys.stdin, sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__])
-    sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-    sys.stderr = open(os.devnull, "w")  # noqa: SIM115
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM):
-        try:
-            signal.signal(sig, signal.SIG_DFL)
-        except (OSError, ValueError):
-            pass
-    os.environ.clear()
-    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = "1"
+# Worker side
 
 
 def _vm_size() -> int:
@@ -132,34 +108,77 @@ def _vm_size() -> int:
         return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _child_main(rfd: int, wfd: int, tool_names: list[str], limits: Any, seed: int | None) -> None:
+def _close_other_fds(keep: int) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _die_with_template() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - not Linux: the socket's EOF still ends the worker
+        pass
+
+
+def _scrub(outcome: dict[str, Any]) -> dict[str, Any]:
+    for key in ("output", "error"):
+        text = outcome.get(key)
+        if isinstance(text, str) and " at 0x" in text:
+            outcome[key] = _ADDRESS.sub(r"\g<1>...>", text)
+    return outcome
+
+
+def child_main(fd: int) -> None:
+    """Serve one host interpreter over socket ``fd`` (runs in a worker forked from the template)."""
     import resource
 
-    _sanitize_child({rfd, wfd})
+    _die_with_template()
+    _close_other_fds(fd)
+    if fd != 3:  # the socket becomes fd 3: fds 0-3 are all this process has (see RLIMIT_NOFILE below)
+        os.dup2(fd, 3)
+        os.close(fd)
+        fd = 3
+    config = pickle.loads(_read_frame_blocking(fd))
+    limits = config["limits"]
 
     def send(obj: dict[str, Any]) -> None:
-        _write_frame(wfd, json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass"))
+        _write_frame(fd, json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass"))
 
     def make_stub(name: str) -> Callable[..., Any]:
         def stub(*args, **kwargs):
             send({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
-            reply = pickle.loads(_read_frame_blocking(rfd))
+            reply = pickle.loads(_read_frame_blocking(fd))
             if reply.get("ok"):
                 return reply.get("value")
             raise RemoteToolError(reply.get("type", "ToolError"), tuple(reply.get("args", ())), reply.get("kind"))
 
         return stub
 
-    engine = Engine({n: make_stub(n) for n in tool_names}, limits, allow_numpy=True, soft_memory_mb=None, seed=seed)
+    names = list(config["tools"]) + ([IMAGE_CALL] if config["images"] else [])
+    engine = Engine({n: make_stub(n) for n in names}, limits, allow_numpy=True, soft_memory_mb=None,
+                    seed=config["seed"], clock=config["clock"])
     engine.warm_up()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     if limits.memory_mb:
         cap = _vm_size() + int(limits.memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    # no new file descriptors: nothing in the worker can open a file or a socket, whatever the
+    # restricted layer lets through (everything importable was imported by the template)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (fd + 1, fd + 1))
     send({"t": "ready"})
     while True:
-        message = pickle.loads(_read_frame_blocking(rfd))
+        message = pickle.loads(_read_frame_blocking(fd))
         kind = message.get("t")
         if kind == "run":
             unit = Unit(marshal.loads(message["code"]), message["filename"], message["source"])
@@ -168,7 +187,7 @@ def _child_main(rfd: int, wfd: int, tool_names: list[str], limits: Any, seed: in
             except MemoryError:
                 outcome = {"ok": False, "output": "", "error": "MemoryError: out of memory", "error_kind": "memory",
                            "abandoned": False}
-            send({"t": "done", **outcome})
+            send({"t": "done", **_scrub(outcome)})
             if outcome.get("abandoned"):
                 return
         elif kind == "vars":
@@ -178,39 +197,43 @@ def _child_main(rfd: int, wfd: int, tool_names: list[str], limits: Any, seed: in
 
 
 # ---------------------------------------------------------------------------------------------
-# Parent side
+# Host side
 
 
 class IsolatedBackend:
-    """Owns one worker process; forks it lazily and again after it died."""
+    """Owns one worker process; starts it lazily and again after it died."""
 
-    def __init__(self, functions: dict[str, Callable[..., Any]], limits: Any, seed: int | None) -> None:
+    def __init__(self, functions: dict[str, Callable[..., Any]], limits: Any, seed: int | None,
+                 clock: Any = None, images: Callable[[int], bytes] | None = None) -> None:
         self.functions = dict(functions)
+        if images is not None:
+            self.functions[IMAGE_CALL] = images
         self.limits = limits
         self.seed = seed
+        self.clock = clock
         self.pid: int | None = None
-        self.rfd: int | None = None  # child -> parent
-        self.wfd: int | None = None  # parent -> child
+        self.sock: socket.socket | None = None
+        self.rfd: int | None = None
+        self.wfd: int | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.pid is None:
+            self._start()
+
     def _start(self) -> None:
-        p2c_r, p2c_w = os.pipe()
-        c2p_r, c2p_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child
-            code = 0
-            try:
-                os.close(p2c_w)
-                os.close(c2p_r)
-                _child_main(p2c_r, c2p_w, sorted(self.functions), self.limits, self.seed)
-            except BaseException:  # noqa: BLE001 - never return into the parent's code
-                code = 70
-            finally:
-                os._exit(code)
-        os.close(p2c_r)
-        os.close(c2p_w)
-        self.pid, self.rfd, self.wfd = pid, c2p_r, p2c_w
+        from .zygote import spawn_worker
+
         try:
+            pid, sock = spawn_worker()
+        except OSError as exc:
+            raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
+        self.pid, self.sock = pid, sock
+        self.rfd = self.wfd = sock.fileno()
+        config = {"tools": sorted(n for n in self.functions if n != IMAGE_CALL), "limits": self.limits,
+                  "seed": self.seed, "clock": self.clock, "images": IMAGE_CALL in self.functions}
+        try:
+            _write_frame(self.wfd, pickle.dumps(config))
             frame = _read_exact_deadline(self.rfd, _HEADER.size, time.monotonic() + START_TIMEOUT_S)
             if frame is None:
                 raise WorkerDied("the sandbox worker did not start in time")
@@ -220,43 +243,30 @@ class IsolatedBackend:
             body = _read_exact_deadline(self.rfd, size, time.monotonic() + START_TIMEOUT_S)
             if body is None or json.loads(body).get("t") != "ready":
                 raise WorkerDied("the sandbox worker failed to start")
-        except (EOFError, ValueError, WorkerDied) as exc:
+        except (EOFError, OSError, ValueError, WorkerDied) as exc:
             self._kill()
             raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
 
-    def _kill(self) -> int | None:
-        status = None
+    def _kill(self) -> None:
         pid, self.pid = self.pid, None
-        for fd in (self.rfd, self.wfd):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        sock, self.sock = self.sock, None
         self.rfd = self.wfd = None
+        if sock is not None:
+            try:
+                sock.close()
+            except OSError:
+                pass
         if pid is not None:
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                os.kill(pid, signal.SIGKILL)  # the template reaps it
+            except (ProcessLookupError, PermissionError):
                 pass
-            try:
-                _, status = os.waitpid(pid, 0)
-            except ChildProcessError:
-                status = None
-        return status
 
     def close(self) -> None:
         if self.pid is None:
             return
         try:
             _write_frame(self.wfd, pickle.dumps({"t": "close"}))
-            deadline = time.monotonic() + 0.5
-            while time.monotonic() < deadline:
-                done, _status = os.waitpid(self.pid, os.WNOHANG)
-                if done:
-                    self.pid = None
-                    break
-                time.sleep(0.005)
         except OSError:
             pass
         self._kill()
@@ -267,17 +277,14 @@ class IsolatedBackend:
 
     # -- runs ----------------------------------------------------------------------------------
     def _reap_if_dead(self) -> bool:
-        """True when a started worker has exited since the last run (it is then cleaned up)."""
+        """True when a started worker has exited (or spoke out of turn) since the last run."""
         if self.pid is None:
             return False
-        try:
-            done, _status = os.waitpid(self.pid, os.WNOHANG)
-        except ChildProcessError:
-            done = self.pid
-        if not done:
+        poller = select.poll()  # not select(): a host with many envs has descriptors past FD_SETSIZE
+        poller.register(self.rfd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        if not poller.poll(0):
             return False
-        self.pid = None
-        self._kill()
+        self._kill()  # EOF (dead) or an unsolicited message: either way it cannot be trusted
         return True
 
     def run(self, unit: CompiledUnit) -> dict[str, Any]:
@@ -319,8 +326,8 @@ class IsolatedBackend:
                 else:
                     raise ValueError("unexpected message")
         except (EOFError, BrokenPipeError, ConnectionError, OSError):
-            status = self._kill()
-            return self._lost("memory", _death_message(status))
+            self._kill()
+            return self._lost("memory", "MemoryError: the sandbox worker process died (most likely out of memory)")
         except (ValueError, TypeError, KeyError, RecursionError):
             self._kill()
             return self._lost("violation", "SandboxViolation: the sandbox worker sent a malformed message")
@@ -357,7 +364,7 @@ class IsolatedBackend:
         body = _read_exact_deadline(self.rfd, size, deadline)
         if body is None:
             return None
-        event = json.loads(body.decode("utf-8", "surrogatepass"))
+        event = json.loads(body.decode("utf-8", "surrogatepass"), parse_constant=float)
         if not isinstance(event, dict):
             raise ValueError("malformed message")
         return event
@@ -385,7 +392,7 @@ class IsolatedBackend:
             reply = {"ok": False, "type": "NameError", "args": (f"unknown function {name!r}",), "kind": None}
         else:
             try:
-                reply = {"ok": True, "value": copy_result(fn(*args, **kwargs))}
+                reply = {"ok": True, "value": plain_result(fn(*args, **kwargs))}
             except Exception as exc:  # noqa: BLE001 - any tool failure goes back to the agent
                 kind = getattr(exc, "kind", None)
                 reply = {"ok": False, "type": type(exc).__name__, "args": scalar_args(exc),
@@ -396,16 +403,3 @@ class IsolatedBackend:
             payload = pickle.dumps({"ok": False, "type": "TypeError",
                                     "args": (f"the result of {name} could not be sent: {exc}",), "kind": None})
         _write_frame(self.wfd, payload)
-
-
-def _death_message(status: int | None) -> str:
-    if status is not None and os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        try:
-            sig_name = signal.Signals(sig).name
-        except ValueError:
-            sig_name = str(sig)
-        return f"MemoryError: the sandbox worker process died (signal {sig_name}), most likely out of memory"
-    if status is not None and os.WIFEXITED(status):
-        return f"MemoryError: the sandbox worker process exited unexpectedly (status {os.WEXITSTATUS(status)})"
-    return "MemoryError: the sandbox worker process died"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterable
@@ -213,15 +214,30 @@ TOOL_MODULES = (
     "mmtsb_env.tools.discovery",  # last: it builds the toolbox variants from everything above
 )
 _loaded = False
+# Re-entrant: importing a tool module may itself look tools up (on the loading thread). Other
+# threads wait until every module is imported: a half-filled registry is never visible (and never
+# iterated while it grows).
+_load_lock = threading.RLock()
 
 
 def _load_apps() -> None:
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in TOOL_MODULES:
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as exc:
-                if exc.name != module:  # a real missing dependency inside the module
-                    raise
+    if _loaded:
+        return
+    with _load_lock:
+        if _loaded or getattr(_loading, "active", False):
+            return
+        _loading.active = True
+        try:
+            for module in TOOL_MODULES:
+                try:
+                    importlib.import_module(module)
+                except ModuleNotFoundError as exc:
+                    if exc.name != module:  # a real missing dependency inside the module
+                        raise
+            _loaded = True
+        finally:
+            _loading.active = False
+
+
+_loading = threading.local()

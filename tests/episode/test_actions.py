@@ -77,3 +77,46 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
 def test_near_valid_json_never_raises(obj):
     for text in (json.dumps(obj), f"<tool_call>{json.dumps(obj)}</tool_call>", json.dumps([obj])):
         assert isinstance(parse_action(text), (ToolCalls, Message, Invalid))
+
+
+HOSTILE_ACTIONS = {
+    "huge-int": '{"name": "a", "arguments": {"x": ' + "9" * 5000 + "}}",
+    "deep-brackets": "[" * 100_000,
+    "deep-objects": '{"a":' * 100_000,
+    "deep-in-tag": "<tool_call>" + "[" * 100_000 + "</tool_call>",
+    "huge-int-in-tag": '<tool_call>{"name": "a", "arguments": {"x": ' + "1" * 5000 + "}}</tool_call>",
+    "deep-in-arguments-string": '{"name": "a", "arguments": "' + "[" * 100_000 + '"}',
+    "huge-int-in-arguments-string": '{"name": "a", "arguments": "{\\"x\\": ' + "7" * 5000 + '}"}',
+    "many-open-tags": "<tool_call>" * 20_000,
+    "many-python-fences": "```python\n" * 20_000,
+    "many-tags": "<tool_call>{\"name\": \"a\"}</tool_call>" * 1000,
+    "fence-of-deep-json": "```json\n" + "{" * 100_000 + "\n```",
+}
+
+
+@pytest.mark.parametrize("mode", ["tool", "code"])
+@pytest.mark.parametrize("name", list(HOSTILE_ACTIONS))
+def test_hostile_actions_give_one_clear_error(name, mode):
+    parsed = parse_action(HOSTILE_ACTIONS[name], mode)
+    assert isinstance(parsed, (Invalid, Message, Code)), parsed
+    if isinstance(parsed, Invalid):
+        assert parsed.error and "\n" not in parsed.error.split(". ")[0]
+    if name.startswith("deep") and isinstance(parsed, Invalid):
+        assert "nested more than 64 levels" in parsed.error
+    if name.startswith("huge-int"):
+        assert isinstance(parsed, Invalid) and "5,000 characters" in parsed.error
+    if name == "many-tags":
+        assert isinstance(parsed, Invalid) and "too many tool calls" in parsed.error
+
+
+def test_moderately_nested_arguments_still_parse():
+    value = json.dumps({"name": "a", "arguments": {"x": [[[[1]]]], "n": 10**30}})
+    parsed = parse_action(value)
+    assert parsed.calls[0].arguments == {"x": [[[[1]]]], "n": 10**30}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet='[]{}"\\:,0123456789<>/tool_call`python \n', max_size=400), st.sampled_from(["tool", "code"]))
+def test_bracket_soup_never_raises(text, mode):
+    parsed = parse_action(text, mode)
+    assert isinstance(parsed, (Invalid, Message, Code, ToolCalls))

@@ -61,8 +61,16 @@ def phone() -> FakePhone:
     return FakePhone()
 
 
+MODES = ("process", "thread")  # the default clean worker process, and the in-process opt-in
+
+
+@pytest.fixture(params=MODES)
+def mode(request) -> str:
+    return request.param
+
+
 @pytest.fixture
-def interp(phone: FakePhone):
-    it = Interpreter(phone.functions(), Limits(timeout_s=2.0, soft_memory_mb=512))
+def interp(phone: FakePhone, mode: str):
+    it = Interpreter(phone.functions(), Limits(timeout_s=2.0, soft_memory_mb=512, isolation=mode))
     yield it
     it.close()

@@ -139,7 +139,7 @@ def test_recursion_limit_is_per_interpreter_and_global_limit_untouched():
 def test_builtin_holding_the_gil_only_delays_the_timeout_in_process():
     # A catastrophic regex holds the GIL inside C code: in-process the timeout can only act once
     # the call returns; the run is then stopped and the interpreter keeps working.
-    interp = Interpreter({}, Limits(timeout_s=0.2))
+    interp = Interpreter({}, Limits(timeout_s=0.2, isolation="thread"))
     try:
         assert interp.run("keep = 1").ok
         res = interp.run("import re\nre.match('(a+)+$', 'a' * 22 + 'b')\nwhile True:\n    pass")
@@ -150,7 +150,7 @@ def test_builtin_holding_the_gil_only_delays_the_timeout_in_process():
 
 
 def test_soft_memory_limit_in_process():
-    interp = Interpreter({}, Limits(timeout_s=5.0, soft_memory_mb=150))
+    interp = Interpreter({}, Limits(timeout_s=5.0, soft_memory_mb=150, isolation="thread"))
     try:
         res = interp.run("chunks = []\nwhile True:\n    chunks.append(bytearray(10**6))")
         assert not res.ok and res.error_kind == "memory"
@@ -194,11 +194,14 @@ BOMBS = {
 
 
 @pytest.mark.parametrize("bomb", list(BOMBS.values()), ids=list(BOMBS))
-def test_isolated_memory_bomb_is_contained(isolated, bomb):
+def test_isolated_memory_bomb_is_contained(bomb):
+    phone = FakePhone()
+    isolated = Interpreter(phone.functions(), Limits(timeout_s=30.0, memory_mb=200))  # memory, long before time
     assert isolated.run("survivor = 'still here'").ok
     res = isolated.run(bomb)
     assert not res.ok and res.error_kind == "memory", res
     after = isolated.run("survivor")
+    isolated.close()
     assert after.ok
     assert after.output in ("'still here'", "")  # kept unless the worker had to be restarted
 

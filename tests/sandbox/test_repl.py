@@ -22,7 +22,8 @@ def test_public_api_shapes(interp):
     assert isinstance(res, ExecResult)
     assert res.output == "2" and res.duration_s >= 0
     assert Limits().timeout_s == 5.0 and Limits().max_output_chars == 10_000
-    assert Limits().recursion_limit == 200 and Limits().memory_mb is None
+    assert Limits().recursion_limit == 200 and Limits().memory_mb == 1024
+    assert Limits().isolation == "process"
     assert issubclass(SandboxViolation, Exception) and issubclass(ToolError, Exception)
 
 

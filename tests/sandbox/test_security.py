@@ -13,23 +13,27 @@ import pytest
 from mmtsb_env.sandbox import Interpreter, Limits
 
 from .conftest import FakePhone
-from .hostile_corpus import CORPUS
+from .hostile_corpus import C_LEVEL, CORPUS
 
 NORMAL = "values = [n * 2 for n in range(4)]\nsum(values)"
 
 
 def test_corpus_is_large_and_unique():
-    ids = [entry[0] for entry in CORPUS]
-    assert len(ids) >= 60
+    ids = [entry[0] for entry in CORPUS + C_LEVEL]
+    assert len(ids) >= 150
     assert len(set(ids)) == len(ids)
 
 
+CASES = [pytest.param(*entry, mode, id=f"{entry[0]}-{mode}") for mode in ("process", "thread") for entry in CORPUS]
+CASES += [pytest.param(*entry, "process", id=f"{entry[0]}-process") for entry in C_LEVEL]
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # generator finaliser entry
-@pytest.mark.parametrize("name,code,kinds", CORPUS, ids=[entry[0] for entry in CORPUS])
-def test_hostile_snippet_is_refused_or_contained(name, code, kinds):
+@pytest.mark.parametrize("name,code,kinds,mode", CASES)
+def test_hostile_snippet_is_refused_or_contained(name, code, kinds, mode):
     phone = FakePhone()
     notes_before = json.dumps(phone.notes)
-    interp = Interpreter(phone.functions(), Limits(timeout_s=0.5, soft_memory_mb=256))
+    interp = Interpreter(phone.functions(), Limits(timeout_s=0.5, soft_memory_mb=256, isolation=mode))
     try:
         res = interp.run(code)
         assert not res.ok, f"{name} ran successfully: {res.output!r}"
@@ -148,3 +152,46 @@ def test_interpreters_do_not_share_state(phone):
 def test_str_format_fast_and_guarded_paths_agree(interp):
     out = interp.run("p = {'a': [10, 20]}\n'{0[a][1]} {x:>3} {0[a]!r}'.format(p, x=7)")
     assert out.ok and out.output == "'20   7 [10, 20]'"
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_finaliser_run_by_the_gc_on_a_host_thread_stops_at_once(isolation):
+    """The cyclic GC may finalise agent objects on whatever thread allocates -- here the host thread
+    serving a tool call, mid-run (the halt flag is down). Agent code there must stop at once."""
+    import gc
+    import threading
+
+    interp = Interpreter({"collect": lambda: gc.collect()}, Limits(timeout_s=5.0, isolation=isolation))
+    box: dict = {}
+
+    def target():
+        box["res"] = interp.run(
+            "def g():\n    try:\n        yield 1\n    finally:\n        while True:\n            pass\n"
+            "class Box:\n    pass\n"
+            "for i in range(20):\n    b = Box()\n    b.me = b\n    b.gen = g()\n    next(b.gen)\n"
+            "b = None\ncollect()\n'after collect'"
+        )
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "a finaliser looped on the host thread"  # (close() would wait for it)
+    interp.close()
+    assert box["res"].ok and box["res"].output == "'after collect'", box["res"]
+
+
+@pytest.mark.parametrize("isolation", ["process", "thread"])
+def test_host_objects_never_cross_back_to_the_agent(isolation):
+    class Secret:
+        answer = "the expected changes"
+
+    interp = Interpreter({"leaky": lambda: {"ok": [1, (2, 3)], "obj": Secret()}, "plain": lambda: {"a": (1, b"x")}},
+                         Limits(isolation=isolation))
+    try:
+        res = interp.run("leaky()")
+        assert not res.ok and "plain data" in res.error and "Secret" in res.error
+        res = interp.run("plain()")
+        assert res.ok and res.output == "{'a': (1, b'x')}"
+    finally:
+        interp.close()
