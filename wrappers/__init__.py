@@ -5,6 +5,7 @@
 ``ResizeImages``       change the image tensor's size and number of slots
 ``RewardWeights``      recombine the reward from its components with new weights
 ``StepLimit``          truncate after N agent steps, with a terminal verdict
+``VerdictOnTruncation`` a verdict when TimeLimit (below it) truncates; gym.make adds it
 ``SeatSelection``      play either seat of the AEC env through the Gymnasium API
 ``UserSeatEnv``        train the user seat; a given policy plays the assistant
 ``EpisodeStatistics``  return, length, F1 and pass in ``info["episode"]``
@@ -17,10 +18,10 @@ from .episode_statistics import EpisodeStatistics
 from .resize_images import ResizeImages
 from .reward_weights import RewardWeights
 from .seat_selection import SeatSelection, UserSeatEnv
-from .step_limit import StepLimit
+from .step_limit import StepLimit, VerdictOnTruncation
 from .trajectory_recorder import TrajectoryRecorder
 
 __all__ = [
     "ChatMessages", "ChatObservation", "EpisodeStatistics", "ResizeImages", "RewardWeights", "SeatSelection",
-    "StepLimit", "TrajectoryRecorder", "UserSeatEnv",
+    "StepLimit", "TrajectoryRecorder", "UserSeatEnv", "VerdictOnTruncation",
 ]
