@@ -89,7 +89,7 @@ def test_template_ready_parses_arguments_and_fills_none():
     msgs = [{"role": "assistant", "content": None, "tool_calls": [
         {"id": "1", "type": "function", "function": {"name": "a", "arguments": '{"x": 1}'}}]}]
     out = template_ready(msgs)
-    assert out[0]["content"] == "" and out[0]["tool_calls"][0]["function"]["arguments"] == {"x": 1}
+    assert out[0]["content"] == [{"type": "text", "text": ""}] and out[0]["tool_calls"][0]["function"]["arguments"] == {"x": 1}
     assert msgs[0]["tool_calls"][0]["function"]["arguments"] == '{"x": 1}'
 
 
