@@ -128,6 +128,8 @@ def _as_text_turn(message: dict[str, Any]) -> dict[str, Any]:
     """A tool call as ``<tool_call>`` text in an assistant turn, a tool result as a ``<tool_response>`` user turn."""
     parts = _parts(message.get("content"))
     if message["role"] == "tool":
+        if not any(p.get("type") == "image" for p in parts):
+            return {"role": "user", "content": [{"type": "text", "text": f"<tool_response>\n{_text_of(parts)}\n</tool_response>"}]}
         body = [p for p in parts if p.get("type") != "text" or p["text"]]
         return {"role": "user", "content": [{"type": "text", "text": "<tool_response>\n"}, *body,
                                             {"type": "text", "text": "\n</tool_response>"}]}

@@ -19,3 +19,27 @@ def episode_messages():
         done = terminated or truncated
     env.close()
     return info["messages"], info["tools"]
+
+
+@pytest.fixture(scope="session")
+def tiny_vlm(tmp_path_factory):
+    """A tiny random Idefics3 (the SmolVLM architecture) built offline: (path, model, processor)."""
+    pytest.importorskip("transformers")
+    from transformers import AutoModelForImageTextToText
+
+    from mmtsb_env.llm.processors import load_processor
+    from mmtsb_env.llm.tiny import build_tiny_vlm
+
+    path = build_tiny_vlm(tmp_path_factory.mktemp("tiny") / "idefics3", arch="idefics3")
+    return path, AutoModelForImageTextToText.from_pretrained(path), load_processor(path)
+
+
+@pytest.fixture(scope="session")
+def sft_records():
+    """Oracle episodes of two demo scenarios, images captured (what TrajectoryWriter exports)."""
+    from mmtsb_env.runner import run_suite
+
+    demo = mmtsb_env.load_suite("demo")
+    chosen = [s for s in demo if s.id in ("demo/note_from_receipt", "demo/compare_receipts")]
+    return run_suite(chosen, lambda: OracleAgent(demo), capture_images=True, agent_name="oracle",
+                     env_kwargs={"image_size": (16, 16), "max_images": 1})
