@@ -43,3 +43,16 @@ def sft_records():
     chosen = [s for s in demo if s.id in ("demo/note_from_receipt", "demo/compare_receipts")]
     return run_suite(chosen, lambda: OracleAgent(demo), capture_images=True, agent_name="oracle",
                      env_kwargs={"image_size": (16, 16), "max_images": 1})
+
+
+def canonical_action(text: str) -> str:
+    """An oracle action written the way the tiny models' chat template renders the parsed call(s)."""
+    import json
+
+    from mmtsb_env.episode.actions import ToolCalls, parse_action
+
+    action = parse_action(text)
+    if not isinstance(action, ToolCalls):
+        return text
+    return "".join('<tool_call>{"name": "%s", "arguments": %s}</tool_call>' % (c.name, json.dumps(c.arguments, ensure_ascii=False))
+                   for c in action.calls)
