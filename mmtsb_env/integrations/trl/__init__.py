@@ -12,7 +12,7 @@
 See ``docs/training.md``.
 """
 
-# from .grpo import EpisodeGRPOTrainer, EpisodeRollout, env_reward, episode_prompts
+from .grpo import EpisodeGRPOTrainer, EpisodeRollout, env_reward, episode_prompts
 from .sft import ToolsVisionCollator, sft_trainer
 from .tools import tool_functions
 
