@@ -120,3 +120,25 @@ def test_the_reset_seed_decides_the_scenario_and_the_episodes_randomness():
     first = aec.episode_seed
     aec.reset(seed=5)
     assert aec.episode_seed == first
+
+
+def test_the_llm_user_takes_its_sampling_seed_from_the_reset_seed():
+    from mmtsb_env.users.llm_user import LLMUser
+
+    class Backend:  # records what it was asked; replies like a terse user
+        def __init__(self):
+            self.seeds = []
+
+        def complete(self, messages, tools=None, **sampling):
+            from mmtsb_env.llm.base import Completion
+
+            self.seeds.append(sampling.get("seed"))
+            return Completion(text="Please do it.")
+
+    backend = Backend()
+    env = make(user=LLMUser(backend))
+    _, info5 = env.reset(seed=5, options={"scenario": "demo/note_from_receipt"})
+    _, info6 = env.reset(seed=6, options={"scenario": "demo/note_from_receipt"})
+    _, again = env.reset(seed=5, options={"scenario": "demo/note_from_receipt"})
+    assert backend.seeds and set(backend.seeds) == {info5["episode_seed"], info6["episode_seed"]}
+    assert info5["episode_seed"] == again["episode_seed"] != info6["episode_seed"]
