@@ -83,6 +83,9 @@ class TokenEnv(gym.Wrapper):
         self.tokenizer = getattr(processor, "tokenizer", processor)
         self.tool_format = tool_format
         self.end_of_turn = end_of_turn or self.tokenizer.eos_token
+        vocab = gym.spaces.Discrete(len(self.tokenizer))
+        self.observation_space = gym.spaces.Sequence(vocab)  # the new ids of each step
+        self.action_space = gym.spaces.Sequence(vocab)
         self.trace = TokenTrace()
         self.image_inputs: dict[str, Any] = {}
         self._rendered = ""
