@@ -32,7 +32,11 @@ def list_tools(toolbox: str = "full") -> list[dict[str, Any]]:
 
 def _register() -> None:
     if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="mmtsb_env.envs.gym_env:MMToolSandboxEnv")
+        # VerdictOnTruncation sits outside gym.make's TimeLimit: a truncated step always carries a verdict
+        verdict = gymnasium.envs.registration.WrapperSpec(
+            "VerdictOnTruncation", "mmtsb_env.wrappers.step_limit:VerdictOnTruncation", {})
+        gymnasium.register(id=GYM_ID, entry_point="mmtsb_env.envs.gym_env:MMToolSandboxEnv",
+                           additional_wrappers=(verdict,))
     if GYM_USER_ID not in gymnasium.registry:
         gymnasium.register(id=GYM_USER_ID, entry_point="mmtsb_env.wrappers.seat_selection:UserSeatEnv")
     try:

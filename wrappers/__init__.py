@@ -1,15 +1,18 @@
 """Gymnasium wrappers for mmtsb_env (installed as ``mmtsb_env.wrappers``), one per module.
 
-=====================  ==============================================================
-``ChatObservation``    observation = OpenAI-format chat messages (data URLs or PIL images)
-``ResizeImages``       change the image tensor's size and number of slots
-``RewardWeights``      recombine the reward from its components with new weights
-``StepLimit``          truncate after N agent steps, with a terminal verdict
-``SeatSelection``      play either seat of the AEC env through the Gymnasium API
-``UserSeatEnv``        train the user seat; a given policy plays the assistant
-``EpisodeStatistics``  return, length, F1 and pass in ``info["episode"]``
-``TrajectoryRecorder`` record every episode (images included), optionally to Parquet
-=====================  ==============================================================
+=======================  ======================================================================
+``ChatObservation``      observation = OpenAI-format chat messages (data URLs or PIL images)
+``ResizeImages``         change the image tensor's size and number of slots
+``RewardWeights``        recombine the reward from its components with new weights
+``StepLimit``            truncate after N agent steps, with a terminal verdict
+``VerdictOnTruncation``  a verdict when a TimeLimit below it truncates (gym.make adds it)
+``TokenEnv``             the env in a processor's token ids: exact loss mask, no re-encoding
+``TokenEnvBatch``        reset/step over many TokenEnvs
+``SeatSelection``        play either seat of the AEC env through the Gymnasium API
+``UserSeatEnv``          train the user seat; a given policy plays the assistant
+``EpisodeStatistics``    return, length, F1 and pass in ``info["episode"]``
+``TrajectoryRecorder``   record every episode (images included), optionally to Parquet
+=======================  ======================================================================
 """
 
 from .chat_observation import ChatMessages, ChatObservation
@@ -17,10 +20,11 @@ from .episode_statistics import EpisodeStatistics
 from .resize_images import ResizeImages
 from .reward_weights import RewardWeights
 from .seat_selection import SeatSelection, UserSeatEnv
-from .step_limit import StepLimit
+from .step_limit import StepLimit, VerdictOnTruncation
+from .token_env import TokenEnv, TokenEnvBatch, TokenTrace
 from .trajectory_recorder import TrajectoryRecorder
 
 __all__ = [
     "ChatMessages", "ChatObservation", "EpisodeStatistics", "ResizeImages", "RewardWeights", "SeatSelection",
-    "StepLimit", "TrajectoryRecorder", "UserSeatEnv",
+    "StepLimit", "TokenEnv", "TokenEnvBatch", "TokenTrace", "TrajectoryRecorder", "UserSeatEnv", "VerdictOnTruncation",
 ]

@@ -1,4 +1,11 @@
-"""StepLimit: truncate an episode after a number of agent steps, with a terminal verdict."""
+"""Step caps with a terminal verdict: ``StepLimit``, and ``VerdictOnTruncation`` for Gymnasium's ``TimeLimit``.
+
+``gym.make(mmtsb_env.GYM_ID, max_episode_steps=N)`` puts Gymnasium's ``TimeLimit`` around the
+env, and the registration adds ``VerdictOnTruncation`` outside it: when ``TimeLimit`` (or anything
+below) flags ``truncated`` on an episode that has no verdict yet, the episode is ended and judged
+there, so a truncated step always carries ``info["verdict"]``. A hand-built
+``TimeLimit(env, N)`` needs ``VerdictOnTruncation(TimeLimit(env, N))`` -- or use ``StepLimit``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,41 @@ from typing import Any
 import gymnasium as gym
 
 from ._episode import episode_of, finish_truncated, verdict_info
+
+
+def _judge_now(episode: Any, reward: float, info: dict[str, Any]) -> float:
+    bonus = finish_truncated(episode)
+    components = dict(info.get("reward_components") or {})
+    components["judge"] = episode.verdict.score
+    info["reward_components"] = components
+    verdict_info(episode, info)
+    return float(reward + bonus)
+
+
+class VerdictOnTruncation(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Give a verdict when a wrapper below (e.g. ``TimeLimit``) truncates an episode the env still runs.
+
+    >>> import gymnasium as gym, mmtsb_env
+    >>> env = gym.make(mmtsb_env.GYM_ID, suite="demo", image_size=(16, 16), max_episode_steps=1)
+    >>> _ = env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    >>> *_, truncated, info = env.step('{"name": "get_wifi_status", "arguments": {}}')
+    >>> truncated, info["verdict"]["pass"]
+    (True, False)
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if truncated or terminated:
+            episode = episode_of(self.env)
+            if episode.verdict is None:
+                reward = _judge_now(episode, reward, info)
+            elif "verdict" not in info:
+                verdict_info(episode, info)
+        return obs, reward, terminated, truncated, info
 
 
 class StepLimit(gym.Wrapper):
@@ -40,17 +82,13 @@ class StepLimit(gym.Wrapper):
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
         self.elapsed_steps += 1
+        episode = episode_of(self.env)
         if self.elapsed_steps >= self.max_steps and not (terminated or truncated):
             truncated = True
             info["step_limit"] = True
-            episode = episode_of(self.env)
-            if self.judge:
-                bonus = finish_truncated(episode)
-                reward = float(reward + bonus)
-                components = dict(info.get("reward_components") or {})
-                components["judge"] = episode.verdict.score
-                info["reward_components"] = components
-                verdict_info(episode, info)
-            else:
+            if not self.judge:
                 episode.truncated = True
+                return obs, reward, terminated, truncated, info
+        if self.judge and (terminated or truncated) and episode.verdict is None:
+            reward = _judge_now(episode, reward, info)  # our cap, or one below us (e.g. TimeLimit)
         return obs, reward, terminated, truncated, info

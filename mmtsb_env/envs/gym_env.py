@@ -10,6 +10,7 @@ from ..episode.engine import Episode
 from ..scenario.model import Scenario
 from ..users.scripted import ScriptedUser
 from .observe import Observer
+from .control import seed_policies
 from .options import EnvOptions, pick_scenario, resolve_scenarios
 from .spaces import UnicodeText, observation_space
 
@@ -67,11 +68,14 @@ class MMToolSandboxEnv(gym.Env):
         if self.episode is not None:
             self.episode.close()
         scenario = pick_scenario(self.scenarios, options, self.np_random.integers)
-        self.episode = Episode(scenario, self.config, judge=self.judge, seed=seed)
+        self.episode_seed = seed_policies(self.np_random, self.user, self.judge)
+        self.episode = Episode(scenario, self.config, judge=self.judge, seed=self.episode_seed)
         self._observer = Observer(self.episode, self.obs_config)
         self._run_user()
         obs, ids = self._observer.observe(Episode.ASSISTANT)
-        return obs, self._observer.info(Episode.ASSISTANT, ids, None, None)
+        info = self._observer.info(Episode.ASSISTANT, ids, None, None)
+        info["episode_seed"] = self.episode_seed
+        return obs, info
 
     def step(self, action: Any):
         ep = self._require_episode()

@@ -1,5 +1,11 @@
 """The PettingZoo view: seats ``assistant`` and ``user`` both act through ``step``.
 
+``max_cycles`` counts cycles as PettingZoo means them: in the AEC env a cycle is one round of
+turns (the user's turn, then the assistant's whole answer, tool calls included), and the episode
+is truncated -- and judged -- when the turn would come back to the user for the
+``max_cycles + 1``-th time; in the parallel view, where one parallel step is one seat's action
+(the conversation is turn-based), after ``max_cycles`` steps.
+
 The user seat's info carries ``scripted_action``: what the built-in scripted user would do now,
 so a caller can let the script play the user, imitate it, or replace it with a model.
 """
@@ -17,6 +23,7 @@ from ..episode.engine import Episode
 from ..scenario.model import Scenario
 from ..users.scripted import ScriptedUser
 from .observe import Observer
+from .control import seed_policies, truncate_with_verdict
 from .options import EnvOptions, pick_scenario, resolve_scenarios
 from .spaces import UnicodeText, observation_space
 
@@ -35,12 +42,16 @@ class MMToolSandboxAEC(AECEnv):
         *,
         scenarios: Sequence[Scenario] | None = None,
         max_cycles: int | None = None,
+        max_steps: int | None = None,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
-        if max_cycles is not None:
-            options.setdefault("max_messages", max_cycles)
+        for name, value in (("max_cycles", max_cycles), ("max_steps", max_steps)):
+            if value is not None and int(value) < 1:
+                raise ValueError(f"{name} must be >= 1 (or None), got {value}")
+        self.max_cycles = max_cycles
+        self.max_steps = max_steps  # cap on all seats' actions together (the parallel view's cycles)
         self.options = EnvOptions.from_kwargs(mode, options)
         self.scenarios = resolve_scenarios(suite, scenarios)
         self.config = self.options.episode_config()
@@ -73,7 +84,9 @@ class MMToolSandboxAEC(AECEnv):
         if self.episode is not None:
             self.episode.close()
         scenario = pick_scenario(self.scenarios, options, rng.integers)
-        self.episode = Episode(scenario, self.config, judge=self.judge, seed=seed)
+        self.episode_seed = seed_policies(rng, self.judge)
+        self._steps = self._cycles = 0
+        self.episode = Episode(scenario, self.config, judge=self.judge, seed=self.episode_seed)
         self._observer = Observer(self.episode, self.obs_config)
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -82,7 +95,7 @@ class MMToolSandboxAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._last_error: dict[str, str | None] = {a: None for a in self.agents}
         self._components: dict[str, float] | None = None
-        self.agent_selection = self.episode.turn
+        self.agent_selection = self._opener = self.episode.turn
         self.infos = {a: self._info(a) for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -108,6 +121,11 @@ class MMToolSandboxAEC(AECEnv):
         self._last_error[agent] = result.error
         self._components = result.components
         self.rewards = {a: result.rewards.get(a, 0.0) for a in self.agents}
+        self._steps += 1
+        self._cycles += ep.turn == self._opener and agent != self._opener  # the turn came back round
+        if not ep.done and self._cap_reached():
+            self._components = dict(result.components)
+            self.rewards[Episode.ASSISTANT] += truncate_with_verdict(ep, self._components)
         self._accumulate_rewards()
         if ep.done:
             for a in self.agents:
@@ -116,6 +134,10 @@ class MMToolSandboxAEC(AECEnv):
         else:
             self.agent_selection = ep.turn
         self.infos = {a: self._info(a) for a in self.agents}
+
+    def _cap_reached(self) -> bool:
+        return ((self.max_cycles is not None and self._cycles >= self.max_cycles)
+                or (self.max_steps is not None and self._steps >= self.max_steps))
 
     def render(self) -> str | None:
         """``"ansi"``: the whole episode log as text."""
@@ -133,6 +155,9 @@ def env(**kwargs: Any) -> MMToolSandboxAEC:
     return MMToolSandboxAEC(**kwargs)
 
 
-def parallel_env(**kwargs: Any):
-    """PettingZoo parallel view (turn-based: only the seat whose turn it is acts each step)."""
-    return turn_based_aec_to_parallel(MMToolSandboxAEC(**kwargs))
+def parallel_env(*, max_cycles: int | None = None, **kwargs: Any):
+    """PettingZoo parallel view (turn-based: only the seat whose turn it is acts each step).
+
+    ``max_cycles`` caps the parallel steps, i.e. the seats' actions together.
+    """
+    return turn_based_aec_to_parallel(MMToolSandboxAEC(max_steps=max_cycles, **kwargs))

@@ -1,13 +1,20 @@
-"""Spaces: a Text space that accepts any Unicode string, and the observation space."""
+"""Spaces: a Text space that accepts any Unicode string, and the observation space.
+
+``UnicodeText`` also brings its own Gymnasium shared-memory codec (UTF-8 bytes with a length
+header), so ``AsyncVectorEnv`` with its default ``shared_memory=True`` carries the text intact;
+Gymnasium's ``Text`` codec stores charset indices and cannot represent arbitrary Unicode.
+"""
 
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import shared_memory as _shm
 
 PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
 
@@ -33,6 +40,72 @@ class UnicodeText(spaces.Text):
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, UnicodeText) and other.max_length == self.max_length
+
+
+_HEADER = 8  # int64 byte length of the UTF-8 text that follows
+
+
+def _slot_bytes(space: UnicodeText) -> int:
+    return _HEADER + 4 * space.max_length  # UTF-8 needs at most 4 bytes per character
+
+
+@_shm.create_shared_memory.register(UnicodeText)
+def _create_unicode_memory(space: UnicodeText, n: int = 1, ctx: Any = None):
+    import multiprocessing as mp
+
+    return (ctx or mp).Array("B", n * _slot_bytes(space))
+
+
+class SharedTexts(Sequence):
+    """The texts of a vector env's shared buffer, decoded on access (a live view, like the image arrays).
+
+    Gymnasium reads a shared buffer once, when the vector env starts, and hands out that object
+    after every step; so the texts must be read when looked at, not when the view is made.
+    ``copy.deepcopy`` (what ``AsyncVectorEnv(copy=True)``, the default, returns) gives a plain tuple.
+    """
+
+    def __init__(self, space: UnicodeText, shared_memory: Any, n: int) -> None:
+        self._slot, self._memory, self._n = _slot_bytes(space), shared_memory, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(self._n)))
+        if not -self._n <= index < self._n:
+            raise IndexError(index)
+        start = (index % self._n) * self._slot
+        buf = memoryview(self._memory.get_obj()).cast("B")
+        size = int.from_bytes(buf[start:start + _HEADER], "little")
+        return bytes(buf[start + _HEADER:start + _HEADER + size]).decode("utf-8")
+
+    def __deepcopy__(self, memo: Any) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, (tuple, SharedTexts)) and tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return f"SharedTexts({tuple(self)!r})"
+
+
+@_shm.read_from_shared_memory.register(UnicodeText)
+def _read_unicode(space: UnicodeText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(space, shared_memory, n)
+
+
+@_shm.write_to_shared_memory.register(UnicodeText)
+def _write_unicode(space: UnicodeText, index: int, value: str, shared_memory: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"a UnicodeText observation must be a str, got {type(value).__name__}")
+    if len(value) > space.max_length:
+        raise ValueError(f"text of {len(value)} characters does not fit the space's max_length {space.max_length}")
+    data, slot = value.encode("utf-8"), _slot_bytes(space)
+    buf = memoryview(shared_memory.get_obj()).cast("B")
+    start = index * slot
+    buf[start:start + _HEADER] = len(data).to_bytes(_HEADER, "little")
+    buf[start + _HEADER:start + _HEADER + len(data)] = data
 
 
 @lru_cache(maxsize=64)

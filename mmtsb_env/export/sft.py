@@ -2,15 +2,19 @@
 
 Each row's ``messages`` is a list of ``{"role", "content": [parts]}`` with parts
 ``{"type": "text", "text": ...}`` and ``{"type": "image", "text": None}`` (one per image, in
-order), and ``images`` is the list of PIL images for those parts -- what TRL's ``SFTTrainer``
-with a vision processor reads. Tool use is kept in one of two forms:
+order), ``images`` is the list of PIL images for those parts -- what TRL's ``SFTTrainer`` with a
+vision processor reads -- and ``tools`` the JSON list of the tool schemas the seat was offered.
+Messages pass through :func:`mmtsb_env.llm.messages.template_ready`: no turn has empty content
+(a tool-call turn carries one empty text part), so stock templates that index ``content[0]``
+render them. Tool use is kept in one of two forms:
 
 * ``tool_format="openai"`` (default): assistant messages keep ``tool_calls`` and results are
   ``tool`` messages with ``tool_call_id`` / ``name``, as the environment served them (for chat
-  templates that render tools, e.g. Qwen2.5-VL's);
+  templates that render tools, e.g. Qwen3-VL's or Llama 3.2's);
 * ``tool_format="text"``: calls become ``<tool_call>{json}</tool_call>`` text in the assistant
   message (an action the environment parses back) and results become user messages wrapped in
-  ``<tool_response>`` tags, for templates that only know user/assistant/system.
+  ``<tool_response>`` tags, for templates that only know user/assistant/system (Qwen2.5-VL,
+  SmolVLM/Idefics3, Gemma 3); consecutive turns of one role are merged, so roles alternate.
 
 Requires the ``datasets`` package (``pip install mmtsb-env[export]``).
 """
@@ -23,10 +27,12 @@ from typing import Any, Iterable, Sequence
 
 import pyarrow as pa
 
+from ..llm.messages import template_ready
+
 TOOL_FORMATS = ("openai", "text")
 
 
-def _features(tool_format: str, extra: dict[str, Any]):
+def _features(tool_format: str, extra: dict[str, Any], with_tools: bool):
     import datasets
 
     part = {"type": datasets.Value("string"), "text": datasets.Value("string")}
@@ -38,7 +44,8 @@ def _features(tool_format: str, extra: dict[str, Any]):
         })
         message["tool_call_id"] = datasets.Value("string")
         message["name"] = datasets.Value("string")
-    return datasets.Features({"messages": datasets.List(message), "images": datasets.List(datasets.Image()), **extra})
+    tools = {"tools": datasets.Value("string")} if with_tools else {}
+    return datasets.Features({"messages": datasets.List(message), "images": datasets.List(datasets.Image()), **tools, **extra})
 
 
 def _table(source: Any, missing_images: str) -> pa.Table:
@@ -64,39 +71,28 @@ def _table(source: Any, missing_images: str) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=episode_schema())
 
 
-def _text(parts: Sequence[dict[str, Any]]) -> str:
-    return "".join(p.get("text") or "" for p in parts if p.get("type") == "text")
-
-
 def _convert(messages: Sequence[dict[str, Any]], tool_format: str, keep_system: bool) -> list[dict[str, Any]]:
+    """Exported messages -> template-ready messages in the dataset's fixed shape (see the module docstring)."""
+    wire = [{**m, "content": [{"type": "text", "text": p.get("text") or ""} if p["type"] == "text" else {"type": "image"}
+                              for p in m.get("content") or []]}
+            for m in messages if keep_system or m["role"] != "system"]
     out = []
-    for m in messages:
-        role = m["role"]
-        if role == "system" and not keep_system:
+    for m in template_ready(wire, tool_format=tool_format):
+        parts = [{"type": "text", "text": p["text"]} if p["type"] == "text" else {"type": "image", "text": None}
+                 for p in m["content"]]
+        if tool_format == "text":
+            out.append({"role": m["role"], "content": parts})
             continue
-        parts = [{"type": "text", "text": p.get("text") or ""} if p["type"] == "text" else {"type": "image", "text": None}
-                 for p in m.get("content") or []]
-        calls = m.get("tool_calls") or []
-        if tool_format == "openai":
-            out.append({"role": role, "content": parts,
-                        "tool_calls": [{"id": c["id"], "type": c.get("type") or "function",
-                                        "function": {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}}
-                                       for c in calls] or None,
-                        "tool_call_id": m.get("tool_call_id"), "name": m.get("name")})
-            continue
-        if role == "tool":
-            text = f"<tool_response>\n{_text(parts)}\n</tool_response>"
-            out.append({"role": "user", "content": [{"type": "text", "text": text}]})
-            continue
-        if calls:
-            tags = "\n".join(
-                "<tool_call>\n" + json.dumps({"name": c["function"]["name"], "arguments": json.loads(c["function"]["arguments"] or "{}")},
-                                             ensure_ascii=False) + "\n</tool_call>"
-                for c in calls)
-            prose = _text(parts)
-            parts = [{"type": "text", "text": f"{prose}\n{tags}" if prose else tags}]
-        out.append({"role": role, "content": parts})
+        calls = [{"id": c.get("id"), "type": c["type"],
+                  "function": {"name": c["function"]["name"], "arguments": _arguments(c["function"]["arguments"])}}
+                 for c in m.get("tool_calls") or []]
+        out.append({"role": m["role"], "content": parts, "tool_calls": calls or None,
+                    "tool_call_id": m.get("tool_call_id"), "name": m.get("name")})
     return out
+
+
+def _arguments(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _image_bytes(image: Any) -> dict[str, Any]:
@@ -112,7 +108,7 @@ def _image_bytes(image: Any) -> dict[str, Any]:
 def to_sft(source: Any, *, seats: Sequence[str] = ("assistant",), only_trainable: bool = False,
            only_passed: bool = False, min_return: float | None = None, tool_format: str = "openai",
            keep_system: bool = True, keep_columns: Iterable[str] = ("episode_id", "scenario_id", "seat", "seat_return", "passed"),
-           missing_images: str = "error"):
+           missing_images: str = "error", tools: bool = True):
     """Build a TRL-ready SFT dataset.
 
     Args:
@@ -126,9 +122,12 @@ def to_sft(source: Any, *, seats: Sequence[str] = ("assistant",), only_trainable
         keep_system: keep the system prompt.
         keep_columns: episode-table columns copied alongside ``messages`` and ``images``.
         missing_images: for records without captured images (see :class:`TrajectoryWriter`).
+        tools: add a ``tools`` column: the JSON list of tool schemas the seat was offered (what
+            TRL's ``SFTTrainer`` passes to the chat template for text models, and what
+            :class:`mmtsb_env.integrations.trl.ToolsVisionCollator` passes for vision models).
 
     Returns:
-        ``datasets.Dataset`` with ``messages`` and ``images`` (decoded to PIL on access).
+        ``datasets.Dataset`` with ``messages``, ``images`` (decoded to PIL on access) and ``tools``.
     """
     import datasets
 
@@ -139,7 +138,7 @@ def to_sft(source: Any, *, seats: Sequence[str] = ("assistant",), only_trainable
     missing = [c for c in keep if c not in table.column_names]
     if missing:
         raise ValueError(f"keep_columns not in the table: {missing}")
-    columns: dict[str, list[Any]] = {"messages": [], "images": [], **{c: [] for c in keep}}
+    columns: dict[str, list[Any]] = {"messages": [], "images": [], **({"tools": []} if tools else {}), **{c: [] for c in keep}}
     for row in table.to_pylist():
         if row["seat"] not in seats or (only_trainable and not row["trainable"]):
             continue
@@ -152,7 +151,9 @@ def to_sft(source: Any, *, seats: Sequence[str] = ("assistant",), only_trainable
             raise ValueError(f"{row['episode_id']}: {n_parts} image parts but {len(images)} images")
         columns["messages"].append(messages)
         columns["images"].append(images)
+        if tools:
+            columns["tools"].append(row["tools"] or "[]")
         for c in keep:
             columns[c].append(row[c])
     extra = {c: datasets.Features.from_arrow_schema(pa.schema([table.schema.field(c)]))[c] for c in keep}
-    return datasets.Dataset.from_dict(columns, features=_features(tool_format, extra))
+    return datasets.Dataset.from_dict(columns, features=_features(tool_format, extra, tools))

@@ -4,7 +4,9 @@ The same Jinja text works in transformers (``apply_chat_template``) and in vLLM:
 ``message['content']`` parts (OpenAI content format), writes one image placeholder per image part,
 lists ``tools`` as JSON schemas in the system turn and writes assistant tool calls as
 ``<tool_call>{"name": .., "arguments": ..}</tool_call>``; tool results come back as a user turn
-wrapped in ``<tool_response>``.
+wrapped in ``<tool_response>``. Each assistant turn, its end-of-turn token included, sits between
+``{% generation %}`` markers, so ``return_assistant_tokens_mask`` (TRL's ``assistant_only_loss``)
+masks exactly the assistant's tokens.
 
 >>> t = chat_template("<image>")
 >>> "<tool_call>" in t and "<image>" in t
@@ -24,6 +26,20 @@ _TEMPLATE = r"""
 {%- for tool in tools -%}{{- tool | tojson -}}{{- '\n' -}}{%- endfor -%}
 {{- '</tools>\nTo call a tool, answer with <tool_call>{"name": "<tool name>", "arguments": {...}}</tool_call>.' -}}
 {%- endmacro -%}
+{%- macro assistant_body(message) -%}
+{%- if message['content'] is string -%}{{- message['content'] -}}
+{%- elif message['content'] -%}{%- for part in message['content'] -%}{%- if part['type'] == 'text' -%}{{- part['text'] -}}{%- endif -%}{%- endfor -%}
+{%- endif -%}
+{%- if message['tool_calls'] is defined and message['tool_calls'] -%}
+{%- for call in message['tool_calls'] -%}
+{%- if call['function'] is defined -%}{%- set fn = call['function'] -%}{%- else -%}{%- set fn = call -%}{%- endif -%}
+{{- '<tool_call>{"name": "' + fn['name'] + '", "arguments": ' -}}
+{%- if fn['arguments'] is string -%}{{- fn['arguments'] -}}{%- else -%}{{- fn['arguments'] | tojson -}}{%- endif -%}
+{{- '}</tool_call>' -}}
+{%- endfor -%}
+{%- endif -%}
+{{- '<|im_end|>' -}}
+{%- endmacro -%}
 {%- if tools and messages[0]['role'] != 'system' -%}
 {{- '<|im_start|>system\nYou are a helpful assistant.' -}}{{- tools_block() -}}{{- '<|im_end|>\n' -}}
 {%- endif -%}
@@ -33,6 +49,8 @@ _TEMPLATE = r"""
 {%- else -%}
 {{- '<|im_start|>' + message['role'] + '\n' -}}
 {%- endif -%}
+{%- if message['role'] == 'assistant' -%}{%- generation -%}{{- assistant_body(message) -}}{%- endgeneration -%}{{- '\n' -}}
+{%- else -%}
 {%- if message['content'] is string -%}
 {{- message['content'] -}}
 {%- elif message['content'] -%}
@@ -43,16 +61,9 @@ _TEMPLATE = r"""
 {%- endfor -%}
 {%- endif -%}
 {%- if message['role'] == 'system' and loop.first and tools -%}{{- tools_block() -}}{%- endif -%}
-{%- if message['tool_calls'] is defined and message['tool_calls'] -%}
-{%- for call in message['tool_calls'] -%}
-{%- if call['function'] is defined -%}{%- set fn = call['function'] -%}{%- else -%}{%- set fn = call -%}{%- endif -%}
-{{- '<tool_call>{"name": "' + fn['name'] + '", "arguments": ' -}}
-{%- if fn['arguments'] is string -%}{{- fn['arguments'] -}}{%- else -%}{{- fn['arguments'] | tojson -}}{%- endif -%}
-{{- '}</tool_call>' -}}
-{%- endfor -%}
-{%- endif -%}
 {%- if message['role'] == 'tool' -%}{{- '\n</tool_response>' -}}{%- endif -%}
 {{- '<|im_end|>\n' -}}
+{%- endif -%}
 {%- endfor -%}
 {%- if add_generation_prompt -%}{{- '<|im_start|>assistant\n' -}}{%- endif -%}
 """

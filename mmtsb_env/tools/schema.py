@@ -14,7 +14,7 @@
 >>> [p.name for p in params], params[0].required, params[1].required
 (['name', 'size', 'mode'], True, False)
 >>> params[2].json_schema()
-{'type': 'string', 'enum': ['a', 'b'], 'nullable': True}
+{'type': ['string', 'null'], 'enum': ['a', 'b', None]}
 >>> params[1].check(4.0)
 4
 >>> params[1].check("x")
@@ -117,9 +117,19 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
         schema = {"type": _JSON_NAMES[inner]}
     else:
         schema = {}
-    if nullable:
-        schema["nullable"] = True
-    return schema
+    return _or_null(schema) if nullable else schema
+
+
+def _or_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` that also admits ``null``, in JSON Schema (not OpenAPI's ``nullable``)."""
+    if not schema:  # any value already
+        return schema
+    if "anyOf" in schema:
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
+    out = {**schema, "type": [schema["type"], "null"]}
+    if "enum" in out:
+        out["enum"] = [*out["enum"], None]
+    return out
 
 
 def _type_word(annotation: Any) -> str:

@@ -117,6 +117,10 @@ class LLMUser:
         self.steps: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ prompt
+    def reseed(self, seed: int) -> None:
+        """Seed this episode's sampling; the env calls it on reset with a seed drawn from the reset seed."""
+        self.sampling["seed"] = int(seed)
+
     def messages(self, episode: "Episode", instruction: str) -> list[dict[str, Any]]:
         """The model's prompt: our system prompt + the user seat's history (images as labels only)."""
         history = text_only(episode.transcripts[episode.USER].messages_with_image_ids()[1:], placeholder="")

@@ -44,7 +44,7 @@ def _check_trl_vision_format(ds, with_tools=True):
 
 def test_to_sft_openai_tool_format(demo_records, demo_parquet):
     ds = to_sft(demo_parquet)
-    assert ds.num_rows == 12 and ds.column_names == ["messages", "images", "episode_id", "scenario_id", "seat", "seat_return", "passed"]
+    assert ds.num_rows == 12 and ds.column_names == ["messages", "images", "tools", "episode_id", "scenario_id", "seat", "seat_return", "passed"]
     _check_trl_vision_format(ds)
     row = ds[0]
     call_msg = next(m for m in row["messages"] if m["tool_calls"])
@@ -57,7 +57,7 @@ def test_to_sft_openai_tool_format(demo_records, demo_parquet):
 
 
 def test_to_sft_text_tool_format_round_trips_through_the_action_parser(demo_parquet):
-    ds = to_sft(demo_parquet, tool_format="text", keep_columns=())
+    ds = to_sft(demo_parquet, tool_format="text", keep_columns=(), tools=False)
     assert ds.column_names == ["messages", "images"] and set(ds.features["messages"].feature) == {"role", "content"}
     _check_trl_vision_format(ds, with_tools=False)
     table = read_table(demo_parquet)
@@ -92,3 +92,20 @@ def test_to_sft_sources_and_filters(demo_records, demo_parquet):
         to_sft(demo_parquet, tool_format="xml")
     with pytest.raises(ValueError, match=r"keep_columns not in the table: \['nope'\]"):
         to_sft(demo_parquet, keep_columns=["nope"])
+
+
+def test_to_sft_tools_column_and_no_empty_content(demo_records, demo_parquet):
+    ds = to_sft(demo_parquet)
+    table = read_table(demo_parquet).to_pylist()[::2]
+    for row, original in zip(ds, table):
+        tools = json.loads(row["tools"])
+        assert tools == json.loads(original["tools"]) and tools and all(t["type"] == "function" for t in tools)
+        for m in row["messages"]:
+            assert m["content"], m  # a tool-call turn carries one empty text part, never []
+        call_turn = next(m for m in row["messages"] if m["tool_calls"])
+        if not any(p["text"] for p in call_turn["content"]):
+            assert call_turn["content"] == [{"type": "text", "text": ""}]
+    text = to_sft(demo_parquet, tool_format="text")
+    for row in text:
+        roles = [m["role"] for m in row["messages"]]
+        assert all(a != b for a, b in zip(roles, roles[1:])), roles  # merged runs: roles alternate

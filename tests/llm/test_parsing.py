@@ -89,7 +89,7 @@ def test_template_ready_parses_arguments_and_fills_none():
     msgs = [{"role": "assistant", "content": None, "tool_calls": [
         {"id": "1", "type": "function", "function": {"name": "a", "arguments": '{"x": 1}'}}]}]
     out = template_ready(msgs)
-    assert out[0]["content"] == "" and out[0]["tool_calls"][0]["function"]["arguments"] == {"x": 1}
+    assert out[0]["content"] == [{"type": "text", "text": ""}] and out[0]["tool_calls"][0]["function"]["arguments"] == {"x": 1}
     assert msgs[0]["tool_calls"][0]["function"]["arguments"] == '{"x": 1}'
 
 
@@ -119,18 +119,19 @@ def test_old_images_become_labelled_text():
 
 
 def test_chat_template_renders_tools_calls_results_and_images():
-    jinja2 = pytest.importorskip("jinja2")
+    pytest.importorskip("transformers")  # its renderer knows the {% generation %} markers of the template
+    from transformers.utils.chat_template_utils import render_jinja_template
+
     from mmtsb_env.llm.templates import chat_template
 
-    environment = jinja2.Environment()
-    environment.filters["tojson"] = lambda v: json.dumps(v)
-    template = environment.from_string(chat_template("<IMG>"))
-    text = template.render(
-        messages=[{"role": "system", "content": "rules"},
-                  {"role": "user", "content": [{"type": "text", "text": "see"}, {"type": "image"}]},
-                  {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]},
-                  {"role": "tool", "content": "{\"ok\": true}"}],
-        tools=[{"type": "function", "function": {"name": "f"}}], add_generation_prompt=True)
+    rendered, _ = render_jinja_template(
+        conversations=[[{"role": "system", "content": "rules"},
+                        {"role": "user", "content": [{"type": "text", "text": "see"}, {"type": "image"}]},
+                        {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]},
+                        {"role": "tool", "content": "{\"ok\": true}"}]],
+        tools=[{"type": "function", "function": {"name": "f"}}], chat_template=chat_template("<IMG>"),
+        add_generation_prompt=True)
+    text = rendered[0]
     assert text.startswith("<|im_start|>system\nrules\n\nYou can call these tools")
     assert "<|im_start|>user\nsee<IMG><|im_end|>" in text
     assert '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call><|im_end|>' in text

@@ -1,0 +1,20 @@
+"""TRL integration: SFT on exported trajectories and GRPO on whole episodes.
+
+===========================  ==============================================================
+``ToolsVisionCollator``      TRL's vision collator that also renders each row's ``tools``
+``sft_trainer``              an ``SFTTrainer`` on :func:`mmtsb_env.export.to_sft` rows
+``tool_functions``           typed Python wrappers of the env's tools (for ``tools=``)
+``EpisodeRollout``           plays full episodes with the trained model: ids, env mask, rewards
+``EpisodeGRPOTrainer``       ``GRPOTrainer`` fed by ``EpisodeRollout`` (images of later turns too)
+``episode_prompts``          a GRPO prompt dataset from a suite (one row per scenario)
+===========================  ==============================================================
+
+See ``docs/training.md``.
+"""
+
+from .grpo import EpisodeGRPOTrainer, EpisodeRollout, env_reward, episode_prompts
+from .sft import ToolsVisionCollator, sft_trainer
+from .tools import tool_functions
+
+__all__ = ["EpisodeGRPOTrainer", "EpisodeRollout", "ToolsVisionCollator", "env_reward", "episode_prompts",
+           "sft_trainer", "tool_functions"]
