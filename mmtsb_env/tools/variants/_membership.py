@@ -88,7 +88,8 @@ def toolbox_members(variant: str = "full", seat: str | None = ASSISTANT) -> list
 
     _load_apps()
     _ensure_synced()
-    return [t for t in REGISTRY.values() if variant in t.toolboxes and (seat is None or seat in t.visible_to)]
+    tools = [t for t in REGISTRY.values() if variant in t.toolboxes and (seat is None or seat in t.visible_to)]
+    return sorted(tools, key=lambda t: t.order)
 
 
 def tool_apps(t: Tool) -> frozenset[str]:
