@@ -12,7 +12,10 @@ from mmtsb_env.wrappers import ChatObservation
 
 @pytest.fixture
 def scenario():
-    # a fresh scenario object: the engine's image cache is per scenario object, so nothing is drawn yet
+    # drawings and their products are shared process-wide by content: start from empty caches
+    from mmtsb_env.vision import assets
+
+    assets.clear()
     return generate_one(5, "compare", "none", "progressive", verify=False)
 
 
