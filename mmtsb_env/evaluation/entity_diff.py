@@ -35,6 +35,8 @@ same (table, operation), in which case they are scored normally.
 from __future__ import annotations
 
 import fnmatch
+import heapq
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -370,6 +372,7 @@ def _same_objects(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 # BLOCK_CANDIDATES actual rows sharing the most words with it.
 EXHAUSTIVE_PAIRS = 40_000
 BLOCK_CANDIDATES = 8
+BLOCK_POSTINGS = 256  # row ids read per expected row while blocking
 PAIR_CACHE_SIZE = 200_000
 
 
@@ -499,17 +502,15 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
             by_sig.setdefault((cols, sig), []).append(i)
     column_sets = {cols for cols, _ in by_sig}
     pre: dict[int, int] = {}
+    taken: set[int] = set()
     for j, row in enumerate(actual):
         for cols in column_sets:
             waiting = by_sig.get((cols, _exact_signature(cols, row)))
-            while waiting:
-                i = waiting.pop(0)
+            while waiting and j not in taken:
+                i = waiting.pop()
                 if score(expected[i][0], expected[i][1], plans[i], row)[0] == 1.0:
                     pre[i] = j
-                    break
-            if j in pre.values():
-                break
-    taken = set(pre.values())
+                    taken.add(j)
     rest = [j for j in range(len(actual)) if j not in taken]
     all_cols = tuple(dict.fromkeys(c for p in plans for c, *_ in p))
     postings: dict[str, list[int]] = {}
@@ -522,12 +523,17 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
             candidates.append([pre[i]])
             continue
         counts: dict[int, int] = {}
-        for w in _words_of({c: v for c, v, *_ in plan}, tuple(c for c, *_ in plan)):
-            for j in postings.get(w, ()):
+        lists = sorted((postings.get(w, ()) for w in _words_of({c: v for c, v, *_ in plan}, tuple(c for c, *_ in plan))), key=len)
+        budget = BLOCK_POSTINGS  # rarest words first: common words say little and cost most
+        for js in lists:
+            if budget <= 0:
+                break
+            for j in js[:budget]:
                 counts[j] = counts.get(j, 0) + 1
-        best = sorted(counts, key=lambda j: (-counts[j], j))[:BLOCK_CANDIDATES]
+            budget -= len(js)
+        best = [j for j, _ in heapq.nsmallest(BLOCK_CANDIDATES, counts.items(), key=lambda jc: (-jc[1], jc[0]))]
         if len(best) < BLOCK_CANDIDATES:  # too few rows share a word: fill up with the first others
-            best += [j for j in rest if j not in counts][:BLOCK_CANDIDATES - len(best)]
+            best += itertools.islice((j for j in rest if j not in counts), BLOCK_CANDIDATES - len(best))
         candidates.append(sorted(best))
     return candidates
 
