@@ -270,8 +270,10 @@ def pad_into(out: np.ndarray, content: np.ndarray) -> np.ndarray:
     height, width = out.shape[:2]
     nh, nw = content.shape[:2]
     top, left = (height - nh) // 2, (width - nw) // 2
-    if nh < height or nw < width:
-        out[...] = PAD_COLOR
+    pad = np.array(PAD_COLOR, np.uint8)
+    for margin in (out[:top], out[top + nh:], out[top:top + nh, :left], out[top:top + nh, left + nw:]):
+        if margin.size:
+            margin[...] = pad
     out[top:top + nh, left:left + nw] = content
     return out
 
