@@ -87,6 +87,21 @@ def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Seque
     return [row for _, row in scored]
 
 
+def rank_texts(items: Iterable[tuple[Any, Sequence[Any]]], query: str | None) -> list[Any]:
+    """The items of ``(item, texts)`` pairs whose texts match ``query``, best first (stable for
+    ties); the same ranking as :func:`search_rank` without building a row per item."""
+    q = words(query)
+    if not q:
+        return [item for item, _ in items]
+    scored = []
+    for item, texts in items:
+        score = _score_words(q, _texts(texts))
+        if score > 0:
+            scored.append((score, item))
+    scored.sort(key=lambda pair: -pair[0])
+    return [item for _, item in scored]
+
+
 def nonblank(value: str, name: str) -> str:
     """``value`` unchanged, or InvalidArgument when it is empty or only white space."""
     if not value.strip():
