@@ -187,14 +187,18 @@ def _save_disk(path: Any, world: "BaseWorld") -> None:
     import os
     import pickle
 
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         with open(tmp, "wb") as f:
             pickle.dump(world, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # atomic: concurrent processes never read a partial file
-    except OSError:
-        pass  # a read-only home: the cache is an optimisation only
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        # a read-only home, or a populator sharing something unpicklable: the cache is only an optimisation
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
 
 
 def build_base_world(seed: int) -> BaseWorld:
