@@ -68,9 +68,21 @@ def text_score(query: str | None, *fields: Any) -> float:
     return _score_words(q, _texts(fields))
 
 
-def _score_words(q: list[str], texts: list[str]) -> float:
-    hits = sum(1 for w in q if any(_has_word_with_prefix(t, w) for t in texts))
-    return hits / len(q)
+def _score_words(q: list[str], texts: list[str], masks: dict[str, int] | None = None) -> float:
+    """Fraction of the query words (with repeats) some text has a word starting with.
+
+    ``masks`` memoises, per text, which query positions it matches: one search sees the same
+    artist, album or sender text on many rows, so each distinct text is examined once.
+    """
+    if masks is None:
+        masks = {}
+    matched = 0
+    for t in texts:
+        mask = masks.get(t)
+        if mask is None:
+            mask = masks[t] = sum(1 << k for k, w in enumerate(q) if _has_word_with_prefix(t, w))
+        matched |= mask
+    return matched.bit_count() / len(q)
 
 
 def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Sequence[str]) -> list[dict[str, Any]]:
@@ -79,8 +91,9 @@ def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Seque
     if not q:
         return list(rows)
     scored = []
+    masks: dict[str, int] = {}
     for row in rows:
-        score = _score_words(q, _texts(row.get(f) for f in fields))
+        score = _score_words(q, _texts(row.get(f) for f in fields), masks)
         if score > 0:
             scored.append((score, row))
     scored.sort(key=lambda item: -item[0])
@@ -94,8 +107,9 @@ def rank_texts(items: Iterable[tuple[Any, Sequence[Any]]], query: str | None) ->
     if not q:
         return [item for item, _ in items]
     scored = []
+    masks: dict[str, int] = {}
     for item, texts in items:
-        score = _score_words(q, _texts(texts))
+        score = _score_words(q, _texts(texts), masks)
         if score > 0:
             scored.append((score, item))
     scored.sort(key=lambda pair: -pair[0])
