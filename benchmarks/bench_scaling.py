@@ -2,7 +2,8 @@
 
 Run: python benchmarks/bench_scaling.py [--seconds 20]
 Each worker is a fresh process (spawn) that loads the suite, runs one untimed warm-up pass over
-its share of the scenarios, then runs episodes for ``--seconds`` and reports how many passed.
+its share of the scenarios, waits for the others (a barrier, so the timed windows coincide), then
+runs episodes for ``--seconds`` and reports how many passed.
 Start-up is reported separately, not mixed into the rate. The load printed before and after
 says whether the cores were idle: on a shared machine the 2-process figure is a lower bound.
 (Ray workers: ``bench_rollout.py``.) Saved to ``benchmarks/results/scaling.json``.
@@ -17,8 +18,8 @@ import time
 from common import check, load, save
 
 
-def worker(args: tuple[int, int, float]) -> tuple[int, int, float]:
-    index, n_workers, seconds = args
+def worker(args: tuple[int, int, float, object]) -> tuple[int, int, float]:
+    index, n_workers, seconds, barrier = args
     t0 = time.perf_counter()
     import mmtsb_env
     from mmtsb_env.baselines import OracleAgent
@@ -39,6 +40,7 @@ def worker(args: tuple[int, int, float]) -> tuple[int, int, float]:
     for s in mine:  # warm-up: draws and encodes this worker's images once
         episode(s)
     startup = time.perf_counter() - t0
+    barrier.wait()  # every worker's timed window starts together, after every warm-up
     done = passed = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -49,8 +51,9 @@ def worker(args: tuple[int, int, float]) -> tuple[int, int, float]:
 
 def rate(n_workers: int, seconds: float) -> tuple[float, float]:
     ctx = mp.get_context("spawn")
-    with ctx.Pool(n_workers) as pool:
-        results = pool.map(worker, [(i, n_workers, seconds) for i in range(n_workers)])
+    with ctx.Manager() as manager, ctx.Pool(n_workers) as pool:
+        barrier = manager.Barrier(n_workers)
+        results = pool.map(worker, [(i, n_workers, seconds, barrier) for i in range(n_workers)])
     episodes = sum(r[0] for r in results)
     check(all(r[0] == r[1] for r in results), "an oracle episode did not pass")
     return episodes / seconds, max(r[2] for r in results)
