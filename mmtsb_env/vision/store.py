@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import threading
 from typing import Any, Callable, Sequence
 
@@ -53,6 +54,9 @@ def _as_rgb(image: Any) -> Image.Image:
     return out
 
 
+_RECIPE_IDS = itertools.count()
+
+
 class _Recipe:
     """An image drawn on first use by ``make()``; the drawing lives in the shared pixel cache
     (keyed by ``key``, the image's content key), so a store never pins full-resolution pixels."""
@@ -61,7 +65,7 @@ class _Recipe:
 
     def __init__(self, make: Callable[[], Image.Image], key: Any = None) -> None:
         self._make = make
-        self.key = key if key is not None else ("recipe", id(self))
+        self.key = key if key is not None else ("recipe", next(_RECIPE_IDS))  # unique, never reused like id()
         self._lock = threading.Lock()
 
     def image(self) -> Image.Image:
