@@ -1,6 +1,8 @@
 """Base-world build cost: total and per app populator (figures, not tests).
 
 Run: python benchmarks/bench_world.py
+Also times loading the base world from its disk cache (what a later process does), checked to
+equal a fresh build.
 """
 
 from __future__ import annotations
@@ -36,3 +38,19 @@ if __name__ == "__main__":
     print(f"base world: {int(runs[0]['rows'])} rows, median build {sum(per_app.values()) * 1e3:.0f} ms (seeds 0-4)")
     for app, cost in sorted(per_app.items(), key=lambda item: -item[1]):
         print(f"  {app:<14} {cost * 1e3:6.1f} ms")
+    import tempfile
+    from pathlib import Path
+
+    from common import check, load
+
+    with tempfile.TemporaryDirectory() as tmp:
+        built = base.build_base_world(0)
+        target = Path(tmp) / "base_world.pickle"
+        base._save_disk(target, built)
+        loads = []
+        for _ in range(5):
+            start = time.perf_counter()
+            loaded = base._load_disk(target)
+            loads.append(time.perf_counter() - start)
+        check(loaded is not None and loaded.layer.tables == built.layer.tables, "the disk cache did not round-trip")
+    print(f"base world from the disk cache: {statistics.median(loads) * 1e3:.0f} ms ({load()})")

@@ -25,7 +25,7 @@ from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, ToolE
 from ..world import define_table, parse_datetime
 from ..world.base import BASE_TIME, BaseBuilder, populator
 from ._accounts import define_accounts, logged_in_user
-from ._common import now_str, paginate, public_user, search_rank, sort_rows
+from ._common import now_str, paginate, public_user, rank_texts, search_rank, sort_rows
 
 APP = "spotify"
 REQ = ("network", "login:spotify")
@@ -425,8 +425,7 @@ class Catalog:
 
 def rank_by_text(items: Iterable[tuple[dict[str, Any], list[str]]], query: str | None) -> list[dict[str, Any]]:
     """The rows of (row, search words) pairs that match ``query``, best first (the words are not returned)."""
-    rows = search_rank(({**row, "_text": text} for row, text in items), query, ("_text",))
-    return [{k: v for k, v in r.items() if k != "_text"} for r in rows]
+    return rank_texts(items, query)
 
 
 def artist_out(artist: dict[str, Any]) -> dict[str, Any]:
@@ -629,9 +628,9 @@ def spotify_search_songs(
         and in_range(s["like_count"], min_like_count, max_like_count)
         and in_range(s["play_count"], min_play_count, max_play_count)
     ]
-    scored = search_rank(({**s, "_text": cat.search_text(s)} for s in rows), query, ("_text",))
-    out = [cat.song_detail(s) for s in scored]
-    return finish(out, sort_by, SONG_SORTS, page_index, page_limit)
+    scored = rank_texts(((s, cat.search_text(s)) for s in rows), query)
+    # every sort key is a column of the song row: sort and page the rows, detail only the page
+    return [cat.song_detail(s) for s in finish(scored, sort_by, SONG_SORTS, page_index, page_limit)]
 
 
 @tool(app=APP, requires=PUBLIC)

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterable
 
-from faker import Faker
 
 from ..tools import InvalidArgument, tool
 from ..world.base import BASE_TIME
@@ -92,6 +91,8 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     seed_text = json.dumps(sorted((p["id"], p["email"]) for p in people.values())[:10])
     seed = int(hashlib.sha256(seed_text.encode()).hexdigest()[:8], 16)
     rng = random.Random(seed)
+    from faker import Faker  # lazy: only the base world build needs it
+
     fake = Faker("en_US")
     fake.seed_instance(seed)
 

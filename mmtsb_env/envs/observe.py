@@ -52,14 +52,32 @@ class LazyImages(Mapping):
         return dict, (dict(self.items()),)
 
 
+_EMPTY: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _empty_images(n: int, height: int, width: int) -> np.ndarray:
+    """One shared read-only all-zero tensor per shape: observations without images allocate nothing."""
+    arr = _EMPTY.get((n, height, width))
+    if arr is None:
+        arr = np.zeros((n, height, width, 3), np.uint8)
+        arr.flags.writeable = False
+        _EMPTY[(n, height, width)] = arr
+    return arr
+
+
 class Observer:
-    """Per-seat observation cursors over an episode, with letterboxed tensors cached per image."""
+    """Per-seat observation cursors over an episode.
+
+    Image slots are filled from each image's fitted pixels (shared process-wide for scenario
+    images, see :meth:`~mmtsb_env.vision.store.ImageStore.fitted`); an observation without
+    images is a shared read-only zero tensor. Data URLs are made at the same resolution.
+    """
 
     def __init__(self, episode: Episode, config: ObsConfig) -> None:
         self.episode = episode
         self.config = config
         self._start = {seat: 0 for seat in (Episode.ASSISTANT, Episode.USER)}
-        self._tensors: dict[int, np.ndarray] = {}
+        episode.set_image_resolution(config.height, config.width)
 
     def mark_acting(self, seat: str) -> None:
         """Call just before ``seat`` acts: its next observation starts after this point."""
@@ -76,30 +94,17 @@ class Observer:
             ids.extend(i for i in e.image_ids if i not in ids)
         cfg = self.config
         shown = ids[-cfg.max_images:] if cfg.max_images else []
-        images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)  # calloc: cheap when unused
-        for slot, image_id in enumerate(shown):
-            images[slot] = self._tensor(image_id)
+        if shown:
+            from ..vision.store import pad_into
+
+            images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)
+            for slot, image_id in enumerate(shown):
+                pad_into(images[slot], self.episode.images.fitted(image_id, cfg.height, cfg.width))
+        else:
+            images = _empty_images(cfg.max_images, cfg.height, cfg.width)
         if len(ids) > len(shown):
             text += f"\n(Only the last {len(shown)} of {len(ids)} new images are in the image tensor.)"
         return {"text": text, "images": images, "image_count": len(shown)}, ids
-
-    def _tensor(self, image_id: int) -> np.ndarray:
-        arr = self._tensors.get(image_id)
-        if arr is None:
-            from ..episode.engine import scenario_asset
-            from ..vision.store import letterbox
-
-            ep, cfg = self.episode, self.config
-
-            def make() -> np.ndarray:
-                return letterbox(ep.images.get(image_id), cfg.height, cfg.width)
-
-            if image_id < len(ep.scenario.images):
-                arr = scenario_asset(ep.scenario, "tensor", make, image_id, cfg.height, cfg.width)
-            else:
-                arr = make()
-            self._tensors[image_id] = arr
-        return arr
 
     def _messages(self, seat: str) -> list[dict[str, Any]]:
         transcript = self.episode.transcripts[seat]

@@ -86,10 +86,10 @@ class ActResult:
 
 _initial_cache: dict[tuple[int, str], Any] = {}
 _initial_lock = threading.Lock()
-# Encodings of scenario images (loaded images, data URLs, letterboxed tensors) are shared by every
-# episode of the same scenario object: scenario images never change. Bounded LRU by bytes.
+# Each scenario object's image store template (loaded files, drawing recipes) is shared by its
+# episodes. Bounded LRU by real bytes; drawings and their model-resolution products live in
+# mmtsb_env.vision.assets, keyed by the image's content (render spec or file).
 ASSET_CACHE_BYTES = 512 * 2**20
-LAZY_IMAGE_BYTES = 2 * 2**20  # what an image not drawn yet is budgeted at (a rendered page is ~1-3 MB)
 _asset_cache: "OrderedDict[tuple[Any, ...], tuple[Any, int]]" = OrderedDict()
 _asset_bytes = 0
 
@@ -97,8 +97,8 @@ _asset_bytes = 0
 def _size_of(value: Any) -> int:
     if isinstance(value, str):
         return len(value)
-    if callable(getattr(value, "nbytes", None)):  # an ImageStore: images not drawn yet count as typical ones
-        return value.nbytes(unmade=LAZY_IMAGE_BYTES)
+    if callable(getattr(value, "nbytes", None)):  # an ImageStore: the pixels it pins
+        return 1024 + value.nbytes()
     if hasattr(value, "nbytes"):
         return int(value.nbytes)
     return 1024
@@ -227,22 +227,23 @@ class Episode:
             USER: ChatTranscript(USER, user_prompt(scenario), self.image_url),
         }
         self._urls: dict[int, str] = {}
+        self.url_size = (1024, 1024)  # data URLs show images fitted to this (set_image_resolution)
 
     # ------------------------------------------------------------------ helpers
     @property
     def done(self) -> bool:
         return self.terminated or self.truncated
 
+    def set_image_resolution(self, height: int, width: int) -> None:
+        """The model's resolution: data URLs show images shrunk to fit ``height x width``."""
+        if (height, width) != self.url_size:
+            self.url_size = (int(height), int(width))
+            self._urls.clear()
+
     def image_url(self, image_id: int) -> str:
         url = self._urls.get(image_id)
-        if url is None:
-            from ..vision.store import to_data_url
-
-            if image_id < len(self.scenario.images):  # shared by every episode of the scenario
-                url = scenario_asset(self.scenario, "url", lambda: to_data_url(self.images.get(image_id)), image_id)
-            else:
-                url = self.images.data_url(image_id)
-            self._urls[image_id] = url
+        if url is None:  # scenario images' PNG bytes are shared process-wide, keyed by content
+            url = self._urls[image_id] = self.images.data_url(image_id, *self.url_size)
         return url
 
     def _append(self, **kwargs: Any) -> Entry:

@@ -17,14 +17,17 @@ from ..scenario.model import Scenario, ScenarioError
 IMAGE_ROOT_ENV = "MMTSB_IMAGE_ROOT"
 
 
-def load_scenario_images(scenario: Scenario, image_root: str | Path | None = None) -> tuple[list[Any], list[str]]:
+def load_scenario_images(scenario: Scenario, image_root: str | Path | None = None) -> tuple[list[Any], list[str], list[Any]]:
     """The images of a scenario in id order -- a PIL image (files) or a function drawing it
-    (render specs) -- and a short source label for each."""
+    (render specs) --, a short source label and the content key of each (equal specs and equal
+    files share their drawings and encodings, see :mod:`~mmtsb_env.vision.assets`)."""
+    from ..vision.assets import render_key
     from ..vision.render import normalize
 
     root = Path(image_root or os.environ.get(IMAGE_ROOT_ENV, "."))
     images: list[Image.Image | Callable[[], Image.Image]] = []
     sources = []
+    keys: list[Any] = []
     for i, spec in enumerate(scenario.images):
         if spec.render is not None:
             try:
@@ -33,6 +36,7 @@ def load_scenario_images(scenario: Scenario, image_root: str | Path | None = Non
                 raise ScenarioError(f"{scenario.id}: images[{i}].render: {exc}") from None
             images.append(_drawer(spec.render))
             sources.append(f"render:{spec.render['kind']}")
+            keys.append(render_key(spec.render))
         else:
             path = root / str(spec.path)
             try:
@@ -41,7 +45,8 @@ def load_scenario_images(scenario: Scenario, image_root: str | Path | None = Non
             except (FileNotFoundError, OSError) as exc:
                 raise ScenarioError(f"{scenario.id}: images[{i}].path: cannot open {path}: {exc}") from None
             sources.append(f"file:{spec.path}")
-    return images, sources
+            keys.append(("file", str(path.resolve()), path.stat().st_mtime_ns))
+    return images, sources, keys
 
 
 def _drawer(spec: dict[str, Any]) -> Callable[[], Image.Image]:

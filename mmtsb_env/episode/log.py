@@ -85,6 +85,7 @@ class ChatTranscript:
         self.seat = seat
         self.image_url = image_url
         self._messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt}]
+        self._with_ids: list[dict[str, Any]] = [dict(self._messages[0])]  # the same history, image ids for URLs
         self._image_parts: list[tuple[dict[str, Any], int]] = []  # (image_url part, image id), in order
         self._filled = 0  # image parts whose URL is set
 
@@ -98,32 +99,36 @@ class ChatTranscript:
         return self._messages
 
     def messages_with_image_ids(self) -> list[dict[str, Any]]:
-        """A copy of the history whose image parts are ``{"type": "image", "image_id": N}``."""
-        ids = {id(part): image_id for part, image_id in self._image_parts}
-        out = []
-        for m in self._messages:
-            m = dict(m)
-            if isinstance(m.get("content"), list):
-                m["content"] = [{"type": "image", "image_id": ids[id(p)]} if id(p) in ids else dict(p) for p in m["content"]]
-            out.append(m)
-        return out
+        """The history whose image parts are ``{"type": "image", "image_id": N}`` (built as
+        entries arrive, so this costs one list copy; do not modify the messages)."""
+        return list(self._with_ids)
 
-    def _content(self, text: str, image_ids: tuple[int, ...]) -> Any:
+    def _content(self, text: str, image_ids: tuple[int, ...]) -> tuple[Any, Any]:
+        """The content of a message in both forms: with image_url parts, and with image ids."""
         if not image_ids:
-            return text
+            return text, text
         parts: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+        with_ids: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         for i in image_ids:
             part = {"type": "image_url", "image_url": {"url": ""}}
             self._image_parts.append((part, i))
             parts.extend(({"type": "text", "text": f"[image {i}]"}, part))
-        return parts
+            with_ids.extend(({"type": "text", "text": f"[image {i}]"}, {"type": "image", "image_id": i}))
+        return parts, with_ids
+
+    def _push(self, message: dict[str, Any], with_ids: Any = None) -> None:
+        self._messages.append(message)
+        copy = dict(message)
+        if with_ids is not None:
+            copy["content"] = with_ids
+        self._with_ids.append(copy)
 
     def add(self, entry: Entry) -> None:
         if not entry.visible(self.seat):
             return
         own = entry.sender == self.seat
         if own and entry.kind == "tool_calls":
-            self._messages.append({
+            self._push({
                 "role": "assistant",
                 "content": entry.content or None,
                 "tool_calls": [
@@ -133,13 +138,15 @@ class ChatTranscript:
                 ],
             })
         elif own and entry.kind in ("message", "code", "invalid"):
-            self._messages.append({"role": "assistant", "content": entry.content})
+            self._push({"role": "assistant", "content": entry.content})
         elif own:
             return
         elif entry.kind == "tool_result" and entry.tool_call_id:
-            self._messages.append({"role": "tool", "tool_call_id": entry.tool_call_id, "name": entry.tool_name, "content": entry.content})
+            self._push({"role": "tool", "tool_call_id": entry.tool_call_id, "name": entry.tool_name, "content": entry.content})
             if entry.image_ids:  # tool messages cannot carry images: show them right after
-                self._messages.append({"role": "user", "content": self._content(f"Images returned by {entry.tool_name}:", entry.image_ids)})
+                parts, with_ids = self._content(f"Images returned by {entry.tool_name}:", entry.image_ids)
+                self._push({"role": "user", "content": parts}, with_ids)
         else:
             text = entry.content if entry.kind == "message" else entry_text(entry, self.seat)
-            self._messages.append({"role": "user", "content": self._content(text, entry.image_ids)})
+            parts, with_ids = self._content(text, entry.image_ids)
+            self._push({"role": "user", "content": parts}, with_ids)

@@ -35,6 +35,8 @@ same (table, operation), in which case they are scored normally.
 from __future__ import annotations
 
 import fnmatch
+import heapq
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -364,17 +366,31 @@ def _same_objects(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
+# Largest number of (expected, actual) pairs a create group scores exhaustively. Past it (a policy
+# that wrote thousands of rows against many expected ones) scoring stays bounded: exact matches
+# are paired first by a hash join, and every other expected row is compared only with the
+# BLOCK_CANDIDATES actual rows sharing the most words with it.
+EXHAUSTIVE_PAIRS = 40_000
+BLOCK_CANDIDATES = 8
+BLOCK_POSTINGS = 256  # row ids read per expected row while blocking
+PAIR_CACHE_SIZE = 200_000
+
+
 class _PairCache:
     """Pair scores keyed by (expected position, identity of the actual row objects).
 
     World rows are copy-on-write, so an unchanged object identity means an unchanged row; the
-    cache keeps the objects themselves so an identity can never be reused by another row.
+    cache keeps the objects themselves so an identity can never be reused by another row. When
+    full, the entries of rows no longer in the diff are dropped (those of live rows stay, so a
+    policy writing many rows never forces a rescore of everything).
     """
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[float, dict, tuple]]] = {}
         self.groups: dict[tuple[str, str], tuple[tuple[int, ...], tuple[Any, ...], GroupScore]] = {}
         self.plans: dict[int, tuple[ExpectedChange, Plan]] = {}
+        self.matrices: dict[tuple[str, str], tuple[tuple[int, ...], dict, np.ndarray]] = {}  # last dense matrix per group
+        self.live: set[int] = set()  # ids of the anchors of the diff being scored
 
     def plan(self, pos: int, change: ExpectedChange, cfg: ScoringConfig) -> Plan:
         hit = self.plans.get(pos)
@@ -391,14 +407,198 @@ class _PairCache:
         if hit is not None and _same_objects(hit[0], anchors):
             return hit[1]
         value = _pair_score(change, op, item, table, cfg, plan)
-        if len(self.pairs) > 50_000:
-            self.pairs.clear()
+        if len(self.pairs) >= PAIR_CACHE_SIZE:
+            self._evict()
         self.pairs[key] = (anchors, value)
         return value
 
+    def _evict(self) -> None:
+        live = self.live
+        self.pairs = {k: v for k, v in self.pairs.items() if all(i in live for i in k[1:])}
+        if len(self.pairs) >= PAIR_CACHE_SIZE:  # live pairs alone fill it: keep the newest half
+            self.pairs = dict(list(self.pairs.items())[len(self.pairs) // 2:])
+
+
+def _scorer(op: str, table: str, cfg: ScoringConfig, cache: _PairCache | None):
+    def score(pos: int, change: ExpectedChange, plan: Plan, item: Any) -> tuple[float, dict, tuple]:
+        if cache is not None:
+            return cache.pair(pos, change, op, item, table, cfg, plan)
+        return _pair_score(change, op, item, table, cfg, plan)
+
+    return score
+
+
+def _key_index(values: Sequence[Any]) -> dict[Any, list[int]]:
+    """Positions by key, under both the value and its text (``_same_key`` accepts either)."""
+    index: dict[Any, list[int]] = {}
+    for j, v in enumerate(values):
+        for k in {("v", v) if _hashable(v) else ("s", str(v)), ("s", str(v)) if v is not None else ("v", None)}:
+            index.setdefault(k, []).append(j)
+    return index
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _candidates_by_key(expected: list[tuple[int, ExpectedChange]], actual: list[Any], op: str, table: str) -> list[list[int]]:
+    """Update/delete: only rows with the expected key can score above 0 (hash join on the key)."""
+    key_col = _key_column(table)
+    index = _key_index([_row_of(op, a).get(key_col) for a in actual])
+    out = []
+    for _, change in expected:
+        k = change.key
+        found: set[int] = set()
+        for probe in (("v", k) if _hashable(k) else ("s", str(k)), ("s", str(k)) if k is not None else ("v", None)):
+            found.update(index.get(probe, ()))
+        out.append(sorted(found))
+    return out
+
+
+def _exact_signature(columns: tuple[str, ...], row: Mapping[str, Any]) -> Any:
+    """The row's values on ``columns`` in a hashable form (None when a value cannot be hashed)."""
+    try:
+        return tuple(_canon_cell(row.get(c)) for c in columns)
+    except TypeError:
+        return None
+
+
+def _canon_cell(v: Any) -> Any:
+    if isinstance(v, list):
+        return ("list", tuple(_canon_cell(x) for x in v))
+    if isinstance(v, dict):
+        return ("dict", tuple(sorted((k, _canon_cell(x)) for k, x in v.items())))
+    hash(v)
+    return (type(v).__name__, v)
+
+
+def _words_of(row: Mapping[str, Any], columns: tuple[str, ...]) -> set[str]:
+    out: set[str] = set()
+    for c in columns:
+        v = row.get(c)
+        if v is not None:
+            out.update(str(v).lower().split())
+    return out
+
+
+def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: list[Plan], actual: list[Any],
+                            score) -> list[list[int]]:
+    """Create groups past :data:`EXHAUSTIVE_PAIRS`: exact matches first, then blocking by words.
+
+    An actual row equal to an expected row on every compared column is paired with it outright
+    (a hash join; the pair is scored once to confirm 1.0); each remaining expected row is
+    compared only with the :data:`BLOCK_CANDIDATES` remaining actual rows sharing most words
+    with it on its columns. Returns the candidate actual rows of each expected row.
+    """
+    by_sig: dict[tuple[tuple[str, ...], Any], list[int]] = {}
+    for i, plan in enumerate(plans):
+        cols = tuple(c for c, *_ in plan)
+        sig = _exact_signature(cols, {c: v for c, v, *_ in plan})
+        if sig is not None:
+            by_sig.setdefault((cols, sig), []).append(i)
+    column_sets = {cols for cols, _ in by_sig}
+    pre: dict[int, int] = {}
+    taken: set[int] = set()
+    for j, row in enumerate(actual):
+        for cols in column_sets:
+            waiting = by_sig.get((cols, _exact_signature(cols, row)))
+            while waiting and j not in taken:
+                i = waiting.pop()
+                if score(expected[i][0], expected[i][1], plans[i], row)[0] == 1.0:
+                    pre[i] = j
+                    taken.add(j)
+    rest = [j for j in range(len(actual)) if j not in taken]
+    all_cols = tuple(dict.fromkeys(c for p in plans for c, *_ in p))
+    postings: dict[str, list[int]] = {}
+    for j in rest:
+        for w in _words_of(actual[j], all_cols):
+            postings.setdefault(w, []).append(j)
+    candidates: list[list[int]] = []
+    for i, plan in enumerate(plans):
+        if i in pre:
+            candidates.append([pre[i]])
+            continue
+        counts: dict[int, int] = {}
+        lists = sorted((postings.get(w, ()) for w in _words_of({c: v for c, v, *_ in plan}, tuple(c for c, *_ in plan))), key=len)
+        budget = BLOCK_POSTINGS  # rarest words first: common words say little and cost most
+        for js in lists:
+            if budget <= 0:
+                break
+            for j in js[:budget]:
+                counts[j] = counts.get(j, 0) + 1
+            budget -= len(js)
+        best = [j for j, _ in heapq.nsmallest(BLOCK_CANDIDATES, counts.items(), key=lambda jc: (-jc[1], jc[0]))]
+        if len(best) < BLOCK_CANDIDATES:  # too few rows share a word: fill up with the first others
+            best += itertools.islice((j for j in rest if j not in counts), BLOCK_CANDIDATES - len(best))
+        candidates.append(sorted(best))
+    return candidates
+
+
+def _components(candidates: list[list[int]]) -> list[tuple[list[int], list[int]]]:
+    """Connected components of the expected/actual candidate graph, as (rows, columns)."""
+    parent: dict[Any, Any] = {}
+
+    def find(x: Any) -> Any:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, cols in enumerate(candidates):
+        for j in cols:
+            parent[find(("e", i))] = find(("a", j))
+    groups: dict[Any, tuple[list[int], list[int]]] = {}
+    for i, cols in enumerate(candidates):
+        if cols:
+            groups.setdefault(find(("e", i)), ([], []))[0].append(i)
+    for i, cols in enumerate(candidates):
+        for j in cols:
+            comp = groups[find(("e", i))]
+            if j not in comp[1]:
+                comp[1].append(j)
+    return [(rows, sorted(cols)) for rows, cols in groups.values()]
+
+
+def _dense_matrix(table: str, op: str, expected: list[tuple[int, ExpectedChange]], plans: list[Plan], actual: list[Any],
+                  cache: _PairCache | None, score) -> np.ndarray:
+    """Every pair's score; with a cache, columns of actual rows unchanged since the last call
+    are copied from the previous matrix and only changed rows are scored."""
+    n, m = len(expected), len(actual)
+    sim = np.zeros((n, m))
+    positions = tuple(p for p, _ in expected)
+    prev = cache.matrices.get((table, op)) if cache is not None else None
+    old_cols: dict[int, tuple[int, tuple[Any, ...]]] = {}
+    if prev is not None and prev[0] == positions:
+        old_cols = prev[1]
+    new_cols: dict[int, tuple[int, tuple[Any, ...]]] = {}
+    for j, item in enumerate(actual):
+        anchors = _anchors(op, item)
+        hit = old_cols.get(id(anchors[-1]))
+        if hit is not None and _same_objects(hit[1], anchors):
+            sim[:, j] = prev[2][:, hit[0]]
+        else:
+            for i, (pos, change) in enumerate(expected):
+                sim[i, j] = score(pos, change, plans[i], item)[0]
+        new_cols[id(anchors[-1])] = (j, anchors)
+    if cache is not None:
+        cache.matrices[(table, op)] = (positions, new_cols, sim)
+    return sim
+
 
 def _score_group(table: str, op: str, expected: list[tuple[int, ExpectedChange]], actual: list[Any],
-                 cfg: ScoringConfig, cache: _PairCache | None) -> GroupScore:
+                 cfg: ScoringConfig, cache: _PairCache | None, *, exhaustive: bool = False) -> GroupScore:
+    """Precision/recall of one group: maximum-total assignment of expected to actual rows.
+
+    Updates and deletes compare only rows with the expected key (a hash join: every other pair
+    scores 0); creates compare every pair up to :data:`EXHAUSTIVE_PAIRS`, past it exact matches
+    and blocked candidates only. The assignment is solved per connected component of the pairs
+    compared, which equals the assignment over the whole matrix (other pairs score 0).
+    ``exhaustive=True`` compares every pair (the reference the pruned paths are tested against).
+    """
     n, m = len(expected), len(actual)
     key_col = _key_column(table)
     keys = [_row_of(op, a).get(key_col) for a in actual]
@@ -407,24 +607,31 @@ def _score_group(table: str, op: str, expected: list[tuple[int, ExpectedChange]]
         return GroupScore(table, op, 1.0 if m == 0 else 0.0, 1.0, 0, m, actual_keys=keys)
     if m == 0:
         return GroupScore(table, op, 0.0, 0.0, n, 0, expected_index=positions)
-    sim = np.zeros((n, m))
-    info: dict[tuple[int, int], tuple[dict, tuple]] = {}
-    for i, (pos, change) in enumerate(expected):
-        plan = cache.plan(pos, change, cfg) if cache is not None else plan_for(change, cfg)
-        for j, item in enumerate(actual):
-            if cache is not None:
-                score, cols, extra = cache.pair(pos, change, op, item, table, cfg, plan)
-            else:
-                score, cols, extra = _pair_score(change, op, item, table, cfg, plan)
-            sim[i, j] = score
-            info[(i, j)] = (cols, extra)
+    plans = [cache.plan(pos, change, cfg) if cache is not None else plan_for(change, cfg) for pos, change in expected]
+    score = _scorer(op, table, cfg, cache)
+    if exhaustive or (op == "create" and n * m <= EXHAUSTIVE_PAIRS):
+        sim = _dense_matrix(table, op, expected, plans, actual, cache, score)
+        chosen = [(i, j) for i, j in _assign(sim) if sim[i, j] > 0]
+    else:
+        if op == "create":
+            candidates = _candidates_by_blocking(expected, plans, actual, score)
+        else:
+            candidates = _candidates_by_key(expected, actual, op, table)
+        chosen = []
+        for rows, cols in _components(candidates):
+            sim = np.zeros((len(rows), len(cols)))
+            where = {j: c for c, j in enumerate(cols)}
+            for r, i in enumerate(rows):
+                pos, change = expected[i]
+                for j in candidates[i]:
+                    sim[r, where[j]] = score(pos, change, plans[i], actual[j])[0]
+            chosen.extend((rows[r], cols[c]) for r, c in _assign(sim) if sim[r, c] > 0)
+    info = {(i, j): score(expected[i][0], expected[i][1], plans[i], actual[j]) for i, j in chosen}
     pairs, details = [], []
-    for i, j in _assign(sim):
-        if sim[i, j] > 0:
-            s = float(sim[i, j])
-            pairs.append((i, j, s))
-            cols, extra = info[(i, j)]
-            details.append(PairScore(i, j, s, dict(cols), tuple(extra)))
+    for i, j in sorted(chosen):
+        s, cols_, extra = info[(i, j)]
+        pairs.append((i, j, float(s)))
+        details.append(PairScore(i, j, float(s), dict(cols_), tuple(extra)))
     total = sum(p[2] for p in pairs)
     return GroupScore(table, op, round(min(1.0, total / m), 6), round(min(1.0, total / n), 6), n, m, pairs, details,
                       positions, keys)
@@ -461,11 +668,14 @@ def _actual_changes(diff: Mapping[str, Any], cfg: ScoringConfig, ignored: set[st
 
 
 def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_tables: Iterable[str] = (),
-                  config: ScoringConfig | None = None, *, _cache: _PairCache | None = None) -> EntityScore:
+                  config: ScoringConfig | None = None, *, exhaustive: bool = False,
+                  _cache: _PairCache | None = None) -> EntityScore:
     """Entity-diff precision/recall/F1 of ``diff`` against ``expected``.
 
     ``diff`` is ``World.diff()`` output or its JSON form (``EpisodeRecord.diff``); ``expected``
     holds :class:`ExpectedChange` objects, our JSON dicts or reference ``entity_diff_specs`` items.
+    ``exhaustive=True`` scores every (expected, actual) pair of every group -- quadratic, the
+    reference the default (hash-joined, incremental, capped) scoring is tested against.
     """
     cfg = config or DEFAULT_CONFIG
     changes = coerce_expected(expected)
@@ -476,6 +686,8 @@ def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_table
     actual, exempted = _actual_changes(diff, cfg, ignored, set(wanted))
     if not wanted and not actual:
         return EntityScore(1.0, 1.0, 1.0, [], exempted)
+    if _cache is not None:
+        _cache.live = {id(x) for (_, op), items in actual.items() for a in items for x in _anchors(op, a)}
     groups = []
     for table, op in sorted(set(wanted) | set(actual)):
         exp, act = wanted.get((table, op), []), actual.get((table, op), [])
@@ -489,7 +701,7 @@ def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_table
             g = _score_group(table, op, exp, act, cfg, _cache)
             _cache.groups[(table, op)] = (positions, objects, g)
         else:
-            g = _score_group(table, op, exp, act, cfg, None)
+            g = _score_group(table, op, exp, act, cfg, None, exhaustive=exhaustive)
         groups.append(g)
     p = sum(g.precision for g in groups) / len(groups)
     r = sum(g.recall for g in groups) / len(groups)

@@ -12,7 +12,7 @@ from ..world.schema import SchemaError
 from ..world.store import RowNotFound
 from .errors import InvalidArgument, ToolError, ToolNotAvailable
 from .registry import ASSISTANT, get_tool
-from .results import Delivery, Discovery, EndConversation, ImageResult, render_result, to_jsonable
+from .results import Delivery, Discovery, EndConversation, ImageResult, encode_result
 
 
 @dataclass
@@ -89,8 +89,7 @@ def invoke(
             value = tool.call(world, arguments)
         outcome.wrote = world.version != before
         _collect_specials(value, outcome)
-        outcome.result = to_jsonable(value)
-        outcome.text = render_result(outcome.result)
+        outcome.result, outcome.text = encode_result(value)
         outcome.ok = True
     except ToolError as exc:
         outcome.error_kind = exc.kind

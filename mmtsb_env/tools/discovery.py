@@ -38,7 +38,6 @@ import threading
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-import bm25s
 import numpy as np
 
 from .errors import InvalidArgument
@@ -296,6 +295,8 @@ class Bm25Index:
 
     def __init__(self, docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75) -> None:
         self.size = len(docs)
+        import bm25s  # lazy: bm25s pulls in scipy.sparse (~0.15 s), needed only once a search runs
+
         self.vocabulary = frozenset(t for d in docs for t in d)
         self._bm25 = bm25s.BM25(k1=k1, b=b)
         # bm25s wants at least one token per document; an empty one gets a token nobody queries

@@ -76,6 +76,12 @@ def to_jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=_default, ensure_ascii=False))
 
 
+def encode_result(value: Any) -> tuple[Any, str]:
+    """``(to_jsonable(value), render_result(value))`` with one JSON encoding."""
+    text = json.dumps(value, default=_default, ensure_ascii=False)
+    return json.loads(text), text
+
+
 def render_result(value: Any) -> str:
     """JSON text of a tool result, as the agent sees it in an observation."""
     if value is None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import threading
 from typing import Any, Callable, Sequence
 
@@ -53,28 +54,29 @@ def _as_rgb(image: Any) -> Image.Image:
     return out
 
 
+_RECIPE_IDS = itertools.count()
+
+
 class _Recipe:
-    """An image made on first use by ``make()`` (thread-safe, made once, shared by forks)."""
+    """An image drawn on first use by ``make()``; the drawing lives in the shared pixel cache
+    (keyed by ``key``, the image's content key), so a store never pins full-resolution pixels."""
 
-    __slots__ = ("_make", "_image", "_lock")
+    __slots__ = ("_make", "key", "_lock")
 
-    def __init__(self, make: Callable[[], Image.Image]) -> None:
-        self._make: Callable[[], Image.Image] | None = make
-        self._image: Image.Image | None = None
+    def __init__(self, make: Callable[[], Image.Image], key: Any = None) -> None:
+        self._make = make
+        self.key = key if key is not None else ("recipe", next(_RECIPE_IDS))  # unique, never reused like id()
         self._lock = threading.Lock()
 
-    @property
-    def made(self) -> bool:
-        return self._image is not None
-
     def image(self) -> Image.Image:
-        if self._image is None:
-            with self._lock:
-                if self._image is None:
-                    made = self._make()  # type: ignore[misc]
-                    self._image = made if isinstance(made, Image.Image) and made.mode == "RGB" else _as_rgb(made)
-                    self._make = None
-        return self._image
+        from .assets import PIXELS
+
+        with self._lock:  # one drawing at a time per image
+            return PIXELS.get(self.key, self._draw)
+
+    def _draw(self) -> Image.Image:
+        made = self._make()
+        return made if isinstance(made, Image.Image) and made.mode == "RGB" else _as_rgb(made)
 
 
 class ImageStore:
@@ -86,20 +88,28 @@ class ImageStore:
         images: initial images (ids ``0..n-1`` in order), e.g. the scenario's images; each is a
             PIL image (stored as an RGB copy) or a zero-argument function making it on first use.
         sources: where each initial image came from (default ``"scenario"``).
+        keys: each initial image's content key (see :mod:`~mmtsb_env.vision.assets`), or None;
+            keyed images share their drawings and model-resolution products with every store
+            holding the same key. Tool-made images have no key.
     """
 
     URL_CACHE_SIZE = 64
 
-    def __init__(self, images: Sequence[Image.Image | Callable[[], Image.Image]] = (), sources: Sequence[str] | None = None) -> None:
+    def __init__(self, images: Sequence[Image.Image | Callable[[], Image.Image]] = (), sources: Sequence[str] | None = None,
+                 keys: Sequence[Any] | None = None) -> None:
         images = list(images)
         if sources is None:
             sources = ["scenario"] * len(images)
         sources = list(sources)
-        if len(sources) != len(images):
-            raise ValueError(f"got {len(images)} images but {len(sources)} sources")
-        self._images: list[Image.Image | _Recipe] = [_Recipe(im) if callable(im) else _as_rgb(im) for im in images]
+        keys = list(keys) if keys is not None else [None] * len(images)
+        if len(sources) != len(images) or len(keys) != len(images):
+            raise ValueError(f"got {len(images)} images but {len(sources)} sources and {len(keys)} keys")
+        self._images: list[Image.Image | _Recipe] = [_Recipe(im, k) if callable(im) else _as_rgb(im)
+                                                     for im, k in zip(images, keys)]
+        self._keys: list[Any] = keys
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
-        self._urls: dict[tuple[int, int], str] = {}
+        self._made: dict[int, Image.Image] = {}  # recipes drawn for this store (kept while it lives)
+        self._urls: dict[tuple[int, int, int], str] = {}
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ access
@@ -125,21 +135,40 @@ class ImageStore:
 
     def get(self, image_id: Any) -> Image.Image:
         """The image with this id (do not modify it), or :class:`NotFound`."""
-        item = self._images[self._check(image_id)]
-        return item.image() if isinstance(item, _Recipe) else item
+        image_id = self._check(image_id)
+        item = self._images[image_id]
+        if not isinstance(item, _Recipe):
+            return item
+        made = self._made.get(image_id)
+        if made is None:
+            made = self._made[image_id] = item.image()
+        return made
 
     def is_made(self, image_id: Any) -> bool:
-        """Whether the image's pixels exist yet (False for a recipe nobody has asked for)."""
-        item = self._images[self._check(image_id)]
-        return not isinstance(item, _Recipe) or item.made
+        """Whether this store holds the image's pixels (False for a recipe it never drew)."""
+        image_id = self._check(image_id)
+        return not isinstance(self._images[image_id], _Recipe) or image_id in self._made
 
-    def nbytes(self, *, unmade: int = 0) -> int:
-        """RGB bytes of the images made so far, counting ``unmade`` bytes per image not made yet."""
-        total = 0
-        for item in list(self._images):
-            image = item if isinstance(item, Image.Image) else (item.image() if item.made else None)
-            total += image.width * image.height * 3 if image is not None else unmade
-        return total
+    def key(self, image_id: Any) -> Any:
+        """The image's content key (None for tool-made images)."""
+        return self._keys[self._check(image_id)] if image_id < len(self._keys) else None
+
+    def nbytes(self) -> int:
+        """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
+        return sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
+
+    def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
+        """The image resized to fit ``height x width`` (aspect kept, no padding), read-only ``uint8``.
+
+        Keyed images share it process-wide (:data:`~.assets.PRODUCTS`); it is the content of the
+        observation tensor and the pixels of the data URL.
+        """
+        key = self.key(image_id)
+        if key is None:
+            return _fitted_array(self.get(image_id), height, width)
+        from .assets import PRODUCTS
+
+        return PRODUCTS.get((key, "fit", height, width), lambda: _fitted_array(self.get(image_id), height, width))
 
     def source(self, image_id: Any) -> str:
         return self._meta[self._check(image_id)][0]
@@ -153,6 +182,7 @@ class ImageStore:
         rgb = _as_rgb(image)
         with self._lock:
             self._images.append(rgb)
+            self._keys.append(None)
             self._meta.append((source, note))
             return len(self._images) - 1
 
@@ -161,19 +191,32 @@ class ImageStore:
         new = ImageStore.__new__(ImageStore)
         with self._lock:
             new._images = list(self._images)
+            new._keys = list(self._keys)
             new._meta = list(self._meta)
+            new._made = dict(self._made)
             new._urls = dict(self._urls)
         new._lock = threading.Lock()
         return new
 
-    def data_url(self, image_id: Any, max_side: int = 1024) -> str:
-        """:func:`to_data_url` of an image, memoised (stored images never change, and the same
-        image is usually sent in many observations)."""
-        image = self.get(image_id)
-        key = (image_id, max_side)
+    def png(self, image_id: Any, height: int = 1024, width: int = 1024) -> bytes:
+        """PNG bytes of the image shrunk (never enlarged) to fit ``height x width``; shared
+        process-wide for keyed images."""
+        key = self.key(image_id)
+        encode = lambda: png_bytes(shrink(self.get(image_id), height, width))  # noqa: E731
+        if key is None:
+            return encode()
+        from .assets import PRODUCTS
+
+        return PRODUCTS.get((key, "png", height, width), encode)
+
+    def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
+        """``data:image/png;base64,...`` of the image fitted to ``height x width`` (the model's
+        resolution), memoised per store: the same image is usually sent in many observations."""
+        self._check(image_id)
+        key = (image_id, height, width)
         url = self._urls.get(key)
         if url is None:
-            url = to_data_url(image, max_side=max_side)
+            url = "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")
             with self._lock:
                 if len(self._urls) >= self.URL_CACHE_SIZE:
                     self._urls.pop(next(iter(self._urls)))
@@ -195,6 +238,14 @@ def letterbox(image: Image.Image, height: int, width: int) -> np.ndarray:
     """
     if not (_is_int(height) and _is_int(width)) or height < 1 or width < 1:
         raise ValueError(f"letterbox size must be positive integers, got height={height!r}, width={width!r}")
+    out = np.empty((height, width, 3), dtype=np.uint8)
+    return pad_into(out, _fitted_array(image, height, width))
+
+
+def fit(image: Image.Image, height: int, width: int) -> Image.Image:
+    """``image`` resized (aspect kept) to the largest size fitting ``height x width``."""
+    if not (_is_int(height) and _is_int(width)) or height < 1 or width < 1:
+        raise ValueError(f"fit size must be positive integers, got height={height!r}, width={width!r}")
     if image.mode != "RGB":
         image = _as_rgb(image)
     w, h = image.size
@@ -204,10 +255,30 @@ def letterbox(image: Image.Image, height: int, width: int) -> np.ndarray:
     if (nw, nh) != (w, h):
         # reducing_gap=1: box-reduce by the integer part of the scale first (fast, anti-aliased)
         image = image.resize((nw, nh), Image.Resampling.BILINEAR, reducing_gap=1.0)
-    out = np.empty((height, width, 3), dtype=np.uint8)
-    out[...] = PAD_COLOR
+    return image
+
+
+def shrink(image: Image.Image, height: int, width: int) -> Image.Image:
+    """``image`` itself if it fits ``height x width``, else :func:`fit` (shrunk, aspect kept)."""
+    return image if image.width <= width and image.height <= height else fit(image, height, width)
+
+
+def _fitted_array(image: Image.Image, height: int, width: int) -> np.ndarray:
+    arr = np.array(fit(image, height, width), dtype=np.uint8)
+    arr.flags.writeable = False
+    return arr
+
+
+def pad_into(out: np.ndarray, content: np.ndarray) -> np.ndarray:
+    """Write ``content`` centred into ``out`` (``height x width x 3``) on the neutral grey; returns ``out``."""
+    height, width = out.shape[:2]
+    nh, nw = content.shape[:2]
     top, left = (height - nh) // 2, (width - nw) // 2
-    out[top:top + nh, left:left + nw] = np.asarray(image)
+    pad = np.array(PAD_COLOR, np.uint8)
+    for margin in (out[:top], out[top + nh:], out[top:top + nh, :left], out[top:top + nh, left + nw:]):
+        if margin.size:
+            margin[...] = pad
+    out[top:top + nh, left:left + nw] = content
     return out
 
 

@@ -11,12 +11,13 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
-
-from faker import Faker
+from typing import TYPE_CHECKING, Any, Callable
 
 from .schema import table_spec
 from .store import Layer
+
+if TYPE_CHECKING:  # faker is imported only when a base world is actually built
+    from faker import Faker
 
 N_PEOPLE = 120
 SUPERVISOR_ID = 1
@@ -48,7 +49,7 @@ class BaseBuilder:
 
     seed: int
     rng: random.Random
-    fake: Faker
+    fake: "Faker"
     people: list[Person]
     supervisor: Person
     rows: dict[str, dict[Any, dict[str, Any]]] = field(default_factory=dict)
@@ -110,7 +111,7 @@ def populator(app: str, order: int = 100) -> Callable[[Callable[[BaseBuilder], N
     return register
 
 
-def _make_people(fake: Faker, rng: random.Random) -> list[Person]:
+def _make_people(fake: "Faker", rng: random.Random) -> list[Person]:
     people = []
     seen_emails: set[str] = set()
     for pid in range(1, N_PEOPLE + 1):
@@ -142,27 +143,94 @@ _cache: dict[int, BaseWorld] = {}
 _cache_lock = threading.Lock()
 
 
+CACHE_DIR_ENV = "MMTSB_CACHE_DIR"  # where built base worlds are kept; "" disables the disk cache
+
+
+def _disk_path(seed: int) -> Any:
+    """The cache file of ``seed``'s base world, keyed by everything that shapes it: the source of
+    the world and app modules, the populators registered, and the faker/python versions."""
+    import hashlib
+    import os
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    root = os.environ.get(CACHE_DIR_ENV)
+    if root == "":
+        return None
+    folder = Path(root) if root else Path.home() / ".cache" / "mmtsb_env"
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted([*package.glob("world/*.py"), *package.glob("apps/*.py")]):
+        digest.update(path.name.encode() + path.read_bytes())
+    digest.update(repr(sorted((o, n) for o, n, _ in _POPULATORS)).encode())
+    try:
+        faker_version = version("faker")
+    except PackageNotFoundError:  # pragma: no cover
+        faker_version = "?"
+    digest.update(f"{faker_version} {sys.version_info[:2]}".encode())
+    return folder / f"base_world_{seed}_{digest.hexdigest()[:20]}.pickle"
+
+
+def _load_disk(path: Any) -> "BaseWorld | None":
+    import pickle
+
+    try:
+        with open(path, "rb") as f:
+            world = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+        return None  # absent, partial or from another layout: rebuild
+    return world if isinstance(world, BaseWorld) else None
+
+
+def _save_disk(path: Any, world: "BaseWorld") -> None:
+    import os
+    import pickle
+
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            pickle.dump(world, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # atomic: concurrent processes never read a partial file
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        # a read-only home, or a populator sharing something unpicklable: the cache is only an optimisation
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def build_base_world(seed: int) -> BaseWorld:
+    """Build the base world of ``seed`` from its populators (no caching)."""
+    import mmtsb_env.apps  # noqa: F401  (registers tables and populators)
+    from faker import Faker
+
+    rng = random.Random(seed)
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    people = _make_people(fake, rng)
+    builder = BaseBuilder(seed=seed, rng=rng, fake=fake, people=people, supervisor=people[SUPERVISOR_ID - 1])
+    for _, _, fn in sorted(_POPULATORS, key=lambda item: (item[0], item[1])):
+        fn(builder)
+    return BaseWorld(seed=seed, layer=Layer(builder.rows), people=tuple(people), supervisor_id=SUPERVISOR_ID,
+                     shared=builder.shared)
+
+
 def base_world(seed: int = 0) -> BaseWorld:
-    """The base world for ``seed`` (built on first use, then shared)."""
+    """The base world for ``seed``: built on first use, then shared by the process, and kept on
+    disk (``$MMTSB_CACHE_DIR``, default ``~/.cache/mmtsb_env``) so the next process loads it."""
     with _cache_lock:
         cached = _cache.get(seed)
         if cached is not None:
             return cached
-        import mmtsb_env.apps  # noqa: F401  (registers tables and populators)
+        import mmtsb_env.apps  # noqa: F401  (registers tables and populators: part of the cache key)
 
-        rng = random.Random(seed)
-        fake = Faker("en_US")
-        fake.seed_instance(seed)
-        people = _make_people(fake, rng)
-        builder = BaseBuilder(seed=seed, rng=rng, fake=fake, people=people, supervisor=people[SUPERVISOR_ID - 1])
-        for _, _, fn in sorted(_POPULATORS, key=lambda item: (item[0], item[1])):
-            fn(builder)
-        world = BaseWorld(
-            seed=seed,
-            layer=Layer(builder.rows),
-            people=tuple(people),
-            supervisor_id=SUPERVISOR_ID,
-            shared=builder.shared,
-        )
+        path = _disk_path(seed)
+        world = _load_disk(path) if path is not None else None
+        if world is None:
+            world = build_base_world(seed)
+            if path is not None:
+                _save_disk(path, world)
         _cache[seed] = world
         return world

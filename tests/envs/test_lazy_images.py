@@ -12,7 +12,10 @@ from mmtsb_env.wrappers import ChatObservation
 
 @pytest.fixture
 def scenario():
-    # a fresh scenario object: the engine's image cache is per scenario object, so nothing is drawn yet
+    # drawings and their products are shared process-wide by content: start from empty caches
+    from mmtsb_env.vision import assets
+
+    assets.clear()
     return generate_one(5, "compare", "none", "progressive", verify=False)
 
 
@@ -114,3 +117,40 @@ def test_info_images_pickle_as_a_plain_dict(scenario):
     _, info = env.reset(seed=0)
     copy = pickle.loads(pickle.dumps(info["images"]))
     assert type(copy) is dict and list(copy) == info["new_image_ids"] and copy == info["images"]
+
+
+def test_data_urls_are_at_the_model_resolution(scenario):
+    from mmtsb_env.vision import from_data_url
+
+    env = mmtsb_env.make_env(scenarios=[scenario], image_size=(64, 48))
+    _, info = env.reset(seed=0)
+    urls = [p["image_url"]["url"] for p in image_parts(info["messages"])]
+    sizes = [from_data_url(u).size for u in urls]
+    assert urls and all(w <= 48 and h <= 64 and (w == 48 or h == 64) for w, h in sizes)
+
+
+def test_a_second_scenario_showing_the_same_image_reuses_its_products(scenario):
+    """Products are keyed by the render spec, not the scenario object: a copy draws nothing."""
+    from mmtsb_env.scenario.model import Scenario
+    from mmtsb_env.vision import assets
+
+    first = mmtsb_env.make_env(scenarios=[scenario])
+    obs1, info1 = first.reset(seed=0)
+    drawn = len(assets.PIXELS)
+    assert drawn == len(info1["new_image_ids"])
+    twin = Scenario.from_dict(scenario.to_dict())
+    second = mmtsb_env.make_env(scenarios=[twin])
+    obs2, info2 = second.reset(seed=0)
+    assert len(assets.PIXELS) == drawn and not any(made(second))  # nothing drawn again
+    assert (obs2["images"] == obs1["images"]).all() and obs2["images"][0].any()
+    assert info2["messages"][1]["content"] == info1["messages"][1]["content"]
+
+
+def test_observations_without_images_share_one_read_only_zero_tensor(scenario):
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    env.reset(seed=0)
+    a, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
+    b, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
+    assert a["image_count"] == b["image_count"] == 0 and a["images"] is b["images"]
+    assert not a["images"].any() and not a["images"].flags.writeable
+    assert env.observation_space.contains(a)

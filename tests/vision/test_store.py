@@ -83,11 +83,32 @@ def test_recipes_are_made_once_on_first_use_and_shared_by_forks():
     store = ImageStore([make, Image.new("RGB", (2, 2))], sources=["render:receipt", "scenario"])
     fork = store.fork()
     assert not calls and not store.is_made(0) and store.is_made(1)
-    assert store.nbytes(unmade=1000) == 1000 + 2 * 2 * 3
     image = fork.get(0)
     assert image.mode == "RGB" and image.size == (6, 4) and calls == [1]
+    assert fork.is_made(0) and not store.is_made(0)  # the drawing is shared, each store marks what it drew
     assert store.get(0) is image and store.is_made(0) and calls == [1]
-    assert store.nbytes() == 6 * 4 * 3 + 2 * 2 * 3
+    assert store.nbytes() == 2 * 2 * 3  # drawings live in the shared pixel cache, not in the store
+
+
+def test_keyed_images_share_fitted_pixels_and_png_across_stores():
+    from mmtsb_env.vision import assets
+
+    assets.clear()
+    calls = []
+
+    def make():
+        calls.append(1)
+        return Image.new("RGB", (40, 20), (200, 10, 10))
+
+    a = ImageStore([make], keys=[("render", "red")])
+    b = ImageStore([make], keys=[("render", "red")])
+    fitted = a.fitted(0, 10, 10)
+    assert fitted.shape == (5, 10, 3) and not fitted.flags.writeable and calls == [1]
+    assert b.fitted(0, 10, 10) is fitted and not b.is_made(0) and calls == [1]
+    assert a.data_url(0, 1024, 1024) == b.data_url(0, 1024, 1024)
+    assert from_data_url(b.data_url(0, 10, 10)).size == (10, 5)
+    assert from_data_url(b.data_url(0, 1024, 1024)).size == (40, 20)  # never enlarged
+    assert ("render", "red") in assets.PIXELS and assets.PRODUCTS.nbytes >= fitted.nbytes
 
 
 def test_a_failing_recipe_raises_every_time_and_keeps_the_store_usable():
@@ -149,12 +170,12 @@ def test_data_url_round_trip_and_downscale(make_quadrants):
 
 
 def test_store_data_url(store):
-    assert from_data_url(store.data_url(0, max_side=50)).size == (50, 25)
+    assert from_data_url(store.data_url(0, 50, 50)).size == (50, 25)
 
 
 def test_store_data_url_is_memoised_and_forked(store):
     url = store.data_url(0)
-    assert store.data_url(0) is url and store.data_url(0, max_side=64) is not url
+    assert store.data_url(0) is url and store.data_url(0, 64, 64) is not url
     fork = store.fork()
     assert fork.data_url(0) is url
 

@@ -1,0 +1,112 @@
+"""Process-wide caches of image products, keyed by what the image IS (its render spec or file).
+
+Two byte-budgeted LRU caches, each entry budgeted at its real size:
+
+* :data:`PRODUCTS` -- compact products a model consumes: the image fitted to the model's
+  resolution (an array, the observation tensor's content) and its PNG bytes (the data URL's
+  payload). ~0.1-0.4 MB per image: a whole built-in suite fits.
+* :data:`PIXELS` -- full-resolution drawings (1-4 MB each), for tools that read pixels. Smaller:
+  a drawing is recomputed from its spec when evicted.
+
+Keys start with an image's *content key* (``("render", canonical spec JSON)`` or ``("file",
+path)``), so two scenarios showing the same image share its products, and nothing about a
+scenario object's identity leaks into the cache.
+
+>>> cache = AssetCache(100)
+>>> cache.get("a", lambda: b"x" * 60), cache.get("b", lambda: b"y" * 60) and None, "a" in cache
+(b'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', None, False)
+>>> cache.nbytes
+60
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable
+
+
+def size_of(value: Any) -> int:
+    """Bytes held by a cached value: arrays and bytes by their buffer, PIL images by w*h*bands."""
+    if isinstance(value, (bytes, bytearray, str)):
+        return len(value)
+    nbytes = getattr(value, "nbytes", None)
+    if isinstance(nbytes, int):
+        return nbytes
+    size = getattr(value, "size", None)
+    bands = getattr(value, "getbands", None)
+    if isinstance(size, tuple) and len(size) == 2 and callable(bands):
+        return size[0] * size[1] * len(bands())
+    return 1024
+
+
+class AssetCache:
+    """A thread-safe LRU cache bounded by the real byte size of its values."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = int(max_bytes)
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The cached value of ``key``, made (outside the lock) and stored on a miss."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit[0]
+        value = make()
+        self.put(key, value)
+        return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        size = size_of(value)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            if size > self.max_bytes:
+                return  # larger than the whole budget: used once, never kept
+            self._items[key] = (value, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, (_, freed) = self._items.popitem(last=False)
+                self._bytes -= freed
+
+    def discard(self, predicate: Callable[[Hashable], bool]) -> None:
+        """Drop every entry whose key satisfies ``predicate``."""
+        with self._lock:
+            for key in [k for k in self._items if predicate(k)]:
+                self._bytes -= self._items.pop(key)[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+PRODUCTS = AssetCache(384 * 2**20)
+PIXELS = AssetCache(128 * 2**20)
+
+
+def render_key(spec: Any) -> tuple[str, str]:
+    """The content key of a render spec (canonical JSON: equal specs draw equal images)."""
+    return ("render", json.dumps(spec, sort_keys=True, separators=(",", ":"), default=str))
+
+
+def clear() -> None:
+    """Empty both caches (tests that count drawings start from nothing)."""
+    PRODUCTS.clear()
+    PIXELS.clear()
