@@ -482,6 +482,7 @@ class Episode:
             description=self.scenario.description,
             image_url=self.image_url,
             extra_criteria=self._ui_criteria(),
+            reports=[list(r.report) for r in self.scenario.rounds],
         )
 
     def _ui_criteria(self) -> list[Any]:
