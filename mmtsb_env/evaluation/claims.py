@@ -40,8 +40,9 @@ from typing import Iterable
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, numbers_close, text_contains
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
-# Between two numbers of a carpet: only separators, currency marks and "and"/"to".
-_CARPET_GAP = re.compile(r"^(?:[\s,;:/|()\[\]$€£¥₹₩%*+-]|\.\.\.|…|\band\b|\bto\b)*$", re.IGNORECASE)
+# Between two numbers of a carpet: only separators, currency marks and "and"/"to" (not "-" or "/":
+# phone numbers and dates are single values).
+_CARPET_GAP = re.compile(r"^(?:[\s,;:|()\[\]$€£¥₹₩%*+]|\.\.\.|…|\band\b|\bto\b)*$", re.IGNORECASE)
 HEDGES = ("maybe", "perhaps", "possibly", "probably", "might", "either", "or", "unsure", "not sure", "not certain",
           "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between")
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .entity_diff import EntityScore, score_changes
-from .judge import Evidence
+from .judge import Evidence, action_rounds
 
 
 def field_of(record: Any, name: str, default: Any = None) -> Any:
@@ -70,12 +70,14 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         entity = score_changes(scenario.expected_changes, diff)
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
+        actions = action_rounds(scenario)
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
         entity = EntityScore.from_json(field_of(record, "entity") or {})
         facts = list(field_of(record, "facts") or [])
         reports = [list(r) for r in field_of(record, "reports") or []]
+        actions = [bool(x) for x in field_of(record, "action_rounds") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -104,4 +106,5 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         description=description,
         image_url=_url_loader(record),
         reports=reports,
+        action_rounds=actions,
     )

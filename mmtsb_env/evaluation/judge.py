@@ -7,7 +7,9 @@ fails); the verdict passes only if all five pass. The same :class:`Evidence` fee
 
 * task_completion -- the primary actions were attempted and succeeded: every expected change is
   paired with an actual one (a create with a created row of its table, an update/delete with a
-  change of the same row). Whether the values are right is judged by the next two criteria.
+  change of the same row), and every round that asks for a change (its reference solution writes)
+  got a successful write of its own, in that round or later. Whether the values are right is
+  judged by the next two criteria.
 * instruction_following -- the details the user specified are right: every compared column of a
   paired row whose expected value the user stated (in a query or a clarification answer) matches;
   every scripted round was reached and got a reply; the user closed the conversation in time.
@@ -73,6 +75,8 @@ class Evidence:
     extra_criteria: list[Any] = field(default_factory=list)
     # Per round (in order): the facts that round's reply must state (``Round.report``).
     reports: list[list[str]] = field(default_factory=list)
+    # Per round (in order): whether the round asks for a change (its reference solution writes).
+    action_rounds: list[bool] = field(default_factory=list)
 
     def assistant_calls(self) -> list[dict[str, Any]]:
         return [c for c in self.calls if c.get("seat", "assistant") == "assistant"]
@@ -87,6 +91,7 @@ class Evidence:
             "completion_criteria": self.completion_criteria, "expected_changes": self.expected_changes, "diff": self.diff,
             "conversation": self.conversation, "image_ids": list(self.image_ids), "image_sources": list(self.image_sources),
             "metadata": self.metadata, "description": self.description, "reports": [list(r) for r in self.reports],
+            "action_rounds": list(self.action_rounds),
         }
 
     def replies(self) -> list[tuple[int | None, str]]:
@@ -149,6 +154,40 @@ class Verdict:
 # ---------------------------------------------------------------------------------------------
 # The judge
 # ---------------------------------------------------------------------------------------------
+
+
+def action_rounds(scenario: Any) -> list[bool]:
+    """Per round: whether it asks for a change, i.e. its reference solution calls a writing tool."""
+    from ..tools.registry import get_tool
+
+    def writes(step: Mapping[str, Any]) -> bool:
+        try:
+            return "name" in step and bool(get_tool(step["name"]).writes)
+        except KeyError:
+            return False
+
+    return [any(writes(step) for step in r.solution) for r in scenario.rounds]
+
+
+def _rounds_without_action(ev: Evidence) -> list[int]:
+    """Action rounds the assistant did not act on: counted from the last round back, each action
+    round needs its own successful write at that round or later (work a round finishes late, e.g.
+    after a question the user did not wait for, still counts)."""
+    if not ev.action_rounds or not any("wrote" in c for c in ev.calls):
+        return []
+    writes = sorted(int(c.get("round_index", -1)) for c in ev.assistant_calls() if c.get("ok") and c.get("wrote"))
+    lacking, available = [], 0
+    pending = list(writes)
+    for r in range(len(ev.action_rounds) - 1, -1, -1):
+        while pending and pending[-1] >= r:
+            pending.pop()
+            available += 1
+        if ev.action_rounds[r] and r < ev.rounds_delivered:
+            if available:
+                available -= 1
+            else:
+                lacking.append(r)
+    return sorted(lacking)
 
 
 def _actual_row(diff: Mapping[str, Any], table: str, op: str, key: Any) -> Mapping[str, Any] | None:
@@ -229,29 +268,58 @@ class RubricJudge:
         self.claims = claims
 
     def evaluate(self, ev: Evidence) -> Verdict:
-        checks = self.value_checks(ev)
-        crit = [self.task_completion(ev), self.instruction_following(ev, checks), self.tool_use_validity(ev),
+        attempts = self.attempts(ev)
+        checks = self.value_checks(ev, attempts)
+        crit = [self.task_completion(ev, attempts), self.instruction_following(ev, checks), self.tool_use_validity(ev),
                 self.no_side_effects(ev), self.information_accuracy(ev, checks)] + list(ev.extra_criteria)
         return Verdict(all(c.passed for c in crit), crit, self.name)
 
     # -- the values of paired rows -----------------------------------------------------------------
-    def value_checks(self, ev: Evidence) -> list[ValueCheck]:
-        """Every compared column of every paired expected change, split by who specified it."""
-        said = ev.user_text()
-        out: list[ValueCheck] = []
+    def attempts(self, ev: Evidence) -> list[tuple[Any, int, dict[str, tuple[float, str]], Mapping[str, Any] | None]]:
+        """Every expected change the agent acted on: ``(group, expected index, column scores,
+        actual row)``. Pairs of the entity score, plus changes F1 could not pair because every
+        compared value was wrong: an update of the same row, or a created row of the same table
+        left unpaired (the action was attempted; its values are judged by the value checks)."""
+        from .entity_diff import compare_columns
+
+        out = []
         for g in ev.entity.groups:
             if g.n_expected == 0:
                 continue
-            where = f"{g.table}:{g.operation}"
             if not g.details and g.pairs:  # evidence without column detail: the pair score decides
-                out += [ValueCheck(where, False, s >= 0.999, f"similarity {s:.2f}") for _, _, s in g.pairs]
-            for d in g.details:
-                want = self._expected_values(ev, g, d.expected)
-                actual = self._actual_values(ev, g, d.actual)
-                for col, (score, measure) in d.columns.items():
-                    value = want.get(col)
-                    ok, why = self._column_ok(value, actual.get(col) if actual is not None else None, score, measure)
-                    out.append(ValueCheck(f"{where}.{col}", user_specified(col, value, said), ok, why))
+                out += [(g, i, {"(row)": (s, "exact")}, None) for i, _, s in g.pairs]
+                continue
+            out += [(g, d.expected, dict(d.columns), self._actual_values(ev, g, d.actual)) for d in g.details]
+            spare = list(g.unpaired_actual)
+            for i in g.unpaired_expected:
+                change = ev.expected_changes[g.expected_index[i]] if i < len(g.expected_index) and \
+                    g.expected_index[i] < len(ev.expected_changes) else None
+                if change is None or g.operation == "delete":
+                    continue
+                if g.operation == "update":
+                    j = next((j for j in spare if j < len(g.actual_keys) and str(g.actual_keys[j]) == str(change.get("key"))), None)
+                else:
+                    j = spare[0] if spare else None
+                if j is None:
+                    continue
+                spare.remove(j)
+                actual = self._actual_values(ev, g, j) or {}
+                want = self._expected_values(ev, g, i)
+                cols = compare_columns(want, actual, change.get("measures") or {}, g.table,
+                                       skip_empty=g.operation == "create", tol=self.tolerances)
+                out.append((g, i, cols, actual))
+        return out
+
+    def value_checks(self, ev: Evidence, attempts: list[Any] | None = None) -> list[ValueCheck]:
+        """Every compared column of every attempted expected change, split by who specified it."""
+        said = ev.user_text()
+        out: list[ValueCheck] = []
+        for g, i, columns, actual in (self.attempts(ev) if attempts is None else attempts):
+            want = self._expected_values(ev, g, i)
+            for col, (score, measure) in columns.items():
+                value = want.get(col)
+                ok, why = self._column_ok(value, actual.get(col) if actual is not None else None, score, measure)
+                out.append(ValueCheck(f"{g.table}:{g.operation}.{col}", user_specified(col, value, said), ok, why))
         return out
 
     @staticmethod
@@ -282,12 +350,17 @@ class RubricJudge:
         return True, ""
 
     # -- criteria ------------------------------------------------------------------------------
-    def task_completion(self, ev: Evidence) -> Criterion:
+    def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
         expected_groups = [g for g in ev.entity.groups if g.n_expected > 0]
         n_expected = sum(g.n_expected for g in expected_groups)
         if n_expected == 0:
             return Criterion("task_completion", True, "no state change was required")
-        missing = [f"{g.table}:{g.operation}" for g in expected_groups for _ in g.unpaired_expected]
+        done = {(id(g), i) for g, i, _, _ in (self.attempts(ev) if attempts is None else attempts)}
+        missing = [f"{g.table}:{g.operation}" for g in expected_groups for i in range(g.n_expected) if (id(g), i) not in done]
+        idle = _rounds_without_action(ev)
+        if not missing and idle:
+            return Criterion("task_completion", False, f"no change was made for the request of round(s) "
+                             f"{', '.join(str(r + 1) for r in idle)}", "missing_changes")
         if not missing:
             return Criterion("task_completion", True, f"all {n_expected} expected change(s) were made")
         if len(missing) == n_expected:
