@@ -62,6 +62,23 @@ def round_facts(scenario: Scenario, index: int) -> list[str]:
     return list(scenario.facts) if index == len(scenario.rounds) - 1 else []
 
 
+def claimable(scenario: Scenario, index: int) -> list[str]:
+    """What round ``index``'s reply can make claims about: its facts (:func:`round_facts`), else
+    the decimal numbers it writes (amounts read from images or computed)."""
+    facts = round_facts(scenario, index)
+    if facts:
+        return facts
+    said = _user_words(scenario)
+    found = [m.group(0) for step in scenario.rounds[index].solution if _writes(step)
+             for m in _DECIMAL.finditer(json.dumps(step.get("arguments", {}), ensure_ascii=False))]
+    expected = _expected_text(scenario)
+    return [n for n in dict.fromkeys(found) if not text_contains(n, said) and n in expected]
+
+
+def _expected_text(scenario: Scenario) -> str:
+    return json.dumps([c.row or c.fields for c in scenario.expected_changes], ensure_ascii=False)
+
+
 def _user_words(scenario: Scenario) -> str:
     parts = [scenario.description] + [r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]
     return "\n".join(parts)
@@ -128,7 +145,7 @@ class ZooAgent:
         while self._planned < current:  # a new round: its work joins whatever is left of earlier ones
             self._planned += 1
             self._queue += self.steps(scenario, self._planned)
-            self._closings = [self.closing(scenario, self._planned)]
+            self._closings.append(self.closing(scenario, self._planned))
         if self._queue:
             step = self._queue.pop(0)
             if "say" in step:
@@ -273,9 +290,13 @@ class ConfirmsFirst(ZooAgent):
 
 
 def _misread(number: str) -> str:
-    """The same number with its leading digit misread (+5): "22.13" -> "72.13", "1,200.00" -> "6,200.00"."""
+    """The same number with its leading digit misread by 4: "22.13" -> "62.13", "9.00" -> "5.00".
+
+    >>> [_misread(n) for n in ("22.13", "59.44", "9.00", "0.50", "1,200.00")]
+    ['62.13', '99.44', '5.00', '4.50', '5,200.00']
+    """
     digit = int(number[0])
-    return str((digit + 5) % 10 or 5) + number[1:]
+    return str(digit + 4 if digit <= 5 else digit - 4) + number[1:]
 
 
 def misread_target(scenario: Scenario) -> str | None:
@@ -288,7 +309,7 @@ def misread_target(scenario: Scenario) -> str | None:
             if _writes(step):
                 texts.append(json.dumps(step.get("arguments", {}), ensure_ascii=False))
         texts += list(rnd.report)
-    expected = json.dumps([c.row or c.fields for c in scenario.expected_changes], ensure_ascii=False)
+    expected = _expected_text(scenario)
     for text in texts:
         for m in _DECIMAL.finditer(text):
             number = m.group(0)
@@ -424,7 +445,8 @@ def _alternative(fact: str, scenario: Scenario) -> str:
 
 
 class Hedges(ZooAgent):
-    """Does the work, then will not commit: every fact it reports comes with a competing candidate."""
+    """Does the work, then will not commit: every fact it reports (or amount it wrote) comes with a
+    competing candidate."""
 
     name = "hedges"
     should_pass = False
@@ -432,22 +454,23 @@ class Hedges(ZooAgent):
 
     @classmethod
     def applies(cls, scenario: Scenario) -> bool:
-        return super().applies(scenario) and any(round_facts(scenario, i) for i in range(len(scenario.rounds)))
+        return super().applies(scenario) and any(claimable(scenario, i) for i in range(len(scenario.rounds)))
 
     def closing(self, scenario: Scenario, index: int) -> str:
-        facts = round_facts(scenario, index)
+        facts = claimable(scenario, index)
         if not facts:
             return "Done."
         return "Done. " + " ".join(f"I'm not sure, it is either {f} or {_alternative(f, scenario)}." for f in facts)
 
 
 def _numeric_facts(scenario: Scenario) -> list[str]:
-    return [f for i in range(len(scenario.rounds)) for f in round_facts(scenario, i)
+    return [f for i in range(len(scenario.rounds)) for f in claimable(scenario, i)
             if as_number(f) is not None and "." in f]
 
 
 class NumberCarpet(ZooAgent):
-    """Does the work, then answers with a carpet of numbers around each amount (never the amount)."""
+    """Does the work, then answers with a carpet of numbers around each amount it reports or wrote
+    (never the amount itself)."""
 
     name = "number_carpet"
     should_pass = False
@@ -458,7 +481,7 @@ class NumberCarpet(ZooAgent):
         return super().applies(scenario) and bool(_numeric_facts(scenario))
 
     def closing(self, scenario: Scenario, index: int) -> str:
-        facts = round_facts(scenario, index)
+        facts = claimable(scenario, index)
         if not facts:
             return "Done."
         parts = []
@@ -473,9 +496,15 @@ class NumberCarpet(ZooAgent):
         return "Here is what I found: " + "; ".join(parts)
 
 
+# Creates whose repetition adds one more row and touches nothing else. Not here: file creation (a
+# second file at the same path fails), payments (balances move), tasks (the order of the other
+# tasks shifts): their repetition also changes values the task expects.
+COLLATERAL_TOOLS = frozenset({"simple_note_create_note", "alarms_create_alarm", "create_calendar_event",
+                              "messages_send_text_message", "gmail_send_email", "gmail_create_draft"})
+
+
 def _duplicable(step: Step) -> bool:
-    name = step.get("name", "")
-    return _writes(step) and ("create" in name or "send" in name) and not _has_ref(step.get("arguments"))
+    return step.get("name") in COLLATERAL_TOOLS and not _has_ref(step.get("arguments"))
 
 
 class CollateralWrite(ZooAgent):

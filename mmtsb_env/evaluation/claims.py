@@ -24,6 +24,8 @@ without currency and separators, case) as whole words.
 'hedged'
 >>> claim_status("22.13", [", ".join(f"{10 + i / 5:.1f}" for i in range(150))])
 'carpet'
+>>> claim_status("22.13", ["Saved 22.13. Should I also file the 20.51 one or keep it?"])
+'stated'
 >>> claim_status("18.53", ["Saved. The total is $18.15."])
 'contradicted'
 >>> claim_status("2026-05-02", ["The Night Market (May 2, 2026) is earlier."]), claim_status("9.00", ["Parking: $9"])
@@ -46,7 +48,7 @@ _CARPET_GAP = re.compile(r"^(?:[\s,;:|()\[\]$€£¥₹₩%*+]|\.\.\.|…|\band\
 HEDGES = ("maybe", "perhaps", "possibly", "probably", "might", "either", "or", "unsure", "not sure", "not certain",
           "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between")
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")
-_SENTENCE = re.compile(r"(?<!\d)[.!?](?!\d)|\n")
+_SENTENCE = re.compile(r"((?<!\d)[.!?](?!\d)|\n)")
 
 
 def normalise(text: str) -> str:
@@ -104,21 +106,34 @@ class ClaimRules:
 DEFAULT_RULES = ClaimRules()
 
 
-def is_carpet(text: str, rules: ClaimRules = DEFAULT_RULES) -> bool:
-    """Whether a reply sprays numbers instead of stating them (see the module docstring)."""
+def is_carpet(text: str, rules: ClaimRules = DEFAULT_RULES, expected: int = 0) -> bool:
+    """Whether a reply sprays numbers instead of stating them (see the module docstring).
+
+    ``expected`` is how many numbers the reply legitimately has to state (the numeric facts it
+    must report): a bare list of them is an answer, not a carpet, so the limits grow with it
+    (run: ``max(carpet_run, expected + 3)``; distinct: ``max(carpet_max, 2 * expected + 10)``).
+    """
     matches = list(_NUM_IN_TEXT.finditer(text))
-    if len({m.group(0) for m in matches}) > rules.carpet_max:
+    if len({m.group(0) for m in matches}) > max(rules.carpet_max, 2 * expected + 10):
         return True
+    limit = max(rules.carpet_run, expected + 3)
     run = 1
     for prev, cur in zip(matches, matches[1:]):
         run = run + 1 if _CARPET_GAP.match(text[prev.end():cur.start()]) else 1
-        if run >= rules.carpet_run:
+        if run >= limit:
             return True
     return False
 
 
 def _sentences(text: str) -> list[str]:
-    return [s for s in (x.strip() for x in _SENTENCE.split(text)) if s]
+    """The statements of a text (questions -- sentences ending in "?" -- are not statements)."""
+    parts = _SENTENCE.split(text)
+    out = []
+    for i in range(0, len(parts), 2):
+        end = parts[i + 1] if i + 1 < len(parts) else ""
+        if parts[i].strip() and end != "?":
+            out.append(parts[i].strip())
+    return out
 
 
 def hedges(text: str) -> bool:
@@ -137,17 +152,17 @@ def _near_miss(fact: str, text: str, rules: ClaimRules) -> bool:
     return False
 
 
-def _status_in(fact: str, text: str, tol: Tolerances, rules: ClaimRules) -> str:
+def _status_in(fact: str, text: str, tol: Tolerances, rules: ClaimRules, expected: int) -> str:
     if not fact_in_text(fact, text, tol):
-        return "contradicted" if _near_miss(fact, text, rules) and not is_carpet(text, rules) else "missing"
-    if is_carpet(text, rules):
+        return "contradicted" if _near_miss(fact, text, rules) and not is_carpet(text, rules, expected) else "missing"
+    if is_carpet(text, rules, expected):
         return "carpet"
     value = as_number(fact)
     if value is not None:
         near = _matching_numbers(fact, text, tol)
         if len(near) > 1 and not any(abs(v - value) <= tol.amount_tol + tol.abs_tol for v in near):
             return "hedged"
-    said = [s for s in _sentences(text) if fact_in_text(fact, s, tol)] or [text]
+    said = [s for s in _sentences(text) if fact_in_text(fact, s, tol)]
     return "hedged" if any(hedges(s) for s in said) else "stated"
 
 
@@ -155,12 +170,12 @@ _RANK = {"stated": 4, "hedged": 3, "contradicted": 2, "carpet": 1, "missing": 0}
 
 
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
-                 rules: ClaimRules = DEFAULT_RULES) -> str:
+                 rules: ClaimRules = DEFAULT_RULES, expected: int = 0) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
     mentioned with alternatives or doubt), ``"contradicted"`` (a near-miss number stated instead),
     ``"carpet"`` (only inside a number carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere: the claim is
-    then ``"hedged"``."""
-    statuses = [_status_in(str(fact), text, tol, rules) for text in replies]
+    then ``"hedged"``. ``expected``: see :func:`is_carpet`."""
+    statuses = [_status_in(str(fact), text, tol, rules, expected) for text in replies]
     if "hedged" in statuses:
         return "hedged"
     return max(statuses, key=_RANK.__getitem__, default="missing")

@@ -214,6 +214,20 @@ def _artifact_text(diff: Mapping[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _looked_up_numbers(ev: Evidence) -> list[str]:
+    """The decimal numbers of the expected changes' values (amounts read or computed, never ids)."""
+    found: list[str] = []
+    for change in ev.expected_changes:
+        for col, value in ((change.get("row") if change.get("operation") == "create" else change.get("fields")) or {}).items():
+            if is_id_column(col) or isinstance(value, bool):
+                continue
+            if isinstance(value, float):
+                found.append(f"{value:.2f}")
+            elif isinstance(value, str):
+                found += [n for n in numbers_in(value) if "." in n]
+    return list(dict.fromkeys(found))
+
+
 def _brief(items: list[str], limit: int = 4) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -434,7 +448,9 @@ class RubricJudge:
         checks = self.value_checks(ev) if checks is None else checks
         replies = ev.replies()
         texts = [t for _, t in replies]
-        carpets = [i for i, t in enumerate(texts) if is_carpet(t, self.claims)]
+        looked_up = _looked_up_numbers(ev)
+        numeric = len(looked_up) + sum(1 for f in [*ev.facts, *(x for r in ev.reports for x in r)] if as_number(f) is not None)
+        carpets = [i for i, t in enumerate(texts) if is_carpet(t, self.claims, numeric)]
         if carpets:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
@@ -447,7 +463,7 @@ class RubricJudge:
             pool = [t for ri, t in replies if ri is None or ri >= r]
             for fact in facts:
                 n_facts += 1
-                status = claim_status(fact, pool, self.tolerances, self.claims)
+                status = claim_status(fact, pool, self.tolerances, self.claims, numeric)
                 if status == "hedged":
                     unsure.append(f"{fact!r} (round {r + 1})")
                 elif status == "contradicted":
@@ -457,13 +473,15 @@ class RubricJudge:
         artifacts = _artifact_text(ev.diff) if ev.facts else ""
         for fact in ev.facts:
             n_facts += 1
-            status = claim_status(fact, texts, self.tolerances, self.claims)
+            status = claim_status(fact, texts, self.tolerances, self.claims, numeric)
             if status == "hedged":
                 unsure.append(repr(fact))
             elif status == "contradicted":
                 contradicted.append(repr(fact))
             elif status != "stated" and not text_contains(fact, artifacts):
                 missing.append(repr(fact))
+        # what the assistant says about the values it wrote must commit too, asked for or not
+        unsure += [f"{n!r} (written)" for n in looked_up if claim_status(n, texts, self.tolerances, self.claims, numeric) == "hedged"]
         if unsure:
             return Criterion("information_accuracy", False, f"reply hedges between candidates for {_brief(unsure)}", "hedged")
         if wrong:
