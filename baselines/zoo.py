@@ -8,7 +8,8 @@ paper's taxonomy (``expected_category``; see :mod:`mmtsb_env.evaluation.taxonomy
 Correct but different (should pass): :class:`Terse`, :class:`Reformatted`, :class:`Polite`,
 :class:`ExtraReads`, :class:`ConfirmsFirst`. Wrong the way models are wrong (should fail):
 :class:`Misreads`, :class:`WrongEntity`, :class:`SkipsRound`, :class:`ClaimsWithoutDoing`,
-:class:`Hedges`, :class:`NumberCarpet`, :class:`CollateralWrite`, :class:`GivesUp`.
+:class:`Hedges`, :class:`NumberCarpet`, :class:`CollateralWrite`, :class:`WrongDetail`,
+:class:`GivesUp`.
 
 The agents do not depend on how the user advances rounds: when the user moves on before a round's
 work is done (a question the user does not answer), the remaining steps are still played, before
@@ -527,6 +528,38 @@ class CollateralWrite(ZooAgent):
         return base[:first[1] + 1] + [dup] + base[first[1] + 1:]
 
 
+def wrong_detail_target(scenario: Scenario) -> str | None:
+    """A text the user stated (a title, a name) that the oracle writes into the expected changes."""
+    said = _user_words(scenario)
+    expected = [v for c in scenario.expected_changes for v in (c.row or c.fields or {}).values() if isinstance(v, str)]
+    for rnd in scenario.rounds:
+        for step in rnd.solution:
+            if not _writes(step):
+                continue
+            for value in step.get("arguments", {}).values():
+                if isinstance(value, str) and len(value) >= 4 and value in expected and text_contains(value, said):
+                    return value
+    return None
+
+
+class WrongDetail(ZooAgent):
+    """Does the whole workflow but gets one detail the user stated wrong (writes "Misc" instead of
+    the title or name they gave)."""
+
+    name = "wrong_detail"
+    should_pass = False
+    category = "incomplete_execution"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and wrong_detail_target(scenario) is not None
+
+    def steps(self, scenario: Scenario, index: int) -> list[Step]:
+        target = wrong_detail_target(scenario)
+        return [{**st, "arguments": {k: ("Misc" if v == target else v) for k, v in st.get("arguments", {}).items()}}
+                if _writes(st) else st for st in super().steps(scenario, index)]
+
+
 class GivesUp(ZooAgent):
     """Apologises and does nothing."""
 
@@ -546,5 +579,6 @@ class GivesUp(ZooAgent):
 
 
 SHOULD_PASS = (Terse, Reformatted, Polite, ExtraReads, ConfirmsFirst)
-SHOULD_FAIL = (Misreads, WrongEntity, SkipsRound, ClaimsWithoutDoing, Hedges, NumberCarpet, CollateralWrite, GivesUp)
+SHOULD_FAIL = (Misreads, WrongEntity, SkipsRound, ClaimsWithoutDoing, Hedges, NumberCarpet, CollateralWrite, WrongDetail,
+               GivesUp)
 ZOO = SHOULD_PASS + SHOULD_FAIL
