@@ -531,13 +531,13 @@ class CollateralWrite(ZooAgent):
 def wrong_detail_target(scenario: Scenario) -> str | None:
     """A text the user stated (a title, a name) that the oracle writes into the expected changes."""
     said = _user_words(scenario)
-    expected = [v for c in scenario.expected_changes for v in (c.row or c.fields or {}).values() if isinstance(v, str)]
+    expected = {(k, v) for c in scenario.expected_changes for k, v in (c.row or c.fields or {}).items() if isinstance(v, str)}
     for rnd in scenario.rounds:
         for step in rnd.solution:
             if not _writes(step):
                 continue
-            for value in step.get("arguments", {}).values():
-                if isinstance(value, str) and len(value) >= 4 and value in expected and text_contains(value, said):
+            for key, value in step.get("arguments", {}).items():  # the argument fills the column of that name
+                if isinstance(value, str) and len(value) >= 4 and (key, value) in expected and text_contains(value, said):
                     return value
     return None
 
