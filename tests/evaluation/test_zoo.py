@@ -109,3 +109,12 @@ def test_round_facts_prefer_reports_and_fall_back_on_legacy_facts():
     assert round_facts(legacy, last) == list(legacy.facts) and all(round_facts(legacy, i) == [] for i in range(last))
     note = next(x for x in DEMO if x.id == "demo/note_from_receipt")
     assert claimable(note, 0) == ["13.48"]  # an action-only round still makes claims about what it wrote
+
+
+def test_zoo_docstring_examples():
+    import doctest
+
+    from mmtsb_env.baselines import zoo
+
+    result = doctest.testmod(zoo)
+    assert result.attempted >= 3 and result.failed == 0
