@@ -151,8 +151,13 @@ class ZooAgent:
             step = self._queue.pop(0)
             if "say" in step:
                 return step["say"]
+            try:
+                arguments = _resolve(step.get("arguments", {}), self._saved)
+            except (KeyError, IndexError, TypeError):  # an earlier step of the plan failed: the plan cannot go on
+                self._queue = [s for s in self._queue if not _has_ref(s.get("arguments"))]
+                return self.act(obs, info)
             self._pending = step.get("save_as")
-            return self._format_call(step["name"], _resolve(step.get("arguments", {}), self._saved))
+            return self._format_call(step["name"], arguments)
         if self._closings:
             text = " ".join(self._closings)
             self._closings = []
@@ -532,12 +537,15 @@ def wrong_detail_target(scenario: Scenario) -> str | None:
     """A text the user stated (a title, a name) that the oracle writes into the expected changes."""
     said = _user_words(scenario)
     expected = {(k, v) for c in scenario.expected_changes for k, v in (c.row or c.fields or {}).items() if isinstance(v, str)}
+    looked_up = json.dumps([st.get("arguments") for r in scenario.rounds for st in r.solution if "name" in st and not _writes(st)],
+                           ensure_ascii=False)
     for rnd in scenario.rounds:
         for step in rnd.solution:
             if not _writes(step):
                 continue
             for key, value in step.get("arguments", {}).items():  # the argument fills the column of that name
-                if isinstance(value, str) and len(value) >= 4 and (key, value) in expected and text_contains(value, said):
+                if (isinstance(value, str) and len(value) >= 4 and (key, value) in expected and text_contains(value, said)
+                        and value not in looked_up):  # later steps must still find what they look for
                     return value
     return None
 
