@@ -38,10 +38,10 @@ def main() -> None:
                 rec = run_episode(s, cls(scenarios, mode=mode), env_kwargs={"mode": mode})
                 primary, _ = classify(rec.verdict)
                 want = "pass" if cls.should_pass else cls.expected_category(s)
-                got = "pass" if rec.passed else primary
+                got = "errored" if rec.error else ("pass" if rec.passed else primary)
                 matrix[(want, got)] += 1
                 per[cls.name].append((rec.passed == cls.should_pass, None if cls.should_pass else got == want))
-    labels = ["pass", *FAILURE_CLASSES]
+    labels = ["pass", *FAILURE_CLASSES, "errored"]
     rows = [lab for lab in labels if any(matrix[(lab, c)] for c in labels)]
     print("| expected \\ judged | " + " | ".join(labels) + " |")
     print("|" + "---|" * (len(labels) + 1))
