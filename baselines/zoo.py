@@ -30,7 +30,7 @@ import json
 import re
 from typing import Any, Iterable
 
-from ..evaluation.similarity import as_number, text_contains
+from ..evaluation.similarity import as_number, is_text_column, text_contains
 from ..scenario.model import Scenario
 from ..tools.registry import get_tool
 from ..scenario.suites import load_suite
@@ -534,7 +534,8 @@ class CollateralWrite(ZooAgent):
 
 
 def wrong_detail_target(scenario: Scenario) -> str | None:
-    """A text the user stated (a title, a name) that the oracle writes into the expected changes."""
+    """A free text the user stated (a title, a name) that the oracle writes into the expected changes
+    (a text column: a wrong date or id would make the call fail, not the detail wrong)."""
     said = _user_words(scenario)
     expected = {(k, v) for c in scenario.expected_changes for k, v in (c.row or c.fields or {}).items() if isinstance(v, str)}
     looked_up = json.dumps([st.get("arguments") for r in scenario.rounds for st in r.solution if "name" in st and not _writes(st)],
@@ -544,7 +545,8 @@ def wrong_detail_target(scenario: Scenario) -> str | None:
             if not _writes(step):
                 continue
             for key, value in step.get("arguments", {}).items():  # the argument fills the column of that name
-                if (isinstance(value, str) and len(value) >= 4 and (key, value) in expected and text_contains(value, said)
+                if (isinstance(value, str) and len(value) >= 4 and is_text_column(key) and (key, value) in expected
+                        and text_contains(value, said)
                         and value not in looked_up):  # later steps must still find what they look for
                     return value
     return None
