@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..evaluation.entity_diff import EntityScore, EntityScorer
-from ..evaluation.judge import Evidence, RubricJudge, Verdict
+from ..evaluation.judge import Evidence, RubricJudge, Verdict, action_rounds
 from ..evaluation.similarity import rouge_l
 from ..scenario.model import Scenario
 from ..tools import invoke, tools_in
@@ -70,9 +70,11 @@ class CallRecord:
     seat: str
     via: str  # "tool" | "code"
     outcome: CallOutcome
+    round_index: int = -1  # the scripted round the call was made in (-1: before the first)
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "seat": self.seat, "via": self.via, **self.outcome.to_json()}
+        return {"step": self.step, "seat": self.seat, "via": self.via, **self.outcome.to_json(),
+                "round_index": self.round_index, "wrote": self.outcome.wrote}
 
 
 @dataclass
@@ -340,7 +342,7 @@ class Episode:
         hint = ("call api_docs_search_api_docs with a query describing what you need to make it available"
                 if self.config.tool_search else "this scenario offers only the tools listed for it")
         outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)
-        self.calls.append(CallRecord(self.step_count, seat, via, outcome))
+        self.calls.append(CallRecord(self.step_count, seat, via, outcome, self.round_index))
         if outcome.ok and seat == ASSISTANT:
             self.active.touch(name)
             if outcome.discovery is not None:
@@ -539,6 +541,8 @@ class Episode:
             description=self.scenario.description,
             image_url=self.image_url,
             extra_criteria=self._ui_criteria(),
+            reports=[list(r.report) for r in self.scenario.rounds],
+            action_rounds=action_rounds(self.scenario),
         )
 
     def _ui_criteria(self) -> list[Any]:

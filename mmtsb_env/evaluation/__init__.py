@@ -1,9 +1,11 @@
 """Evaluation: entity-diff F1, rubric judges (deterministic and LLM), the user judge, metrics, reports.
 
-- :mod:`.similarity`      column measures (exact, ROUGE-L, datetime, set...) and tolerances
+- :mod:`.similarity`      column measures (exact, ROUGE-L, datetime, set, present, facts...), normalisation, tolerances
 - :mod:`.entity_diff`     :func:`score_changes`, :class:`EntityScorer` (incremental), collateral rule
 - :mod:`.reference_specs` :func:`from_reference_specs` for the reference's ``entity_diff_specs``
 - :mod:`.judge`           :class:`Evidence`, :class:`Verdict`, :class:`RubricJudge` (five criteria)
+- :mod:`.claims`          does a reply commit to a fact (hedging, number carpets, near misses)
+- :mod:`.taxonomy`        the paper's failure classes from a verdict's criteria
 - :mod:`.llm_judge`       :class:`LLMJudge` through any chat backend (cached, repaired, retried)
 - :mod:`.user_judge`      :class:`UserJudge` (deterministic) and :class:`LLMUserJudge`
 - :mod:`.metrics`         :func:`compute_metrics` over episode records, failure taxonomy
@@ -29,7 +31,8 @@ _LAZY = {
     "UserJudge": "user_judge", "LLMUserJudge": "user_judge", "UserEvidence": "user_judge", "USER_CRITERIA": "user_judge",
     "user_evidence_from_episode": "user_judge", "user_evidence_from_record": "user_judge",
     "evidence_from_record": "evidence",
-    "compute_metrics": "metrics", "episode_summary": "metrics", "classify_failure": "metrics", "FAILURE_CLASSES": "metrics",
+    "compute_metrics": "metrics", "episode_summary": "metrics", "classify_failure": "metrics", "FAILURE_CLASSES": "taxonomy",
+    "classify": "taxonomy", "claim_status": "claims",
     "write_report": "report", "load_results": "report", "episode_json": "report",
     "render_viewer": "viewer",
     "parse_json_object": "jsonrepair",

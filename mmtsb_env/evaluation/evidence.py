@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .entity_diff import EntityScore, score_changes
-from .judge import Evidence
+from .judge import Evidence, action_rounds
 
 
 def field_of(record: Any, name: str, default: Any = None) -> Any:
@@ -60,7 +60,8 @@ def rounds_reached(log: list[dict[str, Any]]) -> int:
 
 
 def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
-    """:class:`Evidence` of a recorded episode (``scenario`` adds facts, rounds and expectations)."""
+    """:class:`Evidence` of a recorded episode (``scenario`` adds facts, per-round reports, rounds
+    and expectations)."""
     log = list(field_of(record, "log") or [])
     calls = list(field_of(record, "calls") or [])
     diff = dict(field_of(record, "diff") or {})
@@ -68,11 +69,15 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         expected = [asdict(c) for c in scenario.expected_changes]
         entity = score_changes(scenario.expected_changes, diff)
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
+        reports = [list(r.report) for r in scenario.rounds]
+        actions = action_rounds(scenario)
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
         entity = EntityScore.from_json(field_of(record, "entity") or {})
         facts = list(field_of(record, "facts") or [])
+        reports = [list(r) for r in field_of(record, "reports") or []]
+        actions = [bool(x) for x in field_of(record, "action_rounds") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -100,4 +105,6 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         metadata=dict(field_of(record, "metadata") or {}),
         description=description,
         image_url=_url_loader(record),
+        reports=reports,
+        action_rounds=actions,
     )

@@ -2,37 +2,47 @@
 
 Each criterion passes or fails with a one-line reason (and a machine-readable ``kind`` when it
 fails); the verdict passes only if all five pass. The same :class:`Evidence` feeds the LLM judge
-(:mod:`.llm_judge`), so both judges see identical facts. Thresholds (see ``docs/evaluation.md``):
+(:mod:`.llm_judge`), so both judges see identical facts. Definitions (worked examples in
+``docs/evaluation.md``):
 
-* task_completion -- every expected change is paired with an actual one; in each pair every
-  non-text column matches exactly (score 1) and every text column (ROUGE-L/contains) scores at
-  least ``min_text_similarity`` (0.5) and contains every number of the expected text (1 %).
-* instruction_following -- every scripted round was reached and got an assistant reply, and the
-  user closed the conversation before the message limit.
+* task_completion -- the primary actions were attempted and succeeded: every expected change is
+  paired with an actual one (a create with a created row of its table, an update/delete with a
+  change of the same row), and every round that asks for a change (its reference solution writes)
+  got a successful write of its own, in that round or later. Whether the values are right is
+  judged by the next two criteria.
+* instruction_following -- the details the user specified are right: every compared column of a
+  paired row whose expected value the user stated (in a query or a clarification answer) matches;
+  every scripted round was reached and got a reply; the user closed the conversation in time.
 * tool_use_validity -- at most ``max_failed_call_ratio`` (50 %) of the assistant's tool calls
   failed, at most ``max_invalid_actions`` (3) unparseable actions, and no identical failing call
   repeated ``max_repeated_failures`` (3) times.
 * no_side_effects -- no change in a (table, operation) nobody asked for, no extra row in an
   expected group, no unrequested column changed in an updated row (bookkeeping is exempt, see
   :mod:`.entity_diff`).
-* information_accuracy -- every scenario fact appears in the assistant's messages (case-, accent-
-  and thousands-separator-insensitive; numbers within 1 %, integers exactly).
+* information_accuracy -- the answer or the artifact is factually correct: every compared value
+  of a paired row that the user did *not* state (read from an image, looked up, computed) matches
+  (amounts to the cent, text by normalised ROUGE-L >= ``min_text_similarity`` with every number of
+  the expected text present and no hedging); each round's ``report`` facts are *asserted* in a
+  reply given in that round or later (see :mod:`.claims`: no hedging, no number carpet; numbers
+  within 1 %); the scenario's legacy ``facts`` are asserted in a reply or present in a written
+  artifact; and no reply is a number carpet.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from .claims import DEFAULT_RULES, ClaimRules, claim_status, fact_in_text, hedges, is_carpet, normalise, numbers_in
 from .entity_diff import EntityScore
-from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, numbers_close
+from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, is_id_column, text_contains
+
+__all__ = ["CRITERIA", "Criterion", "Evidence", "RubricJudge", "Verdict", "fact_in_text", "normalise", "numbers_in"]
 
 CRITERIA = ("task_completion", "instruction_following", "tool_use_validity", "no_side_effects", "information_accuracy")
-TEXT_MEASURES = frozenset({"rouge_l", "contains"})
+TEXT_MEASURES = frozenset({"rouge_l", "contains", "rouge_l_raw"})
 
 
 @dataclass
@@ -63,6 +73,10 @@ class Evidence:
     image_url: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
     # Further criteria computed elsewhere (e.g. the UI checks of a UI scenario); all must pass too.
     extra_criteria: list[Any] = field(default_factory=list)
+    # Per round (in order): the facts that round's reply must state (``Round.report``).
+    reports: list[list[str]] = field(default_factory=list)
+    # Per round (in order): whether the round asks for a change (its reference solution writes).
+    action_rounds: list[bool] = field(default_factory=list)
 
     def assistant_calls(self) -> list[dict[str, Any]]:
         return [c for c in self.calls if c.get("seat", "assistant") == "assistant"]
@@ -76,8 +90,21 @@ class Evidence:
             "n_failed_calls": self.n_failed_calls, "n_invalid_actions": self.n_invalid_actions, "calls": self.calls,
             "completion_criteria": self.completion_criteria, "expected_changes": self.expected_changes, "diff": self.diff,
             "conversation": self.conversation, "image_ids": list(self.image_ids), "image_sources": list(self.image_sources),
-            "metadata": self.metadata, "description": self.description,
+            "metadata": self.metadata, "description": self.description, "reports": [list(r) for r in self.reports],
+            "action_rounds": list(self.action_rounds),
         }
+
+    def replies(self) -> list[tuple[int | None, str]]:
+        """The assistant's messages to the user as ``(round index, text)``, in order."""
+        if self.conversation:
+            return [(e.get("round_index"), str(e.get("content") or "")) for e in self.conversation
+                    if e.get("sender") == "assistant" and e.get("kind") in ("message", "notice")]
+        return [(None, m) for m in self.assistant_messages]
+
+    def user_text(self) -> str:
+        """Everything the user said (queries, clarification answers): the details they specified."""
+        return "\n".join(str(e.get("content") or "") for e in self.conversation
+                         if e.get("sender") == "user" and e.get("kind") == "message")
 
 
 @dataclass
@@ -125,52 +152,42 @@ class Verdict:
 
 
 # ---------------------------------------------------------------------------------------------
-# Fact matching
-# ---------------------------------------------------------------------------------------------
-
-_NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
-
-
-def normalise(text: str) -> str:
-    """Case-, accent-, space- and thousands-separator-insensitive form for fact matching.
-
-    >>> normalise("Total:  1,440  CAFÉ")
-    'total: 1440 cafe'
-    """
-    t = unicodedata.normalize("NFKD", text)
-    t = "".join(c for c in t if not unicodedata.combining(c))
-    t = unicodedata.normalize("NFKC", t).casefold()
-    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)
-    return re.sub(r"\s+", " ", t).strip()
-
-
-def numbers_in(text: str) -> list[str]:
-    """The numbers written in a text, as they appear (``"$1,234.50"`` gives ``"1,234.50"``)."""
-    return _NUM_IN_TEXT.findall(text)
-
-
-def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
-    """Whether ``text`` states ``fact``: numbers by value (1 % for decimals), other facts as text.
-
-    >>> fact_in_text("$18.53", "The total was 18.53 dollars"), fact_in_text("9.00", "Parking: $9")
-    (True, True)
-    >>> fact_in_text("Night Market", "the night  market is first"), fact_in_text("12", "it costs 120")
-    (True, False)
-    """
-    value = as_number(fact)
-    if value is not None:
-        integral = "." not in fact
-        for raw in numbers_in(text):
-            got = as_number(raw)
-            if got is not None and numbers_close(value, got, tol, integral=integral and "." not in raw):
-                return True
-        return False
-    return normalise(str(fact)) in normalise(text)
-
-
-# ---------------------------------------------------------------------------------------------
 # The judge
 # ---------------------------------------------------------------------------------------------
+
+
+def action_rounds(scenario: Any) -> list[bool]:
+    """Per round: whether it asks for a change, i.e. its reference solution calls a writing tool."""
+    from ..tools.registry import get_tool
+
+    def writes(step: Mapping[str, Any]) -> bool:
+        try:
+            return "name" in step and bool(get_tool(step["name"]).writes)
+        except KeyError:
+            return False
+
+    return [any(writes(step) for step in r.solution) for r in scenario.rounds]
+
+
+def _rounds_without_action(ev: Evidence) -> list[int]:
+    """Action rounds the assistant did not act on: counted from the last round back, each action
+    round needs its own successful write at that round or later (work a round finishes late, e.g.
+    after a question the user did not wait for, still counts)."""
+    if not ev.action_rounds or not any("wrote" in c for c in ev.calls):
+        return []
+    writes = sorted(int(c.get("round_index", -1)) for c in ev.assistant_calls() if c.get("ok") and c.get("wrote"))
+    lacking, available = [], 0
+    pending = list(writes)
+    for r in range(len(ev.action_rounds) - 1, -1, -1):
+        while pending and pending[-1] >= r:
+            pending.pop()
+            available += 1
+        if ev.action_rounds[r] and r < ev.rounds_delivered:
+            if available:
+                available -= 1
+            else:
+                lacking.append(r)
+    return sorted(lacking)
 
 
 def _actual_row(diff: Mapping[str, Any], table: str, op: str, key: Any) -> Mapping[str, Any] | None:
@@ -187,85 +204,196 @@ def _actual_row(diff: Mapping[str, Any], table: str, op: str, key: Any) -> Mappi
     return next((r for r in rows if r.get(kc) == key), None)
 
 
+def _artifact_text(diff: Mapping[str, Any]) -> str:
+    """Every value the episode wrote (created rows, updated rows after the change), as text."""
+    parts: list[str] = []
+    for d in diff.values():
+        rows = list(d.get("created", [])) + [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])]
+        for row in rows:
+            parts += [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+    return "\n".join(parts)
+
+
+def _looked_up_numbers(ev: Evidence) -> list[str]:
+    """The decimal numbers of the expected changes' values (amounts read or computed, never ids)."""
+    found: list[str] = []
+    for change in ev.expected_changes:
+        for col, value in ((change.get("row") if change.get("operation") == "create" else change.get("fields")) or {}).items():
+            if is_id_column(col) or isinstance(value, bool):
+                continue
+            if isinstance(value, float):
+                found.append(f"{value:.2f}")
+            elif isinstance(value, str):
+                found += [n for n in numbers_in(value) if "." in n]
+    return list(dict.fromkeys(found))
+
+
 def _brief(items: list[str], limit: int = 4) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+@dataclass(frozen=True)
+class ValueCheck:
+    """One compared column of a paired row: who specified it and whether it is right."""
+
+    where: str  # "table:operation.column"
+    specified: bool  # the user stated the expected value (instruction following), else information accuracy
+    ok: bool
+    why: str = ""
+
+
+def user_specified(column: str, value: Any, user_text: str) -> bool:
+    """Whether the user stated ``value`` themselves: booleans (the state they asked for) always;
+    identifiers never (the world determines them); other values when the user's words contain
+    them (after normalisation; a datetime by its date).
+
+    >>> said = "Make a note titled 'Lunch expense' for May 9, 2026 with the total of this receipt."
+    >>> user_specified("title", "Lunch expense", said), user_specified("content", "Blue Door Cafe, $13.48", said)
+    (True, False)
+    >>> user_specified("due_date", "2026-05-09T18:00:00+00:00", said), user_specified("receiver_id", 9, said)
+    (True, False)
+    """
+    if isinstance(value, bool):
+        return True
+    if value is None or is_id_column(column) or isinstance(value, (list, dict)):
+        return False
+    text = str(value).strip()
+    if len(text) < 2 and as_number(text) is None:
+        return False
+    if len(text) >= 19 and text[4:5] == "-" and text[10:11] == "T":  # ISO datetime: its date
+        text = text[:10]
+    return text_contains(text, user_text)
+
+
 class RubricJudge:
-    """Deterministic judge of the five criteria (thresholds in the module docstring)."""
+    """Deterministic judge of the five criteria (definitions in the module docstring)."""
 
     name = "rubric"
 
     def __init__(self, *, max_failed_call_ratio: float = 0.5, max_invalid_actions: int = 3,
                  max_repeated_failures: int = 3, min_text_similarity: float = 0.5,
-                 tolerances: Tolerances = DEFAULT_TOLERANCES) -> None:
+                 tolerances: Tolerances = DEFAULT_TOLERANCES, claims: ClaimRules = DEFAULT_RULES) -> None:
         self.max_failed_call_ratio = max_failed_call_ratio
         self.max_invalid_actions = max_invalid_actions
         self.max_repeated_failures = max_repeated_failures
         self.min_text_similarity = min_text_similarity
         self.tolerances = tolerances
+        self.claims = claims
 
     def evaluate(self, ev: Evidence) -> Verdict:
-        crit = [self.task_completion(ev), self.instruction_following(ev), self.tool_use_validity(ev),
-                self.no_side_effects(ev), self.information_accuracy(ev)] + list(ev.extra_criteria)
+        attempts = self.attempts(ev)
+        checks = self.value_checks(ev, attempts)
+        crit = [self.task_completion(ev, attempts), self.instruction_following(ev, checks), self.tool_use_validity(ev),
+                self.no_side_effects(ev), self.information_accuracy(ev, checks)] + list(ev.extra_criteria)
         return Verdict(all(c.passed for c in crit), crit, self.name)
 
+    # -- the values of paired rows -----------------------------------------------------------------
+    def attempts(self, ev: Evidence) -> list[tuple[Any, int, dict[str, tuple[float, str]], Mapping[str, Any] | None]]:
+        """Every expected change the agent acted on: ``(group, expected index, column scores,
+        actual row)``. Pairs of the entity score, plus changes F1 could not pair because every
+        compared value was wrong: an update of the same row, or a created row of the same table
+        left unpaired (the action was attempted; its values are judged by the value checks)."""
+        from .entity_diff import compare_columns
+
+        out = []
+        for g in ev.entity.groups:
+            if g.n_expected == 0:
+                continue
+            if not g.details and g.pairs:  # evidence without column detail: the pair score decides
+                out += [(g, i, {"(row)": (s, "exact")}, None) for i, _, s in g.pairs]
+                continue
+            out += [(g, d.expected, dict(d.columns), self._actual_values(ev, g, d.actual)) for d in g.details]
+            spare = list(g.unpaired_actual)
+            for i in g.unpaired_expected:
+                change = ev.expected_changes[g.expected_index[i]] if i < len(g.expected_index) and \
+                    g.expected_index[i] < len(ev.expected_changes) else None
+                if change is None or g.operation == "delete":
+                    continue
+                if g.operation == "update":
+                    j = next((j for j in spare if j < len(g.actual_keys) and str(g.actual_keys[j]) == str(change.get("key"))), None)
+                else:
+                    j = spare[0] if spare else None
+                if j is None:
+                    continue
+                spare.remove(j)
+                actual = self._actual_values(ev, g, j) or {}
+                want = self._expected_values(ev, g, i)
+                cols = compare_columns(want, actual, change.get("measures") or {}, g.table,
+                                       skip_empty=g.operation == "create", tol=self.tolerances)
+                out.append((g, i, cols, actual))
+        return out
+
+    def value_checks(self, ev: Evidence, attempts: list[Any] | None = None) -> list[ValueCheck]:
+        """Every compared column of every attempted expected change, split by who specified it."""
+        said = ev.user_text()
+        out: list[ValueCheck] = []
+        for g, i, columns, actual in (self.attempts(ev) if attempts is None else attempts):
+            want = self._expected_values(ev, g, i)
+            for col, (score, measure) in columns.items():
+                value = want.get(col)
+                ok, why = self._column_ok(value, actual.get(col) if actual is not None else None, score, measure)
+                out.append(ValueCheck(f"{g.table}:{g.operation}.{col}", user_specified(col, value, said), ok, why))
+        return out
+
+    @staticmethod
+    def _expected_values(ev: Evidence, g: Any, i: int) -> Mapping[str, Any]:
+        if i >= len(g.expected_index) or g.expected_index[i] >= len(ev.expected_changes):
+            return {}
+        change = ev.expected_changes[g.expected_index[i]]
+        return (change.get("row") if g.operation == "create" else change.get("fields")) or {}
+
+    @staticmethod
+    def _actual_values(ev: Evidence, g: Any, j: int) -> Mapping[str, Any] | None:
+        if j >= len(g.actual_keys):
+            return None
+        return _actual_row(ev.diff, g.table, g.operation, g.actual_keys[j])
+
+    def _column_ok(self, want: Any, got: Any, score: float, measure: str) -> tuple[bool, str]:
+        if measure not in TEXT_MEASURES:
+            return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}")
+        if score < self.min_text_similarity:
+            return False, f"{measure} {score:.2f}"
+        if isinstance(want, str) and got is not None:
+            text = str(got)
+            lost = [n for n in numbers_in(want) if not text_contains(n, text)]
+            if lost:
+                return False, f"number(s) {', '.join(lost)} not in the text"
+            if hedges(text) and not hedges(want):
+                return False, "the text offers alternatives"
+        return True, ""
+
     # -- criteria ------------------------------------------------------------------------------
-    def task_completion(self, ev: Evidence) -> Criterion:
-        e = ev.entity
-        expected_groups = [g for g in e.groups if g.n_expected > 0]
+    def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
+        expected_groups = [g for g in ev.entity.groups if g.n_expected > 0]
         n_expected = sum(g.n_expected for g in expected_groups)
         if n_expected == 0:
             return Criterion("task_completion", True, "no state change was required")
-        missing: list[str] = []
-        wrong: list[str] = []
-        paired = 0
-        for g in expected_groups:
-            where = f"{g.table}:{g.operation}"
-            missing += [where] * len(g.unpaired_expected)
-            paired += len(g.pairs)
-            if not g.details and g.pairs:  # evidence without column detail: fall back on the pair score
-                wrong += [f"{where} (similarity {s:.2f})" for _, _, s in g.pairs if s < 0.999]
-            for d in g.details:
-                for col, (score, measure) in d.columns.items():
-                    limit = self.min_text_similarity if measure in TEXT_MEASURES else 0.999
-                    if score < limit:
-                        wrong.append(f"{where}.{col} ({measure} {score:.2f})")
-                    elif measure in TEXT_MEASURES:
-                        lost = self._numbers_lost(ev, g, d.expected, d.actual, col)
-                        if lost:
-                            wrong.append(f"{where}.{col} (number(s) {', '.join(lost)} not in the text)")
-        if not missing and not wrong:
+        done = {(id(g), i) for g, i, _, _ in (self.attempts(ev) if attempts is None else attempts)}
+        missing = [f"{g.table}:{g.operation}" for g in expected_groups for i in range(g.n_expected) if (id(g), i) not in done]
+        idle = _rounds_without_action(ev)
+        if not missing and idle:
+            return Criterion("task_completion", False, f"no change was made for the request of round(s) "
+                             f"{', '.join(str(r + 1) for r in idle)}", "missing_changes")
+        if not missing:
             return Criterion("task_completion", True, f"all {n_expected} expected change(s) were made")
-        if paired == 0:
+        if len(missing) == n_expected:
             return Criterion("task_completion", False, f"none of the {n_expected} expected change(s) was made", "no_progress")
-        if missing:
-            return Criterion("task_completion", False,
-                             f"{len(missing)}/{n_expected} expected change(s) missing: {_brief(missing)}", "missing_changes")
-        return Criterion("task_completion", False, f"wrong values in {_brief(wrong)}", "wrong_values")
+        return Criterion("task_completion", False,
+                         f"{len(missing)}/{n_expected} expected change(s) missing: {_brief(missing)}", "missing_changes")
 
-    def _numbers_lost(self, ev: Evidence, g: Any, i: int, j: int, col: str) -> list[str]:
-        """Numbers of an expected text value missing from the actual one (a misread amount keeps a
-        high ROUGE-L but is still wrong)."""
-        if i >= len(g.expected_index) or j >= len(g.actual_keys) or g.expected_index[i] >= len(ev.expected_changes):
-            return []
-        change = ev.expected_changes[g.expected_index[i]]
-        want = (change.get("row") if g.operation == "create" else change.get("fields")) or {}
-        actual = _actual_row(ev.diff, g.table, g.operation, g.actual_keys[j])
-        if actual is None or not isinstance(want.get(col), str):
-            return []
-        text = str(actual.get(col) or "")
-        return [n for n in numbers_in(want[col]) if not fact_in_text(n, text, self.tolerances)]
-
-    def instruction_following(self, ev: Evidence) -> Criterion:
+    def instruction_following(self, ev: Evidence, checks: list[ValueCheck] | None = None) -> Criterion:
+        checks = self.value_checks(ev) if checks is None else checks
         problems, kind = [], ""
+        wrong = [f"{c.where} ({c.why})" for c in checks if c.specified and not c.ok]
+        if wrong:
+            problems.append(f"details the user specified are wrong: {_brief(wrong)}")
+            kind = "wrong_details"
         if ev.rounds_delivered < ev.n_rounds:
             problems.append(f"only {max(0, ev.rounds_delivered)}/{ev.n_rounds} rounds reached")
             kind = kind or "rounds_missing"
         if ev.conversation:
-            answered = {e.get("round_index") for e in ev.conversation
-                        if e.get("sender") == "assistant" and e.get("kind") in ("message", "notice")}
+            answered = {r for r, _ in ev.replies()}
             silent = [r for r in range(min(ev.rounds_delivered, ev.n_rounds)) if r not in answered]
             if silent:
                 problems.append(f"no reply to the user in round(s) {', '.join(str(r + 1) for r in silent)}")
@@ -278,7 +406,9 @@ class RubricJudge:
             kind = kind or "not_closed"
         if problems:
             return Criterion("instruction_following", False, "; ".join(problems), kind)
-        return Criterion("instruction_following", True, f"all {ev.n_rounds} round(s) handled and the user closed the conversation")
+        n = sum(1 for c in checks if c.specified)
+        return Criterion("instruction_following", True,
+                         f"all {ev.n_rounds} round(s) handled, {n} specified detail(s) right, and the user closed the conversation")
 
     def tool_use_validity(self, ev: Evidence) -> Criterion:
         calls = ev.assistant_calls() if ev.calls else []
@@ -314,12 +444,52 @@ class RubricJudge:
         note = f" ({len(e.exempted)} bookkeeping change(s) exempt)" if e.exempted else ""
         return Criterion("no_side_effects", True, "no unrequested changes" + note)
 
-    def information_accuracy(self, ev: Evidence) -> Criterion:
-        if not ev.facts:
-            return Criterion("information_accuracy", True, "no facts to report")
-        said = "\n".join(ev.assistant_messages)
-        missing = [f for f in ev.facts if not fact_in_text(f, said, self.tolerances)]
+    def information_accuracy(self, ev: Evidence, checks: list[ValueCheck] | None = None) -> Criterion:
+        checks = self.value_checks(ev) if checks is None else checks
+        replies = ev.replies()
+        texts = [t for _, t in replies]
+        looked_up = _looked_up_numbers(ev)
+        numeric = len(looked_up) + sum(1 for f in [*ev.facts, *(x for r in ev.reports for x in r)] if as_number(f) is not None)
+        carpets = [i for i, t in enumerate(texts) if is_carpet(t, self.claims, numeric)]
+        if carpets:
+            return Criterion("information_accuracy", False,
+                             f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
+        wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok]
+        unsure: list[str] = []
+        contradicted: list[str] = []
+        missing: list[str] = []
+        n_facts = 0
+        for r, facts in enumerate(ev.reports):
+            pool = [t for ri, t in replies if ri is None or ri >= r]
+            for fact in facts:
+                n_facts += 1
+                status = claim_status(fact, pool, self.tolerances, self.claims, numeric)
+                if status == "hedged":
+                    unsure.append(f"{fact!r} (round {r + 1})")
+                elif status == "contradicted":
+                    contradicted.append(f"{fact!r} (round {r + 1})")
+                elif status != "stated":
+                    missing.append(f"{fact!r} (round {r + 1})")
+        artifacts = _artifact_text(ev.diff) if ev.facts else ""
+        for fact in ev.facts:
+            n_facts += 1
+            status = claim_status(fact, texts, self.tolerances, self.claims, numeric)
+            if status == "hedged":
+                unsure.append(repr(fact))
+            elif status == "contradicted":
+                contradicted.append(repr(fact))
+            elif status != "stated" and not text_contains(fact, artifacts):
+                missing.append(repr(fact))
+        # what the assistant says about the values it wrote must commit too, asked for or not
+        unsure += [f"{n!r} (written)" for n in looked_up if claim_status(n, texts, self.tolerances, self.claims, numeric) == "hedged"]
+        if unsure:
+            return Criterion("information_accuracy", False, f"reply hedges between candidates for {_brief(unsure)}", "hedged")
+        if wrong:
+            return Criterion("information_accuracy", False, f"wrong values in {_brief(wrong)}", "wrong_values")
+        if contradicted:
+            return Criterion("information_accuracy", False, f"a reply states a wrong value for {_brief(contradicted)}", "wrong_claim")
         if missing:
             return Criterion("information_accuracy", False,
-                             f"{len(missing)}/{len(ev.facts)} fact(s) not stated: {_brief([repr(m) for m in missing])}", "missing_facts")
-        return Criterion("information_accuracy", True, f"all {len(ev.facts)} fact(s) were stated")
+                             f"{len(missing)}/{n_facts} fact(s) not stated: {_brief(missing)}", "missing_facts")
+        n_values = sum(1 for c in checks if not c.specified)
+        return Criterion("information_accuracy", True, f"{n_facts} fact(s) stated and {n_values} looked-up value(s) right")

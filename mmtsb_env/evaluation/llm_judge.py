@@ -40,18 +40,24 @@ from .entity_diff import EntityScore, _key_column
 from .judge import CRITERIA, Criterion, Evidence, Verdict
 from .jsonrepair import JSONRepairError, parse_json_object
 
-PROMPT_VERSION = "mmtsb-agent-judge-1"
+PROMPT_VERSION = "mmtsb-agent-judge-2"
 
 AGENT_CRITERIA_TEXT = {
-    "task_completion": "Every change the user asked for was made in the device state, with the right values "
-                       "(check the world changes against the expected changes; numbers may differ by at most 1 %).",
-    "instruction_following": "The assistant handled every round of the conversation, including goal changes, "
-                             "corrections and clarifications, and replied to the user each round.",
+    "task_completion": "The actions the user asked for were attempted and their tool calls succeeded: each expected "
+                       "change has a matching actual change (right table, right row), and every round that asks for a "
+                       "change got one. Whether the values are right belongs to the next criteria.",
+    "instruction_following": "The details the user stated themselves are right in the changes (the values listed as "
+                             "'stated by the user'); every round was handled, including goal changes, corrections and "
+                             "clarifications, with a reply each round, until the user closed the conversation.",
     "tool_use_validity": "Tool calls were well-formed and appropriate; failed calls were understood and fixed, "
                          "not repeated blindly; no invented tools or ids.",
     "no_side_effects": "Nothing was created, changed or deleted that the user did not ask for.",
-    "information_accuracy": "Everything the assistant told the user is supported by the images, tool results or "
-                            "device state; requested values were reported correctly.",
+    "information_accuracy": "The answer or the artifact is factually correct: values read from images, looked up or "
+                            "computed are right in the changes (amounts to the cent), and each round that must report "
+                            "facts states them in a reply of that round or later (stated numbers may differ by 1 % for "
+                            "rounding). A reply must commit: naming competing candidates, hedging, or listing a spread "
+                            "of numbers does not state a fact. A round that asks only for an action needs no reply "
+                            "content: its changes answer it.",
 }
 
 _AGENT_SYSTEM = """You grade one episode of an assistant that operates a simulated phone for its owner (the user).
@@ -145,6 +151,43 @@ def expected_lines(expected: Sequence[Mapping[str, Any]], item_chars: int = 600)
     return lines or ["(no changes expected)"]
 
 
+def round_lines(ev: Evidence) -> list[str]:
+    """What each round asks of the assistant: facts to report, a change to make, or both."""
+    lines = []
+    for r in range(ev.n_rounds):
+        report = ev.reports[r] if r < len(ev.reports) else []
+        action = ev.action_rounds[r] if r < len(ev.action_rounds) else None
+        asks = []
+        if action:
+            asks.append("a change to the phone's data")
+        if report:
+            asks.append("a reply stating: " + "; ".join(map(str, report)))
+        if asks:
+            lines.append(f"Round {r + 1} asks for " + " and ".join(asks) + ".")
+        elif action is not None:
+            lines.append(f"Round {r + 1} asks for nothing beyond a reply.")
+    return lines
+
+
+def specified_lines(ev: Evidence) -> list[str]:
+    """The expected values, split into those the user stated and those the assistant had to find."""
+    from .judge import user_specified
+
+    said = ev.user_text()
+    stated, found = [], []
+    for c in ev.expected_changes:
+        values = (c.get("row") if c.get("operation") == "create" else c.get("fields")) or {}
+        for col, value in values.items():
+            (stated if user_specified(col, value, said) else found).append(f"{c.get('table')}.{col}")
+    lines = []
+    if stated:
+        lines.append("Expected values stated by the user: " + ", ".join(dict.fromkeys(stated)) + ".")
+    if found:
+        lines.append("Expected values the assistant had to find (images, lookups, computation): "
+                     + ", ".join(dict.fromkeys(found)) + ".")
+    return lines
+
+
 def evidence_text(ev: Evidence, *, item_chars: int = 800, image_ids: Sequence[int] = ()) -> str:
     """The evidence as the model reads it (images are attached separately)."""
     e: EntityScore = ev.entity
@@ -153,8 +196,10 @@ def evidence_text(ev: Evidence, *, item_chars: int = 800, image_ids: Sequence[in
         parts.append(f"Description: {ev.description}")
     if ev.completion_criteria:
         parts.append(f"Completion criteria: {ev.completion_criteria}")
+    parts.extend(round_lines(ev))
     if ev.facts:
-        parts.append("Values the assistant had to tell the user: " + "; ".join(map(str, ev.facts)))
+        parts.append("Values the answer or the changes must contain (either is enough): " + "; ".join(map(str, ev.facts)))
+    parts.extend(specified_lines(ev))
     parts.append(f"Rounds: {ev.rounds_delivered}/{ev.n_rounds} reached; "
                  f"{'ended by the user' if ev.ended_by_user else 'not ended by the user'}"
                  f"{'; stopped at the message limit' if ev.truncated else ''}.")

@@ -3,28 +3,21 @@
 Records are :class:`~mmtsb_env.runner.EpisodeRecord` objects or their JSON form. Errored episodes
 (a backend/agent failure, ``record.error`` set) are counted apart and left out of every rate.
 
-Failure taxonomy (the paper's four classes), from the failed criteria of a failed verdict:
+Units follow the paper: ``avg_steps`` counts the messages of *both* roles that count toward the
+step cap (``Scenario.max_messages``: user and assistant messages, tool calls and results; not
+environment-only entries), ``avg_agent_steps`` the assistant's actions. On UI scenarios the
+``ui`` block reports Agent SR (the five criteria) apart from UI SR (the UI checks), as the paper's
+Table 4 does. Tool recall (surfaced, invoked) is computed only for episodes where tool discovery
+was in play (``metadata["tool_search"]``, which the runner records; else: the search tool was called).
 
-=========================  ==================================================================
-uncontrolled_behaviour     tool_use_validity failed, no_side_effects failed, or the episode hit
-                           the message limit (instruction_following kind ``truncated``)
-factual_error              information_accuracy failed, or task_completion failed with kind
-                           ``wrong_values`` (every expected change made, some value wrong)
-task_failure               task_completion failed with kind ``no_progress`` (nothing done)
-incomplete_execution       task_completion ``missing_changes`` (part done) or any other
-                           instruction_following failure (rounds missing/unanswered/not closed)
-=========================  ==================================================================
-
-An episode can fall in several classes (``failures.any``); its primary class
-(``failures.primary``) is the first in the order above. Verdicts without ``kind`` (LLM judges) are
-classified from the entity score: no expected change paired -> task failure, all paired ->
-factual error, some -> incomplete execution.
+The failure taxonomy is :mod:`.taxonomy` (the paper's Table 3 with its precedence), computed from
+the verdict's own criteria.
 
 >>> m = compute_metrics([{"scenario_id": "a", "passed": True, "entity_f1": 1.0, "steps": 4, "verdict": {"pass": True}},
 ...                      {"scenario_id": "b", "passed": False, "entity_f1": 0.5, "steps": 6, "error": None,
 ...                       "verdict": {"pass": False, "criteria": [{"criterion": "information_accuracy", "pass": False}]}},
 ...                      {"scenario_id": "c", "error": "backend error: timeout"}])
->>> m["agent_sr"], m["mean_entity_f1"], m["avg_steps"], m["errored"]["count"], m["failures"]["primary"]["factual_error"]
+>>> m["agent_sr"], m["mean_entity_f1"], m["avg_agent_steps"], m["errored"]["count"], m["failures"]["primary"]["factual_error"]
 (0.5, 0.75, 5.0, 1, 1)
 """
 
@@ -34,8 +27,9 @@ from collections import defaultdict
 from typing import Any, Iterable, Mapping, Sequence
 
 from .evidence import field_of
+from .judge import CRITERIA
+from .taxonomy import FAILURE_CLASSES, classify
 
-FAILURE_CLASSES = ("uncontrolled_behaviour", "factual_error", "task_failure", "incomplete_execution")
 BREAKDOWN_KEYS = ("flow_type", "challenge_type", "image_arrival", "image_category", "num_images")
 SEARCH_TOOLS = frozenset({"api_docs_search_api_docs"})
 
@@ -113,40 +107,38 @@ def token_usage(record: Any) -> dict[str, int] | None:
     return {k: totals.get(k, 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
 
 
-def _entity_pairing(entity: Mapping[str, Any] | None) -> tuple[int, int]:
-    """(expected changes, of which paired) from an entity score's JSON."""
-    n = paired = 0
-    for g in (entity or {}).get("groups", []):
-        n += int(g.get("n_expected", 0))
-        if g.get("n_expected", 0):
-            paired += len(g.get("pairs", []))
-    return n, paired
-
-
 def classify_failure(verdict: Mapping[str, Any] | None, entity: Mapping[str, Any] | None = None) -> tuple[str | None, list[str]]:
-    """(primary class, every class) of a failed verdict; ``(None, [])`` for a pass or no verdict."""
-    if not verdict or verdict.get("pass"):
-        return None, []
-    classes: set[str] = set()
-    for c in verdict.get("criteria", []):
-        if c.get("pass"):
-            continue
-        name, kind = c.get("criterion"), c.get("kind", "")
-        if name in ("tool_use_validity", "no_side_effects"):
-            classes.add("uncontrolled_behaviour")
-        elif name == "information_accuracy":
-            classes.add("factual_error")
-        elif name == "instruction_following":
-            classes.add("uncontrolled_behaviour" if kind == "truncated" else "incomplete_execution")
-        elif name == "task_completion":
-            if not kind:
-                n, paired = _entity_pairing(entity)
-                kind = "no_progress" if paired == 0 else ("wrong_values" if paired >= n else "missing_changes")
-            classes.add({"wrong_values": "factual_error", "no_progress": "task_failure"}.get(kind, "incomplete_execution"))
-    if not classes:  # failed without a failed criterion (malformed verdict): count as a task failure
-        classes.add("task_failure")
-    ordered = [k for k in FAILURE_CLASSES if k in classes]
-    return ordered[0], ordered
+    """(primary class, every class) of a failed verdict (:func:`.taxonomy.classify`; ``entity`` is
+    accepted for old callers and not used: the criteria decide)."""
+    return classify(verdict)
+
+
+def paper_steps(record: Any) -> int:
+    """Steps as the paper counts them: the log entries of both roles that count toward the step
+    cap (everything but environment-only entries); the agent's action count without a log."""
+    log = field_of(record, "log") or []
+    if not log:
+        return int(field_of(record, "steps") or 0)
+    return sum(1 for e in log if list(e.get("visible_to") or [e.get("sender"), e.get("recipient")]) != ["environment"])
+
+
+def discovery_on(record: Any, meta: Mapping[str, Any]) -> bool:
+    """Whether tool discovery was in play: ``metadata["tool_search"]`` (recorded by the runner);
+    for records without it, whether the assistant called the search tool."""
+    if meta.get("tool_search") is not None:
+        return bool(meta["tool_search"])
+    called = {c.get("name") for c in field_of(record, "calls") or [] if c.get("seat", "assistant") == "assistant"}
+    return bool(called & SEARCH_TOOLS)
+
+
+def _ui_split(verdict: Mapping[str, Any]) -> tuple[bool, bool | None, bool | None]:
+    """(is a UI episode, the five criteria pass, the UI checks pass)."""
+    crit = verdict.get("criteria", [])
+    ui = [c for c in crit if str(c.get("criterion", "")).startswith("ui_")]
+    if not ui:
+        return False, None, None
+    core = [c for c in crit if c.get("criterion") in CRITERIA]
+    return True, all(c.get("pass") for c in core), all(c.get("pass") for c in ui)
 
 
 def _meta(record: Any, scenario: Any) -> dict[str, Any]:
@@ -173,11 +165,13 @@ def episode_summary(record: Any, scenario: Any = None, user_verdict: Any = None)
     ref = reference_tools(scenario, record)
     sets = tool_sets(record)
     calls = [c for c in field_of(record, "calls") or [] if c.get("seat", "assistant") == "assistant"]
-    primary, classes = (None, []) if error else classify_failure(verdict, entity)
+    primary, classes = (None, []) if error else classify(verdict)
     meta = _meta(record, scenario)
+    discovery = discovery_on(record, meta)
+    is_ui, core_pass, ui_pass = _ui_split(verdict)
 
     def recall(found: set[str]) -> float | None:
-        return None if not ref else sum(1 for t in ref if t in found) / len(ref)
+        return None if not ref or not discovery else sum(1 for t in ref if t in found) / len(ref)
 
     return {
         "scenario_id": field_of(record, "scenario_id"),
@@ -185,7 +179,12 @@ def episode_summary(record: Any, scenario: Any = None, user_verdict: Any = None)
         "error": error,
         "passed": bool(field_of(record, "passed")) and error is None,
         "entity_f1": float(field_of(record, "entity_f1") or 0.0),
-        "steps": int(field_of(record, "steps") or 0),
+        "steps": paper_steps(record),
+        "agent_steps": int(field_of(record, "steps") or 0),
+        "discovery": discovery,
+        "ui": is_ui,
+        "core_pass": None if error else core_pass,
+        "ui_pass": None if error else ui_pass,
         "user_pass": None if not uv else bool(uv.get("pass")),
         "reference_tools": ref,
         "surfaced_recall": recall(sets["surfaced"]),
@@ -230,6 +229,7 @@ def _rates(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "agent_sr": round(sum(r["passed"] for r in scored) / n, 6) if n else None,
         "mean_entity_f1": _mean(r["entity_f1"] for r in scored),
         "avg_steps": _mean(r["steps"] for r in scored),
+        "avg_agent_steps": _mean(r.get("agent_steps", r["steps"]) for r in scored),
         "user_sr": _mean(float(r["user_pass"]) for r in scored if r["user_pass"] is not None),
     }
 
@@ -246,7 +246,13 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         for name, ok in r["criteria"].items():
             criteria[name].append(ok)
     out["criteria_pass_rates"] = {k: round(sum(v) / len(v), 6) for k, v in criteria.items()}
-    with_ref = [r for r in scored if r["reference_tools"]]
+    ui = [r for r in scored if r.get("ui")]
+    out["ui"] = None if not ui else {
+        "episodes": len(ui),
+        "agent_sr": _mean(float(r["core_pass"]) for r in ui),
+        "ui_sr": _mean(float(r["ui_pass"]) for r in ui),
+    }
+    with_ref = [r for r in scored if r["reference_tools"] and r.get("discovery")]
     out["tool_recall"] = {
         "episodes": len(with_ref),
         "surfaced": _mean(r["surfaced_recall"] for r in with_ref),
@@ -286,7 +292,8 @@ def _sort_key(value: str) -> tuple[int, Any]:
 
 def compute_metrics(records: Sequence[Any], scenarios: Mapping[str, Any] | Sequence[Any] | None = None,
                     user_verdicts: Sequence[Any] | None = None) -> dict[str, Any]:
-    """Agent SR, mean entity F1, average steps, User SR, tool recall, search calls, tokens,
+    """Agent SR, mean entity F1, average steps (both roles, and the agent's), User SR, UI SR apart
+    from Agent SR on UI scenarios, tool recall where discovery was on, search calls, tokens,
     failure taxonomy and breakdowns by flow/challenge/arrival/image category/number of images.
 
     ``scenarios`` (by id, or a list) supplies reference tools and metadata; ``user_verdicts``

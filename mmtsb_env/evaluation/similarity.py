@@ -9,14 +9,22 @@ one from the column name and the expected value's type when a scenario does not 
 0.888889
 >>> rouge_l("你好 世界", "你好 世界"), rouge_l("क्षत्रिय नमस्ते", "नमस्ते क्षत्रिय")
 (1.0, 0.5)
->>> exact(10.0, 10.05), exact(1000, 1005), exact([2, 1], [1, 2]), exact("2026-04-20T10:00:00Z", "2026-04-20T10:00:00+00:00")
+>>> exact(10.0, 10.004), exact(1000, 1005), exact([2, 1], [1, 2]), exact("2026-04-20T10:00:00Z", "2026-04-20T10:00:00+00:00")
 (1.0, 0.0, 1.0, 1.0)
 >>> datetime_equal("2026-04-20T10:00:00+02:00", "2026-04-20T08:00:00Z")
 1.0
 >>> set_overlap(["a", "b", "c"], ["c", "a"])
 0.666667
->>> exact(18.53, 18.6, Tolerances(rel_tol=0.001))
-0.0
+>>> exact(23.14, 23.35), exact(23.14, 23.144)   # amounts written to the world: to the cent
+(0.0, 1.0)
+>>> canonical_text("Paid 1234.50 USD on May 9, 2026"), canonical_text("paid $1,234.50 on 2026-05-09")
+('paid 1234.5 on 2026-05-09', 'paid 1234.5 on 2026-05-09')
+>>> rouge_l("Sunrise Diner $18.53; City Parking $9.00", "city parking 9 USD; sunrise diner 18.53 USD")
+1.0
+>>> present(None, "Collected details"), present("anything", "  ")
+(1.0, 0.0)
+>>> facts(["Lumen Hardware", "$22.13"], "lumen hardware: 22.13 USD"), facts(["22.13"], "22.1")
+(1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ from typing import Any, Callable
 
 from ..world.clock import parse_datetime
 
-NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers
+NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
+AMOUNT_TOL = 0.005  # half a cent: amounts written to the world must match to the cent
 DATETIME_TOL = timedelta(minutes=1)
 
 
@@ -40,14 +49,17 @@ DATETIME_TOL = timedelta(minutes=1)
 class Tolerances:
     """How close is close enough.
 
-    ``rel_tol`` applies to non-integer numbers (amounts, prices); integers (ids, counts,
-    quantities) always compare exactly. ``datetime_tol`` is the largest gap between two instants
-    that still counts as the same time.
+    ``amount_tol`` applies to non-integer numbers *written to the world* (amounts, prices: to the
+    cent); ``rel_tol`` to numbers *stated in replies* (the paper's 1 % for rounding) and to the
+    explicitly named ``numeric`` measure. Integers (ids, counts, quantities) always compare
+    exactly. ``datetime_tol`` is the largest gap between two instants that still counts as the
+    same time.
     """
 
     rel_tol: float = NUMERIC_REL_TOL
     abs_tol: float = 1e-9
     datetime_tol: timedelta = DATETIME_TOL
+    amount_tol: float = AMOUNT_TOL
 
 
 DEFAULT_TOLERANCES = Tolerances()
@@ -135,10 +147,7 @@ def lcs_length(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -
     return len(b) - bin(v).count("1")
 
 
-def rouge_l(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
-    """ROUGE-L F-measure over word tokens (rouge-score's formula, no stemming, any script)."""
-    a = _tokens(str(expected if expected is not None else ""))
-    b = _tokens(str(actual if actual is not None else ""))
+def _rouge(a: tuple[str, ...], b: tuple[str, ...]) -> float:
     if not a and not b:
         return 1.0
     if not a or not b:
@@ -148,6 +157,101 @@ def rouge_l(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) ->
         return 0.0
     p, r = lcs / len(b), lcs / len(a)
     return round(2 * p * r / (p + r), 6)
+
+
+def rouge_l_raw(expected: Any, actual: Any, tol: Tolerances | None = None) -> float:
+    """ROUGE-L F-measure over word tokens (rouge-score's formula, no stemming, any script), on the
+    texts as written."""
+    return _rouge(_tokens(str(expected if expected is not None else "")), _tokens(str(actual if actual is not None else "")))
+
+
+def rouge_l(expected: Any, actual: Any, tol: Tolerances | None = None) -> float:
+    """ROUGE-L after meaning-preserving normalisation (:func:`canonical_text`): the better of the
+    texts in their order and with their list items sorted. Padding a text with extra words never
+    raises the score (it only lowers precision)."""
+    e, a = canonical_text(expected), canonical_text(actual)
+    score = _rouge(_tokens(e), _tokens(a))
+    se, sa = _sorted_items(e), _sorted_items(a)
+    if se is not None and sa is not None:
+        score = max(score, _rouge(_tokens(se), _tokens(sa)))
+    return score
+
+
+# ---------------------------------------------------------------------------------------------
+# Meaning-preserving text normalisation
+# ---------------------------------------------------------------------------------------------
+
+_MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+           "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
+           "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)\.?,?\s+)?"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DATE_FORMS = (  # (pattern, order of the year/month/day groups)
+    (re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b"), ("m", "d", "y")),
+    (re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b"), ("d", "m", "y")),
+    (re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"), ("y", "m", "d")),
+    (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), ("m", "d", "y")),
+)
+_CURRENCY_SIGN = re.compile(r"[$€£¥₹₩]\s*(?=[-+]?\d)")
+_CURRENCY_WORD = re.compile(r"(?<=\d)\s*(?:usd|eur|gbp|cad|aud|jpy|inr|chf|dollars?|euros?|pounds?)\b"
+                            r"|\b(?:usd|eur|gbp|cad|aud|jpy|inr|chf)\s*(?=\d)")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?!\.?\d)")
+_ITEM_SPLIT = re.compile(r"\s*(?:\n|;|,)\s*")
+
+
+def _date(groups: tuple[str, ...], order: tuple[str, str, str]) -> str | None:
+    parts = dict(zip(order, groups))
+    month = _MONTHS.get(parts["m"].rstrip(".")) if not parts["m"].isdigit() else int(parts["m"])
+    day, year = int(parts["d"]), int(parts["y"])
+    if order == ("m", "d", "y") and parts["m"].isdigit() and month > 12 >= day:  # 25/12/2026: day first
+        month, day = day, month
+    if not month or not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def _decimal(m: re.Match[str]) -> str:
+    frac = m.group(2).rstrip("0")
+    return m.group(1) + ("." + frac if frac else "")
+
+
+@lru_cache(maxsize=16384)
+def _canonical(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text).casefold()
+    for pattern, order in _DATE_FORMS:
+        t = pattern.sub(lambda m, o=order: _date(m.groups(), o) or m.group(0), t)
+    t = _CURRENCY_SIGN.sub("", t)
+    t = _CURRENCY_WORD.sub("", t)
+    t = _THOUSANDS.sub("", t)
+    t = _DECIMAL.sub(_decimal, t)
+    return re.sub(r"[ \t\r\f\v]+", " ", re.sub(r"\s*\n\s*", "\n", t)).strip()
+
+
+def canonical_text(value: Any) -> str:
+    """The text with its meaning kept and its formatting dropped: case-folded; dates in any common
+    form (``"May 9, 2026"``, ``"9 May 2026"``, ``"05/09/2026"``) as ISO ``2026-05-09``; amounts
+    without currency marks or thousands separators (``"$1,234.50"``, ``"1234.50 USD"`` ->
+    ``1234.5``); spaces collapsed (line breaks kept)."""
+    return _canonical(str(value if value is not None else ""))
+
+
+def _sorted_items(text: str) -> str | None:
+    """The text's list items (lines, ``;`` or ``,`` separated) sorted, or ``None`` for a single item."""
+    items = [x for x in _ITEM_SPLIT.split(text) if x]
+    return "\n".join(sorted(items)) if len(items) > 1 else None
+
+
+def text_contains(needle: Any, text: Any) -> bool:
+    """Whether ``text`` contains ``needle`` after :func:`canonical_text`, as whole words/numbers
+    (``"22.1"`` is not in ``"22.13"``; ``"12"`` is not in ``"120"``)."""
+    n, t = canonical_text(needle), canonical_text(text)
+    if not n:
+        return True
+    left = r"(?<![0-9a-z.])" if n[0].isascii() and n[0].isalnum() else ""
+    right = r"(?![0-9a-z]|\.\d)" if n[-1].isascii() and n[-1].isalnum() else ""
+    return re.search(left + re.escape(n) + right, t) is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,8 +336,9 @@ def numbers_close(expected: float, actual: float, tol: Tolerances = DEFAULT_TOLE
 def exact(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
     """Equality after normalisation.
 
-    ``None`` equals empty text/list/dict; lists compare as multisets; non-integer numbers within
-    ``tol.rel_tol`` (integers exactly); datetimes by instant; text case- and space-insensitively.
+    ``None`` equals empty text/list/dict; lists compare as multisets; non-integer numbers to the
+    cent (``tol.amount_tol``; integers exactly); datetimes by instant (time-zone aware); text case-
+    and space-insensitively.
     """
     if _empty(expected) or _empty(actual):
         return 1.0 if _empty(expected) and _empty(actual) else 0.0
@@ -253,8 +358,9 @@ def exact(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> f
         ne, na = as_number(expected), as_number(actual)
         if ne is None or na is None:
             return 0.0
-        integral = _is_integral(expected) and _is_integral(actual)
-        return 1.0 if numbers_close(ne, na, tol, integral=integral) else 0.0
+        if _is_integral(expected) and _is_integral(actual):
+            return 1.0 if ne == na else 0.0
+        return 1.0 if abs(ne - na) <= tol.amount_tol + tol.abs_tol else 0.0
     if isinstance(expected, str) and isinstance(actual, str):
         de, da = _as_datetime(expected), _as_datetime(actual)
         if de is not None and da is not None:
@@ -315,22 +421,30 @@ def set_overlap(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES
 
 
 def contains(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
-    """The expected text appears in the actual text (case- and space-insensitive)."""
-    return 1.0 if _norm_text(str(expected)) in _norm_text(str(actual if actual is not None else "")) else 0.0
+    """The expected text appears in the actual text (after :func:`canonical_text`, whole words)."""
+    return 1.0 if text_contains(expected, actual) else 0.0
 
 
 def present(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
-    """The actual value is there and not blank (free text the user never worded, e.g. a subject)."""
-    return 0.0 if _empty(actual.strip() if isinstance(actual, str) else actual) else 1.0
+    """The actual value is there and not blank; the expected value is ignored. For free text the
+    user never worded (a subject line, a summary's phrasing)."""
+    if isinstance(actual, str):
+        actual = actual.strip()
+    return 0.0 if _empty(actual) else 1.0
 
 
 def facts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
-    """Share of the expected facts (a list of strings) that the actual text contains."""
-    items = expected if isinstance(expected, list) else [expected]
+    """The fraction of the expected facts (a list of strings; a single string is one fact) that
+    the actual text contains (:func:`text_contains`: normalised, whole words, amounts to the cent).
+    For free text whose wording is free but whose content is not ("the summary names the store
+    and the total")."""
+    items = _as_list(expected)
+    items = [items] if not isinstance(items, list) else items
     items = [x for x in items if not _empty(x)]
     if not items:
         return 1.0
-    return round(sum(contains(x, actual, tol) for x in items) / len(items), 6)
+    text = actual if isinstance(actual, str) else ("" if actual is None else json.dumps(actual, ensure_ascii=False, default=str))
+    return round(sum(1 for f in items if text_contains(f, text)) / len(items), 6)
 
 
 def one(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:

@@ -145,19 +145,22 @@ CASES = [
     # 32. 30 s apart is within the 1-minute tolerance -> 1.
     ("datetime_within_tolerance", [C("calendar.events", {"start_datetime": "2026-05-02T18:00:00Z"})],
      {"calendar.events": created({"calendar_event_id": "e1", "start_datetime": "2026-05-02T18:00:30Z"})}, None, 1.0, 1.0, 1.0),
-    # 33. numeric rounding: 18.53 vs 18.5 differ by 0.16 % < 1 % -> amount 1, receiver 1 -> 1.
-    ("numeric_rounding", [C("venmo.transactions", {"amount": 18.53, "receiver_id": 4})],
-     {"venmo.transactions": created({"id": 3, "amount": 18.5, "receiver_id": 4})}, None, 1.0, 1.0, 1.0),
+    # 33. written amounts match to the cent: 18.53 vs 18.534 -> 1; 23.14 vs 23.35 (0.9 %, within the
+    #     1 % reply tolerance) is a different amount -> 0, receiver 1 -> 0.5.
+    ("amount_to_the_cent", [C("venmo.transactions", {"amount": 18.53, "receiver_id": 4})],
+     {"venmo.transactions": created({"id": 3, "amount": 18.534, "receiver_id": 4})}, None, 1.0, 1.0, 1.0),
+    ("amount_off_by_cents", [C("venmo.transactions", {"amount": 23.14, "receiver_id": 4})],
+     {"venmo.transactions": created({"id": 3, "amount": 23.35, "receiver_id": 4})}, None, 0.5, 0.5, 0.5),
     # 34. numeric out of tolerance: 18.53 vs 18.0 (2.9 %) -> 0, receiver 1 -> 0.5.
     ("numeric_off", [C("venmo.transactions", {"amount": 18.53, "receiver_id": 4})],
      {"venmo.transactions": created({"id": 3, "amount": 18.0, "receiver_id": 4})}, None, 0.5, 0.5, 0.5),
     # 35. integers (ids) never get the tolerance: 1000 vs 1005 (0.5 %) -> 0, amount 1 -> 0.5.
     ("integer_id_exact", [C("venmo.transactions", {"amount": 5.0, "receiver_id": 1000})],
      {"venmo.transactions": created({"id": 3, "amount": 5.0, "receiver_id": 1005})}, None, 0.5, 0.5, 0.5),
-    # 36. tolerance is configurable: at 0.1 %, 18.53 vs 18.5 (0.16 %) fails -> 0.5.
-    ("numeric_custom_tolerance", [C("venmo.transactions", {"amount": 18.53, "receiver_id": 4})],
+    # 36. the amount tolerance is configurable: at 0.05, 18.53 vs 18.5 passes -> 1.
+    ("amount_custom_tolerance", [C("venmo.transactions", {"amount": 18.53, "receiver_id": 4})],
      {"venmo.transactions": created({"id": 3, "amount": 18.5, "receiver_id": 4})},
-     ScoringConfig(tolerances=Tolerances(rel_tol=0.001)), 0.5, 0.5, 0.5),
+     ScoringConfig(tolerances=Tolerances(amount_tol=0.05)), 1.0, 1.0, 1.0),
     # 37. a money string against a number: "$18.53" vs 18.53 -> 1.
     ("numeric_money_string", [C("venmo.transactions", {"amount": "$18.53"})],
      {"venmo.transactions": created({"id": 3, "amount": 18.53})}, None, 1.0, 1.0, 1.0),

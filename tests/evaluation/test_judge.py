@@ -56,10 +56,10 @@ def test_misread_amount_is_a_wrong_value_and_a_factual_error():
         "Saved: Blue Door Cafe, total $13.84.",
     ])
     f = failed(v)
-    # ROUGE-L of the content is 5/6 (above 0.5) but the number 13.48 is missing from it
-    assert f["task_completion"][0] == "wrong_values" and "13.48" in f["task_completion"][1]
-    assert f["information_accuracy"] == ("missing_facts", "1/1 fact(s) not stated: '13.48'")
-    assert set(f) == {"task_completion", "information_accuracy"}
+    # the note was made (task completion passes); ROUGE-L of the content is 5/6 (above 0.5) but the
+    # number 13.48, read from the image, is missing from it: the artifact is factually wrong
+    assert f == {"information_accuracy": ("wrong_values", "wrong values in simple_note.notes:create.content "
+                                                          "(number(s) 13.48 not in the text)")}
     assert 0.8 < rec.entity_f1 < 1.0
 
 
@@ -76,8 +76,9 @@ def test_half_done_update_is_a_wrong_value():
         "Added the Ceramic vase.",
     ])
     f = failed(v)
-    assert f["task_completion"][0] == "wrong_values" and "simple_note.notes:update.pinned (exact 0.00)" in f["task_completion"][1]
-    assert "no_side_effects" not in f and "information_accuracy" not in f
+    # the user asked to pin the note: a specified detail left wrong (the update itself was made)
+    assert f == {"instruction_following": ("wrong_details", "details the user specified are wrong: "
+                                                             "simple_note.notes:update.pinned (exact 0.00)")}
 
 
 def test_touching_another_note_is_collateral_damage():
@@ -117,6 +118,9 @@ def test_fact_matching():
 def test_thresholds_are_configurable():
     ev = example_evidence()
     assert not RubricJudge().evaluate(ev).criterion("information_accuracy").passed  # said 18.15 for 18.53 (2 % off)
+    from mmtsb_env.evaluation.claims import ClaimRules
+    # with near misses allowed to stand, the right artifact answers the legacy fact
+    assert RubricJudge(claims=ClaimRules(near_miss=0.0)).evaluate(ev).criterion("information_accuracy").passed
     assert RubricJudge(max_failed_call_ratio=0.0).evaluate(ev).criterion("tool_use_validity").passed
     ev.calls.append({"seat": "assistant", "name": "x", "arguments": {}, "ok": False})
     assert not RubricJudge(max_failed_call_ratio=0.4).evaluate(ev).criterion("tool_use_validity").passed
@@ -135,7 +139,7 @@ def test_verdict_json_round_trip():
     v = RubricJudge().evaluate(example_evidence())
     assert Verdict.from_json(json.loads(json.dumps(v.to_json()))).to_json() == v.to_json()
     assert v.to_json()["criteria"][4] == {"criterion": "information_accuracy", "pass": False,
-                                          "reason": "1/1 fact(s) not stated: '18.53'", "kind": "missing_facts"}
+                                          "reason": "a reply states a wrong value for '18.53'", "kind": "wrong_claim"}
 
 
 def test_episode_evidence_carries_updates_deletes_images_calls_and_log():

@@ -194,3 +194,26 @@ def test_model_name_comes_from_the_backend():
     b = RecordedBackend([Completion(text=GOOD)])
     b.model = "served-model"
     assert LLMJudge(b).evaluate(example_evidence()).judge == "llm:served-model"
+
+
+def test_prompt_gives_the_same_per_round_information_as_the_rubric():
+    """Both judges answer the same question: what each round asks for (a change, facts to report)
+    and which expected values the user stated versus which the assistant had to find."""
+    scenario = SUITE["demo/two_events_mixed"]
+    rec = run_episode(scenario, OracleAgent(list(SUITE.values())))
+    ev = evidence_from_record(rec, scenario)
+    assert ev.reports == [[], ["Night Market"]] and ev.action_rounds == [True, True]
+    backend = RecordedBackend([GOOD])
+    LLMJudge(backend, model="m").evaluate(ev)
+    text = text_of(backend.calls[0]["messages"])
+    assert "Round 1 asks for a change to the phone's data." in text
+    assert "Round 2 asks for a change to the phone's data and a reply stating: Night Market." in text
+    assert "Expected values the assistant had to find (images, lookups, computation): simple_note.notes.title, " \
+           "simple_note.notes.content, simple_note.notes.user_id." in text
+    system = backend.calls[0]["messages"][0]["content"]
+    assert "must commit" in system and "competing candidates" in system and "to the cent" in system
+    gift = SUITE["demo/gift_ideas_update"]
+    ev = evidence_from_record(run_episode(gift, OracleAgent([gift])), gift)
+    backend = RecordedBackend([GOOD])
+    LLMJudge(backend, model="m").evaluate(ev)
+    assert "Expected values stated by the user: simple_note.notes.pinned." in text_of(backend.calls[0]["messages"])

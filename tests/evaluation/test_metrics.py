@@ -36,27 +36,31 @@ def call(name, ok=True, result=None, seat="assistant"):
     return {"seat": seat, "name": name, "ok": ok, "result": result}
 
 
-@pytest.mark.parametrize("fails, entity, primary, classes", [
-    ({"information_accuracy": "missing_facts"}, None, "factual_error", ["factual_error"]),
-    ({"task_completion": "wrong_values"}, None, "factual_error", ["factual_error"]),
-    ({"task_completion": "no_progress"}, None, "task_failure", ["task_failure"]),
-    ({"task_completion": "missing_changes"}, None, "incomplete_execution", ["incomplete_execution"]),
-    ({"instruction_following": "rounds_missing"}, None, "incomplete_execution", ["incomplete_execution"]),
-    ({"instruction_following": "truncated"}, None, "uncontrolled_behaviour", ["uncontrolled_behaviour"]),
-    ({"tool_use_validity": "repeated_failures"}, None, "uncontrolled_behaviour", ["uncontrolled_behaviour"]),
-    ({"no_side_effects": "collateral"}, None, "uncontrolled_behaviour", ["uncontrolled_behaviour"]),
-    # precedence: uncontrolled > factual > task failure > incomplete
-    ({"no_side_effects": "collateral", "information_accuracy": "missing_facts", "task_completion": "no_progress"}, None,
-     "uncontrolled_behaviour", ["uncontrolled_behaviour", "factual_error", "task_failure"]),
-    ({"task_completion": "no_progress", "instruction_following": "not_closed"}, None, "task_failure",
-     ["task_failure", "incomplete_execution"]),
-    # an LLM verdict has no kinds: the entity score decides
-    ({"task_completion": ""}, {"groups": [{"n_expected": 2, "pairs": []}]}, "task_failure", ["task_failure"]),
-    ({"task_completion": ""}, {"groups": [{"n_expected": 2, "pairs": [[0, 0, 0.5], [1, 1, 1.0]]}]}, "factual_error", ["factual_error"]),
-    ({"task_completion": ""}, {"groups": [{"n_expected": 2, "pairs": [[0, 0, 1.0]]}]}, "incomplete_execution", ["incomplete_execution"]),
+@pytest.mark.parametrize("fails, primary, classes", [
+    ({"information_accuracy": "missing_facts"}, "factual_error", ["factual_error"]),
+    ({"information_accuracy": "wrong_values"}, "factual_error", ["factual_error"]),
+    ({"task_completion": "no_progress"}, "task_failure", ["task_failure"]),
+    ({"task_completion": "missing_changes"}, "task_failure", ["task_failure"]),
+    ({"instruction_following": "wrong_details"}, "incomplete_execution", ["incomplete_execution"]),
+    ({"instruction_following": "rounds_missing"}, "incomplete_execution", ["incomplete_execution"]),
+    ({"tool_use_validity": "repeated_failures"}, "uncontrolled_behaviour", ["uncontrolled_behaviour"]),
+    ({"no_side_effects": "collateral"}, "uncontrolled_behaviour", ["uncontrolled_behaviour"]),
+    ({"ui_shown": ""}, "other", ["other"]),
+    # the paper's precedence: task failure > factual error > incomplete execution > uncontrolled
+    ({"no_side_effects": "collateral", "information_accuracy": "missing_facts", "task_completion": "no_progress"},
+     "task_failure", ["task_failure", "factual_error", "uncontrolled_behaviour"]),
+    ({"no_side_effects": "collateral", "information_accuracy": "hedged"}, "factual_error",
+     ["factual_error", "uncontrolled_behaviour"]),
+    ({"instruction_following": "not_closed", "tool_use_validity": "failed_calls"}, "incomplete_execution",
+     ["incomplete_execution", "uncontrolled_behaviour"]),
+    # an LLM verdict has no kinds: the criteria alone decide
+    ({"task_completion": ""}, "task_failure", ["task_failure"]),
 ])
-def test_failure_taxonomy_mapping(fails, entity, primary, classes):
-    assert classify_failure(crit(**fails), entity) == (primary, classes)
+def test_failure_taxonomy_mapping(fails, primary, classes):
+    verdict = crit(**fails)
+    if "ui_shown" in fails:
+        verdict["criteria"].append({"criterion": "ui_shown", "pass": False})
+    assert classify_failure(verdict) == (primary, classes)
 
 
 def test_passing_or_missing_verdicts_have_no_failure_class():
@@ -73,6 +77,7 @@ def test_rates_exclude_errored_episodes():
     ]
     m = compute_metrics(records)
     assert (m["episodes"], m["agent_sr"], m["mean_entity_f1"], m["avg_steps"], m["user_sr"]) == (3, 0.5, 0.75, 5.0, 0.5)
+    assert m["avg_agent_steps"] == 5.0 and m["ui"] is None
     assert m["errored"] == {"count": 1, "episodes": [{"scenario_id": "c", "error": "backend error: connection refused"}]}
     assert m["criteria_pass_rates"]["information_accuracy"] == 0.5 and m["criteria_pass_rates"]["task_completion"] == 1.0
     assert m["failures"]["primary"]["factual_error"] == 1 and m["failures"]["failed"] == 1
@@ -89,6 +94,10 @@ def test_tool_recall_search_calls_and_tokens():
         # no reference tools: left out of recall
         rec("z", True, 1.0, 1),
     ]
+    m = compute_metrics(records)
+    assert m["tool_recall"] == {"episodes": 1, "surfaced": 1.0, "invoked": pytest.approx(2 / 3, abs=1e-6)}
+    # recall counts only where discovery is in play: "y" never called the search tool (and has no flag)
+    records[1]["metadata"] = {"tool_search": True}
     m = compute_metrics(records)
     assert m["tool_recall"] == {"episodes": 2, "surfaced": 0.5, "invoked": pytest.approx(1 / 3, abs=1e-6)}
     assert m["search_calls"] == {"total": 1, "mean": pytest.approx(1 / 3, abs=1e-6)}
@@ -109,7 +118,8 @@ def test_breakdowns_by_metadata():
         rec("c", False, 0.0, 3, error="agent error", meta={"flow_type": "compare", "num_images": 10}),
     ]
     b = compute_metrics(records)["breakdowns"]
-    assert b["flow_type"]["lookup"] == {"n": 2, "errored": 0, "agent_sr": 0.5, "mean_entity_f1": 0.75, "avg_steps": 3.0, "user_sr": None}
+    assert b["flow_type"]["lookup"] == {"n": 2, "errored": 0, "agent_sr": 0.5, "mean_entity_f1": 0.75, "avg_steps": 3.0,
+                                   "avg_agent_steps": 3.0, "user_sr": None}
     assert b["flow_type"]["compare"]["errored"] == 1 and b["flow_type"]["compare"]["agent_sr"] is None
     assert b["image_category"]["receipt"]["n"] == 2 and b["image_category"]["poster"]["agent_sr"] == 1.0
     assert list(b["num_images"]) == ["1", "2", "10"]  # numeric order
@@ -120,7 +130,27 @@ def test_metrics_on_real_records_with_scenarios():
     scenarios = mmtsb_env.load_suite("demo")
     records = run_suite(scenarios[:4], lambda: OracleAgent(scenarios))
     m = compute_metrics(records, scenarios)
-    assert m["agent_sr"] == 1.0 and m["tool_recall"]["invoked"] == 1.0 and m["tool_recall"]["surfaced"] == 1.0
-    assert m["tool_recall"]["episodes"] == 4
+    assert m["agent_sr"] == 1.0 and m["tool_recall"] == {"episodes": 0, "surfaced": None, "invoked": None}  # no discovery
+    # steps in the paper's unit: both roles' messages, tool calls and results (the step cap's unit)
+    for r in records:
+        counted = [e for e in r.log if e["visible_to"] != ["environment"]]
+        assert len(counted) > r.steps
+    assert m["avg_steps"] == pytest.approx(sum(len([e for e in r.log if e["visible_to"] != ["environment"]]) for r in records) / 4)
+    assert m["avg_agent_steps"] == pytest.approx(sum(r.steps for r in records) / 4)
+    with_search = run_suite(scenarios[:2], lambda: OracleAgent(scenarios), env_kwargs={"tool_search": True})
+    searched = compute_metrics(with_search, scenarios)
+    # the oracle never searches, so with discovery on its calls to undiscovered tools fail: recall 0
+    assert searched["tool_recall"]["episodes"] == 2 and searched["tool_recall"]["invoked"] == 0.0 and searched["agent_sr"] == 0.0
     assert reference_tools(scenarios[3]) == ["simple_note_search_notes", "simple_note_delete_note"]
     assert set(m["breakdowns"]["flow_type"]) == {s.metadata["flow_type"] for s in scenarios[:4]}
+
+
+def test_ui_sr_is_reported_apart_from_agent_sr():
+    ui_crit = lambda ok: [{"criterion": "ui_shown", "pass": ok}, {"criterion": "ui_choice_acted_on", "pass": ok}]
+    v1 = crit(); v1["criteria"] += ui_crit(False); v1["pass"] = False      # task right, UI wrong
+    v2 = crit(information_accuracy="wrong_values"); v2["criteria"] += ui_crit(True)
+    v3 = crit(); v3["criteria"] += ui_crit(True)
+    m = compute_metrics([rec("u1", False, 1.0, 3, verdict=v1), rec("u2", False, 0.8, 3, verdict=v2),
+                         rec("u3", True, 1.0, 3, verdict=v3), rec("t", True, 1.0, 3)])
+    assert m["ui"] == {"episodes": 3, "agent_sr": pytest.approx(2 / 3, abs=1e-6), "ui_sr": pytest.approx(2 / 3, abs=1e-6)}
+    assert m["agent_sr"] == 0.5 and m["failures"]["primary"]["other"] == 1

@@ -11,7 +11,8 @@ from rouge_score import rouge_scorer
 
 from mmtsb_env.evaluation.similarity import (
     MEASURES, Tolerances, close, contains, datetime_after, datetime_equal, datetime_naive_equal, default_measure, exact,
-    lcs_length, measure_for, numeric, one, rouge_l, set_overlap, tokens,
+    lcs_length, measure_for, numeric, one, rouge_l, rouge_l_raw, set_overlap, tokens,
+    canonical_text, facts, present, text_contains,
 )
 
 
@@ -42,7 +43,7 @@ def test_bit_parallel_lcs_equals_dynamic_programming():
 ])
 def test_rouge_l_matches_rouge_score_on_ascii(ref, hyp):
     expected = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=False).score(ref, hyp)["rougeL"].fmeasure
-    assert rouge_l(ref, hyp) == pytest.approx(expected, abs=1e-6)
+    assert rouge_l_raw(ref, hyp) == pytest.approx(expected, abs=1e-6)
 
 
 def test_tokens_are_unicode_safe():
@@ -60,12 +61,12 @@ def test_rouge_l_edge_cases():
 
 
 def test_exact_numbers_ids_and_tolerance():
-    assert exact(10.0, 10.05) == 1.0          # 0.5 % for decimals
-    assert exact(10.0, 10.2) == 0.0           # 2 %
+    assert exact(10.0, 10.004) == 1.0         # written amounts: to the cent
+    assert exact(10.0, 10.05) == 0.0 and exact(23.14, 23.35) == 0.0   # 0.5 % / 0.9 %: another amount
     assert exact(1000, 1005) == 0.0           # integers are exact
     assert exact(3, 3.0) == 1.0 and exact("7", 7) == 1.0
-    assert exact(18.53, 18.6, Tolerances(rel_tol=0.01)) == 1.0
-    assert exact(18.53, 18.6, Tolerances(rel_tol=0.001)) == 0.0
+    assert exact(18.53, 18.6, Tolerances(amount_tol=0.1)) == 1.0
+    assert exact(18.53, 18.6, Tolerances(rel_tol=0.5)) == 0.0   # the reply tolerance does not apply
     assert numeric(100, 100.5) == 1.0 and exact(100, 101) == 0.0  # numeric() tolerates integers too
     assert close(9.0, 9.009) == 1.0 and close(9.0, 9.5) == 0.0
 
@@ -115,8 +116,63 @@ def test_measure_for_explicit_names_ignore_and_errors():
     assert measure_for("title", "x", "column_ignore_similarity") is None
     assert measure_for("title", "x", "column_exact_match_similarity") is exact
     assert measure_for("title", "x", "column_datetime_similarity") is datetime_after  # the reference's "strictly after"
-    bound = measure_for("amount", 1.0, None, Tolerances(rel_tol=0.5))
+    bound = measure_for("amount", 1.0, None, Tolerances(amount_tol=0.5))
     assert bound(1.0, 1.4) == 1.0 and exact(1.0, 1.4) == 0.0
     with pytest.raises(ValueError, match="unknown similarity measure 'fuzzy'; known: .*column_rouge_l_similarity"):
         measure_for("title", "x", "fuzzy")
     assert {"exact", "rouge_l", "datetime", "set", "column_rouge_l_similarity"} <= set(MEASURES)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("May 9, 2026", "2026-05-09"), ("9 May 2026", "2026-05-09"), ("Saturday, May 9th, 2026", "2026-05-09"),
+    ("05/09/2026", "2026-05-09"), ("2026/5/9", "2026-05-09"), ("25/12/2026", "2026-12-25"),
+    ("1234.50 USD", "$1,234.50"), ("USD 1234.5", "1,234.50"), ("EUR 9", "9.00 euros"), ("Total: $9.00", "total: 9"),
+])
+def test_canonical_text_keeps_meaning_and_drops_format(a, b):
+    assert canonical_text(a) == canonical_text(b)
+
+
+def test_canonical_text_leaves_other_numbers_alone():
+    assert canonical_text("415-555-0142") == "415-555-0142"
+    assert canonical_text("version 1.2.3, 0042") == "version 1.2.3, 0042"
+    assert canonical_text("May I help? 13 items") == "may i help? 13 items"
+    assert canonical_text("13/13/2026") == "13/13/2026"   # not a date: left as written
+
+
+def test_rouge_l_normalises_and_ignores_list_order():
+    assert rouge_l("Jazz night 2026-05-09 at Riverside Hall", "jazz night May 9, 2026 at riverside hall") == 1.0
+    assert rouge_l("Sunrise Diner $18.53\nCity Parking $9.00", "City Parking 9.00 USD\nSunrise Diner 18.53 USD") == 1.0
+    assert rouge_l("apples, pears, plums", "plums; apples; pears") == 1.0
+    assert rouge_l("Lumen Hardware, $22.13", "Lumen Hardware, $20.51") < 1.0
+
+
+def test_padding_never_raises_rouge_l():
+    base = "Lumen Hardware total 22.13"
+    wrong = "Pine Street Books total 20.51"
+    score = rouge_l(base, wrong)
+    for pad in ("", " and then some more words", " filler " * 20, "\nextra line, another item"):
+        assert rouge_l(base, wrong + pad) <= score + 1e-9
+    assert rouge_l(base, base + " filler words here") < rouge_l(base, base) == 1.0
+
+
+def test_present_ignores_the_expected_value():
+    assert present("Collected details", "Summary of changes") == 1.0
+    assert present("x", "") == 0.0 and present("x", "   ") == 0.0 and present("x", None) == 0.0
+    assert present(None, 0) == 1.0 and present(None, [1]) == 1.0 and present(None, []) == 0.0
+    assert MEASURES["present"] is present and measure_for("subject", "x", "present") is present
+
+
+def test_facts_is_the_fraction_of_facts_contained():
+    text = "Receipts: Lumen Hardware 22.13 USD, Pine Street Books $20.51 (May 9, 2026)"
+    assert facts(["Lumen Hardware", "$22.13"], text) == 1.0
+    assert facts(["Lumen Hardware", "22.31"], text) == 0.5
+    assert facts(["2026-05-09", "20.51", "Blue Door"], text) == pytest.approx(2 / 3, abs=1e-6)
+    assert facts('["lumen hardware"]', text) == 1.0 and facts("Pine Street", text) == 1.0
+    assert facts([], "anything") == 1.0 and facts(["x"], None) == 0.0
+    assert facts(["22.1"], "22.13") == 0.0 and facts(["12"], "costs 120") == 0.0   # whole numbers only
+    assert measure_for("body", ["a"], "facts") is facts
+
+
+def test_text_contains_handles_scripts_without_spaces():
+    assert text_contains("东京", "我在东京工作") and not text_contains("大阪", "我在东京工作")
+    assert text_contains("$1,200.00", "total 1200 USD") and not text_contains("1200", "12000")
