@@ -284,6 +284,8 @@ def cache_info() -> dict[str, int]:
 from . import (  # noqa: E402,F401
     business_card, charts, event_poster, handwritten_note, invoice, price_tag, receipt, sign, table_document,
 )
+from . import note_photo, poster_photo, receipt_photo  # noqa: E402,F401  (photos of the flat families above)
+from . import chat_screen, event_screen, order_screen  # noqa: E402,F401  (app screens showing the same records)
 
 __all__ = ["CACHE", "FAMILIES", "Rendered", "cache_info", "canonical", "clear_cache", "family", "kinds",
            "normalize", "render", "spec_key"]
