@@ -191,16 +191,21 @@ def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None) -> 
     scene.paste((20, 16, 12), mask=shadow.point(lambda v: v * 0.45))
     warped = doc.transform(frame, Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BICUBIC)
     scene.paste(warped, mask=mask)
-    # light, shadow, glare
+    return camera(scene, ctx, quad), facts
+
+
+def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True) -> Image.Image:
+    """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
+    picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG."""
+    lv = LEVELS[ctx.difficulty]
+    W, H = scene.size
     if lv.light:
-        light = _lighting(frame, ctx, lv.light)
+        light = _lighting(scene.size, ctx, lv.light)
         scene = ImageChops.multiply(scene, Image.merge("RGB", (light, light, light)))
-    if lv.shadow:
-        dark = _cast_shadow(ctx, frame, quad, lv.shadow)
-        scene.paste((0, 0, 0), mask=dark)
-    if lv.glare:
-        scene = ImageChops.add(scene, _glare(ctx, frame, quad, lv.glare))
-    # camera: defocus, sensor noise, compression
+    if lv.shadow and quad is not None:
+        scene.paste((0, 0, 0), mask=_cast_shadow(ctx, scene.size, quad, lv.shadow))
+    if lv.glare and glare and quad is not None:
+        scene = ImageChops.add(scene, _glare(ctx, scene.size, quad, lv.glare))
     if lv.blur:
         scene = scene.filter(ImageFilter.GaussianBlur(lv.blur))
     if lv.noise:
@@ -212,7 +217,7 @@ def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None) -> 
     buf = io.BytesIO()
     scene.save(buf, format="JPEG", quality=lv.quality)
     buf.seek(0)
-    return Image.open(buf).convert("RGB"), facts
+    return Image.open(buf).convert("RGB")
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:
