@@ -41,7 +41,7 @@ def draw_event_screen(ctx: Ctx):
         line = f"{_day(day)} · {format_time(f'{cr.randint(10, 20):02d}:{cr.choice([0, 30]):02d}', twelve)} · {cr.choice(VENUES)}"
         others.append((title, line, f"{money(cr.choice([5, 10, 18, 25, 40]), f['currency'])}"))
         ctx.distractors.append(f"{title}: {line} {others[-1][2]}")
-    facts = {**f, "day_text": _day(f["date"]), "time_text": when, "price_line": price_line, "app": "events"}
+    facts = {**f, "day_text": _day(f["date"]), "when_text": when, "price_line": price_line, "app": "events"}
     if drafting():
         return Image.new("RGB", (540, 1000), (240, 240, 240)), facts
 
