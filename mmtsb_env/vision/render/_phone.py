@@ -3,8 +3,8 @@
 A screen is a list of blocks laid out top to bottom (:class:`Screen`); every block measures
 itself before anything is drawn, so cards get their height from their contents and no two
 texts can land on each other. Levels (the spec's difficulty) shrink the type, add on-screen
-clutter (banners, tab bars, badges), switch to a low-contrast dark theme and finally pass the
-screenshot through a downscale and JPEG re-encode, as a forwarded screenshot looks.
+clutter (banners, tab bars, badges), switch to a low-contrast dark theme (level 2) and finally
+shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screenshot looks.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class Look:
 LOOKS = {
     0: Look(1.0, False, 0, 1.0, None),
     1: Look(0.92, False, 2, 1.0, None),
-    2: Look(0.8, True, 3, 1.0, 70),
-    3: Look(0.72, True, 4, 0.72, 40),
+    2: Look(0.8, True, 3, 0.85, 80),  # dark theme, muted greys
+    3: Look(0.72, False, 4, 0.66, 88),  # small and re-compressed: a 2x zoom brings it back
 }
 
 LIGHT = {"bg": (243, 244, 248), "card": (255, 255, 255), "text": (31, 35, 48), "muted": (107, 114, 128),

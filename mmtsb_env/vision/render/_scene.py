@@ -35,10 +35,11 @@ class Level:
 
 
 LEVELS = {
+    # hard levels are mostly *small*: detail a 2x zoom of the document brings back (blur and JPEG stay mild)
     0: Level(0.92, 0.015, 1.0, 0.08, 0.0, 0.0, 0.0, 2.0, 92, 2),
-    1: Level(0.84, 0.05, 3.0, 0.2, 0.18, 0.0, 0.4, 4.0, 80, 4),
-    2: Level(0.68, 0.09, 6.0, 0.32, 0.3, 70.0, 0.8, 6.0, 55, 6),
-    3: Level(0.54, 0.13, 9.0, 0.42, 0.4, 110.0, 1.1, 9.0, 35, 8),
+    1: Level(0.8, 0.05, 3.0, 0.2, 0.18, 0.0, 0.3, 3.0, 85, 4),
+    2: Level(0.62, 0.08, 5.0, 0.28, 0.25, 45.0, 0.45, 4.0, 75, 6),
+    3: Level(0.38, 0.11, 7.0, 0.34, 0.3, 60.0, 0.6, 5.0, 68, 8),
 }
 FRAME = 1024  # the longer side of every photo
 
@@ -49,13 +50,15 @@ def frame_size(doc_size: tuple[int, int]) -> tuple[int, int]:
     return (FRAME * 3 // 4, FRAME) if h > w else (FRAME, FRAME * 3 // 4)
 
 
-def placement(ctx: Ctx, doc_size: tuple[int, int], frame: tuple[int, int]) -> list[tuple[float, float]]:
-    """The four corners (tl, tr, br, bl) of the picture in the photo: scaled, turned, tilted."""
+def placement(ctx: Ctx, doc_size: tuple[int, int], frame: tuple[int, int], closer: float = 1.0) -> list[tuple[float, float]]:
+    """The four corners (tl, tr, br, bl) of the picture in the photo: scaled (``closer`` > 1
+    brings the camera nearer than the level's default), turned, tilted."""
     lv = LEVELS[ctx.difficulty]
     r = ctx.rng("scene:placement")
     W, H = frame
     w, h = doc_size
-    k = min(W * lv.fill / w, H * lv.fill / h)
+    fill = min(0.92, lv.fill * closer)
+    k = min(W * fill / w, H * fill / h)
     sw, sh = w * k, h * k
     cx = W / 2 + r.uniform(-1, 1) * (W - sw) * 0.3
     cy = H / 2 + r.uniform(-1, 1) * (H - sh) * 0.3
@@ -166,7 +169,7 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     return Image.merge("RGB", (mask, mask, mask))
 
 
-def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None) -> tuple[Image.Image, dict]:
+def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
     """``doc`` photographed on ``surface``: (the photo, facts about where the picture is).
 
     The facts are ``doc_box`` ([left, top, right, bottom] of the picture in the photo; a crop there
@@ -174,7 +177,7 @@ def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None) -> 
     """
     lv = LEVELS[ctx.difficulty]
     frame = frame_size(doc.size)
-    quad = placement(ctx, doc.size, frame)
+    quad = placement(ctx, doc.size, frame, closer)
     box = bbox(quad)
     facts = {"doc_box": box, "frame": list(frame)}
     if drafting():

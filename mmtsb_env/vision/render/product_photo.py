@@ -75,7 +75,14 @@ def draw_product_photo(ctx: Ctx):
         if priced:
             ctx.distractors.append(f"{o['brand']} {money(o['price'], f['currency'])}")
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
-    facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot]}
+    # the shelf strip under the product: its name (and the old price on sale)
+    label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
+    font = fit_font(label, "sans-bold", slot_w - 12, 20 * ctx.scale, min_size=9)
+    tw = font.getlength(label)
+    lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
+    label_box = [int(lx - tw / 2 - 6), SHELF_Y + 24, int(lx + tw / 2 + 6), int(SHELF_Y + 30 + font.size * 1.3)]
+    facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot],
+             "label_box": label_box}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
 
@@ -114,14 +121,7 @@ def draw_product_photo(ctx: Ctx):
             if i != slot:
                 sticker(box, others[k]["price"], False)
                 k += 1
-    # the shelf strip under the product: its name (and the old price on sale)
-    bx0, _, bx1, _ = boxes[slot]
-    label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
-    font = fit_font(label, "sans-bold", slot_w - 12, 17 * s, min_size=9)
-    lx = (bx0 + bx1) / 2
-    tw = font.getlength(label)
-    lx = min(max(lx, tw / 2 + 8), W - tw / 2 - 8)
-    d.rectangle((lx - tw / 2 - 6, SHELF_Y + 24, lx + tw / 2 + 6, SHELF_Y + 30 + font.size * 1.3), fill=(250, 250, 246))
+    d.rectangle(label_box, fill=(250, 250, 246))
     d.text((lx, SHELF_Y + 27), label, font=font, fill=(20, 20, 20), anchor="ma")
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     return camera(scene, ctx, quad), facts

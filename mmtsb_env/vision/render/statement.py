@@ -4,7 +4,7 @@ The same content (and defaults) as ``invoice``, set the way real statements are:
 letterhead (company; invoice number, dates, account and page), bill-to and remit-to columns,
 the line-item table with totals, a payment form with checkboxes and columns of small print.
 Levels shrink the type, set the small print in three columns, and scan the page (rotation,
-uneven light, noise, JPEG; see ``_common.degrade``).
+uneven light, noise, JPEG; see ``_common.degrade``; level 3 keeps level 2's scan).
 """
 
 from __future__ import annotations
@@ -160,5 +160,7 @@ def draw_statement(ctx: Ctx):
             d.line((bx + 3, by + 2 + side * 0.55, bx + side * 0.42, by + side - 1, bx + side - 2, by + 5), fill=(20, 40, 140), width=3)
     for x, yy, text, font, fill, anchor in ops:
         d.text((x, yy), text, font=font, fill=fill, anchor=anchor)
-    image = degrade(place_on(page, ctx, "desk", margin=0.03), ctx)
+    # level 3 is level 2's scan with smaller type: a heavier scan would destroy what a zoom brings back
+    scan = ctx if ctx.difficulty < 3 else Ctx(kind=ctx.kind, content=ctx.content, seed=ctx.seed, difficulty=2)
+    image = degrade(place_on(page, scan, "desk", margin=0.03), scan)
     return image, facts
