@@ -219,7 +219,11 @@ def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: 
         if "product_box" in r.facts:  # the product with its sticker, and the shelf strip under it
             a, b = r.facts["product_box"], r.facts["label_box"]
             box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
-        helped = " \n ".join(_squash(ocr_text(view, psm)) for view in assisted_views(r.image, box))
+        helped = ""
+        for view in assisted_views(r.image, box):  # the next tool only when the previous left values unread
+            helped += " \n " + _squash(ocr_text(view, psm))
+            if all(_squash(v) in helped for v in values):
+                break
         for v in values:
             key = _squash(v)
             out.facts += 1
