@@ -180,7 +180,7 @@ class LevelReading:
     difficulty: int
     facts: int = 0
     plain: int = 0  # recovered from the image as delivered
-    assisted: int = 0  # recovered after crop_image (to the document) and resize_image 2x (enhance_image 1.6 too)
+    assisted: int = 0  # recovered as delivered, or after crop_image (to the document) and resize_image 2x, or with enhance_image 1.6 too
     misses: list[str] = field(default_factory=list)
 
     @property
@@ -219,7 +219,7 @@ def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: 
         if "product_box" in r.facts:  # the product with its sticker, and the shelf strip under it
             a, b = r.facts["product_box"], r.facts["label_box"]
             box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
-        helped = ""
+        helped = plain  # what the agent reads without tools it need not recover with them
         for view in assisted_views(r.image, box):  # the next tool only when the previous left values unread
             helped += " \n " + _squash(ocr_text(view, psm))
             if all(_squash(v) in helped for v in values):

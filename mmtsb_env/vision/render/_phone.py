@@ -33,7 +33,7 @@ LOOKS = {
     0: Look(1.0, False, 0, 1.0, None),
     1: Look(0.92, False, 2, 1.0, None),
     2: Look(0.8, True, 3, 0.85, 80),  # dark theme, muted greys
-    3: Look(0.72, False, 4, 0.66, 88),  # small and re-compressed: a 2x zoom brings it back
+    3: Look(0.72, False, 4, 0.63, 88),  # small and re-compressed: a 2x zoom brings it back
 }
 
 LIGHT = {"bg": (243, 244, 248), "card": (255, 255, 255), "text": (31, 35, 48), "muted": (107, 114, 128),

@@ -58,9 +58,9 @@ def draw_chat_screen(ctx: Ctx):
         return block
 
     def contact(s_, x, y, w, dr):
-        cw = w * 0.8
-        rows = [(f["name"], "sans-bold", 17), (f["title"], "sans", 14), (f["company"], "sans", 14),
-                (f["phone"], "sans", 15), (f["email"], "sans", 15)]
+        cw = w * 0.88
+        rows = [(f["name"], "sans-bold", 17), (f["title"], "sans", 14), (f["company"], "sans", 15),
+                (f["phone"], "sans-bold", 16), (f["email"], "sans-bold", 16)]
         inner = cw - 28 - 40
         hs = [s_.text(0, 0, t, st, b, c["text"], inner, False) for t, st, b in rows]
         h = sum(hs) + 6 * len(rows) + 24
