@@ -18,5 +18,5 @@ def draw_note_photo(ctx: Ctx):
     """A photo of a handwritten note on a desk: the note's facts plus where it lies (doc_box)."""
     doc, facts = FAMILIES["handwritten_note"].draw(flat(ctx, "handwritten_note"))
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
-    image, where = photograph(doc, ctx, surface, closer=1.4)  # handwriting is hard enough: the camera stays nearer
+    image, where = photograph(doc, ctx, surface, closer=1.5)  # handwriting is hard enough: the camera stays nearer
     return image, {**facts, **where, "surface": surface}
