@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from . import family
 from ._common import Ctx, ListOf, Num, Str, drafting, fit_font, get_font, mix, rgb
-from .charts import COMMON, TOPICS, _content, _extremes, _fmt
+from .charts import COMMON, _content, _extremes, _fmt
 
 W, H = 1024, 720
 PAIRS = [("#3f6fc4", "#6b93d6"), ("#2e8b57", "#5fb37f"), ("#c0504d", "#d9827f"), ("#7e57c2", "#a283d8"),
@@ -185,5 +185,3 @@ def draw_chart_read(ctx: Ctx):
         yy += f_note.size + 8
     return img, facts
 
-
-__all__ = ["TOPICS", "grid", "on_grid"]
