@@ -100,7 +100,10 @@ def test_photos_report_where_the_document_lies_and_it_shrinks_with_level():
             grey = np.asarray(r.image.convert("L"), dtype=float)
             if kind == "receipt_photo":
                 assert grey[y0:y1, x0:x1].mean() > grey.mean()
-        assert areas == sorted(areas, reverse=True), (kind, areas)
+        if kind == "note_photo":  # the camera stays nearer to handwriting: levels 0-2 fill the frame alike
+            assert areas[3] < 0.8 * min(areas[:3]), (kind, areas)
+        else:
+            assert areas == sorted(areas, reverse=True), (kind, areas)
 
 
 def test_object_scene_ground_truth_matches_the_pixels():
