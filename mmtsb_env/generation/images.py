@@ -5,6 +5,13 @@ An :class:`Img` couples a render spec with a *record*, the semantic view the flo
 a ``person`` and sub-``items`` (receipt lines, chart bars, table rows, handwritten lines).
 Contents are complete (totals and taxes are given explicitly), so the renderer draws exactly
 these values; :func:`mmtsb_env.generation.verify.verify` re-renders and compares.
+
+One record can be drawn by several render families from different image groups (the paper's
+Table 12): a receipt as a flat receipt, a photo of it on a table or the shop app's order page;
+an event as a poster, a photo of the poster on a wall or the events app's page (see
+:data:`RENDERINGS`). :meth:`Drafter.make` picks the family per image from the image's own seed
+(so flows' random draws are untouched and the choice is deterministic), which mixes image
+categories within scenarios as the paper's do. ``Img.group`` names the group.
 """
 
 from __future__ import annotations
@@ -14,15 +21,40 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
+from ..vision.render._common import seed_int
+from ..vision.render.groups import group_of
 from . import pools
 from .world_index import WorldIndex, norm
 
+# Nouns fit every family a record can be drawn as (an order page is an e-receipt, a chat can
+# share a contact card, an event listing is a poster or an app page).
 NOUNS = {
     "receipt": ("receipt", "receipts"), "invoice": ("invoice", "invoices"),
-    "business_card": ("business card", "business cards"), "event_poster": ("poster", "posters"),
+    "business_card": ("contact card", "contact cards"), "event_poster": ("event listing", "event listings"),
     "chart": ("chart", "charts"), "price_tag": ("price tag", "price tags"), "sign": ("sign", "signs"),
     "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
 }
+
+
+# record category (or the chart kind) -> (render family, weight): the families that draw the record
+RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
+    "receipt": (("receipt", 4), ("receipt_photo", 3), ("order_screen", 3)),
+    "event_poster": (("event_poster", 3), ("poster_photo", 4), ("event_screen", 3)),
+    "business_card": (("business_card", 5), ("chat_screen", 5)),
+    "invoice": (("invoice", 5), ("statement", 5)),
+    "price_tag": (("price_tag", 3), ("product_photo", 7)),
+    "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
+    "bar_chart": (("bar_chart", 5), ("chart_read", 5)),
+}
+
+
+def pick_rendering(key: str, seed: int) -> str:
+    """The family that draws a ``key`` record whose image seed is ``seed`` (deterministic)."""
+    options = RENDERINGS.get(key)
+    if not options:
+        return key
+    r = random.Random(seed_int("rendering", key, seed))
+    return r.choices([k for k, _ in options], weights=[w for _, w in options])[0]
 
 
 def money(x: float) -> str:
@@ -55,6 +87,11 @@ class Img:
     person: dict[str, str] | None = None
     items: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def group(self) -> str:
+        """The paper's image group this image belongs to (see :mod:`mmtsb_env.vision.render.groups`)."""
+        return group_of(self.kind)
 
     @property
     def noun(self) -> str:
@@ -250,12 +287,17 @@ class Drafter:
                 if v not in values:
                     values.append(v)
                     break
+        seed = self.seed()
+        kind = pick_rendering(kind, seed)
         content = {"title": title, "labels": list(labels), "values": values, "units": units, "value_labels": True}
         if kind == "bar_chart":
             content["horizontal"] = False
+        elif kind == "chart_read":  # values sit on minor gridlines, so they can be read exactly
+            values = on_gridlines(values)
+            content = {"title": title, "labels": list(labels), "values": values, "units": units}
         items = [{"name": l, "amount": v} for l, v in zip(labels, values)]
         top = max(items, key=lambda i: i["amount"])
-        return Img("chart", kind, content, self.seed(), self.difficulty(), label=title, amount=top["amount"], items=items,
+        return Img("chart", kind, content, seed, self.difficulty(), label=title, amount=top["amount"], items=items,
                    extra={"units": units, "top": top["name"], "total": sum(values)})
 
     def price_tag(self, product: tuple[str, str, str] | None = None, price: float | None = None,
@@ -339,4 +381,27 @@ class Drafter:
                    items=[{"name": l} for l in lines])
 
     def make(self, category: str, **kwargs: Any) -> Img:
-        return getattr(self, category)(**kwargs)
+        """A ``category`` record, drawn by one of the families that can show it (:data:`RENDERINGS`)."""
+        img = getattr(self, category)(**kwargs)
+        if category != "chart":  # charts pick inside :meth:`chart` (reading off gridlines needs other values)
+            img.kind = pick_rendering(img.kind, img.seed)
+        return img
+
+
+def on_gridlines(values: list[float]) -> list[float]:
+    """``values`` moved onto the minor gridlines of the ``chart_read`` axis they make, all distinct."""
+    from ..vision.render.chart_read import grid
+
+    out = list(values)
+    for _ in range(10):
+        minor = grid(out)[2]
+        moved: list[float] = []
+        for v in out:
+            g = round(v / minor) * minor
+            while g in moved or g <= 0:
+                g += minor
+            moved.append(float(g))
+        if moved == out:
+            break
+        out = moved
+    return out

@@ -36,11 +36,13 @@ def tesseract_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def ocr_text(image) -> str:
-    """Tesseract's reading of a PIL image (English, automatic page segmentation)."""
+def ocr_text(image, psm: int | None = None) -> str:
+    """Tesseract's reading of a PIL image (English; automatic page segmentation, or the given
+    ``--psm`` mode: 11 = sparse text, which also finds right-aligned amounts and scene text)."""
     buf = io.BytesIO()
     image.save(buf, format="PNG")
-    proc = subprocess.run(["tesseract", "stdin", "stdout", "-l", "eng"], input=buf.getvalue(), capture_output=True, timeout=120)
+    args = ["tesseract", "stdin", "stdout", "-l", "eng"] + (["--psm", str(psm)] if psm is not None else [])
+    proc = subprocess.run(args, input=buf.getvalue(), capture_output=True, timeout=120)
     if proc.returncode != 0:
         raise RuntimeError(f"tesseract failed: {proc.stderr.decode(errors='replace')[:200]}")
     return proc.stdout.decode("utf-8", errors="replace")
@@ -139,3 +141,94 @@ def _flat(value):
         yield f"{value:,.0f}" if value.is_integer() else f"{value:,.1f}"
     elif value is not None:
         yield value
+
+
+# ---------------------------------------------------------------------------- family calibration
+
+
+def _number(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
+
+
+def _money(f: dict, value: float) -> str:
+    from ..vision.render._common import money
+
+    return money(value, f.get("currency", "$"))
+
+
+# render family -> the printed values a scenario asks about (what a level's OCR share counts)
+NEEDED = {
+    "receipt_photo": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
+    "order_screen": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
+    # posters: the info panel (stylised titles on gradients defeat tesseract even when flat)
+    "poster_photo": lambda f: [f["venue"], f["date_text"], f["price_text"]],
+    "event_screen": lambda f: [f["venue"], f["organiser"], f["day_text"], f["price_line"]],
+    "note_photo": lambda f: list(f["lines"]),
+    "chat_screen": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
+    "statement": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
+    "product_photo": lambda f: [f["price_text"], f["product"]],
+    # the values: printed at level 0 only, read off the gridlines after that (not an OCR task)
+    "chart_read": lambda f: [_number(v) for v in f["values"]],
+}
+
+
+@dataclass
+class LevelReading:
+    """OCR recovery of one family at one level: as the agent gets the image, and with the visual tools."""
+
+    kind: str
+    difficulty: int
+    facts: int = 0
+    plain: int = 0  # recovered from the image as delivered
+    assisted: int = 0  # recovered as delivered, or after crop_image (to the document) and resize_image 2x, or with enhance_image 1.6 too
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def plain_share(self) -> float:
+        return self.plain / self.facts if self.facts else 0.0
+
+    @property
+    def assisted_share(self) -> float:
+        return self.assisted / self.facts if self.facts else 0.0
+
+
+def assisted_views(image, box=None) -> list:
+    """What the agent's visual tools make of an image: cropped to ``box`` (the document, when the
+    image reports one) and doubled in size, then also with raised contrast -- the operations of
+    ``crop_image``, ``resize_image`` and ``enhance_image``."""
+    from PIL import Image, ImageEnhance
+
+    if box is not None:
+        x0, y0, x1, y1 = box
+        image = image.crop((max(0, x0), max(0, y0), min(image.width, x1), min(image.height, y1)))
+    image = image.resize((image.width * 2, image.height * 2), Image.Resampling.BICUBIC)
+    return [image, ImageEnhance.Contrast(image).enhance(1.6)]
+
+
+def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: int = 6) -> LevelReading:
+    """Render ``kind`` at ``difficulty`` for each seed and count the :data:`NEEDED` values
+    tesseract reads, from the image as delivered and from its :func:`assisted_views`."""
+    from ..vision.render import render
+
+    out = LevelReading(kind, difficulty)
+    for seed in seeds:
+        r = render({"kind": kind, "seed": seed, "difficulty": difficulty}, use_cache=False)
+        values = NEEDED[kind](r.facts)
+        plain = _squash(ocr_text(r.image, psm))
+        box = r.facts.get("doc_box")
+        if "product_box" in r.facts:  # the product with its sticker, and the shelf strip under it
+            a, b = r.facts["product_box"], r.facts["label_box"]
+            box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
+        helped = plain  # what the agent reads without tools it need not recover with them
+        for view in assisted_views(r.image, box):  # the next tool only when the previous left values unread
+            helped += " \n " + _squash(ocr_text(view, psm))
+            if all(_squash(v) in helped for v in values):
+                break
+        for v in values:
+            key = _squash(v)
+            out.facts += 1
+            out.plain += key in plain
+            out.assisted += key in helped
+            if key not in helped and len(out.misses) < 10:
+                out.misses.append(v)
+    return out

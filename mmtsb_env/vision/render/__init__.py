@@ -284,6 +284,10 @@ def cache_info() -> dict[str, int]:
 from . import (  # noqa: E402,F401
     business_card, charts, event_poster, handwritten_note, invoice, price_tag, receipt, sign, table_document,
 )
+from . import note_photo, poster_photo, receipt_photo  # noqa: E402,F401  (photos of the flat families above)
+from . import chart_read, statement  # noqa: E402,F401  (charts read off their axes, dense pages)
+from . import object_scene, product_photo  # noqa: E402,F401  (natural scenes with little text)
+from . import chat_screen, event_screen, order_screen  # noqa: E402,F401  (app screens showing the same records)
 
 __all__ = ["CACHE", "FAMILIES", "Rendered", "cache_info", "canonical", "clear_cache", "family", "kinds",
            "normalize", "render", "spec_key"]

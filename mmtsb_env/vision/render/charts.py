@@ -105,6 +105,8 @@ def _clutter(ctx: Ctx, fig, ax) -> None:
     for i, text in enumerate(chosen):
         fig.text(0.99, 0.01 + i * 0.035, escape(text), ha="right", va="bottom", fontsize=9 * ctx.scale, color="#777777")
         ctx.distractors.append(text)
+    # the notes get a band of their own: the tight layout keeps axes, ticks and labels above it
+    fig.get_layout_engine().set(rect=(0, 0.02 + len(chosen) * 0.035, 1, 1))
 
 
 def _finish(ctx: Ctx, fig) -> Any:
@@ -113,6 +115,22 @@ def _finish(ctx: Ctx, fig) -> Any:
         return Image.new("RGB", (int(w), int(h)), (255, 255, 255))
     image = figure_to_image(fig)
     return degrade(image, ctx, fill=(255, 255, 255))
+
+
+def _tick_labels(names: list[str], ctx: Ctx, slot_px: float) -> tuple[list[str], int]:
+    """Category labels that fit their slot: as they are, split at spaces onto two lines, or
+    (a long single word) turned upright -- never slanted, where neighbours' boxes would cross."""
+    from ..fonts import get_font
+
+    font = get_font("sans", 12 * ctx.scale * 100 / 72)  # the tick font in px at 100 dpi
+    def widest(texts):
+        return max(font.getlength(part) for t in texts for part in t.split("\n"))
+    if widest(names) <= slot_px * 0.9:
+        return names, 0
+    split = [n.replace(" ", "\n", 1) if font.getlength(n) > slot_px * 0.9 else n for n in names]
+    if widest(split) <= slot_px * 0.9:
+        return split, 0
+    return names, 90
 
 
 def _extremes(labels: list[str], values: list[float]) -> dict[str, Any]:
@@ -145,8 +163,8 @@ def draw_bar_chart(ctx: Ctx):
                 ax.set_ylabel(escape(xlabel))
         else:
             bars = ax.bar(pos, values, color=color)
-            ax.set_xticks(pos, names, rotation=30 if max(len(l) for l in labels) > 7 and len(labels) > 5 else 0,
-                          ha="right" if max(len(l) for l in labels) > 7 and len(labels) > 5 else "center")
+            names, rotation = _tick_labels(names, ctx, 8 * 100 * 0.82 / len(labels))
+            ax.set_xticks(pos, names, rotation=rotation, ha="center")
             ax.set_ylabel(escape(ylabel))
             if xlabel:
                 ax.set_xlabel(escape(xlabel))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from PIL import Image, ImageDraw
 
+from ..fonts import get_font
 from . import family
 from ._common import (
     Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
@@ -26,6 +29,17 @@ FIELDS = {
     "title": Str(60), "subtitle": Str(80), "date": Date(), "time": Time(), "end_time": Time(), "venue": Str(80),
     "price": OneOf(Num(0, 1e5), Str(30)), "currency": Choice(["$", "€", "£"]), "organiser": Str(60),
 }
+
+
+def _days_before(iso: str, days: int) -> str:
+    return (date.fromisoformat(iso) - timedelta(days=days)).isoformat()
+
+
+def _minutes_before(hhmm: str, minutes: int) -> str:
+    """``hhmm`` less ``minutes`` (not before midnight): when the doors open for an event at ``hhmm``."""
+    h, m = map(int, hhmm.split(":"))
+    total = max(0, h * 60 + m - minutes)
+    return f"{total // 60:02d}:{total % 60:02d}"
 
 
 @family("event_poster", FIELDS)
@@ -76,10 +90,11 @@ def draw_event_poster(ctx: Ctx):
     y = 70
     d.text((pad, y), organiser.upper() + " PRESENTS", font=fit_font(organiser.upper() + " PRESENTS", "sans-bold", W - 2 * pad, 22 * s), fill=ink)
     y += 60
-    f_title = ctx.font("sans-bold", 86)
+    longest = max(title.upper().split(), key=lambda w: get_font("sans-bold", 86).getlength(w))
+    f_title = fit_font(longest, "sans-bold", W - 2 * pad, 86 * s)  # no word is ever broken across lines
     lines = wrap(title.upper(), f_title, W - 2 * pad)
     while len(lines) > 3 and f_title.size > 30:
-        f_title = ctx.font("sans-bold", f_title.size / s * 0.85)
+        f_title = get_font("sans-bold", f_title.size * 0.85)
         lines = wrap(title.upper(), f_title, W - 2 * pad)
     for line in lines:
         f = fit_font(line, "sans-bold", W - 2 * pad, f_title.size)
@@ -119,8 +134,8 @@ def draw_event_poster(ctx: Ctx):
     if n_clutter:
         cr = ctx.rng("clutter")
         options = [
-            f"Early bird until {format_date(random_date(cr), 1)}",
-            f"Doors open {cr.randint(4, 9)}:{cr.choice(['00', '30'])} PM",
+            f"Early bird until {format_date(_days_before(iso_date, cr.randint(3, 20)), 1)}",
+            f"Doors open {format_time(_minutes_before(time, cr.choice([15, 30, 45, 60])), twelve)}",
             f"Parking {money(cr.choice([5, 8, 10]), currency).removesuffix('.00')}",
             f"Sponsored by {cr.choice(['Acme Bank', 'Sunny FM 98.1', 'Blue Sky Telecom', 'Fresh Mart'])}",
             f"Info: {cr.randint(201, 989)}-{cr.randint(200, 999)}-{cr.randint(0, 9999):04d}",

@@ -80,10 +80,12 @@ def draw_table_document(ctx: Ctx):
     zebra = ctx.get("zebra", lambda r: r.random() < 0.6)
 
     W, pad = 1000, 60
-    f_title = fit_font(title, "serif-bold", W - 2 * pad, 36 * ctx.scale)
+    f_small = ctx.font("sans", 15)
+    title_w = W - 2 * pad - f_small.getlength(doc_date) - 30  # the date keeps the top-right corner
+    f_title = fit_font(title, "serif-bold", title_w, 36 * ctx.scale, min_size=26 * ctx.scale)
+    title_lines = wrap(title, f_title, title_w)
     f_head = ctx.font("sans-bold", 19)
     f_cell = ctx.font("sans", 19)
-    f_small = ctx.font("sans", 15)
     # column widths proportional to content
     widths = []
     for j, h in enumerate(headers):
@@ -101,14 +103,15 @@ def draw_table_document(ctx: Ctx):
     head_h = max(len(x) for x in head_wrapped) * lh + 16
     row_hs = [max(len(x) for x in row) * lh + 14 for row in wrapped]
     n_clutter = clutter_count(ctx)
-    H = 200 + head_h + sum(row_hs) + 140 + n_clutter * 24
+    H = 200 + line_height(f_title, 1.15) * (len(title_lines) - 1) + head_h + sum(row_hs) + 140 + n_clutter * 24
     page = texture("paper", (W, int(H)), ctx.np_rng("paper"), (254, 254, 252))
     d = ImageDraw.Draw(page)
     ink, grey, rule = (25, 25, 30), (100, 100, 105), (60, 60, 65)
     y = 50
-    d.text((pad, y), title, font=f_title, fill=ink)
+    for k, line in enumerate(title_lines):
+        d.text((pad, y + k * line_height(f_title, 1.15)), line, font=f_title, fill=ink)
     d.text((W - pad, y + 8), doc_date, font=f_small, fill=grey, anchor="ra")
-    y += f_title.size + 14
+    y += line_height(f_title, 1.15) * len(title_lines) + 4
     if subtitle:
         d.text((pad, y), subtitle, font=f_small, fill=grey)
         y += 30

@@ -1,0 +1,190 @@
+"""Screenshots of the simulated phone's own apps, drawn with the UI renderer's primitives.
+
+A screen is a list of blocks laid out top to bottom (:class:`Screen`); every block measures
+itself before anything is drawn, so cards get their height from their contents and no two
+texts can land on each other. Levels (the spec's difficulty) shrink the type, add on-screen
+clutter (banners, tab bars, badges), switch to a low-contrast dark theme (level 2) and finally
+shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screenshot looks.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Callable
+
+from PIL import Image
+
+from ._common import Ctx
+
+WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
+
+
+@dataclass(frozen=True)
+class Look:
+    type_scale: float
+    dark: bool
+    clutter: int
+    shrink: float  # final downscale (1 = none)
+    quality: int | None  # JPEG re-encode quality (None = PNG-clean)
+
+
+LOOKS = {
+    0: Look(1.0, False, 0, 1.0, None),
+    1: Look(0.92, False, 2, 1.0, None),
+    2: Look(0.8, True, 3, 0.85, 80),  # dark theme, muted greys
+    3: Look(0.72, False, 4, 0.63, 88),  # small and re-compressed: a 2x zoom brings it back
+}
+
+LIGHT = {"bg": (243, 244, 248), "card": (255, 255, 255), "text": (31, 35, 48), "muted": (107, 114, 128),
+         "line": (226, 229, 234), "bar": (255, 255, 255)}
+DARK = {"bg": (18, 18, 22), "card": (34, 35, 41), "text": (214, 216, 222), "muted": (128, 132, 142),
+        "line": (52, 54, 62), "bar": (28, 28, 33)}
+
+Block = Callable[["Screen", float, float, float, bool], float]  # (screen, x, y, width, draw) -> height
+
+
+class Screen:
+    """One app screen: ``add`` blocks, then :meth:`finish` lays them out and draws them."""
+
+    def __init__(self, ctx: Ctx, accent: tuple[int, int, int]) -> None:
+        from ...ui.canvas import TextMeasure
+
+        self.ctx, self.look = ctx, LOOKS[ctx.difficulty]
+        self.colors = DARK if self.look.dark else LIGHT
+        self.accent = accent
+        self.blocks: list[Block] = []
+        self.measure = TextMeasure(2)
+        self.canvas = None  # set while drawing
+
+    # ---- text helpers (logical px; sizes already scaled by the level)
+    def size(self, base: float) -> float:
+        return round(base * self.look.type_scale, 1)
+
+    def lines(self, text: str, style: str, size: float, width: float) -> list[str]:
+        return self.measure.wrap(text, style, size, width)
+
+    def width(self, text: str, style: str, size: float) -> float:
+        return self.measure.width(text, style, size)
+
+    def text(self, x: float, y: float, text: str, style: str, base: float, color, width: float, draw: bool,
+             align: str = "left") -> float:
+        """Wrapped text in ``width``; returns its height."""
+        size = self.size(base)
+        lh = self.measure.line_height(size)
+        rows = self.lines(text, style, size, width)
+        if draw:
+            for k, row in enumerate(rows):
+                dx = width - self.width(row, style, size) if align == "right" else 0
+                self.canvas.text((x + dx, y + k * lh), row, style, size, color)
+        return lh * len(rows)
+
+    def pair(self, x: float, y: float, left: str, right: str, width: float, draw: bool, style: str = "sans",
+             base: float = 15, color=None, right_style: str | None = None) -> float:
+        """``left`` wrapped in what ``right`` (right-aligned, one line) leaves free."""
+        color = color or self.colors["text"]
+        rs = right_style or style
+        rw = self.width(right, rs, self.size(base))
+        h = self.text(x, y, left, style, base, color, width - rw - 14, draw)
+        if draw:
+            self.canvas.text((x + width - rw, y), right, rs, self.size(base), color)
+        return max(h, self.measure.line_height(self.size(base)))
+
+    def icon(self, name: str, x: float, y: float, size: float, color) -> None:
+        from ...ui.icons import draw_icon
+
+        draw_icon(self.canvas, name, x, y, size, color)
+
+    # ---- blocks
+    def add(self, block: Block) -> None:
+        self.blocks.append(block)
+
+    def card(self, *rows: Block, pad: float = 14, gap: float = 8) -> None:
+        """A rounded card holding ``rows`` one under the other."""
+
+        def block(s: Screen, x: float, y: float, w: float, draw: bool) -> float:
+            inner = w - 2 * pad
+            hs = [r(s, x + pad, 0, inner, False) for r in rows]
+            h = sum(hs) + gap * (len(rows) - 1) + 2 * pad
+            if draw:
+                s.canvas.rect((x, y, x + w, y + h), fill=s.colors["card"], outline=s.colors["line"], radius=12)
+                yy = y + pad
+                for r, rh in zip(rows, hs):
+                    r(s, x + pad, yy, inner, True)
+                    yy += rh + gap
+            return h
+
+        self.add(block)
+
+    def finish(self, title: str, back: bool = True, tabs: list[str] | None = None) -> Image.Image:
+        """Lay the blocks out under a status bar and a title bar; the screenshot image."""
+        from ...ui.canvas import Canvas
+
+        c = self.colors
+        pad, gap, top = 16, 12, 40 + 52
+        w = WIDTH - 2 * pad
+        heights = [b(self, pad, 0, w, False) for b in self.blocks]
+        tab_h = 58 if tabs else 0
+        H = int(top + 10 + sum(heights) + gap * len(heights) + tab_h + 24)
+        canvas = self.canvas = Canvas(WIDTH, H, c["bg"], 2)
+        self._status_bar(c)
+        canvas.rect((0, 40, WIDTH, top), fill=c["bar"])
+        canvas.line([(0, top), (WIDTH, top)], c["line"], 1)
+        tx = pad
+        if back:
+            self.icon("arrow_back", pad, 40 + 14, 24, c["text"])
+            tx = pad + 36
+        size = self.size(20)
+        shown = title
+        while self.width(shown, "sans-bold", size) > WIDTH - tx - pad - 40 and len(shown) > 4:
+            shown = shown[:-2].rstrip() + "…"
+        canvas.text((tx, 40 + (52 - size * 1.32) / 2), shown, "sans-bold", size, c["text"])
+        self.icon("more_vert", WIDTH - pad - 24, 40 + 14, 24, c["muted"])
+        y = top + 10
+        for b, h in zip(self.blocks, heights):
+            b(self, pad, y, w, True)
+            y += h + gap
+        if tabs:
+            ty = H - tab_h - 14
+            canvas.rect((0, ty, WIDTH, H), fill=c["bar"])
+            canvas.line([(0, ty), (WIDTH, ty)], c["line"], 1)
+            cell = WIDTH / len(tabs)
+            for i, name in enumerate(tabs):
+                col = self.accent if i == 0 else c["muted"]
+                self.icon(name, cell * i + cell / 2 - 12, ty + 8, 24, col)
+        canvas.rect((WIDTH / 2 - 60, H - 10, WIDTH / 2 + 60, H - 6), fill=c["muted"], radius=2)
+        image = canvas.finish()
+        self.canvas = None
+        return self._camera(image)
+
+    def _status_bar(self, c: dict) -> None:
+        cv = self.canvas
+        cv.text((22, 11), "9:41", "sans-bold", 14, c["text"])
+        right = WIDTH - 20
+        cv.rect((right - 26, 13, right - 3, 25), outline=c["text"], width=1.4, radius=3)
+        cv.rect((right - 24, 15, right - 9, 23), fill=c["text"], radius=1.5)
+        for i in range(4):
+            bh = 4 + 3 * i
+            cv.rect((right - 70 + i * 5, 25 - bh, right - 67 + i * 5, 25), fill=c["text"], radius=1)
+
+    def _camera(self, image: Image.Image) -> Image.Image:
+        look = self.look
+        if look.shrink < 1:
+            w, h = image.size
+            image = image.resize((int(w * look.shrink), int(h * look.shrink)), Image.Resampling.BILINEAR)
+        if look.quality:
+            buf = io.BytesIO()
+            image.save(buf, format="JPEG", quality=look.quality)
+            buf.seek(0)
+            image = Image.open(buf).convert("RGB")
+        return image
+
+
+def record(ctx: Ctx, kind: str) -> dict:
+    """The facts the flat family ``kind`` reports for this content and seed (a draft pass: cheap)."""
+    from . import FAMILIES
+    from ._common import draft
+    from ._scene import flat
+
+    with draft():
+        return FAMILIES[kind].draw(flat(ctx, kind))[1]

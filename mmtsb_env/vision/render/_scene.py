@@ -1,0 +1,234 @@
+"""Photographing a flat picture: a document or sign placed *in* a scene, as a phone camera sees it.
+
+:func:`photograph` puts a flat image (a receipt, a poster, a note...) on a surface among clutter,
+views it in perspective and adds what real photos add: uneven lighting, a cast shadow, glare,
+defocus blur, sensor noise and JPEG artefacts. How strong each is depends on the level
+(:data:`LEVELS`, indexed by the spec's difficulty). Every random choice comes from a generator
+named for its purpose, so the layout (and the ``doc_box`` fact) is the same in the draft pass,
+which skips the pixel work.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from ._common import Ctx, drafting, perspective_coeffs, rgb, texture
+
+
+@dataclass(frozen=True)
+class Level:
+    fill: float  # share of the frame's shorter side the picture spans
+    tilt: float  # perspective strength (corner pull, share of the picture size)
+    turn: float  # max in-plane rotation, degrees
+    light: float  # darkest share of the lighting falloff (0 = even light)
+    shadow: float  # opacity of a cast shadow over the picture (0 = none)
+    glare: float  # peak brightness added by a specular highlight (0 = none)
+    blur: float  # defocus blur radius, px
+    noise: float  # sensor noise sigma
+    quality: int  # JPEG quality
+    clutter: int  # objects around the picture
+
+
+LEVELS = {
+    # hard levels are mostly *small*: detail a 2x zoom of the document brings back (blur and JPEG stay mild)
+    0: Level(0.92, 0.015, 1.0, 0.08, 0.0, 0.0, 0.0, 2.0, 92, 2),
+    1: Level(0.8, 0.05, 3.0, 0.2, 0.18, 0.0, 0.3, 3.0, 85, 4),
+    2: Level(0.62, 0.08, 5.0, 0.28, 0.25, 45.0, 0.45, 4.0, 75, 6),
+    3: Level(0.38, 0.11, 7.0, 0.34, 0.3, 60.0, 0.6, 5.0, 68, 8),
+}
+FRAME = 1024  # the longer side of every photo
+
+
+def frame_size(doc_size: tuple[int, int]) -> tuple[int, int]:
+    """Portrait frames for tall pictures, landscape for wide ones (longer side :data:`FRAME`)."""
+    w, h = doc_size
+    return (FRAME * 3 // 4, FRAME) if h > w else (FRAME, FRAME * 3 // 4)
+
+
+def placement(ctx: Ctx, doc_size: tuple[int, int], frame: tuple[int, int], closer: float = 1.0) -> list[tuple[float, float]]:
+    """The four corners (tl, tr, br, bl) of the picture in the photo: scaled (``closer`` > 1
+    brings the camera nearer than the level's default), turned, tilted."""
+    lv = LEVELS[ctx.difficulty]
+    r = ctx.rng("scene:placement")
+    W, H = frame
+    w, h = doc_size
+    fill = min(0.92, lv.fill * closer)
+    k = min(W * fill / w, H * fill / h)
+    sw, sh = w * k, h * k
+    cx = W / 2 + r.uniform(-1, 1) * (W - sw) * 0.3
+    cy = H / 2 + r.uniform(-1, 1) * (H - sh) * 0.3
+    a = math.radians(r.uniform(-lv.turn, lv.turn))
+    corners = []
+    for ux, uy in ((-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)):
+        x, y = ux * sw, uy * sh
+        corners.append([cx + x * math.cos(a) - y * math.sin(a), cy + x * math.sin(a) + y * math.cos(a)])
+    # perspective: the far edge (one side, chosen at random) shrinks towards its middle
+    side = r.randrange(4)
+    pull = lv.tilt * r.uniform(0.6, 1.0)
+    i, j = side, (side + 1) % 4
+    (x0, y0), (x1, y1) = corners[i], corners[j]
+    corners[i] = [x0 + (x1 - x0) * pull, y0 + (y1 - y0) * pull]
+    corners[j] = [x1 + (x0 - x1) * pull, y1 + (y0 - y1) * pull]
+    for c in corners:  # a little jitter, kept inside the frame
+        c[0] = min(W - 2, max(2, c[0] + r.uniform(-1, 1) * lv.tilt * sw * 0.15))
+        c[1] = min(H - 2, max(2, c[1] + r.uniform(-1, 1) * lv.tilt * sh * 0.15))
+    return [(float(x), float(y)) for x, y in corners]
+
+
+def bbox(quad: list[tuple[float, float]]) -> list[int]:
+    xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+    return [int(math.floor(min(xs))), int(math.floor(min(ys))), int(math.ceil(max(xs))), int(math.ceil(max(ys)))]
+
+
+# ---------------------------------------------------------------------------- clutter
+
+CLUTTER_COLORS = [(205, 60, 50), (40, 90, 170), (235, 190, 60), (60, 140, 80), (230, 230, 225), (50, 50, 55),
+                  (150, 90, 160), (240, 130, 40)]
+
+
+def _clutter(canvas: Image.Image, ctx: Ctx, n: int, keep_out: list[int]) -> None:
+    """Mugs, pens, coins, phones and leaves on the surface (drawn before the picture, so never over it)."""
+    d = ImageDraw.Draw(canvas, "RGBA")
+    r = ctx.rng("scene:clutter")
+    W, H = canvas.size
+    x0, y0, x1, y1 = keep_out
+    for _ in range(n):
+        for _try in range(12):  # prefer spots beside the picture, where the object stays visible
+            cx, cy = r.uniform(0, W), r.uniform(0, H)
+            if not (x0 + 30 < cx < x1 - 30 and y0 + 30 < cy < y1 - 30):
+                break
+        col = r.choice(CLUTTER_COLORS)
+        what = r.randrange(5)
+        s = r.uniform(40, 110)
+        if what == 0:  # mug from above: rim, coffee, handle
+            d.ellipse((cx + s * 0.7, cy - s * 0.25, cx + s * 1.15, cy + s * 0.25), outline=col, width=int(s * 0.14))
+            d.ellipse((cx - s, cy - s, cx + s, cy + s), fill=col)
+            d.ellipse((cx - s * 0.78, cy - s * 0.78, cx + s * 0.78, cy + s * 0.78), fill=(92, 58, 35))
+        elif what == 1:  # pen
+            a = r.uniform(0, math.pi)
+            dx, dy = math.cos(a) * s * 1.6, math.sin(a) * s * 1.6
+            d.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=col, width=int(10 + s * 0.06))
+            d.line((cx + dx, cy + dy, cx + dx * 1.08, cy + dy * 1.08), fill=(40, 40, 40), width=6)
+        elif what == 2:  # coins
+            for k in range(r.randint(2, 4)):
+                ox, oy, cr = cx + r.uniform(-s, s), cy + r.uniform(-s, s), r.uniform(14, 24)
+                d.ellipse((ox - cr, oy - cr, ox + cr, oy + cr), fill=(190, 160, 90), outline=(140, 110, 60), width=2)
+        elif what == 3:  # phone face down
+            a = r.uniform(-0.5, 0.5)
+            pts = [(-0.45, -0.9), (0.45, -0.9), (0.45, 0.9), (-0.45, 0.9)]
+            d.polygon([(cx + (u * math.cos(a) - v * math.sin(a)) * s, cy + (u * math.sin(a) + v * math.cos(a)) * s) for u, v in pts],
+                      fill=(35, 35, 40, 255))
+        else:  # leaf / sticky note shape
+            d.ellipse((cx - s, cy - s * 0.4, cx + s, cy + s * 0.4), fill=col + (230,))
+
+
+# ---------------------------------------------------------------------------- photo effects
+
+
+def _lighting(size: tuple[int, int], ctx: Ctx, depth: float) -> Image.Image:
+    """A smooth light falloff from a random bright point: 255 there, 255*(1-depth) far away."""
+    r = ctx.rng("scene:light")
+    W, H = size
+    gw, gh = 64, 48
+    lx, ly = r.uniform(0, gw), r.uniform(0, gh)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    dist = np.sqrt((xs - lx) ** 2 + (ys - ly) ** 2) / math.hypot(gw, gh)
+    light = 255.0 * (1.0 - depth * np.clip(dist * 1.4, 0, 1))
+    return Image.fromarray(light.astype(np.uint8), "L").resize((W, H), Image.Resampling.BILINEAR)
+
+
+def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], strength: float) -> Image.Image:
+    """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the picture."""
+    r = ctx.rng("scene:shadow")
+    W, H = size
+    k = 8
+    mask = Image.new("L", (W // k, H // k), 0)
+    corner = quad[r.randrange(4)]
+    cx, cy = corner[0] / k, corner[1] / k
+    rad = r.uniform(0.25, 0.4) * min(W, H) / k
+    ImageDraw.Draw(mask).ellipse((cx - rad * 1.6, cy - rad, cx + rad * 1.6, cy + rad), fill=int(255 * strength))
+    return mask.filter(ImageFilter.GaussianBlur(rad / 3)).resize((W, H), Image.Resampling.BILINEAR)
+
+
+def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> Image.Image:
+    """A specular highlight (an RGB image to add): a soft bright blob on the picture's surface."""
+    r = ctx.rng("scene:glare")
+    W, H = size
+    k = 8
+    x0, y0, x1, y1 = bbox(quad)
+    cx, cy = r.uniform(x0, x1) / k, r.uniform(y0, y1) / k
+    rad = r.uniform(0.08, 0.14) * min(W, H) / k
+    mask = Image.new("L", (W // k, H // k), 0)
+    ImageDraw.Draw(mask).ellipse((cx - rad * 1.5, cy - rad, cx + rad * 1.5, cy + rad), fill=int(min(255, peak)))
+    mask = mask.filter(ImageFilter.GaussianBlur(rad / 2.5)).resize((W, H), Image.Resampling.BILINEAR)
+    return Image.merge("RGB", (mask, mask, mask))
+
+
+def photograph(doc: Image.Image, ctx: Ctx, surface: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
+    """``doc`` photographed on ``surface``: (the photo, facts about where the picture is).
+
+    The facts are ``doc_box`` ([left, top, right, bottom] of the picture in the photo; a crop there
+    reads it best) and ``frame`` ([width, height]).
+    """
+    lv = LEVELS[ctx.difficulty]
+    frame = frame_size(doc.size)
+    quad = placement(ctx, doc.size, frame, closer)
+    box = bbox(quad)
+    facts = {"doc_box": box, "frame": list(frame)}
+    if drafting():
+        return Image.new("RGB", frame, (128, 128, 128)), facts
+    W, H = frame
+    scene = texture(surface, frame, ctx.np_rng("scene:surface"), base)
+    _clutter(scene, ctx, lv.clutter, box)
+    w, h = doc.size
+    coeffs = perspective_coeffs(quad, [(0, 0), (w, 0), (w, h), (0, h)])
+    # the picture's own soft contact shadow, then the picture
+    mask = Image.new("L", doc.size, 255).transform(frame, Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BILINEAR)
+    off = max(4, W // 150)
+    shadow = ImageChops.offset(mask, off, off).filter(ImageFilter.BoxBlur(off))
+    scene.paste((20, 16, 12), mask=shadow.point(lambda v: v * 0.45))
+    warped = doc.transform(frame, Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BICUBIC)
+    scene.paste(warped, mask=mask)
+    return camera(scene, ctx, quad), facts
+
+
+def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True) -> Image.Image:
+    """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
+    picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG."""
+    lv = LEVELS[ctx.difficulty]
+    W, H = scene.size
+    if lv.light:
+        light = _lighting(scene.size, ctx, lv.light)
+        scene = ImageChops.multiply(scene, Image.merge("RGB", (light, light, light)))
+    if lv.shadow and quad is not None:
+        scene.paste((0, 0, 0), mask=_cast_shadow(ctx, scene.size, quad, lv.shadow))
+    if lv.glare and glare and quad is not None:
+        scene = ImageChops.add(scene, _glare(ctx, scene.size, quad, lv.glare))
+    if lv.blur:
+        scene = scene.filter(ImageFilter.GaussianBlur(lv.blur))
+    if lv.noise:
+        noise = ctx.np_rng("scene:noise").standard_normal((H, W), dtype=np.float32)
+        noise *= np.float32(lv.noise)
+        noise += np.float32(128.5)
+        grain = Image.fromarray(np.clip(noise, 0, 255, out=noise).astype(np.uint8), "L")
+        scene = ImageChops.add(scene, Image.merge("RGB", (grain, grain, grain)), scale=1.0, offset=-128)
+    buf = io.BytesIO()
+    scene.save(buf, format="JPEG", quality=lv.quality)
+    buf.seek(0)
+    return Image.open(buf).convert("RGB")
+
+
+def flat(ctx: Ctx, kind: str) -> Ctx:
+    """The context that draws the flat picture: the same content and seed, as ``kind`` at level 0
+    (so the picture shows the same values the flat family would, and its defaults match)."""
+    return Ctx(kind=kind, content=ctx.content, seed=ctx.seed, difficulty=0)
+
+
+def on_wall(doc: Image.Image, ctx: Ctx, wall: str = "brick", color=None) -> tuple[Image.Image, dict]:
+    """A picture hung on a wall (a poster, a sign): :func:`photograph` on a wall texture."""
+    return photograph(doc, ctx, wall, rgb(color) if color is not None else None)

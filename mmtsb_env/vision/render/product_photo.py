@@ -1,0 +1,127 @@
+"""``product_photo``: a photo of a shop shelf where one product wears a price sticker (natural less-text).
+
+The same content (and defaults) as ``price_tag``, but most of the picture is objects and logos:
+the product (its brand on the package) stands among others on a shelf, a round sticker on it
+gives the price and a thin shelf strip under it its name. Levels add more neighbouring products
+(at level 2+ with their own stickers: distractor prices), shrink everything and add the camera
+effects of :mod:`._scene`.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from . import family
+from ._common import Ctx, drafting, fit_font, gradient, money, rgb
+from ._phone import record
+from ._scene import camera
+from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
+
+W, H = 1024, 768
+SHELF_Y = 600
+NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
+
+
+def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
+    """One product drawn as on the price tag (a 500x520 picture with a transparent background)."""
+    tile = Image.new("RGBA", (500, 520), (0, 0, 0, 0))
+    _draw_object(ImageDraw.Draw(tile), obj, (40, 60, 460, 520), color, brand, ctx)
+    return tile
+
+
+def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
+    """The shelf above, cut by the frame: a row of plain packages (no text) for context."""
+    r = ctx.rng("upper-shelf")
+    y = 150
+    x = r.uniform(-40, 0)
+    while x < W:
+        w, h = r.uniform(70, 150), r.uniform(90, 140)
+        col = rgb(r.choice(COLORS))
+        if r.random() < 0.5:
+            d.rectangle((x, y - h, x + w, y), fill=col)
+        else:
+            d.rounded_rectangle((x, y - h, x + w, y), radius=w * 0.3, fill=col)
+        x += w + r.uniform(8, 30)
+    d.rectangle((0, y, W, y + 40), fill=(120, 110, 98))
+    d.rectangle((0, y + 40, W, y + 48), fill=(95, 86, 76))
+
+
+@family("product_photo", FIELDS)
+def draw_product_photo(ctx: Ctx):
+    """A shelf photo: the price tag's facts (product, brand, price) plus which slot the product stands in."""
+    f = record(ctx, "price_tag")
+    r = ctx.rng("shelf")
+    n = NEIGHBOURS[ctx.difficulty] + 1
+    slot = r.randrange(n)
+    others = []
+    for i in range(n):
+        if i == slot:
+            continue
+        obj = r.choice(list(PRODUCTS))
+        brand = r.choice([p[0] for p in PRODUCTS[obj] if p[0] != f["brand"]] or ["Generic"])
+        price = round(f["price"] * r.uniform(0.6, 1.6), 2)
+        if money(price, f["currency"]) == f["price_text"]:
+            price = round(price + 0.5, 2)
+        others.append({"object": obj, "brand": brand, "color": r.choice(COLORS), "price": price})
+    slot_w = (W - 40) / n
+    tile_w = min(slot_w - 16, 330)
+    scale = tile_w / 500
+    boxes = []
+    for i in range(n):
+        x0 = 20 + slot_w * i + (slot_w - tile_w) / 2
+        boxes.append([int(x0), int(SHELF_Y - 520 * scale), int(x0 + tile_w), SHELF_Y])
+    priced = ctx.difficulty >= 2
+    for o in others:
+        if priced:
+            ctx.distractors.append(f"{o['brand']} {money(o['price'], f['currency'])}")
+    position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
+    # the shelf strip under the product: its name (and the old price on sale)
+    label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
+    font = fit_font(label, "sans-bold", slot_w - 12, 20 * ctx.scale, min_size=9)
+    tw = font.getlength(label)
+    lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
+    label_box = [int(lx - tw / 2 - 6), SHELF_Y + 24, int(lx + tw / 2 + 6), int(SHELF_Y + 30 + font.size * 1.3)]
+    facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot],
+             "label_box": label_box}
+    if drafting():
+        return Image.new("RGB", (W, H), (128, 128, 128)), facts
+
+    target_color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
+    scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
+    d = ImageDraw.Draw(scene)
+    _upper_shelf(d, ctx)
+    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
+    d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
+    k = 0
+    for i, box in enumerate(boxes):
+        if i == slot:
+            tile = _tile(f["object"], target_color, f["brand"], ctx)
+        else:
+            o = others[k]
+            k += 1
+            tile = _tile(o["object"], rgb(o["color"]), o["brand"], ctx)
+        tile = tile.resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.BILINEAR)
+        scene.paste(tile, (box[0], box[1]), tile)
+    d = ImageDraw.Draw(scene)
+    s = ctx.scale
+
+    def sticker(box, price: float, sale: bool) -> None:
+        cx, rad = (box[0] + box[2]) / 2, min(54, (box[2] - box[0]) * 0.3)
+        cy = box[1] + (box[3] - box[1]) * 0.86
+        d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=(220, 30, 40) if sale else (255, 214, 0),
+                  outline=(90, 60, 0), width=2)
+        text = money(price, f["currency"])
+        font = fit_font(text, "sans-bold", rad * 1.7, 30 * s)
+        d.text((cx, cy), text, font=font, fill=(255, 255, 255) if sale else (20, 20, 20), anchor="mm")
+
+    sticker(boxes[slot], f["price"], f["on_sale"])
+    if priced:
+        k = 0
+        for i, box in enumerate(boxes):
+            if i != slot:
+                sticker(box, others[k]["price"], False)
+                k += 1
+    d.rectangle(label_box, fill=(250, 250, 246))
+    d.text((lx, SHELF_Y + 27), label, font=font, fill=(20, 20, 20), anchor="ma")
+    quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
+    return camera(scene, ctx, quad), facts

@@ -1,0 +1,24 @@
+"""``receipt_photo``: a phone photo of a till receipt lying on a table (natural text-rich).
+
+The same content (and defaults) as ``receipt``: the flat receipt is drawn, then photographed
+among clutter with perspective, uneven light, a cast shadow, glare, blur, noise and JPEG
+artefacts, stronger at each level (see :mod:`._scene`).
+"""
+
+from __future__ import annotations
+
+from . import FAMILIES, family
+from ._common import Ctx
+from ._scene import flat, photograph
+from .receipt import FIELDS
+
+SURFACES = ("wood", "desk", "fabric", "concrete")
+
+
+@family("receipt_photo", FIELDS)
+def draw_receipt_photo(ctx: Ctx):
+    """A photo of a receipt on a table: the receipt's facts plus where it lies (doc_box)."""
+    doc, facts = FAMILIES["receipt"].draw(flat(ctx, "receipt"))
+    surface = ctx.rng("scene:surface-kind").choice(SURFACES)
+    image, where = photograph(doc, ctx, surface)
+    return image, {**facts, **where, "surface": surface}

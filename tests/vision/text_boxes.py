@@ -1,0 +1,113 @@
+"""Text boxes of rendered images, recorded while a family draws (a test helper).
+
+:func:`recorded_text` patches Pillow's ``ImageDraw.text`` (every family and the UI canvas draw
+text through it) and the chart families' matplotlib rasteriser, and collects one
+:class:`Sheet` per drawing target: the box of every non-blank text and the target's size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from PIL import ImageDraw
+
+
+@dataclass
+class Sheet:
+    size: tuple[int, int]
+    texts: list[tuple[tuple[float, float, float, float], str]] = field(default_factory=list)
+
+    def overlaps(self, tolerance: float = 1.0) -> list[tuple[str, str]]:
+        """Pairs of texts whose boxes intersect by more than ``tolerance`` px both ways (a text
+        drawn twice a few px apart -- a drop shadow -- counts as one)."""
+        out = []
+        for i, (a, ta) in enumerate(self.texts):
+            for j, (b, tb) in enumerate(self.texts[i + 1:], i + 1):
+                if ta == tb and abs(a[0] - b[0]) <= 6 and abs(a[1] - b[1]) <= 6:
+                    continue
+                if j == i + 1 and len(ta) == len(tb) == 1:  # a word drawn glyph by glyph: letters may touch
+                    continue
+                w = min(a[2], b[2]) - max(a[0], b[0])
+                h = min(a[3], b[3]) - max(a[1], b[1])
+                if w > tolerance and h > tolerance:
+                    out.append((ta, tb))
+        return out
+
+    def outside(self, tolerance: float = 1.0) -> list[str]:
+        W, H = self.size
+        return [t for (x0, y0, x1, y1), t in self.texts
+                if x0 < -tolerance or y0 < -tolerance or x1 > W + tolerance or y1 > H + tolerance]
+
+
+@contextlib.contextmanager
+def recorded_text() -> Iterator[list[Sheet]]:
+    sheets: dict[int, Sheet] = {}
+    order: list[Sheet] = []
+    keep: list[object] = []  # hold the targets so their ids are not reused while recording
+    original = ImageDraw.ImageDraw.text
+
+    def sheet_for(key_obj, size) -> Sheet:
+        key = id(key_obj)
+        if key not in sheets:
+            keep.append(key_obj)
+            sheets[key] = Sheet(tuple(size))
+            order.append(sheets[key])
+        return sheets[key]
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+        if isinstance(text, str) and text.strip():
+            box = self.textbbox(xy, text, font=font, anchor=anchor, spacing=kwargs.get("spacing", 4),
+                                stroke_width=kwargs.get("stroke_width", 0))
+            sheet_for(self.im, self.im.size).texts.append((box, text))
+        return original(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+    from mmtsb_env.vision.render import charts
+
+    raster = charts.figure_to_image
+
+    def figure_to_image(fig):
+        image = raster(fig)
+        from matplotlib.text import Text
+
+        renderer = fig.canvas.get_renderer()
+        sheet = sheet_for(fig, image.size)
+        H = image.size[1]
+        drawn: list[Text] = list(fig.texts)
+        for ax in fig.axes:
+            drawn += [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+            if ax.get_legend() is not None:
+                drawn += list(ax.get_legend().get_texts())
+            for axis in (ax.xaxis, ax.yaxis):
+                lo, hi = sorted(axis.get_view_interval())
+                for tick in axis.get_major_ticks():  # only ticks inside the view are drawn
+                    if lo - 1e-9 <= tick.get_loc() <= hi + 1e-9 and tick.label1.get_visible():
+                        drawn.append(tick.label1)
+        for t in drawn:
+            if t.get_visible() and t.get_text().strip():
+                bb = t.get_window_extent(renderer)
+                sheet.texts.append(((bb.x0, H - bb.y1, bb.x1, H - bb.y0), t.get_text()))
+        return image
+
+    ImageDraw.ImageDraw.text = text
+    charts.figure_to_image = figure_to_image
+    try:
+        yield order
+    finally:
+        ImageDraw.ImageDraw.text = original
+        charts.figure_to_image = raster
+
+
+def broken_words(sheet: Sheet, words: set[str]) -> list[str]:
+    """Words split across two consecutive lines ("NEIGHBORHOO" / "D"): the last token of one
+    text and the first of the next join into a word of ``words`` that neither is alone."""
+    out = []
+    for (_, a), (_, b) in zip(sheet.texts, sheet.texts[1:]):
+        if not a.split() or not b.split():
+            continue
+        tail, head = a.split()[-1], b.split()[0]
+        joined = (tail + head).lower()
+        if joined in words and tail.lower() not in words and head.lower() not in words:
+            out.append(f"{tail} / {head}")
+    return out
