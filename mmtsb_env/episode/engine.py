@@ -181,6 +181,7 @@ class Episode:
         self.user_moves: list[tuple[int, str]] = []
         self.user_gave_up = False
         self._pending_move: tuple[str, Any] | None = None
+        self.left_round_diffs: list[dict[str, Any]] = []  # world diff when the user moved on from round k
         self.max_messages = self.config.max_messages or scenario.max_messages
         universe = _scenario_tools(scenario, self.config.toolbox)
         self.world.services["tool_universe"] = universe  # tool search ranks only what this episode offers
@@ -404,6 +405,8 @@ class Episode:
             target = rounds[nxt]
             same_images = bool(target.image_ids) and tuple(target.image_ids) == tuple(image_ids)
             if text.strip() == target.query.strip() or same_images or rouge_l(target.query, text) >= 0.7:
+                if nxt > 0:
+                    self.left_round_diffs.append(self.world.diff())
                 for change in target.state_changes:
                     self.world.apply_external(change.op, change.table, row=change.row, key=change.key, fields=change.fields)
                 self.round_index = nxt

@@ -10,7 +10,8 @@ A live round ``k`` is done in the world when
 * every change of checkpoint ``k`` that is new or different from checkpoint ``k - 1`` has a
   matching change in the live world's diff (same table and operation; for a create the mean of
   the typed column measures over the compared columns, for an update the same over the columns
-  the round changed, for a delete the key) with similarity >= :data:`MATCH`, and
+  the round changed, for a delete the key) with similarity >= :data:`MATCH` (creates) or
+  :data:`UPDATE_MATCH` (updates), and
 * every change of checkpoint ``k - 1`` that round ``k`` undid (a goal change: the note is no
   longer wanted) has no such match any more.
 
@@ -37,13 +38,15 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..evaluation.entity_diff import DEFAULT_EXEMPTIONS, _assign, compare_columns
+from ..evaluation.judge import fact_in_text
 from ..episode.engine import Episode, EpisodeConfig, scenario_asset
 from ..scenario.model import Scenario
 from ..ui.choice import pending_ui_action
 from ..world.schema import TABLES
 from .script import CONFIRM, round_action, unused_clarification
 
-MATCH = 0.5  # a live change counts as the checkpoint's change from this similarity on
+MATCH = 0.5  # a live create counts as the checkpoint's from this similarity on (content may be misread)
+UPDATE_MATCH = 0.75  # an update's columns are what the user asked to change: most must be right
 _OPS = {"create": "created", "update": "updated", "delete": "deleted"}
 
 
@@ -120,7 +123,10 @@ def replay(scenario: Scenario) -> list[dict[str, Any]]:
                     if not ep.done and ep.turn == ep.USER:
                         ep.act(ep.USER, replay_user_reply(ep))
                     continue
-                call = {"name": step["name"], "arguments": _resolve(step.get("arguments", {}), saved)}
+                try:
+                    call = {"name": step["name"], "arguments": _resolve(step.get("arguments", {}), saved)}
+                except (KeyError, IndexError, TypeError, ValueError):  # a broken reference: the step cannot run
+                    continue
                 ep.act(ep.ASSISTANT, json.dumps(call, ensure_ascii=False))
                 if step.get("save_as"):
                     saved[step["save_as"]] = ep.calls[-1].outcome.result
@@ -199,7 +205,8 @@ def _delta(item: Item, before: Item | None) -> Item | None:
         return item
     if item.op == "delete":
         return None
-    changed = tuple(c for c in item.columns if before.row.get(c) != item.row.get(c))
+    columns = tuple(dict.fromkeys((*item.columns, *before.columns)))  # a column set back counts too
+    changed = tuple(c for c in columns if before.row.get(c) != item.row.get(c))
     if not changed:
         return None
     return Item(item.op, item.table, item.key, item.row, changed, item.measures)
@@ -250,8 +257,9 @@ def matched(items: Sequence[Item], diff: Mapping[str, Any]) -> list[bool]:
         if not actual:
             continue
         sim = np.array([[_similarity(items[i], a) for a in actual] for i in idx])
+        threshold = UPDATE_MATCH if op == "update" else MATCH
         for r, c in _assign(sim):
-            if sim[r, c] >= MATCH:
+            if sim[r, c] >= threshold:
                 result[idx[r]] = True
     return result
 
@@ -268,14 +276,35 @@ class Progress:
         return not self.missing and not self.lingering
 
 
+def progress_in(scenario: Scenario, index: int, diff: Mapping[str, Any]) -> tuple[Checkpoint, Progress]:
+    """Checkpoint ``index`` of ``scenario`` and how far a world with ``diff`` is with it."""
+    cp = round_checkpoints(scenario)[index]
+    if not cp.has_effects:
+        return cp, Progress()
+    have, still = matched(cp.required, diff), matched(cp.undone, diff)
+    return cp, Progress(tuple(it for it, ok in zip(cp.required, have) if not ok),
+                        tuple(it for it, ok in zip(cp.undone, still) if ok))
+
+
 def round_progress(episode: Episode, index: int | None = None) -> tuple[Checkpoint, Progress]:
     """Checkpoint of round ``index`` (default: the current one) and the live world's progress on it."""
     k = episode.round_index if index is None else index
-    cp = round_checkpoints(episode.scenario)[k]
-    if not cp.has_effects:
-        return cp, Progress()
-    diff = episode.world.diff()
-    have = matched(cp.required, diff)
-    still = matched(cp.undone, diff)
-    return cp, Progress(tuple(it for it, ok in zip(cp.required, have) if not ok),
-                        tuple(it for it, ok in zip(cp.undone, still) if ok))
+    return progress_in(episode.scenario, k, episode.world.diff())
+
+
+def missing_facts(facts: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """The facts none of ``texts`` states (numbers by value, other facts as text)."""
+    said = "\n".join(texts)
+    return [f for f in facts if not fact_in_text(f, said)]
+
+
+def said_in_round(log: Sequence[Mapping[str, Any]], index: int) -> list[str]:
+    """What the assistant told the user in round ``index`` (messages and deliveries), from log JSON."""
+    return [str(e.get("content", "")) for e in log if e.get("sender") == "assistant"
+            and e.get("kind") in ("message", "notice") and e.get("round_index") == index]
+
+
+def round_done_in(scenario: Scenario, index: int, diff: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> bool:
+    """Round ``index`` is done: its checkpoint is met by ``diff`` and its report facts were stated."""
+    _, progress = progress_in(scenario, index, diff)
+    return progress.done and not missing_facts(scenario.rounds[index].report, said_in_round(log, index))

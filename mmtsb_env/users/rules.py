@@ -29,9 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..evaluation.judge import fact_in_text
 from ..ui.choice import pending_ui_action
-from .checkpoints import Item, Progress, round_progress
+from .checkpoints import Item, Progress, missing_facts, round_progress
 from .script import CONFIRM, END, delivered_images, last_assistant_text, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,19 +77,14 @@ def is_image_question(text: str) -> bool:
 
 
 # ------------------------------------------------------------------------- what the round asks
-def round_messages(episode: "Episode", index: int) -> list[str]:
-    """What the assistant told the user during round ``index`` (messages and deliveries)."""
-    return [e.content for e in episode.log
-            if e.sender == episode.ASSISTANT and e.kind in ("message", "notice") and e.round_index == index]
-
-
 def missing_report(episode: "Episode", index: int) -> list[str]:
     """The round's ``report`` facts no assistant message of the round has stated yet."""
     facts = episode.scenario.rounds[index].report
     if not facts:
         return []
-    said = "\n".join(round_messages(episode, index))
-    return [f for f in facts if not fact_in_text(f, said)]
+    texts = [e.content for e in episode.log
+             if e.sender == episode.ASSISTANT and e.kind in ("message", "notice") and e.round_index == index]
+    return missing_facts(facts, texts)
 
 
 def failed_tries(episode: "Episode", index: int) -> int:
@@ -128,8 +122,13 @@ def nudge_text(progress: Progress, report_missing: bool) -> str:
         what = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
         return f"I don't see {what} yet. Could you take care of it?"
     if progress.lingering:
-        noun = _noun(progress.lingering[0].table)
-        return f"The {noun} I no longer want is still there. Please sort that out."
+        item = progress.lingering[0]
+        noun = _noun(item.table)
+        if item.op == "create":
+            return f"The {noun} I no longer want is still there. Please sort that out."
+        if item.op == "update":
+            return f"The earlier change to the {noun} should be undone. Please sort that out."
+        return f"The {noun} should be back. Please sort that out."
     if report_missing:
         return "You haven't told me what I asked for yet."
     return "That doesn't look finished yet. Could you complete it?"
