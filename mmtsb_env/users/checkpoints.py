@@ -281,7 +281,9 @@ def progress_in(scenario: Scenario, index: int, diff: Mapping[str, Any]) -> tupl
     cp = round_checkpoints(scenario)[index]
     if not cp.has_effects:
         return cp, Progress()
-    have, still = matched(cp.required, diff), matched(cp.undone, diff)
+    # one assignment for both: a live change that does the round's work is not also the undone one
+    both = matched((*cp.required, *cp.undone), diff)
+    have, still = both[:len(cp.required)], both[len(cp.required):]
     return cp, Progress(tuple(it for it, ok in zip(cp.required, have) if not ok),
                         tuple(it for it, ok in zip(cp.undone, still) if ok))
 
