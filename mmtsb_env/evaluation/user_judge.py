@@ -37,6 +37,9 @@ from .similarity import as_number, rouge_l
 
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency", "tool_channel_correctness")
 USER_PROMPT_VERSION = "mmtsb-user-judge-2"
+# A round's opening that carries the round's images is recognised by them; its text must still be a
+# recognisable paraphrase of the request (ROUGE-L with the query), a looser bar than for text alone.
+IMAGE_OPENING_MATCH = 0.4
 GIVE_UP_TRIES = 5  # the user may end a round it cannot get done after this many assistant replies
 UI_STATE_MARKER = "<ui_state_server>"
 _SKIP_FACT_KEYS = frozenset({"kind", "currency", "distractors", "payment", "item_count", "tax_rate"})
@@ -275,7 +278,9 @@ class UserJudge:
                     problems.append(f"round {r + 1} query never delivered")
                     kind = kind or "round_missing"
                 continue
-            if not _matches(msgs[0].get("content", ""), rnd["query"], self.match_threshold):
+            carried = bool(rnd.get("image_ids")) and set(rnd["image_ids"]) & set(msgs[0].get("image_ids", []))
+            bar = IMAGE_OPENING_MATCH if carried else self.match_threshold
+            if not _matches(msgs[0].get("content", ""), rnd["query"], bar):
                 problems.append(f"round {r + 1} opened with text that is not its query")
                 kind = kind or "script_deviation"
             for m in msgs[1:]:

@@ -10,7 +10,8 @@ Guards around every reply (a replaced reply is the scripted one; ``LLMUser.repla
 
 - moving on is the world's call: a reply that would open the next round before the current one
   is done is replaced, and when the round is done the opening must stay recognisable as the next
-  round's request (ROUGE-L >= :data:`ROUND_MATCH`, or carried by its images);
+  round's request (ROUGE-L >= :data:`ROUND_MATCH`; >= ``IMAGE_OPENING_MATCH`` when its images
+  carry it);
 - a reply stating a scenario fact (an image value or an expected answer) the script line does not
   contain is a leak; one that echoes a later round's request volunteers the future; one that
   speaks as the assistant, calls a tool it may not, ends early, is empty or rambles -- all replaced;
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING, Any, MutableMapping
 
 from ..episode.actions import Message, parse_action
 from ..evaluation.similarity import rouge_l
-from ..evaluation.user_judge import _ROLE_SWAP
+from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH
 from ..llm.base import BackendError
 from ..llm.messages import text_only
 from .rules import Move, decide
@@ -231,9 +232,6 @@ class LLMUser:
         line = move.text or move.action
         if len(text) > self.max_length_ratio * max(40, len(line)):
             return None, "rambling: reply much longer than the scripted reply"
-        lowered, allowed = text.lower(), line.lower()
-        if any(value in lowered and value not in allowed for value in secret_values(episode)):
-            return None, "leak: reply states a scenario fact the script does not give"
         if _ROLE_SWAP.search(text) and not _ROLE_SWAP.search(line):
             return None, "role_swap: reply speaks as the assistant"
         rounds = episode.scenario.rounds
@@ -241,12 +239,17 @@ class LLMUser:
         for j in range(current + 1, len(rounds)):
             if rouge_l(rounds[j].query, text) >= FUTURE_MATCH and rouge_l(rounds[j].query, text) > rouge_l(line, text):
                 return None, f"future_round: reply echoes round {j + 1}'s request"
+        if move.kind not in ("open", "advance") and current + 1 < len(rounds) \
+                and rouge_l(rounds[current + 1].query, text) >= ROUND_MATCH:
+            return None, "skip_ahead: reply would open the next round before this one is done"
+        lowered, allowed = text.lower(), line.lower()
+        if any(value in lowered and value not in allowed for value in secret_values(episode)):
+            return None, "leak: reply states a scenario fact the script does not give"
         if move.kind in ("open", "advance"):
             carried_by_images = not isinstance(parse_action(move.action, "tool"), Message)
-            if not carried_by_images and rouge_l(rounds[current].query, text) < ROUND_MATCH:
+            bar = IMAGE_OPENING_MATCH if carried_by_images else ROUND_MATCH
+            if rouge_l(rounds[current].query, text) < bar:
                 return None, "unrecognised: reply too far from the round's request to be recognised"
-        elif current + 1 < len(rounds) and rouge_l(rounds[current + 1].query, text) >= ROUND_MATCH:
-            return None, "skip_ahead: reply would open the next round before this one is done"
         if move.kind == "clarify" and rouge_l(move.text, text) < ANSWER_MATCH:
             return None, "lost_answer: reply drops the script's answer"
         return text, None
