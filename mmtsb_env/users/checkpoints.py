@@ -10,7 +10,8 @@ A live round ``k`` is done in the world when
 * every change of checkpoint ``k`` that is new or different from checkpoint ``k - 1`` has a
   matching change in the live world's diff (same table and operation; for a create the mean of
   the typed column measures over the compared columns, for an update the same over the columns
-  the round changed, for a delete the key) with similarity >= :data:`MATCH` (creates) or
+  the round changed, for a delete the key; a row an earlier round made and this round changes
+  must be closer to its new values than to its old ones) with similarity >= :data:`MATCH` (creates) or
   :data:`UPDATE_MATCH` (updates), and
 * every change of checkpoint ``k - 1`` that round ``k`` undid (a goal change: the note is no
   longer wanted) has no such match any more.
@@ -60,6 +61,7 @@ class Item:
     row: Mapping[str, Any]  # the replayed row (after the change; the deleted row for a delete)
     columns: tuple[str, ...] = ()
     measures: Mapping[str, str] = field(default_factory=dict)
+    previous: Mapping[str, Any] | None = None  # a change of an earlier round's row: its values before
 
     def values(self) -> dict[str, Any]:
         return {c: self.row.get(c) for c in self.columns}
@@ -80,7 +82,8 @@ class Checkpoint:
 
 
 # ----------------------------------------------------------------------------------- replay
-def _resolve(value: Any, saved: Mapping[str, Any]) -> Any:
+def resolve_refs(value: Any, saved: Mapping[str, Any]) -> Any:
+    """An oracle step's arguments with ``{"$ref": "label.path"}`` replaced by saved results."""
     if isinstance(value, dict):
         if set(value) == {"$ref"}:
             label, _, path = value["$ref"].partition(".")
@@ -88,9 +91,9 @@ def _resolve(value: Any, saved: Mapping[str, Any]) -> Any:
             for part in filter(None, path.split(".")):
                 out = out[int(part)] if isinstance(out, list) else out[part]
             return out
-        return {k: _resolve(v, saved) for k, v in value.items()}
+        return {k: resolve_refs(v, saved) for k, v in value.items()}
     if isinstance(value, list):
-        return [_resolve(v, saved) for v in value]
+        return [resolve_refs(v, saved) for v in value]
     return value
 
 
@@ -124,7 +127,7 @@ def replay(scenario: Scenario) -> list[dict[str, Any]]:
                         ep.act(ep.USER, replay_user_reply(ep))
                     continue
                 try:
-                    call = {"name": step["name"], "arguments": _resolve(step.get("arguments", {}), saved)}
+                    call = {"name": step["name"], "arguments": resolve_refs(step.get("arguments", {}), saved)}
                 except (KeyError, IndexError, TypeError, ValueError):  # a broken reference: the step cannot run
                     continue
                 ep.act(ep.ASSISTANT, json.dumps(call, ensure_ascii=False))
@@ -209,7 +212,8 @@ def _delta(item: Item, before: Item | None) -> Item | None:
     changed = tuple(c for c in columns if before.row.get(c) != item.row.get(c))
     if not changed:
         return None
-    return Item(item.op, item.table, item.key, item.row, changed, item.measures)
+    return Item(item.op, item.table, item.key, item.row, changed, item.measures,
+                previous={c: before.row.get(c) for c in changed})
 
 
 def checkpoints_from_diffs(scenario: Scenario, diffs: Sequence[Mapping[str, Any]]) -> tuple[Checkpoint, ...]:
@@ -241,6 +245,13 @@ def _similarity(item: Item, actual: Any) -> float:
     expected = item.values()
     if not expected:
         return 1.0
+    score = _mean_similarity(expected, row, item)
+    if item.previous is not None and _mean_similarity(dict(item.previous), row, item) >= score:
+        return 0.0  # still (closer to) what it was before the round: not changed yet
+    return score
+
+
+def _mean_similarity(expected: Mapping[str, Any], row: Mapping[str, Any], item: Item) -> float:
     cols = compare_columns(expected, row, item.measures, item.table, skip_empty=False)
     return sum(s for s, _ in cols.values()) / len(cols) if cols else 1.0
 

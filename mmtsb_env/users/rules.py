@@ -110,7 +110,7 @@ def _missing_phrase(item: Item) -> str:
     noun = _noun(item.table)
     if item.op == "create":
         return f"the new {noun}"
-    if item.op == "update":
+    if item.op == "update" or item.previous is not None:
         return f"the change to the {noun}"
     return f"the {noun} removed"
 

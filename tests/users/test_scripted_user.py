@@ -254,3 +254,12 @@ def test_asking_about_image_content_never_yields_an_image_value_in_any_scenario(
             assert not leaked, (scenario.id, move.action, leaked)
             ep.act(ep.USER, user.act(ep))
         ep.close()
+
+
+def test_a_row_made_earlier_must_really_change_in_the_round_that_edits_it():
+    env = _env("demo/contacts_note_progressive")
+    _step(env, {"name": "simple_note_create_note", "arguments": {"title": "Conference contacts", "content": "Maya Lindqvist 415-555-0142"}})
+    _, _, info = _step(env, "Saved.")
+    assert info["round_index"] == 1
+    text, terminated, info = _step(env, "Appended.")  # the note is 2/3 like the goal already: not enough
+    assert not terminated and text == "User: I don't see the change to the note yet. Could you take care of it?"
