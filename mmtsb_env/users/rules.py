@@ -108,10 +108,10 @@ def _noun(table: str) -> str:
 
 def _missing_phrase(item: Item) -> str:
     noun = _noun(item.table)
-    if item.op == "create":
-        return f"the new {noun}"
     if item.op == "update" or item.previous is not None:
         return f"the change to the {noun}"
+    if item.op == "create":
+        return f"the new {noun}"
     return f"the {noun} removed"
 
 
