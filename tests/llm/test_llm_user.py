@@ -231,3 +231,40 @@ def test_a_leaking_model_never_gets_an_image_value_through_in_any_scenario():
         replaced += user.replaced["leak"]
         ep.close()
     assert replaced >= len(ALL) // 2  # the guard really fired (most scenarios have image values)
+
+
+class _Echo:
+    """A well-behaved user model: says what the situation note asks for, in the script's words."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def complete(self, messages, tools=None, **sampling):
+        import re
+
+        self.calls += 1
+        note = messages[-1]["content"]
+        m = re.search(r"Now make request \d+ of \d+: (.*?)( Send image ids [\d, ]+ with it\.)?\)$", note, re.S)
+        if m:
+            return Completion(text=m.group(1))
+        m = re.search(r"Answer with: (.*)\)$", note, re.S)
+        return Completion(text=m.group(1) if m else "Not yet, please finish what I asked.")
+
+
+def test_the_oracle_with_a_well_behaved_model_user_scores_user_sr_1():
+    from mmtsb_env.baselines import OracleAgent
+    from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
+
+    scenarios = mmtsb_env.load_suite("demo") + [s for s in mmtsb_env.load_suite("ui") if not s.id.startswith("ui/gen_")]
+    for scenario in scenarios:
+        backend = _Echo()
+        user = LLMUser(backend)
+        env = mmtsb_env.make_env(scenarios=[scenario], user=user)
+        agent = OracleAgent([scenario])
+        obs, info = env.reset(seed=0)
+        while not env.episode.done:
+            obs, _, _, _, info = env.step(agent.act(obs, info))
+        verdict = UserJudge().evaluate(user_evidence_from_episode(env.episode))
+        assert verdict.passed, (scenario.id, [c.reason for c in verdict.criteria if not c.passed])
+        assert info["verdict"]["pass"] and not info["user_dynamics"]["gave_up"], scenario.id
+        assert backend.calls and any(s["source"] == "model" for s in user.steps), scenario.id
