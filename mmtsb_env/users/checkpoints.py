@@ -10,8 +10,8 @@ A live round ``k`` is done in the world when
 * every change of checkpoint ``k`` that is new or different from checkpoint ``k - 1`` has a
   matching change in the live world's diff (same table and operation; for a create the mean of
   the typed column measures over the compared columns, for an update the same over the columns
-  the round changed, for a delete the key; a row an earlier round made and this round changes
-  must be closer to its new values than to its old ones) with similarity >= :data:`MATCH` (creates) or
+  the round changed, for a delete the key; a changed row must be closer to its new values than
+  to its values before the round and before the episode) with similarity >= :data:`MATCH` (creates) or
   :data:`UPDATE_MATCH` (updates), and
 * every change of checkpoint ``k - 1`` that round ``k`` undid (a goal change: the note is no
   longer wanted) has no such match any more.
@@ -62,6 +62,7 @@ class Item:
     columns: tuple[str, ...] = ()
     measures: Mapping[str, str] = field(default_factory=dict)
     previous: Mapping[str, Any] | None = None  # a change of an earlier round's row: its values before
+    initial: Mapping[str, Any] | None = None  # an update: the row before the episode changed it
 
     def values(self) -> dict[str, Any]:
         return {c: self.row.get(c) for c in self.columns}
@@ -195,7 +196,8 @@ def _items(scenario: Scenario, diff: Mapping[str, Any]) -> dict[tuple[str, str, 
         for before, after in d.updated:
             changed = tuple(c for c in sorted(set(before) | set(after)) if before.get(c) != after.get(c) and c not in skip)
             if changed and not _exempt(scenario, table, "update", changed):
-                out[("update", table, after.get(key_col))] = Item("update", table, after.get(key_col), dict(after), changed, measures)
+                out[("update", table, after.get(key_col))] = Item("update", table, after.get(key_col), dict(after), changed,
+                                                                  measures, initial=dict(before))
         for row in d.deleted:
             if not _exempt(scenario, table, "delete", None):
                 out[("delete", table, row.get(key_col))] = Item("delete", table, row.get(key_col), dict(row))
@@ -213,7 +215,7 @@ def _delta(item: Item, before: Item | None) -> Item | None:
     if not changed:
         return None
     return Item(item.op, item.table, item.key, item.row, changed, item.measures,
-                previous={c: before.row.get(c) for c in changed})
+                previous={c: before.row.get(c) for c in changed}, initial=item.initial)
 
 
 def checkpoints_from_diffs(scenario: Scenario, diffs: Sequence[Mapping[str, Any]]) -> tuple[Checkpoint, ...]:
@@ -246,8 +248,9 @@ def _similarity(item: Item, actual: Any) -> float:
     if not expected:
         return 1.0
     score = _mean_similarity(expected, row, item)
-    if item.previous is not None and _mean_similarity(dict(item.previous), row, item) >= score:
-        return 0.0  # still (closer to) what it was before the round: not changed yet
+    for before in (item.previous, item.initial):  # still (closer to) what it was: not changed (or undone)
+        if before is not None and _mean_similarity({c: before.get(c) for c in expected}, row, item) >= score:
+            return 0.0
     return score
 
 
