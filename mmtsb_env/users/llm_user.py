@@ -42,8 +42,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, MutableMapping
 
 from ..episode.actions import Message, parse_action
+from ..episode.engine import scenario_asset
 from ..evaluation.similarity import rouge_l
-from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH
+from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH, hidden_values
 from ..llm.base import BackendError
 from ..llm.messages import text_only
 from .rules import Move, decide
@@ -96,8 +97,9 @@ def _leaves(value: Any):
 
 
 def secret_values(episode: "Episode") -> list[str]:
-    """Values the user must not say unless its script says them: scenario facts, round report facts
-    and image contents (lower-cased; short ones are too generic to count)."""
+    """Values the user must not say unless its script says them: scenario facts, round report facts,
+    image contents and the values the drawn images show (the user judge's hidden values), lower-cased;
+    short ones are too generic to count."""
     scenario = episode.scenario
     found: list[Any] = list(scenario.facts)
     for rnd in scenario.rounds:
@@ -106,7 +108,7 @@ def secret_values(episode: "Episode") -> list[str]:
         found.extend(_leaves(image.facts))
         if image.render:
             found.extend(_leaves(image.render.get("content", {})))
-    out = []
+    out = [v.lower() for v in scenario_asset(scenario, "user_hidden_values", lambda: hidden_values(scenario))]
     for value in found:
         text = f"{value:.2f}" if isinstance(value, float) else str(value).strip()
         digits = sum(c.isdigit() for c in text)

@@ -138,7 +138,7 @@ def redirect_text(episode: "Episode") -> str:
     """Point the assistant at the images the user sent (the user cannot read them out)."""
     sent = sorted(delivered_images(episode))
     if not sent:
-        return "I can't tell you more than I said. Please work it out with the phone."
+        return "I can't tell you more than I said. Please find it on the phone."
     labels = ", ".join(f"[image {i}]" for i in sent)
     return f"I can't read it out for you. Everything you need is in what I sent you ({labels})."
 
