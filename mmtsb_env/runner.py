@@ -46,6 +46,7 @@ class EpisodeRecord:
     error: str | None = None  # set when a model/backend call failed for good: not a task failure
     verdict: dict[str, Any] = field(default_factory=dict)
     user_verdict: dict[str, Any] = field(default_factory=dict)  # user-simulator judge (deterministic checks)
+    user_dynamics: dict[str, Any] = field(default_factory=dict)  # nudges, redirects, give-up... (docs/users.md)
     entity: dict[str, Any] = field(default_factory=dict)
     rewards: list[dict[str, float]] = field(default_factory=list)  # per assistant step
     messages: list[dict[str, Any]] = field(default_factory=list)  # assistant transcript, images as placeholders
@@ -123,6 +124,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         error=error,
         verdict=ep.verdict.to_json() if ep.verdict else {},
         user_verdict=_user_verdict(ep),
+        user_dynamics=ep.user_dynamics(),
         entity=score.to_json(),
         rewards=list(ep.reward_history),
         messages=ep.transcripts[ep.ASSISTANT].messages_with_image_ids(),

@@ -122,6 +122,7 @@ class Observer:
             "round_index": ep.round_index,
             "action_error": error,
             "step": ep.step_count,
+            "user_dynamics": ep.user_dynamics(),
         }
         if ep.verdict is not None:
             info["verdict"] = ep.verdict.to_json()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..evaluation.entity_diff import EntityScore, EntityScorer
-from ..evaluation.judge import Evidence, RubricJudge, Verdict, action_rounds
+from ..evaluation.judge import Criterion, Evidence, RubricJudge, Verdict, action_rounds
 from ..evaluation.similarity import rouge_l
 from ..scenario.model import Scenario
 from ..tools import invoke, tools_in
@@ -210,6 +210,12 @@ class Episode:
         self.terminated = False
         self.truncated = False
         self.invalid_actions = {ASSISTANT: 0, USER: 0}
+        # The built-in user policies say what kind of move each action is (nudge, redirect...):
+        # counted per round once applied, for info["user_dynamics"] and the metrics.
+        self.user_moves: list[tuple[int, str]] = []
+        self.user_gave_up = False
+        self._pending_move: tuple[str, Any] | None = None
+        self.left_round_diffs: list[dict[str, Any]] = []  # world diff when the user moved on from round k
         self.max_messages = self.config.max_messages or scenario.max_messages
         universe = _episode_tools(scenario, self.config)
         self.world.services["tool_universe"] = universe  # tool search ranks only what this episode can reach
@@ -304,6 +310,7 @@ class Episode:
         if seat == ASSISTANT:
             error = self._assistant_act(action)
         else:
+            self._count_user_move(action)
             error = self._user_act(action)
         if not self.done and self._over_budget():
             self.truncated = True
@@ -323,10 +330,36 @@ class Episode:
         reward = self.config.f1_weight * delta
         if self.done and self.verdict is None:
             self.verdict = self.judge.evaluate(self.evidence(score))
+            if self.user_gave_up:
+                self.verdict = _gave_up_verdict(self.verdict, self.round_index)
             components["judge"] = self.verdict.score
             reward += self.config.judge_weight * self.verdict.score
         self.reward_history.append({"step": self.step_count, "seat": seat, "reward": reward, **components})
         return ActResult(rewards={ASSISTANT: reward, USER: 0.0}, components=components, error=error)
+
+    # ------------------------------------------------------------------ user dynamics
+    def note_user_move(self, kind: str, action: Any) -> None:
+        """A user policy announces that ``action`` (its next action) is a move of ``kind``."""
+        self._pending_move = (kind, action)
+
+    def _count_user_move(self, action: Any) -> None:
+        move, self._pending_move = self._pending_move, None
+        if move is not None and move[1] == action:
+            self.user_moves.append((self.round_index, move[0]))
+            self.user_gave_up = self.user_gave_up or move[0] == "give_up"
+
+    def user_dynamics(self) -> dict[str, Any]:
+        """Counts of the user's moves so far (see ``docs/users.md``) and the episode's steps."""
+        counts: dict[str, int] = {}
+        for _, kind in self.user_moves:
+            counts[kind] = counts.get(kind, 0) + 1
+        here = [kind for r, kind in self.user_moves if r == self.round_index]
+        return {
+            "steps": self.step_count, "nudges": counts.get("nudge", 0), "redirects": counts.get("redirect", 0),
+            "confirmations": counts.get("confirm", 0), "clarifications": counts.get("clarify", 0),
+            "ui_answers": counts.get("ui", 0), "gave_up": self.user_gave_up,
+            "failed_tries_this_round": sum(1 for k in here if k in ("nudge", "redirect")),
+        }
 
     def _invalid(self, seat: str, error: str, raw: Any = None) -> str:
         """Log what the seat wrote (its own transcript shows its attempt) and the error it caused."""
@@ -415,12 +448,14 @@ class Episode:
             target = rounds[nxt]
             same_images = bool(target.image_ids) and tuple(target.image_ids) == tuple(image_ids)
             if text.strip() == target.query.strip() or same_images or rouge_l(target.query, text) >= 0.7:
+                if nxt > 0:
+                    self.left_round_diffs.append(self.world.diff())
                 for change in target.state_changes:
                     self.world.apply_external(change.op, change.table, row=change.row, key=change.key, fields=change.fields)
                 self.round_index = nxt
         if 0 <= self.round_index < len(rounds):
             for j, clar in enumerate(rounds[self.round_index].clarifications):
-                if text.strip() == clar.answer.strip():
+                if text.strip() == clar.answer.strip() or rouge_l(clar.answer, text) >= 0.7:
                     self.clarifications_given.add((self.round_index, j))
         self._append(sender=USER, recipient=ASSISTANT, kind="message", content=text, image_ids=image_ids)
         self.turn = ASSISTANT
@@ -551,6 +586,13 @@ class Episode:
         from ..ui.evaluation import ui_criteria
 
         return ui_criteria(self)
+
+
+def _gave_up_verdict(verdict: Verdict, round_index: int) -> Verdict:
+    """The user gave up on a round: the episode fails whatever the judge found."""
+    reason = f"the user gave up in round {round_index + 1} after repeated failed tries"
+    return Verdict(False, [*verdict.criteria, Criterion("user_satisfied", False, reason, "user_gave_up")],
+                   verdict.judge, dict(verdict.details))
 
 
 class ToolCallError(Exception):

@@ -198,6 +198,7 @@ def episode_summary(record: Any, scenario: Any = None, user_verdict: Any = None)
         "criteria": {c.get("criterion"): bool(c.get("pass")) for c in verdict.get("criteria", [])},
         "metadata": meta,
         "duration_s": float(field_of(record, "duration_s") or 0.0),
+        "user_dynamics": dict(field_of(record, "user_dynamics") or {}),
     }
 
 
@@ -280,6 +281,19 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         breakdowns[key] = {v: _rates(g) for v, g in sorted(groups.items(), key=lambda kv: _sort_key(kv[0]))}
     out["breakdowns"] = breakdowns
     out["duration_s"] = round(sum(r["duration_s"] for r in rows), 3)
+    out["user_dynamics"] = _user_dynamics([r for r in scored if r.get("user_dynamics")])
+    return out
+
+
+def _user_dynamics(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """How the user reacted (docs/users.md): mean moves per episode and the give-up rate."""
+    if not rows:
+        return None
+    dyn = [r["user_dynamics"] for r in rows]
+    out: dict[str, Any] = {"episodes": len(dyn)}
+    for key in ("nudges", "redirects", "confirmations"):
+        out[f"mean_{key}"] = _mean(float(d.get(key, 0)) for d in dyn)
+    out["give_up_rate"] = _mean(float(bool(d.get("gave_up"))) for d in dyn)
     return out
 
 

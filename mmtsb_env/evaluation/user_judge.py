@@ -1,18 +1,24 @@
 """The user judge: did the user seat (scripted, LLM or trained) play its script faithfully?
 
-Four criteria, as in the paper:
+Four criteria, as in the paper. The user is judged on what it controls: it is never blamed for
+the agent's failures (nudging a stuck agent, giving up after the 5th failed try) or for an
+episode the framework cut off (message limit), and the environment's own entries -- UI-state
+notices (``<ui_state_server>`` records of screen taps) and tool-made images -- are not speech.
 
-* request_fidelity -- every scripted round's query was delivered, in order, once the previous
-  round was done; clarification answers came from the script.
+* request_fidelity -- every round reached was opened with its query; the user moved on from a
+  round only when it was done (its changes in the world at that moment, per the round's
+  checkpoint, and its ``report`` facts stated) or gave up after the 5th failed try; it never
+  volunteered a later round's request and never re-sent a round's request within the round.
+  Rounds that share wording are fine: a message matching its own round's script is scripted.
 * conversational_naturalness -- the user spoke as the user: no role swap (claiming to have done
-  the assistant's work, offering help, writing tool-call syntax), no empty or repeated messages,
-  no more unscripted messages than ``max_unscripted``.
+  the assistant's work, offering help, tool-call syntax), no empty messages, unscripted replies
+  short (at most ``max_reply_chars``).
 * grounded_consistency -- the user never stated a value that only the images (or the expected
-  answers) contain: image render facts and scenario facts absent from the script must not
-  appear in user messages.
-* tool_channel_correctness -- images went through ``send_message_with_image`` exactly in the
-  rounds that provide them, user tool calls did not fail, and ``end_conversation`` closed the
-  episode after the last round.
+  answers) contain.
+* tool_channel_correctness -- each scenario image went out once, through
+  ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
+  the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
+  after the last round or on giving up, or was cut off by the environment.
 
 :class:`UserJudge` checks these deterministically; :class:`LLMUserJudge` asks a model through a
 chat backend with the same evidence (cached and repaired like :class:`~.llm_judge.LLMJudge`).
@@ -30,7 +36,12 @@ from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
 from .similarity import as_number, rouge_l
 
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency", "tool_channel_correctness")
-USER_PROMPT_VERSION = "mmtsb-user-judge-1"
+USER_PROMPT_VERSION = "mmtsb-user-judge-2"
+# A round's opening that carries the round's images is recognised by them; its text must still be a
+# recognisable paraphrase of the request (ROUGE-L with the query), a looser bar than for text alone.
+IMAGE_OPENING_MATCH = 0.4
+GIVE_UP_TRIES = 5  # the user may end a round it cannot get done after this many assistant replies
+UI_STATE_MARKER = "<ui_state_server>"
 _SKIP_FACT_KEYS = frozenset({"kind", "currency", "distractors", "payment", "item_count", "tax_rate"})
 _COMMON_WORDS = frozenset({"free", "cash", "card", "none", "total", "note", "notes", "today", "rain", "shine", "more"})
 _ROLE_SWAP = re.compile(
@@ -47,7 +58,7 @@ class UserEvidence:
     """What the user judge needs: the script, what the user said and did, and image-only values."""
 
     scenario_id: str
-    rounds: list[dict[str, Any]]  # {"query", "image_ids", "instructions", "kind", "clarifications": [answer, ...]}
+    rounds: list[dict[str, Any]]  # {"query", "image_ids", "instructions", "kind", "clarifications": [answer, ...], "report"}
     conversation: list[dict[str, Any]]  # log entries (Entry.to_json())
     calls: list[dict[str, Any]]  # the user seat's tool calls (CallRecord.to_json())
     terminated: bool
@@ -58,15 +69,28 @@ class UserEvidence:
     image_ids: list[int] = field(default_factory=list)
     image_sources: list[str] = field(default_factory=list)
     image_url: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
+    n_scenario_images: int | None = None  # ids below this are the scenario's (the user's to send)
+    # Whether each round the user left was done in the world at that moment (None: not known,
+    # e.g. a recorded episode); index = round.
+    rounds_done: list[bool | None] = field(default_factory=list)
 
     def user_messages(self) -> list[dict[str, Any]]:
         return [e for e in self.conversation if e.get("sender") == "user" and e.get("kind") == "message"]
+
+    def spoken(self) -> list[dict[str, Any]]:
+        """The user's own words: its messages minus the environment's UI-state records of taps."""
+        return [m for m in self.user_messages() if not is_ui_state(m)]
 
     def script_text(self) -> str:
         parts = [self.description]
         for r in self.rounds:
             parts += [r.get("query", ""), r.get("instructions", ""), *r.get("clarifications", [])]
         return "\n".join(p for p in parts if p)
+
+
+def is_ui_state(entry: Mapping[str, Any]) -> bool:
+    """A ``ui_user_interact`` record: the environment's account of a tap, not the user speaking."""
+    return str(entry.get("content", "")).lstrip().startswith(UI_STATE_MARKER)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,6 +128,8 @@ def hidden_values(scenario: Any) -> list[str]:
     """Distinctive values shown in the scenario's images (render facts, declared facts) and the
     facts the assistant must report, minus those the user's script itself contains."""
     raw: list[Any] = list(getattr(scenario, "facts", ()))
+    for rnd in getattr(scenario, "rounds", ()):
+        raw += list(getattr(rnd, "report", ()))
     for spec in getattr(scenario, "images", ()):
         raw += [v for _, v in _flatten(dict(spec.facts))]
         if spec.render is not None:
@@ -131,7 +157,19 @@ def hidden_values(scenario: Any) -> list[str]:
 
 def _rounds_of(scenario: Any) -> list[dict[str, Any]]:
     return [{"query": r.query, "image_ids": list(r.image_ids), "instructions": r.instructions, "kind": r.kind,
-             "clarifications": [c.answer for c in r.clarifications]} for r in scenario.rounds]
+             "clarifications": [c.answer for c in r.clarifications], "report": list(r.report)} for r in scenario.rounds]
+
+
+def rounds_done_when_left(episode: Any) -> list[bool | None]:
+    """For each round the user left (moved on from, or ended in), whether its checkpoint was met in
+    the world at that moment and its report facts were stated (see :mod:`mmtsb_env.users.checkpoints`)."""
+    from ..users.checkpoints import round_done_in
+
+    diffs = list(getattr(episode, "left_round_diffs", []))
+    if episode.terminated and not episode.truncated and episode.round_index >= 0:
+        diffs.append(episode.world.diff())
+    log = [e.to_json() for e in episode.log]
+    return [round_done_in(episode.scenario, k, diff, log) for k, diff in enumerate(diffs)]
 
 
 def user_evidence_from_episode(episode: Any) -> UserEvidence:
@@ -143,11 +181,13 @@ def user_evidence_from_episode(episode: Any) -> UserEvidence:
         truncated=episode.truncated, hidden_values=hidden_values(sc), description=sc.description,
         metadata=dict(sc.metadata), image_ids=list(range(len(episode.images))),
         image_sources=[episode.images.source(i) for i in range(len(episode.images))], image_url=episode.image_url,
+        n_scenario_images=len(sc.images), rounds_done=rounds_done_when_left(episode),
     )
 
 
 def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
-    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script)."""
+    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script). A record
+    keeps only the final world, so whether a round was done when the user left it is unknown."""
     from .evidence import _url_loader
 
     sources = list(field_of(record, "image_sources") or [])
@@ -157,6 +197,7 @@ def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
         terminated=bool(field_of(record, "terminated")), truncated=bool(field_of(record, "truncated")),
         hidden_values=hidden_values(scenario), description=scenario.description, metadata=dict(scenario.metadata),
         image_ids=list(range(len(sources))), image_sources=sources, image_url=_url_loader(record),
+        n_scenario_images=len(scenario.images),
     )
 
 
@@ -166,7 +207,7 @@ def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
 
 
 def _matches(text: str, target: str, threshold: float) -> bool:
-    return text.strip() == target.strip() or rouge_l(target, text) >= threshold
+    return bool(target.strip()) and (text.strip() == target.strip() or rouge_l(target, text) >= threshold)
 
 
 def _mentions(text: str, value: str) -> bool:
@@ -178,25 +219,31 @@ def _mentions(text: str, value: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(needle) + r"(?!\w)", hay) is not None
 
 
+def _round_of(m: Mapping[str, Any]) -> int:
+    r = m.get("round_index")
+    return r if isinstance(r, int) else -1
+
+
 class UserJudge:
     """Deterministic checks of the user seat (see the module docstring)."""
 
     name = "user-rubric"
 
-    def __init__(self, *, match_threshold: float = 0.7, max_unscripted: int = 2) -> None:
+    def __init__(self, *, match_threshold: float = 0.7, max_reply_chars: int = 400, give_up_tries: int = GIVE_UP_TRIES) -> None:
         self.match_threshold = match_threshold
-        self.max_unscripted = max_unscripted
+        self.max_reply_chars = max_reply_chars
+        self.give_up_tries = give_up_tries
 
     def evaluate(self, ev: UserEvidence) -> Verdict:
         crit = [self.request_fidelity(ev), self.conversational_naturalness(ev), self.grounded_consistency(ev),
                 self.tool_channel_correctness(ev)]
         return Verdict(all(c.passed for c in crit), crit, self.name)
 
+    # -- shared readings ---------------------------------------------------------------------
     def _by_round(self, ev: UserEvidence) -> dict[int, list[dict[str, Any]]]:
         out: dict[int, list[dict[str, Any]]] = {}
-        for m in ev.user_messages():
-            r = m.get("round_index")
-            out.setdefault(r if isinstance(r, int) else -1, []).append(m)
+        for m in ev.spoken():
+            out.setdefault(_round_of(m), []).append(m)
         return out
 
     def _scripted(self, ev: UserEvidence, r: int, text: str) -> bool:
@@ -205,51 +252,78 @@ class UserJudge:
         rnd = ev.rounds[r]
         return any(_matches(text, t, self.match_threshold) for t in [rnd["query"], *rnd.get("clarifications", [])])
 
+    def _assistant_replies(self, ev: UserEvidence, r: int) -> int:
+        return sum(1 for e in ev.conversation if e.get("sender") == "assistant" and e.get("kind") == "message"
+                   and e.get("recipient") == "user" and e.get("round_index") == r)
+
+    def _gave_up_fairly(self, ev: UserEvidence) -> bool:
+        """The user ended in a round the assistant had replied to at least ``give_up_tries`` times."""
+        reached = rounds_reached(ev.conversation)
+        return ev.terminated and reached > 0 and self._assistant_replies(ev, reached - 1) >= self.give_up_tries
+
+    # -- criteria ------------------------------------------------------------------------------
     def request_fidelity(self, ev: UserEvidence) -> Criterion:
         by_round = self._by_round(ev)
-        problems = []
+        problems: list[str] = []
+        kind = ""
         if -1 in by_round:
             problems.append(f"{len(by_round[-1])} message(s) before the first scripted query")
+            kind = "script_deviation"
+        reached = rounds_reached(ev.conversation)
+        fair_end = self._gave_up_fairly(ev)
         for r, rnd in enumerate(ev.rounds):
             msgs = by_round.get(r, [])
             if not msgs:
-                problems.append(f"round {r + 1} query never delivered")
-            elif not _matches(msgs[0].get("content", ""), rnd["query"], self.match_threshold):
+                if r < reached or not (ev.truncated or fair_end):
+                    problems.append(f"round {r + 1} query never delivered")
+                    kind = kind or "round_missing"
+                continue
+            carried = bool(rnd.get("image_ids")) and set(rnd["image_ids"]) & set(msgs[0].get("image_ids", []))
+            bar = IMAGE_OPENING_MATCH if carried else self.match_threshold
+            if not _matches(msgs[0].get("content", ""), rnd["query"], bar):
                 problems.append(f"round {r + 1} opened with text that is not its query")
+                kind = kind or "script_deviation"
+            for m in msgs[1:]:
+                text = m.get("content", "")
+                if _matches(text, rnd["query"], self.match_threshold):
+                    problems.append(f"round {r + 1}: its request was sent again")
+                    kind = kind or "redundant_resend"
+                elif not self._scripted(ev, r, text):
+                    later = [j for j in range(r + 1, len(ev.rounds)) if _matches(text, ev.rounds[j]["query"], 0.5)]
+                    if later:
+                        problems.append(f"round {r + 1}: volunteered round {later[0] + 1}'s request early")
+                        kind = kind or "skipped_ahead"
+        last_left = len(ev.rounds_done) - 1
+        for r, done in enumerate(ev.rounds_done):
+            if done is False and not (r == last_left and fair_end and not ev.truncated and r == reached - 1):
+                problems.append(f"moved on from round {r + 1} before it was done")
+                kind = kind or "skipped_round"
         if problems:
-            return Criterion("request_fidelity", False, "; ".join(problems[:4]), "script_deviation")
-        return Criterion("request_fidelity", True, f"all {len(ev.rounds)} scripted queries delivered in order")
+            return Criterion("request_fidelity", False, "; ".join(problems[:4]), kind)
+        return Criterion("request_fidelity", True, f"{reached}/{len(ev.rounds)} scripted round(s) delivered in order, each after the previous was done")
 
     def conversational_naturalness(self, ev: UserEvidence) -> Criterion:
-        msgs = ev.user_messages()
+        msgs = ev.spoken()
         problems, kind = [], ""
         for m in msgs:
             text = m.get("content", "")
-            r = m.get("round_index")
-            scripted = isinstance(r, int) and self._scripted(ev, r, text)
-            if not scripted and (_ROLE_SWAP.search(text) or _TOOL_SYNTAX.search(text)):
-                problems.append(f"speaks as the assistant: {_clip(text, 80)!r}")
-                kind = kind or "role_swap"
+            scripted = self._scripted(ev, _round_of(m), text)
             if not text.strip():
                 problems.append("an empty message")
                 kind = kind or "empty_message"
-        for a, b in zip(msgs, msgs[1:]):
-            if a.get("content", "").strip() and a.get("content", "").strip() == b.get("content", "").strip():
-                problems.append(f"repeated itself: {_clip(a.get('content', ''), 60)!r}")
-                kind = kind or "repetition"
-                break
-        unscripted = [m for m in msgs if not (isinstance(m.get("round_index"), int)
-                                              and self._scripted(ev, m["round_index"], m.get("content", "")))]
-        if len(unscripted) > self.max_unscripted:
-            problems.append(f"{len(unscripted)} unscripted messages (at most {self.max_unscripted})")
-            kind = kind or "chatter"
+            elif not scripted and (_ROLE_SWAP.search(text) or _TOOL_SYNTAX.search(text)):
+                problems.append(f"speaks as the assistant: {_clip(text, 80)!r}")
+                kind = kind or "role_swap"
+            elif not scripted and len(text) > self.max_reply_chars:
+                problems.append(f"an unscripted message of {len(text)} characters (at most {self.max_reply_chars})")
+                kind = kind or "rambling"
         if problems:
             return Criterion("conversational_naturalness", False, "; ".join(problems[:3]), kind)
         return Criterion("conversational_naturalness", True, f"{len(msgs)} message(s), all in the user's role")
 
     def grounded_consistency(self, ev: UserEvidence) -> Criterion:
-        leaked = []
-        for m in ev.user_messages():
+        leaked: list[str] = []
+        for m in ev.spoken():
             text = m.get("content", "")
             leaked += [v for v in ev.hidden_values if v not in leaked and _mentions(text, v)]
         if leaked:
@@ -259,35 +333,54 @@ class UserJudge:
 
     def tool_channel_correctness(self, ev: UserEvidence) -> Criterion:
         problems, kind = [], ""
+        limit = ev.n_scenario_images if ev.n_scenario_images is not None else max(ev.image_ids, default=-1) + 1
         by_round = self._by_round(ev)
+        scripted_in: dict[int, set[int]] = {}
         for r, rnd in enumerate(ev.rounds):
-            want = set(rnd.get("image_ids", []))
-            sent = {i for m in by_round.get(r, []) for i in m.get("image_ids", [])}
-            if want - sent and r in by_round:
+            for i in rnd.get("image_ids", []):
+                scripted_in.setdefault(i, set()).add(r)
+        seen: dict[int, int] = {}
+        for m in ev.spoken():
+            for i in m.get("image_ids", []):
+                if i < limit:
+                    seen[i] = seen.get(i, 0) + 1
+        twice = sorted(i for i, n in seen.items() if n > 1)
+        if twice:
+            problems.append(f"image(s) {twice} sent more than once")
+            kind = "images_resent"
+        reached = rounds_reached(ev.conversation)
+        sent_before: set[int] = set()
+        for r, rnd in enumerate(ev.rounds):
+            sent = {i for m in by_round.get(r, []) for i in m.get("image_ids", []) if i < limit}
+            want = set(rnd.get("image_ids", [])) - sent_before
+            if r < reached and want - sent:
                 problems.append(f"round {r + 1}: image(s) {sorted(want - sent)} not sent")
                 kind = kind or "images_missing"
-            if sent - want:
-                problems.append(f"round {r + 1}: image(s) {sorted(sent - want)} sent but scripted elsewhere")
+            misplaced = sorted(i for i in sent if r not in scripted_in.get(i, set()))
+            if misplaced:
+                problems.append(f"round {r + 1}: image(s) {misplaced} sent but scripted elsewhere")
                 kind = kind or "images_misplaced"
-        early = {i for m in by_round.get(-1, []) for i in m.get("image_ids", [])}
+            sent_before |= sent
+        early = {i for m in by_round.get(-1, []) for i in m.get("image_ids", []) if i < limit}
         if early:
             problems.append(f"image(s) {sorted(early)} sent before the first round")
             kind = kind or "images_misplaced"
-        failed = [c for c in ev.calls if not c.get("ok", True)]
+        failed = [c for c in ev.calls if not c.get("ok", True) and not str(c.get("name", "")).startswith("ui_")]
         if failed:
             problems.append(f"{len(failed)} user tool call(s) failed ({failed[0].get('name')})")
             kind = kind or "failed_calls"
-        reached = rounds_reached(ev.conversation)
-        if ev.truncated or not ev.terminated:
-            problems.append("the conversation was not closed with end_conversation")
-            kind = kind or "not_closed"
-        elif reached < len(ev.rounds):
-            problems.append(f"ended after {reached}/{len(ev.rounds)} rounds")
-            kind = kind or "ended_early"
+        if not ev.truncated:
+            if not ev.terminated:
+                problems.append("the conversation was not closed with end_conversation")
+                kind = kind or "not_closed"
+            elif reached < len(ev.rounds) and not self._gave_up_fairly(ev):
+                problems.append(f"ended after {reached}/{len(ev.rounds)} rounds")
+                kind = kind or "ended_early"
         if problems:
             return Criterion("tool_channel_correctness", False, "; ".join(problems[:4]), kind)
-        n_img = sum(len(r.get("image_ids", [])) for r in ev.rounds)
-        return Criterion("tool_channel_correctness", True, f"{n_img} image(s) sent in their rounds; closed with end_conversation")
+        n_img = len(seen)
+        how = "cut off by the environment" if ev.truncated else "closed with end_conversation"
+        return Criterion("tool_channel_correctness", True, f"{n_img} image(s) sent once in their rounds; {how}")
 
 
 # ---------------------------------------------------------------------------------------------

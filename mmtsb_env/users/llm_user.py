@@ -1,23 +1,29 @@
-"""LLMUser: a language model voices the user seat, held to the scripted user's guarantees.
+"""LLMUser: a language model plays the user seat from the script, under the supervisor's rules.
 
-The script still decides *what* happens (which round, which clarification, when to end: the
-same decisions as :class:`~mmtsb_env.users.scripted.ScriptedUser`); the model decides *how* it is
-said, with our own prompt holding the round script and the user-side tools
-(``send_message_with_image``, ``end_conversation``). The model never sees image pixels. Around
-each reply:
+Each turn the host reads the situation with the same rules as the scripted user
+(:func:`~mmtsb_env.users.rules.decide`: is the round done in the world, did the assistant ask the
+scripted question, permission, or what an image shows) and tells the model, in our own prompt,
+where the conversation stands; the model writes the user's reply. The model sees the script only
+up to the round it is on, never the pixels (images are ``[image N]`` labels) and never the world.
 
-- a round's images are always delivered with that round (attached when the model forgets or
-  names other ids);
-- a reply that states a scenario fact (a value from the images or the expected answer) that the
-  script line does not contain, or that drifts from a round's request so far that the
-  environment would not recognise the round, or is empty, or tries to end early, is replaced by
-  the scripted line;
-- after the last round the user ends the conversation (no model call);
-- a backend failure falls back to the scripted line (the episode stays valid).
+Guards around every reply (a replaced reply is the scripted one; ``LLMUser.replaced`` counts why):
 
-``LLMUser.steps`` records, per turn, what the script wanted, what was sent, whether the model's
-text was used (``source``: ``"model"`` / ``"script"``), why not (``reason``) and the model's
-token ids and logprobs -- kept apart from the assistant's, so user-simulator tokens are never
+- moving on is the world's call: a reply that would open the next round before the current one
+  is done is replaced, and when the round is done the opening must stay recognisable as the next
+  round's request (ROUGE-L >= :data:`ROUND_MATCH`; >= ``IMAGE_OPENING_MATCH`` when its images
+  carry it);
+- a reply stating a scenario fact (an image value or an expected answer) the script line does not
+  contain is a leak; one that echoes a later round's request volunteers the future; one that
+  speaks as the assistant, calls a tool it may not, ends early, is empty or rambles -- all replaced;
+- images go out only with the round that opens them, once, through ``send_message_with_image``
+  (the host attaches them; ids the model names are ignored);
+- ending (after the last round, or giving up on the 5th failed try) and screen taps in UI rounds
+  need no model call; a backend failure falls back to the scripted reply.
+
+Completions are cached by a hash of (prompt, tools, sampling): with the default temperature 0 an
+episode replays identically and a re-run costs no model call. ``LLMUser.steps`` records, per turn,
+the move, what was sent, whether the model's text was used (``source``), why not (``reason``) and
+the model's token ids and logprobs -- apart from the assistant's, so user tokens are never
 mistaken for trainable assistant tokens.
 
 >>> import mmtsb_env
@@ -30,34 +36,46 @@ mistaken for trainable assistant tokens.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from typing import TYPE_CHECKING, Any, MutableMapping
 
 from ..episode.actions import Message, parse_action
+from ..episode.engine import scenario_asset
+from ..evaluation.similarity import rouge_l
+from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH, hidden_values
 from ..llm.base import BackendError
 from ..llm.messages import text_only
-from .scripted import END, ScriptedUser, round_action
+from .rules import Move, decide
+from .script import delivered_images
+from .scripted import note_move
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode
 
 ROUND_MATCH = 0.7  # the environment recognises a round by ROUGE-L >= 0.7 with its query (or by its images)
+FUTURE_MATCH = 0.5  # a reply this close to a later round's request volunteers it
+ANSWER_MATCH = 0.5  # a clarification reply must stay this close to the script's answer
+NO_MODEL_CALL = ("end", "give_up", "ui")
 
-_SYSTEM = """You play the owner of a smartphone. An assistant operates the phone for you; you talk to it in short, natural messages.
-You follow a script: one request per round, in order. Say what the current step of the script says, in your own words but close to its wording, and nothing else.
-You cannot see any image (they are only labelled [image N]). Never describe an image and never state names, amounts, dates or other values that your script does not contain.
-To send images, call send_message_with_image with your message and the image ids. To say something without images, just reply with the text.
-Call end_conversation only when the script is finished.
+_SYSTEM = """You are the owner of a smartphone. An assistant operates the phone for you. You talk to it in short, natural messages, like a busy person texting.
+You follow a script, one request per round. You only know what the script says. You cannot see images: they appear only as [image N] labels, so you never describe them or state names, amounts, dates or other values from them.
+Your rules:
+- Make each request when the note in parentheses tells you to, close to the script's wording. Never mention a request you have not been given yet.
+- You delegate: never do the assistant's work, never claim you did something on the phone, never offer help.
+- If the assistant asks a question your script answers, answer with the script's information. If it asks permission, say yes. If it asks what an image shows, tell it to look at the images. If it says it is done but the note says it is not, tell it briefly what is still missing.
+- To send images use send_message_with_image; otherwise just reply with text. Never end the conversation yourself.
 
 Scenario: {description}
-Your script:
+Your script so far:
 {script}"""
 
 
-def _script_text(episode: "Episode") -> str:
+def _script_text(episode: "Episode", upto: int) -> str:
     lines = []
-    for i, rnd in enumerate(episode.scenario.rounds):
-        images = f" (attach image ids {', '.join(map(str, rnd.image_ids))})" if rnd.image_ids else ""
+    for i, rnd in enumerate(episode.scenario.rounds[: upto + 1]):
+        images = f" (send image ids {', '.join(map(str, rnd.image_ids))})" if rnd.image_ids else ""
         lines.append(f"Round {i + 1}: {rnd.query}{images}")
         for clar in rnd.clarifications:
             when = f"about {', '.join(clar.keywords)}" if clar.keywords else "anything"
@@ -79,137 +97,167 @@ def _leaves(value: Any):
 
 
 def secret_values(episode: "Episode") -> list[str]:
-    """Values the user must not say unless its script says them: scenario facts and image contents."""
+    """Values the user must not say unless its script says them: scenario facts, round report facts,
+    image contents and the values the drawn images show (the user judge's hidden values), lower-cased;
+    short ones are too generic to count."""
     scenario = episode.scenario
     found: list[Any] = list(scenario.facts)
+    for rnd in scenario.rounds:
+        found.extend(rnd.report)
     for image in scenario.images:
         found.extend(_leaves(image.facts))
         if image.render:
             found.extend(_leaves(image.render.get("content", {})))
-    out = []
+    out = [v.lower() for v in scenario_asset(scenario, "user_hidden_values", lambda: hidden_values(scenario))]
     for value in found:
-        if isinstance(value, float):
-            text = f"{value:.2f}"
-        else:
-            text = str(value).strip()
+        text = f"{value:.2f}" if isinstance(value, float) else str(value).strip()
         digits = sum(c.isdigit() for c in text)
         if len(text) >= 4 or (digits >= 3 and len(text) >= 3):
             out.append(text.lower())
     return sorted(set(out))
 
 
+def _instruction(episode: "Episode", move: Move) -> str:
+    rounds = episode.scenario.rounds
+    if move.kind in ("open", "advance"):
+        rnd = rounds[move.round_index]
+        done = "" if move.kind == "open" else "The assistant has done what you asked so far. "
+        what = f"{done}Now make request {move.round_index + 1} of {len(rounds)}: {rnd.query}"
+        if rnd.image_ids:
+            what += f" Send image ids {', '.join(map(str, rnd.image_ids))} with it."
+        return f"({what})"
+    if move.kind == "clarify":
+        return f"(The assistant asked something your script answers. Answer with: {move.text})"
+    if move.kind == "confirm":
+        return "(The assistant asks for permission and has not finished yet. Give it the go-ahead.)"
+    if move.kind == "redirect":
+        labels = ", ".join(f"[image {i}]" for i in sorted(delivered_images(episode))) or "the images"
+        return f"(The assistant asks you for something only the images show. You cannot see them: tell it to look at {labels}.)"
+    return f"(The request is not finished yet. What you can tell: {move.why} Say so briefly, in your own words.)"
+
+
 class LLMUser:
-    """``act(episode) -> action string`` with a chat backend, under the scripted user's guarantees.
+    """``act(episode) -> action string`` with a chat backend, under the supervisor's rules.
 
     Args:
-        backend: any :class:`~mmtsb_env.llm.base.ChatBackend`.
-        sampling: per-call options (``temperature``, ``max_tokens``...).
-        max_length_ratio: a reply longer than this many times its script line is replaced.
+        backend: any :class:`~mmtsb_env.llm.base.ChatBackend` (its own, separate from the agent's).
+        sampling: per-call options; the default is ``temperature=0`` and ``max_tokens=128``.
+        max_length_ratio: a reply longer than this many times its scripted reply (at least 40
+            characters) is replaced.
+        cache: mapping of prompt hash -> :class:`~mmtsb_env.llm.base.Completion` (default: a new
+            in-memory dict); share one between users to reuse completions across runs.
     """
 
     name = "llm"
 
-    def __init__(self, backend: Any, *, sampling: dict[str, Any] | None = None, max_length_ratio: float = 4.0) -> None:
+    def __init__(self, backend: Any, *, sampling: dict[str, Any] | None = None, max_length_ratio: float = 4.0,
+                 cache: MutableMapping[str, Any] | None = None) -> None:
         self.backend = backend
-        self.sampling = {"max_tokens": 128, **(sampling or {})}
+        self.sampling = {"max_tokens": 128, "temperature": 0.0, **(sampling or {})}
         self.max_length_ratio = max_length_ratio
-        self.script = ScriptedUser()
+        self.cache: MutableMapping[str, Any] = {} if cache is None else cache
         self.steps: list[dict[str, Any]] = []
+        self.replaced: Counter[str] = Counter()  # why model replies were replaced (leak, future_round...)
 
     # ------------------------------------------------------------------ prompt
     def reseed(self, seed: int) -> None:
         """Seed this episode's sampling; the env calls it on reset with a seed drawn from the reset seed."""
         self.sampling["seed"] = int(seed)
 
-    def messages(self, episode: "Episode", instruction: str) -> list[dict[str, Any]]:
-        """The model's prompt: our system prompt + the user seat's history (images as labels only)."""
+    def messages(self, episode: "Episode", move: Move) -> list[dict[str, Any]]:
+        """The model's prompt: our system prompt, the user seat's history (images as labels), the situation."""
         history = text_only(episode.transcripts[episode.USER].messages_with_image_ids()[1:], placeholder="")
+        upto = max(move.round_index, episode.round_index, 0)
         system = _SYSTEM.format(description=episode.scenario.description or episode.scenario.id,
-                                script=_script_text(episode))
-        return [{"role": "system", "content": system}, *history, {"role": "user", "content": instruction}]
+                                script=_script_text(episode, upto))
+        return [{"role": "system", "content": system}, *history, {"role": "user", "content": _instruction(episode, move)}]
 
-    def _target(self, episode: "Episode") -> tuple[str, str, tuple[int, ...], str]:
-        """(kind, text, image ids, scripted action): kind is ``round``, ``answer`` or ``end``."""
-        action = self.script.act(episode)
-        if action == END:
-            return "end", "", (), action
-        nxt = episode.round_index + 1
-        if nxt < len(episode.scenario.rounds) and action == round_action(episode, nxt):
-            rnd = episode.scenario.rounds[nxt]
-            return "round", rnd.query, tuple(rnd.image_ids), action
-        return "answer", action, (), action
+    def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> tuple[Any, bool]:
+        key = hashlib.sha256(json.dumps([messages, tools, self.sampling], sort_keys=True, default=str).encode()).hexdigest()
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit, True
+        completion = self.backend.complete(messages, tools, **self.sampling)
+        self.cache[key] = completion
+        return completion, False
 
     # ------------------------------------------------------------------ acting
     def act(self, episode: "Episode") -> str:
-        kind, line, image_ids, scripted = self._target(episode)
-        record: dict[str, Any] = {"round_index": episode.round_index, "kind": kind, "script": scripted}
-        if kind == "end":
-            record.update(action=scripted, source="script", reason="script finished")
-            self.steps.append(record)
-            return scripted
-        if kind == "round":
-            number = episode.round_index + 2
-            what = f"round {number} of {len(episode.scenario.rounds)}: {line}"
-            if image_ids:
-                what += f" Attach image ids {', '.join(map(str, image_ids))} with send_message_with_image."
-        else:
-            what = f"answer the assistant's question with: {line}"
-        instruction = f"(Your next message -- {what})"
+        move = decide(episode)
+        record: dict[str, Any] = {"round_index": episode.round_index, "kind": move.kind, "script": move.action}
+        if move.kind in NO_MODEL_CALL:
+            return self._send(episode, move, move.action, record, source="script", reason="no model call needed")
         try:
-            completion = self.backend.complete(self.messages(episode, instruction),
-                                               episode.offered_tools(episode.USER), **self.sampling)
+            completion, cached = self._complete(self.messages(episode, move), episode.offered_tools(episode.USER))
         except BackendError as exc:
-            record.update(action=scripted, source="script", reason=f"backend error: {exc}")
-            self.steps.append(record)
-            return scripted
-        record.update(model_text=completion.raw_text or completion.text, prompt_token_ids=completion.prompt_token_ids,
-                      token_ids=completion.token_ids, logprobs=completion.logprobs, usage=dict(completion.usage))
-        text, reason = self._read(completion, episode, kind, line)
+            return self._send(episode, move, move.action, record, source="script", reason=f"backend error: {exc}")
+        record.update(model_text=completion.raw_text or completion.text, cached=cached,
+                      prompt_token_ids=completion.prompt_token_ids, token_ids=completion.token_ids,
+                      logprobs=completion.logprobs, usage=dict(completion.usage))
+        text, reason = self._read(completion, episode, move)
         if reason is not None:
-            record.update(action=scripted, source="script", reason=reason)
-            self.steps.append(record)
-            return scripted
+            self.replaced[reason.split(":")[0]] += 1
+            return self._send(episode, move, move.action, record, source="script", reason=reason)
         assert text is not None
-        if image_ids:
-            action = json.dumps({"name": "send_message_with_image",
-                                 "arguments": {"message": text, "image_ids": ",".join(map(str, image_ids))}},
-                                ensure_ascii=False)
-        else:
-            action = text
-        record.update(action=action, source="model", reason=None)
+        return self._send(episode, move, self._action(move, text), record, source="model", reason=None)
+
+    def _send(self, episode: "Episode", move: Move, action: str, record: dict[str, Any], *, source: str,
+              reason: str | None) -> str:
+        record.update(action=action, source=source, reason=reason)
         self.steps.append(record)
+        note_move(episode, move, action)
         return action
 
-    def _read(self, completion: Any, episode: "Episode", kind: str, line: str) -> tuple[str | None, str | None]:
-        """The model's message text, or ``(None, reason)`` when the scripted line must be used."""
+    @staticmethod
+    def _action(move: Move, text: str) -> str:
+        """The model's text, with the images the scripted move sends (and only those)."""
+        scripted = parse_action(move.action, "tool")
+        if isinstance(scripted, Message):
+            return text
+        args = dict(scripted.calls[0].arguments)
+        return json.dumps({"name": "send_message_with_image", "arguments": {**args, "message": text}}, ensure_ascii=False)
+
+    def _read(self, completion: Any, episode: "Episode", move: Move) -> tuple[str | None, str | None]:
+        """The model's message text, or ``(None, reason)`` when the scripted reply must be used."""
         text = completion.text
         for call in completion.tool_calls:
             if call.get("name") == "end_conversation":
-                return None, "tried to end before the script was finished"
+                return None, "premature_end: tried to end the conversation itself"
             if call.get("name") == "send_message_with_image":
                 args = call.get("arguments")
                 text = args.get("message", "") if isinstance(args, dict) else ""
                 break
         else:
             if completion.tool_calls:
-                return None, f"called an unknown tool {completion.tool_calls[0].get('name')!r}"
+                return None, f"bad_tool: called a tool it may not use ({completion.tool_calls[0].get('name')!r})"
         text = (text or "").strip()
         if not text:
-            return None, "empty reply"
+            return None, "empty: empty reply"
         if not isinstance(parse_action(text, "tool"), Message):
-            return None, "reply is not a plain message"
+            return None, "not_message: reply is not a plain message"
+        line = move.text or move.action
         if len(text) > self.max_length_ratio * max(40, len(line)):
-            return None, "reply much longer than the script line"
+            return None, "rambling: reply much longer than the scripted reply"
+        if _ROLE_SWAP.search(text) and not _ROLE_SWAP.search(line):
+            return None, "role_swap: reply speaks as the assistant"
+        rounds = episode.scenario.rounds
+        current = move.round_index
+        for j in range(current + 1, len(rounds)):
+            if rouge_l(rounds[j].query, text) >= FUTURE_MATCH and rouge_l(rounds[j].query, text) > rouge_l(line, text):
+                return None, f"future_round: reply echoes round {j + 1}'s request"
+        if move.kind not in ("open", "advance") and current + 1 < len(rounds) \
+                and rouge_l(rounds[current + 1].query, text) >= ROUND_MATCH:
+            return None, "skip_ahead: reply would open the next round before this one is done"
         lowered, allowed = text.lower(), line.lower()
-        for value in secret_values(episode):
-            if value in lowered and value not in allowed:
-                return None, "reply states a scenario fact the script does not give"
-        if kind == "round":
-            from ..evaluation.similarity import rouge_l
-
-            rnd = episode.scenario.rounds[episode.round_index + 1]
-            if not rnd.image_ids and rouge_l(line, text) < ROUND_MATCH:
-                return None, "reply too far from the round's request to be recognised"
+        if any(value in lowered and value not in allowed for value in secret_values(episode)):
+            return None, "leak: reply states a scenario fact the script does not give"
+        if move.kind in ("open", "advance"):
+            carried_by_images = not isinstance(parse_action(move.action, "tool"), Message)
+            bar = IMAGE_OPENING_MATCH if carried_by_images else ROUND_MATCH
+            if rouge_l(rounds[current].query, text) < bar:
+                return None, "unrecognised: reply too far from the round's request to be recognised"
+        if move.kind == "clarify" and rouge_l(move.text, text) < ANSWER_MATCH:
+            return None, "lost_answer: reply drops the script's answer"
         return text, None
 
     def last_step_info(self) -> dict[str, Any]:

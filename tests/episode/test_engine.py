@@ -7,6 +7,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.episode.engine import Episode, EpisodeConfig
 from mmtsb_env.scenario.suites import find_scenario
+from mmtsb_env.users.checkpoints import resolve_refs
 from mmtsb_env.users.scripted import ScriptedUser
 
 DEMO = mmtsb_env.load_suite("demo")
@@ -37,12 +38,19 @@ def test_user_delivers_round_images_and_advances_rounds():
     ep = start("demo/contacts_note_progressive")
     first = ep.log[-1]
     assert first.sender == "user" and first.image_ids == (0,) and ep.round_index == 0
-    ep.act("assistant", "Done.")
+    ep.act("assistant", "Done.")  # claimed, not done: the user does not move on
     ep.act("user", USER.act(ep))
-    assert ep.round_index == 1 and ep.log[-1].image_ids == (1,)
-    ep.act("assistant", "Done.")
-    ep.act("user", USER.act(ep))
-    assert ep.terminated and ep.verdict is not None and not ep.verdict.passed
+    assert ep.round_index == 0 and ep.user_moves[-1] == (0, "nudge")
+    saved = {}
+    for rnd in ep.scenario.rounds:
+        for step in rnd.solution:
+            ep.act("assistant", call(step["name"], **resolve_refs(step["arguments"], saved)))
+            saved[step.get("save_as")] = ep.calls[-1].outcome.result
+        ep.act("assistant", "Done.")
+        ep.act("user", USER.act(ep))
+        if not ep.done:
+            assert ep.round_index == 1 and ep.log[-1].image_ids == (1,)
+    assert ep.terminated and ep.verdict is not None
 
 
 def test_clarification_is_answered_once_then_round_advances():
@@ -52,7 +60,11 @@ def test_clarification_is_answered_once_then_round_advances():
     assert answer == "The one about the lease, please."
     ep.act("user", answer)
     assert (0, 0) in ep.clarifications_given
-    ep.act("assistant", "Is that right?")
+    ep.act("assistant", "Which note do you mean, the lease or the dentist one?")
+    assert USER.act(ep) != answer  # answered once; asking again is a failed try
+    ep.act("user", USER.act(ep))
+    ep.act("assistant", call("simple_note_delete_note", note_id=9002))
+    ep.act("assistant", "Deleted the lease note. Is that right?")
     assert json.loads(USER.act(ep))["name"] == "end_conversation"
 
 

@@ -1,4 +1,4 @@
-"""LLMUser: the model voices the user; the scripted user's guarantees hold around it."""
+"""LLMUser: the model plays the user from the script; the supervisor's rules hold around it."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def test_paraphrase_is_sent_with_the_rounds_images_and_the_model_is_blind():
     call = backend.calls[0]
     assert [t["function"]["name"] for t in call["tools"]][:2] == ["send_message_with_image", "end_conversation"]
     prompt = json.dumps(call["messages"])
-    assert "Round 1: Please make a note titled 'Lunch expense'" in prompt and "attach image ids 0" in prompt
+    assert "Round 1: Please make a note titled 'Lunch expense'" in prompt and "send image ids 0" in prompt
+    assert call["sampling"]["temperature"] == 0.0  # deterministic by default
     assert "data:image" not in prompt and "Blue Door" not in prompt  # never the pixels, never the facts
     assert env.user.steps[0]["source"] == "model"
 
@@ -49,7 +50,7 @@ def test_images_are_always_attached_to_their_round(reply):
 @pytest.mark.parametrize("reply, reason", [
     ("The receipt total is 13.48, save it.", "scenario fact"),
     ("Blue Door Cafe receipt, note it.", "scenario fact"),
-    (Completion(tool_calls=[{"id": "", "name": "end_conversation", "arguments": {}}]), "end before the script"),
+    (Completion(tool_calls=[{"id": "", "name": "end_conversation", "arguments": {}}]), "end the conversation itself"),
     ("", "empty reply"),
     ('{"name": "simple_note_create_note", "arguments": {}}', "not a plain message"),
     ("please " * 200, "much longer"),
@@ -78,12 +79,12 @@ def test_text_rounds_must_stay_recognisable():
 
 def test_clarification_answers_and_ending_after_the_last_round():
     backend = RecordedBackend(["I already called the person on this card, so delete my note about calling them.",
-                               "The lease one."])
+                               "The one about the lease."])
     env = _env(LLMUser(backend))
     obs, info = env.reset(seed=0, options={"scenario": "demo/delete_note_clarify"})
     obs, *_ = env.step("I see two notes: the lease one or the dentist one. Which should I delete?")
-    assert env.user.steps[-1]["kind"] == "answer" and env.user.steps[-1]["source"] == "model"
-    assert obs["text"] == "User: The lease one."
+    assert env.user.steps[-1]["kind"] == "clarify" and env.user.steps[-1]["source"] == "model"
+    assert obs["text"] == "User: The one about the lease."
     _, _, terminated, _, _ = env.step('{"name": "simple_note_delete_note", "arguments": {"note_id": 9002}}')
     assert not terminated
     _, _, terminated, _, info = env.step("Deleted the lease note.")
@@ -108,8 +109,12 @@ def test_secret_values_cover_facts_and_image_contents():
 
 
 def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
+    """A random-weights model on both seats: the agent gets nothing done, so the user (whose
+    model text is mostly replaced by the guards) nudges and gives up; every guarantee holds."""
+    from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
+
     user = LLMUser(idefics3_backend, sampling={"max_tokens": 8, "temperature": 1.0, "seed": 1})
-    env = _env(user, max_messages=30)
+    env = _env(user, max_messages=40)
     agent = VLMAgent(idefics3_backend, tool_format="compact", sampling={"max_tokens": 6, "temperature": 1.0, "seed": 0})
     scenario = next(s for s in env.scenarios if s.id == "demo/two_events_mixed")
     obs, info = env.reset(seed=0, options={"scenario": scenario.id})
@@ -117,10 +122,149 @@ def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
     while not done:
         obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
         done = terminated or truncated
-    assert env.episode.terminated  # the user ended it after the last round
-    delivered = [m.image_ids for m in _user_messages(env) if m.image_ids]
-    assert delivered == [r.image_ids for r in scenario.rounds if r.image_ids]
-    assert env.episode.round_index == len(scenario.rounds) - 1
-    model_turns = [s for s in user.steps if s["kind"] != "end"]
+    ep = env.episode
+    delivered = [i for m in _user_messages(env) for i in m.image_ids]
+    reached = [i for r in scenario.rounds[: ep.round_index + 1] for i in r.image_ids]
+    assert delivered == reached  # each image once, in its round, never ahead
+    verdict = UserJudge().evaluate(user_evidence_from_episode(ep))
+    assert verdict.passed, [c.reason for c in verdict.criteria if not c.passed]
+    assert info["user_dynamics"]["nudges"] + info["user_dynamics"]["redirects"] >= 1 or ep.truncated
+    model_turns = [s for s in user.steps if "token_ids" in s]
     assert model_turns and all(s["token_ids"] and len(s["logprobs"]) == len(s["token_ids"]) for s in model_turns)
-    assert user.steps[-1]["kind"] == "end"
+
+
+# ------------------------------------------------------------------ the supervisor's rules, model-played
+NOTE = json.dumps({"name": "simple_note_create_note", "arguments": {"title": "Lunch expense", "content": "Blue Door Cafe, total $13.48"}})
+OPENING = "Could you note the merchant and total from this receipt under 'Lunch expense'?"
+
+
+def test_done_without_doing_gets_the_models_nudge_not_the_next_round():
+    backend = RecordedBackend([OPENING, "Hmm, I can't find that note anywhere yet. Please save it."])
+    env = _env(LLMUser(backend))
+    env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    obs, _, terminated, _, info = env.step("Done, all set.")
+    assert not terminated and info["round_index"] == 0
+    assert obs["text"] == "User: Hmm, I can't find that note anywhere yet. Please save it."
+    assert env.user.steps[-1]["kind"] == "nudge" and env.user.steps[-1]["source"] == "model"
+    assert info["user_dynamics"]["nudges"] == 1
+    situation = backend.calls[-1]["messages"][-1]["content"]
+    assert "not finished" in situation and "new note" in situation  # what is missing, no values
+    env.step(NOTE)
+    _, _, terminated, _, info = env.step("Saved.")
+    assert terminated and not info["user_dynamics"]["gave_up"] and len(backend.calls) == 2  # ending: no call
+
+
+def test_a_model_reply_that_opens_the_next_round_early_is_replaced():
+    scenario_id = "demo/connectivity_goal_change"
+    nxt = next(s for s in mmtsb_env.load_suite("demo") if s.id == scenario_id).rounds[1].query
+    query = next(s for s in mmtsb_env.load_suite("demo") if s.id == scenario_id).rounds[0].query
+    user = LLMUser(RecordedBackend([query, nxt]))
+    env = _env(user)
+    env.reset(seed=0, options={"scenario": scenario_id})
+    obs, _, _, _, info = env.step("Done.")
+    assert info["round_index"] == 0 and user.steps[-1]["source"] == "script"
+    assert user.steps[-1]["reason"].startswith("future_round") or user.steps[-1]["reason"].startswith("skip_ahead")
+    assert "I don't see the change to the device yet" in obs["text"]
+
+
+def test_five_failed_tries_end_the_episode_without_a_model_call():
+    nudges = [f"Still nothing, try again ({i})." for i in range(4)]
+    backend = RecordedBackend([OPENING, *nudges])
+    env = _env(LLMUser(backend))
+    env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    for i in range(5):
+        _, _, terminated, _, info = env.step("Done.")
+        assert terminated == (i == 4)
+    assert info["user_dynamics"]["gave_up"] and info["verdict"]["pass"] is False
+    assert env.user.steps[-1]["kind"] == "give_up" and len(backend.calls) == 5
+
+
+def test_completions_are_cached_and_replay_identically():
+    cache = {}
+    first = LLMUser(RecordedBackend([OPENING, "Not there yet, please save the note."]), cache=cache)
+    second_backend = RecordedBackend([])
+    second = LLMUser(second_backend, cache=cache)
+    runs = []
+    for user in (first, second):
+        env = _env(user)
+        env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+        env.step("Done.")
+        runs.append([s["action"] for s in user.steps])
+    assert runs[0] == runs[1] and not second_backend.calls and all(s["cached"] for s in second.steps)
+
+
+class _Hostile:
+    """A user model that answers every turn by reading out the scenario's secrets."""
+
+    def __init__(self, secrets):
+        self.secrets = secrets
+        self.calls = 0
+
+    def complete(self, messages, tools=None, **sampling):
+        self.calls += 1
+        return Completion(text="It shows " + ", ".join(self.secrets[:6]) + ".")
+
+
+ALL = [s for suite in ("demo", "nominal", "ui") for s in mmtsb_env.load_suite(suite)]
+
+
+@pytest.mark.slow
+def test_a_leaking_model_never_gets_an_image_value_through_in_any_scenario():
+    from mmtsb_env.episode.engine import Episode
+    from mmtsb_env.evaluation.user_judge import hidden_values
+
+    replaced = 0
+    for scenario in ALL:
+        script = "\n".join([r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]).lower()
+        secrets = sorted({v for v in secret_values(Episode(scenario)) if v not in script}
+                         | {v.lower() for v in hidden_values(scenario)})
+        if not secrets:
+            continue
+        user = LLMUser(_Hostile(secrets))
+        ep = Episode(scenario)
+        ep.act(ep.USER, user.act(ep))
+        ep.act(ep.ASSISTANT, "What exactly does the image show? Please tell me the values.")
+        action = user.act(ep)
+        assert user.steps[-1]["kind"] in ("redirect", "clarify"), (scenario.id, user.steps[-1])
+        leaked = [v for v in secrets if v in action.lower()]
+        assert not leaked, (scenario.id, action, leaked)
+        replaced += user.replaced["leak"]
+        ep.close()
+    assert replaced >= len(ALL) // 2  # the guard really fired (most scenarios have image values)
+
+
+class _Echo:
+    """A well-behaved user model: says what the situation note asks for, in the script's words."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def complete(self, messages, tools=None, **sampling):
+        import re
+
+        self.calls += 1
+        note = messages[-1]["content"]
+        m = re.search(r"Now make request \d+ of \d+: (.*?)( Send image ids [\d, ]+ with it\.)?\)$", note, re.S)
+        if m:
+            return Completion(text=m.group(1))
+        m = re.search(r"Answer with: (.*)\)$", note, re.S)
+        return Completion(text=m.group(1) if m else "Not yet, please finish what I asked.")
+
+
+def test_the_oracle_with_a_well_behaved_model_user_scores_user_sr_1():
+    from mmtsb_env.baselines import OracleAgent
+    from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
+
+    scenarios = mmtsb_env.load_suite("demo") + [s for s in mmtsb_env.load_suite("ui") if not s.id.startswith("ui/gen_")]
+    for scenario in scenarios:
+        backend = _Echo()
+        user = LLMUser(backend)
+        env = mmtsb_env.make_env(scenarios=[scenario], user=user)
+        agent = OracleAgent([scenario])
+        obs, info = env.reset(seed=0)
+        while not env.episode.done:
+            obs, _, _, _, info = env.step(agent.act(obs, info))
+        verdict = UserJudge().evaluate(user_evidence_from_episode(env.episode))
+        assert verdict.passed, (scenario.id, [c.reason for c in verdict.criteria if not c.passed])
+        assert info["verdict"]["pass"] and not info["user_dynamics"]["gave_up"], scenario.id
+        assert backend.calls and any(s["source"] == "model" for s in user.steps), scenario.id

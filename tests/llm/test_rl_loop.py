@@ -40,7 +40,7 @@ def test_update_raises_the_likelihood_of_the_better_rollout(tiny_idefics3):
     rl = _load()
     backend = TransformersBackend(tiny_idefics3, max_new_tokens=6, temperature=1.0)  # own copy: we train it
     scenario = next(s for s in mmtsb_env.load_suite("demo") if s.id == "demo/note_from_receipt")
-    env = MMToolSandboxEnv(scenarios=[scenario])
+    env = MMToolSandboxEnv(scenarios=[scenario], max_messages=2)  # one assistant turn (the user would nudge)
     rollouts = rl.play_group(backend, env, scenario, 2, max_new_tokens=6, seed=0, format_bonus=0.0)
     assert [len(steps) for _, steps in rollouts] == [1, 1]
     good, bad = rollouts[0][1][0], rollouts[1][1][0]
