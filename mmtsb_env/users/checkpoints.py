@@ -11,7 +11,7 @@ A live round ``k`` is done in the world when
   matching change in the live world's diff (same table and operation; for a create the mean of
   the typed column measures over the compared columns, for an update the same over the columns
   the round changed, for a delete the key; a changed row must be closer to its new values than
-  to its values before the round and before the episode) with similarity >= :data:`MATCH` (creates) or
+  to its values before the round and before the episode than to the new ones) with similarity >= :data:`MATCH` (creates) or
   :data:`UPDATE_MATCH` (updates), and
 * every change of checkpoint ``k - 1`` that round ``k`` undid (a goal change: the note is no
   longer wanted) has no such match any more.
@@ -156,11 +156,13 @@ def _skip_cols(table: str) -> set[str]:
 
 
 def _measures(scenario: Scenario, table: str) -> dict[str, str]:
+    """The scenario's column measures for ``table``. A checkpoint compares against the replayed
+    row's full text, not a list of facts, so a ``facts`` column is compared by ROUGE-L here."""
     out: dict[str, str] = {}
     for change in scenario.expected_changes:
         if change.table == table:
             out.update(change.measures)
-    return out
+    return {c: ("rouge_l" if m == "facts" else m) for c, m in out.items()}
 
 
 def _create_columns(scenario: Scenario, table: str, row: Mapping[str, Any]) -> tuple[str, ...]:
@@ -249,7 +251,7 @@ def _similarity(item: Item, actual: Any) -> float:
         return 1.0
     score = _mean_similarity(expected, row, item)
     for before in (item.previous, item.initial):  # still (closer to) what it was: not changed (or undone)
-        if before is not None and _mean_similarity({c: before.get(c) for c in expected}, row, item) >= score:
+        if before is not None and _mean_similarity({c: before.get(c) for c in expected}, row, item) > score:
             return 0.0
     return score
 
@@ -295,9 +297,13 @@ def progress_in(scenario: Scenario, index: int, diff: Mapping[str, Any]) -> tupl
     cp = round_checkpoints(scenario)[index]
     if not cp.has_effects:
         return cp, Progress()
-    # one assignment for both: a live change that does the round's work is not also the undone one
-    both = matched((*cp.required, *cp.undone), diff)
-    have, still = both[:len(cp.required)], both[len(cp.required):]
+    # One assignment for all: a live change that does the round's work, or that is a row the round
+    # keeps (the other tasks when one is taken back), is not also the undone one.
+    required = {(it.op, it.table, it.key) for it in cp.required}
+    undone_kinds = {(it.op, it.table) for it in cp.undone}
+    kept = tuple(it for it in cp.items if (it.op, it.table) in undone_kinds and (it.op, it.table, it.key) not in required)
+    both = matched((*cp.required, *cp.undone, *kept), diff)
+    have, still = both[:len(cp.required)], both[len(cp.required):len(cp.required) + len(cp.undone)]
     return cp, Progress(tuple(it for it, ok in zip(cp.required, have) if not ok),
                         tuple(it for it, ok in zip(cp.undone, still) if ok))
 
