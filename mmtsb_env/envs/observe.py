@@ -52,25 +52,12 @@ class LazyImages(Mapping):
         return dict, (dict(self.items()),)
 
 
-_EMPTY: dict[tuple[int, int, int], np.ndarray] = {}
-
-
-def _empty_images(n: int, height: int, width: int) -> np.ndarray:
-    """One shared read-only all-zero tensor per shape: observations without images allocate nothing."""
-    arr = _EMPTY.get((n, height, width))
-    if arr is None:
-        arr = np.zeros((n, height, width, 3), np.uint8)
-        arr.flags.writeable = False
-        _EMPTY[(n, height, width)] = arr
-    return arr
-
-
 class Observer:
     """Per-seat observation cursors over an episode.
 
     Image slots are filled from each image's fitted pixels (shared process-wide for scenario
     images, see :meth:`~mmtsb_env.vision.store.ImageStore.fitted`); an observation without
-    images is a shared read-only zero tensor. Data URLs are made at the same resolution.
+    images gets a fresh zero tensor (lazily zeroed memory). Data URLs are made at the same resolution.
     """
 
     def __init__(self, episode: Episode, config: ObsConfig) -> None:
@@ -101,7 +88,9 @@ class Observer:
             for slot, image_id in enumerate(shown):
                 pad_into(images[slot], self.episode.images.fitted(image_id, cfg.height, cfg.width))
         else:
-            images = _empty_images(cfg.max_images, cfg.height, cfg.width)
+            # a new array every time (Gymnasium: returned data is never reused); calloc'd, so the
+            # zero pages cost nothing until someone writes to them
+            images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)
         if len(ids) > len(shown):
             text += f"\n(Only the last {len(shown)} of {len(ids)} new images are in the image tensor.)"
         return {"text": text, "images": images, "image_count": len(shown)}, ids

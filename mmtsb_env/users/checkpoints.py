@@ -249,11 +249,21 @@ def _similarity(item: Item, actual: Any) -> float:
     expected = item.values()
     if not expected:
         return 1.0
+    before = item.previous if item.previous is not None else item.initial
+    if before is not None and all(not _same(row.get(c), before.get(c)) for c in expected):
+        # The user sees the fields it asked about changed. Whether to the right values (an amount
+        # read off an image) is the judge's call: a user that only moved on for the right value
+        # would tell a policy the answer key by nudging.
+        return 1.0
     score = _mean_similarity(expected, row, item)
     for before in (item.previous, item.initial):  # still (closer to) what it was: not changed (or undone)
         if before is not None and _mean_similarity({c: before.get(c) for c in expected}, row, item) > score:
             return 0.0
     return score
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b or (a is not None and b is not None and str(a) == str(b))
 
 
 def _mean_similarity(expected: Mapping[str, Any], row: Mapping[str, Any], item: Item) -> float:

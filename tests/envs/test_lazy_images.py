@@ -3,6 +3,7 @@
 import pytest
 
 import mmtsb_env
+import numpy as np
 from mmtsb_env.baselines import OracleAgent
 from mmtsb_env.episode.log import ChatTranscript, Entry
 from mmtsb_env.generation import generate_one
@@ -146,11 +147,13 @@ def test_a_second_scenario_showing_the_same_image_reuses_its_products(scenario):
     assert info2["messages"][1]["content"] == info1["messages"][1]["content"]
 
 
-def test_observations_without_images_share_one_read_only_zero_tensor(scenario):
+def test_observations_without_images_never_share_their_zero_tensor(scenario):
     env = mmtsb_env.make_env(scenarios=[scenario])
     env.reset(seed=0)
     a, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
     b, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
-    assert a["image_count"] == b["image_count"] == 0 and a["images"] is b["images"]
-    assert not a["images"].any() and not a["images"].flags.writeable
+    assert a["image_count"] == b["image_count"] == 0 and not np.shares_memory(a["images"], b["images"])
+    assert not a["images"].any() and not b["images"].any()
+    a["images"][0, 0, 0, 0] = 7  # the caller owns it: writing to one changes no other observation
+    assert not b["images"].any()
     assert env.observation_space.contains(a)

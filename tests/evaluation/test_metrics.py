@@ -139,8 +139,9 @@ def test_metrics_on_real_records_with_scenarios():
     assert m["avg_agent_steps"] == pytest.approx(sum(r.steps for r in records) / 4)
     with_search = run_suite(scenarios[:2], lambda: OracleAgent(scenarios), env_kwargs={"tool_search": True})
     searched = compute_metrics(with_search, scenarios)
-    # the oracle never searches, so with discovery on its calls to undiscovered tools fail: recall 0
-    assert searched["tool_recall"]["episodes"] == 2 and searched["tool_recall"]["invoked"] == 0.0 and searched["agent_sr"] == 0.0
+    # with discovery on, the oracle searches for each tool before calling it: every reference tool surfaced and invoked
+    assert searched["tool_recall"]["episodes"] == 2 and searched["tool_recall"]["invoked"] == 1.0 and searched["agent_sr"] == 1.0
+    assert searched["tool_recall"]["surfaced"] == 1.0
     assert reference_tools(scenarios[3]) == ["simple_note_search_notes", "simple_note_delete_note"]
     assert set(m["breakdowns"]["flow_type"]) == {s.metadata["flow_type"] for s in scenarios[:4]}
 

@@ -92,8 +92,14 @@ def test_batch_reset_and_step(tiny_vlm):
     end = tok.convert_tokens_to_ids(tok.eos_token)
     reply = tok("All done.", add_special_tokens=False)["input_ids"] + [end]
     results = batch.step([reply, None, reply])
-    assert results[1] is None and results[0][2] and results[2][2]  # a reply without work ends the episode
-    assert batch.done == [True, False, True]
+    # a reply without work does not end the episode: the user nudges, and its tokens are appended
+    assert results[1] is None and not results[0][2] and not results[2][2] and len(results[0][0]) > 0
+    assert batch.done == [False, False, False]
+    for _ in range(6):  # the user gives up after 5 failed tries: the episode ends
+        batch.step([reply, None, None])
+        if batch.done[0]:
+            break
+    assert batch.done == [True, False, False]
     assert batch.step([reply, reply, reply])[0] is None  # finished envs are skipped
     assert all(t.prompt_length > 0 for t in batch.traces)
     with pytest.raises(ValueError, match="2 seeds for 3 envs"):

@@ -134,12 +134,15 @@ class EpisodeRollout:
         input_ids = torch.tensor([env.trace.token_ids], device=device)
         extra = {k: v.to(device) for k, v in env.image_inputs.items()}
         eos = env.tokenizer.convert_tokens_to_ids(env.end_of_turn)
+        # A sampled image placeholder (or any other special token but the turn's end) would not match
+        # the pixel features in the loss pass: the policy never emits them.
+        special = [i for i in env.tokenizer.all_special_ids if i != eos]
         was_training = model.training
         model.eval()
         try:
             out = model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), **extra,
                                  do_sample=True, temperature=self.temperature, max_new_tokens=self.max_new_tokens,
-                                 eos_token_id=eos, pad_token_id=env.tokenizer.pad_token_id,
+                                 eos_token_id=eos, pad_token_id=env.tokenizer.pad_token_id, suppress_tokens=special or None,
                                  output_logits=True, return_dict_in_generate=True)
         finally:
             model.train(was_training)
