@@ -182,16 +182,16 @@ def public_user(row: dict[str, Any]) -> dict[str, Any]:
 class _BaseIndex:
     """Which base rows of one table have a word starting with a given query word.
 
-    Built once per process for each (base table, text function) and shared by every world on that
-    base: the base layer is never written. ``order`` is the base rows in iteration order;
+    Built once per process for each (base tables, text function) and shared by every world on
+    that base: the base layer is never written. ``order`` is the base rows in iteration order;
     ``postings`` maps each word of a row's texts to the positions (in ``order``) of the rows
     holding it; ``vocab`` is every word, sorted, so the words starting with a prefix are one
     contiguous slice found by binary search.
     """
 
-    def __init__(self, base: dict[Any, dict[str, Any]], texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> None:
-        self.base = base  # held so the id() the cache is keyed on stays this dict's
-        self.order = list(base.items())
+    def __init__(self, sources: tuple[dict[Any, Any], ...], texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> None:
+        self.sources = sources  # the base tables read (held: the cache is keyed on their ids)
+        self.order = list(sources[0].items())
         postings: dict[str, list[int]] = {}
         for pos, (_, row) in enumerate(self.order):
             row_words = set()
@@ -218,19 +218,22 @@ class _BaseIndex:
         return found
 
 
-_INDEXES: dict[tuple[int, str, str], _BaseIndex] = {}
+_INDEXES: dict[tuple[Any, ...], _BaseIndex] = {}
 _INDEX_LOCK = threading.Lock()
 
 
-def _base_index(base_tables: dict[Any, dict[str, Any]], table: str, name: str,
+def _base_index(world: Any, table: str, name: str, depends: Sequence[str],
                 texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> _BaseIndex:
-    key = (id(base_tables), table, name)
+    """The shared index of ``table``'s base rows under ``texts_of``, keyed on the identity of the
+    base tables it was built from (the table and those ``texts_of`` reads)."""
+    sources = (world.base_table(table), *(world.base_table(t) for t in depends))
+    key = (name, table, *map(id, sources))
     index = _INDEXES.get(key)
-    if index is None or index.base is not base_tables:
+    if index is None or any(a is not b for a, b in zip(index.sources, sources)):
         with _INDEX_LOCK:
             index = _INDEXES.get(key)
-            if index is None or index.base is not base_tables:
-                index = _INDEXES[key] = _BaseIndex(base_tables, texts_of)
+            if index is None or any(a is not b for a, b in zip(index.sources, sources)):
+                index = _INDEXES[key] = _BaseIndex(sources, texts_of)
     return index
 
 
@@ -264,8 +267,7 @@ def rank_table(
         if order_key is not None:
             rows.sort(key=order_key)
         return rank_texts(((r, texts_of(r)) for r in rows), query)
-    base = world.base_table(table)
-    index = _base_index(base, table, name, texts_of)
+    index = _base_index(world, table, name, depends, texts_of)
     masks: dict[int, int] = {}
     for k, w in enumerate(q):
         bit = 1 << k

@@ -42,6 +42,7 @@ class _Deleted:
 
 
 DELETED: Any = _Deleted()
+_NO_ROWS: dict[Any, Any] = {}  # what base_table gives for a table the base lacks (never written)
 
 
 class RowNotFound(LookupError):
@@ -162,7 +163,7 @@ class World:
     def base_table(self, table: str) -> dict[Any, Row]:
         """The shared base layer's rows of a table (read-only; the same dict for every world
         built on this base, so process-wide indexes can be keyed on it)."""
-        return self._base.get(table, {})
+        return self._base.get(table, _NO_ROWS)
 
     def overlay_keys(self, table: str) -> set[Any]:
         """Keys of a table that the scenario, the user seat or the episode added, changed or deleted."""
