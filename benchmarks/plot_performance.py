@@ -41,8 +41,11 @@ def main() -> None:
     ax.legend(fontsize=7)
     ax = axes[0][1]
     if search:
-        ns = sorted(int(k) for k in search["songs_ms"])
-        ax.plot(ns, [search["songs_ms"][str(k)] for k in ns], "o-")
+        for key, label in (("base_songs_ms", "base catalog (indexed)"), ("live_songs_ms", "+ songs written live")):
+            curve = search.get(key, {})
+            ns = sorted(int(k) for k in curve)
+            ax.plot(ns, [curve[str(k)] for k in ns], "o-", label=label)
+        ax.legend(fontsize=7)
         ax.set_title(f"spotify_search_songs ({search['load']})", fontsize=9)
     ax.set_xlabel("songs in the table")
     ax.set_ylabel("ms per call")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_left
 from functools import lru_cache
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..tools.errors import InvalidArgument, NotFound
 from ..world.clock import format_datetime, parse_datetime
@@ -175,3 +176,116 @@ def public_user(row: dict[str, Any]) -> dict[str, Any]:
         for k in ("id", "first_name", "last_name", "email", "phone_number", "registered_at")
         if k in row
     }
+
+
+# ------------------------------------------------------------------ indexed search over the base layer
+class _BaseIndex:
+    """Which base rows of one table have a word starting with a given query word.
+
+    Built once per process for each (base tables, text function) and shared by every world on
+    that base: the base layer is never written. ``order`` is the base rows in iteration order;
+    ``postings`` maps each word of a row's texts to the positions (in ``order``) of the rows
+    holding it; ``vocab`` is every word, sorted, so the words starting with a prefix are one
+    contiguous slice found by binary search.
+    """
+
+    def __init__(self, sources: tuple[dict[Any, Any], ...], texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> None:
+        self.sources = sources  # the base tables read (held: the cache is keyed on their ids)
+        self.order = list(sources[0].items())
+        postings: dict[str, list[int]] = {}
+        for pos, (_, row) in enumerate(self.order):
+            row_words = set()
+            for t in _texts(texts_of(row)):
+                row_words.update(_sorted_words(t))
+            for w in row_words:
+                postings.setdefault(w, []).append(pos)
+        self.postings = postings
+        self.vocab = sorted(postings)
+        self._prefix: dict[str, frozenset[int]] = {}
+
+    def having_prefix(self, prefix: str) -> frozenset[int]:
+        """Positions of the rows with some word starting with ``prefix`` (memoised)."""
+        found = self._prefix.get(prefix)
+        if found is None:
+            hits: set[int] = set()
+            i = bisect_left(self.vocab, prefix)
+            while i < len(self.vocab) and self.vocab[i].startswith(prefix):
+                hits.update(self.postings[self.vocab[i]])
+                i += 1
+            found = frozenset(hits)
+            if len(self._prefix) < 50_000:
+                self._prefix[prefix] = found
+        return found
+
+
+_INDEXES: dict[tuple[Any, ...], _BaseIndex] = {}
+_INDEX_LOCK = threading.Lock()
+
+
+def _base_index(world: Any, table: str, name: str, depends: Sequence[str],
+                texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> _BaseIndex:
+    """The shared index of ``table``'s base rows under ``texts_of``, keyed on the identity of the
+    base tables it was built from (the table and those ``texts_of`` reads)."""
+    sources = (world.base_table(table), *(world.base_table(t) for t in depends))
+    key = (name, table, *map(id, sources))
+    index = _INDEXES.get(key)
+    if index is None or any(a is not b for a, b in zip(index.sources, sources)):
+        with _INDEX_LOCK:
+            index = _INDEXES.get(key)
+            if index is None or any(a is not b for a, b in zip(index.sources, sources)):
+                index = _INDEXES[key] = _BaseIndex(sources, texts_of)
+    return index
+
+
+def rank_table(
+    world: Any,
+    table: str,
+    query: str | None,
+    texts_of: Callable[[dict[str, Any]], Iterable[Any]],
+    *,
+    name: str,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    depends: Sequence[str] = (),
+    order_key: Callable[[dict[str, Any]], Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The rows of ``table`` that pass ``keep`` and match ``query``, best first.
+
+    The same result as ``rank_texts(((r, texts_of(r)) for r in rows if keep(r)), query)`` where
+    ``rows`` is ``world.rows(table)`` (sorted by ``order_key`` when given; it must be unique per
+    row, e.g. the key), but the base layer's rows are looked up in a shared inverted index and
+    only the rows the scenario or episode added or changed are scored one by one. ``name``
+    identifies ``texts_of`` for the index cache; ``texts_of`` may read only the row and the base
+    rows of ``depends`` (other tables): when any of those has an overlay the search falls back to
+    the linear scan.
+    """
+    keep = keep or (lambda _row: True)
+    q = words(query)
+    linear = (not q or not hasattr(world, "base_table")
+              or any(world.overlay_keys(t) for t in depends))
+    if linear:
+        rows = [r for r in world.rows(table) if keep(r)]
+        if order_key is not None:
+            rows.sort(key=order_key)
+        return rank_texts(((r, texts_of(r)) for r in rows), query)
+    index = _base_index(world, table, name, depends, texts_of)
+    masks: dict[int, int] = {}
+    for k, w in enumerate(q):
+        bit = 1 << k
+        for pos in index.having_prefix(w):
+            masks[pos] = masks.get(pos, 0) | bit
+    hidden = world.overlay_keys(table)
+    scored = []
+    for pos in sorted(masks):
+        key, row = index.order[pos]
+        if key not in hidden and keep(row):
+            scored.append((masks[pos].bit_count() / len(q), row))
+    text_masks: dict[str, int] = {}
+    for row in world.overlay_rows(table):
+        if keep(row):
+            score = _score_words(q, _texts(texts_of(row)), text_masks)
+            if score > 0:
+                scored.append((score, row))
+    if order_key is not None:
+        scored.sort(key=lambda item: order_key(item[1]))
+    scored.sort(key=lambda item: -item[0])
+    return [row for _, row in scored]

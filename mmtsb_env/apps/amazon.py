@@ -13,7 +13,7 @@ from typing import Any
 from ..tools import Conflict, InvalidArgument, NotFound, tool
 from ..world import define_table
 from ._accounts import define_accounts
-from ._common import now_str, paginate, search_rank, sort_rows
+from ._common import now_str, paginate, rank_table, search_rank, sort_rows
 
 APP = "amazon"
 REQ = ("network", "login:amazon")
@@ -475,6 +475,13 @@ def amazon_show_product_feature_choices(world, product_type: str | None = None) 
 _PRODUCT_SORTS = ("price", "rating", "delivery_days", "name", "seller_rating", "inventory_quantity")
 
 
+_PRODUCT_TEXT_FIELDS = ("name", "description", "product_type", "color")
+
+
+def _product_text(p: dict[str, Any]) -> list[Any]:
+    return [p.get(f) for f in _PRODUCT_TEXT_FIELDS]
+
+
 @tool(app=APP, requires=REQ)
 def amazon_search_products(
     world,
@@ -524,23 +531,24 @@ def amazon_search_products(
     col = color.strip().lower() if color else None
     size = relative_size.strip().lower() if relative_size else None
     sellers = {s["id"]: s["rating"] for s in world.rows(SELLERS)}
-    rows = []
-    for p in sorted(world.rows(PRODUCTS), key=lambda r: r["id"]):
+
+    def keep(p: dict[str, Any]) -> bool:
         if ptype and p["product_type"].lower() != ptype:
-            continue
+            return False
         if col and (p["color"] or "").lower() != col:
-            continue
+            return False
         if size and (p["relative_size"] or "").lower() != size:
-            continue
+            return False
         if seller_id is not None and p["seller_id"] != seller_id:
-            continue
+            return False
         if not (lo_p <= p["price"] <= hi_p and lo_r <= p["rating"] <= hi_r):
-            continue
+            return False
         s_rating = sellers.get(p["seller_id"], p.get("seller_rating"))
-        if (lo_s > 0.0 or hi_s < 5.0) and (s_rating is None or not lo_s <= s_rating <= hi_s):
-            continue
-        rows.append({**p, "seller_rating": s_rating})
-    rows = search_rank(rows, query, ("name", "description", "product_type", "color"))
+        return not ((lo_s > 0.0 or hi_s < 5.0) and (s_rating is None or not lo_s <= s_rating <= hi_s))
+
+    ranked = rank_table(world, PRODUCTS, query, _product_text, name="amazon.product_text", keep=keep,
+                        order_key=lambda r: r["id"])
+    rows = [{**p, "seller_rating": sellers.get(p["seller_id"], p.get("seller_rating"))} for p in ranked]
     rows = sort_rows(rows, sort_by, _PRODUCT_SORTS)
     return [{**product_summary(world, p), "seller_rating": p["seller_rating"]}
             for p in paginate(rows, page_index, page_limit)]

@@ -25,7 +25,7 @@ from ..tools import Conflict, InvalidArgument, NotFound, PermissionDenied, ToolE
 from ..world import define_table, parse_datetime
 from ..world.base import BASE_TIME, BaseBuilder, populator
 from ._accounts import define_accounts, logged_in_user
-from ._common import now_str, paginate, public_user, rank_texts, search_rank, sort_rows
+from ._common import now_str, paginate, public_user, rank_table, rank_texts, search_rank, sort_rows
 
 APP = "spotify"
 REQ = ("network", "login:spotify")
@@ -620,15 +620,16 @@ def spotify_search_songs(
     g = _check_genre(genre)
     when = date_filter(min_release_date, max_release_date, "min_release_date", "max_release_date")
     cat = Catalog(world)
-    rows = [
-        s for s in world.rows(SONGS)
-        if (artist_id is None or artist_id in s["artist_ids"]) and (album_id is None or s["album_id"] == album_id)
-        and (g is None or s["genre"] == g) and when(s["release_date"])
-        and in_range(s["duration"], min_duration, max_duration) and in_range(s["rating"], min_rating, max_rating)
-        and in_range(s["like_count"], min_like_count, max_like_count)
-        and in_range(s["play_count"], min_play_count, max_play_count)
-    ]
-    scored = rank_texts(((s, cat.search_text(s)) for s in rows), query)
+    def keep(s: dict[str, Any]) -> bool:
+        return ((artist_id is None or artist_id in s["artist_ids"]) and (album_id is None or s["album_id"] == album_id)
+                and (g is None or s["genre"] == g) and when(s["release_date"])
+                and in_range(s["duration"], min_duration, max_duration) and in_range(s["rating"], min_rating, max_rating)
+                and in_range(s["like_count"], min_like_count, max_like_count)
+                and in_range(s["play_count"], min_play_count, max_play_count))
+
+    # the texts join album titles and artist names: indexed while those tables are the base's
+    scored = rank_table(world, SONGS, query, cat.search_text, name="spotify.song_text", keep=keep,
+                        depends=(ALBUMS, ARTISTS))
     # every sort key is a column of the song row: sort and page the rows, detail only the page
     return [cat.song_detail(s) for s in finish(scored, sort_by, SONG_SORTS, page_index, page_limit)]
 

@@ -42,6 +42,7 @@ class _Deleted:
 
 
 DELETED: Any = _Deleted()
+_NO_ROWS: dict[Any, Any] = {}  # what base_table gives for a table the base lacks (never written)
 
 
 class RowNotFound(LookupError):
@@ -157,6 +158,23 @@ class World:
             if key in live or key in initial or key in external:
                 continue
             yield row
+        yield from self.overlay_rows(table)
+
+    def base_table(self, table: str) -> dict[Any, Row]:
+        """The shared base layer's rows of a table (read-only; the same dict for every world
+        built on this base, so process-wide indexes can be keyed on it)."""
+        return self._base.get(table, _NO_ROWS)
+
+    def overlay_keys(self, table: str) -> set[Any]:
+        """Keys of a table that the scenario, the user seat or the episode added, changed or deleted."""
+        return {*self._initial.get(table, ()), *self._external.get(table, ()), *self._live.get(table, ())}
+
+    def overlay_rows(self, table: str) -> Iterator[Row]:
+        """The current rows of a table that do not come from the base layer, in :meth:`rows` order
+        (``rows`` is the base rows whose key is not in :meth:`overlay_keys`, then these)."""
+        live = self._live.get(table, {})
+        external = self._external.get(table, {})
+        initial = self._initial.get(table, {})
         for key, row in initial.items():
             if key in live or key in external or row is DELETED:
                 continue
