@@ -447,7 +447,7 @@ def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: An
     return out.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if rng.random() < 0.5 else out
 
 
-@functools.lru_cache(maxsize=12)
+@functools.lru_cache(maxsize=8)
 def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> Image.Image:
     return _surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base)
 
