@@ -1,6 +1,6 @@
 """Timing of the image side: render families (cold and cached), letterbox, encoding and tool calls.
 
-Usage: python benchmarks/bench_vision.py [--repeat N] [--difficulty D ...] [--json]
+Usage: python benchmarks/bench_vision.py [--repeat N] [--difficulty D ...] [--kinds K ...] [--json]
 
 Medians in milliseconds. "cold" renders a new spec each time (no cache) and reads ``.image``, so
 the REAL pixels are drawn (degradations included; the script checks the pixels came out and are
@@ -43,14 +43,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 2])
+    ap.add_argument("--kinds", nargs="*", default=None, help="families to time (default: all)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = ap.parse_args()
     n = args.repeat
     out: dict[str, object] = {"repeat": n}
 
-    # warm imports, fonts and matplotlib once so "cold" measures rendering, not importing
-    for kind in kinds():
-        render({"kind": kind, "seed": 10**6}, use_cache=False)
+    chosen = args.kinds or kinds()
+    unknown = sorted(set(chosen) - set(kinds()))
+    if unknown:
+        ap.error(f"unknown families {unknown}; valid: {', '.join(kinds())}")
+    # warm imports, fonts, matplotlib and the cached surface tiles once, so "cold" measures rendering
+    for kind in chosen:
+        for d in args.difficulty:
+            render({"kind": kind, "seed": 10**6, "difficulty": d}, use_cache=False).image
 
     def drawn(spec):
         image = render(spec, use_cache=False).image
@@ -59,7 +65,7 @@ def main() -> None:
         return image
 
     families = {}
-    for kind in kinds():
+    for kind in chosen:
         row: dict[str, object] = {"group": group_of(kind)}
         for d in args.difficulty:
             row[f"cold_d{d}"] = median_ms(lambda i: drawn({"kind": kind, "seed": 1000 + i, "difficulty": d}), n)

@@ -263,3 +263,39 @@ def test_drawing_first_gives_the_same_facts_as_the_draft():
 def test_a_bad_spec_fails_at_render_time():
     with pytest.raises(ValueError, match="difficulty"):
         render({"kind": "receipt", "difficulty": 9})
+
+
+def test_surface_textures_are_seeded_windows_of_a_shared_tile():
+    from mmtsb_env.vision.render._common import TILE, _surface_tile, texture
+
+    def tex(kind, size, seed, base=None):
+        return np.asarray(texture(kind, size, np.random.default_rng(seed), base))
+
+    for kind in ("wood", "brick", "desk", "concrete", "fabric"):
+        a, b = tex(kind, (300, 200), 1), tex(kind, (300, 200), 2)
+        assert a.shape == (200, 300, 3)
+        assert np.array_equal(a, tex(kind, (300, 200), 1))  # same seed, same window
+        assert not np.array_equal(a, b)  # another seed, another window
+    # the tile is drawn once per (kind, colour) and every window is a crop of it, never drawn on
+    tile = np.asarray(_surface_tile("wood", (120, 80, 40))).copy()
+    out = texture("wood", (64, 48), np.random.default_rng(3), (120, 80, 40))
+    out.paste((0, 0, 0), (0, 0, 64, 48))
+    assert np.array_equal(tile, np.asarray(_surface_tile("wood", (120, 80, 40))))
+    assert tex("brick", (TILE + 10, 40), 4).shape == (40, TILE + 10, 3)  # larger than the tile: drawn directly
+    # paper carries the text: drawn per call, a faint blotch on the requested colour
+    paper = tex("paper", (200, 100), 5, (250, 250, 240)).astype(int)
+    color = np.array([250, 250, 240])
+    assert (paper >= np.floor(color * 0.975)).all() and (paper <= np.ceil(color * 1.005)).all()
+    assert paper.std() > 0.5  # not a flat fill
+
+
+def test_photo_pixels_are_deterministic_per_seed_and_the_picture_stays_in_its_box():
+    def photo(seed, d):
+        return np.asarray(render({"kind": "receipt_photo", "seed": seed, "difficulty": d}, use_cache=False).image)
+
+    hard = photo(3, 3)
+    assert np.array_equal(hard, photo(3, 3))
+    assert not np.array_equal(hard, photo(4, 3))
+    box = render({"kind": "receipt_photo", "seed": 3, "difficulty": 3}).facts["doc_box"]
+    inside = hard[box[1]:box[3], box[0]:box[2]].astype(float).mean()
+    assert inside > hard.astype(float).mean() + 20  # the white receipt is where doc_box says, on a darker table

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 import io
 import math
@@ -405,24 +406,54 @@ def luminance(color: Any) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
-    """Blurred value noise in [0, 1], shape (h, w)."""
+def _smooth_noise_image(rng: np.random.Generator, h: int, w: int, cell: int) -> Image.Image:
+    """Blurred value noise, an ``L`` image of size (w, h)."""
     gh, gw = max(2, h // cell + 2), max(2, w // cell + 2)
     grid = rng.random((gh, gw)).astype(np.float32)
-    img = Image.fromarray((grid * 255).astype(np.uint8)).resize((w, h), Image.Resampling.BICUBIC)
-    return np.asarray(img, dtype=np.float32) / 255.0
+    return Image.fromarray((grid * 255).astype(np.uint8)).resize((w, h), Image.Resampling.BICUBIC)
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
+    """Blurred value noise in [0, 1], shape (h, w)."""
+    return np.asarray(_smooth_noise_image(rng, h, w, cell), dtype=np.float32) / 255.0
 
 
 TEXTURES = ("paper", "desk", "wood", "brick", "concrete", "fabric")
+TILE = 1400  # side of the cached surface tiles; larger requests are drawn directly
 
 
 def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
-    """A background texture: paper, desk, wood, brick, concrete, fabric."""
+    """A background texture: paper, desk, wood, brick, concrete, fabric (a new image each call).
+
+    Paper is drawn for the page (a faint blotch, so text keeps its contrast). The surfaces (desk,
+    wood, brick, concrete, fabric) carry no text: each is drawn once per (kind, colour) as a large
+    seed-independent tile, and a call crops a window of it chosen (and maybe mirrored) by ``rng``.
+    """
     w, h = size
     if kind not in TEXTURES:
         raise ValueError(f"unknown texture {kind!r}")
     if drafting():
         return Image.new("RGB", (w, h), rgb(base) if base is not None else (200, 200, 200))
+    if kind == "paper":
+        color = rgb(base or (250, 249, 244))
+        blotch = _smooth_noise_image(rng, h, w, 150)  # color * (0.975 + 0.03 * blotch), per channel in C
+        return Image.merge("RGB", [blotch.point([min(255, int(c * (0.975 + 0.03 * v / 255.0))) for v in range(256)])
+                                   for c in color])
+    key = None if base is None else rgb(base)
+    if w > TILE or h > TILE:
+        return _surface(kind, (w, h), rng, key)
+    ox, oy = (int(v) for v in rng.integers(0, (TILE - w + 1, TILE - h + 1)))
+    out = _surface_tile(kind, key).crop((ox, oy, ox + w, oy + h))
+    return out.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if rng.random() < 0.5 else out
+
+
+@functools.lru_cache(maxsize=8)
+def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> Image.Image:
+    return _surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base)
+
+
+def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
+    w, h = size
     if kind == "brick":
         color = np.array(rgb(base or (150, 70, 50)), np.float32)
         out = np.empty((h, w, 3), np.float32)
@@ -461,15 +492,11 @@ def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: An
         weave = ((ys // 2 + xs // 2) % 2).astype(np.float32)
         out = color[None, None, :] * (0.92 + 0.1 * weave[..., None])
         out += _grain(rng, h, w, 8)
-    elif kind == "desk":
+    else:  # desk
         color = np.array(rgb(base or (120, 95, 75)), np.float32)
         blotch = _smooth_noise(rng, h, w, 200)
         out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
         out += _grain(rng, h, w, 4)
-    else:  # paper
-        color = np.array(rgb(base or (250, 249, 244)), np.float32)
-        blotch = _smooth_noise(rng, h, w, 150)
-        out = color[None, None, :] * (0.975 + 0.03 * blotch[..., None])  # no per-pixel grain: clean, compact PNGs
     return Image.fromarray(np.clip(out, 0, 255, out=out).astype(np.uint8), "RGB")
 
 
@@ -481,6 +508,8 @@ def _grain(rng: np.random.Generator, h: int, w: int, amount: float) -> np.ndarra
 def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = False) -> Image.Image:
     """A vertical (or top-left to bottom-right) blend from ``top`` to ``bottom``."""
     w, h = size
+    if drafting():  # the draft pass measures, it never looks at pixels
+        return Image.new("RGB", (w, h), rgb(top))
     n = 256
     t = np.linspace(0.0, 255.0, n, dtype=np.float32)
     small = (t[:, None] + t[None, :]) / 2 if diagonal else np.repeat(t[:, None], 2, axis=1)

@@ -10,7 +10,7 @@ from ..fonts import get_font
 from . import family
 from ._common import (
     Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
-    gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
+    drafting, gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
 )
 
 TITLES = ["Summer Jazz Night", "Harvest Food Festival", "Indie Film Marathon", "Community Science Fair",
@@ -79,7 +79,7 @@ def draw_event_poster(ctx: Ctx):
             sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
         else:
             sd.regular_polygon((cx, cy, rad), sr.choice([3, 4, 6]), rotation=sr.uniform(0, 90), fill=col)
-    img = Image.alpha_composite(img, shapes).convert("RGB")
+    img = img.convert("RGB") if drafting() else Image.alpha_composite(img, shapes).convert("RGB")
     d = ImageDraw.Draw(img)
     dark_bg = luminance(mix(top, bottom, 0.5)) < 150
     ink = (255, 255, 255) if dark_bg else (20, 20, 30)

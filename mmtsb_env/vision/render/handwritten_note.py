@@ -49,14 +49,14 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
 
 def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
     """Shift rows and columns sinusoidally (a wobbly hand)."""
-    arr = np.asarray(layer)
-    h, w = arr.shape[:2]
+    arr = np.ascontiguousarray(np.asarray(layer)).view(np.uint32)[..., 0]  # one 32-bit gather per pixel
+    h, w = arr.shape
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
-    ys = np.arange(h)[:, None]
-    xs = np.arange(w)[None, :]
-    src_x = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(int), 0, w - 1)
-    src_y = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(int), 0, h - 1)
-    return Image.fromarray(arr[src_y, src_x], "RGBA")
+    ys = np.arange(h, dtype=np.int32)[:, None]
+    xs = np.arange(w, dtype=np.int32)[None, :]
+    src_x = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(np.int32), 0, w - 1)
+    src_y = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32), 0, h - 1)
+    return Image.fromarray(np.ascontiguousarray(arr[src_y, src_x]).view(np.uint8).reshape(h, w, 4), "RGBA")
 
 
 @family("handwritten_note", FIELDS)
@@ -126,7 +126,7 @@ def draw_handwritten_note(ctx: Ctx):
         x = margin_left + hand.uniform(-6, 10)
         for img in words:
             angle = hand.uniform(-2.5, 2.5)
-            rot = img.rotate(angle, Image.Resampling.BICUBIC, expand=True)
+            rot = img.rotate(angle, Image.Resampling.BILINEAR, expand=True)
             baseline = y + gap - int(img.height * 0.72) + int((x - margin_left) * slope)
             layer.alpha_composite(rot, (int(x), max(0, int(baseline - (rot.height - img.height) / 2))))
             x += img.width + size * hand.uniform(0.22, 0.36)

@@ -124,4 +124,6 @@ def draw_product_photo(ctx: Ctx):
     d.rectangle(label_box, fill=(250, 250, 246))
     d.text((lx, SHELF_Y + 27), label, font=font, fill=(20, 20, 20), anchor="ma")
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
-    return camera(scene, ctx, quad), facts
+    pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
+    focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
+    return camera(scene, ctx, quad, focus=focus), facts
