@@ -200,4 +200,4 @@ def test_cli_eval_against_the_server(vllm_server):
                           "--suite", "demo", "--limit", "2"], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     summary = json.loads(out.stdout[out.stdout.index("{"):])
-    assert summary["episodes"] == 2 and summary["errored"] == 0
+    assert summary["episodes"] == 2 and summary["errored"] == 0, out.stdout[-3000:] + out.stderr[-3000:]
