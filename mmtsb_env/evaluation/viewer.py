@@ -3,8 +3,10 @@
 For every episode: the messages (images inline), tool calls and results, the world diff against
 the expected changes (with pair scores), and the judge and user-judge verdicts. Images of a run
 folder are referenced from its ``images/`` folder (each stored once, loaded lazily as episodes are
-opened and scrolled to); episodes that carry base64 images get data URLs instead. A
-small inline script filters episodes by outcome; a ``window.onerror`` hook placed first records
+opened and scrolled to); episodes that carry base64 images get data URLs instead. Episodes
+are kept in inert templates and shown a page (``PAGE_SIZE``) at a time, so a run of thousands of
+episodes opens at once; a small inline script pages, filters episodes by outcome and follows
+``#ep-N`` links to the right page; a ``window.onerror`` hook placed first records
 script errors into ``#js-errors`` so a headless browser test can see them.
 """
 
@@ -45,15 +47,33 @@ _GUARD = """window.__errors=[];window.onerror=function(m,s,l,c){window.__errors.
 var e=document.getElementById('js-errors');if(e){var li=document.createElement('li');li.textContent=String(m);e.appendChild(li);}
 document.documentElement.setAttribute('data-js-errors',String(window.__errors.length));};"""
 
+PAGE_SIZE = 25
+
+# Episodes live in inert <template>s (not laid out, their images not fetched); the script clones the
+# current page's episodes into #episodes. A link to #ep-N opens the page holding episode N.
 _SCRIPT = """(function(){
-var eps=document.querySelectorAll('.episode');var status=document.getElementById('status');
-function show(which){var n=0;eps.forEach(function(ep){var ok=(which==='all'||ep.getAttribute('data-status')===which);
-ep.style.display=ok?'':'none';if(ok){n++;}});status.textContent=n+' of '+eps.length+' episode(s) shown';
-document.querySelectorAll('.filters button').forEach(function(b){b.classList.toggle('active',b.getAttribute('data-filter')===which);});}
-document.querySelectorAll('.filters button').forEach(function(b){b.addEventListener('click',function(){show(b.getAttribute('data-filter'));});});
-show('all');document.body.setAttribute('data-js','ok');
-var imgs=document.images.length;document.getElementById('image-count').textContent=String(imgs);
-})();"""
+var PAGE=%d;var tpls=Array.prototype.slice.call(document.querySelectorAll('template.episode-tpl'));
+var box=document.getElementById('episodes');var status=document.getElementById('status');var pageLabel=document.getElementById('page');
+var which='all',page=0,shown=tpls;
+function matches(t){return which==='all'||t.getAttribute('data-status')===which;}
+function pages(){return Math.max(1,Math.ceil(shown.length/PAGE));}
+function draw(){box.textContent='';shown.slice(page*PAGE,(page+1)*PAGE).forEach(function(t){
+var ep=t.content.firstElementChild.cloneNode(true);ep.id='ep-'+t.getAttribute('data-index');box.appendChild(ep);});
+status.textContent=shown.length+' of '+tpls.length+' episode(s) shown';pageLabel.textContent='page '+(page+1)+' of '+pages();
+document.getElementById('prev').disabled=page===0;document.getElementById('next').disabled=page>=pages()-1;
+document.getElementById('image-count').textContent=String(box.querySelectorAll('img').length);}
+function filter(w){which=w;shown=tpls.filter(matches);page=0;
+document.querySelectorAll('.filters button[data-filter]').forEach(function(b){b.classList.toggle('active',b.getAttribute('data-filter')===which);});draw();}
+function jump(){var m=/^#ep-(\\d+)$/.exec(location.hash);if(!m){return false;}
+var k=shown.findIndex(function(t){return t.getAttribute('data-index')===m[1];});
+if(k<0){filter('all');k=shown.findIndex(function(t){return t.getAttribute('data-index')===m[1];});}
+if(k<0){return false;}page=Math.floor(k/PAGE);draw();var ep=document.getElementById('ep-'+m[1]);ep.open=true;ep.scrollIntoView();return true;}
+document.querySelectorAll('.filters button[data-filter]').forEach(function(b){b.addEventListener('click',function(){filter(b.getAttribute('data-filter'));});});
+document.getElementById('prev').addEventListener('click',function(){if(page>0){page--;draw();}});
+document.getElementById('next').addEventListener('click',function(){if(page<pages()-1){page++;draw();}});
+window.addEventListener('hashchange',jump);
+filter('all');jump();document.body.setAttribute('data-js','ok');
+})();""" % PAGE_SIZE
 
 
 def _e(text: Any) -> str:
@@ -191,12 +211,12 @@ def _episode(i: int, ep: Mapping[str, Any], summary: Mapping[str, Any] | None) -
     shown = ", ".join(str(k) for k in range(n_images) if k in inline)
     if shown:
         gallery += f"<p><small>Image(s) {shown} are shown in the messages above.</small></p>"
-    return (f'<details class="episode" id="ep-{i}" data-status="{status}"{" open" if i == 0 else ""}>'
-            f"<summary>{head}</summary>{error}{facts}"
+    return (f'<template class="episode-tpl" data-index="{i}" data-status="{status}">'
+            f'<details class="episode"{" open" if i == 0 else ""}><summary>{head}</summary>{error}{facts}'
             f"{_verdict_table(ep.get('verdict'), 'Judge verdict')}{_verdict_table(ep.get('user_verdict'), 'User judge')}"
             f"<h4>World diff against expected</h4>{_diff_section(ep)}"
             f"<h4>Messages and tool calls</h4>{_messages(ep, urls)}"
-            f"<h4>Images</h4><div class='gallery'>{gallery or '<p>(none)</p>'}</div></details>")
+            f"<h4>Images</h4><div class='gallery'>{gallery or '<p>(none)</p>'}</div></details></template>")
 
 
 def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, Any]] | None = None,
@@ -222,8 +242,9 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
         f"<header><h1>{_e(title)}</h1><div>{_e(subtitle)}</div><div class='kpis'>{kpi_html}</div></header><main>"
         "<div class='filters'><button data-filter='all'>All</button><button data-filter='pass'>Passed</button>"
         "<button data-filter='fail'>Failed</button><button data-filter='error'>Errored</button> "
-        "<span id='status'>(script not run)</span> · images: <span id='image-count'>?</span></div>"
+        "<span id='status'>(script not run)</span> · images on this page: <span id='image-count'>?</span> "
+        "<button id='prev'>‹ previous</button> <span id='page'></span> <button id='next'>next ›</button></div>"
         "<ul id='js-errors'></ul>"
         f"<table><tr><th>#</th><th>scenario</th><th>outcome</th><th>F1</th><th>steps</th><th>failure class</th></tr>{index}</table>"
-        f"{body}</main><script>{_SCRIPT}</script></body></html>"
+        f"{body}<div id='episodes'></div></main><script>{_SCRIPT}</script></body></html>"
     )

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import mmtsb_env.llm
 from mmtsb_env.cli import app
 from mmtsb_env.evaluation import CRITERIA, load_results, write_report
+from mmtsb_env.evaluation.viewer import PAGE_SIZE, render_viewer
 from mmtsb_env.llm.base import RecordedBackend
 
 CHROMIUM = "/usr/bin/chromium"
@@ -161,6 +162,29 @@ def test_viewer_renders_in_headless_chromium(run_dir, tmp_path):
         assert img.size == (1200, 1400)
         colors = img.convert("RGB").resize((60, 70)).getcolors(maxcolors=4096)
         assert colors is None or len(colors) > 20  # a rendered page, not a blank canvas
+
+
+def _many_episodes(n: int) -> dict:
+    return {"config": {}, "episodes": [{"scenario_id": f"synthetic/{i:03d}", "passed": i % 3 != 0, "entity_f1": 1.0,
+                                        "steps": 2, "seed": 0, "log": [{"sender": "user", "recipient": "assistant",
+                                                                        "kind": "message", "content": f"marker-{i:03d}"}]}
+                                       for i in range(n)]}
+
+
+@needs_chromium
+@pytest.mark.parametrize("fragment, page, first, last", [("", 1, 0, PAGE_SIZE - 1), ("#ep-57", 3, 50, 59)])
+def test_viewer_shows_one_page_and_follows_episode_links(tmp_path, fragment, page, first, last):
+    """60 episodes: a page of 25 is laid out, the rest stay in inert templates; a link to #ep-57 opens page 3."""
+    path = tmp_path / "viewer.html"
+    path.write_text(render_viewer(_many_episodes(60)))
+    proc = _chromium("--dump-dom", path.as_uri() + fragment, profile=tmp_path / "prof")
+    dom = proc.stdout
+    assert 'data-js="ok"' in dom and not _console_errors(proc.stderr), proc.stderr[-2000:]
+    laid_out = sorted(int(i) for i in re.findall(r'<details class="episode"[^>]* id="ep-(\d+)"', dom))
+    assert laid_out == list(range(first, last + 1))
+    assert f'<span id="page">page {page} of 3</span>' in dom and '<span id="status">60 of 60 episode(s) shown</span>' in dom
+    if fragment:
+        assert re.search(r'<details class="episode" id="ep-57" open="">', dom)  # opened, not only laid out
 
 
 def test_write_report_without_plots_or_viewer(run_dir, tmp_path):
