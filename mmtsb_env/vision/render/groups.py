@@ -19,8 +19,9 @@ GROUPS = {
     "receipt": "documents_charts", "invoice": "documents_charts", "statement": "documents_charts",
     "business_card": "documents_charts", "event_poster": "documents_charts", "table_document": "documents_charts",
     "handwritten_note": "documents_charts", "bar_chart": "documents_charts", "line_chart": "documents_charts",
-    "pie_chart": "documents_charts", "chart_read": "documents_charts",
+    "pie_chart": "documents_charts", "chart_read": "documents_charts", "infographic": "documents_charts",
     "order_screen": "ui", "event_screen": "ui", "chat_screen": "ui",
+    "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui",
 }
 
 
