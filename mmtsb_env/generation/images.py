@@ -38,13 +38,14 @@ NOUNS = {
 
 # record category (or the chart kind) -> (render family, weight): the families that draw the record
 RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
-    "receipt": (("receipt", 4), ("receipt_photo", 3), ("order_screen", 3)),
-    "event_poster": (("event_poster", 3), ("poster_photo", 4), ("event_screen", 3)),
-    "business_card": (("business_card", 5), ("chat_screen", 5)),
+    "receipt": (("receipt", 3), ("receipt_photo", 3), ("order_screen", 2), ("bank_feed", 2)),
+    "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 2), ("calendar_day", 2)),
+    "business_card": (("business_card", 4), ("chat_screen", 3), ("inbox", 3)),
     "invoice": (("invoice", 5), ("statement", 5)),
     "price_tag": (("price_tag", 3), ("product_photo", 7)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
-    "bar_chart": (("bar_chart", 5), ("chart_read", 5)),
+    "bar_chart": (("bar_chart", 3), ("chart_read", 4), ("infographic", 3)),
+    "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
 
 

@@ -80,7 +80,7 @@ def draw_bank_feed(ctx: Ctx):
                                                   c["text"], w, dr)]
     for it in f["items"]:
         label = f"{it['qty']} × {it['name']}" if it["qty"] > 1 else it["name"]
-        rows.append(lambda s_, x, y, w, dr, label=label, it=it: s_.pair(x, y, label, money(it["amount"], cur), w, dr, base=14))
+        rows.append(lambda s_, x, y, w, dr, label=label, it=it: s_.pair(x, y, label, money(it["amount"], cur), w, dr, base=15))
     rate = f" ({f['tax_rate']:g}%)" if f["tax_rate"] is not None else ""
     rows += [lambda s_, x, y, w, dr: s_.pair(x, y, "Subtotal", money(f["subtotal"], cur), w, dr, base=14, color=c["muted"]),
              lambda s_, x, y, w, dr: s_.pair(x, y, f"Tax{rate}", money(f["tax"], cur), w, dr, base=14, color=c["muted"]),

@@ -76,7 +76,7 @@ def draw_inbox(ctx: Ctx):
 
     def signature(s_, x, y, w, dr):
         rows = [(f["name"], "sans-bold", 15), (f["title"], "sans", 14), (f["company"], "sans", 14),
-                (f"Phone: {f['phone']}", "sans", 14), (f"Email: {f['email']}", "sans", 14)]
+                (f"Phone: {f['phone']}", "sans-bold", 15), (f"Email: {f['email']}", "sans-bold", 15)]
         h = 6
         if dr:
             s_.canvas.line([(x, y), (x + 40, y)], c["muted"], 1)

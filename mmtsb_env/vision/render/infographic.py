@@ -9,7 +9,7 @@ e.g. temperatures or values already in %) and ``callout`` (the highlight's sente
 
 Levels: type shrinks; level 1 adds a source line and a background pattern; level 2 switches to a
 muted low-contrast palette and adds a "did you know" box with other numbers (distractors); level 3
-is the poster shrunk to 45 % and re-compressed, as an infographic forwarded in a chat arrives (a
+is the poster shrunk to 40 % and re-compressed, as an infographic forwarded in a chat arrives (a
 2x zoom brings its values back).
 """
 
@@ -21,7 +21,7 @@ import math
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Bool, Ctx, ListOf, Num, drafting, fit_font, get_font, line_height, mix, rgb, wrap
+from ._common import Bool, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, line_height, mix, rgb, wrap
 from ._phone import record
 from .charts import COMMON, _content, _fmt
 
@@ -30,10 +30,10 @@ W, H = 768, 1024
 THEMES = [("#1f6fb2", "#e8f1fa"), ("#c2410c", "#fdf0e6"), ("#15803d", "#e9f6ee"), ("#7c3aed", "#f1ebfd"),
           ("#be185d", "#fbe9f1")]
 SCALE = {0: 1.0, 1: 0.9, 2: 0.82, 3: 0.82}
-SHRINK = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.45}
+SHRINK = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.4}
 NOT_ADDITIVE = ("°C", "°F", "%")
 ICONS = ("circle", "square", "diamond", "triangle", "ring", "bolt")
-FIELDS = {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 12), "horizontal": Bool()}
+FIELDS = {**COMMON, "labels": ListOf(Str(40), 1, 12), "values": ListOf(Num(-1e12, 1e12), 1, 12), "horizontal": Bool()}
 SOURCES = ["City Open Data", "Annual Survey", "internal records", "Community Report"]
 
 
@@ -169,9 +169,9 @@ def draw_infographic(ctx: Ctx):
         cy0 = y + (i // cols) * (phh + gap)
         d.rounded_rectangle((cx0, cy0, cx0 + pw, cy0 + phh), radius=14, fill=white)
         ic = min(40 * s, phh * 0.3)
-        _icon(d, shapes[i], (cx0 + 14, cy0 + 14, cx0 + 14 + ic, cy0 + 14 + ic), accent, white)
-        f_lab = fit_font(label, "sans-bold", pw - ic - 40, 17 * s, 9)
-        d.text((cx0 + ic + 26, cy0 + 14 + ic / 2), label, font=f_lab, fill=muted, anchor="lm")
+        _icon(d, shapes[i], (cx0 + pw - 14 - ic, cy0 + 14, cx0 + pw - 14, cy0 + 14 + ic), accent, white)
+        f_lab = fit_font(label, "sans-bold", pw - ic - 48, 19 * s, 9)
+        d.text((cx0 + 14, cy0 + 14 + ic / 2), label, font=f_lab, fill=ink, anchor="lm")
         text = _fmt(value, units)
         f_val = fit_font(text, "sans-bold", pw - 28, min(40 * s, phh * 0.3), 10)
         vy = cy0 + 14 + ic + 8
