@@ -44,7 +44,7 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "invoice": (("invoice", 5), ("statement", 5)),
     "price_tag": (("price_tag", 3), ("product_photo", 7)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
-    "bar_chart": (("bar_chart", 3), ("chart_read", 4), ("infographic", 3)),
+    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 3)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
 
@@ -296,10 +296,37 @@ class Drafter:
         elif kind == "chart_read":  # values sit on minor gridlines, so they can be read exactly
             values = on_gridlines(values)
             content = {"title": title, "labels": list(labels), "values": values, "units": units}
+        elif kind == "tally_photo":  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
+            counted = None if topic is not None else self._tally(seed)
+            if counted is None:
+                kind, content["horizontal"] = "bar_chart", False
+            else:
+                title, shape, labels, values = counted
+                units = ""
+                content = {"title": title, "labels": labels, "values": values, "units": units, "shape": shape}
         items = [{"name": l, "amount": v} for l, v in zip(labels, values)]
         top = max(items, key=lambda i: i["amount"])
         return Img("chart", kind, content, seed, self.difficulty(), label=title, amount=top["amount"], items=items,
                    extra={"units": units, "top": top["name"], "total": sum(values)})
+
+    def _tally(self, seed: int) -> tuple[str, str, list[str], list[float]] | None:
+        """A counting chart for ``tally_photo`` (drawn from the image seed, so the flows' draws stay
+        as they are): its lowest and highest counts are unique among this scenario's tallies (a
+        compare flow's answer is never a tie); None when no such counts are left."""
+        from ..vision.render.tally_photo import default_topic
+
+        r = random.Random(seed_int("tally", seed))
+        for _ in range(40):
+            title0, shape, labels, values = default_topic(r)
+            ends = (norm(f"tally {min(values):g}"), norm(f"tally {max(values):g}"))
+            if not any(e in self.used for e in ends):
+                break
+        else:
+            return None
+        self.used.update(ends)
+        title = self.fresh(lambda: f"{title0} - {r.choice(['Week', 'Tray', 'Table', 'Group'])} {r.randint(2, 19)}",
+                           check_world=False)
+        return title, shape, labels, values
 
     def price_tag(self, product: tuple[str, str, str] | None = None, price: float | None = None,
                   on_sale: bool | None = None) -> Img:

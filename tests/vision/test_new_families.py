@@ -8,12 +8,16 @@ the level effects (clutter as distractors, the shrunk screenshot) are checked to
 
 from __future__ import annotations
 
+import colorsys
+
+import numpy as np
 import pytest
 
 from mmtsb_env.vision.render import render
 from mmtsb_env.vision.render._common import money
 from mmtsb_env.vision.render.charts import _fmt
 from mmtsb_env.vision.render.infographic import shares
+from mmtsb_env.vision.render.object_scene import COLORS, hue
 
 from text_boxes import recorded_text
 
@@ -123,3 +127,79 @@ def test_bad_content_names_the_field(kind, content, needle):
     with pytest.raises(ValueError) as err:
         render({"kind": kind, "content": content})
     assert needle in str(err.value), str(err.value)
+
+
+# ---------------------------------------------------------------------------- tally_photo
+
+
+def _hue_at(arr, o) -> str:
+    x0, y0, x1, y1 = o["box"]
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    if o["shape"] == "mug":
+        cx = x0 + int((x1 - x0) * 0.36)
+    if o["shape"] in ("apple", "bottle", "box"):
+        cy = y0 + int((y1 - y0) * 0.62)
+        cx = x0 + int((x1 - x0) * (0.4 if o["shape"] == "box" else 0.5))
+    patch = arr[cy - 2:cy + 3, cx - 2:cx + 3].reshape(-1, 3).mean(0)
+    h = colorsys.rgb_to_hsv(*(patch / 255))[0] * 360
+    return min(COLORS, key=lambda n: min(abs(hue(COLORS[n]) - h), 360 - abs(hue(COLORS[n]) - h)))
+
+
+def test_tally_photo_counts_are_the_objects_in_each_column():
+    """Each value is the number of objects stacked in its column; no object touches another,
+    strays lie outside every column, and each object's colour is recoverable from its pixels."""
+    for d in range(4):
+        for seed in range(4):
+            r = render({"kind": "tally_photo", "seed": seed, "difficulty": d})
+            f, arr = r.facts, np.asarray(r.image, dtype=float)
+            assert [c["count"] for c in f["columns"]] == [int(v) for v in f["values"]] == list(f["counts"].values())
+            assert len(f["strays"]) == {0: 0, 1: 2, 2: 3, 3: 4}[d]
+            for col in f["columns"]:
+                mine = [o for o in f["objects"] if o["column"] == col["label"]]
+                assert len(mine) == col["count"] and all(o["color"] == col["color"] for o in mine)
+            boxes = [o["box"] for o in f["objects"] + f["strays"]]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (d, seed, a, b)
+            for s in f["strays"]:
+                for col in f["columns"]:
+                    a, b = s["box"], col["box"]
+                    assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            wrong = [o for o in f["objects"] if _hue_at(arr, o) != o["color"]]
+            assert len(wrong) <= len(f["objects"]) // 10, (d, seed, wrong[:3])
+
+
+def test_tally_photo_shows_the_bar_charts_record():
+    content = {"title": "Marbles by Colour", "labels": ["Red", "Blue", "Green"], "values": [3, 7, 5], "units": ""}
+    mine = render({"kind": "tally_photo", "content": content, "difficulty": 1}).facts
+    theirs = render({"kind": "bar_chart", "content": content}).facts
+    same = [k for k in theirs if k not in ("kind", "value_labels")]  # no value is printed on the photo
+    assert {k: mine[k] for k in same} == {k: theirs[k] for k in same} and mine["value_labels"] is False
+    assert [c["color"] for c in mine["columns"]] == ["red", "blue", "green"]  # colour-named categories keep their colour
+    assert mine["max_label"] == "Blue" and mine["total"] == 15
+    facts, texts = drawn({"kind": "tally_photo", "content": content, "difficulty": 2})
+    assert "Marbles by Colour" in texts and {"Red", "Blue", "Green"} <= set(texts)
+    assert not any(t.strip().isdigit() for t in texts)  # the counts are never printed
+
+
+@pytest.mark.parametrize("content, needle", [
+    ({"labels": ["a", "b"], "values": [2.5, 3]}, "content.values must be whole numbers 1-10 (objects to count), got 2.5"),
+    ({"labels": ["a", "b"], "values": [2, 30]}, "content.values[1] must be at most 10"),
+    ({"labels": ["a", "b", "c"], "values": [1, 2]}, "content.values has 2 numbers but content.labels has 3"),
+])
+def test_tally_photo_rejects_what_cannot_be_counted(content, needle):
+    with pytest.raises(ValueError) as err:
+        render({"kind": "tally_photo", "content": content})
+    assert needle in str(err.value), str(err.value)
+
+
+def test_tally_photo_difficulty_is_measured():
+    from mmtsb_env.vision.render.tally_photo import level_metrics
+
+    content = {"labels": ["Owls", "Foxes", "Bears", "Otters"], "values": [3, 8, 5, 10]}
+    m = [level_metrics(render({"kind": "tally_photo", "content": content, "seed": 1, "difficulty": d}).facts)
+         for d in range(4)]
+    sides = [x["min_side"] for x in m]
+    assert sides == sorted(sides, reverse=True) and sides[3] < 0.7 * sides[0], sides
+    assert [x["strays"] for x in m] == [0, 2, 3, 4]
+    assert m[3]["min_hue_gap"] < m[0]["min_hue_gap"], m  # level 2+ columns take neighbouring hues
