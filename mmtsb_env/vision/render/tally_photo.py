@@ -9,19 +9,23 @@ lying about that belong to no column (levels 1+).
 
 Levels: objects get smaller and the columns closer (object side 100 / 86 / 72 / 62 % of what
 fits), columns of similar colours (level 2+), stray objects (0 / 2 / 3 / 4) and the camera effects
-of the photo families (uneven light, defocus, noise, JPEG; :mod:`._scene`).
+of the photo families at the same strengths (uneven light, defocus, noise, JPEG: :data:`._scene.LEVELS`),
+drawn cheaply (:func:`_camera`).
 """
 
 from __future__ import annotations
 
+import io
 import random
+from functools import lru_cache
 
-from PIL import Image, ImageDraw
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from . import family
 from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, line_height, texture
-from ._phone import record
-from ._scene import camera
+from .infographic import chart_record
+from ._scene import LEVELS as CAMERA
 from .charts import COMMON
 from .object_scene import COLORS, SHAPES, _draw
 
@@ -51,6 +55,44 @@ def default_topic(r: random.Random) -> tuple[str, str, list[str], list[float]]:
     labels = labels[: r.randint(3, len(labels))]
     values = [float(v) for v in r.sample(range(1, MAX_COUNT + 1), len(labels))]
     return title, shape, labels, values
+
+
+@lru_cache(maxsize=4)
+def _grain_tile(sigma: float) -> Image.Image:
+    """Seed-independent sensor noise around 128, larger than the frame (each photo crops its own
+    window: nothing here is read by OCR, so a shared tile is as good as fresh noise)."""
+    noise = np.random.default_rng(17).standard_normal((H + 160, W + 160), dtype=np.float32) * np.float32(sigma)
+    return Image.fromarray(np.clip(noise + np.float32(128.5), 0, 255).astype(np.uint8), "L")
+
+
+def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image:
+    """The photo families' camera at this level (:data:`._scene.LEVELS`: light falloff, defocus,
+    noise, JPEG), cheaply: the light is a coarse grid resized up, the noise a window of a cached tile,
+    and the defocus is applied inside the ``focus`` boxes (the columns and strays: what is counted)."""
+    lv = CAMERA[ctx.difficulty]
+    r = ctx.rng("camera")
+    if lv.light:  # brighter round a random spot, darker towards the far corner
+        gx, gy = r.uniform(0.2, 0.8), r.uniform(0.2, 0.8)
+        yy, xx = np.mgrid[0:12, 0:16].astype(np.float32)
+        dist = np.hypot(xx / 15 - gx, yy / 11 - gy) / 1.1
+        grid = (255 * (1 - lv.light * np.clip(dist, 0, 1))).astype(np.uint8)
+        light = Image.fromarray(grid, "L").resize((W, H), Image.Resampling.BILINEAR)
+        scene = ImageChops.multiply(scene, Image.merge("RGB", (light, light, light)))
+    if lv.blur:  # a 3x3 kernel whose variance is the level's defocus (sigma^2 per axis)
+        w1 = lv.blur ** 2 / 2
+        row = [w1, 1 - 2 * w1, w1]
+        kernel = ImageFilter.Kernel((3, 3), [a * b for a in row for b in row], scale=1)
+        for x0, y0, x1, y1 in focus:
+            box = (max(0, x0 - 6), max(0, y0 - 6), min(W, x1 + 8), min(H, y1 + 8))
+            scene.paste(scene.crop(box).filter(kernel), box[:2])
+    if lv.noise:
+        ox, oy = r.randrange(160), r.randrange(160)
+        add = _grain_tile(lv.noise).crop((ox, oy, ox + W, oy + H))
+        scene = ImageChops.add(scene, Image.merge("RGB", (add, add, add)), scale=1.0, offset=-128)
+    buf = io.BytesIO()
+    scene.save(buf, format="JPEG", quality=lv.quality)
+    buf.seek(0)
+    return Image.open(buf).convert("RGB")
 
 
 def level_metrics(facts: dict) -> dict[str, float]:
@@ -96,7 +138,7 @@ def draw_tally_photo(ctx: Ctx):
     c = _content(ctx)
     chart = Ctx(kind="bar_chart", content={k: c[k] for k in ("title", "labels", "values", "units", "value_labels")},
                 seed=ctx.seed, difficulty=0)
-    f = {k: v for k, v in record(chart, "bar_chart").items() if k != "kind"}
+    f = chart_record(chart)
     lv = ctx.difficulty
     r = ctx.rng("layout")
     labels, values = c["labels"], [int(v) for v in c["values"]]
@@ -164,4 +206,5 @@ def draw_tally_photo(ctx: Ctx):
         d.ellipse((x0 + off, y1 - (y1 - y0) * 0.16 + off, x1 + off, y1 + off), fill=(0, 0, 0, 60))
     for o in objects + strays:
         _draw(d, o["shape"], tuple(o["box"]), COLORS[o["color"]])
-    return camera(scene, ctx, glare=False), facts
+    focus = [c["box"] for c in columns] + [c["card"] for c in columns] + [t["box"] for t in strays] + [title_box]
+    return _camera(scene, ctx, focus), facts
