@@ -7,9 +7,10 @@ Contents are complete (totals and taxes are given explicitly), so the renderer d
 these values; :func:`mmtsb_env.generation.verify.verify` re-renders and compares.
 
 One record can be drawn by several render families from different image groups (the paper's
-Table 12): a receipt as a flat receipt, a photo of it on a table or the shop app's order page;
-an event as a poster, a photo of the poster on a wall or the events app's page (see
-:data:`RENDERINGS`). :meth:`Drafter.make` picks the family per image from the image's own seed
+Table 12): a receipt as a flat receipt, a photo of it on a table, the shop app's order page or
+the bank app's feed; an event as a poster, a photo of the poster on a wall, the events app's page
+or a calendar day; a contact as a card, a chat or a signed mail; a chart as a chart, an
+infographic or (counts only) a photo of objects stacked in columns (see :data:`RENDERINGS`). :meth:`Drafter.make` picks the family per image from the image's own seed
 (so flows' random draws are untouched and the choice is deterministic), which mixes image
 categories within scenarios as the paper's do. ``Img.group`` names the group.
 """
