@@ -38,7 +38,7 @@ def draw_bank_feed(ctx: Ctx):
     cr = ctx.rng("clutter")
     n = {0: 0, 1: 2, 2: 3, 3: 4}[ctx.difficulty]
     others = []
-    for k, name in enumerate(cr.sample(OTHERS, n)):
+    for name in cr.sample(OTHERS, n):
         when = d + timedelta(days=cr.choice([-3, -2, -1, 1, 2]))
         others.append((name, f"{when.strftime('%b')} {when.day}", -round(cr.uniform(4, 90), 2)))
     balance = round(cr.uniform(400, 4800), 2)

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, line_height, texture
+from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, line_height, texture
 from .infographic import chart_record
 from ._scene import LEVELS as CAMERA
 from .charts import COMMON
