@@ -9,7 +9,7 @@ e.g. temperatures or values already in %) and ``callout`` (the highlight's sente
 
 Levels: type shrinks; level 1 adds a source line and a background pattern; level 2 switches to a
 muted low-contrast palette and adds a "did you know" box with other numbers (distractors); level 3
-is the poster shrunk to 40 % and re-compressed, as an infographic forwarded in a chat arrives (a
+is the poster shrunk to 42 % and re-compressed, as an infographic forwarded in a chat arrives (a
 2x zoom brings its values back).
 """
 
@@ -29,7 +29,7 @@ W, H = 768, 1024
 THEMES = [("#1f6fb2", "#e8f1fa"), ("#c2410c", "#fdf0e6"), ("#15803d", "#e9f6ee"), ("#7c3aed", "#f1ebfd"),
           ("#be185d", "#fbe9f1")]
 SCALE = {0: 1.0, 1: 0.9, 2: 0.82, 3: 0.82}
-SHRINK = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.4}
+SHRINK = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.42}
 NOT_ADDITIVE = ("°C", "°F", "%")
 ICONS = ("circle", "square", "diamond", "triangle", "ring", "bolt")
 FIELDS = {**COMMON, "labels": ListOf(Str(40), 1, 12), "values": ListOf(Num(-1e12, 1e12), 1, 12), "horizontal": Bool()}
@@ -179,13 +179,14 @@ def draw_infographic(ctx: Ctx):
         cy0 = y + (i // cols) * (phh + gap)
         d.rounded_rectangle((cx0, cy0, cx0 + pw, cy0 + phh), radius=14, fill=white)
         ic = min(40 * s, phh * 0.3)
-        _icon(d, shapes[i], (cx0 + pw - 14 - ic, cy0 + 14, cx0 + pw - 14, cy0 + 14 + ic), accent, white)
-        f_lab = fit_font(label, "sans-bold", pw - ic - 48, 19 * s, 9)
+        f_lab = fit_font(label, "sans-bold", pw - 28, 19 * s, 9)
         d.text((cx0 + 14, cy0 + 14 + ic / 2), label, font=f_lab, fill=ink, anchor="lm")
         text = _fmt(value, units)
-        f_val = fit_font(text, "sans-bold", pw - 28, min(40 * s, phh * 0.3), 10)
+        f_val = fit_font(text, "sans-bold", pw - 40 - ic, min(40 * s, phh * 0.3), 10)
         vy = cy0 + 14 + ic + 8
         d.text((cx0 + 14, vy), text, font=f_val, fill=ink)
+        iy = vy + (line_height(f_val, 1.1) - ic) / 2  # the icon beside the value, not on the label's line
+        _icon(d, shapes[i], (cx0 + pw - 14 - ic, iy, cx0 + pw - 14, iy + ic), accent, white)
         by = vy + line_height(f_val, 1.1) + 4
         bw = (pw - 28) * (value / hi) if hi > 0 else 0
         bar_h = max(6, phh * 0.06)
