@@ -7,9 +7,10 @@ Contents are complete (totals and taxes are given explicitly), so the renderer d
 these values; :func:`mmtsb_env.generation.verify.verify` re-renders and compares.
 
 One record can be drawn by several render families from different image groups (the paper's
-Table 12): a receipt as a flat receipt, a photo of it on a table or the shop app's order page;
-an event as a poster, a photo of the poster on a wall or the events app's page (see
-:data:`RENDERINGS`). :meth:`Drafter.make` picks the family per image from the image's own seed
+Table 12): a receipt as a flat receipt, a photo of it on a table, the shop app's order page or
+the bank app's feed; an event as a poster, a photo of the poster on a wall, the events app's page
+or a calendar day; a contact as a card, a chat or a signed mail; a chart as a chart, an
+infographic or (counts only) a photo of objects stacked in columns (see :data:`RENDERINGS`). :meth:`Drafter.make` picks the family per image from the image's own seed
 (so flows' random draws are untouched and the choice is deterministic), which mixes image
 categories within scenarios as the paper's do. ``Img.group`` names the group.
 """
@@ -38,13 +39,14 @@ NOUNS = {
 
 # record category (or the chart kind) -> (render family, weight): the families that draw the record
 RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
-    "receipt": (("receipt", 4), ("receipt_photo", 3), ("order_screen", 3)),
-    "event_poster": (("event_poster", 3), ("poster_photo", 4), ("event_screen", 3)),
-    "business_card": (("business_card", 5), ("chat_screen", 5)),
+    "receipt": (("receipt", 3), ("receipt_photo", 3), ("order_screen", 2), ("bank_feed", 2)),
+    "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 2), ("calendar_day", 2)),
+    "business_card": (("business_card", 4), ("chat_screen", 3), ("inbox", 3)),
     "invoice": (("invoice", 5), ("statement", 5)),
     "price_tag": (("price_tag", 3), ("product_photo", 7)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
-    "bar_chart": (("bar_chart", 5), ("chart_read", 5)),
+    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 3)),
+    "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
 
 
@@ -295,10 +297,37 @@ class Drafter:
         elif kind == "chart_read":  # values sit on minor gridlines, so they can be read exactly
             values = on_gridlines(values)
             content = {"title": title, "labels": list(labels), "values": values, "units": units}
+        elif kind == "tally_photo":  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
+            counted = None if topic is not None else self._tally(seed)
+            if counted is None:
+                kind, content["horizontal"] = "bar_chart", False
+            else:
+                title, shape, labels, values = counted
+                units = ""
+                content = {"title": title, "labels": labels, "values": values, "units": units, "shape": shape}
         items = [{"name": l, "amount": v} for l, v in zip(labels, values)]
         top = max(items, key=lambda i: i["amount"])
         return Img("chart", kind, content, seed, self.difficulty(), label=title, amount=top["amount"], items=items,
                    extra={"units": units, "top": top["name"], "total": sum(values)})
+
+    def _tally(self, seed: int) -> tuple[str, str, list[str], list[float]] | None:
+        """A counting chart for ``tally_photo`` (drawn from the image seed, so the flows' draws stay
+        as they are): its lowest and highest counts are unique among this scenario's tallies (a
+        compare flow's answer is never a tie); None when no such counts are left."""
+        from ..vision.render.tally_photo import default_topic
+
+        r = random.Random(seed_int("tally", seed))
+        for _ in range(40):
+            title0, shape, labels, values = default_topic(r)
+            ends = (norm(f"tally {min(values):g}"), norm(f"tally {max(values):g}"))
+            if not any(e in self.used for e in ends):
+                break
+        else:
+            return None
+        self.used.update(ends)
+        title = self.fresh(lambda: f"{title0} - {r.choice(['Week', 'Tray', 'Table', 'Group'])} {r.randint(2, 19)}",
+                           check_world=False)
+        return title, shape, labels, values
 
     def price_tag(self, product: tuple[str, str, str] | None = None, price: float | None = None,
                   on_sale: bool | None = None) -> Img:

@@ -169,6 +169,10 @@ NEEDED = {
     "product_photo": lambda f: [f["price_text"], f["product"]],
     # the values: printed at level 0 only, read off the gridlines after that (not an OCR task)
     "chart_read": lambda f: [_number(v) for v in f["values"]],
+    "infographic": lambda f: list(f["labels"]) + [_number(v) for v in f["values"]],
+    "bank_feed": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
+    "calendar_day": lambda f: [f["venue"], f["organiser"], f["day_text"], f["price_line"]],
+    "inbox": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
 }
 
 

@@ -20,8 +20,9 @@ from mmtsb_env.vision.render.object_scene import COLORS, hue, level_metrics
 # new family -> the flat family whose record it shows
 SAME_RECORD = {"receipt_photo": "receipt", "order_screen": "receipt", "poster_photo": "event_poster",
                "event_screen": "event_poster", "note_photo": "handwritten_note", "chat_screen": "business_card",
-               "statement": "invoice", "product_photo": "price_tag"}
-NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene"]
+               "statement": "invoice", "product_photo": "price_tag", "bank_feed": "receipt",
+               "calendar_day": "event_poster", "inbox": "business_card", "infographic": "bar_chart"}
+NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene", "tally_photo"]
 
 
 def test_every_family_has_a_group_and_every_group_a_new_family():
@@ -29,7 +30,7 @@ def test_every_family_has_a_group_and_every_group_a_new_family():
     assert set(GROUPS.values()) == set(GROUP_NAMES)
     for g in GROUP_NAMES:
         assert [k for k in NEW if group_of(k) == g], g
-    with pytest.raises(ValueError, match="unknown render kind 'hologram'; known: bar_chart"):
+    with pytest.raises(ValueError, match="unknown render kind 'hologram'; known: bank_feed, bar_chart"):
         group_of("hologram")
 
 
@@ -48,7 +49,8 @@ def test_same_record_as_the_flat_family(kind):
              "business_card": {"name": "Ada Lovelace", "company": "Engine Works", "email": "ada@engine.works"},
              "invoice": {"company": "Acme Web", "invoice_number": "INV-7", "tax_rate": 20,
                          "items": [{"description": "Design", "qty": 3, "unit_price": 100}]},
-             "price_tag": {"product": "Oat Milk 1L", "price": 3.49, "old_price": 4.99, "currency": "€"}}[flat]
+             "price_tag": {"product": "Oat Milk 1L", "price": 3.49, "old_price": 4.99, "currency": "€"},
+             "bar_chart": {"title": "Loans", "labels": ["Mystery", "Poetry"], "values": [40, 10], "units": ""}}[flat]
     mine = render({"kind": kind, "content": given, "difficulty": 1}).facts
     theirs = render({"kind": flat, "content": given}).facts
     assert {k: mine[k] for k in theirs if k not in ("kind", "distractors")} == \

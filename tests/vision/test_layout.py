@@ -79,6 +79,20 @@ STRESS = {
     "chart_read": {"title": "Household Spending by Category (North Branch)", "labels": ["Transportation", "Groceries", "Entertainment", "Utilities", "Insurance", "Healthcare", "Education"],
                    "values": [320, 450, 120, 200, 90, 310, 150]},
     "handwritten_note": {"text": "pick up dry cleaning before Thursday\ncall the neighborhood association"},
+    "infographic": {"title": "Household Spending by Category (North Branch) in the Second Half of the Year",
+                    "labels": ["Transportation", "Groceries", "Entertainment", "Utilities", "Insurance", "Healthcare",
+                               "Education", "Neighbourhoodwide", "Subscriptions", "Childcare", "Gifts", "Pets"],
+                    "values": [32000, 450, 120, 200, 90, 310, 150, 75, 60, 1240, 35, 18], "units": "$"},
+    "tally_photo": {"title": "Parcels Delivered to the Neighbourhoodwide Association Office by Weekday",
+                    "labels": ["Wednesday", "Neighbourhoodwide", "Thursday", "Saturday", "Sunday", "Monday"],
+                    "values": [10, 9, 8, 7, 6, 5]},
+    "inbox": {"name": "Maximilian Featherstonehaugh", "company": "Quartz & Pine Architectural Design Studio",
+              "title": "Senior Vice President, Strategic Partnerships",
+              "email": "maximilian.featherstonehaugh@quartzandpine.com"},
+    "calendar_day": {"title": f"{LONG} Winter Celebration", "venue": "Greenfield Public Library Community Room B",
+                     "organiser": f"{LONG} of Greater Springfield", "time": "13:00"},
+    "bank_feed": {"merchant": "Northside Fuel & Snacks Convenience Store",
+                  "items": [{"name": "Extra Large Hazelnut Cappuccino with Oat Milk", "qty": 2, "price": 5.75}]},
 }
 
 

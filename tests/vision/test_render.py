@@ -17,7 +17,8 @@ def _pixels(image):
 
 
 NEW_KINDS = ["chart_read", "chat_screen", "event_screen", "note_photo", "object_scene", "order_screen", "poster_photo",
-             "product_photo", "receipt_photo", "statement"]  # tests/vision/test_families.py
+             "product_photo", "receipt_photo", "statement",
+             "bank_feed", "calendar_day", "inbox", "infographic", "tally_photo"]  # tests/vision/test_families.py, test_new_families.py
 
 
 def test_all_families_registered():
@@ -181,7 +182,7 @@ def test_text_is_dark_ink_on_light_paper_at_low_difficulty():
 @pytest.mark.parametrize("spec, needle", [
     ("receipt", "spec must be an object"),
     ({"content": {}}, "spec field 'kind' must be a string"),
-    ({"kind": "hologram"}, "spec field 'kind': unknown kind 'hologram'; known: bar_chart"),
+    ({"kind": "hologram"}, "spec field 'kind': unknown kind 'hologram'; known: bank_feed, bar_chart"),
     ({"kind": "receipt", "seed": "1"}, "spec field 'seed' must be an integer"),
     ({"kind": "receipt", "difficulty": 4}, "spec field 'difficulty' must be an integer 0-3"),
     ({"kind": "receipt", "difficulty": True}, "spec field 'difficulty'"),

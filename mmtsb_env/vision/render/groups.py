@@ -15,12 +15,13 @@ GROUP_NAMES = ("natural_text_rich", "natural_less_text", "documents_charts", "ui
 GROUPS = {
     "receipt_photo": "natural_text_rich", "poster_photo": "natural_text_rich", "note_photo": "natural_text_rich",
     "sign": "natural_text_rich", "price_tag": "natural_text_rich",
-    "object_scene": "natural_less_text", "product_photo": "natural_less_text",
+    "object_scene": "natural_less_text", "product_photo": "natural_less_text", "tally_photo": "natural_less_text",
     "receipt": "documents_charts", "invoice": "documents_charts", "statement": "documents_charts",
     "business_card": "documents_charts", "event_poster": "documents_charts", "table_document": "documents_charts",
     "handwritten_note": "documents_charts", "bar_chart": "documents_charts", "line_chart": "documents_charts",
-    "pie_chart": "documents_charts", "chart_read": "documents_charts",
+    "pie_chart": "documents_charts", "chart_read": "documents_charts", "infographic": "documents_charts",
     "order_screen": "ui", "event_screen": "ui", "chat_screen": "ui",
+    "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui",
 }
 
 

@@ -1,0 +1,88 @@
+"""The Drafter's renderings: every family a record can be drawn as shows the record's values.
+
+A record drawn as an infographic, an app screen or a tally photo must still draw exactly the
+values the flows read off the ``Img`` (label, amount, items); tally photos get counting topics
+whose extremes never tie within a scenario, and charts whose topic a flow fixed stay flat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import datetime
+
+from mmtsb_env.generation.images import RENDERINGS, Drafter, pick_rendering
+from mmtsb_env.generation.world_index import world_index
+from mmtsb_env.vision.render import render
+from mmtsb_env.vision.render.groups import group_of
+
+NOW = datetime(2026, 5, 4, 10, 0)
+
+
+def drafter(seed: int) -> Drafter:
+    return Drafter(random.Random(seed), world_index(0), NOW)
+
+
+def test_every_rendering_is_a_registered_family_of_a_group():
+    for key, options in RENDERINGS.items():
+        assert sum(w for _, w in options) > 0
+        for kind, _ in options:
+            group_of(kind)  # raises for an unknown family
+    picks = Counter(pick_rendering("bar_chart", s) for s in range(2000))
+    assert set(picks) == {"bar_chart", "chart_read", "infographic", "tally_photo"}
+    assert 0.22 < picks["tally_photo"] / 2000 < 0.38  # weight 3 of 10
+
+
+def test_records_drawn_by_the_new_families_show_the_flows_values():
+    seen = Counter()
+    for seed in range(60):
+        d = drafter(seed)
+        for category in ("receipt", "event_poster", "business_card", "chart"):
+            img = d.make(category)
+            if img.kind not in ("bank_feed", "calendar_day", "inbox", "infographic", "tally_photo"):
+                continue
+            seen[img.kind] += 1
+            facts = render(img.render_spec()).facts
+            if category == "receipt":
+                assert facts["merchant"] == img.label and facts["total"] == img.amount
+                assert [i["amount"] for i in facts["items"]] == [i["amount"] for i in img.items]
+            elif category == "event_poster":
+                assert (facts["title"], facts["date"], facts["time"], facts["venue"]) == \
+                    (img.label, img.date, img.time, img.extra["venue"])
+            elif category == "business_card":
+                assert (facts["name"], facts["phone"], facts["email"]) == \
+                    (img.person["name"], img.person["phone"], img.person["email"])
+            else:
+                assert facts["title"] == img.label and facts["max_value"] == img.amount
+                assert facts["max_label"] == img.extra["top"] and facts["total"] == img.extra["total"]
+                assert dict(zip(facts["labels"], facts["values"])) == {i["name"]: i["amount"] for i in img.items}
+    assert all(seen[k] >= 3 for k in ("bank_feed", "calendar_day", "inbox", "infographic", "tally_photo")), seen
+
+
+def test_tally_counts_are_whole_and_their_extremes_never_tie_in_a_scenario():
+    tallies = 0
+    for seed in range(40):
+        d = drafter(seed)
+        ends: list[tuple[float, float]] = []
+        for _ in range(6):
+            img = d.make("chart", kind="bar_chart")
+            if img.kind != "tally_photo":
+                continue
+            tallies += 1
+            values = [i["amount"] for i in img.items]
+            assert all(v == int(v) and 1 <= v <= 10 for v in values) and len(set(values)) == len(values)
+            assert render(img.render_spec()).facts["counts"] == {i["name"]: int(i["amount"]) for i in img.items}
+            ends.append((min(values), max(values)))
+        lows, highs = [e[0] for e in ends], [e[1] for e in ends]
+        assert len(set(lows)) == len(lows) and len(set(highs)) == len(highs) and not set(lows) & set(highs), ends
+    assert tallies >= 20
+
+
+def test_a_flows_fixed_topic_keeps_a_flat_chart():
+    topic = ("Hours Logged by Project - Week 12", "h", ["Alpha", "Beta", "Gamma", "Delta"], (3, 40))
+    kinds = Counter()
+    for seed in range(80):
+        img = drafter(seed).make("chart", kind="bar_chart", topic=topic)
+        kinds[img.kind] += 1
+        assert [i["name"] for i in img.items] == topic[2]
+    assert "tally_photo" not in kinds and kinds["bar_chart"] > 0, kinds
