@@ -17,7 +17,8 @@ from PIL import Image  # noqa: E402
 from mmtsb_env.vision.render import render  # noqa: E402
 
 NEW = ["receipt_photo", "poster_photo", "note_photo", "object_scene", "product_photo", "chart_read", "statement",
-       "order_screen", "event_screen", "chat_screen", "infographic", "tally_photo", "bank_feed", "calendar_day", "inbox"]
+       "order_screen", "event_screen", "chat_screen", "infographic", "tally_photo", "bank_feed", "calendar_day", "inbox",
+       "playlist_screen"]
 
 
 def main() -> None:

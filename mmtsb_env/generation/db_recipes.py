@@ -749,13 +749,13 @@ class SpotifyLookup(DBRecipe):
         for k in range(n):
             songs = picks[2 * k:2 * k + 2]
             lines = [f"{s['title']} - {b.wi.tables['spotify.artists'][s['artist_ids'][0]]['name']}" for s in songs]
-            i = b.img("handwritten_note", lines=lines, title="Songs to try")
+            i = b.img("song_list", lines=lines, title="Songs to try")
             self.songs[i] = songs
             ids.append(i)
         return ids
 
     def ask(self, r):
-        return f"A friend wrote down some songs for me. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
+        return f"A friend sent me some songs. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
 
     def again(self, r):
         return f"Here's another list: add the songs on {r} too."

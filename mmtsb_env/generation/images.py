@@ -34,6 +34,7 @@ NOUNS = {
     "business_card": ("contact card", "contact cards"), "event_poster": ("event listing", "event listings"),
     "chart": ("chart", "charts"), "price_tag": ("price tag", "price tags"), "sign": ("sign", "signs"),
     "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
+    "song_list": ("song list", "song lists"),  # a note or a shared playlist screen
 }
 
 
@@ -45,6 +46,7 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "invoice": (("invoice", 5), ("statement", 5)),
     "price_tag": (("price_tag", 3), ("product_photo", 7)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
+    "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
     "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 3)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
@@ -97,11 +99,11 @@ class Img:
 
     @property
     def noun(self) -> str:
-        return NOUNS[self.category][0]
+        return NOUNS[self.extra.get("_record", self.category)][0]
 
     @property
     def plural(self) -> str:
-        return NOUNS[self.category][1]
+        return NOUNS[self.extra.get("_record", self.category)][1]
 
     def render_spec(self) -> dict[str, Any]:
         return {"kind": self.kind, "content": self.content, "seed": self.seed, "difficulty": self.difficulty}
@@ -408,6 +410,13 @@ class Drafter:
                    "ink": rng.choice(["blue", "black"]), "signature": ""}
         return Img("handwritten_note", "handwritten_note", content, self.seed(), 0, label=title,
                    items=[{"name": l} for l in lines])
+
+    def song_list(self, lines: list[str], title: str) -> Img:
+        """A handwritten-note record of ``"Title - Artist"`` lines, which a friend's shared playlist
+        screen can show as well as a note (flows see a ``handwritten_note``)."""
+        img = self.handwritten_note(lines=lines, title=title)
+        img.kind = img.extra["_record"] = "song_list"
+        return img
 
     def make(self, category: str, **kwargs: Any) -> Img:
         """A ``category`` record, drawn by one of the families that can show it (:data:`RENDERINGS`)."""

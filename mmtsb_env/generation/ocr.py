@@ -173,6 +173,7 @@ NEEDED = {
     "bank_feed": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     "calendar_day": lambda f: [f["venue"], f["organiser"], f["day_text"], f["price_line"]],
     "inbox": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
+    "playlist_screen": lambda f: [t for track in f["tracks"] for t in track if t],
 }
 
 

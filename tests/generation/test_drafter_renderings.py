@@ -86,3 +86,20 @@ def test_a_flows_fixed_topic_keeps_a_flat_chart():
         kinds[img.kind] += 1
         assert [i["name"] for i in img.items] == topic[2]
     assert "tally_photo" not in kinds and kinds["bar_chart"] > 0, kinds
+
+
+def test_song_lists_are_notes_or_shared_playlists_with_the_same_tracks():
+    lines = ["Golden Hour - Mira Vale", "Northbound - Kai Osei"]
+    kinds = Counter()
+    for seed in range(40):
+        img = drafter(seed).make("song_list", lines=lines, title="Songs to try")
+        kinds[img.kind] += 1
+        assert img.category == "handwritten_note" and img.noun == "song list" and img.plural == "song lists"
+        assert "_record" not in img.facts() and [i["name"] for i in img.items] == lines
+        facts = render(img.render_spec()).facts
+        assert facts["lines"] == lines and facts["title"] == "Songs to try"
+        if img.kind == "playlist_screen":
+            assert facts["tracks"] == [["Golden Hour", "Mira Vale"], ["Northbound", "Kai Osei"]]
+    assert set(kinds) == {"handwritten_note", "note_photo", "playlist_screen"} and kinds["playlist_screen"] >= 8, kinds
+    # an errand note is never drawn as a playlist
+    assert all(drafter(s).make("handwritten_note").kind != "playlist_screen" for s in range(40))

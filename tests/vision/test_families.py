@@ -22,7 +22,7 @@ SAME_RECORD = {"receipt_photo": "receipt", "order_screen": "receipt", "poster_ph
                "event_screen": "event_poster", "note_photo": "handwritten_note", "chat_screen": "business_card",
                "statement": "invoice", "product_photo": "price_tag", "bank_feed": "receipt",
                "calendar_day": "event_poster", "inbox": "business_card", "infographic": "bar_chart"}
-NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene", "tally_photo"]
+NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene", "tally_photo", "playlist_screen"]  # playlist: tests/vision/test_new_families.py
 
 
 def test_every_family_has_a_group_and_every_group_a_new_family():

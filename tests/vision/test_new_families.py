@@ -21,7 +21,7 @@ from mmtsb_env.vision.render.object_scene import COLORS, hue
 
 from text_boxes import recorded_text
 
-NEW = ("infographic", "inbox", "calendar_day", "bank_feed")
+NEW = ("infographic", "inbox", "calendar_day", "bank_feed", "playlist_screen")
 
 
 def drawn(spec: dict) -> tuple[dict, list[str]]:
@@ -43,6 +43,7 @@ NEEDED = {
     "calendar_day": lambda f: [f["title"], f["venue"], f["organiser"], f["day_text"], f["when_text"], f["price_line"]],
     "bank_feed": lambda f: [f["merchant"], money(f["total"], f["currency"]), f["posted_text"], f["method_text"]]
     + [money(i["amount"], f["currency"]) for i in f["items"]] + [i["name"] for i in f["items"]],
+    "playlist_screen": lambda f: [v for track in f["tracks"] for v in track if v],
 }
 
 
@@ -99,6 +100,17 @@ def test_screens_show_the_records_details():
     assert m["name"] == "Ada Lovelace" and m["app"] == "mail" and m["received"].endswith("AM")
 
 
+def test_playlist_shows_the_notes_lines_as_tracks():
+    content = {"title": "Songs to try", "text": "Golden Hour - Mira Vale\nNorthbound - Kai Osei\nuntitled demo"}
+    facts, texts = drawn({"kind": "playlist_screen", "content": content, "difficulty": 1})
+    note = render({"kind": "handwritten_note", "content": content}).facts
+    assert {k: facts[k] for k in ("title", "text", "lines")} == {k: note[k] for k in ("title", "text", "lines")}
+    assert facts["tracks"] == [["Golden Hour", "Mira Vale"], ["Northbound", "Kai Osei"], ["untitled demo", ""]]
+    assert facts["playlist"] == "Songs to try" and "3 songs" in " ".join(texts) and facts["app"] == "music"
+    for seed in range(4):  # its defaults are song lists
+        assert all(artist for _, artist in render({"kind": "playlist_screen", "seed": seed}).facts["tracks"])
+
+
 def test_calendar_entries_never_sit_at_the_events_hour():
     for seed in range(12):
         facts = render({"kind": "calendar_day", "seed": seed, "difficulty": 3}).facts
@@ -122,6 +134,7 @@ def test_level_three_screens_are_shrunk_and_recompressed():
     ("bank_feed", {"items": []}, "bank_feed spec: content.items must have 1 to 40 entries"),
     ("calendar_day", {"time": "25:00"}, "calendar_day spec: content.time"),
     ("inbox", {"email": 7}, "inbox spec: content.email must be a string"),
+    ("playlist_screen", {"text": 5}, "playlist_screen spec: content.text must be a string"),
 ])
 def test_bad_content_names_the_field(kind, content, needle):
     with pytest.raises(ValueError) as err:
