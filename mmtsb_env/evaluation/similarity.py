@@ -264,9 +264,15 @@ def text_contains(needle: Any, text: Any) -> bool:
     n, t = canonical_text(needle), canonical_text(text)
     if not n:
         return True
+    return _contained(n).search(t) is not None
+
+
+@lru_cache(maxsize=8192)
+def _contained(n: str) -> re.Pattern[str]:
+    """The pattern of ``n`` as whole words/numbers (compiled once: ``re``'s own cache is small)."""
     left = r"(?<![0-9a-z.])" if n[0].isascii() and n[0].isalnum() else ""
     right = r"(?![0-9a-z]|\.\d)" if n[-1].isascii() and n[-1].isalnum() else ""
-    return re.search(left + re.escape(n) + right, t) is not None
+    return re.compile(left + re.escape(n) + right)
 
 
 # ---------------------------------------------------------------------------------------------
