@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
+from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -409,8 +410,10 @@ class _PairCache:
         return plan
 
     def pair(self, pos: int, change: ExpectedChange, op: str, item: Any, table: str, cfg: ScoringConfig, plan: Plan):
-        anchors = _anchors(op, item)
-        key = (pos, *map(id, anchors))
+        if op == "update":
+            anchors, key = (item[0], item[1]), (pos, id(item[0]), id(item[1]))
+        else:
+            anchors, key = (item,), (pos, id(item))
         hit = self.pairs.get(key)
         if hit is not None and _same_objects(hit[0], anchors):
             return hit[1]
@@ -566,14 +569,13 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
         if i in pre:
             candidates.append([pre[i]])
             continue
-        counts: dict[int, int] = {}
+        counts: Counter[int] = Counter()
         lists = sorted((postings.get(w, ()) for w in derive("plan_words", tuple(c for c, *_ in plan), plan)), key=len)
         budget = BLOCK_POSTINGS  # rarest words first: common words say little and cost most
         for js in lists:
             if budget <= 0:
                 break
-            for j in js[:budget]:
-                counts[j] = counts.get(j, 0) + 1
+            counts.update(js[:budget])
             budget -= len(js)
         # most shared words first, then the lowest row: a stable sort by count of the rows in order
         ranked = sorted(sorted(counts.items()), key=_second, reverse=True)
@@ -589,26 +591,24 @@ _second = itemgetter(1)
 
 def _components(candidates: list[list[int]]) -> list[tuple[list[int], list[int]]]:
     """Connected components of the expected/actual candidate graph, as (rows, columns)."""
-    parent: dict[Any, Any] = {}
+    n = len(candidates)
+    parent = list(range(n + 1 + max((j for cols in candidates for j in cols), default=0)))  # rows, then n + column
 
-    def find(x: Any) -> Any:
-        while parent.setdefault(x, x) != x:
+    def find(x: int) -> int:
+        while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
     for i, cols in enumerate(candidates):
         for j in cols:
-            parent[find(("e", i))] = find(("a", j))
-    groups: dict[Any, tuple[list[int], list[int]]] = {}
+            parent[find(i)] = find(n + j)
+    groups: dict[int, tuple[list[int], set[int]]] = {}
     for i, cols in enumerate(candidates):
         if cols:
-            groups.setdefault(find(("e", i)), ([], []))[0].append(i)
-    for i, cols in enumerate(candidates):
-        for j in cols:
-            comp = groups[find(("e", i))]
-            if j not in comp[1]:
-                comp[1].append(j)
+            comp = groups.setdefault(find(i), ([], set()))
+            comp[0].append(i)
+            comp[1].update(cols)
     return [(rows, sorted(cols)) for rows, cols in groups.values()]
 
 
