@@ -5,7 +5,7 @@ Each search is a real tool call through ``invoke`` on a nominal episode's world;
 it is checked to have succeeded and found something. Two sweeps time ``spotify_search_songs``
 again: over a base catalog grown to N songs (filler songs that do not match the query, so the
 hits stay the same; the base layer is what the inverted index covers); and, for songs, products
-and notes, with N rows written in the episode (the live layer, indexed per world as rows appear).
+notes and contacts, with N rows written in the episode (the live layer, indexed per world as rows appear).
 Saved to ``benchmarks/results/search.json``.
 """
 
@@ -38,6 +38,7 @@ WRITTEN = [  # (table, search tool, its arguments, column rewritten)
     ("spotify.songs", "spotify_search_songs", None, "title"),
     ("amazon.products", "amazon_search_products", {"query": "wireless headphones"}, "name"),
     ("simple_note.notes", "simple_note_search_notes", {"query": "meeting"}, "title"),
+    ("phone.contacts", "contacts_search_contacts", {"query": "smith"}, "last_name"),
 ]
 
 
@@ -49,6 +50,7 @@ def written_sweep(world) -> dict:
     for table, tool, args, column in WRITTEN:
         args = args or CALLS[0][1]
         source = [r for r in world.rows(table) if r.get("user_id", world.user_id) == world.user_id]
+        check(bool(source), f"{table}: no rows of the device owner to copy")
         rows: dict[int, dict[str, float]] = {}
         added: list = []
         for n in (0, 100, 1000, 4000):

@@ -312,7 +312,24 @@ def rank_table(
     depends: Sequence[str] = (),
     order_key: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of ``table`` that pass ``keep`` and match ``query``, best first.
+    """The rows of ``table`` that pass ``keep`` and match ``query``, best first (see :func:`score_table`)."""
+    return [row for _, row in score_table(world, table, query, texts_of, name=name, keep=keep, depends=depends,
+                                          order_key=order_key)]
+
+
+def score_table(
+    world: Any,
+    table: str,
+    query: str | None,
+    texts_of: Callable[[dict[str, Any]], Iterable[Any]],
+    *,
+    name: str,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    depends: Sequence[str] = (),
+    order_key: Callable[[dict[str, Any]], Any] | None = None,
+) -> list[tuple[float, dict[str, Any]]]:
+    """``(score, row)`` of the rows of ``table`` that pass ``keep`` and match ``query``, best first
+    (the score is :func:`text_score`'s: the fraction of query words found; 1 for an empty query).
 
     The same result as ``rank_texts(((r, texts_of(r)) for r in rows if keep(r)), query)`` where
     ``rows`` is ``world.rows(table)`` (sorted by ``order_key`` when given; it must be unique per
@@ -331,7 +348,13 @@ def rank_table(
         rows = [r for r in world.rows(table) if keep(r)]
         if order_key is not None:
             rows.sort(key=order_key)
-        return rank_texts(((r, texts_of(r)) for r in rows), query)
+        if not q:
+            return [(1.0, r) for r in rows]
+        text_masks: dict[str, int] = {}
+        scored = [(_score_words(q, _texts(texts_of(r)), text_masks), r) for r in rows]
+        scored = [pair for pair in scored if pair[0] > 0]
+        scored.sort(key=lambda item: -item[0])
+        return scored
     index = _base_index(world, table, name, depends, texts_of)
     masks: dict[int, int] = {}
     for k, w in enumerate(q):
@@ -359,4 +382,4 @@ def rank_table(
     if order_key is not None:
         scored.sort(key=lambda item: order_key(item[1]))
     scored.sort(key=lambda item: -item[0])
-    return [row for _, row in scored]
+    return scored

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mmtsb_env.apps import _common, amazon, simple_note, spotify
+from mmtsb_env.apps import _common, amazon, contacts, simple_note, spotify
 from mmtsb_env.apps._common import rank_table, rank_texts, words
 from mmtsb_env.tools import invoke
 from mmtsb_env.world.base import base_world
@@ -167,3 +167,49 @@ def test_worlds_keep_their_own_overlay_index():
     assert not any(r["title"] == "only in a" for r in rank_table(b, NOTES, "only", texts_of, name=name))
     assert _common._OverlayIndex  # the index class the worlds hold
     assert isinstance(a.indexes[(name, NOTES)], _common._OverlayIndex) and (name, NOTES) in b.indexes
+
+
+def linear_score_table(world, table, query, texts_of, *, name, keep=None, depends=(), order_key=None):
+    """The contacts search's scoring before the index: every row scored with ``text_score``."""
+    rows = [r for r in world.rows(table) if keep is None or keep(r)]
+    if order_key is not None:
+        rows.sort(key=order_key)
+    scored = [(_common.text_score(query, *texts_of(r)), r) for r in rows]
+    scored = [pair for pair in scored if pair[0] > 0]
+    scored.sort(key=lambda item: -item[0])
+    return scored
+
+
+CONTACT_WORDS = _vocab(contacts.CONTACTS, ("first_name", "last_name", "email", "home_address"))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_contact_search_tool_between_writes_equals_the_scan(data):
+    """The real ``contacts_search_contacts`` (name order, whole-name bonus, relationships, pages)."""
+    world = World(BASE.layer, user_id=BASE.supervisor_id)
+    own = [r for r in world.rows(contacts.CONTACTS) if r["user_id"] == world.user_id]
+    for _ in range(data.draw(st.integers(1, 5))):
+        op = data.draw(st.sampled_from(["insert", "rename", "delete", "none"]))
+        current = [r for r in world.rows(contacts.CONTACTS) if r["user_id"] == world.user_id]
+        if op == "insert":
+            for _ in range(data.draw(st.integers(1, 20))):
+                row = dict(data.draw(st.sampled_from(own)), id=world.new_id(contacts.CONTACTS),
+                           first_name=data.draw(st.sampled_from(CONTACT_WORDS)).title(),
+                           email=f"x{world.new_id('tmp')}@example.com")
+                world.insert(contacts.CONTACTS, row)
+        elif op == "rename" and current:
+            world.update(contacts.CONTACTS, data.draw(st.sampled_from(current))["id"],
+                         last_name=data.draw(st.sampled_from(CONTACT_WORDS)).title())
+        elif op == "delete" and current:
+            world.delete(contacts.CONTACTS, data.draw(st.sampled_from(current))["id"])
+        args = {"query": data.draw(st.one_of(st.just(""), st.builds(" ".join, st.lists(
+            st.sampled_from(CONTACT_WORDS).map(lambda w: w[: max(1, len(w) - data.draw(st.integers(0, 2)))]),
+            min_size=1, max_size=3)))), "page_limit": 20, "page_index": data.draw(st.integers(0, 1))}
+        if data.draw(st.booleans()):
+            args["relationship"] = data.draw(st.sampled_from(["friend", "sibling", "coworker"]))
+        indexed = invoke(world, "contacts_search_contacts", args)
+        with mock.patch.object(contacts, "score_table", linear_score_table):
+            scanned = invoke(world, "contacts_search_contacts", args)
+        assert indexed.ok, indexed.text
+        assert indexed.text == scanned.text, args
