@@ -41,13 +41,16 @@ def main() -> None:
     ax.legend(fontsize=7)
     ax = axes[0][1]
     if search:
-        for key, label in (("base_songs_ms", "base catalog (indexed)"), ("live_songs_ms", "+ songs written live")):
-            curve = search.get(key, {})
-            ns = sorted(int(k) for k in curve)
-            ax.plot(ns, [curve[str(k)] for k in ns], "o-", label=label)
+        curve = search.get("base_songs_ms", {})
+        ns = sorted(int(k) for k in curve)
+        ax.plot(ns, [curve[str(k)] for k in ns], "o-", label="songs: base catalog of N (indexed)")
+        for tool, rows in search.get("written_rows", {}).items():
+            ns = sorted(int(k) for k in rows)
+            ax.plot(ns, [rows[str(k)]["write_then_search_ms"] for k in ns], "s--",
+                    label=f"{tool.split('_search_')[0]}: N rows written, write+search")
         ax.legend(fontsize=7)
-        ax.set_title(f"spotify_search_songs ({search['load']})", fontsize=9)
-    ax.set_xlabel("songs in the table")
+        ax.set_title(f"app searches ({search['load']})", fontsize=9)
+    ax.set_xlabel("N rows")
     ax.set_ylabel("ms per call")
     ax = axes[1][0]
     if env:

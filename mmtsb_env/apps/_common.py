@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from functools import lru_cache
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
@@ -218,6 +218,70 @@ class _BaseIndex:
         return found
 
 
+class _OverlayIndex:
+    """Which rows a world's scenario, user seat or episode wrote have a word starting with a query
+    word: the overlay's counterpart of :class:`_BaseIndex`, kept per world and grown as rows appear.
+
+    Entries are keyed by the identity of the row object (rows are copy-on-write, so a rewritten
+    row is a new object; the object is held, so its id is never reused) and hold the row's
+    words, computed once. A search walks :meth:`World.overlay_rows` (which rows are current and
+    in which order), adds the rows it has not seen, and looks the query's prefixes up in the
+    postings; entries of rows no longer current are dropped when they outnumber the live ones.
+    """
+
+    def __init__(self, texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> None:
+        self.texts_of = texts_of
+        self.rows: dict[int, tuple[dict[str, Any], tuple[str, ...]]] = {}
+        self.postings: dict[str, set[int]] = {}
+        self.vocab: list[str] = []  # every word of the postings, sorted
+
+    def current(self, world: Any, table: str) -> list[dict[str, Any]]:
+        """The table's overlay rows in order, every one of them indexed."""
+        rows = list(world.overlay_rows(table))
+        for row in rows:
+            if id(row) not in self.rows:
+                self._add(row, None)
+        if len(self.rows) > 2 * len(rows) + 64:  # mostly stale: rebuild from the current rows
+            old, self.rows, self.postings, self.vocab = self.rows, {}, {}, []
+            for row in rows:
+                self._add(row, old[id(row)][1])
+        return rows
+
+    def _add(self, row: dict[str, Any], row_words: tuple[str, ...] | None) -> None:
+        if row_words is None:
+            found: set[str] = set()
+            for t in _texts(self.texts_of(row)):
+                found.update(_sorted_words(t))
+            row_words = tuple(found)
+        self.rows[id(row)] = (row, row_words)
+        for w in row_words:
+            ids = self.postings.get(w)
+            if ids is None:
+                ids = self.postings[w] = set()
+                insort(self.vocab, w)
+            ids.add(id(row))
+
+    def having_prefix(self, prefix: str) -> set[int]:
+        """Ids of the indexed rows with some word starting with ``prefix`` (stale ones included)."""
+        hits: set[int] = set()
+        i = bisect_left(self.vocab, prefix)
+        while i < len(self.vocab) and self.vocab[i].startswith(prefix):
+            hits |= self.postings[self.vocab[i]]
+            i += 1
+        return hits
+
+
+def _overlay_index(world: Any, table: str, name: str,
+                   texts_of: Callable[[dict[str, Any]], Iterable[Any]]) -> _OverlayIndex:
+    indexes = getattr(world, "indexes", None)
+    if indexes is None:  # a world-like object without a place for derived data: index afresh
+        return _OverlayIndex(texts_of)
+    index = indexes.get((name, table))
+    if index is None:
+        index = indexes[(name, table)] = _OverlayIndex(texts_of)
+    return index
+
+
 _INDEXES: dict[tuple[Any, ...], _BaseIndex] = {}
 _INDEX_LOCK = threading.Lock()
 
@@ -248,12 +312,30 @@ def rank_table(
     depends: Sequence[str] = (),
     order_key: Callable[[dict[str, Any]], Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of ``table`` that pass ``keep`` and match ``query``, best first.
+    """The rows of ``table`` that pass ``keep`` and match ``query``, best first (see :func:`score_table`)."""
+    return [row for _, row in score_table(world, table, query, texts_of, name=name, keep=keep, depends=depends,
+                                          order_key=order_key)]
+
+
+def score_table(
+    world: Any,
+    table: str,
+    query: str | None,
+    texts_of: Callable[[dict[str, Any]], Iterable[Any]],
+    *,
+    name: str,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+    depends: Sequence[str] = (),
+    order_key: Callable[[dict[str, Any]], Any] | None = None,
+) -> list[tuple[float, dict[str, Any]]]:
+    """``(score, row)`` of the rows of ``table`` that pass ``keep`` and match ``query``, best first
+    (the score is :func:`text_score`'s: the fraction of query words found; 1 for an empty query).
 
     The same result as ``rank_texts(((r, texts_of(r)) for r in rows if keep(r)), query)`` where
     ``rows`` is ``world.rows(table)`` (sorted by ``order_key`` when given; it must be unique per
     row, e.g. the key), but the base layer's rows are looked up in a shared inverted index and
-    only the rows the scenario or episode added or changed are scored one by one. ``name``
+    the rows the scenario or episode added or changed in the world's own index of them
+    (:class:`_OverlayIndex`, grown as rows are written). ``name``
     identifies ``texts_of`` for the index cache; ``texts_of`` may read only the row and the base
     rows of ``depends`` (other tables): when any of those has an overlay the search falls back to
     the linear scan.
@@ -266,7 +348,13 @@ def rank_table(
         rows = [r for r in world.rows(table) if keep(r)]
         if order_key is not None:
             rows.sort(key=order_key)
-        return rank_texts(((r, texts_of(r)) for r in rows), query)
+        if not q:
+            return [(1.0, r) for r in rows]
+        text_masks: dict[str, int] = {}
+        scored = [(_score_words(q, _texts(texts_of(r)), text_masks), r) for r in rows]
+        scored = [pair for pair in scored if pair[0] > 0]
+        scored.sort(key=lambda item: -item[0])
+        return scored
     index = _base_index(world, table, name, depends, texts_of)
     masks: dict[int, int] = {}
     for k, w in enumerate(q):
@@ -279,13 +367,19 @@ def rank_table(
         key, row = index.order[pos]
         if key not in hidden and keep(row):
             scored.append((masks[pos].bit_count() / len(q), row))
-    text_masks: dict[str, int] = {}
-    for row in world.overlay_rows(table):
-        if keep(row):
-            score = _score_words(q, _texts(texts_of(row)), text_masks)
-            if score > 0:
-                scored.append((score, row))
+    live = _overlay_index(world, table, name, texts_of)
+    rows = live.current(world, table)
+    row_masks: dict[int, int] = {}
+    for k, w in enumerate(q):
+        bit = 1 << k
+        for i in live.having_prefix(w):
+            row_masks[i] = row_masks.get(i, 0) | bit
+    if row_masks:
+        for row in rows:
+            mask = row_masks.get(id(row))
+            if mask is not None and keep(row):
+                scored.append((mask.bit_count() / len(q), row))
     if order_key is not None:
         scored.sort(key=lambda item: order_key(item[1]))
     scored.sort(key=lambda item: -item[0])
-    return [row for _, row in scored]
+    return scored

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..tools import Conflict, InvalidArgument, tool
 from ..world.base import BaseBuilder, populator
-from ._common import nonblank, now_str, paginate, public_user, require_owned, text_score, words
+from ._common import nonblank, now_str, paginate, public_user, require_owned, score_table, words
 from .phone import CONTACTS, USERS, phone_digits, require_phone_user
 
 APP = "contacts"
@@ -143,27 +143,36 @@ def contacts_search_contacts(
         page_index: page to return, from 0.
         page_limit: contacts per page (1-20).
     """
-    rows = sorted(_own_contacts(world), key=lambda r: (r["first_name"].lower(), r["last_name"].lower(), r["id"]))
-    if relationship is not None:
-        wanted = " ".join(relationship.split()).lower()
-        rows = [r for r in rows if wanted in r["relationships"]]
+    wanted_rel = " ".join(relationship.split()).lower() if relationship is not None else None
+
+    def keep(r: dict[str, Any]) -> bool:
+        return r["user_id"] == world.user_id and (wanted_rel is None or wanted_rel in r["relationships"])
+
     if query and any(ch.isdigit() for ch in query) and len(phone_digits(query)) >= 4:
         digits = phone_digits(query)
-        by_number = [r for r in rows if digits in phone_digits(r.get("phone_number"))]
+        by_number = sorted((r for r in world.rows(CONTACTS) if keep(r) and digits in phone_digits(r.get("phone_number"))),
+                           key=_name_order)
         if by_number:
             return [_view(r) for r in paginate(by_number, page_index, page_limit)]
+    # the rows matching some query word (all of them for an empty query), looked up in the indexes
+    scored = score_table(world, CONTACTS, query, _search_texts, name="contacts.contact_text", keep=keep,
+                         order_key=_name_order)
+    rows = [row for _, row in scored]
     if query:
         # Whole-word name matches ("Matthew") rank above prefix matches ("Matthews").
         wanted = set(words(query))
-        scored = []
-        for row in rows:
-            score = text_score(query, *(row.get(f) for f in _SEARCH_FIELDS))
-            if score > 0:
-                exact = len(wanted & set(words(f"{row['first_name']} {row['last_name']}")))
-                scored.append((score + exact, row))
+        scored = [(score + len(wanted & set(words(f"{row['first_name']} {row['last_name']}"))), row) for score, row in scored]
         scored.sort(key=lambda item: -item[0])
         rows = [row for _, row in scored]
     return [_view(r) for r in paginate(rows, page_index, page_limit)]
+
+
+def _name_order(r: dict[str, Any]) -> tuple:
+    return r["first_name"].lower(), r["last_name"].lower(), r["id"]
+
+
+def _search_texts(r: dict[str, Any]) -> list[Any]:
+    return [r.get(f) for f in _SEARCH_FIELDS]
 
 
 @tool(app=APP, writes=True)

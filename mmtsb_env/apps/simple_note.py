@@ -8,7 +8,7 @@ from ..tools import InvalidArgument, tool
 from ..world import define_table
 from ..world.base import BaseBuilder, populator
 from ._accounts import define_accounts
-from ._common import nonblank, now_str, paginate, require_owned, search_rank, sort_rows
+from ._common import nonblank, now_str, paginate, rank_table, require_owned, sort_rows
 
 APP = "simple_note"
 NOTES = "simple_note.notes"
@@ -43,6 +43,10 @@ def _populate(b: BaseBuilder) -> None:
         })
 
 
+def _note_texts(note: dict) -> tuple:
+    return note.get("title"), note.get("content"), note.get("tags")
+
+
 def _summary(note: dict) -> dict:
     return {k: note[k] for k in ("id", "title", "tags", "pinned", "created_at", "updated_at")}
 
@@ -69,12 +73,13 @@ def simple_note_search_notes(
         page_limit: notes per page (1-20).
         sort_by: "created_at", "updated_at" or "title"; prefix "-" for descending.
     """
-    rows = [r for r in world.rows(NOTES) if r["user_id"] == world.user_id]
-    if tags:
-        rows = [r for r in rows if set(tags) <= set(r["tags"])]
-    if pinned is not None:
-        rows = [r for r in rows if r["pinned"] == pinned]
-    rows = search_rank(rows, query, ("title", "content", "tags"))
+    wanted_tags = set(tags or ())
+
+    def keep(r: dict) -> bool:
+        return (r["user_id"] == world.user_id and wanted_tags <= set(r["tags"])
+                and (pinned is None or r["pinned"] == pinned))
+
+    rows = rank_table(world, NOTES, query, _note_texts, name="simple_note.note_text", keep=keep)
     rows = sort_rows(rows, sort_by, ("created_at", "updated_at", "title"))
     if not dont_reorder_pinned:
         rows = [r for r in rows if r["pinned"]] + [r for r in rows if not r["pinned"]]

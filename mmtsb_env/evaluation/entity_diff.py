@@ -35,8 +35,9 @@ same (table, operation), in which case they are scored normally.
 from __future__ import annotations
 
 import fnmatch
-import heapq
 import itertools
+from collections import Counter
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -342,6 +343,13 @@ def _pair_score(change: ExpectedChange, op: str, item: Any, table: str, cfg: Sco
     return round(float(score), 6), cols, extra
 
 
+def _create_value(plan: Plan, row: Mapping[str, Any]) -> float:
+    """The score :func:`_pair_score` gives a create pair, without its per-column details."""
+    if not plan:
+        return 1.0
+    return round(float(sum([float(fn(value, row.get(col))) for col, value, fn, _ in plan]) / len(plan)), 6)
+
+
 def _assign(sim: np.ndarray) -> list[tuple[int, int]]:
     n, m = sim.shape
     if n == 1:
@@ -391,6 +399,7 @@ class _PairCache:
         self.plans: dict[int, tuple[ExpectedChange, Plan]] = {}
         self.matrices: dict[tuple[str, str], tuple[tuple[int, ...], dict, np.ndarray]] = {}  # last dense matrix per group
         self.live: set[int] = set()  # ids of the anchors of the diff being scored
+        self.rows = _RowMemo()  # per-row blocking data (signatures, words)
 
     def plan(self, pos: int, change: ExpectedChange, cfg: ScoringConfig) -> Plan:
         hit = self.plans.get(pos)
@@ -401,8 +410,10 @@ class _PairCache:
         return plan
 
     def pair(self, pos: int, change: ExpectedChange, op: str, item: Any, table: str, cfg: ScoringConfig, plan: Plan):
-        anchors = _anchors(op, item)
-        key = (pos, *map(id, anchors))
+        if op == "update":
+            anchors, key = (item[0], item[1]), (pos, id(item[0]), id(item[1]))
+        else:
+            anchors, key = (item,), (pos, id(item))
         hit = self.pairs.get(key)
         if hit is not None and _same_objects(hit[0], anchors):
             return hit[1]
@@ -459,6 +470,29 @@ def _candidates_by_key(expected: list[tuple[int, ExpectedChange]], actual: list[
     return out
 
 
+class _RowMemo:
+    """What blocking derives from one row (its exact signature on some columns, its words),
+    keyed by the row's identity (rows are copy-on-write; the row is kept so its id stays its
+    own). Pure functions of the row, so scores never depend on what was memoised before."""
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self.data: dict[tuple[int, str, tuple[str, ...]], tuple[Any, Any]] = {}
+
+    def get(self, kind: str, columns: tuple[str, ...], row: Any) -> Any:
+        """``_BLOCKING[kind](columns, row)``, memoised by the identity of ``row`` (a row or a plan)."""
+        key = (id(row), kind, columns)
+        hit = self.data.get(key)
+        if hit is not None and hit[0] is row:
+            return hit[1]
+        value = _BLOCKING[kind](columns, row)
+        if len(self.data) >= self.LIMIT:
+            self.data = dict(list(self.data.items())[len(self.data) // 2:])  # keep the newest half
+        self.data[key] = (row, value)
+        return value
+
+
 def _exact_signature(columns: tuple[str, ...], row: Mapping[str, Any]) -> Any:
     """The row's values on ``columns`` in a hashable form (None when a value cannot be hashed)."""
     try:
@@ -485,8 +519,20 @@ def _words_of(row: Mapping[str, Any], columns: tuple[str, ...]) -> set[str]:
     return out
 
 
+def _plan_row(plan: Plan) -> dict[str, Any]:
+    return {c: v for c, v, *_ in plan}
+
+
+_BLOCKING = {  # what blocking derives from a row or from an expected change's plan
+    "sig": _exact_signature,
+    "words": lambda cols, row: _words_of(row, cols),
+    "plan_sig": lambda cols, plan: _exact_signature(cols, _plan_row(plan)),
+    "plan_words": lambda cols, plan: _words_of(_plan_row(plan), cols),
+}
+
+
 def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: list[Plan], actual: list[Any],
-                            score) -> list[list[int]]:
+                            score, memo: _RowMemo | None = None) -> list[list[int]]:
     """Create groups past :data:`EXHAUSTIVE_PAIRS`: exact matches first, then blocking by words.
 
     An actual row equal to an expected row on every compared column is paired with it outright
@@ -494,10 +540,11 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
     compared only with the :data:`BLOCK_CANDIDATES` remaining actual rows sharing most words
     with it on its columns. Returns the candidate actual rows of each expected row.
     """
+    derive = memo.get if memo is not None else (lambda kind, cols, obj: _BLOCKING[kind](cols, obj))
     by_sig: dict[tuple[tuple[str, ...], Any], list[int]] = {}
     for i, plan in enumerate(plans):
         cols = tuple(c for c, *_ in plan)
-        sig = _exact_signature(cols, {c: v for c, v, *_ in plan})
+        sig = derive("plan_sig", cols, plan)
         if sig is not None:
             by_sig.setdefault((cols, sig), []).append(i)
     column_sets = {cols for cols, _ in by_sig}
@@ -505,7 +552,7 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
     taken: set[int] = set()
     for j, row in enumerate(actual):
         for cols in column_sets:
-            waiting = by_sig.get((cols, _exact_signature(cols, row)))
+            waiting = by_sig.get((cols, derive("sig", cols, row)))
             while waiting and j not in taken:
                 i = waiting.pop()
                 if score(expected[i][0], expected[i][1], plans[i], row)[0] == 1.0:
@@ -515,51 +562,53 @@ def _candidates_by_blocking(expected: list[tuple[int, ExpectedChange]], plans: l
     all_cols = tuple(dict.fromkeys(c for p in plans for c, *_ in p))
     postings: dict[str, list[int]] = {}
     for j in rest:
-        for w in _words_of(actual[j], all_cols):
+        for w in derive("words", all_cols, actual[j]):
             postings.setdefault(w, []).append(j)
     candidates: list[list[int]] = []
     for i, plan in enumerate(plans):
         if i in pre:
             candidates.append([pre[i]])
             continue
-        counts: dict[int, int] = {}
-        lists = sorted((postings.get(w, ()) for w in _words_of({c: v for c, v, *_ in plan}, tuple(c for c, *_ in plan))), key=len)
+        counts: Counter[int] = Counter()
+        lists = sorted((postings.get(w, ()) for w in derive("plan_words", tuple(c for c, *_ in plan), plan)), key=len)
         budget = BLOCK_POSTINGS  # rarest words first: common words say little and cost most
         for js in lists:
             if budget <= 0:
                 break
-            for j in js[:budget]:
-                counts[j] = counts.get(j, 0) + 1
+            counts.update(js[:budget])
             budget -= len(js)
-        best = [j for j, _ in heapq.nsmallest(BLOCK_CANDIDATES, counts.items(), key=lambda jc: (-jc[1], jc[0]))]
+        # most shared words first, then the lowest row: a stable sort by count of the rows in order
+        ranked = sorted(sorted(counts.items()), key=_second, reverse=True)
+        best = [j for j, _ in ranked[:BLOCK_CANDIDATES]]
         if len(best) < BLOCK_CANDIDATES:  # too few rows share a word: fill up with the first others
             best += itertools.islice((j for j in rest if j not in counts), BLOCK_CANDIDATES - len(best))
         candidates.append(sorted(best))
     return candidates
 
 
+_second = itemgetter(1)
+
+
 def _components(candidates: list[list[int]]) -> list[tuple[list[int], list[int]]]:
     """Connected components of the expected/actual candidate graph, as (rows, columns)."""
-    parent: dict[Any, Any] = {}
+    n = len(candidates)
+    parent = list(range(n + 1 + max((j for cols in candidates for j in cols), default=0)))  # rows, then n + column
 
-    def find(x: Any) -> Any:
-        while parent.setdefault(x, x) != x:
+    def find(x: int) -> int:
+        while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
     for i, cols in enumerate(candidates):
         for j in cols:
-            parent[find(("e", i))] = find(("a", j))
-    groups: dict[Any, tuple[list[int], list[int]]] = {}
+            parent[find(i)] = find(n + j)
+    groups: dict[int, tuple[list[int], set[int]]] = {}
     for i, cols in enumerate(candidates):
         if cols:
-            groups.setdefault(find(("e", i)), ([], []))[0].append(i)
-    for i, cols in enumerate(candidates):
-        for j in cols:
-            comp = groups[find(("e", i))]
-            if j not in comp[1]:
-                comp[1].append(j)
+            comp = groups.setdefault(find(i), ([], set()))
+            comp[0].append(i)
+            comp[1].update(cols)
     return [(rows, sorted(cols)) for rows, cols in groups.values()]
 
 
@@ -580,6 +629,8 @@ def _dense_matrix(table: str, op: str, expected: list[tuple[int, ExpectedChange]
         hit = old_cols.get(id(anchors[-1]))
         if hit is not None and _same_objects(hit[1], anchors):
             sim[:, j] = prev[2][:, hit[0]]
+        elif op == "create":  # only the value is needed here; the chosen pairs' details come later
+            sim[:, j] = [_create_value(plan, item) for plan in plans]
         else:
             for i, (pos, change) in enumerate(expected):
                 sim[i, j] = score(pos, change, plans[i], item)[0]
@@ -614,7 +665,7 @@ def _score_group(table: str, op: str, expected: list[tuple[int, ExpectedChange]]
         chosen = [(i, j) for i, j in _assign(sim) if sim[i, j] > 0]
     else:
         if op == "create":
-            candidates = _candidates_by_blocking(expected, plans, actual, score)
+            candidates = _candidates_by_blocking(expected, plans, actual, score, cache.rows if cache is not None else None)
         else:
             candidates = _candidates_by_key(expected, actual, op, table)
         chosen = []

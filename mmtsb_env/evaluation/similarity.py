@@ -134,9 +134,7 @@ def lcs_length(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -
         a, b = b, a
     if not b:
         return 0
-    masks: dict[str, int] = {}
-    for i, t in enumerate(b):
-        masks[t] = masks.get(t, 0) | (1 << i)
+    masks = _lcs_masks(tuple(b))
     full = (1 << len(b)) - 1
     v = full
     for t in a:
@@ -145,6 +143,15 @@ def lcs_length(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -
             u = v & m
             v = ((v + u) | (v - u)) & full
     return len(b) - bin(v).count("1")
+
+
+@lru_cache(maxsize=16384)
+def _lcs_masks(b: tuple[str, ...]) -> dict[str, int]:
+    """Bit ``i`` of ``masks[t]`` is set when ``b[i] == t`` (memoised: one side of a pair recurs)."""
+    masks: dict[str, int] = {}
+    for i, t in enumerate(b):
+        masks[t] = masks.get(t, 0) | (1 << i)
+    return masks
 
 
 def _rouge(a: tuple[str, ...], b: tuple[str, ...]) -> float:
@@ -169,12 +176,20 @@ def rouge_l(expected: Any, actual: Any, tol: Tolerances | None = None) -> float:
     """ROUGE-L after meaning-preserving normalisation (:func:`canonical_text`): the better of the
     texts in their order and with their list items sorted. Padding a text with extra words never
     raises the score (it only lowers precision)."""
-    e, a = canonical_text(expected), canonical_text(actual)
-    score = _rouge(_tokens(e), _tokens(a))
-    se, sa = _sorted_items(e), _sorted_items(a)
+    e, se = _rouge_forms(str(expected if expected is not None else ""))
+    a, sa = _rouge_forms(str(actual if actual is not None else ""))
+    score = _rouge(e, a)
     if se is not None and sa is not None:
-        score = max(score, _rouge(_tokens(se), _tokens(sa)))
+        score = max(score, _rouge(se, sa))
     return score
+
+
+@lru_cache(maxsize=16384)
+def _rouge_forms(text: str) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The canonical text's tokens, and those of its sorted list items (``None`` for one item)."""
+    canon = _canonical(text)
+    items = _sorted_items(canon)
+    return _tokens(canon), (_tokens(items) if items is not None else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,9 +264,15 @@ def text_contains(needle: Any, text: Any) -> bool:
     n, t = canonical_text(needle), canonical_text(text)
     if not n:
         return True
+    return _contained(n).search(t) is not None
+
+
+@lru_cache(maxsize=8192)
+def _contained(n: str) -> re.Pattern[str]:
+    """The pattern of ``n`` as whole words/numbers (compiled once: ``re``'s own cache is small)."""
     left = r"(?<![0-9a-z.])" if n[0].isascii() and n[0].isalnum() else ""
     right = r"(?![0-9a-z]|\.\d)" if n[-1].isascii() and n[-1].isalnum() else ""
-    return re.search(left + re.escape(n) + right, t) is not None
+    return re.compile(left + re.escape(n) + right)
 
 
 # ---------------------------------------------------------------------------------------------

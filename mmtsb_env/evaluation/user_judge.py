@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .evidence import field_of, rounds_reached
@@ -214,9 +215,12 @@ def _mentions(text: str, value: str) -> bool:
     num = as_number(value)
     if num is not None:
         return any(as_number(n) == num for n in numbers_in(text))
-    needle = normalise(value)
-    hay = normalise(text)
-    return re.search(r"(?<!\w)" + re.escape(needle) + r"(?!\w)", hay) is not None
+    return _whole_word(normalise(value)).search(normalise(text)) is not None
+
+
+@lru_cache(maxsize=8192)
+def _whole_word(needle: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
 
 
 def _round_of(m: Mapping[str, Any]) -> int:

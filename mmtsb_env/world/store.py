@@ -117,6 +117,9 @@ class World:
         self.version = 0  # bumped on every write; lets the evaluator skip unchanged steps
         # Per-episode services tools may need besides tables (image store, UI surfaces, ...).
         self.services: dict[str, Any] = dict(services or {})
+        # Indexes derived from this world's rows (e.g. the app searches' index of written rows),
+        # keyed by their owner; each validates itself against the rows (by row identity).
+        self.indexes: dict[Any, Any] = {}
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ reading

@@ -48,11 +48,13 @@ class _Job:
     checks them against the draft's).
     """
 
-    __slots__ = ("spec", "_facts", "_image", "_lock")
+    __slots__ = ("spec", "key", "_facts", "_image", "_lock")
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], key: str | None = None) -> None:
         self.spec = copy.deepcopy(spec)  # the caller may change its dict before anything is drawn
-        self._facts: dict[str, Any] | None = None
+        self.key = key
+        # facts outlive the job in FACTS (small, pure in the spec): an evicted job is not redrafted
+        self._facts: dict[str, Any] | None = FACTS.get(key) if key is not None else None
         self._image: Image.Image | None = None
         self._lock = threading.Lock()
 
@@ -66,6 +68,8 @@ class _Job:
                 if self._facts is None:
                     with draft():
                         self._facts = _run(self.spec)[1]
+                    if self.key is not None:
+                        FACTS.put(self.key, self._facts)
         return self._facts
 
     def image(self) -> Image.Image:
@@ -75,6 +79,8 @@ class _Job:
                     image, facts = _run(self.spec)
                     if self._facts is None:
                         self._facts = facts
+                        if self.key is not None:
+                            FACTS.put(self.key, facts)
                     elif facts != self._facts:  # a family let a pixel-only step decide a fact
                         raise RuntimeError(f"{self.spec.get('kind')} spec: the drawn image shows other facts than its draft")
                     self._image = image if image.mode == "RGB" else image.convert("RGB")
@@ -249,6 +255,34 @@ class _LRU:
 CACHE = _LRU()
 
 
+class _FactsMemo:
+    """Facts by spec key, kept longer than the jobs in :data:`CACHE` (a few hundred bytes each,
+    where a job may hold megabytes of pixels): reading an evicted spec's facts again (the user
+    judge lists every image's values after each episode) does not draw it again."""
+
+    def __init__(self, max_entries: int = 20_000) -> None:
+        self.max_entries = max_entries
+        self._data: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self._data.get(key)
+
+    def put(self, key: str, facts: dict[str, Any]) -> None:
+        with self._lock:
+            self._data[key] = facts
+            while len(self._data) > self.max_entries:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+FACTS = _FactsMemo()
+
+
 def render(spec: dict[str, Any], *, use_cache: bool = True) -> Rendered:
     """Render a spec (see module docs); ValueError for a bad spec."""
     key = spec_key(spec)
@@ -257,7 +291,7 @@ def render(spec: dict[str, Any], *, use_cache: bool = True) -> Rendered:
         if hit is not None:
             return Rendered(key, hit)
     normalize(spec)  # a bad spec fails here, not when its facts or pixels are first read
-    job = _Job(spec)
+    job = _Job(spec, key if use_cache else None)
     if use_cache:
         job = CACHE.put(key, job)
     return Rendered(key, job)
@@ -274,6 +308,7 @@ def _run(spec: dict[str, Any]) -> tuple[Image.Image, dict[str, Any]]:
 
 def clear_cache() -> None:
     CACHE.clear()
+    FACTS.clear()
 
 
 def cache_info() -> dict[str, int]:
