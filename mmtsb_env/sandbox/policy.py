@@ -855,25 +855,27 @@ def plain_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     return plain_argument(kwargs)
 
 
-_PLAIN_SCALARS = (type(None), bool, int, float, str, bytes)
+_PLAIN_SCALARS = frozenset({type(None), bool, int, float, str, bytes})
 
 
 def plain_result(value: Any, depth: int = 0) -> Any:
     """A tool result as plain data for another process (scalars, bytes, list, tuple, str-keyed dict);
-    host objects never cross."""
+    host objects never cross. (Scalar leaves are copied without a call: results are mostly rows.)"""
     t = type(value)
     if t in _PLAIN_SCALARS:
         return value
     if depth > 200:
         raise TypeError("the result is nested too deeply")
+    scalars = _PLAIN_SCALARS
     if t is list or t is tuple:
-        return t(plain_result(v, depth + 1) for v in value)
+        items = [v if type(v) in scalars else plain_result(v, depth + 1) for v in value]
+        return items if t is list else tuple(items)
     if t is dict:
         out = {}
         for k, v in value.items():
-            if type(k) not in _PLAIN_SCALARS:
+            if type(k) not in scalars:
                 raise TypeError(f"result dict keys must be plain scalars, not {type(k).__name__}")
-            out[k] = plain_result(v, depth + 1)
+            out[k] = v if type(v) in scalars else plain_result(v, depth + 1)
         return out
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return (str if isinstance(value, str) else int if isinstance(value, int) else float)(value)

@@ -43,22 +43,41 @@ class CallOutcome:
         }
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None), bytes})
+
+
 def _collect_specials(value: Any, outcome: CallOutcome) -> None:
-    if isinstance(value, ImageResult):
+    """Note the images, deliveries, discovery and end marker anywhere in a result (plain leaves
+    are skipped without a call: results are mostly rows of scalars)."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return
+    if kind is dict:
+        children: Any = value.values()
+    elif kind is list or kind is tuple:
+        children = value
+    elif isinstance(value, ImageResult):
         outcome.image_ids.append(value.image_id)
+        return
     elif isinstance(value, Delivery):
         outcome.deliveries.append(value)
         outcome.image_ids.extend(value.image_ids)
+        return
     elif isinstance(value, Discovery):
         outcome.discovery = value
+        return
     elif isinstance(value, EndConversation):
         outcome.ended = True
+        return
     elif isinstance(value, dict):
-        for v in value.values():
-            _collect_specials(v, outcome)
+        children = value.values()
     elif isinstance(value, (list, tuple)):
-        for v in value:
-            _collect_specials(v, outcome)
+        children = value
+    else:
+        return
+    for child in children:
+        if type(child) not in _LEAVES:
+            _collect_specials(child, outcome)
 
 
 def invoke(

