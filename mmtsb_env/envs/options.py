@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from ..episode.engine import EpisodeConfig
 from ..scenario.model import Scenario
-from ..scenario.suites import find_scenario, load_suite
+from ..scenario.suites import BUILTIN_SUITES, find_scenario, lazy_suite, load_suite
 from .observe import ObsConfig
 
 MODES = ("tool", "code")
@@ -211,12 +211,14 @@ class EnvOptions:
                          message_images=self.message_images)
 
 
-def resolve_scenarios(suite: str | Sequence[Scenario] | None, scenarios: Sequence[Scenario] | None) -> list[Scenario]:
+def resolve_scenarios(suite: str | Sequence[Scenario] | None, scenarios: Sequence[Scenario] | None) -> Sequence[Scenario]:
     """The scenarios an env draws from: explicit ones, a list given as ``suite``, or a suite by name/folder."""
     if scenarios is not None:
         chosen = list(scenarios)
     elif isinstance(suite, (list, tuple)):
         chosen = list(suite)
+    elif isinstance(suite, str) and suite in BUILTIN_SUITES:
+        chosen = lazy_suite(suite)  # scenarios are built as they are drawn
     else:
         chosen = load_suite(suite or "demo")
     if not chosen:

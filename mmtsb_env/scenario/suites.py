@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence, overload
 
 from .model import Scenario, ScenarioError
 
@@ -52,22 +52,80 @@ def _suite_dir(name: str):
 
 
 @lru_cache(maxsize=None)
-def _load_builtin(name: str) -> tuple[Scenario, ...]:
+def _raw_builtin(name: str) -> tuple[tuple[dict[str, Any], str], ...]:
+    """A built-in suite's scenario objects as parsed JSON, each with where it came from."""
     folder = _suite_dir(name)
     if not folder.is_dir():
         available = ", ".join(available_suites()) or "none"
         raise ScenarioError(f"unknown suite {name!r}; available: {available}")
-    scenarios = []
+    raw: list[tuple[dict[str, Any], str]] = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(SUITE_FILES):
-            raw = entry.read_bytes()
-            text = (gzip.decompress(raw) if entry.name.endswith(".gz") else raw).decode("utf-8")
-            scenarios.extend(_scenarios_in(json.loads(text), f"{name}/{entry.name}"))
-    ids = [s.id for s in scenarios]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
+            data = entry.read_bytes()
+            items = json.loads((gzip.decompress(data) if entry.name.endswith(".gz") else data).decode("utf-8"))
+            source = f"{name}/{entry.name}"
+            raw += [(item, f"{source}[{i}]") for i, item in enumerate(items)] if isinstance(items, list) else [(items, source)]
+    ids = [item.get("id") if isinstance(item, dict) else None for item, _ in raw]
+    seen: set[Any] = set()
+    dupes = sorted({str(i) for i in ids if i in seen or seen.add(i)})
     if dupes:
         raise ScenarioError(f"suite {name!r}: duplicate scenario ids {dupes}")
-    return tuple(scenarios)
+    return tuple(raw)
+
+
+@lru_cache(maxsize=None)
+def lazy_suite(name: str) -> "LazySuite":
+    """Built-in suite ``name`` as a :class:`LazySuite` (shared: scenarios are built once per process)."""
+    return LazySuite(_raw_builtin(name))
+
+
+class LazySuite(Sequence[Scenario]):
+    """A suite whose scenarios are built from their JSON when first read.
+
+    An env drawing one scenario per reset pays for the scenarios it plays, not the whole suite
+    (258 ``Scenario.from_dict`` calls cost ~30-90 ms); :meth:`find` looks an id up without
+    building the others.
+
+    >>> suite = lazy_suite("demo")
+    >>> suite.find("demo/compare_receipts").id, len(suite) == len(load_suite("demo"))
+    ('demo/compare_receipts', True)
+    """
+
+    def __init__(self, raw: Sequence[tuple[dict[str, Any], str]]) -> None:
+        self._raw = raw
+        self._built: dict[int, Scenario] = {}
+        self._index = {item.get("id"): i for i, (item, _) in enumerate(raw)}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, i: int) -> Scenario: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Scenario]: ...
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        k = range(len(self))[i]  # IndexError past the end; negative indices count from the end
+        if k not in self._built:
+            item, source = self._raw[k]
+            self._built[k] = Scenario.from_dict(item, source=source)
+        return self._built[k]
+
+    @property
+    def ids(self) -> list[str]:
+        return [item.get("id") for item, _ in self._raw]
+
+    def find(self, scenario_id: str) -> Scenario:
+        if scenario_id not in self._index:
+            raise ScenarioError(f"no scenario {scenario_id!r} in this suite")
+        return self[self._index[scenario_id]]
+
+
+@lru_cache(maxsize=None)
+def _load_builtin(name: str) -> tuple[Scenario, ...]:
+    return tuple(lazy_suite(name))
 
 
 def available_suites() -> list[str]:
@@ -85,6 +143,8 @@ def load_suite(name: str | Path = "demo") -> list[Scenario]:
 
 
 def find_scenario(scenarios: Iterable[Scenario], scenario_id: str) -> Scenario:
+    if isinstance(scenarios, LazySuite):
+        return scenarios.find(scenario_id)
     for s in scenarios:
         if s.id == scenario_id:
             return s
