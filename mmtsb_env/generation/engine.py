@@ -334,24 +334,41 @@ def all_rows() -> tuple[Row, ...]:
     return ROWS
 
 
+def main_tools() -> frozenset[str]:
+    from .domains import MAIN
+
+    return frozenset(t for tools in MAIN.values() for t in tools)
+
+
 def apps_of(row: Row) -> set[str]:
     return {get_tool(t).app for t in row.tools}
+
+
+FLOW_SHARE = 0.35  # how often a table round tries a cross-app flow first
 
 
 def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead: str = "",
            ops: tuple[str, ...] = OPS, avoid_apps: set[str] = frozenset(), tries: int = 8) -> Part | None:
     """A round from the least-used rows of the tables (``b.tool_use`` counts tools the suite used so far).
 
-    ``ops`` limits the writes (a warm-up only creates), ``avoid_apps`` skips rows touching apps the
-    scenario's other rounds change (their values would no longer be those of the starting world).
+    Rows whose tools were used least come first, a domain's main create/update/delete tools first
+    among equals; a share of the rounds try the cross-app flows first. ``ops`` limits the writes
+    (a warm-up only creates), ``avoid_apps`` skips rows touching apps the scenario's other rounds
+    change (their values would no longer be those of the starting world).
     """
     used_rows = b.__dict__.setdefault("_rows_used", set())
-    use = b.tool_use
+    use, main = b.tool_use, main_tools()
     pool = [r for r in all_rows() if r.kind in kinds and id(r) not in used_rows and not (apps_of(r) & avoid_apps)
             and (not isinstance(r, Write) or r.change[0] in ops)
             and (not isinstance(r, Flow) or all(w.change[0] in ops for w in r.writes))]
-    order = sorted(pool, key=lambda r: (min(use.get(t, 0) for t in r.tools), sum(use.get(t, 0) for t in r.tools), b.rng.random()))
-    for row in order[:tries]:
+    flows_first = "flow" in kinds and b.rng.random() < FLOW_SHARE
+
+    def rank(r: Row) -> tuple[Any, ...]:
+        least = min(use.get(t, 0) for t in r.tools)
+        return (not (flows_first and isinstance(r, Flow)), least, not (set(r.tools) & main), sum(use.get(t, 0) for t in r.tools),
+                b.rng.random())
+
+    for row in sorted(pool, key=rank)[:tries]:
         used_rows.add(id(row))
         part = realise(b, row, lead)
         if part is not None:
