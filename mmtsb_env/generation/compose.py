@@ -130,6 +130,8 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
         recipe = GenericRecipe.make(b, flow, n, arrival, challenge, budget, category=category)
     else:
         recipe = make_db_recipe(b, flow, n, arrival, challenge, budget, category=category)
+    if getattr(recipe, "variant", None) == "edit":  # notes and files keep their exact wording there (see _assemble)
+        b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
     _apply_challenge(b, recipe, parts, challenge)
     if arrival in ASIDE_ARRIVALS and len(parts) < MAX_ROUNDS and b.rng.random() < ASIDE_RATE:

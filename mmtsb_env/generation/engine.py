@@ -344,7 +344,7 @@ def apps_of(row: Row) -> set[str]:
     return {get_tool(t).app for t in row.tools}
 
 
-FLOW_SHARE = 0.35  # how often a table round tries a cross-app flow first
+FLOW_SHARE = 0.2  # how often a table round tries a cross-app flow first
 
 
 def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead: str = "",
@@ -358,6 +358,7 @@ def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead
     """
     used_rows = b.__dict__.setdefault("_rows_used", set())
     use, main = b.tool_use, main_tools()
+    avoid_apps = set(avoid_apps) | set(b.__dict__.get("avoid_apps", ()))
     pool = [r for r in all_rows() if r.kind in kinds and id(r) not in used_rows and not (apps_of(r) & avoid_apps)
             and (not isinstance(r, Write) or r.change[0] in ops)
             and (not isinstance(r, Flow) or all(w.change[0] in ops for w in r.writes))]
