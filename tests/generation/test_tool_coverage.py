@@ -74,17 +74,3 @@ def test_visual_tools_only_for_degraded_images_of_the_round():
                     assert s.images[i].render["difficulty"] >= 1, (s.id, i)
                     if st["name"] == "crop_image":
                         assert s.images[i].render["kind"].endswith("_photo"), (s.id, i)
-
-
-def test_every_table_round_is_complete_for_its_round():
-    """Reads report their value, writes change the world: the judge and the user checkpoints can check each round."""
-    from mmtsb_env.generation.domains import ROWS
-
-    table_tools = {t for r in ROWS for t in r.tools}
-    for s in suite("nominal"):
-        for r in s.rounds:
-            names = [st["name"] for st in r.solution if "name" in st]
-            if not names or not set(names) <= table_tools | {"contacts_search_contacts"}:
-                continue
-            writes = [n for n in names if get_tool(n).writes]
-            assert writes or r.report, (s.id, r.query)
