@@ -275,11 +275,26 @@ def _trial(b: Build, steps: list[dict[str, Any]], writes: list[Write]) -> bool:
     return all(w.change in made for w in writes)
 
 
+def probe(b: Build, tool: str, arguments: dict[str, Any]) -> Any:
+    """The tool's result on the scenario's starting world (base world and the scenario's rows)."""
+    stamp = sum(len(rows) for rows in b.entities.values())
+    cached = b.__dict__.get("_probe_world")
+    if cached is None or cached[0] != stamp:
+        from ..world import World, build_layer
+        from ..world.base import base_world
+
+        base = base_world(b.wi.seed)
+        cached = b.__dict__["_probe_world"] = (stamp, World(base.layer, build_layer(b.entities, below=base.layer), now=b.now,
+                                                            user_id=b.wi.owner_id))
+    from ..tools import invoke
+
+    outcome = invoke(cached[1], tool, arguments)
+    return outcome.result if outcome.ok else None
+
+
 def _read_value(b: Build, row: Read, env: dict[str, Any]) -> tuple[str | None, Any]:
     """(how the value is said, the value itself) read on the scenario's starting world."""
-    from .warmups import _probe
-
-    result = _probe(b, row.tool, fill(row.args, env))
+    result = probe(b, row.tool, fill(row.args, env))
     raw = pick(result, row.pick) if result is not None else None
     return spoken(raw), raw
 

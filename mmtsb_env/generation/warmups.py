@@ -10,36 +10,16 @@ A scenario never uses the same table row twice.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..tools.registry import get_tool
 from .core import Build, GenerationError, Part
+from .engine import choose
 
 WARMUP_LEADS = ("", "", "Before I send you some pictures: ", "First, ", "Quick one before the photos - ", "Before we start: ")
 ASIDE_LEADS = ("", "Also, ", "One more thing: ", "Oh, and ", "Unrelated, but ", "Before I forget: ")
 
 
-def _probe(b: Build, tool: str, arguments: dict[str, Any]) -> Any:
-    """The tool's result on the scenario's starting world (base world and the scenario's rows)."""
-    stamp = sum(len(rows) for rows in b.entities.values())
-    cached = b.__dict__.get("_probe_world")
-    if cached is None or cached[0] != stamp:
-        from ..world import World, build_layer
-        from ..world.base import base_world
-
-        base = base_world(b.wi.seed)
-        cached = b.__dict__["_probe_world"] = (stamp, World(base.layer, build_layer(b.entities, below=base.layer), now=b.now,
-                                                            user_id=b.wi.owner_id))
-    from ..tools import invoke
-
-    outcome = invoke(cached[1], tool, arguments)
-    return outcome.result if outcome.ok else None
-
-
 def warmup(b: Build, used: set[str] | None = None) -> Part:
     """A text-only opening round (reads, creates and cross-app errands only)."""
-    from .engine import choose
-
     part = choose(b, ("read", "write", "flow"), lead=b.rng.choice(WARMUP_LEADS), ops=("create",))
     if part is None:
         raise GenerationError("no warm-up question left")
@@ -59,7 +39,5 @@ def written_apps(parts: list[Part]) -> set[str]:
 
 def aside(b: Build, parts: list[Part]) -> Part | None:
     """A closing round of its own, touching no app the other rounds change."""
-    from .engine import choose
-
     avoid = written_apps(parts)
     return choose(b, ("read", "write", "flow"), lead=b.rng.choice(ASIDE_LEADS), avoid_apps=avoid)
