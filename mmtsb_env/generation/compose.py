@@ -15,14 +15,22 @@ from typing import Any
 
 from ..scenario.model import Scenario
 from ..tools.registry import get_tool
-from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MIN_IMAGES, check_axis
+from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, GenerationError, Part, call, unique
+from .engine import vision_steps
 from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
 from .recipes import GenericRecipe
 from .voice import TELLS, pick_persona, speak
+from .warmups import aside
 from .world_index import world_index
+
+
+# a closing round from the domain tables ("oh, and ..."): in the patterns where a round without
+# images reads as intended (progressive wants images in every task round, late in the last third)
+ASIDE_ARRIVALS = ("upfront", "mixed")
+ASIDE_RATE = 0.8
 
 
 # ---------------------------------------------------------------------------- text pieces
@@ -96,8 +104,11 @@ def connectivity_mutation(b: Build, part: Part, later: list[Part] = ()) -> bool:
 def compose(seed: int, flow: str | None = None, challenge: str | None = None, arrival: str | None = None, *,
             world_seed: int = 0, n_images: int | None = None, scenario_id: str | None = None,
             category: str | None = None, prefer: set[str] | frozenset[str] = frozenset(),
-            prefer_categories: tuple[str, ...] = ()) -> Scenario:
-    """Generate one scenario for the given axes (None = drawn from ``seed``). GenerationError if impossible."""
+            prefer_categories: tuple[str, ...] = (), tool_use: dict[str, int] | None = None) -> Scenario:
+    """Generate one scenario for the given axes (None = drawn from ``seed``). GenerationError if impossible.
+
+    ``tool_use`` counts the tools a suite used so far; table rounds (warm-ups, asides) favour the least used.
+    """
     check_axis("flow", flow, FLOWS)
     check_axis("challenge", challenge, CHALLENGES)
     check_axis("arrival", arrival, ARRIVALS)
@@ -110,6 +121,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     b = Build(rng, wi, start)
     b.prefer = set(prefer)
     b.prefer_categories = list(prefer_categories)
+    b.tool_use = dict(tool_use or {})
     extra_round = challenge in ("goal_change", "error_correction")
     budget = 5 - (1 if extra_round else 0)
     n = n_images or rng.randint(MIN_IMAGES, MAX_IMAGES)
@@ -118,8 +130,16 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
         recipe = GenericRecipe.make(b, flow, n, arrival, challenge, budget, category=category)
     else:
         recipe = make_db_recipe(b, flow, n, arrival, challenge, budget, category=category)
+    if getattr(recipe, "variant", None) == "edit":  # notes and files keep their exact wording there (see _assemble)
+        b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
     _apply_challenge(b, recipe, parts, challenge)
+    if arrival in ASIDE_ARRIVALS and len(parts) < MAX_ROUNDS and b.rng.random() < ASIDE_RATE:
+        extra = aside(b, parts)
+        if extra is not None:
+            parts.append(extra)
+    for p in parts:
+        p.steps = vision_steps(b, p) + p.steps
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
 

@@ -88,6 +88,7 @@ class Build:
         self.image_values: list[str] = []
         self.derived: list[str] = []
         self.keys: list[str] = []
+        self.tool_use: dict[str, int] = {}  # tools the suite used so far (coverage-first choice of table rows)
         self._next_id: dict[str, int] = {}
         self._labels = 0
 

@@ -132,6 +132,62 @@ def check_necessity(s: Scenario, report: VerificationReport) -> None:
             report.fail(f"necessity: image value {value!r} can be found in the base world")
 
 
+_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*")
+# columns the apps compute from what the agent did (balances, shares, average ratings after a review)
+APP_COMPUTED = frozenset({("venmo.users", "venmo_balance"), ("venmo.payment_cards", "available_balance"),
+                          ("splitwise.expense_shares", "amount"), ("amazon.products", "rating"), ("spotify.songs", "rating"),
+                          ("spotify.albums", "rating"), ("spotify.playlists", "rating")})
+
+
+def check_derivable(s: Scenario, report: VerificationReport) -> None:
+    """Every compared text or amount of the expected changes can be known: from the queries, the
+    clarification answers, the images, values derived from them, the initial rows or the base world
+    (a composed text: each of its lines, or else each of its names and numbers)."""
+    from ..world.clock import parse_datetime
+
+    wi = world_index(s.world_seed)
+    data = s.to_dict()
+    texts = [r.query for r in s.rounds] + [c.answer for r in s.rounds for c in r.clarifications]
+    texts += [json.dumps(data["images"], ensure_ascii=False), json.dumps(data.get("initial_entities", {}), default=str, ensure_ascii=False),
+              json.dumps([r.get("state_changes", []) for r in data["rounds"]], default=str, ensure_ascii=False)]
+    texts += list(s.metadata.get("image_values", [])) + list(s.metadata.get("image_keys", []))
+    corpus = norm(" \n ".join(texts))
+    derived = {norm(v) for v in s.metadata.get("derived_values", [])}
+
+    def known(text: str) -> bool:
+        n = norm(text)
+        return not n or n in corpus or n in derived or wi.mentions(text)
+
+    def is_datetime(v: str) -> bool:
+        if not re.match(r"^\d{4}-\d\d-\d\d", v):
+            return False
+        try:
+            parse_datetime(v)
+            return True
+        except Exception:
+            return False
+
+    for ch in s.expected_changes:
+        for col, value in (ch.row or ch.fields or {}).items():
+            if ((ch.table, col) in APP_COMPUTED or ch.measures.get(col) in ("ignore", "present", "one")
+                    or col.endswith(("_id", "_ids")) or col == "id"):
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if v is None or isinstance(v, (bool, int)) or (isinstance(v, str) and is_datetime(v)):
+                    continue
+                if isinstance(v, float):
+                    ok = any(known(f) for f in (f"{v:,.2f}", f"{v:.2f}", f"{v:g}"))
+                else:
+                    text = str(v)
+                    lines = [ln for ln in text.split("\n") if ln.strip()]
+                    tokens = _TOKEN.findall(text)
+                    ok = (known(text) or (len(lines) > 1 and all(known(ln) for ln in lines))
+                          or (bool(tokens) and all(known(t.lstrip("$")) for t in tokens)))
+                if not ok:
+                    report.fail(f"derivability: {ch.table}.{col} value {str(v)[:40]!r} is in no query, image, row or the world")
+                    return
+
+
 def check_images(s: Scenario, report: VerificationReport, *, render_images: bool = False) -> None:
     from ..vision.render import normalize, render
 
@@ -203,8 +259,9 @@ def check_structure(s: Scenario, report: VerificationReport) -> None:
         report.fail(f"structure: challenge none but rounds of kind {sorted(kinds - {'task'})}")
     if not s.expected_changes:
         report.fail("structure: no expected changes")
-    if set(s.domains) - set(DOMAINS):
-        report.fail(f"structure: unknown domains {sorted(set(s.domains) - set(DOMAINS))}")
+    known = set(DOMAINS) | {"web_search"}  # web search only comes with lookups (the domain tables), never as a sink
+    if set(s.domains) - known:
+        report.fail(f"structure: unknown domains {sorted(set(s.domains) - known)}")
 
 
 @lru_cache(maxsize=1)
@@ -273,6 +330,7 @@ def verify(s: Scenario, *, oracle: bool = True, code: bool | None = None, render
     check_structure(s, report)
     check_images(s, report, render_images=render_images)
     check_necessity(s, report)
+    check_derivable(s, report)
     if oracle and report.ok:  # an ill-formed scenario is not worth an episode
         try:
             check_oracle(s, report, code)

@@ -48,7 +48,8 @@ def derivable(value, corpus: str, derived: set[str], wi) -> bool:
 # columns the apps compute from what the agent did (a balance after a payment, an equal share of
 # an expense): they follow from derivable values, not stated anywhere themselves
 APP_COMPUTED = {("venmo.users", "venmo_balance"), ("venmo.payment_cards", "available_balance"),
-                ("splitwise.expense_shares", "amount")}
+                ("splitwise.expense_shares", "amount"), ("amazon.products", "rating"), ("spotify.songs", "rating"),
+                ("spotify.albums", "rating"), ("spotify.playlists", "rating")}  # average ratings after a review
 
 
 def compared_values(s):
