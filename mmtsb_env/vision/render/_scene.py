@@ -230,7 +230,11 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> Image.Image:
     x0, y0, x1, y1 = bbox(quad)
     k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
     size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
-    return doc if abs(k - 1) < 0.05 else doc.resize(size, Image.Resampling.BICUBIC)
+    if abs(k - 1) < 0.05:
+        return doc
+    if k > 1:  # enlarging: OpenCV's bicubic (no antialiasing needed, a fraction of the cost)
+        return Image.fromarray(cv2.resize(np.asarray(doc), size, interpolation=cv2.INTER_CUBIC), doc.mode)
+    return doc.resize(size, Image.Resampling.BICUBIC)
 
 
 def _defocus(sigma: float) -> ImageFilter.Filter:
