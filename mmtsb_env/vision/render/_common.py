@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from ..fonts import get_font
 
