@@ -1,4 +1,4 @@
-"""Headless matplotlib charts for the ``plot`` tool and the chart render families.
+"""Headless matplotlib charts for the ``plot`` tool (the chart render families draw with Pillow).
 
 Only the object-oriented API is used (``Figure`` + ``FigureCanvasAgg``), never pyplot's global
 figure state. Matplotlib's shared caches are not documented as thread-safe, so drawing is

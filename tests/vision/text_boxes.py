@@ -1,7 +1,7 @@
 """Text boxes of rendered images, recorded while a family draws (a test helper).
 
-:func:`recorded_text` patches Pillow's ``ImageDraw.text`` (every family and the UI canvas draw
-text through it) and the chart families' matplotlib rasteriser, and collects one
+:func:`recorded_text` patches Pillow's ``ImageDraw.text`` (every family, the charts included,
+and the UI canvas draw text through it), and collects one
 :class:`Sheet` per drawing target: the box of every non-blank text and the target's size.
 """
 
@@ -63,40 +63,11 @@ def recorded_text() -> Iterator[list[Sheet]]:
             sheet_for(self.im, self.im.size).texts.append((box, text))
         return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
-    from mmtsb_env.vision.render import charts
-
-    raster = charts.figure_to_image
-
-    def figure_to_image(fig):
-        image = raster(fig)
-        from matplotlib.text import Text
-
-        renderer = fig.canvas.get_renderer()
-        sheet = sheet_for(fig, image.size)
-        H = image.size[1]
-        drawn: list[Text] = list(fig.texts)
-        for ax in fig.axes:
-            drawn += [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
-            if ax.get_legend() is not None:
-                drawn += list(ax.get_legend().get_texts())
-            for axis in (ax.xaxis, ax.yaxis):
-                lo, hi = sorted(axis.get_view_interval())
-                for tick in axis.get_major_ticks():  # only ticks inside the view are drawn
-                    if lo - 1e-9 <= tick.get_loc() <= hi + 1e-9 and tick.label1.get_visible():
-                        drawn.append(tick.label1)
-        for t in drawn:
-            if t.get_visible() and t.get_text().strip():
-                bb = t.get_window_extent(renderer)
-                sheet.texts.append(((bb.x0, H - bb.y1, bb.x1, H - bb.y0), t.get_text()))
-        return image
-
     ImageDraw.ImageDraw.text = text
-    charts.figure_to_image = figure_to_image
     try:
         yield order
     finally:
         ImageDraw.ImageDraw.text = original
-        charts.figure_to_image = raster
 
 
 def broken_words(sheet: Sheet, words: set[str]) -> list[str]:

@@ -14,10 +14,11 @@ import io
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, perspective_coeffs, rgb, texture
+from ._common import Ctx, drafting, grey_noise, rgb, texture
 
 
 @dataclass(frozen=True)
@@ -88,14 +89,10 @@ def bbox(quad: list[tuple[float, float]]) -> list[int]:
 # ---------------------------------------------------------------------------- sensor noise
 
 
-def _grain(ctx: Ctx, size: tuple[int, int], sigma: float) -> Image.Image:
-    """This photo's grey sensor noise around 128 (drawn per seed: a cached tile cropped per seed
-    was tried and moved tesseract's readings at level 0, so the calibrated noise stays)."""
-    w, h = size
-    noise = ctx.np_rng("scene:noise").standard_normal((h, w), dtype=np.float32)
-    noise *= np.float32(sigma)
-    noise += np.float32(128.5)
-    return Image.fromarray(np.clip(noise, 0, 255, out=noise).astype(np.uint8), "L")
+def _grain(ctx: Ctx, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """This photo's grey sensor noise (positive and negative part, uint8), drawn per seed (a
+    cached tile cropped per seed was tried and moved tesseract's readings at level 0)."""
+    return grey_noise(ctx.np_rng("scene:noise"), size, sigma)
 
 
 # ---------------------------------------------------------------------------- clutter
@@ -143,7 +140,7 @@ def _clutter(canvas: Image.Image, ctx: Ctx, n: int, keep_out: list[int]) -> None
 # ---------------------------------------------------------------------------- photo effects
 
 
-def _lighting(size: tuple[int, int], ctx: Ctx, depth: float) -> Image.Image:
+def _lighting(size: tuple[int, int], ctx: Ctx, depth: float) -> np.ndarray:
     """A smooth light falloff from a random bright point: 255 there, 255*(1-depth) far away."""
     r = ctx.rng("scene:light")
     W, H = size
@@ -152,10 +149,15 @@ def _lighting(size: tuple[int, int], ctx: Ctx, depth: float) -> Image.Image:
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     dist = np.sqrt((xs - lx) ** 2 + (ys - ly) ** 2) / math.hypot(gw, gh)
     light = 255.0 * (1.0 - depth * np.clip(dist * 1.4, 0, 1))
-    return Image.fromarray(light.astype(np.uint8), "L").resize((W, H), Image.Resampling.BILINEAR)
+    return _up(light.astype(np.uint8), (W, H))
 
 
-def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], strength: float) -> Image.Image:
+def _up(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A small grey map brought to ``size`` bilinearly (OpenCV), as uint8 (h, w)."""
+    return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+
+
+def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], strength: float) -> np.ndarray:
     """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the picture."""
     r = ctx.rng("scene:shadow")
     W, H = size
@@ -165,10 +167,10 @@ def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]
     cx, cy = corner[0] / k, corner[1] / k
     rad = r.uniform(0.25, 0.4) * min(W, H) / k
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.6, cy - rad, cx + rad * 1.6, cy + rad), fill=int(255 * strength))
-    return mask.filter(ImageFilter.GaussianBlur(rad / 3)).resize((W, H), Image.Resampling.BILINEAR)
+    return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3))), (W, H))
 
 
-def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> Image.Image:
+def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> np.ndarray:
     """A specular highlight (a grey image to add): a soft bright blob on the picture's surface."""
     r = ctx.rng("scene:glare")
     W, H = size
@@ -178,7 +180,7 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     rad = r.uniform(0.08, 0.14) * min(W, H) / k
     mask = Image.new("L", (W // k, H // k), 0)
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.5, cy - rad, cx + rad * 1.5, cy + rad), fill=int(min(255, peak)))
-    return mask.filter(ImageFilter.GaussianBlur(rad / 2.5)).resize((W, H), Image.Resampling.BILINEAR)
+    return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 2.5))), (W, H))
 
 
 def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
@@ -197,44 +199,48 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     W, H = frame
     scene = texture(surface_kind, frame, ctx.np_rng("scene:surface"), base)
     _clutter(scene, ctx, lv.clutter, box)
-    w, h = doc.size
-    # warp only the picture's bounding box (one RGBA pass: its alpha is the picture's mask)
+    # the picture's own soft contact shadow (offset down-right): its quad at quarter size, blurred
     off = max(4, W // 150)
+    k = 4
+    pad = 3 * off
     x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)
     x1, y1 = min(W, box[2] + 1), min(H, box[3] + 1)
-    local = [(x - x0, y - y0) for x, y in quad]
-    coeffs = perspective_coeffs(local, [(0, 0), (w, 0), (w, h), (0, h)])
-    warped = _shrunk(doc, quad).convert("RGBA")
-    sx, sy = warped.width / w, warped.height / h
-    coeffs = [coeffs[0] * sx, coeffs[1] * sx, coeffs[2] * sx, coeffs[3] * sy, coeffs[4] * sy, coeffs[5] * sy,
-              coeffs[6], coeffs[7]]
-    warped = warped.transform((x1 - x0, y1 - y0), Image.Transform.PERSPECTIVE, coeffs, Image.Resampling.BILINEAR)
-    mask = warped.getchannel("A")
-    # the picture's own soft contact shadow (offset down-right), then the picture
-    pad = 3 * off
-    sbox = (max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad))
-    smask = Image.new("L", (sbox[2] - sbox[0], sbox[3] - sbox[1]), 0)
-    smask.paste(mask.point(lambda v: int(v * 0.45)), (x0 - sbox[0] + off, y0 - sbox[1] + off))
-    soft = smask.reduce(4).filter(ImageFilter.BoxBlur(off / 4)).resize(smask.size, Image.Resampling.BILINEAR)
-    scene.paste((20, 16, 12), sbox, mask=soft)  # blurred at quarter size: the same soft edge, cheaper
-    scene.paste(warped, (x0, y0), mask=mask)
-    return camera(scene, ctx, quad, focus=box), facts
+    sx0, sy0 = max(0, x0 - pad) // k * k, max(0, y0 - pad) // k * k
+    sx1, sy1 = min(W, x1 + pad), min(H, y1 + pad)
+    small = Image.new("L", (-(-(sx1 - sx0) // k), -(-(sy1 - sy0) // k)), 0)
+    ImageDraw.Draw(small).polygon([((x - sx0 + off) / k, (y - sy0 + off) / k) for x, y in quad], fill=int(255 * 0.45))
+    soft = small.filter(ImageFilter.BoxBlur(off / 4)).resize((small.width * k, small.height * k), Image.Resampling.BILINEAR)
+    scene.paste((20, 16, 12), (sx0, sy0, sx0 + soft.width, sy0 + soft.height), mask=soft)
+    # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
+    arr = np.array(scene)
+    region = arr[y0:y1, x0:x1]
+    src = np.asarray(_shrunk(doc.convert("RGB"), quad))
+    h, w = src.shape[:2]
+    matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
+                                         np.float32([(x - x0, y - y0) for x, y in quad]))
+    cv2.warpPerspective(src, matrix, (x1 - x0, y1 - y0), dst=region, flags=cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    return camera(Image.fromarray(arr, "RGB"), ctx, quad, focus=box), facts
 
 
 def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> Image.Image:
-    """``doc`` resampled (separable bicubic: cheap) to 1.25x its size in the photo, so the
-    perspective warp after it samples near 1:1, where bilinear stays sharp and aliasing-free (a
-    bicubic perspective warp costs several times more)."""
+    """``doc`` resampled (Pillow's antialiased bicubic: sharp small print) to 1.25x its size in
+    the photo, so the perspective warp after it samples near 1:1, where bilinear stays sharp and
+    aliasing-free."""
     x0, y0, x1, y1 = bbox(quad)
     k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
     size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
-    return doc if abs(k - 1) < 0.05 else doc.resize(size, Image.Resampling.BICUBIC)
+    if abs(k - 1) < 0.05:
+        return doc
+    if k > 1:  # enlarging: OpenCV's bicubic (no antialiasing needed, a fraction of the cost)
+        return Image.fromarray(cv2.resize(np.asarray(doc), size, interpolation=cv2.INTER_CUBIC), doc.mode)
+    return doc.resize(size, Image.Resampling.BICUBIC)
 
 
 def _defocus(sigma: float) -> ImageFilter.Filter:
-    """A one-pass box blur with the variance of a Gaussian of ``sigma`` (a fraction of the cost of
-    GaussianBlur or a 3x3 kernel). Pillow weighs a fractional radius r < 1 as [r, 1, r] / (2r + 1),
-    whose variance 2r / (2r + 1) is sigma squared at the radius below."""
+    """A one-pass box blur with the variance of a Gaussian of ``sigma`` (the calibrated look).
+    Pillow weighs a fractional radius r < 1 as [r, 1, r] / (2r + 1), whose variance
+    2r / (2r + 1) is sigma squared at the radius below."""
     var = sigma * sigma
     if var >= 0.64:
         return ImageFilter.GaussianBlur(sigma)
@@ -249,27 +255,30 @@ def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None 
     bounding box) when given, else over the whole frame (blurring costs per pixel)."""
     lv = LEVELS[ctx.difficulty]
     W, H = scene.size
+    arr = np.array(scene.convert("RGB"))
     # light and the cast shadow are one grey multiplier; glare and noise one grey addend
     light = _lighting(scene.size, ctx, lv.light) if lv.light else None
     if lv.shadow and quad is not None:
-        shade = ImageChops.invert(_cast_shadow(ctx, scene.size, quad, lv.shadow))
-        light = shade if light is None else ImageChops.multiply(light, shade)
+        shade = 255 - _cast_shadow(ctx, scene.size, quad, lv.shadow)
+        light = shade if light is None else cv2.multiply(light, shade, scale=1 / 255.0)
     if light is not None:
-        scene = ImageChops.multiply(scene, Image.merge("RGB", (light, light, light)))
+        arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
     if lv.blur:
-        if focus is None:
-            scene = scene.filter(_defocus(lv.blur))
-        else:
-            region = (max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
-            scene.paste(scene.crop(region).filter(_defocus(lv.blur)), region[:2])
-    add = _grain(ctx, scene.size, lv.noise) if lv.noise else None
+        x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
+            max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
+        arr[y0:y1, x0:x1] = np.asarray(Image.fromarray(arr[y0:y1, x0:x1]).filter(_defocus(lv.blur)))
+    up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
+    if lv.noise:
+        up, down = _grain(ctx, scene.size, lv.noise)
     if lv.glare and glare and quad is not None:
         shine = _glare(ctx, scene.size, quad, lv.glare)
-        add = ImageChops.add(add, shine) if add is not None else ImageChops.add(shine, Image.new("L", shine.size, 128))
-    if add is not None:
-        scene = ImageChops.add(scene, Image.merge("RGB", (add, add, add)), scale=1.0, offset=-128)
+        up = shine if up is None else cv2.add(up, shine)
+    if up is not None:
+        arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
+    if down is not None:
+        arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
     buf = io.BytesIO()
-    scene.save(buf, format="JPEG", quality=lv.quality)
+    Image.fromarray(arr, "RGB").save(buf, format="JPEG", quality=lv.quality)
     buf.seek(0)
     return Image.open(buf).convert("RGB")
 

@@ -1,16 +1,19 @@
-"""``bar_chart``, ``line_chart``, ``pie_chart``: matplotlib (Agg) charts with known data."""
+"""``bar_chart``, ``line_chart``, ``pie_chart``: charts with known data, drawn with Pillow.
+
+Every text box is placed in a band of its own (title, legend, plot, tick labels, axis labels,
+notes), so nothing collides; a chart costs a few milliseconds (matplotlib took 40-100 ms).
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from ..plotting import MPL_LOCK, escape, figure_to_image, new_figure
 from . import family
-from ._common import Bool, Color, Ctx, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting
-
+from ._common import Bool, Color, Ctx, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting, fit_font, get_font, rgb
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 # (title, labels, low, high, units, integer values?)
 TOPICS = [
@@ -79,42 +82,127 @@ def _content(ctx: Ctx, n_series: int = 1) -> dict[str, Any]:
             "units": c.get("units", t["units"]), "series": t["series"]}
 
 
-def _style(ctx: Ctx, fig, ax) -> None:
-    s = ctx.scale
-    ax.title.set_fontsize(17 * s)
-    ax.title.set_fontweight("bold")
-    ax.tick_params(labelsize=12 * s)
-    ax.xaxis.label.set_fontsize(13 * s)
-    ax.yaxis.label.set_fontsize(13 * s)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    if ctx.difficulty >= 1:
-        ax.grid(True, axis="y", alpha=0.35)
-        ax.set_axisbelow(True)
+PX = 100 / 72  # the charts' type sizes are in points at 100 dpi
+INK, GREY, FAINT, NOTE = (34, 34, 34), (90, 90, 90), (222, 222, 222), (119, 119, 119)
 
 
-def _clutter(ctx: Ctx, fig, ax) -> None:
+def _notes(ctx: Ctx) -> list[str]:
+    """Footnotes (distractors) printed in the bottom-right corner at levels 1+."""
     n = clutter_count(ctx)
     if not n:
-        return
+        return []
     r = ctx.rng("clutter")
     notes = [f"Source: {r.choice(['internal records', 'City Open Data', 'Annual Survey', 'Company report'])}, {r.randint(2019, 2025)}",
              "Preliminary figures", f"n = {r.randint(120, 4000)} respondents", f"Updated {r.choice(MONTHS)} {r.randint(1, 28)}",
              f"Target: {r.randint(10, 99)}"]
     chosen = r.sample(notes, min(n, len(notes)))
-    for i, text in enumerate(chosen):
-        fig.text(0.99, 0.01 + i * 0.035, escape(text), ha="right", va="bottom", fontsize=9 * ctx.scale, color="#777777")
-        ctx.distractors.append(text)
-    # the notes get a band of their own: the tight layout keeps axes, ticks and labels above it
-    fig.get_layout_engine().set(rect=(0, 0.02 + len(chosen) * 0.035, 1, 1))
+    ctx.distractors.extend(chosen)
+    return chosen
 
 
-def _finish(ctx: Ctx, fig) -> Any:
-    if drafting():  # rasterising is most of a chart's cost and decides no fact
-        w, h = fig.get_size_inches() * fig.dpi
-        return Image.new("RGB", (int(w), int(h)), (255, 255, 255))
-    image = figure_to_image(fig)
-    return degrade(image, ctx, fill=(255, 255, 255))
+def _nice(lo: float, hi: float, n: int = 6) -> list[float]:
+    """Round tick values covering [lo, hi] (about ``n`` of them)."""
+    if hi <= lo:
+        hi = lo + (abs(lo) or 1.0)
+    raw = (hi - lo) / max(1, n - 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
+    return [round(k * step, 10) for k in range(first, last + 1)]
+
+
+def _tick_text(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.10g}"
+
+
+class _Canvas:
+    """A chart image with its bands: the title on top, footnotes at the bottom right."""
+
+    def __init__(self, ctx: Ctx, size: tuple[int, int], title: str, notes: list[str]) -> None:
+        self.ctx, self.s = ctx, ctx.scale
+        self.W, self.H = size
+        self.img = Image.new("RGB", size, (255, 255, 255))
+        self.d = ImageDraw.Draw(self.img)
+        f_title = fit_font(title, "sans-bold", self.W - 40, 17 * PX * self.s)
+        self.d.text((self.W / 2, 12), title, font=f_title, fill=INK, anchor="ma")
+        self.top = 12 + sum(f_title.getmetrics()) + 12
+        self.bottom = self.H - 8
+        if notes:
+            f = get_font("sans", 9 * PX * self.s)
+            lh = sum(f.getmetrics()) + 3
+            for i, text in enumerate(notes):
+                self.d.text((self.W - 8, self.H - 6 - i * lh), text, font=f, fill=NOTE, anchor="rd")
+            self.bottom = self.H - 10 - len(notes) * lh
+
+    def font(self, pt: float, bold: bool = False):
+        return get_font("sans-bold" if bold else "sans", pt * PX * self.s)
+
+    def upright(self, xy: tuple[float, float], text: str, font, fill=INK, anchor: str = "mm") -> None:
+        """``text`` turned 90 degrees (reading upwards), its box centred (mm) or topped (mt) at ``xy``."""
+        w, h = int(math.ceil(font.getlength(text))) + 4, sum(font.getmetrics()) + 4
+        tile = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(tile).text((2, 2), text, font=font, fill=255)
+        tile = tile.transpose(Image.Transpose.ROTATE_90)
+        x, y = xy
+        y0 = y - tile.height / 2 if anchor == "mm" else y
+        self.img.paste(fill, (int(round(x - tile.width / 2)), int(round(y0))), mask=tile)
+
+    def legend(self, entries: list[tuple[str, tuple[int, int, int]]]) -> None:
+        """A row (or rows) of swatch + name under the title."""
+        f = self.font(11)
+        lh = sum(f.getmetrics()) + 6
+        x, y = 20.0, self.top
+        for name, col in entries:
+            w = 30 + f.getlength(name) + 22
+            if x + w > self.W - 20 and x > 20:
+                x, y = 20.0, y + lh
+            self.d.line((x, y + lh / 2 - 3, x + 22, y + lh / 2 - 3), fill=col, width=3)
+            self.d.text((x + 30, y), name, font=f, fill=INK)
+            x += w
+        self.top = y + lh + 6
+
+    def finish(self) -> Image.Image:
+        return degrade(self.img, self.ctx, fill=(255, 255, 255))
+
+
+def _value_axis(c: _Canvas, lo: float, hi: float, a0: float, a1: float, along_x: bool, grid: bool,
+                other: tuple[float, float]) -> tuple[list[float], Any]:
+    """Ticks of the value axis over pixels ``a0``..``a1`` (gridlines across ``other``): (ticks, value -> pixel)."""
+    ticks = _nice(lo, hi)
+    t0, t1 = ticks[0], ticks[-1]
+
+    def pos(v: float) -> float:
+        return a0 + (v - t0) / (t1 - t0) * (a1 - a0)
+
+    f = c.font(12)
+    for t in ticks:
+        p = pos(t)
+        if along_x:
+            if grid:
+                c.d.line((p, other[0], p, other[1]), fill=FAINT, width=1)
+            c.d.line((p, other[1], p, other[1] + 4), fill=GREY, width=1)
+            c.d.text((p, other[1] + 6), _tick_text(t), font=f, fill=INK, anchor="ma")
+        else:
+            if grid:
+                c.d.line((other[0], p, other[1], p), fill=FAINT, width=1)
+            c.d.line((other[0] - 4, p, other[0], p), fill=GREY, width=1)
+            c.d.text((other[0] - 7, p), _tick_text(t), font=f, fill=INK, anchor="rm")
+    return ticks, pos
+
+
+def _range(values: list[float], with_zero: bool, room: float) -> tuple[float, float]:
+    lo, hi = min(values), max(values)
+    if with_zero:
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    span = (hi - lo) or abs(hi) or 1.0
+    return lo - (room * span if lo < 0 or not with_zero else 0.0), hi + room * span
+
+
+def _thinned(labels: list[str], font, slot: float) -> list[str]:
+    """Every k-th label (the others blank) so that neighbours never touch."""
+    widest = max((font.getlength(part) for t in labels for part in t.split("\n")), default=0)
+    k = max(1, math.ceil(widest * 1.1 / max(slot, 1)))
+    return [t if i % k == 0 else "" for i, t in enumerate(labels)]
 
 
 def _tick_labels(names: list[str], ctx: Ctx, slot_px: float) -> tuple[list[str], int]:
@@ -149,35 +237,112 @@ def draw_bar_chart(ctx: Ctx):
     color = ctx.get("color", lambda r: r.choice(COLORS))
     ylabel = ctx.content.get("ylabel", units if units else "")
     xlabel = ctx.content.get("xlabel", "")
-    with MPL_LOCK:
-        fig = new_figure((8, 5.6), 100)
-        ax = fig.add_subplot()
-        pos = np.arange(len(labels))
-        names = [escape(l) for l in labels]
-        if horizontal:
-            bars = ax.barh(pos, values, color=color)
-            ax.set_yticks(pos, names)
-            ax.invert_yaxis()
-            ax.set_xlabel(escape(ylabel))
-            if xlabel:
-                ax.set_ylabel(escape(xlabel))
-        else:
-            bars = ax.bar(pos, values, color=color)
-            names, rotation = _tick_labels(names, ctx, 8 * 100 * 0.82 / len(labels))
-            ax.set_xticks(pos, names, rotation=rotation, ha="center")
-            ax.set_ylabel(escape(ylabel))
-            if xlabel:
-                ax.set_xlabel(escape(xlabel))
-        ax.set_title(escape(title))
-        if value_labels:
-            ax.bar_label(bars, labels=[escape(_fmt(v, units)) for v in values], padding=3, fontsize=11 * ctx.scale)
-            ax.margins(x=0.12) if horizontal else ax.margins(y=0.12)
-        _style(ctx, fig, ax)
-        _clutter(ctx, fig, ax)
-        image = _finish(ctx, fig)
     facts = {"title": title, "labels": labels, "values": values, "units": units, "value_labels": value_labels,
              "horizontal": horizontal, **_extremes(labels, values)}
-    return image, facts
+    notes = _notes(ctx)  # before the draft returns: the footnotes are facts (distractors)
+    if drafting():
+        return Image.new("RGB", (800, 560), (255, 255, 255)), facts
+    cv = _Canvas(ctx, (800, 560), title, notes)
+    (_hbars if horizontal else _vbars)(cv, labels, values, units, value_labels, rgb(color), ylabel, xlabel)
+    return cv.finish(), facts
+
+
+def _value_texts(cv: _Canvas, values: list[float], units: str, room: float, vertical_room: float | None = None):
+    """The value labels and one font for all of them that fits ``room`` px wide (and tall)."""
+    texts = [_fmt(v, units) for v in values]
+    font = min((fit_font(t, "sans", room, 11 * PX * cv.s, min_size=6) for t in texts), key=lambda f: f.size)
+    while vertical_room is not None and sum(font.getmetrics()) > vertical_room and font.size > 6:
+        font = get_font("sans", font.size - 1)
+    return texts, font
+
+
+def _vbars(cv: _Canvas, labels, values, units, value_labels, color, ylabel, xlabel) -> None:
+    f_tick, f_axis = cv.font(12), cv.font(13)
+    axis_h = sum(f_axis.getmetrics())
+    tick_h = sum(f_tick.getmetrics())
+    lo, hi = _range(values, True, 0.12 if value_labels else 0.02)
+    ticks = _nice(lo, hi)
+    left = 14 + (axis_h + 8 if ylabel else 0) + max(f_tick.getlength(_tick_text(t)) for t in ticks) + 10
+    right = cv.W - 24
+    slot = (right - left) / len(labels)
+    names, turned = _tick_labels(labels, cv.ctx, slot)
+    if turned:  # upright labels, as wide as one line; long ones shrink to keep the plot
+        longest = max(labels, key=f_tick.getlength)
+        f_tick = fit_font(longest, "sans", 0.3 * cv.H, f_tick.size, min_size=6)
+        band = max(f_tick.getlength(t) for t in labels) + 14
+    else:
+        band = max(n.count("\n") + 1 for n in names) * tick_h + 12
+    bottom = cv.bottom - band - (axis_h + 6 if xlabel else 0)
+    texts, f_val = _value_texts(cv, values, units, slot * 0.96) if value_labels else ([], None)
+    top = cv.top + (sum(f_val.getmetrics()) + 6 if f_val else 4)
+    grid = cv.ctx.difficulty >= 1
+    ticks, ypos = _value_axis(cv, lo, hi, bottom, top, False, grid, (left, right))
+    bw = slot * 0.8
+    for i, v in enumerate(values):
+        x = left + slot * (i + 0.5)
+        y0, y1 = sorted((ypos(0.0), ypos(v)))
+        cv.d.rectangle((x - bw / 2, y0, x + bw / 2, max(y0, y1)), fill=color)
+        if value_labels:
+            if v >= 0:
+                cv.d.text((x, ypos(v) - 3), texts[i], font=f_val, fill=INK, anchor="md")
+            else:
+                cv.d.text((x, ypos(v) + 3), texts[i], font=f_val, fill=INK, anchor="ma")
+        if turned:
+            cv.upright((x, bottom + 8), labels[i], f_tick, anchor="mt")
+        else:
+            for k, line in enumerate(names[i].split("\n")):
+                cv.d.text((x, bottom + 8 + k * tick_h), line, font=f_tick, fill=INK, anchor="ma")
+    cv.d.line((left, top, left, bottom), fill=GREY, width=1)
+    cv.d.line((left, ypos(0.0), right, ypos(0.0)), fill=GREY, width=1)
+    if ylabel:
+        cv.upright((14 + axis_h / 2, (top + bottom) / 2), ylabel, f_axis)
+    if xlabel:
+        cv.d.text(((left + right) / 2, cv.bottom - axis_h), xlabel, font=f_axis, fill=INK, anchor="ma")
+
+
+def _hbars(cv: _Canvas, labels, values, units, value_labels, color, ylabel, xlabel) -> None:
+    f_tick, f_axis = cv.font(12), cv.font(13)
+    axis_h = sum(f_axis.getmetrics())
+    tick_h = sum(f_tick.getmetrics())
+    f_name = fit_font(max(labels, key=f_tick.getlength), "sans", 0.32 * cv.W, f_tick.size, min_size=6)
+    left = 14 + (axis_h + 8 if xlabel else 0) + max(f_name.getlength(t) for t in labels) + 10
+    right = cv.W - 24
+    bottom = cv.bottom - (tick_h + 12) - (axis_h + 6 if ylabel else 0)
+    top = cv.top + 4
+    slot = (bottom - top) / len(labels)
+    while sum(f_name.getmetrics()) > slot * 0.95 and f_name.size > 6:
+        f_name = get_font("sans", f_name.size - 1)
+    texts, f_val = _value_texts(cv, values, units, 0.3 * cv.W, slot * 0.95) if value_labels else ([], None)
+    lo, hi = _range(values, True, 0.12 if value_labels else 0.02)
+    if value_labels:  # widen the value range until every label fits beside its bar
+        for _ in range(8):
+            ticks = _nice(lo, hi)
+            t0, t1 = ticks[0], ticks[-1]
+            scale = (right - left) / (t1 - t0)
+            if all(left + (v - t0) * scale + 4 + f_val.getlength(t) <= right + 16 if v >= 0 else
+                   left + (v - t0) * scale - 4 - f_val.getlength(t) >= left + 2 for v, t in zip(values, texts)):
+                break
+            span = hi - lo
+            hi, lo = (hi + 0.15 * span, lo - 0.15 * span if lo < 0 else lo)
+    grid = cv.ctx.difficulty >= 1
+    ticks, xpos = _value_axis(cv, lo, hi, left, right, True, grid, (top, bottom))
+    bh = slot * 0.8
+    for i, v in enumerate(values):
+        y = top + slot * (i + 0.5)
+        x0, x1 = sorted((xpos(0.0), xpos(v)))
+        cv.d.rectangle((x0, y - bh / 2, max(x0, x1), y + bh / 2), fill=color)
+        if value_labels:
+            if v >= 0:
+                cv.d.text((xpos(v) + 4, y), texts[i], font=f_val, fill=INK, anchor="lm")
+            else:
+                cv.d.text((xpos(v) - 4, y), texts[i], font=f_val, fill=INK, anchor="rm")
+        cv.d.text((left - 7, y), labels[i], font=f_name, fill=INK, anchor="rm")
+    cv.d.line((xpos(0.0), top, xpos(0.0), bottom), fill=GREY, width=1)
+    cv.d.line((left, bottom, right, bottom), fill=GREY, width=1)
+    if ylabel:
+        cv.d.text(((left + right) / 2, cv.bottom - axis_h), ylabel, font=f_axis, fill=INK, anchor="ma")
+    if xlabel:
+        cv.upright((14 + axis_h / 2, (top + bottom) / 2), xlabel, f_axis)
 
 
 def _line_content(ctx: Ctx) -> tuple[dict[str, Any], dict[str, list[float]]]:
@@ -208,35 +373,54 @@ def draw_line_chart(ctx: Ctx):
     value_labels = ctx.get("value_labels", lambda r: ctx.difficulty == 0 and len(labels) <= 12 and len(series) == 1)
     markers = ctx.get("markers", lambda r: True)
     color = ctx.get("color", lambda r: r.choice(COLORS))
-    with MPL_LOCK:
-        fig = new_figure((8, 5.6), 100)
-        ax = fig.add_subplot()
-        pos = np.arange(len(labels))
-        for i, (name, vals) in enumerate(series.items()):
-            ax.plot(pos, vals, marker="o" if markers else None, linewidth=2.2, label=escape(name) or None,
-                    color=color if len(series) == 1 else COLORS[i % len(COLORS)])
-            if value_labels:
-                for x, v in zip(pos, vals):
-                    ax.annotate(escape(_fmt(v, units)), (x, v), textcoords="offset points", xytext=(0, 8),
-                                ha="center", fontsize=10 * ctx.scale)
-        ax.set_xticks(pos, [escape(l) for l in labels])
-        ax.set_title(escape(title))
-        ax.set_ylabel(escape(ctx.content.get("ylabel", units)))
-        if "xlabel" in ctx.content:
-            ax.set_xlabel(escape(ctx.content["xlabel"]))
-        if len(series) > 1:
-            ax.legend(fontsize=11 * ctx.scale)
-        if value_labels:
-            ax.margins(y=0.15)
-        _style(ctx, fig, ax)
-        _clutter(ctx, fig, ax)
-        image = _finish(ctx, fig)
     first = next(iter(series.values()))
     facts = {"title": title, "labels": labels, "series": series, "units": units, "value_labels": value_labels}
     if len(series) == 1:
         facts["values"] = first
         facts.update(_extremes(labels, first))
-    return image, facts
+    notes = _notes(ctx)  # before the draft returns: the footnotes are facts (distractors)
+    if drafting():
+        return Image.new("RGB", (800, 560), (255, 255, 255)), facts
+    cv = _Canvas(ctx, (800, 560), title, notes)
+    colors = [rgb(color)] if len(series) == 1 else [rgb(COLORS[i % len(COLORS)]) for i in range(len(series))]
+    if len(series) > 1:
+        cv.legend([(name or f"Series {i + 1}", colors[i]) for i, name in enumerate(series)])
+    f_tick, f_axis = cv.font(12), cv.font(13)
+    axis_h, tick_h = sum(f_axis.getmetrics()), sum(f_tick.getmetrics())
+    ylabel, xlabel = ctx.content.get("ylabel", units), ctx.content.get("xlabel", "")
+    every = [v for vals in series.values() for v in vals]
+    lo, hi = _range(every, False, 0.15 if value_labels else 0.06)
+    ticks = _nice(lo, hi)
+    left = 14 + (axis_h + 8 if ylabel else 0) + max(f_tick.getlength(_tick_text(t)) for t in ticks) + 10
+    right = cv.W - 24
+    slot = (right - left) / len(labels)
+    bottom = cv.bottom - (tick_h + 12) - (axis_h + 6 if xlabel else 0)
+    texts, f_val = _value_texts(cv, first, units, slot * 0.96) if value_labels else ([], None)
+    if f_val is not None:
+        f_val = get_font("sans", min(f_val.size, 10 * PX * cv.s))
+    top = cv.top + (sum(f_val.getmetrics()) + 12 if f_val else 4)
+    ticks, ypos = _value_axis(cv, lo, hi, bottom, top, False, cv.ctx.difficulty >= 1, (left, right))
+    xs = [left + slot * (i + 0.5) for i in range(len(labels))]
+    for vals, col in zip(series.values(), colors):
+        pts = [(x, ypos(v)) for x, v in zip(xs, vals)]
+        cv.d.line(pts, fill=col, width=3, joint="curve")
+        if markers:
+            for x, y in pts:
+                cv.d.ellipse((x - 4.5, y - 4.5, x + 4.5, y + 4.5), fill=col)
+    if value_labels:
+        for x, v, t in zip(xs, first, texts):
+            cv.d.text((x, ypos(v) - 8), t, font=f_val, fill=INK, anchor="md")
+    for x, name in zip(xs, _thinned(labels, f_tick, slot)):
+        if name:
+            cv.d.line((x, bottom, x, bottom + 4), fill=GREY, width=1)
+            cv.d.text((x, bottom + 8), name, font=f_tick, fill=INK, anchor="ma")
+    cv.d.line((left, top, left, bottom), fill=GREY, width=1)
+    cv.d.line((left, bottom, right, bottom), fill=GREY, width=1)
+    if ylabel:
+        cv.upright((14 + axis_h / 2, (top + bottom) / 2), ylabel, f_axis)
+    if xlabel:
+        cv.d.text(((left + right) / 2, cv.bottom - axis_h), xlabel, font=f_axis, fill=INK, anchor="ma")
+    return cv.finish(), facts
 
 
 def _pie_content(ctx: Ctx) -> dict[str, Any]:
@@ -255,23 +439,63 @@ def draw_pie_chart(ctx: Ctx):
     start = ctx.rng("layout").choice([0, 90, 140])
     total = float(sum(values))
     pct = [round(100 * v / total, 1) for v in values]
-    with MPL_LOCK:
-        fig = new_figure((8, 6), 100)
-        ax = fig.add_subplot()
-        wedges, texts, *auto = ax.pie(
-            values, labels=[escape(l) for l in labels], startangle=start, counterclock=False,
-            colors=[COLORS[i % len(COLORS)] for i in range(len(values))],
-            autopct=(lambda p: f"{p:.1f}%") if value_labels else None, pctdistance=0.72,
-            wedgeprops={"edgecolor": "white", "linewidth": 1.5},
-            textprops={"fontsize": 12 * ctx.scale},
-        )
-        for t in (auto[0] if auto else []):
-            t.set_color("white")
-            t.set_fontweight("bold")
-        ax.set_aspect("equal")
-        ax.set_title(escape(title), fontsize=17 * ctx.scale, fontweight="bold")
-        _clutter(ctx, fig, ax)
-        image = _finish(ctx, fig)
     facts = {"title": title, "labels": labels, "values": values, "units": units, "percentages": pct,
              "value_labels": value_labels, **_extremes(labels, values)}
-    return image, facts
+    notes = _notes(ctx)  # before the draft returns: the footnotes are facts (distractors)
+    if drafting():
+        return Image.new("RGB", (800, 600), (255, 255, 255)), facts
+    cv = _Canvas(ctx, (800, 600), title, notes)
+    f_lab, f_pct = cv.font(12), cv.font(12, bold=True)
+    lh = sum(f_lab.getmetrics()) + 4
+    shares = [v / total for v in values]
+    pcts = [f"{100 * v / total:.1f}%" for v in values]
+    # slices clockwise from ``start`` degrees (counter-clockwise from 3 o'clock, as on a compass of the screen)
+    edges = [-start + 360 * float(x) for x in np.concatenate([[0.0], np.cumsum(shares)])]
+    mids = [math.radians((a + b) / 2) for a, b in zip(edges, edges[1:])]
+    inside = [value_labels] * len(values)
+    outside = list(labels)
+    widest = max(f_lab.getlength(f"{l} ({p})") for l, p in zip(labels, pcts))
+    cx, cy = cv.W / 2, (cv.top + cv.bottom) / 2
+    R = max(60.0, min(((cv.bottom - cv.top) / 2 - lh) / 1.12, (cv.W / 2 - widest - 20) / 1.12))
+    box = (cx - R, cy - R, cx + R, cy + R)
+    for i, (a, b) in enumerate(zip(edges, edges[1:])):
+        if b - a > 1e-6:
+            cv.d.pieslice(box, a, b, fill=rgb(COLORS[i % len(COLORS)]), outline=(255, 255, 255), width=2)
+
+    def pct_box(i: int) -> tuple[float, float, float, float]:
+        x, y = cx + 0.72 * R * math.cos(mids[i]), cy + 0.72 * R * math.sin(mids[i])
+        return cv.d.textbbox((x, y), pcts[i], font=f_pct, anchor="mm")
+
+    def crosses(p, q) -> bool:
+        return min(p[2], q[2]) - max(p[0], q[0]) > 0 and min(p[3], q[3]) - max(p[1], q[1]) > 0
+
+    changed = True
+    while changed:  # a share too thin for its percentage prints it beside its name instead
+        changed = False
+        shown = [i for i in range(len(values)) if inside[i]]
+        for i in sorted(shown, key=lambda k: shares[k]):
+            if shares[i] < 0.5 and (any(crosses(pct_box(i), pct_box(j)) for j in shown if j != i)
+                                    or f_pct.getlength(pcts[i]) * 1.1 > 2 * math.pi * 0.72 * R * shares[i]):
+                inside[i], changed = False, True
+                outside[i] = f"{labels[i]} ({pcts[i]})"
+                break
+    for i in range(len(values)):
+        if inside[i]:
+            x, y = cx + 0.72 * R * math.cos(mids[i]), cy + 0.72 * R * math.sin(mids[i])
+            cv.d.text((x, y), pcts[i], font=f_pct, fill=(255, 255, 255), anchor="mm")
+    # names around the pie: each side sorted top to bottom and pushed apart to one line each
+    rr = 1.1 * R
+    for side in (1, -1):
+        idx = sorted((i for i in range(len(values)) if (math.cos(mids[i]) >= 0) == (side > 0)),
+                     key=lambda i: math.sin(mids[i]))
+        ys = [cy + rr * math.sin(mids[i]) for i in idx]
+        lo_y, hi_y = cv.top + lh / 2, cv.bottom - lh / 2
+        for k in range(len(ys)):
+            ys[k] = max(ys[k], lo_y if k == 0 else ys[k - 1] + lh)
+        for k in range(len(ys) - 1, -1, -1):
+            ys[k] = min(ys[k], hi_y if k == len(ys) - 1 else ys[k + 1] - lh)
+        for i, y in zip(idx, ys):
+            dy = y - cy
+            x = cx + side * max(math.sqrt(max(rr * rr - dy * dy, 0.0)), 0.08 * R)
+            cv.d.text((x, y), outside[i], font=f_lab, fill=INK, anchor="lm" if side > 0 else "rm")
+    return cv.finish(), facts
