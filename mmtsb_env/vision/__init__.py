@@ -6,7 +6,7 @@ Importing this package registers the vision tools.
 - :mod:`.store`    -- :class:`ImageStore`, :func:`letterbox`, :func:`to_data_url`, :func:`png_bytes`
 - :mod:`.render`   -- :func:`render` (spec -> :class:`Rendered` image + facts), one module per family
 - :mod:`.tools`    -- the agent's visual tools
-- :mod:`.plotting` -- headless matplotlib charts shared by ``plot`` and the chart families
+- :mod:`.plotting` -- headless matplotlib charts of the ``plot`` tool (the chart families draw with Pillow)
 """
 
 from .render import FAMILIES, Rendered, render
