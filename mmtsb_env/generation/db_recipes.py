@@ -166,8 +166,11 @@ class DBRecipe(RecipeBase, ABC):
     def ask(self, ref: str) -> str:
         """The first task request, about the images described by ``ref``."""
 
+    # the request of a later task round (``{ref}``: its images; ``{recipe}``: this recipe)
+    again_text = "Here are more: do the same with {ref}."
+
     def again(self, ref: str) -> str:
-        return f"Here are more: do the same with {ref}."
+        return self.again_text.format(ref=ref, recipe=self)
 
     @abstractmethod
     def work(self, scope: list[int], first: bool) -> Work:
@@ -307,8 +310,7 @@ class ContactsValidate(DBRecipe):
     def ask(self, r):
         return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
 
-    def again(self, r):
-        return f"Here are more cards: check {r} against my contacts the same way."
+    again_text = "Here are more cards: check {ref} against my contacts the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -410,8 +412,7 @@ class CalendarValidate(DBRecipe):
         return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
                 f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
 
-    def again(self, r):
-        return f"More posters: check {r} against my calendar the same way."
+    again_text = "More posters: check {ref} against my calendar the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -507,8 +508,7 @@ class ReminderValidate(DBRecipe):
         return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
                 f"due date. Fix any that don't, and tell me the due dates you changed them to.")
 
-    def again(self, r):
-        return f"Two more things to check: {r}, same rule for their reminders."
+    again_text = "Two more things to check: {ref}, same rule for their reminders."
 
     def work(self, scope, first):
         w = Work()
@@ -595,8 +595,7 @@ class NotePriceValidate(DBRecipe):
     def ask(self, r):
         return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
 
-    def again(self, r):
-        return f"I found more tags: check {r} against the same note."
+    again_text = "I found more tags: check {ref} against the same note."
 
     def work(self, scope, first):
         w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
@@ -738,8 +737,7 @@ class AmazonLookup(DBRecipe):
         qty = "one" if self.qty == 1 else "two"
         return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
 
-    def again(self, r):
-        return f"And {r}: same thing, into the cart."
+    again_text = "And {ref}: same thing, into the cart."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_cart")])
@@ -825,8 +823,7 @@ class SpotifyLookup(DBRecipe):
     def ask(self, r):
         return f"A friend wrote down some songs for me. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
 
-    def again(self, r):
-        return f"Here's another list: add the songs on {r} too."
+    again_text = "Here's another list: add the songs on {ref} too."
 
     def work(self, scope, first):
         target = self.playlist
@@ -937,8 +934,7 @@ class CardLookup(DBRecipe):
         return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
                 f"store, the total and the card's name. Then {self.sink.intent()}.")
 
-    def again(self, r):
-        return f"Do the same for {r} and add them to the same {self.sink.noun}."
+    again_text = "Do the same for {ref} and add them to the same {recipe.sink.noun}."
 
     def work(self, scope, first):
         p = self._payload(scope)
@@ -1004,8 +1000,7 @@ class InvoicePayLookup(DBRecipe):
         return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
                 f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
 
-    def again(self, r):
-        return f"Please pay {r} the same way."
+    again_text = "Please pay {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -1074,8 +1069,7 @@ class RosterTextLookup(DBRecipe):
     def ask(self, r):
         return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
 
-    def again(self, r):
-        return f"Another roster: text the people on {r} the same way."
+    again_text = "Another roster: text the people on {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -1133,8 +1127,7 @@ class ChartProjectLookup(DBRecipe):
         return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
                 "in Todoist, with the chart's week and the number of hours in the description.")
 
-    def again(self, r):
-        return f"Now {r}: same thing."
+    again_text = "Now {ref}: same thing."
 
     def work(self, scope, first):
         w = Work()
@@ -1204,8 +1197,7 @@ class TodoistReceiptXref(DBRecipe):
     def _what(self):
         return "price I paid" if self.comment == "price" else "store name and the price I paid"
 
-    def again(self, r):
-        return f"More receipts: cross-check {r} the same way."
+    again_text = "More receipts: cross-check {ref} the same way."
 
     def _text(self, i, it) -> str:
         im = self.b.imgs[i]
@@ -1298,8 +1290,7 @@ class CalendarPosterXref(DBRecipe):
         return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
                 f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
 
-    def again(self, r):
-        return f"More posters: check {r} the same way."
+    again_text = "More posters: check {ref} the same way."
 
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
@@ -1387,8 +1378,7 @@ class ContactsCardXref(DBRecipe):
         return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
                 f"tagged '{self.tag}'. Tell me who you added.")
 
-    def again(self, r):
-        return f"A few more cards: {r}. Same again."
+    again_text = "A few more cards: {ref}. Same again."
 
     def _args(self, pr):
         return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
@@ -1480,8 +1470,7 @@ class WishlistXref(DBRecipe):
     def ask(self, r):
         return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
 
-    def again(self, r):
-        return f"And {r}: same check."
+    again_text = "And {ref}: same check."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_wish_list")])
@@ -1552,8 +1541,7 @@ class ErrandsXref(DBRecipe):
         return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
                 f"due {self.due.isoformat()}.")
 
-    def again(self, r):
-        return f"Another list: check {r} the same way."
+    again_text = "Another list: check {ref} the same way."
 
     def work(self, scope, first):
         w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
