@@ -2,6 +2,10 @@
 
 * :func:`contradict` -- error correction where the user states a detail that the images
   contradict (a total, a price, a date): the agent must use what the image shows and say so.
+* :class:`Slip` / :func:`apply_slip` -- error correction where the user states a detail that the
+  phone's own data contradicts (a project or playlist name that does not exist, a contact's number,
+  a card's last digits, whether someone or something is already stored): the agent must look it up,
+  use the stored value (or ask) and say what differed. The recipes in :mod:`.db_recipes` offer them.
 * :func:`edit_made` -- state mutation where the user changes their mind about something the
   assistant created earlier in the conversation: one of the entries goes, or a line of the
   note or file does, and the assistant has to find and change that row.
@@ -11,10 +15,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
+from . import pools
 from . import sinks as S
-from .core import ORDINALS, Build, Part, Payload
+from .core import ORDINALS, Build, GenerationError, Part, Payload
 from .world_index import norm
 
 _MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")
@@ -107,6 +114,70 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     if right not in part.facts:
         part.facts.append(right)
     return True
+
+
+@dataclass
+class Slip:
+    """A detail of the user's request that the phone's data contradicts.
+
+    ``variant`` names the kind (``name``, ``number``, ``card``, ``present``, ``absent``); ``right`` is
+    the stored value the solution uses and the reply must state; ``wrong`` what the user says. The
+    request either has ``said`` replaced by ``instead`` or gets ``claim`` appended; ``steps`` are the
+    look-ups that expose the difference (put first in the round's solution).
+    """
+
+    variant: str
+    right: str
+    wrong: str
+    answer: str
+    said: str = ""
+    instead: str = ""
+    claim: str = ""
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    clarify: dict[str, Any] | None = None
+
+
+def apply_slip(part: Part, slip: Slip) -> None:
+    """Turn the task round ``part`` into a correction the world settles (see :class:`Slip`)."""
+    if slip.said:
+        if slip.said not in part.request:
+            raise ValueError(f"the request does not contain {slip.said!r}: {part.request!r}")
+        part.request = part.request.replace(slip.said, slip.instead, 1)
+    if slip.claim:
+        part.request = f"{part.request} {slip.claim}"
+    part.steps = list(slip.steps) + part.steps
+    part.answer = f"{slip.answer} {part.answer}"
+    part.kind = "correction"
+    part.report = [slip.right]
+    if slip.right not in part.facts:
+        part.facts.append(slip.right)
+    if slip.clarify:
+        part.clarifications.append(slip.clarify)
+
+
+def near_name(b: Build, right: str, taken: set[str]) -> str | None:
+    """A name a user could say for ``right`` (one word swapped for a near miss) that ``taken`` (normalised) lacks."""
+    words = right.split(" ")
+    options = []
+    for k, w in enumerate(words):
+        core = w.strip("()")
+        if core in pools.NEAR_MISS:
+            options.append(" ".join(words[:k] + [w.replace(core, pools.NEAR_MISS[core])] + words[k + 1:]))
+    options = [o for o in options if norm(o) not in taken and norm(o) != norm(right)]
+    return b.rng.choice(options) if options else None
+
+
+def near_digits(b: Build, right: str, taken: set[str]) -> str:
+    """``right`` (a string of digits) with one or two digits changed, as misremembered, not in ``taken``."""
+    for _ in range(50):
+        digits = list(right)
+        for _ in range(b.rng.choice([1, 2])):
+            k = b.rng.randrange(len(digits))
+            digits[k] = b.rng.choice([d for d in "0123456789" if d != digits[k]])
+        cand = "".join(digits)
+        if cand != right and cand not in taken:
+            return cand
+    raise GenerationError(f"no misremembered variant of {right!r}")
 
 
 def can_edit(sink: S.Sink) -> bool:

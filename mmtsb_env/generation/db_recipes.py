@@ -16,12 +16,13 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
-from .challenges import contradict
-from .core import Build, GenerationError, Part, Payload, call, describe_images, ref, unique
+from .challenges import Slip, apply_slip, contradict, near_digits, near_name
+from .core import ORDINALS, Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .layout import skeleton
 from .recipes import RecipeBase
 from .sinks import Mistake, iso
+from .world_index import norm
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
 
 
@@ -72,6 +73,53 @@ def _add_task(b: Build, proj: dict[str, Any], title: str, order: int) -> dict[st
                                        "created_at": _past(b, 1, 9)})
 
 
+def _project_slip(b: Build, proj: dict[str, Any]) -> Slip | None:
+    """The user names the Todoist project ``proj`` slightly wrong (no project has that name)."""
+    right = proj["name"]
+    taken = {norm(p["name"]) for p in b.wi.tables["todoist.projects"].values()}
+    taken |= {norm(p["name"]) for p in b.entities.get("todoist.projects", [])}
+    wrong = near_name(b, right, taken)
+    if wrong is None:
+        return None
+    return Slip("name", right, wrong, f"There's no project called '{wrong}'; yours is '{right}', so I worked in that one.",
+                said=f"'{right}'", instead=f"'{wrong}'", steps=[call("todoist_show_projects", query=wrong)],
+                clarify={"keywords": ["project", "which", "called"], "answer": f"Sorry, I mean '{right}'."})
+
+
+def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of, thing: str, where: str, them: str,
+                   *, duplicates: bool = True) -> Slip | None:
+    """The user is sure one item of ``scope`` is (or is not) already stored ``where``, and is wrong.
+
+    ``duplicates``: whether the app lets an agent store the item twice (else only the "stored" claim,
+    as adding again would just be refused).
+
+    The item is named by its position (``thing`` is "the person on the {which} card"), never by a
+    value only its image shows; the reply names it (``name_of``) and states it (``report``).
+    """
+    absent = [i for i in scope if not present[i]]
+    there = [i for i in scope if present[i]] if duplicates else []
+    yours = where.replace("my ", "your ")
+    order = sorted(scope)
+
+    def which(i: int) -> str:
+        return thing.format(which="this" if len(order) == 1 else f"the {ORDINALS[order.index(i)]}")
+
+    if there and (not absent or b.rng.random() < 0.4):
+        i = b.rng.choice(there)
+        w = which(i)
+        claim = b.rng.choice([f"{w[:1].upper() + w[1:]} isn't {where} yet, I'm sure of that.", f"I know {w} is new, not {where}.",
+                              f"(Pretty sure {w} is missing from {where.split(' ', 1)[1]}.)"])
+        return Slip("absent", name_of(i), f"{w}: missing", f"{name_of(i)} was already {yours}, so I didn't add {them} again.",
+                    claim=claim)
+    if absent:
+        i = b.rng.choice(absent)
+        w = which(i)
+        claim = b.rng.choice([f"I'm fairly sure {w} is already {where}, so you can probably skip that one.",
+                              f"(I think {w} is {where} already.)", f"{w[:1].upper() + w[1:]} should be {where} already, I added {them} ages ago."])
+        return Slip("present", name_of(i), f"{w}: stored", f"{name_of(i)} wasn't {yours} after all, so I added {them}.", claim=claim)
+    return None
+
+
 class DBRecipe(RecipeBase, ABC):
     """Base of the database-backed recipes (see the module docs)."""
 
@@ -118,8 +166,11 @@ class DBRecipe(RecipeBase, ABC):
     def ask(self, ref: str) -> str:
         """The first task request, about the images described by ``ref``."""
 
+    # the request of a later task round (``{ref}``: its images; ``{recipe}``: this recipe)
+    again_text = "Here are more: do the same with {ref}."
+
     def again(self, ref: str) -> str:
-        return f"Here are more: do the same with {ref}."
+        return self.again_text.format(ref=ref, recipe=self)
 
     @abstractmethod
     def work(self, scope: list[int], first: bool) -> Work:
@@ -129,6 +180,10 @@ class DBRecipe(RecipeBase, ABC):
         raise GenerationError(f"{type(self).__name__} has no goal change (supports {self.supports})")
 
     def mistake(self) -> Mistake | None:
+        return None
+
+    def slip(self, scope: list[int]) -> Slip | None:
+        """A detail of the first task request that the phone's data contradicts (None: this recipe has none here)."""
         return None
 
     def can_mutate(self, i: int) -> bool:
@@ -143,11 +198,14 @@ class DBRecipe(RecipeBase, ABC):
         parts: list[Part] = []
         seen: list[int] = []
         tasks = [i for i, s in enumerate(self.slots) if s.role == "task"]
-        contradiction = False
+        contradiction = world = False
         if self.challenge == "error_correction":
-            # the user misreads a printed amount (the images contradict them), else corrects their own detail
-            contradiction = any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
-            challenge_at = None if contradiction else tasks[0]
+            # the user states a detail the phone's data contradicts, misreads a printed amount (the images
+            # contradict them), or corrects their own detail
+            own = type(self).mistake is not DBRecipe.mistake
+            world = type(self).slip is not DBRecipe.slip and (not own or b.rng.random() < 0.4)
+            contradiction = not world and any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
+            challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":
             challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]
         else:
@@ -182,6 +240,15 @@ class DBRecipe(RecipeBase, ABC):
                 part.kind = "state_mutation"
                 if b.rng.random() < 0.5:
                     part.request = "I already took care of one of these myself. " + part.request
+            if world and si == tasks[0]:
+                slip = self.slip(slot.scope)
+                if slip is not None:
+                    apply_slip(part, slip)
+                    self.slipped = slip.variant
+                elif type(self).mistake is not DBRecipe.mistake:
+                    challenge_at = si  # nothing here the world contradicts: the user corrects their own detail
+                else:
+                    raise GenerationError(f"{type(self).__name__} has no detail to contradict in this round")
             if contradiction and si == tasks[0]:
                 if not contradict(b, part, None, "", slot.scope):
                     m = self.mistake()
@@ -198,6 +265,10 @@ class DBRecipe(RecipeBase, ABC):
                     assert m is not None
                     parts.append(Part(m.correction, m.fix, m.answer, kind="correction", is_task=True))
         return parts
+
+    def describe(self) -> str:
+        slipped = getattr(self, "slipped", None)
+        return super().describe() + (f"+world_slip:{slipped}" if slipped else "")
 
     def entity_mutation(self, parts: list[Part], candidates: list[int]) -> bool:
         return any(p.kind == "state_mutation" for p in parts)
@@ -239,8 +310,7 @@ class ContactsValidate(DBRecipe):
     def ask(self, r):
         return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
 
-    def again(self, r):
-        return f"Here are more cards: check {r} against my contacts the same way."
+    again_text = "Here are more cards: check {ref} against my contacts the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -342,8 +412,7 @@ class CalendarValidate(DBRecipe):
         return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
                 f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
 
-    def again(self, r):
-        return f"More posters: check {r} against my calendar the same way."
+    again_text = "More posters: check {ref} against my calendar the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -439,8 +508,7 @@ class ReminderValidate(DBRecipe):
         return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
                 f"due date. Fix any that don't, and tell me the due dates you changed them to.")
 
-    def again(self, r):
-        return f"Two more things to check: {r}, same rule for their reminders."
+    again_text = "Two more things to check: {ref}, same rule for their reminders."
 
     def work(self, scope, first):
         w = Work()
@@ -527,8 +595,7 @@ class NotePriceValidate(DBRecipe):
     def ask(self, r):
         return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
 
-    def again(self, r):
-        return f"I found more tags: check {r} against the same note."
+    again_text = "I found more tags: check {ref} against the same note."
 
     def work(self, scope, first):
         w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
@@ -670,8 +737,7 @@ class AmazonLookup(DBRecipe):
         qty = "one" if self.qty == 1 else "two"
         return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
 
-    def again(self, r):
-        return f"And {r}: same thing, into the cart."
+    again_text = "And {ref}: same thing, into the cart."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_cart")])
@@ -757,8 +823,7 @@ class SpotifyLookup(DBRecipe):
     def ask(self, r):
         return f"A friend sent me some songs. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
 
-    def again(self, r):
-        return f"Here's another list: add the songs on {r} too."
+    again_text = "Here's another list: add the songs on {ref} too."
 
     def work(self, scope, first):
         target = self.playlist
@@ -804,6 +869,19 @@ class SpotifyLookup(DBRecipe):
         return Mistake(wrong["title"], self.playlist["title"],
                        f"Sorry, wrong playlist: I meant '{self.playlist['title']}', not '{wrong['title']}'. Please move the songs.",
                        steps, f"Moved them to '{self.playlist['title']}'.")
+
+    def slip(self, scope):
+        b = self.b
+        right = self.playlist["title"]
+        mine = [p["title"] for p in b.wi.rows("spotify.playlists", user_id=b.wi.owner_id)]
+        if sum(t.split(" ")[0] == right.split(" ")[0] for t in mine) > 1:
+            return None  # "Road Trip Mix" vs "Road Trip Mix 2": a near miss would be ambiguous
+        wrong = near_name(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()})
+        if wrong is None:
+            return None
+        return Slip("name", right, wrong, f"You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
+                    said=f"'{right}'", instead=f"'{wrong}'", steps=[call("spotify_show_playlist_library", query=wrong)],
+                    clarify={"keywords": ["playlist", "which", "called"], "answer": f"Oh, I mean '{right}'."})
 
     def can_mutate(self, i):
         return True
@@ -856,8 +934,7 @@ class CardLookup(DBRecipe):
         return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
                 f"store, the total and the card's name. Then {self.sink.intent()}.")
 
-    def again(self, r):
-        return f"Do the same for {r} and add them to the same {self.sink.noun}."
+    again_text = "Do the same for {ref} and add them to the same {recipe.sink.noun}."
 
     def work(self, scope, first):
         p = self._payload(scope)
@@ -896,7 +973,7 @@ class InvoicePayLookup(DBRecipe):
 
     flow_name, category = "lookup_chain", "invoice"
     domains = ("venmo", "contacts")
-    supports = ("none", "state_mutation")
+    supports = ("none", "error_correction", "state_mutation")
 
     def setup(self, n):
         b = self.b
@@ -923,8 +1000,7 @@ class InvoicePayLookup(DBRecipe):
         return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
                 f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
 
-    def again(self, r):
-        return f"Please pay {r} the same way."
+    again_text = "Please pay {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -944,12 +1020,23 @@ class InvoicePayLookup(DBRecipe):
         return w
 
 
+    def slip(self, scope):
+        b = self.b
+        right, name = str(self.card["card_number"])[-4:], self.card["card_name"]
+        taken = {str(c["card_number"])[-4:] for t in ("venmo.payment_cards", "supervisor.payment_cards")
+                 for c in b.wi.rows(t, user_id=b.wi.owner_id)}
+        wrong = near_digits(b, right, taken)
+        return Slip("card", right, wrong, f"Your {name} card ends in {right}, not {wrong}; I paid from it.",
+                    said=f"my {name} card", instead=f"my {name} card (the one ending in {wrong})",
+                    clarify={"keywords": ["card", "ending", "digits"], "answer": f"I mean my {name} card, whatever its number."})
+
+
 class RosterTextLookup(DBRecipe):
     """Volunteer rosters naming the owner's contacts: text each volunteer their shift."""
 
     flow_name, category = "lookup_chain", "table_document"
     domains = ("messages", "contacts")
-    supports = ("none", "state_mutation")
+    supports = ("none", "error_correction", "state_mutation")
 
     def setup(self, n):
         b = self.b
@@ -982,8 +1069,7 @@ class RosterTextLookup(DBRecipe):
     def ask(self, r):
         return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
 
-    def again(self, r):
-        return f"Another roster: text the people on {r} the same way."
+    again_text = "Another roster: text the people on {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -998,6 +1084,17 @@ class RosterTextLookup(DBRecipe):
                 w.facts.append(full)
                 self.note(keys=[full, it["day"]])
         return w
+
+
+    def slip(self, scope):
+        b = self.b
+        c, _ = self.rows[scope[0]][0]
+        right, first, full = c["phone_number"], c["first_name"], f"{c['first_name']} {c['last_name']}"
+        wrong = near_digits(b, right, {x.get("phone_number") for x in b.wi.tables["phone.contacts"].values()})
+        claim = b.rng.choice([f"{first}'s number is {wrong}, if you need it.", f"(I have {first} down as {wrong}.)",
+                              f"You can reach {first} on {wrong}."])
+        return Slip("number", right, wrong, f"{full}'s number in your contacts is {right}, not {wrong}, so I texted {right}.",
+                    claim=claim, clarify={"keywords": ["number", first.lower()], "answer": "Use the number in my contacts."})
 
 
 class ChartProjectLookup(DBRecipe):
@@ -1030,8 +1127,7 @@ class ChartProjectLookup(DBRecipe):
         return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
                 "in Todoist, with the chart's week and the number of hours in the description.")
 
-    def again(self, r):
-        return f"Now {r}: same thing."
+    again_text = "Now {ref}: same thing."
 
     def work(self, scope, first):
         w = Work()
@@ -1101,8 +1197,7 @@ class TodoistReceiptXref(DBRecipe):
     def _what(self):
         return "price I paid" if self.comment == "price" else "store name and the price I paid"
 
-    def again(self, r):
-        return f"More receipts: cross-check {r} the same way."
+    again_text = "More receipts: cross-check {ref} the same way."
 
     def _text(self, i, it) -> str:
         im = self.b.imgs[i]
@@ -1154,6 +1249,9 @@ class TodoistReceiptXref(DBRecipe):
         return Mistake("price", "store and price", "Sorry, I forgot: the comments should have the store name as well as the price. Please fix them.",
                        fix, "Updated the comments with the store names.")
 
+    def slip(self, scope):
+        return _project_slip(self.b, self.project)
+
     def can_mutate(self, i):
         return any(k[0] == i for k in self.task)
 
@@ -1192,8 +1290,7 @@ class CalendarPosterXref(DBRecipe):
         return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
                 f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
 
-    def again(self, r):
-        return f"More posters: check {r} the same way."
+    again_text = "More posters: check {ref} the same way."
 
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
@@ -1241,6 +1338,9 @@ class CalendarPosterXref(DBRecipe):
         return Mistake(f"{wrong} hours", "3 hours", f"Sorry, I said {wrong} hours but they should be 3 hours long. Please fix the ones you added.",
                        fix, "They are now 3 hours long.")
 
+    def slip(self, scope):
+        return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].label, "{which} event", "in my calendar", "it")
+
     def can_mutate(self, i):
         return not self.present[i]
 
@@ -1278,8 +1378,7 @@ class ContactsCardXref(DBRecipe):
         return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
                 f"tagged '{self.tag}'. Tell me who you added.")
 
-    def again(self, r):
-        return f"A few more cards: {r}. Same again."
+    again_text = "A few more cards: {ref}. Same again."
 
     def _args(self, pr):
         return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
@@ -1326,6 +1425,10 @@ class ContactsCardXref(DBRecipe):
         return Mistake(wrong, self.tag, f"Sorry, they should be tagged '{self.tag}', not '{wrong}'. Please fix the ones you added.",
                        fix, f"Retagged them as '{self.tag}'.")
 
+    def slip(self, scope):
+        return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].person["name"], "the person on {which} card",
+                              "in my contacts", "them", duplicates=False)
+
     def can_mutate(self, i):
         return not self.present[i]
 
@@ -1367,8 +1470,7 @@ class WishlistXref(DBRecipe):
     def ask(self, r):
         return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
 
-    def again(self, r):
-        return f"And {r}: same check."
+    again_text = "And {ref}: same check."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_wish_list")])
@@ -1439,8 +1541,7 @@ class ErrandsXref(DBRecipe):
         return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
                 f"due {self.due.isoformat()}.")
 
-    def again(self, r):
-        return f"Another list: check {r} the same way."
+    again_text = "Another list: check {ref} the same way."
 
     def work(self, scope, first):
         w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
@@ -1474,6 +1575,9 @@ class ErrandsXref(DBRecipe):
         return Mistake(wrong.isoformat(), self.due.isoformat(),
                        f"Sorry, wrong date: those should be due {self.due.isoformat()}, not {wrong.isoformat()}. Please fix them.",
                        fix, f"They are now due {self.due.isoformat()}.")
+
+    def slip(self, scope):
+        return _project_slip(self.b, self.project)
 
     def can_mutate(self, i):
         return any(line not in self.present for line in self.items[i])

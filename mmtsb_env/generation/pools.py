@@ -123,3 +123,9 @@ WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 # Names of the containers the user asks for (note titles, projects, playlists, files...).
 CONTAINER_TOPICS = ["Spring expenses", "Weekend plans", "Conference follow-ups", "Reimbursements", "House projects",
                     "Event shortlist", "Price watch", "Budget check", "Trip paperwork", "Errand list"]
+
+# ---------------------------------------------------------------------------- names people misremember
+# One word of a stored name and the word a user says instead ("Errands - April" -> "Errands - March").
+NEAR_MISS = {"Energy": "Power", "Evenings": "Nights", "Flow": "Zone", "Jazz": "Blues", "Starters": "Hits", "Sounds": "Songs",
+             "April": "March", "May": "June", "shared": "family", "list": "log", "log": "list", "summary": "notes",
+             "Errands": "Errand", "Chores": "Chore", "Shopping": "Shop", "town": "the city", "buy": "get"}

@@ -5,6 +5,8 @@ would, deterministically from the scenario's random generator:
 
 * ``PHRASINGS`` -- data: a pattern matching a plain wording and the other ways to say it
   (named groups carry the parts that must survive: image references, descriptions, titles);
+* ``OPENINGS`` -- data of the same shape for the scene-setting first sentence a recipe's
+  requests share ("I'm coordinating volunteers."), so no opening repeats across a large suite;
 * ``PERSONAS`` -- terse, chatty, polite, hurried, non-native, sloppy (typos): openers joined to
   the first sentence (never a stock sentence of their own), closers, and small rewrites.
 
@@ -90,6 +92,102 @@ PHRASINGS: list[tuple[str, list[str]]] = [
     ]),
 ]
 _COMPILED = [(re.compile(p, re.S), alts) for p, alts in PHRASINGS]
+
+# The scene-setting first sentence of a database recipe's request and other ways a person would
+# open with it (the sentence a whole recipe otherwise shares; a large suite repeats it).
+OPENINGS: list[tuple[str, list[str]]] = [
+    (r"I got new business cards from people already in my contacts\.", [
+        "I got new business cards from people already in my contacts.", "Some people I already have saved gave me new cards.",
+        "A few of my contacts handed me updated business cards.", "I collected cards from people who are already in my phone.",
+        "These cards are from people I know; their details may have changed.", "New cards came in from people in my address book.",
+        "My contacts might be out of date - I just got fresh business cards.", "People I already know gave me their current cards.",
+        "I picked up new cards from some people I've saved before.", "Some of my saved contacts may have new numbers; I have their cards.",
+        "After a meetup I have new cards from people I already know.", "These business cards belong to people in my contacts.",
+    ]),
+    (r"These posters are for events I already put in my calendar\.", [
+        "These posters are for events I already put in my calendar.", "I entered these events in my calendar a while ago.",
+        "I typed these events into my calendar from memory, so some may be off.", "My calendar has these events already, maybe not quite right.",
+        "I think I got some event details wrong when I added them to my calendar.", "These are events I saved in my calendar earlier.",
+        "I added these events to my calendar in a hurry.", "Some events in my calendar came from these posters.",
+        "I put these in my calendar last week and may have mixed things up.",
+    ]),
+    (r"I have reminders to pay these invoices\.", [
+        "I have reminders to pay these invoices.", "I set up payment reminders for these invoices.",
+        "There's a reminder in my phone for each of these bills.", "My reminders for these invoices might be set wrong.",
+        "I made reminders to pay these, but I'm not sure the dates are right.", "Each of these invoices has a reminder on my phone.",
+        "I don't want to miss paying these invoices, and I have reminders for them.", "My phone should remind me to pay each of these.",
+    ]),
+    (r"A friend sent me some songs\.", [  # the songs come as a note, a photo of one or a shared playlist screen
+        "A friend sent me some songs.", "Someone passed me songs they think I'd like.",
+        "I got a list of song recommendations.", "My friend picked out some tracks for me to hear.",
+        "Here are songs a friend recommended.", "A colleague shared some music with me.",
+        "I have a few song tips from a friend.", "My cousin sent over a bunch of songs.",
+        "I was given a list of tracks to check out.", "Somebody left me some music suggestions.",
+        "I've got song ideas from a friend.", "A friend's playlist ideas are here.",
+        "My neighbour told me about a few songs I should hear.", "I was sent some music picks.",
+    ]),
+    (r"These invoices are from people in my contacts\.", [
+        "These invoices are from people in my contacts.", "I owe money to a few people I know.",
+        "Some people in my address book sent me invoices.", "I received bills from people who are in my contacts.",
+        "A few of my contacts invoiced me for their work.", "These bills come from people I have saved in my phone.",
+        "I need to settle up with some people I know.", "Friends of mine did some work for me and sent invoices.",
+    ]),
+    (r"I'm coordinating volunteers\.", [
+        "I'm coordinating volunteers.", "I'm running the volunteer schedule this week.", "I'm in charge of the volunteer shifts.",
+        "The volunteer roster is my job this time.", "I'm organising helpers for our event.",
+        "I need to let our volunteers know when they're on.", "Our volunteers need their shift times.",
+        "I'm sorting out who helps when at the community event.",
+    ]),
+    (r"I'm checking products in a store\.", [
+        "I'm checking products in a store.", "I'm at a shop looking at things.", "I'm standing in a store right now.",
+        "I'm out shopping and saw some things.", "I'm browsing a shop in person.", "I found some items at a store today.",
+        "I'm looking at products on the shelf here.", "I'm in a store comparing a few things.", "Quick shopping trip today.",
+    ]),
+    (r"Before I send you some pictures: (?P<ask>what email address do I have saved for .+?)\?", [
+        "Before I send you some pictures: {ask}?", "Pictures come in a minute, but first {ask}?",
+        "Before the photos, {ask}?", "One thing first - {ask}?", "{Ask}? I'll send the pictures after.",
+        "To start with, {ask}?", "I'll share some images soon; {ask}?",
+    ]),
+    (r"I saw (?P<ref>.+?) in a shop\.", [
+        "I saw {ref} in a shop.", "I spotted {ref} at a store.", "{Ref} caught my eye in a shop.",
+        "While shopping I took pictures of {ref}.", "I found {ref} at a local store.", "I came across {ref} in town.",
+    ]),
+    (r"Check (?P<ref>.+?) against my contacts and add everyone who isn't there yet, (?P<rest>with their phone number and email, tagged '[^']*')\.", [
+        "Check {ref} against my contacts and add everyone who isn't there yet, {rest}.",
+        "Go through {ref}: anyone not in my contacts yet should be added, {rest}.",
+        "Compare {ref} with my contacts; add the people who are missing, {rest}.",
+        "Some people on {ref} may be new to me - add whoever isn't in my contacts, {rest}.",
+        "Look at {ref} and save each person I don't have yet, {rest}.",
+        "Anyone on {ref} who isn't in my contacts yet: add them, {rest}.",
+    ]),
+    (r"Check (?P<ref>.+?) against my calendar\.", [
+        "Check {ref} against my calendar.", "Compare {ref} with what's in my calendar.", "Look at {ref} and my calendar side by side.",
+        "Go through {ref} and see what my calendar already has.", "See which of {ref} are already in my calendar.",
+        "Match {ref} against my calendar.",
+    ]),
+    (r"My note '(?P<title>[^']*)' lists prices for some products\.", [
+        "My note '{title}' lists prices for some products.", "I keep prices of some products in my note '{title}'.",
+        "There's a price list in my note '{title}'.", "My note '{title}' has prices I wrote down a while back.",
+        "I noted some product prices in '{title}'.",
+    ]),
+    (r"I logged these receipts as expenses in my '(?P<group>[^']*)' Splitwise group\.", [
+        "I logged these receipts as expenses in my '{group}' Splitwise group.", "These receipts are already in my '{group}' group on Splitwise.",
+        "I entered these receipts in Splitwise, in '{group}'.", "My '{group}' Splitwise group has these receipts as expenses.",
+        "I put these receipts into my '{group}' group on Splitwise.",
+    ]),
+]
+_OPENINGS = [(re.compile(p), alts) for p, alts in OPENINGS]
+
+
+def reopen(rng: random.Random, text: str) -> str:
+    """``text`` with its scene-setting first sentence (see ``OPENINGS``) said another way."""
+    for pattern, alts in _OPENINGS:
+        m = pattern.match(text)
+        if m:
+            parts = m.groupdict()
+            parts.update({k[:1].upper() + k[1:]: v[:1].upper() + v[1:] for k, v in m.groupdict().items()})
+            return rng.choice(alts).format(**parts) + text[m.end():]
+    return text
 # phrasings that ask the assistant to tell something back (the round's ``report``)
 TELLS = re.compile(r"\b(tell me|let me know|what's the result|what it is now)\b", re.I)
 
@@ -167,14 +265,14 @@ def _join(opener: str, text: str) -> str:
         return text
     # keep a capital that starts a name or "I"; lower-case the opening verb
     first = text.split(" ", 1)[0]
-    if first not in ("I", "I'm", "I've", "I'd") and not first.isupper() and first[:1].isupper() and first[1:].islower():
+    if first not in ("I", "I'm", "I've", "I'd") and first[:1].isupper() and (first[1:].islower() or first == "A"):
         text = text[:1].lower() + text[1:]
     return opener + text
 
 
 def speak(rng: random.Random, persona: Persona, text: str, *, first: bool) -> str:
     """``text`` worded by ``persona`` (``first``: the conversation's first request)."""
-    text = rephrase(rng, text)
+    text = reopen(rng, rephrase(rng, text))
     for a, b in persona.swaps:
         text = _outside_quotes(text, lambda s, a=a, b=b: s.replace(a, b))
     text = _join(rng.choice(persona.openers if first else persona.later), text)

@@ -16,7 +16,7 @@ import mmtsb_env
 from mmtsb_env.generation.world_index import norm, world_index
 from mmtsb_env.world.clock import parse_datetime
 
-_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?|[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*")
+_TOKEN = re.compile(r"\$?\d+(?:,\d{3})*(?:\.\d+)?|[A-Z][\w'&.-]*(?:[ \t]+[A-Z][\w'&.-]*)*")
 
 
 def _known(s) -> tuple[str, set[str]]:
@@ -40,9 +40,12 @@ def derivable(value, corpus: str, derived: set[str], wi) -> bool:
     lines = [ln for ln in text.split("\n") if ln.strip()]
     if len(lines) > 1 and all(norm(ln) in corpus or norm(ln) in derived for ln in lines):
         return True
+    def known(t: str) -> bool:
+        return norm(t.lstrip("$")) in corpus or norm(t.lstrip("$")) in derived or wi.mentions(t)
+
+    # a capitalised run may start with the sentence's own first word ("Pay Stonebridge IT Services")
     tokens = _TOKEN.findall(text)
-    return bool(tokens) and all(norm(t.lstrip("$")) in corpus or norm(t.lstrip("$")) in derived or wi.mentions(t)
-                                for t in tokens)
+    return bool(tokens) and all(known(t) or (" " in t and known(t.split(" ", 1)[1])) for t in tokens)
 
 
 # columns the apps compute from what the agent did (a balance after a payment, an equal share of

@@ -1,4 +1,4 @@
-"""The simulated user's language over the nominal suite: varied wording, personas, no stock openings.
+"""The simulated user's language over the nominal and extended suites: varied wording, personas, no stock openings.
 
 Measured with :func:`mmtsb_env.generation.voice.skeleton` (quoted values, names, numbers,
 paths and emails masked); the figures are documented in docs/generation.md.
@@ -15,9 +15,9 @@ import mmtsb_env
 from mmtsb_env.generation.voice import PERSONA_NAMES, PERSONAS, PHRASINGS, opening_sentence, rephrase, skeleton, speak
 
 
-@pytest.fixture(scope="module")
-def suite():
-    return mmtsb_env.load_suite("nominal")
+@pytest.fixture(scope="module", params=["nominal", "extended"])
+def suite(request):
+    return mmtsb_env.load_suite(request.param)  # each suite is loaded once per module (extended: ~1 s)
 
 
 def test_at_least_80_percent_distinct_masked_skeletons(suite):

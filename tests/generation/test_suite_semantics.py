@@ -34,6 +34,8 @@ def mutation_variant(s) -> str:
 
 def correction_variant(s) -> str:
     rounds = [r for r in s.rounds if r.kind == "correction"]
+    if "+world_slip:" in s.metadata.get("recipe", ""):
+        return "contradicts_world"
     if any(r.image_ids for r in rounds):
         return "contradicts_image"
     return "own_detail"
