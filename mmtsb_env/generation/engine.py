@@ -299,6 +299,18 @@ def _read_value(b: Build, row: Read, env: dict[str, Any]) -> tuple[str | None, A
     return spoken(raw), raw
 
 
+def lead_in(lead: str, ask: str) -> str:
+    """``ask`` after ``lead`` ("First, " + "How many ...?" -> "First, how many ...?"); a leading
+    "I", an acronym or a quoted name keeps its capital.
+
+    >>> lead_in("First, ", "How many songs?"), lead_in("Oh, and ", "I need a task"), lead_in("Before I forget: ", "Is it on?")
+    ('First, how many songs?', 'Oh, and I need a task', 'Before I forget: Is it on?')
+    """
+    if lead and not lead.rstrip().endswith((":", ".", "?", "!")) and len(ask) > 1 and ask[0].isupper() and ask[1].islower():
+        ask = ask[0].lower() + ask[1:]
+    return lead + ask
+
+
 def realise(b: Build, row: Row, lead: str = "") -> Part | None:
     """The round doing ``row`` (None when the world offers nothing for it); ``lead`` opens the request."""
     try:
@@ -310,7 +322,7 @@ def realise(b: Build, row: Row, lead: str = "") -> Part | None:
             if v is None:
                 return None
             env["v"] = v
-            return Part(lead + fill(b.rng.choice(row.asks), env), _steps(row, env), fill(row.answer, env),
+            return Part(lead_in(lead, fill(b.rng.choice(row.asks), env)), _steps(row, env), fill(row.answer, env),
                         facts=[v], report=[v])
         if isinstance(row, Write):
             env = _env(b, row)
@@ -319,7 +331,7 @@ def realise(b: Build, row: Row, lead: str = "") -> Part | None:
             steps = _steps(row, env)
             if not _trial(b, steps, [row]):
                 return None
-            return Part(lead + fill(b.rng.choice(row.asks), env), steps, fill(row.answer, env), is_task=True)
+            return Part(lead_in(lead, fill(b.rng.choice(row.asks), env)), steps, fill(row.answer, env), is_task=True)
         env = _env(b, row.read)
         if env is None:
             return None
@@ -337,7 +349,7 @@ def realise(b: Build, row: Row, lead: str = "") -> Part | None:
             steps += _steps(w, {**env, **own})
         if not _trial(b, steps, list(row.writes)):
             return None
-        return Part(lead + fill(b.rng.choice(row.asks), env), steps, fill(row.answer, env), facts=[v], report=[v],
+        return Part(lead_in(lead, fill(b.rng.choice(row.asks), env)), steps, fill(row.answer, env), facts=[v], report=[v],
                     is_task=True)
     except (KeyError, IndexError, ValueError) as exc:
         raise TableError(f"{getattr(row, 'tool', row.kind)} row: template field {exc} is not in the world row or values") from None

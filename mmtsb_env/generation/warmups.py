@@ -14,7 +14,9 @@ from ..tools.registry import get_tool
 from .core import Build, GenerationError, Part
 from .engine import choose
 
-WARMUP_LEADS = ("", "", "Before I send you some pictures: ", "First, ", "Quick one before the photos - ", "Before we start: ")
+# a lead never ends a sentence (":" would make it the request's opening sentence, the same in many scenarios)
+WARMUP_LEADS = ("", "", "Before I send you some pictures, ", "First, ", "Quick one before the photos - ", "Before we start, ",
+                "While I find the pictures, ", "One thing first - ")
 ASIDE_LEADS = ("", "Also, ", "One more thing: ", "Oh, and ", "Unrelated, but ", "Before I forget: ")
 
 
