@@ -55,6 +55,8 @@ def _number(text: str) -> Any:
 
 def _too_deep(text: str) -> bool:
     """Whether JSON text nests brackets deeper than MAX_JSON_DEPTH (strings skipped; linear)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:  # cannot nest deeper than it has brackets (C speed)
+        return False
     depth = 0
     in_string = escaped = False
     for ch in text:

@@ -120,3 +120,14 @@ def test_moderately_nested_arguments_still_parse():
 def test_bracket_soup_never_raises(text, mode):
     parsed = parse_action(text, mode)
     assert isinstance(parsed, (Invalid, Message, Code, ToolCalls))
+
+
+def test_depth_limit_is_exact_with_and_without_the_bracket_count_shortcut():
+    from mmtsb_env.episode.actions import MAX_JSON_DEPTH, _too_deep
+
+    at_limit = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
+    over = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
+    flat_but_many = "[" + ",".join(["[]"] * 200) + "]"  # 201 brackets, depth 2: the full scan says no
+    in_strings = '["' + "[" * 500 + '"]'  # brackets inside strings never count
+    assert not _too_deep(at_limit) and _too_deep(over)
+    assert not _too_deep(flat_but_many) and not _too_deep(in_strings)
