@@ -157,18 +157,23 @@ class ImageStore:
         """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
         return sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
 
-    def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
-        """The image resized to fit ``height x width`` (aspect kept, no padding), read-only ``uint8``.
+    def boxed(self, image_id: Any, height: int, width: int) -> np.ndarray:
+        """The image letterboxed to exactly ``height x width`` (:func:`letterbox`), read-only ``uint8``:
+        one slot of the observation tensor, copied in with one memcpy.
 
-        Keyed images share it process-wide (:data:`~.assets.PRODUCTS`); it is the content of the
-        observation tensor and the pixels of the data URL.
+        Keyed images share it process-wide (:data:`~.assets.PRODUCTS`).
         """
         key = self.key(image_id)
         if key is None:
-            return _fitted_array(self.get(image_id), height, width)
+            return letterbox(self.get(image_id), height, width)
         from .assets import PRODUCTS
 
-        return PRODUCTS.get((key, "fit", height, width), lambda: _fitted_array(self.get(image_id), height, width))
+        def make() -> np.ndarray:
+            arr = letterbox(self.get(image_id), height, width)
+            arr.flags.writeable = False
+            return arr
+
+        return PRODUCTS.get((key, "box", height, width), make)
 
     def source(self, image_id: Any) -> str:
         return self._meta[self._check(image_id)][0]
@@ -216,7 +221,14 @@ class ImageStore:
         key = (image_id, height, width)
         url = self._urls.get(key)
         if url is None:
-            url = "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")
+            shared = self.key(image_id)
+            encode = lambda: "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")  # noqa: E731
+            if shared is None:
+                url = encode()
+            else:  # keyed images: one string process-wide, not one per episode's store
+                from .assets import PRODUCTS
+
+                url = PRODUCTS.get((shared, "url", height, width), encode)
             with self._lock:
                 if len(self._urls) >= self.URL_CACHE_SIZE:
                     self._urls.pop(next(iter(self._urls)))
