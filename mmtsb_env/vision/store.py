@@ -221,7 +221,14 @@ class ImageStore:
         key = (image_id, height, width)
         url = self._urls.get(key)
         if url is None:
-            url = "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")
+            shared = self.key(image_id)
+            encode = lambda: "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")  # noqa: E731
+            if shared is None:
+                url = encode()
+            else:  # keyed images: one string process-wide, not one per episode's store
+                from .assets import PRODUCTS
+
+                url = PRODUCTS.get((shared, "url", height, width), encode)
             with self._lock:
                 if len(self._urls) >= self.URL_CACHE_SIZE:
                     self._urls.pop(next(iter(self._urls)))
