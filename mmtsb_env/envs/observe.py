@@ -82,9 +82,11 @@ class Observer:
         cfg = self.config
         shown = ids[-cfg.max_images:] if cfg.max_images else []
         if shown:
+            from ..vision.store import pad_into
+
             images = np.zeros((cfg.max_images, cfg.height, cfg.width, 3), np.uint8)
             for slot, image_id in enumerate(shown):
-                images[slot] = self.episode.images.boxed(image_id, cfg.height, cfg.width)
+                pad_into(images[slot], self.episode.images.fitted(image_id, cfg.height, cfg.width))
         else:
             # a new array every time (Gymnasium: returned data is never reused); calloc'd, so the
             # zero pages cost nothing until someone writes to them

@@ -157,23 +157,18 @@ class ImageStore:
         """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
         return sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
 
-    def boxed(self, image_id: Any, height: int, width: int) -> np.ndarray:
-        """The image letterboxed to exactly ``height x width`` (:func:`letterbox`), read-only ``uint8``:
-        one slot of the observation tensor, copied in with one memcpy.
+    def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
+        """The image resized to fit ``height x width`` (aspect kept, no padding), read-only ``uint8``.
 
-        Keyed images share it process-wide (:data:`~.assets.PRODUCTS`).
+        Keyed images share it process-wide (:data:`~.assets.PRODUCTS`); it is the content of the
+        observation tensor and the pixels of the data URL.
         """
         key = self.key(image_id)
         if key is None:
-            return letterbox(self.get(image_id), height, width)
+            return _fitted_array(self.get(image_id), height, width)
         from .assets import PRODUCTS
 
-        def make() -> np.ndarray:
-            arr = letterbox(self.get(image_id), height, width)
-            arr.flags.writeable = False
-            return arr
-
-        return PRODUCTS.get((key, "box", height, width), make)
+        return PRODUCTS.get((key, "fit", height, width), lambda: _fitted_array(self.get(image_id), height, width))
 
     def source(self, image_id: Any) -> str:
         return self._meta[self._check(image_id)][0]
@@ -221,14 +216,7 @@ class ImageStore:
         key = (image_id, height, width)
         url = self._urls.get(key)
         if url is None:
-            shared = self.key(image_id)
-            encode = lambda: "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")  # noqa: E731
-            if shared is None:
-                url = encode()
-            else:  # keyed images: one string process-wide, not one per episode's store
-                from .assets import PRODUCTS
-
-                url = PRODUCTS.get((shared, "url", height, width), encode)
+            url = "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")
             with self._lock:
                 if len(self._urls) >= self.URL_CACHE_SIZE:
                     self._urls.pop(next(iter(self._urls)))
