@@ -24,6 +24,7 @@ episode nobody looks at never pays for its pixels.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import itertools
 import threading
@@ -269,15 +270,23 @@ def _fitted_array(image: Image.Image, height: int, width: int) -> np.ndarray:
     return arr
 
 
+@functools.lru_cache(maxsize=16)
+def _grey(height: int, width: int) -> np.ndarray:
+    """A read-only ``height x width x 3`` canvas of the neutral grey (copied, never broadcast: a
+    broadcast of the 3-byte colour costs ~4x a copy)."""
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[...] = np.array(PAD_COLOR, np.uint8)
+    canvas.flags.writeable = False
+    return canvas
+
+
 def pad_into(out: np.ndarray, content: np.ndarray) -> np.ndarray:
     """Write ``content`` centred into ``out`` (``height x width x 3``) on the neutral grey; returns ``out``."""
     height, width = out.shape[:2]
     nh, nw = content.shape[:2]
     top, left = (height - nh) // 2, (width - nw) // 2
-    pad = np.array(PAD_COLOR, np.uint8)
-    for margin in (out[:top], out[top + nh:], out[top:top + nh, :left], out[top:top + nh, left + nw:]):
-        if margin.size:
-            margin[...] = pad
+    if nh < height or nw < width:
+        out[...] = _grey(height, width)
     out[top:top + nh, left:left + nw] = content
     return out
 
