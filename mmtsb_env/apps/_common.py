@@ -301,20 +301,10 @@ def _base_index(world: Any, table: str, name: str, depends: Sequence[str],
     return index
 
 
-def rank_table(
-    world: Any,
-    table: str,
-    query: str | None,
-    texts_of: Callable[[dict[str, Any]], Iterable[Any]],
-    *,
-    name: str,
-    keep: Callable[[dict[str, Any]], bool] | None = None,
-    depends: Sequence[str] = (),
-    order_key: Callable[[dict[str, Any]], Any] | None = None,
-) -> list[dict[str, Any]]:
-    """The rows of ``table`` that pass ``keep`` and match ``query``, best first (see :func:`score_table`)."""
-    return [row for _, row in score_table(world, table, query, texts_of, name=name, keep=keep, depends=depends,
-                                          order_key=order_key)]
+def rank_table(world: Any, table: str, query: str | None, texts_of: Callable[[dict[str, Any]], Iterable[Any]],
+               **options: Any) -> list[dict[str, Any]]:
+    """The rows :func:`score_table` ranks (same arguments), best first, without their scores."""
+    return [row for _, row in score_table(world, table, query, texts_of, **options)]
 
 
 def score_table(

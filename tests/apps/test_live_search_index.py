@@ -16,40 +16,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mmtsb_env.apps import _common, amazon, contacts, simple_note, spotify
-from mmtsb_env.apps._common import rank_table, rank_texts, words
+from mmtsb_env.apps._common import rank_table
 from mmtsb_env.tools import invoke
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.store import World
+from search_oracle import linear_rank_table, vocab_of
 
 BASE = base_world(0)
 NOTES = simple_note.NOTES
 
 
-def linear(world, table, query, texts_of, keep=None):
-    rows = [r for r in world.rows(table) if keep is None or keep(r)]
-    return rank_texts(((r, texts_of(r)) for r in rows), query)
-
-
-def linear_rank_table(world, table, query, texts_of, *, name, keep=None, depends=(), order_key=None):
-    rows = [r for r in world.rows(table) if keep is None or keep(r)]
-    if order_key is not None:
-        rows.sort(key=order_key)
-    return rank_texts(((r, texts_of(r)) for r in rows), query)
-
-
-def _vocab(table: str, columns: tuple[str, ...]) -> list[str]:
-    found = set()
-    for row in BASE.layer.tables[table].values():
-        for c in columns:
-            found.update(words(str(row.get(c) or "")))
-    return sorted(found)[:300]
-
-
 TABLES = {  # table -> (text function, its index name, words to write and query)
-    spotify.SONGS: (lambda r: [r.get("title")], "test.song_title", _vocab(spotify.SONGS, ("title",))),
+    spotify.SONGS: (lambda r: [r.get("title")], "test.song_title", vocab_of(BASE, spotify.SONGS, ("title",), 300)),
     amazon.PRODUCTS: (lambda r: [r.get("name"), r.get("description")], "test.product_text",
-                      _vocab(amazon.PRODUCTS, ("name", "description"))),
-    NOTES: (simple_note._note_texts, "test.note_text", _vocab(NOTES, ("title", "content"))),
+                      vocab_of(BASE, amazon.PRODUCTS, ("name", "description"), 300)),
+    NOTES: (simple_note._note_texts, "test.note_text", vocab_of(BASE, NOTES, ("title", "content"), 300)),
 }
 TEXT_COLUMN = {spotify.SONGS: "title", amazon.PRODUCTS: "name", NOTES: "title"}
 
@@ -110,7 +91,7 @@ def test_searches_between_writes_equal_the_scan(data, table):
             if data.draw(st.booleans()):
                 keep = lambda r: r["id"] % 3 != 0  # noqa: E731 - a filter like the apps' own
             got = rank_table(world, table, query, texts_of, name=name, keep=keep)
-            want = linear(world, table, query, texts_of, keep)
+            want = linear_rank_table(world, table, query, texts_of, name="", keep=keep)
             assert [r["id"] for r in got] == [r["id"] for r in want], (query, table)
             assert all(a is b for a, b in zip(got, want))  # the current row objects themselves
     index = world.indexes[(name, table)]
@@ -180,7 +161,7 @@ def linear_score_table(world, table, query, texts_of, *, name, keep=None, depend
     return scored
 
 
-CONTACT_WORDS = _vocab(contacts.CONTACTS, ("first_name", "last_name", "email", "home_address"))
+CONTACT_WORDS = vocab_of(BASE, contacts.CONTACTS, ("first_name", "last_name", "email", "home_address"), 300)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

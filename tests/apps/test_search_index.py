@@ -11,36 +11,22 @@ from __future__ import annotations
 
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mmtsb_env.apps import _common, amazon, spotify
-from mmtsb_env.apps._common import rank_table, rank_texts, words
+from mmtsb_env.apps._common import rank_table
 from mmtsb_env.tools import invoke
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.store import Layer, World
+from search_oracle import linear_rank_table, vocab_of
 
 BASE = base_world(0)
 
 
-def linear_rank_table(world, table, query, texts_of, *, name, keep=None, depends=(), order_key=None):
-    """The search before the index: filter every current row, order, rank by text."""
-    rows = [r for r in world.rows(table) if keep is None or keep(r)]
-    if order_key is not None:
-        rows.sort(key=order_key)
-    return rank_texts(((r, texts_of(r)) for r in rows), query)
-
-
-def _vocab(table: str, columns: tuple[str, ...]) -> list[str]:
-    found = set()
-    for row in BASE.layer.tables[table].values():
-        for c in columns:
-            found.update(words(str(row.get(c) or "")))
-    return sorted(found)
-
-
-SONG_WORDS = _vocab(spotify.SONGS, ("title",)) + _vocab(spotify.ALBUMS, ("title",)) + _vocab(spotify.ARTISTS, ("name",))
-PRODUCT_WORDS = _vocab(amazon.PRODUCTS, ("name", "description", "product_type", "color"))
+SONG_WORDS = vocab_of(BASE, spotify.SONGS, ("title",)) + vocab_of(BASE, spotify.ALBUMS, ("title",)) + vocab_of(BASE, spotify.ARTISTS, ("name",))
+PRODUCT_WORDS = vocab_of(BASE, amazon.PRODUCTS, ("name", "description", "product_type", "color"))
 
 
 def query_words(vocab):
@@ -127,34 +113,28 @@ def _same_both_ways(world: World, module, name: str, args: dict) -> None:
     assert indexed.text == linear.text, (args, indexed.text[:300], linear.text[:300])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_song_search_indexed_equals_linear(data):
-    world = World(BASE.layer, _scenario_layer(data, spotify.SONGS, SONG_WORDS), user_id=BASE.supervisor_id)
-    _edit_songs(world, data, data.draw(st.integers(0, 6)))
-    for _ in range(3):
-        args = {"query": data.draw(query_words(SONG_WORDS)), "page_limit": 20,
-                "page_index": data.draw(st.integers(0, 2))}
-        if data.draw(st.booleans()):
-            args["sort_by"] = data.draw(st.sampled_from(["title", "-rating", "play_count"]))
-        if data.draw(st.booleans()):
-            args["min_rating"] = data.draw(st.sampled_from([1.0, 2.5, 4.0]))
-        _same_both_ways(world, spotify, "spotify_search_songs", args)
+SEARCHES = {  # tool -> (its module, table, words, random edits, sort keys, a filter and its values)
+    "spotify_search_songs": (spotify, spotify.SONGS, SONG_WORDS, _edit_songs, ["title", "-rating", "play_count"],
+                             ("min_rating", [1.0, 2.5, 4.0])),
+    "amazon_search_products": (amazon, amazon.PRODUCTS, PRODUCT_WORDS, _edit_products, ["price", "-rating", "name"],
+                               ("max_price", [20.0, 100.0, 400.0])),
+}
 
 
+@pytest.mark.parametrize("tool", sorted(SEARCHES))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def test_product_search_indexed_equals_linear(data):
-    world = World(BASE.layer, _scenario_layer(data, amazon.PRODUCTS, PRODUCT_WORDS), user_id=BASE.supervisor_id)
-    _edit_products(world, data, data.draw(st.integers(0, 6)))
+def test_search_indexed_equals_linear(tool, data):
+    module, table, vocab, edit, sorts, (filter_name, filter_values) = SEARCHES[tool]
+    world = World(BASE.layer, _scenario_layer(data, table, vocab), user_id=BASE.supervisor_id)
+    edit(world, data, data.draw(st.integers(0, 6)))
     for _ in range(3):
-        args = {"query": data.draw(query_words(PRODUCT_WORDS)), "page_limit": 20,
-                "page_index": data.draw(st.integers(0, 2))}
+        args = {"query": data.draw(query_words(vocab)), "page_limit": 20, "page_index": data.draw(st.integers(0, 2))}
         if data.draw(st.booleans()):
-            args["sort_by"] = data.draw(st.sampled_from(["price", "-rating", "name"]))
+            args["sort_by"] = data.draw(st.sampled_from(sorts))
         if data.draw(st.booleans()):
-            args["max_price"] = data.draw(st.sampled_from([20.0, 100.0, 400.0]))
-        _same_both_ways(world, amazon, "amazon_search_products", args)
+            args[filter_name] = data.draw(st.sampled_from(filter_values))
+        _same_both_ways(world, module, tool, args)
 
 
 def test_whole_ranking_equal_and_index_used():
