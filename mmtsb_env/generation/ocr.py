@@ -9,6 +9,7 @@ ISO dates/times, flags and computed values are skipped: images print dates in hu
 from __future__ import annotations
 
 import io
+import os
 import re
 import shutil
 import subprocess
@@ -42,7 +43,10 @@ def ocr_text(image, psm: int | None = None) -> str:
     buf = io.BytesIO()
     image.save(buf, format="PNG")
     args = ["tesseract", "stdin", "stdout", "-l", "eng"] + (["--psm", str(psm)] if psm is not None else [])
-    proc = subprocess.run(args, input=buf.getvalue(), capture_output=True, timeout=120)
+    # one OpenMP thread: tesseract's threads spin against each other and against other work on a
+    # busy machine (2-3x slower on these 2-core machines than a single thread)
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    proc = subprocess.run(args, input=buf.getvalue(), capture_output=True, timeout=120, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"tesseract failed: {proc.stderr.decode(errors='replace')[:200]}")
     return proc.stdout.decode("utf-8", errors="replace")
@@ -225,10 +229,10 @@ def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: 
             a, b = r.facts["product_box"], r.facts["label_box"]
             box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
         helped = plain  # what the agent reads without tools it need not recover with them
-        for view in assisted_views(r.image, box):  # the next tool only when the previous left values unread
-            helped += " \n " + _squash(ocr_text(view, psm))
+        for view in assisted_views(r.image, box):  # the next tool only while values are left unread
             if all(_squash(v) in helped for v in values):
                 break
+            helped += " \n " + _squash(ocr_text(view, psm))
         for v in values:
             key = _squash(v)
             out.facts += 1

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -34,7 +35,9 @@ def test_tesseract_recovers_most_text_facts():
 
 @pytest.fixture(scope="module")
 def readings():
-    return {(kind, d): level_reading(kind, d, seeds=(0,)) for kind in sorted(NEEDED) for d in range(4)}
+    keys = [(kind, d) for kind in sorted(NEEDED) for d in range(4)]
+    with ThreadPoolExecutor(2) as pool:  # the time is tesseract's, in subprocesses
+        return dict(zip(keys, pool.map(lambda key: level_reading(*key, seeds=(0,)), keys)))
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
