@@ -207,12 +207,7 @@ class _BaseIndex:
         """Positions of the rows with some word starting with ``prefix`` (memoised)."""
         found = self._prefix.get(prefix)
         if found is None:
-            hits: set[int] = set()
-            i = bisect_left(self.vocab, prefix)
-            while i < len(self.vocab) and self.vocab[i].startswith(prefix):
-                hits.update(self.postings[self.vocab[i]])
-                i += 1
-            found = frozenset(hits)
+            found = frozenset().union(*(self.postings[w] for w in _with_prefix(self.vocab, prefix)))
             if len(self._prefix) < 50_000:
                 self._prefix[prefix] = found
         return found
@@ -263,12 +258,25 @@ class _OverlayIndex:
 
     def having_prefix(self, prefix: str) -> set[int]:
         """Ids of the indexed rows with some word starting with ``prefix`` (stale ones included)."""
-        hits: set[int] = set()
-        i = bisect_left(self.vocab, prefix)
-        while i < len(self.vocab) and self.vocab[i].startswith(prefix):
-            hits |= self.postings[self.vocab[i]]
-            i += 1
-        return hits
+        return set().union(*(self.postings[w] for w in _with_prefix(self.vocab, prefix)))
+
+
+def _with_prefix(vocab: list[str], prefix: str) -> Iterable[str]:
+    """The words of the sorted ``vocab`` that start with ``prefix`` (one contiguous run)."""
+    i = bisect_left(vocab, prefix)
+    while i < len(vocab) and vocab[i].startswith(prefix):
+        yield vocab[i]
+        i += 1
+
+
+def _query_masks(q: list[str], having_prefix: Callable[[str], Iterable[int]]) -> dict[int, int]:
+    """For each hit of an index, the bit set of the query words (by position in ``q``) it has."""
+    masks: dict[int, int] = {}
+    for k, w in enumerate(q):
+        bit = 1 << k
+        for hit in having_prefix(w):
+            masks[hit] = masks.get(hit, 0) | bit
+    return masks
 
 
 def _overlay_index(world: Any, table: str, name: str,
@@ -346,11 +354,7 @@ def score_table(
         scored.sort(key=lambda item: -item[0])
         return scored
     index = _base_index(world, table, name, depends, texts_of)
-    masks: dict[int, int] = {}
-    for k, w in enumerate(q):
-        bit = 1 << k
-        for pos in index.having_prefix(w):
-            masks[pos] = masks.get(pos, 0) | bit
+    masks = _query_masks(q, index.having_prefix)
     hidden = world.overlay_keys(table)
     scored = []
     for pos in sorted(masks):
@@ -359,11 +363,7 @@ def score_table(
             scored.append((masks[pos].bit_count() / len(q), row))
     live = _overlay_index(world, table, name, texts_of)
     rows = live.current(world, table)
-    row_masks: dict[int, int] = {}
-    for k, w in enumerate(q):
-        bit = 1 << k
-        for i in live.having_prefix(w):
-            row_masks[i] = row_masks.get(i, 0) | bit
+    row_masks = _query_masks(q, live.having_prefix)
     if row_masks:
         for row in rows:
             mask = row_masks.get(id(row))
