@@ -174,6 +174,9 @@ NEEDED = {
     "calendar_day": lambda f: [f["venue"], f["organiser"], f["day_text"], f["price_line"]],
     "inbox": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
     "playlist_screen": lambda f: [t for track in f["tracks"] for t in track if t],
+    # the switches' names and the values beside them (the states themselves are read from pixels)
+    "settings_screen": lambda f: [f["device_name"], f["carrier"]] + ([f["network"]] if f["network"] else [])
+    + [label for label in f["toggles"] if label not in f["decoys"]],
 }
 
 

@@ -19,6 +19,8 @@ the tests check it against the facts at every level.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from PIL import Image
 
@@ -51,6 +53,14 @@ OFF_EDGE = {False: (196, 196, 202), True: (96, 96, 104)}
 
 ROW_H, PAD, HEAD_H = 50.0, 6.0, 22.0  # a row, a card's padding, a section header (logical px at type scale 1)
 SW_W, SW_H = 46.0, 28.0  # the switch
+LABEL = 18.0  # a row's name (logical px at type scale 1)
+
+
+def _look(ctx: Ctx):
+    """The app screens' look of the level, with type that stays 84 % at level 3 (the shrink and
+    JPEG keep it hard; 72 % type under them leaves names like "Wi-Fi" unreadable even at 2x)."""
+    look = LOOKS[ctx.difficulty]
+    return replace(look, type_scale=0.84) if ctx.difficulty == 3 else look
 
 
 def _defaults(ctx: Ctx) -> dict:
@@ -106,7 +116,7 @@ def _rows(ctx: Ctx, d: dict) -> list[tuple[str, list[tuple[str, str, str, bool |
 
 def _layout(ctx: Ctx, sections, banner: bool) -> tuple[list[tuple[str, float]], int, dict[str, list[float]]]:
     """Block heights (logical px), the screen height and each switch's box (logical px)."""
-    k = LOOKS[ctx.difficulty].type_scale
+    k = _look(ctx).type_scale
     blocks: list[tuple[str, float]] = [("profile", 64 * k + 2 * PAD)]
     if banner:
         blocks.append(("banner", 44 * k + 2 * PAD))
@@ -139,6 +149,26 @@ def _scaled(ctx: Ctx, height: int, boxes: dict[str, list[float]]) -> dict[str, l
             for k, b in boxes.items()}
 
 
+def _glyph(s: Screen, name: str, x: float, y: float, size: float) -> None:
+    """A white app-icon glyph: the UI icons, plus the three they lack (no letters: OCR would read them)."""
+    cv, white = s.canvas, (255, 255, 255)
+    w = max(1.4, size / 9)
+    if name == "wifi":  # a dot under two arcs
+        cx, by = x + size / 2, y + size * 0.86
+        for r in (size * 0.34, size * 0.62):
+            cv.arc((cx - r, by - r, cx + r, by + r), 225, 315, white, w)
+        cv.ellipse((cx - w, by - 2 * w, cx + w, by), fill=white)
+    elif name == "bluetooth":  # the rune
+        u = lambda a, b: (x + a * size, y + b * size)  # noqa: E731
+        cv.line([u(0.28, 0.3), u(0.72, 0.68), u(0.5, 0.88), u(0.5, 0.12), u(0.72, 0.32), u(0.28, 0.7)], white, w)
+    elif name == "battery":  # a body and its tip
+        cv.rect((x + size * 0.1, y + size * 0.3, x + size * 0.8, y + size * 0.7), outline=white, width=w, radius=size * 0.08)
+        cv.rect((x + size * 0.16, y + size * 0.36, x + size * 0.55, y + size * 0.64), fill=white)
+        cv.rect((x + size * 0.82, y + size * 0.42, x + size * 0.9, y + size * 0.58), fill=white)
+    else:
+        s.icon(name, x, y, size, white)
+
+
 def switch_state(image: Image.Image, box) -> bool:
     """Read a switch back from pixels: on when its track is saturated green (the knob is white)."""
     a = np.asarray(image.crop(tuple(box)).convert("RGB"), dtype=np.int16)
@@ -150,7 +180,7 @@ def switch_state(image: Image.Image, box) -> bool:
 def draw_settings_screen(ctx: Ctx):
     """The Settings app: Wi-Fi, Cellular Data, Location Services, Low Power Mode among decoy switches."""
     d = _defaults(ctx)
-    look = LOOKS[ctx.difficulty]
+    look = _look(ctx)
     sections = _rows(ctx, d)
     banner = look.clutter >= 1
     blocks, height, boxes = _layout(ctx, sections, banner)
@@ -172,6 +202,7 @@ def draw_settings_screen(ctx: Ctx):
         return Image.new("RGB", (WIDTH, height), (240, 240, 240)), facts
 
     s = Screen(ctx, ON[look.dark])
+    s.look = look
     c = s.colors
     k = look.type_scale
     heights = dict(blocks)
@@ -223,24 +254,25 @@ def draw_settings_screen(ctx: Ctx):
     def _row(s_, x, ry, w, rh, key, label, sub, state):
         cv = s_.canvas
         icon, colour = ICONS[key]
-        isz = 28 * k
+        isz = 26 * k
         iy = ry + (rh - isz) / 2
         cv.rect((x + 14, iy, x + 14 + isz, iy + isz), fill=colour, radius=7 * k)
-        s_.icon(icon, x + 14 + isz * 0.15, iy + isz * 0.15, isz * 0.7, (255, 255, 255))
-        tx = x + 56
-        one = ry + (rh - 15 * k * 1.32) / 2  # a one-line label, centred
+        _glyph(s_, icon, x + 14 + isz * 0.15, iy + isz * 0.15, isz * 0.7)
+        tx = x + 14 + isz + 16
+        one = ry + (rh - LABEL * k * 1.32) / 2  # a one-line label, centred
         if state is None:  # a value row: label left, value right
-            vw = s_.width(sub, "sans", s_.size(15))
-            s_.text(tx, one, label, "sans", 15, c["text"], x + w - 12 - vw - 12 - tx, True)
-            cv.text((x + w - 12 - vw, one), sub, "sans", s_.size(15), c["muted"])
+            vw = s_.width(sub, "sans", s_.size(16))
+            s_.text(tx, one, label, "sans", LABEL, c["text"], x + w - 12 - vw - 12 - tx, True)
+            cv.text((x + w - 12 - vw, one), sub, "sans", s_.size(16), c["muted"])
             return
         x1 = x + w - 12
         right = x1 - SW_W * k - 10
-        if sub:
-            s_.text(tx, ry + rh / 2 - 19 * k, label, "sans", 15, c["text"], right - tx, True)
-            s_.text(tx, ry + rh / 2 + 2 * k, sub, "sans", 12, c["muted"], right - tx, True)
+        if sub:  # the network, carrier...: muted, right-aligned before the switch, on the name's line
+            vw = s_.width(sub, "sans", s_.size(15))
+            s_.text(tx, one, label, "sans", LABEL, c["text"], right - vw - 12 - tx, True)
+            cv.text((right - vw, one + k), sub, "sans", s_.size(15), c["muted"])
         else:
-            s_.text(tx, one, label, "sans", 15, c["text"], right - tx, True)
+            s_.text(tx, one, label, "sans", LABEL, c["text"], right - tx, True)
         cy = ry + rh / 2
         sw, sh = SW_W * k, SW_H * k
         cv.rect((x1 - sw, cy - sh / 2, x1, cy + sh / 2), fill=ON[look.dark] if state else OFF[look.dark], radius=sh / 2)
