@@ -85,3 +85,19 @@ def test_levels_shrink_and_darken_the_screenshot():
     dark = np.asarray(render({"kind": "settings_screen", "seed": 1, "difficulty": 2}).image).mean()
     light = np.asarray(render({"kind": "settings_screen", "seed": 1, "difficulty": 0}).image).mean()
     assert dark < 90 < 200 < light
+
+
+def test_every_row_name_and_value_is_drawn_at_every_level():
+    from text_boxes import recorded_text
+
+    for seed in range(3):
+        for level in range(4):
+            with recorded_text() as sheets:
+                r = render({"kind": "settings_screen", "seed": seed, "difficulty": level}, use_cache=False)
+                r.image
+            texts = [t for s in sheets for _, t in s.texts]
+            f = r.facts
+            wanted = list(f["rows"]) + [f["device_name"], f["carrier"]] + ([f["network"]] if f["network"] else ["Not Connected"])
+            assert not [v for v in wanted if v not in texts], (seed, level)
+            for d in f["distractors"]:  # decoy switches and value rows, all drawn
+                assert d.split(": ")[0] in texts
