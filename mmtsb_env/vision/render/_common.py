@@ -43,6 +43,30 @@ def drafting() -> bool:
     return _DRAFT.get()
 
 
+class _Sketch:
+    """An ``ImageDraw`` for the draft pass: measures text like ``ImageDraw`` and draws nothing."""
+
+    DRAWS = frozenset({"text", "multiline_text", "rectangle", "rounded_rectangle", "ellipse", "line", "polygon",
+                       "regular_polygon", "pieslice", "arc", "chord", "point", "bitmap"})
+
+    def __init__(self) -> None:
+        self._measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.DRAWS:
+            return _nothing
+        return getattr(self._measure, name)
+
+
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def drawer(image: Image.Image) -> Any:
+    """``ImageDraw.Draw(image)``, or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
+    return _Sketch() if drafting() else ImageDraw.Draw(image)
+
+
 @contextlib.contextmanager
 def draft() -> Iterator[None]:
     """Within this block (in this thread or task) families skip pixel-only finishing steps."""

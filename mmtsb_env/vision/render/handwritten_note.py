@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drop_shadow, rgb, texture
+from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, drop_shadow, rgb, texture
 from ..fonts import get_font
 
 NOTES = [
@@ -32,8 +32,9 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
     big = get_font(style, size * 1.15)
     w = int(big.getlength(word) * 1.15 + size)
     h = int(size * 2.2)
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    sketch = drafting()  # the draft pass lays words out by their widths: the same draws, no glyph drawn
+    img = None if sketch else Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = None if sketch else ImageDraw.Draw(img)
     x = size * 0.25  # italic capitals (J, f) reach left of their origin
     drift = 0.0
     alpha = rng.randint(215, 255)
@@ -42,9 +43,11 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
         font = get_font(style, s)
         drift = max(-size * 0.12, min(size * 0.12, drift + rng.uniform(-0.05, 0.05) * size))
         a = max(150, min(255, alpha + rng.randint(-30, 15)))
-        d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
+        if d is not None:
+            d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
         x += font.getlength(ch) * rng.uniform(0.92, 1.06)
-    return img.crop((0, 0, min(w, int(x + size * 0.12)), h))
+    box = (0, 0, min(w, int(x + size * 0.12)), h)
+    return Image.new("RGBA", box[2:]) if img is None else img.crop(box)
 
 
 def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
@@ -114,7 +117,7 @@ def draw_handwritten_note(ctx: Ctx):
         sheet = texture("paper", (W, H), ctx.np_rng("paper"), (255, 238, 130))
     else:
         sheet = texture("paper", (W, H), ctx.np_rng("paper"), (253, 252, 246))
-    d = ImageDraw.Draw(sheet)
+    d = drawer(sheet)
     if paper == "lined":
         for y in range(top + gap, H - 20, gap):
             d.line((0, y + 3, W, y + 3), fill=(170, 195, 230), width=2)
@@ -122,7 +125,7 @@ def draw_handwritten_note(ctx: Ctx):
     layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     y = top
     slope = hand.uniform(-0.015, 0.015)
-    for words in lines_out:
+    for words in ([] if drafting() else lines_out):  # placing the words is pixel work (no fact depends on it)
         x = margin_left + hand.uniform(-6, 10)
         for img in words:
             angle = hand.uniform(-2.5, 2.5)
@@ -134,7 +137,7 @@ def draw_handwritten_note(ctx: Ctx):
     n_clutter = clutter_count(ctx)
     if n_clutter:
         cr = ctx.rng("clutter")
-        ld = ImageDraw.Draw(layer)
+        ld = drawer(layer)
         # a crossed-out word, a doodle and a stray number: distractors
         # at difficulty 1 only marks that stay clear of the text
         options = ["spiral", "number", "star"] if ctx.difficulty == 1 else ["crossed", "spiral", "number", "star", "ring"]
@@ -163,8 +166,9 @@ def draw_handwritten_note(ctx: Ctx):
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
-    sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
+    if not drafting():
+        layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
+        sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
     canvas = texture(ctx.rng("surface").choice(["desk", "wood"]), (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
