@@ -701,12 +701,18 @@ def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
     if blur:
         arr = cv2.GaussianBlur(arr, (0, 0), blur)
     out = Image.fromarray(arr, "RGB")
-    if quality:
-        buf = io.BytesIO()
-        out.save(buf, format="JPEG", quality=quality)
-        buf.seek(0)
-        out = Image.open(buf).convert("RGB")
-    return out
+    return jpeg(out, quality) if quality else out
+
+
+def jpeg(image: Image.Image, quality: int) -> Image.Image:
+    """``image`` through a JPEG encode and decode at ``quality`` (the artefacts a re-sent photo has);
+    the decoded RGB image as it is (no copy into a new image)."""
+    buf = io.BytesIO()
+    image.save(buf, format="JPEG", quality=quality)
+    buf.seek(0)
+    out = Image.open(buf)
+    out.load()
+    return out if out.mode == "RGB" else out.convert("RGB")
 
 
 def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:

@@ -10,7 +10,6 @@ which skips the pixel work.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, rgb, texture
+from ._common import Ctx, drafting, grey_noise, jpeg, rgb, texture
 
 
 @dataclass(frozen=True)
@@ -309,10 +308,7 @@ def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None 
         arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
     if down is not None:
         arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
-    buf = io.BytesIO()
-    Image.fromarray(arr, "RGB").save(buf, format="JPEG", quality=lv.quality)
-    buf.seek(0)
-    return Image.open(buf).convert("RGB")
+    return jpeg(Image.fromarray(arr, "RGB"), lv.quality)
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:
