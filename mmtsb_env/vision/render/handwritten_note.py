@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
@@ -51,15 +52,19 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
 
 
 def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
-    """Shift rows and columns sinusoidally (a wobbly hand)."""
-    arr = np.ascontiguousarray(np.asarray(layer)).view(np.uint32)[..., 0]  # one 32-bit gather per pixel
-    h, w = arr.shape
+    """Shift rows and columns sinusoidally (a wobbly hand): one nearest-pixel remap (OpenCV) over
+    whole-pixel source coordinates, so every output pixel is a copy of a source pixel."""
+    a = np.ascontiguousarray(np.asarray(layer))
+    h, w = a.shape[:2]
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
     ys = np.arange(h, dtype=np.int32)[:, None]
     xs = np.arange(w, dtype=np.int32)[None, :]
-    src_x = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(np.int32), 0, w - 1)
-    src_y = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32), 0, h - 1)
-    return Image.fromarray(np.ascontiguousarray(arr[src_y, src_x]).view(np.uint8).reshape(h, w, 4), "RGBA")
+    dx = (amplitude * np.sin(ys / period + phase_x)).astype(np.int32)
+    dy = (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32)
+    src = np.empty((h, w, 2), np.int16)  # (x, y) per pixel: OpenCV's fixed-point map with no fraction
+    np.clip(xs + dx, 0, w - 1, out=src[..., 0], casting="unsafe")
+    np.clip(ys + dy, 0, h - 1, out=src[..., 1], casting="unsafe")
+    return Image.fromarray(cv2.remap(a, src, None, cv2.INTER_NEAREST), "RGBA")
 
 
 @family("handwritten_note", FIELDS)
