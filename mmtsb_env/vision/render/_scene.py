@@ -226,7 +226,7 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     cv2.warpPerspective(src, matrix, (x1 - x0, y1 - y0), dst=region, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
-    photo = camera(Image.fromarray(arr, "RGB"), ctx, quad, focus=box)
+    photo = camera(arr, ctx, quad, focus=box)
     return (photo.transpose(QUARTER[turn]) if turn else photo), facts
 
 
@@ -278,19 +278,24 @@ def _defocus(sigma: float) -> ImageFilter.Filter:
     return ImageFilter.BoxBlur(var / (2 * (1 - var)))
 
 
-def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
+def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
            focus: list[int] | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
     bounding box) when given, else over the whole frame (blurring costs per pixel)."""
     lv = LEVELS[ctx.difficulty]
-    W, H = scene.size
-    arr = np.array(scene.convert("RGB"))
+    if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
+        arr = scene
+        H, W = arr.shape[:2]
+    else:
+        W, H = scene.size
+        arr = np.array(scene.convert("RGB"))
+    size = (W, H)
     # light and the cast shadow are one grey multiplier; glare and noise one grey addend
-    light = _lighting(scene.size, ctx, lv.light) if lv.light else None
+    light = _lighting(size, ctx, lv.light) if lv.light else None
     if lv.shadow and quad is not None:
-        shade = 255 - _cast_shadow(ctx, scene.size, quad, lv.shadow)
+        shade = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
         light = shade if light is None else cv2.multiply(light, shade, scale=1 / 255.0)
     if light is not None:
         arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
@@ -300,9 +305,9 @@ def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None 
         arr[y0:y1, x0:x1] = np.asarray(Image.fromarray(arr[y0:y1, x0:x1]).filter(_defocus(lv.blur)))
     up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
     if lv.noise:
-        up, down = _grain(ctx, scene.size, lv.noise)
+        up, down = _grain(ctx, size, lv.noise)
     if lv.glare and glare and quad is not None:
-        shine = _glare(ctx, scene.size, quad, lv.glare)
+        shine = _glare(ctx, size, quad, lv.glare)
         up = shine if up is None else cv2.add(up, shine)
     if up is not None:
         arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
