@@ -89,3 +89,25 @@ def test_ocr_reads_the_turned_back_photo_not_the_delivered_one():
     turned_back = _squash(ocr_text(back.crop((x0, y0, x1, y1)), 6))
     assert sum(v in delivered for v in values) <= len(values) // 4
     assert sum(v in turned_back for v in values) >= 0.8 * len(values)
+
+
+@pytest.mark.parametrize("mode", ["tool", "code"])
+def test_generated_solution_turns_and_crops_in_both_modes(mode):
+    from mmtsb_env.baselines.oracle import OracleAgent
+    from mmtsb_env.generation.compose import GenerationError, compose
+    from mmtsb_env.runner import run_episode
+
+    for seed in range(80):
+        try:
+            s = compose(seed, "aggregate", "none", "upfront", category="receipt")
+        except GenerationError:
+            continue
+        if any(st.get("name") == "rotate_image" for r in s.rounds for st in r.solution):
+            break
+    else:
+        pytest.fail("no generated scenario turns a photo back")
+    rec = run_episode(s, OracleAgent([s], mode=mode), env_kwargs={"mode": mode})
+    assert rec.passed and rec.error is None
+    text = " ".join(str(m["content"]) for m in rec.messages if m["role"] in ("tool", "user"))
+    assert "rotated" in text and "crop of image" in text
+    assert "parameter" not in text.split("rotated", 1)[1].split("crop of image", 1)[0]  # no tool error in between
