@@ -12,7 +12,7 @@ A switch's state is visual, not text: *on* is a saturated green track with the k
 *off* a grey track with the knob at the left. Rows have a fixed height, so the boxes are worked
 out without drawing. The levels follow ``_phone.LOOKS``: at level 2 (dark theme) the off track is
 a dark grey and the green is muted, still far apart in saturation; at level 3 the screenshot is
-shrunk to 63 % and re-compressed, a switch is about 28 x 17 px, and a 2x zoom (or a crop to its
+shrunk to 63 % and re-compressed, a switch is about 24 x 15 px, and a 2x zoom (or a crop to its
 box) shows track colour and knob side plainly. ``switch_state`` reads a state back from pixels;
 the tests check it against the facts at every level.
 """
