@@ -39,10 +39,13 @@ def _resolve(value: Any, saved: dict[str, Any]) -> Any:
 
 def _last_result(info: dict[str, Any]) -> Any:
     for message in reversed(info.get("messages", [])):
+        content = message["content"]
+        if isinstance(content, list):  # a result that shows images: its text comes first
+            content = next((p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"), "")
         if message["role"] == "tool":
-            text = message["content"]
-        elif message["role"] == "user" and isinstance(message["content"], str) and message["content"].startswith("Execution result:"):
-            text = message["content"].split("\n", 1)[1] if "\n" in message["content"] else ""
+            text = content
+        elif message["role"] == "user" and isinstance(content, str) and content.startswith("Execution result:"):
+            text = content.split("\n", 1)[1] if "\n" in content else ""
         else:
             continue
         try:

@@ -34,6 +34,7 @@ CATEGORIES = {
     "sign": ("sign",),
     "table_document": ("table_document",),
     "handwritten_note": ("handwritten_note",),
+    "settings": ("settings_screen",),  # screenshots of a phone's Settings app (the settings flow: generation/settings_recipe.py)
 }
 MIN_IMAGES, MAX_IMAGES = 3, 6
 MIN_ROUNDS, MAX_ROUNDS = 2, 5

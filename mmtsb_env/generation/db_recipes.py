@@ -1613,3 +1613,9 @@ def make_db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, bu
         preferred = [r for r in options if rank.get(r.category, 99) <= best + 1]
     cls = b.rng.choice(preferred or options)
     return cls(b, n, arrival, challenge, budget)
+
+
+# a validate flow over settings screenshots (its own module: switches, not record values)
+from .settings_recipe import SettingsMatch  # noqa: E402
+
+RECIPES["validate"] += (SettingsMatch,)

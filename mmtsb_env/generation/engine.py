@@ -417,9 +417,11 @@ ENHANCE_FACTOR = 1.6
 def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
     """The visual tool calls the round's new harder images need before their values are read.
 
-    Only images of difficulty >= 1 (rotation, blur, noise; small print): photos are cropped to the
-    box the renderer reports (its draft pass, no pixels drawn here), other images are enhanced;
-    a renderer that reports the rotation it applied gets the image turned back.
+    Only images of difficulty >= 1 (rotation, blur, noise; small print): a photo taken sideways
+    or upside down (the renderer reports its ``rotation``) is turned back first; photos are
+    cropped to the box the renderer reports (its draft pass, no pixels drawn here; ``crop_image``
+    takes 0-1000 coordinates, so the pixel box is scaled by the reported ``frame``), other images
+    are enhanced.
     """
     from ..vision.render import render
 
@@ -430,13 +432,23 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
             continue
         facts = render(im.render_spec()).facts
         box = next((facts[k] for k in VISION_CROP_FACTS if isinstance(facts.get(k), (list, tuple)) and len(facts[k]) == 4), None)
+        frame = facts.get("frame")
+        target: Any = i
         angle = facts.get("rotation")
         if isinstance(angle, (int, float)) and angle:
-            steps.append({"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(angle), "expand": True}})
-        elif box is not None:
-            left, upper, right, lower = (int(round(v)) for v in box)
-            steps.append({"name": "crop_image", "arguments": {"image_id": i, "left": max(0, left), "upper": max(0, upper),
+            label = f"upright{i}"
+            steps.append({"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(angle), "expand": True},
+                          "save_as": label})
+            target = {"$ref": f"{label}.image_id"}
+            box = facts.get("upright_box", box)
+            if frame and angle % 180:
+                frame = frame[::-1]
+        if box is not None and frame:
+            w, h = frame
+            left, upper = (max(0, min(999, int(v * 1000 // d))) for v, d in ((box[0], w), (box[1], h)))
+            right, lower = (min(1000, max(lo + 1, -(-int(v * 1000) // d))) for v, d, lo in ((box[2], w, left), (box[3], h, upper)))
+            steps.append({"name": "crop_image", "arguments": {"image_id": target, "left": left, "upper": upper,
                                                               "right": right, "lower": lower}})
-        else:
+        elif target == i:
             steps.append({"name": "enhance_image", "arguments": {"image_id": i, "factor": ENHANCE_FACTOR}})
     return steps

@@ -35,6 +35,7 @@ NOUNS = {
     "chart": ("chart", "charts"), "price_tag": ("price tag", "price tags"), "sign": ("sign", "signs"),
     "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
     "song_list": ("song list", "song lists"),  # a note or a shared playlist screen
+    "settings": ("settings screenshot", "settings screenshots"),
 }
 
 
@@ -416,6 +417,23 @@ class Drafter:
         screen can show as well as a note (flows see a ``handwritten_note``)."""
         img = self.handwritten_note(lines=lines, title=title)
         img.kind = img.extra["_record"] = "song_list"
+        return img
+
+    def settings(self, device: dict[str, bool], device_name: str) -> Img:
+        """A screenshot of a phone's Settings app whose four real switches show ``device`` (the
+        ``setting.device`` columns); the decoy switches, network and carrier come from the rng."""
+        from ..vision.render.settings_screen import CARRIERS, NETWORKS, REAL
+
+        rng = self.rng
+        if set(device) != set(REAL):
+            raise ValueError(f"device must give exactly {', '.join(sorted(REAL))}")
+        content: dict[str, Any] = {**device, "device_name": device_name, "network": rng.choice(NETWORKS),
+                                   "carrier": rng.choice(CARRIERS), "bluetooth": rng.random() < 0.5,
+                                   "do_not_disturb": rng.random() < 0.4, "hotspot": rng.random() < 0.2,
+                                   "battery": rng.randint(12, 97)}
+        content["airplane_mode"] = not device["cellular"] and not device["wifi"] and rng.random() < 0.5
+        img = Img("settings", "settings_screen", content, self.seed(), self.difficulty(), label=device_name,
+                  extra={"device": dict(device)})
         return img
 
     def make(self, category: str, **kwargs: Any) -> Img:

@@ -178,6 +178,9 @@ NEEDED = {
     "calendar_day": lambda f: [f["venue"], f["organiser"], f["day_text"], f["price_line"]],
     "inbox": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
     "playlist_screen": lambda f: [t for track in f["tracks"] for t in track if t],
+    # the switches' names and the values beside them (the states themselves are read from pixels)
+    "settings_screen": lambda f: [f["device_name"], f["carrier"]] + ([f["network"]] if f["network"] else [])
+    + [label for label in f["toggles"] if label not in f["decoys"]],
 }
 
 
@@ -214,9 +217,19 @@ def assisted_views(image, box=None) -> list:
     return [image, ImageEnhance.Contrast(image).enhance(1.6)]
 
 
+def upright(image, rotation: int):
+    """A photo delivered turned ``rotation`` degrees counter-clockwise, turned back (what
+    ``rotate_image(-rotation, expand=True)`` gives: quarter turns are exact)."""
+    from PIL import Image
+
+    back = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}
+    return image.transpose(back[int(rotation) % 360])
+
+
 def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: int = 6) -> LevelReading:
     """Render ``kind`` at ``difficulty`` for each seed and count the :data:`NEEDED` values
-    tesseract reads, from the image as delivered and from its :func:`assisted_views`."""
+    tesseract reads, from the image as delivered and from its :func:`assisted_views` (of the
+    photo turned :func:`upright` first when it was taken sideways)."""
     from ..vision.render import render
 
     out = LevelReading(kind, difficulty)
@@ -228,8 +241,11 @@ def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: 
         if "product_box" in r.facts:  # the product with its sticker, and the shelf strip under it
             a, b = r.facts["product_box"], r.facts["label_box"]
             box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
+        image = r.image
+        if r.facts.get("rotation"):  # a photo taken sideways or upside down: rotate_image turns it back first
+            image, box = upright(image, r.facts["rotation"]), r.facts["upright_box"]
         helped = plain  # what the agent reads without tools it need not recover with them
-        for view in assisted_views(r.image, box):  # the next tool only while values are left unread
+        for view in assisted_views(image, box):  # the next tool only while values are left unread
             if all(_squash(v) in helped for v in values):
                 break
             helped += " \n " + _squash(ocr_text(view, psm))

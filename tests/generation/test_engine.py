@@ -208,11 +208,21 @@ def test_vision_steps_crop_photos_and_enhance_degraded_images():
         steps = engine.vision_steps(b, Part("q", image_ids=[i]))
         if difficulty == 0:
             assert steps == []
-        elif kind == "receipt_photo":
-            box = render(b.imgs[i].render_spec()).facts["doc_box"]
-            box = [int(round(v)) for v in box]
-            assert steps == [{"name": "crop_image", "arguments": {"image_id": i, "left": box[0], "upper": box[1],
-                                                                  "right": box[2], "lower": box[3]}}]
+        elif kind == "receipt_photo":  # crop_image takes 0-1000 coordinates: the pixel box scaled by the frame
+            facts = render(b.imgs[i].render_spec()).facts
+            crop = steps[-1]
+            assert crop["name"] == "crop_image"
+            if facts.get("rotation"):  # a photo taken sideways: turned back first, the crop is of the upright photo
+                assert steps[0] == {"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(facts["rotation"]),
+                                                                          "expand": True}, "save_as": f"upright{i}"}
+                assert crop["arguments"]["image_id"] == {"$ref": f"upright{i}.image_id"}
+                box, (w, h) = facts["upright_box"], (facts["frame"][::-1] if facts["rotation"] % 180 else facts["frame"])
+            else:
+                assert len(steps) == 1 and crop["arguments"]["image_id"] == i
+                box, (w, h) = facts["doc_box"], facts["frame"]
+            a = crop["arguments"]
+            assert abs(a["left"] - box[0] * 1000 / w) <= 1 and abs(a["right"] - box[2] * 1000 / w) <= 1
+            assert abs(a["upper"] - box[1] * 1000 / h) <= 1 and abs(a["lower"] - box[3] * 1000 / h) <= 1
         else:
             assert steps == [{"name": "enhance_image", "arguments": {"image_id": i, "factor": engine.ENHANCE_FACTOR}}]
     assert any(k == ("receipt_photo", 1) for k in kinds) and any(k[1] == 1 and k[0] != "receipt_photo" for k in kinds)

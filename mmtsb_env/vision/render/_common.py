@@ -43,6 +43,30 @@ def drafting() -> bool:
     return _DRAFT.get()
 
 
+class _Sketch:
+    """An ``ImageDraw`` for the draft pass: measures text like ``ImageDraw`` and draws nothing."""
+
+    DRAWS = frozenset({"text", "multiline_text", "rectangle", "rounded_rectangle", "ellipse", "line", "polygon",
+                       "regular_polygon", "pieslice", "arc", "chord", "point", "bitmap"})
+
+    def __init__(self) -> None:
+        self._measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self.DRAWS:
+            return _nothing
+        return getattr(self._measure, name)
+
+
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def drawer(image: Image.Image) -> Any:
+    """``ImageDraw.Draw(image)``, or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
+    return _Sketch() if drafting() else ImageDraw.Draw(image)
+
+
 @contextlib.contextmanager
 def draft() -> Iterator[None]:
     """Within this block (in this thread or task) families skip pixel-only finishing steps."""
@@ -677,12 +701,18 @@ def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
     if blur:
         arr = cv2.GaussianBlur(arr, (0, 0), blur)
     out = Image.fromarray(arr, "RGB")
-    if quality:
-        buf = io.BytesIO()
-        out.save(buf, format="JPEG", quality=quality)
-        buf.seek(0)
-        out = Image.open(buf).convert("RGB")
-    return out
+    return jpeg(out, quality) if quality else out
+
+
+def jpeg(image: Image.Image, quality: int) -> Image.Image:
+    """``image`` through a JPEG encode and decode at ``quality`` (the artefacts a re-sent photo has);
+    the decoded RGB image as it is (no copy into a new image)."""
+    buf = io.BytesIO()
+    image.save(buf, format="JPEG", quality=quality)
+    buf.seek(0)
+    out = Image.open(buf)
+    out.load()
+    return out if out.mode == "RGB" else out.convert("RGB")
 
 
 def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:

@@ -9,13 +9,12 @@ shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screens
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Callable
 
 from PIL import Image
 
-from ._common import Ctx
+from ._common import Ctx, jpeg
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
 
@@ -173,10 +172,7 @@ class Screen:
             w, h = image.size
             image = image.resize((int(w * look.shrink), int(h * look.shrink)), Image.Resampling.BILINEAR)
         if look.quality:
-            buf = io.BytesIO()
-            image.save(buf, format="JPEG", quality=look.quality)
-            buf.seek(0)
-            image = Image.open(buf).convert("RGB")
+            image = jpeg(image, look.quality)
         return image
 
 

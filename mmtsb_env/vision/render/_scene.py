@@ -10,7 +10,6 @@ which skips the pixel work.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, rgb, texture
+from ._common import Ctx, drafting, grey_noise, jpeg, rgb, texture
 
 
 @dataclass(frozen=True)
@@ -187,15 +186,22 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     """``doc`` photographed on ``surface_kind``: (the photo, facts about where the picture is).
 
     The facts are ``doc_box`` ([left, top, right, bottom] of the picture in the photo; a crop there
-    reads it best) and ``frame`` ([width, height]).
+    reads it best) and ``frame`` ([width, height]). From level 1 some photos are taken with the
+    phone held sideways or upside down (:func:`turn_of`): the whole photo is turned by
+    ``rotation`` degrees counter-clockwise (so ``rotate_image(-rotation, expand=True)`` sets it
+    upright, exactly: quarter turns move pixels, they do not resample), ``doc_box`` and ``frame``
+    describe the photo as delivered and ``upright_box`` the picture in the photo turned back.
     """
     lv = LEVELS[ctx.difficulty]
     frame = frame_size(doc.size)
     quad = placement(ctx, doc.size, frame, closer)
     box = bbox(quad)
-    facts = {"doc_box": box, "frame": list(frame)}
+    turn = turn_of(ctx)
+    facts = {"doc_box": turned_box(box, frame, turn), "frame": list(frame[::-1] if turn in (90, 270) else frame)}
+    if turn:
+        facts.update(rotation=turn, upright_box=box)
     if drafting():
-        return Image.new("RGB", frame, (128, 128, 128)), facts
+        return Image.new("RGB", tuple(facts["frame"]), (128, 128, 128)), facts
     W, H = frame
     scene = texture(surface_kind, frame, ctx.np_rng("scene:surface"), base)
     _clutter(scene, ctx, lv.clutter, box)
@@ -220,7 +226,32 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     cv2.warpPerspective(src, matrix, (x1 - x0, y1 - y0), dst=region, flags=cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
-    return camera(Image.fromarray(arr, "RGB"), ctx, quad, focus=box), facts
+    photo = camera(arr, ctx, quad, focus=box)
+    return (photo.transpose(QUARTER[turn]) if turn else photo), facts
+
+
+# a share of the photos from level 1 on is taken sideways or upside down (counter-clockwise degrees)
+TURN_SHARE = {0: 0.0, 1: 0.3, 2: 0.3, 3: 0.3}
+QUARTER = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
+
+
+def turn_of(ctx: Ctx) -> int:
+    """How far the photo of this spec is turned (0, 90, 180 or 270 degrees counter-clockwise)."""
+    r = ctx.rng("scene:turn")
+    return r.choice((90, 180, 270)) if r.random() < TURN_SHARE[ctx.difficulty] else 0
+
+
+def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
+    """``box`` in an image of ``size`` after the image is turned ``turn`` degrees counter-clockwise."""
+    x0, y0, x1, y1 = box
+    W, H = size
+    if turn == 90:
+        return [y0, W - x1, y1, W - x0]
+    if turn == 180:
+        return [W - x1, H - y1, W - x0, H - y0]
+    if turn == 270:
+        return [H - y1, x0, H - y0, x1]
+    return list(box)
 
 
 def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> Image.Image:
@@ -247,19 +278,24 @@ def _defocus(sigma: float) -> ImageFilter.Filter:
     return ImageFilter.BoxBlur(var / (2 * (1 - var)))
 
 
-def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
+def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
            focus: list[int] | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
     bounding box) when given, else over the whole frame (blurring costs per pixel)."""
     lv = LEVELS[ctx.difficulty]
-    W, H = scene.size
-    arr = np.array(scene.convert("RGB"))
+    if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
+        arr = scene
+        H, W = arr.shape[:2]
+    else:
+        W, H = scene.size
+        arr = np.array(scene.convert("RGB"))
+    size = (W, H)
     # light and the cast shadow are one grey multiplier; glare and noise one grey addend
-    light = _lighting(scene.size, ctx, lv.light) if lv.light else None
+    light = _lighting(size, ctx, lv.light) if lv.light else None
     if lv.shadow and quad is not None:
-        shade = 255 - _cast_shadow(ctx, scene.size, quad, lv.shadow)
+        shade = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
         light = shade if light is None else cv2.multiply(light, shade, scale=1 / 255.0)
     if light is not None:
         arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
@@ -269,18 +305,15 @@ def camera(scene: Image.Image, ctx: Ctx, quad: list[tuple[float, float]] | None 
         arr[y0:y1, x0:x1] = np.asarray(Image.fromarray(arr[y0:y1, x0:x1]).filter(_defocus(lv.blur)))
     up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
     if lv.noise:
-        up, down = _grain(ctx, scene.size, lv.noise)
+        up, down = _grain(ctx, size, lv.noise)
     if lv.glare and glare and quad is not None:
-        shine = _glare(ctx, scene.size, quad, lv.glare)
+        shine = _glare(ctx, size, quad, lv.glare)
         up = shine if up is None else cv2.add(up, shine)
     if up is not None:
         arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
     if down is not None:
         arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
-    buf = io.BytesIO()
-    Image.fromarray(arr, "RGB").save(buf, format="JPEG", quality=lv.quality)
-    buf.seek(0)
-    return Image.open(buf).convert("RGB")
+    return jpeg(Image.fromarray(arr, "RGB"), lv.quality)
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:

@@ -6,7 +6,7 @@ from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Color, Ctx, Str, clutter_count, degrade, drop_shadow, fit_font, luminance, mix, rgb, texture,
+    drawer, Color, Ctx, Str, clutter_count, degrade, drop_shadow, fit_font, luminance, mix, rgb, texture,
 )
 
 PEOPLE_FIRST = ["Maya", "Daniel", "Priya", "Lucas", "Amara", "Jonah", "Sofia", "Kenji", "Elena", "Omar", "Grace",
@@ -56,7 +56,7 @@ def draw_business_card(ctx: Ctx):
 
     W, H = 1050, 600
     card = texture("paper", (W, H), ctx.np_rng("card"), (252, 252, 250))
-    d = ImageDraw.Draw(card)
+    d = drawer(card)
     ink = (30, 30, 35)
     grey = (90, 90, 95)
     s = ctx.scale

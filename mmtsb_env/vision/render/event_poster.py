@@ -10,7 +10,7 @@ from ..fonts import get_font
 from . import family
 from ._common import (
     Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
-    drafting, gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
+    drafting, drawer, gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
 )
 
 TITLES = ["Summer Jazz Night", "Harvest Food Festival", "Indie Film Marathon", "Community Science Fair",
@@ -67,20 +67,20 @@ def draw_event_poster(ctx: Ctx):
     time_text = format_time(time, twelve) + (f" - {format_time(end_time, twelve)}" if end_time else "")
 
     W, H = 800, 1100
-    img = gradient((W, H), top, bottom, diagonal=True).convert("RGBA")
-    # decorative shapes
-    shapes = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    sd = ImageDraw.Draw(shapes)
-    sr = ctx.rng("shapes")
-    for _ in range(9):
-        cx, cy, rad = sr.uniform(-100, W + 100), sr.uniform(-100, H + 100), sr.uniform(40, 260)
-        col = (255, 255, 255, sr.randint(18, 55)) if sr.random() < 0.6 else (0, 0, 0, sr.randint(15, 40))
-        if sr.random() < 0.65:
-            sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
-        else:
-            sd.regular_polygon((cx, cy, rad), sr.choice([3, 4, 6]), rotation=sr.uniform(0, 90), fill=col)
-    img = img.convert("RGB") if drafting() else Image.alpha_composite(img, shapes).convert("RGB")
-    d = ImageDraw.Draw(img)
+    img = gradient((W, H), top, bottom, diagonal=True)
+    if not drafting():  # decorative shapes (pixels only)
+        shapes = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        sd = ImageDraw.Draw(shapes)
+        sr = ctx.rng("shapes")
+        for _ in range(9):
+            cx, cy, rad = sr.uniform(-100, W + 100), sr.uniform(-100, H + 100), sr.uniform(40, 260)
+            col = (255, 255, 255, sr.randint(18, 55)) if sr.random() < 0.6 else (0, 0, 0, sr.randint(15, 40))
+            if sr.random() < 0.65:
+                sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
+            else:
+                sd.regular_polygon((cx, cy, rad), sr.choice([3, 4, 6]), rotation=sr.uniform(0, 90), fill=col)
+        img = Image.alpha_composite(img.convert("RGBA"), shapes).convert("RGB")
+    d = drawer(img)
     dark_bg = luminance(mix(top, bottom, 0.5)) < 150
     ink = (255, 255, 255) if dark_bg else (20, 20, 30)
     shade = (0, 0, 0) if dark_bg else (255, 255, 255)

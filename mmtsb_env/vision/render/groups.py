@@ -21,7 +21,7 @@ GROUPS = {
     "handwritten_note": "documents_charts", "bar_chart": "documents_charts", "line_chart": "documents_charts",
     "pie_chart": "documents_charts", "chart_read": "documents_charts", "infographic": "documents_charts",
     "order_screen": "ui", "event_screen": "ui", "chat_screen": "ui",
-    "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui", "playlist_screen": "ui",
+    "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui", "playlist_screen": "ui", "settings_screen": "ui",
 }
 
 

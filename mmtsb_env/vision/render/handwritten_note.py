@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drop_shadow, rgb, texture
+from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, drop_shadow, rgb, texture
 from ..fonts import get_font
 
 NOTES = [
@@ -32,8 +33,9 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
     big = get_font(style, size * 1.15)
     w = int(big.getlength(word) * 1.15 + size)
     h = int(size * 2.2)
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
+    sketch = drafting()  # the draft pass lays words out by their widths: the same draws, no glyph drawn
+    img = None if sketch else Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = None if sketch else ImageDraw.Draw(img)
     x = size * 0.25  # italic capitals (J, f) reach left of their origin
     drift = 0.0
     alpha = rng.randint(215, 255)
@@ -42,21 +44,27 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
         font = get_font(style, s)
         drift = max(-size * 0.12, min(size * 0.12, drift + rng.uniform(-0.05, 0.05) * size))
         a = max(150, min(255, alpha + rng.randint(-30, 15)))
-        d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
+        if d is not None:
+            d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
         x += font.getlength(ch) * rng.uniform(0.92, 1.06)
-    return img.crop((0, 0, min(w, int(x + size * 0.12)), h))
+    box = (0, 0, min(w, int(x + size * 0.12)), h)
+    return Image.new("RGBA", box[2:]) if img is None else img.crop(box)
 
 
 def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
-    """Shift rows and columns sinusoidally (a wobbly hand)."""
-    arr = np.ascontiguousarray(np.asarray(layer)).view(np.uint32)[..., 0]  # one 32-bit gather per pixel
-    h, w = arr.shape
+    """Shift rows and columns sinusoidally (a wobbly hand): one nearest-pixel remap (OpenCV) over
+    whole-pixel source coordinates, so every output pixel is a copy of a source pixel."""
+    a = np.ascontiguousarray(np.asarray(layer))
+    h, w = a.shape[:2]
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
     ys = np.arange(h, dtype=np.int32)[:, None]
     xs = np.arange(w, dtype=np.int32)[None, :]
-    src_x = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(np.int32), 0, w - 1)
-    src_y = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32), 0, h - 1)
-    return Image.fromarray(np.ascontiguousarray(arr[src_y, src_x]).view(np.uint8).reshape(h, w, 4), "RGBA")
+    dx = (amplitude * np.sin(ys / period + phase_x)).astype(np.int32)
+    dy = (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32)
+    src = np.empty((h, w, 2), np.int16)  # (x, y) per pixel: OpenCV's fixed-point map with no fraction
+    np.clip(xs + dx, 0, w - 1, out=src[..., 0], casting="unsafe")
+    np.clip(ys + dy, 0, h - 1, out=src[..., 1], casting="unsafe")
+    return Image.fromarray(cv2.remap(a, src, None, cv2.INTER_NEAREST), "RGBA")
 
 
 @family("handwritten_note", FIELDS)
@@ -114,7 +122,7 @@ def draw_handwritten_note(ctx: Ctx):
         sheet = texture("paper", (W, H), ctx.np_rng("paper"), (255, 238, 130))
     else:
         sheet = texture("paper", (W, H), ctx.np_rng("paper"), (253, 252, 246))
-    d = ImageDraw.Draw(sheet)
+    d = drawer(sheet)
     if paper == "lined":
         for y in range(top + gap, H - 20, gap):
             d.line((0, y + 3, W, y + 3), fill=(170, 195, 230), width=2)
@@ -122,7 +130,7 @@ def draw_handwritten_note(ctx: Ctx):
     layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     y = top
     slope = hand.uniform(-0.015, 0.015)
-    for words in lines_out:
+    for words in ([] if drafting() else lines_out):  # placing the words is pixel work (no fact depends on it)
         x = margin_left + hand.uniform(-6, 10)
         for img in words:
             angle = hand.uniform(-2.5, 2.5)
@@ -134,7 +142,7 @@ def draw_handwritten_note(ctx: Ctx):
     n_clutter = clutter_count(ctx)
     if n_clutter:
         cr = ctx.rng("clutter")
-        ld = ImageDraw.Draw(layer)
+        ld = drawer(layer)
         # a crossed-out word, a doodle and a stray number: distractors
         # at difficulty 1 only marks that stay clear of the text
         options = ["spiral", "number", "star"] if ctx.difficulty == 1 else ["crossed", "spiral", "number", "star", "ring"]
@@ -163,8 +171,9 @@ def draw_handwritten_note(ctx: Ctx):
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
-    sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
+    if not drafting():
+        layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
+        sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
     canvas = texture(ctx.rng("surface").choice(["desk", "wood"]), (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))

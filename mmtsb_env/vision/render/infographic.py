@@ -15,13 +15,12 @@ is the poster shrunk to 42 % and re-compressed, as an infographic forwarded in a
 
 from __future__ import annotations
 
-import io
 import math
 
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Bool, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, line_height, mix, rgb, wrap
+from ._common import Bool, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, jpeg, line_height, mix, rgb, wrap
 from .charts import COMMON, _content, _extremes, _fmt
 
 W, H = 768, 1024
@@ -216,8 +215,5 @@ def draw_infographic(ctx: Ctx):
     img = img.crop((0, 0, W, min(H, int(yy + 24))))  # as tall as its content
     if SHRINK[lv] < 1:
         img = img.resize((int(W * SHRINK[lv]), int(img.height * SHRINK[lv])), Image.Resampling.BILINEAR)
-        buf = io.BytesIO()
-        img.save(buf, format="JPEG", quality=72)
-        buf.seek(0)
-        img = Image.open(buf).convert("RGB")
+        img = jpeg(img, 72)
     return img, facts

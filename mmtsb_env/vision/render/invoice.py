@@ -6,7 +6,7 @@ from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Choice, Color, Ctx, Date, Int, ListOf, Num, Obj, Str, clutter_count, degrade, fit_font, format_date,
+    drawer, Choice, Color, Ctx, Date, Int, ListOf, Num, Obj, Str, clutter_count, degrade, fit_font, format_date,
     line_height, mix, money, place_on, random_date, rgb, texture, wrap,
 )
 from .business_card import COMPANIES, PEOPLE_FIRST, PEOPLE_LAST
@@ -97,7 +97,7 @@ def draw_invoice(ctx: Ctx):
     H = 360 + n_bill * lh + sum(len(x) for x in item_lines) * lh + len(items) * 14 + 260 + n_clutter * lh
     H = max(H, 1000)
     page = texture("paper", (W, H), ctx.np_rng("paper"), (255, 255, 253))
-    d = ImageDraw.Draw(page)
+    d = drawer(page)
     ink = (30, 30, 35)
     grey = (95, 95, 100)
 

@@ -82,7 +82,7 @@ def draw_product_photo(ctx: Ctx):
     lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
     label_box = [int(lx - tw / 2 - 6), SHELF_Y + 24, int(lx + tw / 2 + 6), int(SHELF_Y + 30 + font.size * 1.3)]
     facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot],
-             "label_box": label_box}
+             "label_box": label_box, "frame": [W, H]}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
 

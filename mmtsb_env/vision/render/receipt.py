@@ -6,7 +6,7 @@ from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Choice, Ctx, Date, Int, ListOf, Num, Obj, Str, Time, clutter_count, degrade, format_date, format_time,
+    drawer, Choice, Ctx, Date, Int, ListOf, Num, Obj, Str, Time, clutter_count, degrade, format_date, format_time,
     line_height, money, place_on, wrap, random_date, random_time, texture,
 )
 
@@ -171,7 +171,7 @@ def draw_receipt(ctx: Ctx):
 
     height = 50 + sum(line_height(f, 1.3) for _, f, _ in rows) + 40
     paper = texture("paper", (width, height), ctx.np_rng("paper"), (252, 251, 247))
-    d = ImageDraw.Draw(paper)
+    d = drawer(paper)
     y = 40
     ink = (35, 35, 40)
     for align, font, text in rows:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from . import family
-from ._common import Ctx, degrade, fit_font, format_date, line_height, money, place_on, texture, wrap
+from ._common import Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, texture, wrap
 from ._phone import record
 from .invoice import FIELDS
 
@@ -147,7 +147,7 @@ def draw_statement(ctx: Ctx):
     H = int(y + per * lh + 40)
 
     page = texture("paper", (W, H), ctx.np_rng("paper"), (253, 253, 250))
-    d = ImageDraw.Draw(page)
+    d = drawer(page)
     d.line((pad, 34, W - pad, 34), fill=(40, 60, 110), width=4)
     d.rectangle((pad, table_top, W - pad, table_top + head_h), fill=(230, 233, 240))
     for yy in rules:

@@ -15,7 +15,6 @@ drawn cheaply (:func:`_camera`).
 
 from __future__ import annotations
 
-import io
 import random
 from functools import lru_cache
 
@@ -23,7 +22,7 @@ import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, line_height, texture
+from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, jpeg, line_height, texture
 from .infographic import chart_record
 from ._scene import LEVELS as CAMERA
 from .charts import COMMON
@@ -89,10 +88,7 @@ def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image
         ox, oy = r.randrange(160), r.randrange(160)
         add = _grain_tile(lv.noise).crop((ox, oy, ox + W, oy + H))
         scene = ImageChops.add(scene, Image.merge("RGB", (add, add, add)), scale=1.0, offset=-128)
-    buf = io.BytesIO()
-    scene.save(buf, format="JPEG", quality=lv.quality)
-    buf.seek(0)
-    return Image.open(buf).convert("RGB")
+    return jpeg(scene, lv.quality)
 
 
 def level_metrics(facts: dict) -> dict[str, float]:
