@@ -161,7 +161,7 @@ def save_download(world: Any, token: str, path: str, content: str, overwrite: bo
 def _order_receipt(world: Any, order: dict[str, Any]) -> str:
     view = order_view(world, order)
     card = world.get(CARDS, order["payment_card_id"])
-    lines = [f"Amazon order receipt", f"Order #{order['id']}  placed {order['created_at']}",
+    lines = ["Amazon order receipt", f"Order #{order['id']}  placed {order['created_at']}",
              f"Ship to: {order['shipping_address']}", ""]
     for item in view["items"]:
         lines.append(f"{item['quantity']} x {item['name']} @ ${item['price']:.2f} = ${item['price'] * item['quantity']:.2f}"

@@ -160,7 +160,6 @@ def episode_summary(record: Any, scenario: Any = None, user_verdict: Any = None)
     """The per-episode numbers the run metrics and reports use."""
     error = field_of(record, "error")
     verdict = field_of(record, "verdict") or {}
-    entity = field_of(record, "entity") or {}
     uv = _verdict_json(user_verdict if user_verdict is not None else field_of(record, "user_verdict"))
     ref = reference_tools(scenario, record)
     sets = tool_sets(record)

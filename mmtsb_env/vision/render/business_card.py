@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
 
 from . import family
 from ._common import (
@@ -63,7 +62,6 @@ def draw_business_card(ctx: Ctx):
     f_name = fit_font(name, "sans-bold", 600, 56 * s)
     f_title = fit_font(title, "sans", 600, 30 * s)
     f_company = fit_font(company.upper(), "sans-bold", 560, 34 * s)
-    f_info = ctx.font("sans", 26)
     info = [phone, email, website, address]
     if layout == "centered":
         f_name = fit_font(name, "sans-bold", W - 140, 56 * s)

@@ -16,25 +16,20 @@ from PIL import Image
 from . import family
 from ._common import Ctx, drafting, format_time, money, rgb
 from ._phone import Screen, record
-from .event_poster import FIELDS, PALETTES
+from .event_poster import FIELDS, PALETTES, day_text, when_text
 
 ENTRIES = [("Dentist check-up", "Elm St Dental"), ("Call with Mum", ""), ("Gym: leg day", "Hometown Gym"),
            ("Pick up dry cleaning", "Main St"), ("Lunch with Priya", "Noodle Bar"), ("Pay rent", "")]
 
 
-def day_text(iso: str) -> str:
-    d = date.fromisoformat(iso)
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"
-
-
 @family("calendar_day", FIELDS)
-def draw_calendar_day(ctx: Ctx):
+def draw_calendarday_text(ctx: Ctx):
     """A calendar day view with the event in it: the poster's facts (title, date, time, venue, price)."""
     f = record(ctx, "event_poster")
     r = ctx.rng("screen")
     top = PALETTES[r.randrange(len(PALETTES))][0]
     twelve = r.random() < 0.7
-    when = format_time(f["time"], twelve) + (f" – {format_time(f['end_time'], twelve)}" if f.get("end_time") else "")
+    when = when_text(f, twelve)
     price = f["price"]
     price_line = price if isinstance(price, str) else "Free entry" if price == 0 else f"Tickets {money(price, f['currency'])}"
     hour = int(f["time"][:2])

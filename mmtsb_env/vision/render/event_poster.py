@@ -31,6 +31,18 @@ FIELDS = {
 }
 
 
+def day_text(iso: str) -> str:
+    """A date the way app screens write it: "Saturday, March 14, 2026"."""
+    d = date.fromisoformat(iso)
+    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"
+
+
+def when_text(f: dict, twelve: bool) -> str:
+    """An event's start (and end) time as an app screen shows it, en dash between."""
+    end = f" – {format_time(f['end_time'], twelve)}" if f.get("end_time") else ""
+    return format_time(f["time"], twelve) + end
+
+
 def _days_before(iso: str, days: int) -> str:
     return (date.fromisoformat(iso) - timedelta(days=days)).isoformat()
 

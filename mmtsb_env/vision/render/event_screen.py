@@ -15,12 +15,7 @@ from PIL import Image
 from . import family
 from ._common import Ctx, drafting, format_time, money, rgb
 from ._phone import Screen, record
-from .event_poster import FIELDS, PALETTES, TITLES, VENUES
-
-
-def _day(iso: str) -> str:
-    d = date.fromisoformat(iso)
-    return f"{d.strftime('%A')}, {d.strftime('%B')} {d.day}, {d.year}"
+from .event_poster import FIELDS, PALETTES, TITLES, VENUES, day_text, when_text
 
 
 @family("event_screen", FIELDS)
@@ -30,7 +25,7 @@ def draw_event_screen(ctx: Ctx):
     r = ctx.rng("screen")
     top, bottom = PALETTES[r.randrange(len(PALETTES))]
     twelve = r.random() < 0.7
-    when = format_time(f["time"], twelve) + (f" – {format_time(f['end_time'], twelve)}" if f.get("end_time") else "")
+    when = when_text(f, twelve)
     price = f["price"]
     price_line = price if isinstance(price, str) else "Free" if price == 0 else f"Tickets from {money(price, f['currency'])}"
     cr = ctx.rng("clutter")
@@ -38,10 +33,10 @@ def draw_event_screen(ctx: Ctx):
     for _ in range({0: 0, 1: 2, 2: 3, 3: 3}[ctx.difficulty]):
         title = cr.choice([t for t in TITLES if t != f["title"]])
         day = (date.fromisoformat(f["date"]) + timedelta(days=cr.randint(1, 20))).isoformat()
-        line = f"{_day(day)} · {format_time(f'{cr.randint(10, 20):02d}:{cr.choice([0, 30]):02d}', twelve)} · {cr.choice(VENUES)}"
+        line = f"{day_text(day)} · {format_time(f'{cr.randint(10, 20):02d}:{cr.choice([0, 30]):02d}', twelve)} · {cr.choice(VENUES)}"
         others.append((title, line, f"{money(cr.choice([5, 10, 18, 25, 40]), f['currency'])}"))
         ctx.distractors.append(f"{title}: {line} {others[-1][2]}")
-    facts = {**f, "day_text": _day(f["date"]), "when_text": when, "price_line": price_line, "app": "events"}
+    facts = {**f, "day_text": day_text(f["date"]), "when_text": when, "price_line": price_line, "app": "events"}
     if drafting():
         return Image.new("RGB", (540, 1000), (240, 240, 240)), facts
 
@@ -68,7 +63,7 @@ def draw_event_screen(ctx: Ctx):
             return max(24, s_.text(x + 34, y + 2, text, style, base, c["text"], w - 34, dr))
         return row
 
-    s.card(icon_row("calendar_today", _day(f["date"]), "sans-bold"), icon_row("schedule", when),
+    s.card(icon_row("calendar_today", day_text(f["date"]), "sans-bold"), icon_row("schedule", when),
            icon_row("location_on", f["venue"]), icon_row("attach_money", price_line, "sans-bold"))
     s.card(lambda s_, x, y, w, dr: s_.text(x, y, f"Hosted by {f['organiser']}", "sans", 14, c["muted"], w, dr),
            lambda s_, x, y, w, dr: s_.text(x, y, f["subtitle"], "sans-oblique", 14, c["muted"], w, dr))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
 
 from . import family
 from ._common import (

@@ -38,7 +38,6 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, in
     dark = mix(color, (0, 0, 0), 0.35)
     light = mix(color, (255, 255, 255), 0.35)
     label_ink = (255, 255, 255) if luminance(color) < 150 else (20, 20, 20)
-    f = fit_font(brand.upper(), "sans-bold", w * 0.6, 30)
     if kind == "bottle":
         bw = w * 0.42
         d.rounded_rectangle((cx - bw / 2, y0 + 150, cx + bw / 2, y1), radius=40, fill=color, outline=dark, width=3)

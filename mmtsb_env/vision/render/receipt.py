@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
 
 from . import family
 from ._common import (
@@ -112,7 +111,6 @@ def draw_receipt(ctx: Ctx):
     cw = body.getlength("M")
     cols = 36
     width = int(cols * cw) + 60
-    lh = line_height(body, 1.3)
     rows: list[tuple[str, object, str]] = []  # (align, font, text)
 
     def line(text: str = "", font=body, align: str = "l") -> None:

@@ -9,7 +9,6 @@ uneven light, noise, JPEG; see ``_common.degrade``; level 3 keeps level 2's scan
 
 from __future__ import annotations
 
-from PIL import ImageDraw
 
 from . import family
 from ._common import Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, texture, wrap
