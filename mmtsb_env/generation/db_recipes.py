@@ -16,7 +16,7 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
-from .challenges import Slip, apply_slip, contradict, near_digits, near_name
+from .challenges import Slip, apply_slip, contradict, near_digits, near_name, wrong_value
 from .core import ORDINALS, Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .layout import skeleton
@@ -118,6 +118,38 @@ def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of
                               f"(I think {w} is {where} already.)", f"{w[:1].upper() + w[1:]} should be {where} already, I added {them} ages ago."])
         return Slip("present", name_of(i), f"{w}: stored", f"{name_of(i)} wasn't {yours} after all, so I added {them}.", claim=claim)
     return None
+
+
+def _date_slip(b: Build, candidates: list[int], order: list[int], stored: set[str]) -> Slip | None:
+    """The user gives a wrong date for the event on one of the ``candidates`` posters (to be added).
+
+    The wrong day is a near miss that no image shows and no stored event of the scenario starts on;
+    the poster (and a look at the calendar, which holds no such event) settles it: the event goes in
+    on the poster's date and the reply says so.
+    """
+    if not candidates:
+        return None
+    i = b.rng.choice(candidates)
+    im = b.imgs[i]
+    wrong = wrong_value(b, im.date, [im2.date for im2 in b.imgs] + sorted(stored))
+    if wrong is None:
+        return None
+    which = f"this {im.noun}" if len(order) == 1 else f"the {ORDINALS[order.index(i)]} {im.noun}"
+    spoken = _spoken_day(wrong)
+    claim = b.rng.choice([f"The event on {which} is on {spoken}, by the way - the date on it is hard to read.",
+                          f"(Fyi {which} is for {spoken}, I checked with the organisers.)",
+                          f"I'm pretty sure the one on {which} happens on {spoken}."])
+    answer = (f"The {im.noun} for '{im.label}' gives {_spoken_day(im.date)} ({im.date}), not {spoken}, "
+              f"so I added it on {im.date}.")
+    return Slip("date", im.date, wrong, answer, claim=claim,
+                clarify={"keywords": ["date", "day", "poster", "which", "right"],
+                         "answer": f"Go by the {im.noun} then, I must have misremembered the day."})
+
+
+def _spoken_day(iso_date: str) -> str:
+    """``2026-05-14`` as a person says it: ``Thursday, May 14``."""
+    d = date.fromisoformat(iso_date)
+    return f"{d.strftime('%A, %B')} {d.day}"
 
 
 class DBRecipe(RecipeBase, ABC):
@@ -1339,7 +1371,14 @@ class CalendarPosterXref(DBRecipe):
                        fix, "They are now 3 hours long.")
 
     def slip(self, scope):
+        if self.b.rng.random() < 0.5:
+            slip = _date_slip(self.b, [i for i in scope if not self.present[i]], sorted(scope), self._existing_dates())
+            if slip is not None:
+                return slip
         return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].label, "{which} event", "in my calendar", "it")
+
+    def _existing_dates(self) -> set[str]:
+        return {e["start_datetime"][:10] for e in self.b.entities.get("calendar.events", [])}
 
     def can_mutate(self, i):
         return not self.present[i]

@@ -2,7 +2,8 @@
 
 Each variant (a project or playlist name that does not exist, a contact's number, a card's last
 digits, a person or event said to be stored that is not, an event said to be missing that is
-stored; contacts cannot be stored twice, so they have no "missing" claim) is generated, checked for what the
+stored; contacts cannot be stored twice, so they have no "missing" claim; a date for a poster's event
+that the poster contradicts and the calendar does not hold) is generated, checked for what the
 round means (kind, the user's wrong detail in the query, the stored value in the reply and the
 report), and played by agents that are not the oracle: one that believes the user (uses the wrong
 detail) must fail, one that asks first and then uses the stored value must pass.
@@ -11,6 +12,8 @@ detail) must fail, one that asks first and then uses the stored value must pass.
 from __future__ import annotations
 
 import json
+import re
+from datetime import datetime
 from functools import lru_cache
 
 import pytest
@@ -34,6 +37,7 @@ WHERE = {
     ("ContactsCardXref", "present"): ("cross_reference", "contacts"),
     ("CalendarPosterXref", "present"): ("cross_reference", "calendar"),
     ("CalendarPosterXref", "absent"): ("cross_reference", "calendar"),
+    ("CalendarPosterXref", "date"): ("cross_reference", "calendar"),
 }
 
 
@@ -115,7 +119,23 @@ def _believe_absent(s: Scenario, data: dict, i: int) -> None:
     assert steps[-1]["name"] == "create_calendar_event"
 
 
-BELIEVE = {"name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
+def _believe_date(s: Scenario, data: dict, i: int) -> None:
+    """Adds the event on the day the user gave ("Monday, May 4"), not on the poster's day."""
+    right = s.rounds[i].report[0]
+    m = re.search(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), ([A-Z][a-z]+) (\d{1,2})", s.rounds[i].query)
+    wrong = datetime.strptime(f"{right[:4]} {m.group(1)} {m.group(2)}", "%Y %B %d").date().isoformat()
+    assert wrong != right
+    moved = 0
+    for st in data["rounds"][i]["solution"]:
+        a = st.get("arguments", {})
+        if st.get("name") == "create_calendar_event" and a["start_datetime"].startswith(right):
+            a["start_datetime"] = a["start_datetime"].replace(right, wrong)
+            a["end_datetime"] = a["end_datetime"].replace(right, wrong)
+            moved += 1
+    assert moved == 1
+
+
+BELIEVE = {"date": _believe_date, "name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
            "absent": _believe_absent}
 
 
@@ -128,7 +148,7 @@ def test_the_round_means_a_contradiction_with_the_world(recipe, variant):
     right = r.report[0]
     assert r.image_ids and r.solution  # a task round, not a follow-up
     assert right in r.answer  # the reply names the stored value ...
-    if variant in ("name", "number", "card"):
+    if variant in ("name", "number", "card", "date"):
         assert right not in r.query  # ... which the user got wrong
         assert any(st.get("arguments", {}).get("query") not in (None, right) for st in r.solution if "name" in st) or variant != "name"
     # the stored value is the phone's: a base-world or scenario row holds it (the images alone do not decide)
