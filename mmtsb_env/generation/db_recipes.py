@@ -990,7 +990,7 @@ class CardLookup(DBRecipe):
 
     def goal(self):
         sink = self.sink
-        new = S.NoteSink(self.b) if not isinstance(sink, S.NoteSink) else S.FileSink(self.b)
+        new = S.NoteSink(self.b) if sink.row is not S.NoteSink else S.FileSink(self.b)
         p = self._payload(self.done)
         steps = sink.undo() + new.write(p, additive=False)
         self.sink = new
@@ -1410,7 +1410,7 @@ class ContactsCardXref(DBRecipe):
                 b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
                                              "email": pr["email"], "phone_number": pr["phone"], "relationships": [],
                                              "created_at": _past(b)})
-        self.draft: S.DraftSink | None = None
+        self.draft: S.Sink | None = None
         return ids
 
     def ask(self, r):
