@@ -78,12 +78,17 @@ def _project_slip(b: Build, proj: dict[str, Any]) -> Slip | None:
     right = proj["name"]
     taken = {norm(p["name"]) for p in b.wi.tables["todoist.projects"].values()}
     taken |= {norm(p["name"]) for p in b.entities.get("todoist.projects", [])}
+    return _name_slip(b, right, taken, "project", "todoist_show_projects",
+                      "There's no project called '{wrong}'; yours is '{right}', so I worked in that one.", "Sorry, I mean '{right}'.")
+
+
+def _name_slip(b: Build, right: str, taken: set[str], noun: str, look: str, answer: str, reply: str) -> Slip | None:
+    """The user calls their ``noun`` ``right`` by a near miss no name in ``taken`` has; ``look`` (a search) shows the real one."""
     wrong = near_name(b, right, taken)
     if wrong is None:
         return None
-    return Slip("name", right, wrong, f"There's no project called '{wrong}'; yours is '{right}', so I worked in that one.",
-                said=f"'{right}'", instead=f"'{wrong}'", steps=[call("todoist_show_projects", query=wrong)],
-                clarify={"keywords": ["project", "which", "called"], "answer": f"Sorry, I mean '{right}'."})
+    return Slip("name", right, wrong, answer.format(wrong=wrong, right=right), said=f"'{right}'", instead=f"'{wrong}'",
+                steps=[call(look, query=wrong)], clarify={"keywords": [noun, "which", "called"], "answer": reply.format(right=right)})
 
 
 def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of, thing: str, where: str, them: str,
@@ -152,15 +157,60 @@ def _spoken_day(iso_date: str) -> str:
     return f"{d.strftime('%A, %B')} {d.day}"
 
 
+@dataclass(frozen=True)
+class About:
+    """What a recipe is about: its flow, image category and apps, the challenge it cannot take, whether the user can
+    pre-empt one of its target rows (``first_only``: only before the first task round, as later rounds write it too)
+    and how a later task round is asked (``{ref}``: its images; ``{recipe}``: the recipe)."""
+
+    name: str
+    flow: str
+    category: str
+    domains: tuple[str, ...]
+    without: str = ""
+    mutable: bool = False
+    first_only: bool = False
+    again: str = "Here are more: do the same with {ref}."
+
+    @property
+    def supports(self) -> tuple[str, ...]:
+        return tuple(c for c in ("none", "goal_change", "error_correction", "state_mutation") if c != self.without)
+
+
+ABOUT: dict[str, About] = {a.name: a for a in (
+    About("ContactsValidate", "validate", "business_card", ("contacts",), mutable=True, again="Here are more cards: check {ref} against my contacts the same way."),
+    About("CalendarValidate", "validate", "event_poster", ("calendar",), mutable=True, again="More posters: check {ref} against my calendar the same way."),
+    About("ReminderValidate", "validate", "invoice", ("reminder",), mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
+    About("NotePriceValidate", "validate", "price_tag", ("simple_note",), without="error_correction", mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
+    About("SplitwiseValidate", "validate", "receipt", ("splitwise",), without="error_correction", mutable=True),
+    About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",), mutable=True, again="And {ref}: same thing, into the cart."),
+    About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",), mutable=True, again="Here's another list: add the songs on {ref} too."),
+    About("CardLookup", "lookup_chain", "receipt", ("supervisor",), again="Do the same for {ref} and add them to the same {recipe.sink.noun}."),
+    About("InvoicePayLookup", "lookup_chain", "invoice", ("venmo", "contacts"), without="goal_change", again="Please pay {ref} the same way."),
+    About("RosterTextLookup", "lookup_chain", "table_document", ("messages", "contacts"), without="goal_change", again="Another roster: text the people on {ref} the same way."),
+    About("ChartProjectLookup", "lookup_chain", "chart", ("todoist",), without="goal_change", again="Now {ref}: same thing."),
+    About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",), mutable=True, again="More receipts: cross-check {ref} the same way."),
+    About("CalendarPosterXref", "cross_reference", "event_poster", ("calendar", "reminder"), mutable=True, again="More posters: check {ref} the same way."),
+    About("ContactsCardXref", "cross_reference", "business_card", ("contacts", "gmail"), mutable=True, again="A few more cards: {ref}. Same again."),
+    About("WishlistXref", "cross_reference", "price_tag", ("amazon",), without="error_correction", mutable=True, again="And {ref}: same check."),
+    About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",), mutable=True, again="Another list: check {ref} the same way."),
+)}
+
+
 class DBRecipe(RecipeBase, ABC):
     """Base of the database-backed recipes (see the module docs)."""
 
-    flow_name = ""
-    category = ""
+    about: About
+    flow_name = category = again_text = ""
     domains: tuple[str, ...] = ()
-    supports: tuple[str, ...] = ("none", "goal_change", "error_correction", "state_mutation")
-    mutable = False  # the user can pre-empt one target row (entity state mutation)
-    mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
+    supports: tuple[str, ...] = ()
+    mutable = mutate_first_only = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        a = cls.about = ABOUT[cls.__name__]
+        cls.flow_name, cls.category, cls.domains, cls.supports = a.flow, a.category, a.domains, a.supports
+        cls.mutable, cls.mutate_first_only, cls.again_text = a.mutable, a.first_only, a.again
 
     def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
         self.b, self.challenge = b, challenge
@@ -197,9 +247,6 @@ class DBRecipe(RecipeBase, ABC):
     @abstractmethod
     def ask(self, ref: str) -> str:
         """The first task request, about the images described by ``ref``."""
-
-    # the request of a later task round (``{ref}``: its images; ``{recipe}``: this recipe)
-    again_text = "Here are more: do the same with {ref}."
 
     def again(self, ref: str) -> str:
         return self.again_text.format(ref=ref, recipe=self)
@@ -313,10 +360,6 @@ class DBRecipe(RecipeBase, ABC):
 class ContactsValidate(DBRecipe):
     """Business cards vs the owner's contacts: fix phone numbers / emails that changed."""
 
-    flow_name, category = "validate", "business_card"
-    domains = ("contacts",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         self.tag = b.rng.choice(["colleague", "client", "partner"]) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
@@ -342,8 +385,6 @@ class ContactsValidate(DBRecipe):
     def ask(self, r):
         return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
 
-    again_text = "Here are more cards: check {ref} against my contacts the same way."
-
     def work(self, scope, first):
         w = Work()
         for i in scope:
@@ -360,16 +401,12 @@ class ContactsValidate(DBRecipe):
                 continue
             args: dict[str, Any] = {"contact_id": self.cid[i]}
             changed = []
-            if kind in ("phone", "both"):
-                args["phone_number"] = pr["phone"]
-                changed.append(f"phone to {pr['phone']}")
-                self.note(only=[pr["phone"]])
-                w.facts.append(pr["phone"])
-            if kind in ("email", "both"):
-                args["email"] = pr["email"]
-                changed.append(f"email to {pr['email']}")
-                self.note(only=[pr["email"]])
-                w.facts.append(pr["email"])
+            for field, column in (("phone", "phone_number"), ("email", "email")):
+                if kind in (field, "both"):
+                    args[column] = pr[field]
+                    changed.append(f"{field} to {pr[field]}")
+                    self.note(only=[pr[field]])
+                    w.facts.append(pr[field])
             if self.tag:
                 args["relationships"] = [self.tag]
             w.steps.append(call("contacts_update_contact", **args))
@@ -409,10 +446,6 @@ class ContactsValidate(DBRecipe):
 class CalendarValidate(DBRecipe):
     """Event posters vs calendar entries: correct wrong dates/times."""
 
-    flow_name, category = "validate", "event_poster"
-    domains = ("calendar",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         cals = calendars(b.wi)
@@ -443,8 +476,6 @@ class CalendarValidate(DBRecipe):
     def ask(self, r):
         return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
                 f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
-
-    again_text = "More posters: check {ref} against my calendar the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -505,10 +536,6 @@ class CalendarValidate(DBRecipe):
 class ReminderValidate(DBRecipe):
     """Invoices vs payment reminders: every reminder at the chosen hour on the due date."""
 
-    flow_name, category = "validate", "invoice"
-    domains = ("reminder",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         self.hour = 9
@@ -539,8 +566,6 @@ class ReminderValidate(DBRecipe):
     def ask(self, r):
         return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
                 f"due date. Fix any that don't, and tell me the due dates you changed them to.")
-
-    again_text = "Two more things to check: {ref}, same rule for their reminders."
 
     def work(self, scope, first):
         w = Work()
@@ -594,12 +619,6 @@ class ReminderValidate(DBRecipe):
 class NotePriceValidate(DBRecipe):
     """Price tags vs a price-watch note: update stale prices in the note."""
 
-    flow_name, category = "validate", "price_tag"
-    domains = ("simple_note",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
-    mutate_first_only = True
-
     def setup(self, n):
         b = self.b
         n = min(n, len(pools.TAG_PRODUCTS))
@@ -626,8 +645,6 @@ class NotePriceValidate(DBRecipe):
 
     def ask(self, r):
         return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
-
-    again_text = "I found more tags: check {ref} against the same note."
 
     def work(self, scope, first):
         w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
@@ -676,11 +693,6 @@ class NotePriceValidate(DBRecipe):
 
 class SplitwiseValidate(DBRecipe):
     """Receipts vs expenses logged in a Splitwise group: fix wrong amounts."""
-
-    flow_name, category = "validate", "receipt"
-    domains = ("splitwise",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
 
     def setup(self, n):
         b = self.b
@@ -748,10 +760,6 @@ class SplitwiseValidate(DBRecipe):
 class AmazonLookup(DBRecipe):
     """Price tags of products the store sells: find each on Amazon and put it in the cart."""
 
-    flow_name, category = "lookup_chain", "price_tag"
-    domains = ("amazon",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         pool = _free_products(b)
@@ -768,8 +776,6 @@ class AmazonLookup(DBRecipe):
     def ask(self, r):
         qty = "one" if self.qty == 1 else "two"
         return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
-
-    again_text = "And {ref}: same thing, into the cart."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_cart")])
@@ -823,10 +829,6 @@ class AmazonLookup(DBRecipe):
 class SpotifyLookup(DBRecipe):
     """Handwritten song lists: find each song on Spotify and add it to a playlist."""
 
-    flow_name, category = "lookup_chain", "handwritten_note"
-    domains = ("spotify",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
@@ -854,8 +856,6 @@ class SpotifyLookup(DBRecipe):
 
     def ask(self, r):
         return f"A friend sent me some songs. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
-
-    again_text = "Here's another list: add the songs on {ref} too."
 
     def work(self, scope, first):
         target = self.playlist
@@ -908,12 +908,9 @@ class SpotifyLookup(DBRecipe):
         mine = [p["title"] for p in b.wi.rows("spotify.playlists", user_id=b.wi.owner_id)]
         if sum(t.split(" ")[0] == right.split(" ")[0] for t in mine) > 1:
             return None  # "Road Trip Mix" vs "Road Trip Mix 2": a near miss would be ambiguous
-        wrong = near_name(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()})
-        if wrong is None:
-            return None
-        return Slip("name", right, wrong, f"You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
-                    said=f"'{right}'", instead=f"'{wrong}'", steps=[call("spotify_show_playlist_library", query=wrong)],
-                    clarify={"keywords": ["playlist", "which", "called"], "answer": f"Oh, I mean '{right}'."})
+        return _name_slip(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()}, "playlist",
+                          "spotify_show_playlist_library", "You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
+                          "Oh, I mean '{right}'.")
 
     def can_mutate(self, i):
         return True
@@ -928,9 +925,6 @@ class SpotifyLookup(DBRecipe):
 
 class CardLookup(DBRecipe):
     """Receipts paid by card: match the last four digits to the owner's cards and record which card paid."""
-
-    flow_name, category = "lookup_chain", "receipt"
-    domains = ("supervisor",)
 
     def setup(self, n):
         b = self.b
@@ -965,8 +959,6 @@ class CardLookup(DBRecipe):
     def ask(self, r):
         return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
                 f"store, the total and the card's name. Then {self.sink.intent()}.")
-
-    again_text = "Do the same for {ref} and add them to the same {recipe.sink.noun}."
 
     def work(self, scope, first):
         p = self._payload(scope)
@@ -1003,10 +995,6 @@ class CardLookup(DBRecipe):
 class InvoicePayLookup(DBRecipe):
     """Invoices from people in the owner's contacts: find them and pay on Venmo."""
 
-    flow_name, category = "lookup_chain", "invoice"
-    domains = ("venmo", "contacts")
-    supports = ("none", "error_correction", "state_mutation")
-
     def setup(self, n):
         b = self.b
         people = [c for c in b.wi.contacts if c.get("email")]
@@ -1031,8 +1019,6 @@ class InvoicePayLookup(DBRecipe):
     def ask(self, r):
         return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
                 f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
-
-    again_text = "Please pay {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -1066,10 +1052,6 @@ class InvoicePayLookup(DBRecipe):
 class RosterTextLookup(DBRecipe):
     """Volunteer rosters naming the owner's contacts: text each volunteer their shift."""
 
-    flow_name, category = "lookup_chain", "table_document"
-    domains = ("messages", "contacts")
-    supports = ("none", "error_correction", "state_mutation")
-
     def setup(self, n):
         b = self.b
         n = min(n, 4)
@@ -1101,8 +1083,6 @@ class RosterTextLookup(DBRecipe):
     def ask(self, r):
         return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
 
-    again_text = "Another roster: text the people on {ref} the same way."
-
     def work(self, scope, first):
         w = Work()
         for i in scope:
@@ -1132,10 +1112,6 @@ class RosterTextLookup(DBRecipe):
 class ChartProjectLookup(DBRecipe):
     """Charts of hours per Todoist project: add a review task to the busiest project of each chart."""
 
-    flow_name, category = "lookup_chain", "chart"
-    domains = ("todoist",)
-    supports = ("none", "error_correction", "state_mutation")
-
     def setup(self, n):
         b = self.b
         projects = sorted((p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if not p["is_inbox"]), key=lambda p: p["id"])
@@ -1158,8 +1134,6 @@ class ChartProjectLookup(DBRecipe):
     def ask(self, r):
         return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
                 "in Todoist, with the chart's week and the number of hours in the description.")
-
-    again_text = "Now {ref}: same thing."
 
     def work(self, scope, first):
         w = Work()
@@ -1186,10 +1160,6 @@ class ChartProjectLookup(DBRecipe):
 # ============================================================================ cross references
 class TodoistReceiptXref(DBRecipe):
     """Receipts vs a shopping project: complete the tasks for items bought and note the price."""
-
-    flow_name, category = "cross_reference", "receipt"
-    domains = ("todoist",)
-    mutable = True
 
     def setup(self, n):
         b = self.b
@@ -1228,8 +1198,6 @@ class TodoistReceiptXref(DBRecipe):
 
     def _what(self):
         return "price I paid" if self.comment == "price" else "store name and the price I paid"
-
-    again_text = "More receipts: cross-check {ref} the same way."
 
     def _text(self, i, it) -> str:
         im = self.b.imgs[i]
@@ -1295,10 +1263,6 @@ class TodoistReceiptXref(DBRecipe):
 class CalendarPosterXref(DBRecipe):
     """Event posters vs the calendar: add the events that are not there yet."""
 
-    flow_name, category = "cross_reference", "event_poster"
-    domains = ("calendar", "reminder")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         cals = calendars(b.wi)
@@ -1321,8 +1285,6 @@ class CalendarPosterXref(DBRecipe):
     def ask(self, r):
         return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
                 f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
-
-    again_text = "More posters: check {ref} the same way."
 
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
@@ -1393,10 +1355,6 @@ class CalendarPosterXref(DBRecipe):
 class ContactsCardXref(DBRecipe):
     """Business cards vs contacts: add the people who are missing."""
 
-    flow_name, category = "cross_reference", "business_card"
-    domains = ("contacts", "gmail")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         self.tag = b.rng.choice(["colleague", "client", "conference"])
@@ -1416,8 +1374,6 @@ class ContactsCardXref(DBRecipe):
     def ask(self, r):
         return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
                 f"tagged '{self.tag}'. Tell me who you added.")
-
-    again_text = "A few more cards: {ref}. Same again."
 
     def _args(self, pr):
         return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
@@ -1482,11 +1438,6 @@ class ContactsCardXref(DBRecipe):
 class WishlistXref(DBRecipe):
     """Price tags of store products vs the Amazon wish list: move matches into the cart."""
 
-    flow_name, category = "cross_reference", "price_tag"
-    domains = ("amazon",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
@@ -1508,8 +1459,6 @@ class WishlistXref(DBRecipe):
 
     def ask(self, r):
         return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
-
-    again_text = "And {ref}: same check."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_wish_list")])
@@ -1546,10 +1495,6 @@ class WishlistXref(DBRecipe):
 class ErrandsXref(DBRecipe):
     """Handwritten errand lists vs a Todoist project: add the errands that are missing."""
 
-    flow_name, category = "cross_reference", "handwritten_note"
-    domains = ("todoist",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         n = min(n, 4)
@@ -1579,8 +1524,6 @@ class ErrandsXref(DBRecipe):
     def ask(self, r):
         return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
                 f"due {self.due.isoformat()}.")
-
-    again_text = "Another list: check {ref} the same way."
 
     def work(self, scope, first):
         w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
