@@ -33,6 +33,13 @@ class Work:
     facts: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
 
+    def did(self, step: dict[str, Any], bit: str, line: str, *facts: str) -> None:
+        """One change made: its call, the reply's sentence, the summary line and the facts the reply states."""
+        self.steps.append(step)
+        self.bits.append(bit)
+        self.lines.append(line)
+        self.facts += facts
+
     def add(self, other: "Work") -> None:
         self.steps += other.steps
         self.bits += other.bits
@@ -394,10 +401,8 @@ class ContactsValidate(DBRecipe):
                 w.bits.append(f"{pr['name']} was already up to date.")
                 continue
             if self.mode == "delete":
-                w.steps.append(call("contacts_delete_contact", contact_id=self.cid[i]))
-                w.bits.append(f"Deleted the outdated contact {pr['name']}.")
-                w.lines.append(f"{pr['name']}: deleted")
-                w.facts.append(pr["name"])
+                w.did(call("contacts_delete_contact", contact_id=self.cid[i]),
+                      f"Deleted the outdated contact {pr['name']}.", f"{pr['name']}: deleted", pr["name"])
                 continue
             args: dict[str, Any] = {"contact_id": self.cid[i]}
             changed = []
@@ -486,20 +491,17 @@ class CalendarValidate(DBRecipe):
                 w.bits.append(f"'{im.label}' was already correct.")
                 continue
             if self.mode == "delete":
-                w.steps.append(call("remove_calendar_event", calendar_event_id=self.eid[i]))
-                w.bits.append(f"Removed '{im.label}'.")
-                w.lines.append(f"{im.label}: removed")
-                w.facts.append(im.label)
+                w.did(call("remove_calendar_event", calendar_event_id=self.eid[i]),
+                      f"Removed '{im.label}'.", f"{im.label}: removed", im.label)
                 continue
             start = iso(im.date, im.time)
             args = {"calendar_event_id": self.eid[i], "start_datetime": start,
                     "end_datetime": hours_after(start, 2)}
             if self.target:
                 args["calendar_id"] = self.target["calendar_id"]
-            w.steps.append(call("modify_calendar_event", **args))
-            w.bits.append(f"Moved '{im.label}' to {im.date} at {im.time}.")
-            w.lines.append(f"{im.label}: now {im.date} {im.time}")
-            w.facts += [im.label, im.date]
+            w.did(call("modify_calendar_event", **args),
+                  f"Moved '{im.label}' to {im.date} at {im.time}.",
+                  f"{im.label}: now {im.date} {im.time}", im.label, im.date)
             self.note(only=[im.date], keys=[im.label])
         return w
 
@@ -581,10 +583,9 @@ class ReminderValidate(DBRecipe):
             if not self.wrong[i] and self.mode == "normal":
                 w.bits.append(f"The {im.label} reminder was already right.")
                 continue
-            w.steps.append(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)))
-            w.bits.append(f"Set the {im.label} reminder to {self._when(im)[:10]} at {self._hour()}.")
-            w.lines.append(f"{im.label}: {self._when(im)[:10]}")
-            w.facts.append(self._when(im)[:10])
+            w.did(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)),
+                  f"Set the {im.label} reminder to {self._when(im)[:10]} at {self._hour()}.",
+                  f"{im.label}: {self._when(im)[:10]}", self._when(im)[:10])
             self.note(only=[im.date], keys=[im.label])
         return w
 
@@ -730,15 +731,11 @@ class SplitwiseValidate(DBRecipe):
                 w.bits.append(f"{im.label} was already right.")
                 continue
             if self.mode == "delete":
-                w.steps.append(call("splitwise_delete_expense", expense_id=self.xid[i]))
-                w.bits.append(f"Deleted the {im.label} expense.")
-                w.lines.append(f"{im.label}: deleted")
-                w.facts.append(im.label)
+                w.did(call("splitwise_delete_expense", expense_id=self.xid[i]),
+                      f"Deleted the {im.label} expense.", f"{im.label}: deleted", im.label)
                 continue
-            w.steps.append(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount))
-            w.bits.append(f"Changed {im.label} to {dollars(im.amount)}.")
-            w.lines.append(f"{im.label}: {dollars(im.amount)}")
-            w.facts.append(money(im.amount))
+            w.did(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount),
+                  f"Changed {im.label} to {dollars(im.amount)}.", f"{im.label}: {dollars(im.amount)}", money(im.amount))
             self.note(only=[money(im.amount)], keys=[im.label])
         return w
 

@@ -26,7 +26,6 @@ from typing import Any, Callable
 from . import pools
 from ._recipe_helpers import calendars, hours_after
 from .core import Build, GenerationError, Payload, call, ref, say
-from .images import dollars
 from .world_index import norm
 
 TZ = "+00:00"
@@ -602,8 +601,3 @@ TEXT_SINKS = (NoteSink, FileSink, EmailSink, DraftSink, TextSink, TaskSink, Remi
 ENTRY_SINKS = (TasksSink, RemindersSink, CalendarSink, AlarmsSink, ContactsSink)
 AMOUNT_SINKS = (VenmoRequestSink, VenmoPaySink, SplitwiseSink)
 ALL_SINKS = TEXT_SINKS + ENTRY_SINKS + AMOUNT_SINKS
-SINKS = {row.name: row for row in ALL_SINKS}
-
-
-def money_text(x: float) -> str:
-    return dollars(x)

@@ -119,12 +119,18 @@ def _believe_absent(s: Scenario, data: dict, i: int) -> None:
     assert steps[-1]["name"] == "create_calendar_event"
 
 
-def _believe_date(s: Scenario, data: dict, i: int) -> None:
-    """Adds the event on the day the user gave ("Monday, May 4"), not on the poster's day."""
+def _users_day(s: Scenario, i: int) -> str:
+    """The day the user gave ("Monday, May 4") as an ISO date."""
     right = s.rounds[i].report[0]
     m = re.search(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), ([A-Z][a-z]+) (\d{1,2})", s.rounds[i].query)
     wrong = datetime.strptime(f"{right[:4]} {m.group(1)} {m.group(2)}", "%Y %B %d").date().isoformat()
     assert wrong != right
+    return wrong
+
+
+def _believe_date(s: Scenario, data: dict, i: int) -> None:
+    """Adds the event on the day the user gave, not on the poster's day."""
+    right, wrong = s.rounds[i].report[0], _users_day(s, i)
     moved = 0
     for st in data["rounds"][i]["solution"]:
         a = st.get("arguments", {})
@@ -179,6 +185,18 @@ def test_an_agent_that_asks_and_then_uses_the_stored_value_passes(recipe, varian
     def ask_first(data):
         data["rounds"][i]["solution"].insert(0, {"say": "Before I start: which one do you mean, and is that detail right?"})
     assert play(s, changed(s, ask_first)) == (1.0, True)
+
+
+def test_a_checker_that_looks_at_the_users_day_in_the_calendar_first_passes():
+    """Correct but not the oracle: it searches the calendar on the day the user gave, finds nothing, goes by the poster."""
+    s = example("CalendarPosterXref", "date")
+    i = _round(s)
+    day = _users_day(s, i)
+
+    def look_first(data):
+        data["rounds"][i]["solution"].insert(0, {"name": "search_calendar_events", "arguments": {
+            "datetime_range_lowerbound": f"{day}T00:00:00+00:00", "datetime_range_upperbound": f"{day}T23:59:59+00:00"}})
+    assert play(s, changed(s, look_first)) == (1.0, True)
 
 
 def test_the_nominal_suite_has_world_contradictions_in_several_recipes():
