@@ -33,6 +33,13 @@ class Work:
     facts: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
 
+    def looked(self, step: dict[str, Any], settled: bool, bit: str) -> bool:
+        """A look-up of one target; when it is ``settled`` (nothing to do) the reply says so (``bit``)."""
+        self.steps.append(step)
+        if settled:
+            self.bits.append(bit)
+        return settled
+
     def did(self, step: dict[str, Any], bit: str, line: str, *facts: str) -> None:
         """One change made: its call, the reply's sentence, the summary line and the facts the reply states."""
         self.steps.append(step)
@@ -132,18 +139,19 @@ def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of
     return None
 
 
-def _date_slip(b: Build, candidates: list[int], order: list[int], stored: set[str]) -> Slip | None:
-    """The user gives a wrong date for the event on one of the ``candidates`` posters (to be added).
+def _date_slip(b: Build, candidates: list[int], order: list[int], did: str) -> Slip | None:
+    """The user gives a wrong date for the event on one of the ``candidates`` posters (to be added or moved).
 
-    The wrong day is a near miss that no image shows and no stored event of the scenario starts on;
-    the poster (and a look at the calendar, which holds no such event) settles it: the event goes in
-    on the poster's date and the reply says so.
+    The wrong day is a near miss that no image shows and no event of the scenario's calendar starts
+    on; the poster (and a look at the calendar) settles it: the event is written on the poster's
+    date and the reply says so (``did``: "added it on", "moved it to").
     """
     if not candidates:
         return None
     i = b.rng.choice(candidates)
     im = b.imgs[i]
-    wrong = wrong_value(b, im.date, [im2.date for im2 in b.imgs] + sorted(stored))
+    stored = sorted({e["start_datetime"][:10] for e in b.entities.get("calendar.events", [])})
+    wrong = wrong_value(b, im.date, [im2.date for im2 in b.imgs] + stored)
     if wrong is None:
         return None
     which = f"this {im.noun}" if len(order) == 1 else f"the {ORDINALS[order.index(i)]} {im.noun}"
@@ -152,7 +160,7 @@ def _date_slip(b: Build, candidates: list[int], order: list[int], stored: set[st
                           f"(Fyi {which} is for {spoken}, I checked with the organisers.)",
                           f"I'm pretty sure the one on {which} happens on {spoken}."])
     answer = (f"The {im.noun} for '{im.label}' gives {_spoken_day(im.date)} ({im.date}), not {spoken}, "
-              f"so I added it on {im.date}.")
+              f"so I {did} {im.date}.")
     return Slip("date", im.date, wrong, answer, claim=claim,
                 clarify={"keywords": ["date", "day", "poster", "which", "right"],
                          "answer": f"Go by the {im.noun} then, I must have misremembered the day."})
@@ -396,9 +404,9 @@ class ContactsValidate(DBRecipe):
         w = Work()
         for i in scope:
             pr, kind = self.b.imgs[i].person, self.stale[i]
-            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
-            if kind is None or i in self.mutations:
-                w.bits.append(f"{pr['name']} was already up to date.")
+            if w.looked(call("contacts_search_contacts", query=pr["name"]),
+                        kind is None or i in self.mutations,
+                        f"{pr['name']} was already up to date."):
                 continue
             if self.mode == "delete":
                 w.did(call("contacts_delete_contact", contact_id=self.cid[i]),
@@ -486,9 +494,9 @@ class CalendarValidate(DBRecipe):
         w = Work()
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("search_calendar_events", title=im.label))
-            if not self.wrong[i] or i in self.mutations:
-                w.bits.append(f"'{im.label}' was already correct.")
+            if w.looked(call("search_calendar_events", title=im.label),
+                        not self.wrong[i] or i in self.mutations,
+                        f"'{im.label}' was already correct."):
                 continue
             if self.mode == "delete":
                 w.did(call("remove_calendar_event", calendar_event_id=self.eid[i]),
@@ -524,6 +532,9 @@ class CalendarValidate(DBRecipe):
         return Mistake(wrong["title"], self.target["title"],
                        f"Oops, I meant my {self.target['title']} calendar, not {wrong['title']}. Please move the events you corrected.",
                        fix, f"Moved them to the {self.target['title']} calendar.")
+
+    def slip(self, scope):
+        return _date_slip(self.b, [i for i in scope if self.wrong[i]], sorted(scope), "moved it to")
 
     def can_mutate(self, i):
         return self.wrong[i]
@@ -726,9 +737,9 @@ class SplitwiseValidate(DBRecipe):
         w = Work()
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label))
-            if not self.wrong[i] or i in self.mutations:
-                w.bits.append(f"{im.label} was already right.")
+            if w.looked(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label),
+                        not self.wrong[i] or i in self.mutations,
+                        f"{im.label} was already right."):
                 continue
             if self.mode == "delete":
                 w.did(call("splitwise_delete_expense", expense_id=self.xid[i]),
@@ -1293,9 +1304,9 @@ class CalendarPosterXref(DBRecipe):
         w = Work([call("search_calendars", title=self.calendar["title"])] if first else [])
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("search_calendar_events", title=im.label))
-            if self.present[i] or i in self.mutations:
-                w.bits.append(f"'{im.label}' is already in your calendar.")
+            if w.looked(call("search_calendar_events", title=im.label),
+                        self.present[i] or i in self.mutations,
+                        f"'{im.label}' is already in your calendar."):
                 continue
             if self.mode == "reminder":
                 w.steps.append(call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time)))
@@ -1331,13 +1342,10 @@ class CalendarPosterXref(DBRecipe):
 
     def slip(self, scope):
         if self.b.rng.random() < 0.5:
-            slip = _date_slip(self.b, [i for i in scope if not self.present[i]], sorted(scope), self._existing_dates())
+            slip = _date_slip(self.b, [i for i in scope if not self.present[i]], sorted(scope), "added it on")
             if slip is not None:
                 return slip
         return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].label, "{which} event", "in my calendar", "it")
-
-    def _existing_dates(self) -> set[str]:
-        return {e["start_datetime"][:10] for e in self.b.entities.get("calendar.events", [])}
 
     def can_mutate(self, i):
         return not self.present[i]
@@ -1381,9 +1389,9 @@ class ContactsCardXref(DBRecipe):
         new = []
         for i in scope:
             pr = self.b.imgs[i].person
-            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
-            if self.present[i] or i in self.mutations:
-                w.bits.append(f"{pr['name']} is already in your contacts.")
+            if w.looked(call("contacts_search_contacts", query=pr["name"]),
+                        self.present[i] or i in self.mutations,
+                        f"{pr['name']} is already in your contacts."):
                 continue
             new.append(i)
             if self.mode == "normal":

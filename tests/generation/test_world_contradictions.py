@@ -3,7 +3,7 @@
 Each variant (a project or playlist name that does not exist, a contact's number, a card's last
 digits, a person or event said to be stored that is not, an event said to be missing that is
 stored; contacts cannot be stored twice, so they have no "missing" claim; a date for a poster's event
-that the poster contradicts and the calendar does not hold) is generated, checked for what the
+that the poster contradicts and the calendar does not hold, for an event to add or to correct) is generated, checked for what the
 round means (kind, the user's wrong detail in the query, the stored value in the reply and the
 report), and played by agents that are not the oracle: one that believes the user (uses the wrong
 detail) must fail, one that asks first and then uses the stored value must pass.
@@ -38,6 +38,7 @@ WHERE = {
     ("CalendarPosterXref", "present"): ("cross_reference", "calendar"),
     ("CalendarPosterXref", "absent"): ("cross_reference", "calendar"),
     ("CalendarPosterXref", "date"): ("cross_reference", "calendar"),
+    ("CalendarValidate", "date"): ("validate", "calendar"),
 }
 
 
@@ -134,7 +135,7 @@ def _believe_date(s: Scenario, data: dict, i: int) -> None:
     moved = 0
     for st in data["rounds"][i]["solution"]:
         a = st.get("arguments", {})
-        if st.get("name") == "create_calendar_event" and a["start_datetime"].startswith(right):
+        if st.get("name") in ("create_calendar_event", "modify_calendar_event") and a.get("start_datetime", "").startswith(right):
             a["start_datetime"] = a["start_datetime"].replace(right, wrong)
             a["end_datetime"] = a["end_datetime"].replace(right, wrong)
             moved += 1
@@ -187,9 +188,10 @@ def test_an_agent_that_asks_and_then_uses_the_stored_value_passes(recipe, varian
     assert play(s, changed(s, ask_first)) == (1.0, True)
 
 
-def test_a_checker_that_looks_at_the_users_day_in_the_calendar_first_passes():
+@pytest.mark.parametrize("recipe", ["CalendarPosterXref", "CalendarValidate"])
+def test_a_checker_that_looks_at_the_users_day_in_the_calendar_first_passes(recipe):
     """Correct but not the oracle: it searches the calendar on the day the user gave, finds nothing, goes by the poster."""
-    s = example("CalendarPosterXref", "date")
+    s = example(recipe, "date")
     i = _round(s)
     day = _users_day(s, i)
 
