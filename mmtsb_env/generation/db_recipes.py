@@ -223,6 +223,8 @@ class DBRecipe(RecipeBase, ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.__name__ not in ABOUT:
+            raise TypeError(f"{cls.__name__} has no row in db_recipes.ABOUT (say its flow, category and apps there)")
         a = cls.about = ABOUT[cls.__name__]
         cls.flow_name, cls.category, cls.domains, cls.supports = a.flow, a.category, a.domains, a.supports
         cls.mutable, cls.mutate_first_only, cls.again_text = a.mutable, a.first_only, a.again

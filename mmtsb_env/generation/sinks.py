@@ -11,7 +11,8 @@ Argument templates (:func:`resolve`): ``"@field"`` is ``field`` of the result sa
 sink's label (``"@"``: the whole result); ``"{name}"`` alone is the value itself (``None`` leaves
 the argument out); any other string is formatted with the sink's values; lists are resolved item
 by item. The values are what the row's ``draw`` chose, the contact (``person``, ``full``,
-``spoken``), the payload (``new``, ``headline``, ``amount``), the text so far (``text``), what
+``spoken``), the payload (``new``, ``headline``, ``amount``; ``subject``: the first payload's
+headline), the text so far (``text``; ``added``: what an addition appends), what
 ``derive`` computes from them and, per entry, ``e`` and what ``entry`` computes.
 """
 
