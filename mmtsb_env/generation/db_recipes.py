@@ -3,8 +3,9 @@
 Each recipe draws images whose values relate to rows of the simulated device -- rows it adds as
 ``initial_entities`` (stale contacts, a shopping project, events already in the calendar) or
 rows of the base world (store products, songs, the owner's payment cards) -- and solves each
-task round with searches followed by targeted writes. The subclasses supply the hooks of
-:class:`DBRecipe`; the round layout, share rounds and challenges are shared.
+task round with searches followed by targeted writes. What a recipe is about (flow, category,
+apps, its requests, the challenges it takes) is its row of :data:`ABOUT`; the subclasses supply
+the logic hooks of :class:`DBRecipe`; the round layout, share rounds and challenges are shared.
 """
 
 from __future__ import annotations
@@ -174,14 +175,16 @@ def _spoken_day(iso_date: str) -> str:
 
 @dataclass(frozen=True)
 class About:
-    """What a recipe is about: its flow, image category and apps, the challenge it cannot take, whether the user can
-    pre-empt one of its target rows (``first_only``: only before the first task round, as later rounds write it too)
-    and how a later task round is asked (``{ref}``: its images; ``{recipe}``: the recipe)."""
+    """What a recipe is about: its flow, image category and apps, how its first and later task rounds are asked
+    (``{ref}``: the round's images; ``{recipe}``: the recipe), the challenge it cannot take, and whether the user
+    can pre-empt one of its target rows (``first_only``: only before the first task round, as later rounds write
+    it too)."""
 
     name: str
     flow: str
     category: str
     domains: tuple[str, ...]
+    ask: str = ""  # the first task request ({ref}: its images; {recipe}: the recipe)
     without: str = ""
     mutable: bool = False
     first_only: bool = False
@@ -193,22 +196,54 @@ class About:
 
 
 ABOUT: dict[str, About] = {a.name: a for a in (
-    About("ContactsValidate", "validate", "business_card", ("contacts",), mutable=True, again="Here are more cards: check {ref} against my contacts the same way."),
-    About("CalendarValidate", "validate", "event_poster", ("calendar",), mutable=True, again="More posters: check {ref} against my calendar the same way."),
-    About("ReminderValidate", "validate", "invoice", ("reminder",), mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
-    About("NotePriceValidate", "validate", "price_tag", ("simple_note",), without="error_correction", mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
-    About("SplitwiseValidate", "validate", "receipt", ("splitwise",), without="error_correction", mutable=True),
-    About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",), mutable=True, again="And {ref}: same thing, into the cart."),
-    About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",), mutable=True, again="Here's another list: add the songs on {ref} too."),
-    About("CardLookup", "lookup_chain", "receipt", ("supervisor",), again="Do the same for {ref} and add them to the same {recipe.sink.noun}."),
-    About("InvoicePayLookup", "lookup_chain", "invoice", ("venmo", "contacts"), without="goal_change", again="Please pay {ref} the same way."),
-    About("RosterTextLookup", "lookup_chain", "table_document", ("messages", "contacts"), without="goal_change", again="Another roster: text the people on {ref} the same way."),
-    About("ChartProjectLookup", "lookup_chain", "chart", ("todoist",), without="goal_change", again="Now {ref}: same thing."),
-    About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",), mutable=True, again="More receipts: cross-check {ref} the same way."),
-    About("CalendarPosterXref", "cross_reference", "event_poster", ("calendar", "reminder"), mutable=True, again="More posters: check {ref} the same way."),
-    About("ContactsCardXref", "cross_reference", "business_card", ("contacts", "gmail"), mutable=True, again="A few more cards: {ref}. Same again."),
-    About("WishlistXref", "cross_reference", "price_tag", ("amazon",), without="error_correction", mutable=True, again="And {ref}: same check."),
-    About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",), mutable=True, again="Another list: check {ref} the same way."),
+    About("ContactsValidate", "validate", "business_card", ("contacts",),
+          ask="I got new business cards from people already in my contacts. Check {ref} against my contacts and fix any phone number or email that no longer matches the card{recipe.tag_text}.",
+          mutable=True, again="Here are more cards: check {ref} against my contacts the same way."),
+    About("CalendarValidate", "validate", "event_poster", ("calendar",),
+          ask="These posters are for events I already put in my calendar. Check {ref} against my calendar and correct any event whose date or start time is wrong (keep them two hours long){recipe.target_text}.",
+          mutable=True, again="More posters: check {ref} against my calendar the same way."),
+    About("ReminderValidate", "validate", "invoice", ("reminder",),
+          ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.hour_text} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
+          mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
+    About("NotePriceValidate", "validate", "price_tag", ("simple_note",),
+          ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
+          without="error_correction", mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
+    About("SplitwiseValidate", "validate", "receipt", ("splitwise",),
+          ask="I logged these receipts as expenses in my '{recipe.group[name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
+          without="error_correction", mutable=True),
+    About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
+          ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.qty_word} of each to my cart, and tell me what Amazon charges for it.",
+          mutable=True, again="And {ref}: same thing, into the cart."),
+    About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",),
+          ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.playlist[title]}'.",
+          mutable=True, again="Here's another list: add the songs on {ref} too."),
+    About("CardLookup", "lookup_chain", "receipt", ("supervisor",),
+          ask="For each of {ref}, work out which of my payment cards I used (the receipt shows the last four digits) and list the store, the total and the card's name. Then {recipe.sink_intent}.",
+          again="Do the same for {ref} and add them to the same {recipe.sink.noun}."),
+    About("InvoicePayLookup", "lookup_chain", "invoice", ("venmo", "contacts"),
+          ask="These invoices are from people in my contacts. For each of {ref}, find the person and pay them the invoice total on Venmo from my {recipe.card[card_name]} card, with the invoice number as the note.",
+          without="goal_change", again="Please pay {ref} the same way."),
+    About("RosterTextLookup", "lookup_chain", "table_document", ("messages", "contacts"),
+          ask="I'm coordinating volunteers. Text everyone listed on {ref} their shift: the day, the start time and how many hours.",
+          without="goal_change", again="Another roster: text the people on {ref} the same way."),
+    About("ChartProjectLookup", "lookup_chain", "chart", ("todoist",),
+          ask="For each of {ref}, find the project with the most hours and add a task titled '{recipe.title}' to that project in Todoist, with the chart's week and the number of hours in the description.",
+          without="goal_change", again="Now {ref}: same thing."),
+    About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",),
+          ask="Cross-check {ref} against my Todoist project '{recipe.project[name]}': for every task that's still open and matches something I bought, mark it complete and add a comment with the {recipe.what}.",
+          mutable=True, again="More receipts: cross-check {ref} the same way."),
+    About("CalendarPosterXref", "cross_reference", "event_poster", ("calendar", "reminder"),
+          ask="Check {ref} against my calendar. Add every event that isn't in it yet to my {recipe.calendar[title]} calendar, {recipe.hours} hours long, with the venue as the address, and tell me which ones you added.",
+          mutable=True, again="More posters: check {ref} the same way."),
+    About("ContactsCardXref", "cross_reference", "business_card", ("contacts", "gmail"),
+          ask="Check {ref} against my contacts and add everyone who isn't there yet, with their phone number and email, tagged '{recipe.tag}'. Tell me who you added.",
+          mutable=True, again="A few more cards: {ref}. Same again."),
+    About("WishlistXref", "cross_reference", "price_tag", ("amazon",),
+          ask="I'm checking products in a store. Compare {ref} with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved.",
+          without="error_correction", mutable=True, again="And {ref}: same check."),
+    About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",),
+          ask="Check {ref} against my Todoist project '{recipe.project[name]}' and add a task for every errand that isn't there yet, due {recipe.due}.",
+          mutable=True, again="Another list: check {ref} the same way."),
 )}
 
 
@@ -261,9 +296,9 @@ class DBRecipe(RecipeBase, ABC):
     def setup(self, n: int) -> list[int]:
         """Seed the rows the task works on; the images' indices in drawing order."""
 
-    @abstractmethod
     def ask(self, ref: str) -> str:
-        """The first task request, about the images described by ``ref``."""
+        """The first task request, about the images described by ``ref`` (the recipe's ``About.ask``)."""
+        return self.about.ask.format(ref=ref, recipe=self)
 
     def again(self, ref: str) -> str:
         return self.again_text.format(ref=ref, recipe=self)
@@ -396,11 +431,9 @@ class ContactsValidate(DBRecipe):
             ids.append(i)
         return ids
 
-    def _tag_text(self) -> str:
+    @property
+    def tag_text(self) -> str:
         return f", and tag every contact you fix as '{self.tag}'" if self.tag else ""
-
-    def ask(self, r):
-        return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
 
     def work(self, scope, first):
         w = Work()
@@ -485,12 +518,9 @@ class CalendarValidate(DBRecipe):
             self.eid[i], self.wrong[i] = row["calendar_event_id"], wrong
         return ids
 
-    def _target_text(self):
+    @property
+    def target_text(self) -> str:
         return f", and move every event you correct into my {self.target['title']} calendar" if self.target else ""
-
-    def ask(self, r):
-        return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
-                f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
 
     def work(self, scope, first):
         w = Work()
@@ -575,12 +605,9 @@ class ReminderValidate(DBRecipe):
         d = date.fromisoformat(im.date) - timedelta(days=1 if self.mode == "daybefore" else 0)
         return iso(d.isoformat(), f"{self.hour:02d}:00")
 
-    def _hour(self) -> str:
+    @property
+    def hour_text(self) -> str:
         return f"{self.hour % 12 or 12} {'AM' if self.hour < 12 else 'PM'}"
-
-    def ask(self, r):
-        return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
-                f"due date. Fix any that don't, and tell me the due dates you changed them to.")
 
     def work(self, scope, first):
         w = Work()
@@ -597,7 +624,7 @@ class ReminderValidate(DBRecipe):
                 w.bits.append(f"The {im.label} reminder was already right.")
                 continue
             w.did(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)),
-                  f"Set the {im.label} reminder to {self._when(im)[:10]} at {self._hour()}.",
+                  f"Set the {im.label} reminder to {self._when(im)[:10]} at {self.hour_text}.",
                   f"{im.label}: {self._when(im)[:10]}", self._when(im)[:10])
             self.note(only=[im.date], keys=[im.label])
         return w
@@ -605,15 +632,15 @@ class ReminderValidate(DBRecipe):
     def goal(self):
         self.mode = "daybefore"
         steps = self._retime_done()
-        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self._hour()}), "
+        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self.hour_text}), "
                 "including the ones that were already right."), steps, "Moved every reminder to the day before its due date."
 
     def mistake(self):
-        wrong = self._hour()
+        wrong = self.hour_text
         self.hour += 1
         fix = self._retime_done()
-        return Mistake(wrong, self._hour(), f"Sorry, I said {wrong} but I meant {self._hour()}. Please set all of those reminders to {self._hour()}.",
-                       fix, f"All the reminders now go off at {self._hour()} on the due date.")
+        return Mistake(wrong, self.hour_text, f"Sorry, I said {wrong} but I meant {self.hour_text}. Please set all of those reminders to {self.hour_text}.",
+                       fix, f"All the reminders now go off at {self.hour_text} on the due date.")
 
     def _retime_done(self):
         """One ``modify_reminder`` per checked invoice, to the current ``_when``."""
@@ -656,9 +683,6 @@ class NotePriceValidate(DBRecipe):
 
     def _content(self) -> str:
         return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.current[i])}" for i in self.order)
-
-    def ask(self, r):
-        return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
 
     def work(self, scope, first):
         w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
@@ -731,10 +755,6 @@ class SplitwiseValidate(DBRecipe):
             self.xid[i], self.wrong[i] = row["id"], wrong
         return ids
 
-    def ask(self, r):
-        return (f"I logged these receipts as expenses in my '{self.group['name']}' Splitwise group. Check {r} against those expenses "
-                "and fix any amount that doesn't match the receipt's total.")
-
     def work(self, scope, first):
         w = Work()
         for i in scope:
@@ -770,6 +790,10 @@ class SplitwiseValidate(DBRecipe):
 class AmazonLookup(DBRecipe):
     """Price tags of products the store sells: find each on Amazon and put it in the cart."""
 
+    @property
+    def qty_word(self) -> str:
+        return "one" if self.qty == 1 else "two"
+
     def setup(self, n):
         b = self.b
         pool = _free_products(b)
@@ -782,10 +806,6 @@ class AmazonLookup(DBRecipe):
             self.products[i] = prod
             ids.append(i)
         return ids
-
-    def ask(self, r):
-        qty = "one" if self.qty == 1 else "two"
-        return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_cart")])
@@ -864,9 +884,6 @@ class SpotifyLookup(DBRecipe):
             ids.append(i)
         return ids
 
-    def ask(self, r):
-        return f"A friend sent me some songs. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
-
     def work(self, scope, first):
         target = self.playlist
         w = Work([call("spotify_show_playlist", playlist_id=target["id"])] if self.mode == "normal" else [])
@@ -936,6 +953,10 @@ class SpotifyLookup(DBRecipe):
 class CardLookup(DBRecipe):
     """Receipts paid by card: match the last four digits to the owner's cards and record which card paid."""
 
+    @property
+    def sink_intent(self) -> str:
+        return self.sink.intent()
+
     def setup(self, n):
         b = self.b
         cards = sorted(b.wi.rows("supervisor.payment_cards", user_id=b.wi.owner_id), key=lambda c: c["id"])
@@ -965,10 +986,6 @@ class CardLookup(DBRecipe):
             p.image_values += [im.label, money(im.amount)]
             p.keys += [im.extra["card_last4"]]
         return p
-
-    def ask(self, r):
-        return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
-                f"store, the total and the card's name. Then {self.sink.intent()}.")
 
     def work(self, scope, first):
         p = self._payload(scope)
@@ -1025,10 +1042,6 @@ class InvoicePayLookup(DBRecipe):
         if sum(b.imgs[i].amount for i in ids) > 0.9 * self.card["available_balance"]:
             raise GenerationError("the invoices add up to more than the card can pay")
         return ids
-
-    def ask(self, r):
-        return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
-                f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
 
     def work(self, scope, first):
         w = Work()
@@ -1090,9 +1103,6 @@ class RosterTextLookup(DBRecipe):
             ids.append(i)
         return ids
 
-    def ask(self, r):
-        return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
-
     def work(self, scope, first):
         w = Work()
         for i in scope:
@@ -1140,10 +1150,6 @@ class ChartProjectLookup(DBRecipe):
             ids.append(i)
         self.title = "Review logged hours"
         return ids
-
-    def ask(self, r):
-        return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
-                "in Todoist, with the chart's week and the number of hours in the description.")
 
     def work(self, scope, first):
         w = Work()
@@ -1202,11 +1208,8 @@ class TodoistReceiptXref(DBRecipe):
         self.comment = "price"
         return ids
 
-    def ask(self, r):
-        return (f"Cross-check {r} against my Todoist project '{self.project['name']}': for every task that's still open and matches "
-                f"something I bought, mark it complete and add a comment with the {self._what()}.")
-
-    def _what(self):
+    @property
+    def what(self) -> str:
         return "price I paid" if self.comment == "price" else "store name and the price I paid"
 
     def _text(self, i, it) -> str:
@@ -1292,10 +1295,6 @@ class CalendarPosterXref(DBRecipe):
                                               "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
         return ids
 
-    def ask(self, r):
-        return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
-                f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
-
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
         return {"calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
@@ -1377,10 +1376,6 @@ class ContactsCardXref(DBRecipe):
                                              "created_at": _past(b)})
         self.draft: S.Sink | None = None
         return ids
-
-    def ask(self, r):
-        return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
-                f"tagged '{self.tag}'. Tell me who you added.")
 
     def _args(self, pr):
         return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
@@ -1464,9 +1459,6 @@ class WishlistXref(DBRecipe):
             ids.append(i)
         return ids
 
-    def ask(self, r):
-        return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
-
     def work(self, scope, first):
         w = Work([call("amazon_show_wish_list")])
         for i in scope:
@@ -1527,10 +1519,6 @@ class ErrandsXref(DBRecipe):
         self.added: list[tuple[int, str]] = []
         self.mutated_lines: set[str] = set()
         return ids
-
-    def ask(self, r):
-        return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
-                f"due {self.due.isoformat()}.")
 
     def work(self, scope, first):
         w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
