@@ -125,7 +125,7 @@ def _late_skeleton(ids: list[int], rng: random.Random, *, budget: int, min_group
 
 # ---------------------------------------------------------------------------- sink choice
 def _sink_options(kind_payload: Payload, flow_name: str, *, need_extend: bool, need_revise: bool, need_undo: bool,
-                  need_mistake: bool, need_online: bool = False, need_edit: bool = False) -> list[type]:
+                  need_mistake: bool, need_online: bool = False, need_edit: bool = False) -> list[S.SinkRow]:
     out = []
     for cls in S.ALL_SINKS:
         if need_edit and (not cls.edit or (cls.edit == "lines" and flow_name in ("compare", "compute"))):
