@@ -182,20 +182,16 @@ def near_digits(b: Build, right: str, taken: set[str]) -> str:
 
 def can_edit(sink: S.Sink) -> bool:
     """Whether the sink's result can be partly taken back (entries, or the lines of a note or file)."""
-    if isinstance(sink, S._EntriesSink):
+    if sink.row.edit == "entries":
         return len(sink.made) >= 2
-    if isinstance(sink, (S.NoteSink, S.FileSink)):
+    if sink.row.edit == "lines":
         return len([ln for ln in sink.content.split("\n") if ln.strip()]) >= 2
-    return isinstance(sink, EDITABLE_AMOUNTS)
-
-
-EDITABLE_AMOUNTS = (S.VenmoRequestSink, S.SplitwiseSink)
-EDITABLE = S.ENTRY_SINKS + (S.NoteSink, S.FileSink) + EDITABLE_AMOUNTS
+    return sink.row.edit == "amount"
 
 
 def edit_made(b: Build, sink: S.Sink, current: Payload) -> Part:
     """A round where the user takes back one entry (or line, or half the amount) the assistant made earlier."""
-    if isinstance(sink, EDITABLE_AMOUNTS):
+    if sink.row.edit == "amount":
         new = round(current.amount / 2, 2)
         money = f"{new:,.2f}"
         b.note_values(Payload("", derived=[money]))
@@ -206,7 +202,7 @@ def edit_made(b: Build, sink: S.Sink, current: Payload) -> Part:
         ])
         return Part(req, sink.revise(Payload("", amount=new)), f"Changed the {sink.noun} to ${money}.", facts=[money],
                     kind="state_mutation", is_task=True, report=[money] if "tell me" in req else [])
-    if isinstance(sink, S._EntriesSink):
+    if sink.row.edit == "entries":
         k = b.rng.randrange(min(len(sink.made), len(ORDINALS)))
         label, e = sink.made[k]
         steps = sink.remove(label, e)

@@ -3,8 +3,9 @@
 Each recipe draws images whose values relate to rows of the simulated device -- rows it adds as
 ``initial_entities`` (stale contacts, a shopping project, events already in the calendar) or
 rows of the base world (store products, songs, the owner's payment cards) -- and solves each
-task round with searches followed by targeted writes. The subclasses supply the hooks of
-:class:`DBRecipe`; the round layout, share rounds and challenges are shared.
+task round with searches followed by targeted writes. What a recipe is about (flow, category,
+apps, its requests, the challenges it takes) is its row of :data:`ABOUT`; the subclasses supply
+the logic hooks of :class:`DBRecipe`; the round layout, share rounds and challenges are shared.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
-from .challenges import Slip, apply_slip, contradict, near_digits, near_name
+from .challenges import Slip, apply_slip, contradict, near_digits, near_name, wrong_value
 from .core import ORDINALS, Build, GenerationError, Part, Payload, call, describe_images, ref, unique
 from .images import dollars, money, number
 from .layout import skeleton
@@ -32,6 +33,20 @@ class Work:
     bits: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+
+    def looked(self, step: dict[str, Any], settled: bool, bit: str) -> bool:
+        """A look-up of one target; when it is ``settled`` (nothing to do) the reply says so (``bit``)."""
+        self.steps.append(step)
+        if settled:
+            self.bits.append(bit)
+        return settled
+
+    def did(self, step: dict[str, Any], bit: str, line: str, *facts: str) -> None:
+        """One change made: its call, the reply's sentence, the summary line and the facts the reply states."""
+        self.steps.append(step)
+        self.bits.append(bit)
+        self.lines.append(line)
+        self.facts += facts
 
     def add(self, other: "Work") -> None:
         self.steps += other.steps
@@ -78,12 +93,17 @@ def _project_slip(b: Build, proj: dict[str, Any]) -> Slip | None:
     right = proj["name"]
     taken = {norm(p["name"]) for p in b.wi.tables["todoist.projects"].values()}
     taken |= {norm(p["name"]) for p in b.entities.get("todoist.projects", [])}
+    return _name_slip(b, right, taken, "project", "todoist_show_projects",
+                      "There's no project called '{wrong}'; yours is '{right}', so I worked in that one.", "Sorry, I mean '{right}'.")
+
+
+def _name_slip(b: Build, right: str, taken: set[str], noun: str, look: str, answer: str, reply: str) -> Slip | None:
+    """The user calls their ``noun`` ``right`` by a near miss no name in ``taken`` has; ``look`` (a search) shows the real one."""
     wrong = near_name(b, right, taken)
     if wrong is None:
         return None
-    return Slip("name", right, wrong, f"There's no project called '{wrong}'; yours is '{right}', so I worked in that one.",
-                said=f"'{right}'", instead=f"'{wrong}'", steps=[call("todoist_show_projects", query=wrong)],
-                clarify={"keywords": ["project", "which", "called"], "answer": f"Sorry, I mean '{right}'."})
+    return Slip("name", right, wrong, answer.format(wrong=wrong, right=right), said=f"'{right}'", instead=f"'{wrong}'",
+                steps=[call(look, query=wrong)], clarify={"keywords": [noun, "which", "called"], "answer": reply.format(right=right)})
 
 
 def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of, thing: str, where: str, them: str,
@@ -120,15 +140,129 @@ def _presence_slip(b: Build, scope: list[int], present: dict[int, bool], name_of
     return None
 
 
+def _date_slip(b: Build, candidates: list[int], order: list[int], did: str) -> Slip | None:
+    """The user gives a wrong date for the event on one of the ``candidates`` posters (to be added or moved).
+
+    The wrong day is a near miss that no image shows and no event of the scenario's calendar starts
+    on; the poster (and a look at the calendar) settles it: the event is written on the poster's
+    date and the reply says so (``did``: "added it on", "moved it to").
+    """
+    if not candidates:
+        return None
+    i = b.rng.choice(candidates)
+    im = b.imgs[i]
+    stored = sorted({e["start_datetime"][:10] for e in b.entities.get("calendar.events", [])})
+    wrong = wrong_value(b, im.date, [im2.date for im2 in b.imgs] + stored)
+    if wrong is None:
+        return None
+    which = f"this {im.noun}" if len(order) == 1 else f"the {ORDINALS[order.index(i)]} {im.noun}"
+    spoken = _spoken_day(wrong)
+    claim = b.rng.choice([f"The event on {which} is on {spoken}, by the way - the date on it is hard to read.",
+                          f"(Fyi {which} is for {spoken}, I checked with the organisers.)",
+                          f"I'm pretty sure the one on {which} happens on {spoken}."])
+    answer = (f"The {im.noun} for '{im.label}' gives {_spoken_day(im.date)} ({im.date}), not {spoken}, "
+              f"so I {did} {im.date}.")
+    return Slip("date", im.date, wrong, answer, claim=claim,
+                clarify={"keywords": ["date", "day", "poster", "which", "right"],
+                         "answer": f"Go by the {im.noun} then, I must have misremembered the day."})
+
+
+def _spoken_day(iso_date: str) -> str:
+    """``2026-05-14`` as a person says it: ``Thursday, May 14``."""
+    d = date.fromisoformat(iso_date)
+    return f"{d.strftime('%A, %B')} {d.day}"
+
+
+@dataclass(frozen=True)
+class About:
+    """What a recipe is about: its flow, image category and apps, how its first and later task rounds are asked
+    (``{ref}``: the round's images; ``{recipe}``: the recipe), the challenge it cannot take, and whether the user
+    can pre-empt one of its target rows (``first_only``: only before the first task round, as later rounds write
+    it too)."""
+
+    name: str
+    flow: str
+    category: str
+    domains: tuple[str, ...]
+    ask: str = ""  # the first task request ({ref}: its images; {recipe}: the recipe)
+    without: str = ""
+    mutable: bool = False
+    first_only: bool = False
+    again: str = "Here are more: do the same with {ref}."
+
+    @property
+    def supports(self) -> tuple[str, ...]:
+        return tuple(c for c in ("none", "goal_change", "error_correction", "state_mutation") if c != self.without)
+
+
+ABOUT: dict[str, About] = {a.name: a for a in (
+    About("ContactsValidate", "validate", "business_card", ("contacts",),
+          ask="I got new business cards from people already in my contacts. Check {ref} against my contacts and fix any phone number or email that no longer matches the card{recipe.tag_text}.",
+          mutable=True, again="Here are more cards: check {ref} against my contacts the same way."),
+    About("CalendarValidate", "validate", "event_poster", ("calendar",),
+          ask="These posters are for events I already put in my calendar. Check {ref} against my calendar and correct any event whose date or start time is wrong (keep them two hours long){recipe.target_text}.",
+          mutable=True, again="More posters: check {ref} against my calendar the same way."),
+    About("ReminderValidate", "validate", "invoice", ("reminder",),
+          ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.hour_text} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
+          mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
+    About("NotePriceValidate", "validate", "price_tag", ("simple_note",),
+          ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
+          without="error_correction", mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
+    About("SplitwiseValidate", "validate", "receipt", ("splitwise",),
+          ask="I logged these receipts as expenses in my '{recipe.group[name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
+          without="error_correction", mutable=True),
+    About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
+          ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.qty_word} of each to my cart, and tell me what Amazon charges for it.",
+          mutable=True, again="And {ref}: same thing, into the cart."),
+    About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",),
+          ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.playlist[title]}'.",
+          mutable=True, again="Here's another list: add the songs on {ref} too."),
+    About("CardLookup", "lookup_chain", "receipt", ("supervisor",),
+          ask="For each of {ref}, work out which of my payment cards I used (the receipt shows the last four digits) and list the store, the total and the card's name. Then {recipe.sink_intent}.",
+          again="Do the same for {ref} and add them to the same {recipe.sink.noun}."),
+    About("InvoicePayLookup", "lookup_chain", "invoice", ("venmo", "contacts"),
+          ask="These invoices are from people in my contacts. For each of {ref}, find the person and pay them the invoice total on Venmo from my {recipe.card[card_name]} card, with the invoice number as the note.",
+          without="goal_change", again="Please pay {ref} the same way."),
+    About("RosterTextLookup", "lookup_chain", "table_document", ("messages", "contacts"),
+          ask="I'm coordinating volunteers. Text everyone listed on {ref} their shift: the day, the start time and how many hours.",
+          without="goal_change", again="Another roster: text the people on {ref} the same way."),
+    About("ChartProjectLookup", "lookup_chain", "chart", ("todoist",),
+          ask="For each of {ref}, find the project with the most hours and add a task titled '{recipe.title}' to that project in Todoist, with the chart's week and the number of hours in the description.",
+          without="goal_change", again="Now {ref}: same thing."),
+    About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",),
+          ask="Cross-check {ref} against my Todoist project '{recipe.project[name]}': for every task that's still open and matches something I bought, mark it complete and add a comment with the {recipe.what}.",
+          mutable=True, again="More receipts: cross-check {ref} the same way."),
+    About("CalendarPosterXref", "cross_reference", "event_poster", ("calendar", "reminder"),
+          ask="Check {ref} against my calendar. Add every event that isn't in it yet to my {recipe.calendar[title]} calendar, {recipe.hours} hours long, with the venue as the address, and tell me which ones you added.",
+          mutable=True, again="More posters: check {ref} the same way."),
+    About("ContactsCardXref", "cross_reference", "business_card", ("contacts", "gmail"),
+          ask="Check {ref} against my contacts and add everyone who isn't there yet, with their phone number and email, tagged '{recipe.tag}'. Tell me who you added.",
+          mutable=True, again="A few more cards: {ref}. Same again."),
+    About("WishlistXref", "cross_reference", "price_tag", ("amazon",),
+          ask="I'm checking products in a store. Compare {ref} with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved.",
+          without="error_correction", mutable=True, again="And {ref}: same check."),
+    About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",),
+          ask="Check {ref} against my Todoist project '{recipe.project[name]}' and add a task for every errand that isn't there yet, due {recipe.due}.",
+          mutable=True, again="Another list: check {ref} the same way."),
+)}
+
+
 class DBRecipe(RecipeBase, ABC):
     """Base of the database-backed recipes (see the module docs)."""
 
-    flow_name = ""
-    category = ""
+    about: About
+    flow_name = category = again_text = ""
     domains: tuple[str, ...] = ()
-    supports: tuple[str, ...] = ("none", "goal_change", "error_correction", "state_mutation")
-    mutable = False  # the user can pre-empt one target row (entity state mutation)
-    mutate_first_only = False  # the mutated row is also written by later rounds: mutate before the first
+    supports: tuple[str, ...] = ()
+    mutable = mutate_first_only = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__name__ not in ABOUT:
+            raise TypeError(f"{cls.__name__} has no row in db_recipes.ABOUT (say its flow, category and apps there)")
+        a = cls.about = ABOUT[cls.__name__]
+        cls.flow_name, cls.category, cls.domains, cls.supports = a.flow, a.category, a.domains, a.supports
+        cls.mutable, cls.mutate_first_only, cls.again_text = a.mutable, a.first_only, a.again
 
     def __init__(self, b: Build, n: int, arrival: str, challenge: str, budget: int) -> None:
         self.b, self.challenge = b, challenge
@@ -162,12 +296,9 @@ class DBRecipe(RecipeBase, ABC):
     def setup(self, n: int) -> list[int]:
         """Seed the rows the task works on; the images' indices in drawing order."""
 
-    @abstractmethod
     def ask(self, ref: str) -> str:
-        """The first task request, about the images described by ``ref``."""
-
-    # the request of a later task round (``{ref}``: its images; ``{recipe}``: this recipe)
-    again_text = "Here are more: do the same with {ref}."
+        """The first task request, about the images described by ``ref`` (the recipe's ``About.ask``)."""
+        return self.about.ask.format(ref=ref, recipe=self)
 
     def again(self, ref: str) -> str:
         return self.again_text.format(ref=ref, recipe=self)
@@ -281,10 +412,6 @@ class DBRecipe(RecipeBase, ABC):
 class ContactsValidate(DBRecipe):
     """Business cards vs the owner's contacts: fix phone numbers / emails that changed."""
 
-    flow_name, category = "validate", "business_card"
-    domains = ("contacts",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         self.tag = b.rng.choice(["colleague", "client", "partner"]) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
@@ -304,40 +431,30 @@ class ContactsValidate(DBRecipe):
             ids.append(i)
         return ids
 
-    def _tag_text(self) -> str:
+    @property
+    def tag_text(self) -> str:
         return f", and tag every contact you fix as '{self.tag}'" if self.tag else ""
-
-    def ask(self, r):
-        return f"I got new business cards from people already in my contacts. Check {r} against my contacts and fix any phone number or email that no longer matches the card{self._tag_text()}."
-
-    again_text = "Here are more cards: check {ref} against my contacts the same way."
 
     def work(self, scope, first):
         w = Work()
         for i in scope:
             pr, kind = self.b.imgs[i].person, self.stale[i]
-            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
-            if kind is None or i in self.mutations:
-                w.bits.append(f"{pr['name']} was already up to date.")
+            if w.looked(call("contacts_search_contacts", query=pr["name"]),
+                        kind is None or i in self.mutations,
+                        f"{pr['name']} was already up to date."):
                 continue
             if self.mode == "delete":
-                w.steps.append(call("contacts_delete_contact", contact_id=self.cid[i]))
-                w.bits.append(f"Deleted the outdated contact {pr['name']}.")
-                w.lines.append(f"{pr['name']}: deleted")
-                w.facts.append(pr["name"])
+                w.did(call("contacts_delete_contact", contact_id=self.cid[i]),
+                      f"Deleted the outdated contact {pr['name']}.", f"{pr['name']}: deleted", pr["name"])
                 continue
             args: dict[str, Any] = {"contact_id": self.cid[i]}
             changed = []
-            if kind in ("phone", "both"):
-                args["phone_number"] = pr["phone"]
-                changed.append(f"phone to {pr['phone']}")
-                self.note(only=[pr["phone"]])
-                w.facts.append(pr["phone"])
-            if kind in ("email", "both"):
-                args["email"] = pr["email"]
-                changed.append(f"email to {pr['email']}")
-                self.note(only=[pr["email"]])
-                w.facts.append(pr["email"])
+            for field, column in (("phone", "phone_number"), ("email", "email")):
+                if kind in (field, "both"):
+                    args[column] = pr[field]
+                    changed.append(f"{field} to {pr[field]}")
+                    self.note(only=[pr[field]])
+                    w.facts.append(pr[field])
             if self.tag:
                 args["relationships"] = [self.tag]
             w.steps.append(call("contacts_update_contact", **args))
@@ -377,10 +494,6 @@ class ContactsValidate(DBRecipe):
 class CalendarValidate(DBRecipe):
     """Event posters vs calendar entries: correct wrong dates/times."""
 
-    flow_name, category = "validate", "event_poster"
-    domains = ("calendar",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         cals = calendars(b.wi)
@@ -405,38 +518,30 @@ class CalendarValidate(DBRecipe):
             self.eid[i], self.wrong[i] = row["calendar_event_id"], wrong
         return ids
 
-    def _target_text(self):
+    @property
+    def target_text(self) -> str:
         return f", and move every event you correct into my {self.target['title']} calendar" if self.target else ""
-
-    def ask(self, r):
-        return (f"These posters are for events I already put in my calendar. Check {r} against my calendar and correct any event "
-                f"whose date or start time is wrong (keep them two hours long){self._target_text()}.")
-
-    again_text = "More posters: check {ref} against my calendar the same way."
 
     def work(self, scope, first):
         w = Work()
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("search_calendar_events", title=im.label))
-            if not self.wrong[i] or i in self.mutations:
-                w.bits.append(f"'{im.label}' was already correct.")
+            if w.looked(call("search_calendar_events", title=im.label),
+                        not self.wrong[i] or i in self.mutations,
+                        f"'{im.label}' was already correct."):
                 continue
             if self.mode == "delete":
-                w.steps.append(call("remove_calendar_event", calendar_event_id=self.eid[i]))
-                w.bits.append(f"Removed '{im.label}'.")
-                w.lines.append(f"{im.label}: removed")
-                w.facts.append(im.label)
+                w.did(call("remove_calendar_event", calendar_event_id=self.eid[i]),
+                      f"Removed '{im.label}'.", f"{im.label}: removed", im.label)
                 continue
             start = iso(im.date, im.time)
             args = {"calendar_event_id": self.eid[i], "start_datetime": start,
                     "end_datetime": hours_after(start, 2)}
             if self.target:
                 args["calendar_id"] = self.target["calendar_id"]
-            w.steps.append(call("modify_calendar_event", **args))
-            w.bits.append(f"Moved '{im.label}' to {im.date} at {im.time}.")
-            w.lines.append(f"{im.label}: now {im.date} {im.time}")
-            w.facts += [im.label, im.date]
+            w.did(call("modify_calendar_event", **args),
+                  f"Moved '{im.label}' to {im.date} at {im.time}.",
+                  f"{im.label}: now {im.date} {im.time}", im.label, im.date)
             self.note(only=[im.date], keys=[im.label])
         return w
 
@@ -460,6 +565,9 @@ class CalendarValidate(DBRecipe):
                        f"Oops, I meant my {self.target['title']} calendar, not {wrong['title']}. Please move the events you corrected.",
                        fix, f"Moved them to the {self.target['title']} calendar.")
 
+    def slip(self, scope):
+        return _date_slip(self.b, [i for i in scope if self.wrong[i]], sorted(scope), "moved it to")
+
     def can_mutate(self, i):
         return self.wrong[i]
 
@@ -472,10 +580,6 @@ class CalendarValidate(DBRecipe):
 
 class ReminderValidate(DBRecipe):
     """Invoices vs payment reminders: every reminder at the chosen hour on the due date."""
-
-    flow_name, category = "validate", "invoice"
-    domains = ("reminder",)
-    mutable = True
 
     def setup(self, n):
         b = self.b
@@ -501,14 +605,9 @@ class ReminderValidate(DBRecipe):
         d = date.fromisoformat(im.date) - timedelta(days=1 if self.mode == "daybefore" else 0)
         return iso(d.isoformat(), f"{self.hour:02d}:00")
 
-    def _hour(self) -> str:
+    @property
+    def hour_text(self) -> str:
         return f"{self.hour % 12 or 12} {'AM' if self.hour < 12 else 'PM'}"
-
-    def ask(self, r):
-        return (f"I have reminders to pay these invoices. Check {r}: each reminder should go off at {self._hour()} on the invoice's "
-                f"due date. Fix any that don't, and tell me the due dates you changed them to.")
-
-    again_text = "Two more things to check: {ref}, same rule for their reminders."
 
     def work(self, scope, first):
         w = Work()
@@ -524,25 +623,24 @@ class ReminderValidate(DBRecipe):
             if not self.wrong[i] and self.mode == "normal":
                 w.bits.append(f"The {im.label} reminder was already right.")
                 continue
-            w.steps.append(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)))
-            w.bits.append(f"Set the {im.label} reminder to {self._when(im)[:10]} at {self._hour()}.")
-            w.lines.append(f"{im.label}: {self._when(im)[:10]}")
-            w.facts.append(self._when(im)[:10])
+            w.did(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)),
+                  f"Set the {im.label} reminder to {self._when(im)[:10]} at {self.hour_text}.",
+                  f"{im.label}: {self._when(im)[:10]}", self._when(im)[:10])
             self.note(only=[im.date], keys=[im.label])
         return w
 
     def goal(self):
         self.mode = "daybefore"
         steps = self._retime_done()
-        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self._hour()}), "
+        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self.hour_text}), "
                 "including the ones that were already right."), steps, "Moved every reminder to the day before its due date."
 
     def mistake(self):
-        wrong = self._hour()
+        wrong = self.hour_text
         self.hour += 1
         fix = self._retime_done()
-        return Mistake(wrong, self._hour(), f"Sorry, I said {wrong} but I meant {self._hour()}. Please set all of those reminders to {self._hour()}.",
-                       fix, f"All the reminders now go off at {self._hour()} on the due date.")
+        return Mistake(wrong, self.hour_text, f"Sorry, I said {wrong} but I meant {self.hour_text}. Please set all of those reminders to {self.hour_text}.",
+                       fix, f"All the reminders now go off at {self.hour_text} on the due date.")
 
     def _retime_done(self):
         """One ``modify_reminder`` per checked invoice, to the current ``_when``."""
@@ -561,12 +659,6 @@ class ReminderValidate(DBRecipe):
 
 class NotePriceValidate(DBRecipe):
     """Price tags vs a price-watch note: update stale prices in the note."""
-
-    flow_name, category = "validate", "price_tag"
-    domains = ("simple_note",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
-    mutate_first_only = True
 
     def setup(self, n):
         b = self.b
@@ -591,11 +683,6 @@ class NotePriceValidate(DBRecipe):
 
     def _content(self) -> str:
         return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.current[i])}" for i in self.order)
-
-    def ask(self, r):
-        return f"My note '{self.title}' lists prices for some products. Check {r} and update the note so every listed price matches the tag."
-
-    again_text = "I found more tags: check {ref} against the same note."
 
     def work(self, scope, first):
         w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
@@ -645,11 +732,6 @@ class NotePriceValidate(DBRecipe):
 class SplitwiseValidate(DBRecipe):
     """Receipts vs expenses logged in a Splitwise group: fix wrong amounts."""
 
-    flow_name, category = "validate", "receipt"
-    domains = ("splitwise",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
@@ -673,28 +755,20 @@ class SplitwiseValidate(DBRecipe):
             self.xid[i], self.wrong[i] = row["id"], wrong
         return ids
 
-    def ask(self, r):
-        return (f"I logged these receipts as expenses in my '{self.group['name']}' Splitwise group. Check {r} against those expenses "
-                "and fix any amount that doesn't match the receipt's total.")
-
     def work(self, scope, first):
         w = Work()
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label))
-            if not self.wrong[i] or i in self.mutations:
-                w.bits.append(f"{im.label} was already right.")
+            if w.looked(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label),
+                        not self.wrong[i] or i in self.mutations,
+                        f"{im.label} was already right."):
                 continue
             if self.mode == "delete":
-                w.steps.append(call("splitwise_delete_expense", expense_id=self.xid[i]))
-                w.bits.append(f"Deleted the {im.label} expense.")
-                w.lines.append(f"{im.label}: deleted")
-                w.facts.append(im.label)
+                w.did(call("splitwise_delete_expense", expense_id=self.xid[i]),
+                      f"Deleted the {im.label} expense.", f"{im.label}: deleted", im.label)
                 continue
-            w.steps.append(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount))
-            w.bits.append(f"Changed {im.label} to {dollars(im.amount)}.")
-            w.lines.append(f"{im.label}: {dollars(im.amount)}")
-            w.facts.append(money(im.amount))
+            w.did(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount),
+                  f"Changed {im.label} to {dollars(im.amount)}.", f"{im.label}: {dollars(im.amount)}", money(im.amount))
             self.note(only=[money(im.amount)], keys=[im.label])
         return w
 
@@ -716,9 +790,9 @@ class SplitwiseValidate(DBRecipe):
 class AmazonLookup(DBRecipe):
     """Price tags of products the store sells: find each on Amazon and put it in the cart."""
 
-    flow_name, category = "lookup_chain", "price_tag"
-    domains = ("amazon",)
-    mutable = True
+    @property
+    def qty_word(self) -> str:
+        return "one" if self.qty == 1 else "two"
 
     def setup(self, n):
         b = self.b
@@ -732,12 +806,6 @@ class AmazonLookup(DBRecipe):
             self.products[i] = prod
             ids.append(i)
         return ids
-
-    def ask(self, r):
-        qty = "one" if self.qty == 1 else "two"
-        return f"I saw {r} in a shop. Find each product on Amazon, add {qty} of each to my cart, and tell me what Amazon charges for it."
-
-    again_text = "And {ref}: same thing, into the cart."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_cart")])
@@ -791,10 +859,6 @@ class AmazonLookup(DBRecipe):
 class SpotifyLookup(DBRecipe):
     """Handwritten song lists: find each song on Spotify and add it to a playlist."""
 
-    flow_name, category = "lookup_chain", "handwritten_note"
-    domains = ("spotify",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
@@ -819,11 +883,6 @@ class SpotifyLookup(DBRecipe):
             self.songs[i] = songs
             ids.append(i)
         return ids
-
-    def ask(self, r):
-        return f"A friend sent me some songs. Find every song on {r} on Spotify and add it to my playlist '{self.playlist['title']}'."
-
-    again_text = "Here's another list: add the songs on {ref} too."
 
     def work(self, scope, first):
         target = self.playlist
@@ -876,12 +935,9 @@ class SpotifyLookup(DBRecipe):
         mine = [p["title"] for p in b.wi.rows("spotify.playlists", user_id=b.wi.owner_id)]
         if sum(t.split(" ")[0] == right.split(" ")[0] for t in mine) > 1:
             return None  # "Road Trip Mix" vs "Road Trip Mix 2": a near miss would be ambiguous
-        wrong = near_name(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()})
-        if wrong is None:
-            return None
-        return Slip("name", right, wrong, f"You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
-                    said=f"'{right}'", instead=f"'{wrong}'", steps=[call("spotify_show_playlist_library", query=wrong)],
-                    clarify={"keywords": ["playlist", "which", "called"], "answer": f"Oh, I mean '{right}'."})
+        return _name_slip(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()}, "playlist",
+                          "spotify_show_playlist_library", "You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
+                          "Oh, I mean '{right}'.")
 
     def can_mutate(self, i):
         return True
@@ -897,8 +953,9 @@ class SpotifyLookup(DBRecipe):
 class CardLookup(DBRecipe):
     """Receipts paid by card: match the last four digits to the owner's cards and record which card paid."""
 
-    flow_name, category = "lookup_chain", "receipt"
-    domains = ("supervisor",)
+    @property
+    def sink_intent(self) -> str:
+        return self.sink.intent()
 
     def setup(self, n):
         b = self.b
@@ -930,12 +987,6 @@ class CardLookup(DBRecipe):
             p.keys += [im.extra["card_last4"]]
         return p
 
-    def ask(self, r):
-        return (f"For each of {r}, work out which of my payment cards I used (the receipt shows the last four digits) and list the "
-                f"store, the total and the card's name. Then {self.sink.intent()}.")
-
-    again_text = "Do the same for {ref} and add them to the same {recipe.sink.noun}."
-
     def work(self, scope, first):
         p = self._payload(scope)
         self.b.note_values(p)
@@ -958,7 +1009,7 @@ class CardLookup(DBRecipe):
 
     def goal(self):
         sink = self.sink
-        new = S.NoteSink(self.b) if not isinstance(sink, S.NoteSink) else S.FileSink(self.b)
+        new = S.NoteSink(self.b) if sink.row is not S.NoteSink else S.FileSink(self.b)
         p = self._payload(self.done)
         steps = sink.undo() + new.write(p, additive=False)
         self.sink = new
@@ -970,10 +1021,6 @@ class CardLookup(DBRecipe):
 
 class InvoicePayLookup(DBRecipe):
     """Invoices from people in the owner's contacts: find them and pay on Venmo."""
-
-    flow_name, category = "lookup_chain", "invoice"
-    domains = ("venmo", "contacts")
-    supports = ("none", "error_correction", "state_mutation")
 
     def setup(self, n):
         b = self.b
@@ -995,12 +1042,6 @@ class InvoicePayLookup(DBRecipe):
         if sum(b.imgs[i].amount for i in ids) > 0.9 * self.card["available_balance"]:
             raise GenerationError("the invoices add up to more than the card can pay")
         return ids
-
-    def ask(self, r):
-        return (f"These invoices are from people in my contacts. For each of {r}, find the person and pay them the invoice total "
-                f"on Venmo from my {self.card['card_name']} card, with the invoice number as the note.")
-
-    again_text = "Please pay {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -1034,10 +1075,6 @@ class InvoicePayLookup(DBRecipe):
 class RosterTextLookup(DBRecipe):
     """Volunteer rosters naming the owner's contacts: text each volunteer their shift."""
 
-    flow_name, category = "lookup_chain", "table_document"
-    domains = ("messages", "contacts")
-    supports = ("none", "error_correction", "state_mutation")
-
     def setup(self, n):
         b = self.b
         n = min(n, 4)
@@ -1065,11 +1102,6 @@ class RosterTextLookup(DBRecipe):
             self.rows[i] = pairs
             ids.append(i)
         return ids
-
-    def ask(self, r):
-        return "I'm coordinating volunteers. Text everyone listed on " + r + " their shift: the day, the start time and how many hours."
-
-    again_text = "Another roster: text the people on {ref} the same way."
 
     def work(self, scope, first):
         w = Work()
@@ -1100,10 +1132,6 @@ class RosterTextLookup(DBRecipe):
 class ChartProjectLookup(DBRecipe):
     """Charts of hours per Todoist project: add a review task to the busiest project of each chart."""
 
-    flow_name, category = "lookup_chain", "chart"
-    domains = ("todoist",)
-    supports = ("none", "error_correction", "state_mutation")
-
     def setup(self, n):
         b = self.b
         projects = sorted((p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if not p["is_inbox"]), key=lambda p: p["id"])
@@ -1122,12 +1150,6 @@ class ChartProjectLookup(DBRecipe):
             ids.append(i)
         self.title = "Review logged hours"
         return ids
-
-    def ask(self, r):
-        return (f"For each of {r}, find the project with the most hours and add a task titled '{self.title}' to that project "
-                "in Todoist, with the chart's week and the number of hours in the description.")
-
-    again_text = "Now {ref}: same thing."
 
     def work(self, scope, first):
         w = Work()
@@ -1154,10 +1176,6 @@ class ChartProjectLookup(DBRecipe):
 # ============================================================================ cross references
 class TodoistReceiptXref(DBRecipe):
     """Receipts vs a shopping project: complete the tasks for items bought and note the price."""
-
-    flow_name, category = "cross_reference", "receipt"
-    domains = ("todoist",)
-    mutable = True
 
     def setup(self, n):
         b = self.b
@@ -1190,14 +1208,9 @@ class TodoistReceiptXref(DBRecipe):
         self.comment = "price"
         return ids
 
-    def ask(self, r):
-        return (f"Cross-check {r} against my Todoist project '{self.project['name']}': for every task that's still open and matches "
-                f"something I bought, mark it complete and add a comment with the {self._what()}.")
-
-    def _what(self):
+    @property
+    def what(self) -> str:
         return "price I paid" if self.comment == "price" else "store name and the price I paid"
-
-    again_text = "More receipts: cross-check {ref} the same way."
 
     def _text(self, i, it) -> str:
         im = self.b.imgs[i]
@@ -1263,10 +1276,6 @@ class TodoistReceiptXref(DBRecipe):
 class CalendarPosterXref(DBRecipe):
     """Event posters vs the calendar: add the events that are not there yet."""
 
-    flow_name, category = "cross_reference", "event_poster"
-    domains = ("calendar", "reminder")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         cals = calendars(b.wi)
@@ -1286,12 +1295,6 @@ class CalendarPosterXref(DBRecipe):
                                               "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
         return ids
 
-    def ask(self, r):
-        return (f"Check {r} against my calendar. Add every event that isn't in it yet to my {self.calendar['title']} calendar, "
-                f"{self.hours} hours long, with the venue as the address, and tell me which ones you added.")
-
-    again_text = "More posters: check {ref} the same way."
-
     def _event(self, im) -> dict[str, Any]:
         start = iso(im.date, im.time)
         return {"calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
@@ -1302,9 +1305,9 @@ class CalendarPosterXref(DBRecipe):
         w = Work([call("search_calendars", title=self.calendar["title"])] if first else [])
         for i in scope:
             im = self.b.imgs[i]
-            w.steps.append(call("search_calendar_events", title=im.label))
-            if self.present[i] or i in self.mutations:
-                w.bits.append(f"'{im.label}' is already in your calendar.")
+            if w.looked(call("search_calendar_events", title=im.label),
+                        self.present[i] or i in self.mutations,
+                        f"'{im.label}' is already in your calendar."):
                 continue
             if self.mode == "reminder":
                 w.steps.append(call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time)))
@@ -1339,6 +1342,10 @@ class CalendarPosterXref(DBRecipe):
                        fix, "They are now 3 hours long.")
 
     def slip(self, scope):
+        if self.b.rng.random() < 0.5:
+            slip = _date_slip(self.b, [i for i in scope if not self.present[i]], sorted(scope), "added it on")
+            if slip is not None:
+                return slip
         return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].label, "{which} event", "in my calendar", "it")
 
     def can_mutate(self, i):
@@ -1354,10 +1361,6 @@ class CalendarPosterXref(DBRecipe):
 class ContactsCardXref(DBRecipe):
     """Business cards vs contacts: add the people who are missing."""
 
-    flow_name, category = "cross_reference", "business_card"
-    domains = ("contacts", "gmail")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         self.tag = b.rng.choice(["colleague", "client", "conference"])
@@ -1371,14 +1374,8 @@ class ContactsCardXref(DBRecipe):
                 b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
                                              "email": pr["email"], "phone_number": pr["phone"], "relationships": [],
                                              "created_at": _past(b)})
-        self.draft: S.DraftSink | None = None
+        self.draft: S.Sink | None = None
         return ids
-
-    def ask(self, r):
-        return (f"Check {r} against my contacts and add everyone who isn't there yet, with their phone number and email, "
-                f"tagged '{self.tag}'. Tell me who you added.")
-
-    again_text = "A few more cards: {ref}. Same again."
 
     def _args(self, pr):
         return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
@@ -1389,9 +1386,9 @@ class ContactsCardXref(DBRecipe):
         new = []
         for i in scope:
             pr = self.b.imgs[i].person
-            w.steps.append(call("contacts_search_contacts", query=pr["name"]))
-            if self.present[i] or i in self.mutations:
-                w.bits.append(f"{pr['name']} is already in your contacts.")
+            if w.looked(call("contacts_search_contacts", query=pr["name"]),
+                        self.present[i] or i in self.mutations,
+                        f"{pr['name']} is already in your contacts."):
                 continue
             new.append(i)
             if self.mode == "normal":
@@ -1443,11 +1440,6 @@ class ContactsCardXref(DBRecipe):
 class WishlistXref(DBRecipe):
     """Price tags of store products vs the Amazon wish list: move matches into the cart."""
 
-    flow_name, category = "cross_reference", "price_tag"
-    domains = ("amazon",)
-    supports = ("none", "goal_change", "state_mutation")
-    mutable = True
-
     def setup(self, n):
         b = self.b
         owner = b.wi.owner_id
@@ -1466,11 +1458,6 @@ class WishlistXref(DBRecipe):
                 self.entry[i] = row["id"]
             ids.append(i)
         return ids
-
-    def ask(self, r):
-        return "I'm checking products in a store. Compare " + r + " with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved."
-
-    again_text = "And {ref}: same check."
 
     def work(self, scope, first):
         w = Work([call("amazon_show_wish_list")])
@@ -1507,10 +1494,6 @@ class WishlistXref(DBRecipe):
 class ErrandsXref(DBRecipe):
     """Handwritten errand lists vs a Todoist project: add the errands that are missing."""
 
-    flow_name, category = "cross_reference", "handwritten_note"
-    domains = ("todoist",)
-    mutable = True
-
     def setup(self, n):
         b = self.b
         n = min(n, 4)
@@ -1536,12 +1519,6 @@ class ErrandsXref(DBRecipe):
         self.added: list[tuple[int, str]] = []
         self.mutated_lines: set[str] = set()
         return ids
-
-    def ask(self, r):
-        return (f"Check {r} against my Todoist project '{self.project['name']}' and add a task for every errand that isn't there yet, "
-                f"due {self.due.isoformat()}.")
-
-    again_text = "Another list: check {ref} the same way."
 
     def work(self, scope, first):
         w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 from . import sinks as S
 from .axes import MAX_ROUNDS
-from .challenges import EDITABLE
 from .core import Build, GenerationError, Payload
 from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
 
@@ -126,10 +125,10 @@ def _late_skeleton(ids: list[int], rng: random.Random, *, budget: int, min_group
 
 # ---------------------------------------------------------------------------- sink choice
 def _sink_options(kind_payload: Payload, flow_name: str, *, need_extend: bool, need_revise: bool, need_undo: bool,
-                  need_mistake: bool, need_online: bool = False, need_edit: bool = False) -> list[type]:
+                  need_mistake: bool, need_online: bool = False, need_edit: bool = False) -> list[S.SinkRow]:
     out = []
     for cls in S.ALL_SINKS:
-        if need_edit and (cls not in EDITABLE or (cls in (S.NoteSink, S.FileSink) and flow_name in ("compare", "compute"))):
+        if need_edit and (not cls.edit or (cls.edit == "lines" and flow_name in ("compare", "compute"))):
             continue
         if need_online and not (cls.network or cls.cellular):
             continue
@@ -145,7 +144,7 @@ def _sink_options(kind_payload: Payload, flow_name: str, *, need_extend: bool, n
             continue
         if need_undo and not cls.undoable:
             continue
-        if need_mistake and cls in (S.EmailSink, S.TextSink, S.VenmoPaySink):
+        if need_mistake and cls.fix is None:
             continue
         out.append(cls)
     return out

@@ -44,7 +44,7 @@ class RecipeBase:
     def describe(self) -> str:
         """The recipe (and sink) that built the scenario, for analysis of generated suites."""
         sink = getattr(self, "sink", None)
-        return type(self).__name__ + (f"/{type(sink).__name__}" if sink is not None else "")
+        return type(self).__name__ + (f"/{sink.name}" if sink is not None else "")
 
     def criteria(self, parts: list[Part], expected: list[dict[str, Any]]) -> str:
         done = " ".join(p.answer for p in parts if p.answer)
@@ -57,7 +57,7 @@ class RecipeBase:
     def generic_setup(self, sink: S.Sink | None) -> Part:
         """A text-only round before the images (late arrival): a contact's address the sink will need, or a warm-up."""
         b = self.b
-        if isinstance(sink, S._PersonSink) and (sink.pre_steps or sink.clarify) and not sink.created:
+        if sink is not None and sink.person is not None and (sink.pre_steps or sink.clarify) and not sink.created:
             steps = list(sink.pre_steps)
             clar = [sink.clarify] if sink.clarify else []
             sink.pre_steps, sink.clarify = [], None
@@ -139,12 +139,12 @@ class GenericRecipe(RecipeBase):
                            need_edit=edit)
         share = None
         if any(s.role == "share" for s in slots):
-            options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS if c is not type(sink) and c not in (S.ReminderSink,)
+            options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS if c is not sink.row and c is not S.ReminderSink
                        and (c.kind == "text" or full.amount)]
             b.rng.shuffle(options)
             for c in options:
                 cand = c(b)
-                if cand.accepts(full) and not (isinstance(cand, S._PersonSink) and isinstance(sink, S._PersonSink)
+                if cand.accepts(full) and not (cand.person is not None and sink.person is not None
                                                and cand.person["id"] == sink.person["id"]):
                     share = cand
                     break
@@ -215,7 +215,7 @@ class GenericRecipe(RecipeBase):
                 last_payload = self.flow.payload(b, cumulative)
         if self.variant == "edit":
             if not can_edit(self.sink):
-                raise GenerationError(f"{type(self.sink).__name__} made too little to take part of it back")
+                raise GenerationError(f"{self.sink.name} made too little to take part of it back")
             parts.append(edit_made(b, self.sink, self.flow.payload(b, cumulative)))
         return parts
 
@@ -251,7 +251,7 @@ class GenericRecipe(RecipeBase):
                 raise GenerationError("the sink cannot take a correction")
             return Part(m.correction, m.fix, m.answer, kind="correction", is_task=True)
         # goal change: send the result somewhere else and remove what was made
-        options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS + S.ENTRY_SINKS if c is not type(sink)]
+        options = [c for c in S.TEXT_SINKS + S.AMOUNT_SINKS + S.ENTRY_SINKS if c is not sink.row]
         b.rng.shuffle(options)
         new = None
         later = getattr(self, "_later_tasks", False)
@@ -259,7 +259,7 @@ class GenericRecipe(RecipeBase):
             if later and not (c.extendable if flow.additive else c.revisable):
                 continue
             cand = c(b)
-            if cand.accepts(current) and (self.share is None or type(cand) is not type(self.share)):
+            if cand.accepts(current) and (self.share is None or cand.row is not self.share.row):
                 new = cand
                 break
         if new is None:

@@ -53,3 +53,17 @@ def test_entity_mutation_is_a_user_change_the_solution_respects():
     updated = {e.key for e in s.expected_changes if e.table == "phone.contacts" and e.operation == "update"}
     assert change.key not in updated
     assert verify(s, code=False).ok
+
+
+def test_every_recipe_is_described_by_one_about_row():
+    from mmtsb_env.generation.db_recipes import ABOUT, DBRecipe
+
+    classes = {cls.__name__: (flow, cls) for flow, group in RECIPES.items() for cls in group}
+    assert set(classes) == set(ABOUT)
+    for name, (flow, cls) in classes.items():
+        a = ABOUT[name]
+        assert cls.flow_name == a.flow == flow and cls.category == a.category and cls.domains == a.domains
+        assert "none" in cls.supports and "state_mutation" in cls.supports and a.without not in cls.supports
+        assert "{ref}" in cls.again_text
+    with pytest.raises(TypeError, match="Unlisted has no row in db_recipes.ABOUT"):
+        type("Unlisted", (DBRecipe,), {})

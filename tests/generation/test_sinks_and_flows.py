@@ -1,4 +1,4 @@
-"""Sinks undo what they create; flows put their facts in the answer; deictic phrases."""
+"""Sinks (rows of data) undo what they create and repair mistakes; flows put their facts in the answer; deictic phrases."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _steps_to_rounds(*groups):
 UNDOABLE = [c for c in S.ALL_SINKS if c.undoable]
 
 
-@pytest.mark.parametrize("cls", UNDOABLE, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", UNDOABLE, ids=lambda c: c.name)
 def test_undo_removes_everything_the_sink_made(cls):
     b = _build(3)
     kinds = {"amount": ("receipt", "compute"), "entries": ("event_poster", "aggregate"), "text": ("receipt", "aggregate")}
@@ -56,12 +56,12 @@ def test_mistakes_change_the_written_rows():
     ids = flow.draft(b, 2)
     sink = S.CalendarSink(b)
     made = sink.write(flow.payload(b, ids), additive=True)
-    old = sink.calendar["calendar_id"]
+    old = sink.v["calendar"]["calendar_id"]
     m = sink.mistake()
-    assert m is not None and sink.calendar["calendar_id"] != old
+    assert m is not None and sink.v["calendar"]["calendar_id"] != old
     run = play(_steps_to_rounds(made, m.fix), {}, reference_time=NOW.isoformat(), user_id=1)
     events = [e for e in expected_changes(run.world) if e["table"] == "calendar.events"]
-    assert len(events) == 2 and {e["row"]["calendar_id"] for e in events} == {sink.calendar["calendar_id"]}
+    assert len(events) == 2 and {e["row"]["calendar_id"] for e in events} == {sink.v["calendar"]["calendar_id"]}
 
 
 @pytest.mark.parametrize("flow_name,cat", [("aggregate", "receipt"), ("compare", "price_tag"), ("filter", "event_poster"),
@@ -91,7 +91,7 @@ def test_describe_images_is_deictic():
 
 
 @pytest.mark.parametrize("cls", [c for c in S.ALL_SINKS if not (c.undoable and c.revisable and c.extendable)],
-                         ids=lambda c: c.__name__)
+                         ids=lambda c: c.name)
 def test_capabilities_a_sink_lacks_are_generation_errors(cls):
     from mmtsb_env.generation.core import GenerationError
 
@@ -103,10 +103,80 @@ def test_capabilities_a_sink_lacks_are_generation_errors(cls):
                 attempt()
 
 
-def test_sinks_and_recipes_must_implement_their_hooks():
+def test_recipes_must_implement_their_hooks():
     from mmtsb_env.generation.db_recipes import DBRecipe
 
     with pytest.raises(TypeError, match="abstract"):
-        S.Sink(_build(0))
-    with pytest.raises(TypeError, match="abstract"):
         DBRecipe.__new__(DBRecipe)
+
+
+def _written(cls, seed=3):
+    b = _build(seed)
+    kinds = {"amount": ("receipt", "compute"), "entries": ("event_poster", "aggregate"), "text": ("receipt", "aggregate")}
+    cat, flow_name = kinds[cls.kind]
+    if cls is S.ContactsSink:
+        cat = "business_card"
+    flow = make_flow(b, flow_name, cat)
+    payload = flow.payload(b, flow.draft(b, 3))
+    sink = cls(b)
+    assert sink.accepts(payload)
+    return sink, sink.write(payload, additive=flow.additive)
+
+
+def _rows(steps):
+    run = play(_steps_to_rounds(steps), {}, reference_time=NOW.isoformat(), user_id=1)
+    return sorted((e["table"], str(sorted(e["row"].items()))) for e in expected_changes(run.world))
+
+
+@pytest.mark.parametrize("cls", [c for c in S.ALL_SINKS if c.fix is not None], ids=lambda c: c.name)
+def test_every_mistake_repair_changes_what_the_sink_wrote(cls):
+    sink, made = _written(cls)
+    before = _rows(made)
+    wrong = sink.v[cls.fix.field]
+    m = sink.mistake()
+    assert sink.v[cls.fix.field] != wrong and m.wrong_text != m.right_text
+    said = m.correction + " " + m.answer
+    assert m.wrong_text.split()[0] in m.correction and m.right_text.split()[0] in said, (m.correction, m.answer)
+    after = _rows(made + m.fix)
+    assert m.fix and after != before and len(after) >= len(before) - 1  # the rows moved or were renamed, not lost
+
+
+def test_sinks_without_a_repair_are_the_ones_that_cannot_take_back_what_they_sent():
+    assert {c.name for c in S.ALL_SINKS if c.fix is None} == {"EmailSink", "TextSink", "VenmoPaySink"}
+
+
+def test_a_new_sink_is_a_few_lines_of_data():
+    """A row the generator does not ship: an archive file under the owner's documents, with undo and a repair."""
+    archive = S.SinkRow(
+        "ArchiveSink", "text", "archive file", ("file_system",),
+        intent={"": "archive it at {path}"}, done="Archived at {path}.",
+        draw=lambda b: {"path": f"{b.wi.home()}documents/archive_{b.rng.randint(100, 999)}.txt"},
+        create=(S.op("file_system_create_file", file_path="{path}", content="{text}"),),
+        extend=(S.op("file_system_update_file", file_path="{path}", content="{text}"),),
+        undo=(S.op("file_system_delete_file", file_path="{path}"),),
+        fix=S.Fix("path", lambda s, w: w.replace("archive_", "old_"), "It should be at {right}, not {wrong}.", "Moved it to {right}.",
+                  steps=(S.op("file_system_move_file", source_file_path="{wrong}", destination_file_path="{right}"),)))
+    b = _build(4)
+    sink = archive(b)
+    assert sink.intent().startswith("archive it at /") and not archive.revisable and archive.extendable
+    from mmtsb_env.generation.core import Payload
+    made = sink.write(Payload("x", lines=["a: 1", "b: 2"]), additive=True)
+    made += sink.write(Payload("x", lines=["c: 3"]), additive=True)
+    assert made[-1]["arguments"]["content"] == "a: 1\nb: 2\nc: 3"
+    m = sink.mistake()
+    files = [r for t, r in _rows(made + m.fix) if t == "file_system.files"]
+    assert len(files) == 1 and "old_" in files[0] and "c: 3" in files[0]
+    assert _rows(made + m.fix + sink.undo()) == []
+    from mmtsb_env.generation.core import GenerationError
+    with pytest.raises(GenerationError, match="ArchiveSink cannot rewrite what it wrote \\(revisable = False\\)"):
+        sink.revise(Payload("x", lines=["d"]))
+
+
+def test_templates_resolve_references_values_and_omissions():
+    v = {"a": {"b": 7}, "n": None, "t": "x"}
+    assert S.resolve("@note_id", v, "note3") == {"$ref": "note3.note_id"}
+    assert S.resolve("@", v, "r1") == {"$ref": "r1."}
+    assert S.resolve("{a[b]}", v, "") == 7  # the value itself, not its text
+    assert S.resolve("{n}", v, "") is None
+    assert S.resolve("More: {t} {a[b]}", v, "") == "More: x 7"
+    assert S.resolve(["{a[b]}", "plain"], v, "") == [7, "plain"]

@@ -2,7 +2,8 @@
 
 Each variant (a project or playlist name that does not exist, a contact's number, a card's last
 digits, a person or event said to be stored that is not, an event said to be missing that is
-stored; contacts cannot be stored twice, so they have no "missing" claim) is generated, checked for what the
+stored; contacts cannot be stored twice, so they have no "missing" claim; a date for a poster's event
+that the poster contradicts and the calendar does not hold, for an event to add or to correct) is generated, checked for what the
 round means (kind, the user's wrong detail in the query, the stored value in the reply and the
 report), and played by agents that are not the oracle: one that believes the user (uses the wrong
 detail) must fail, one that asks first and then uses the stored value must pass.
@@ -11,6 +12,8 @@ detail) must fail, one that asks first and then uses the stored value must pass.
 from __future__ import annotations
 
 import json
+import re
+from datetime import datetime
 from functools import lru_cache
 
 import pytest
@@ -34,6 +37,8 @@ WHERE = {
     ("ContactsCardXref", "present"): ("cross_reference", "contacts"),
     ("CalendarPosterXref", "present"): ("cross_reference", "calendar"),
     ("CalendarPosterXref", "absent"): ("cross_reference", "calendar"),
+    ("CalendarPosterXref", "date"): ("cross_reference", "calendar"),
+    ("CalendarValidate", "date"): ("validate", "calendar"),
 }
 
 
@@ -115,7 +120,29 @@ def _believe_absent(s: Scenario, data: dict, i: int) -> None:
     assert steps[-1]["name"] == "create_calendar_event"
 
 
-BELIEVE = {"name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
+def _users_day(s: Scenario, i: int) -> str:
+    """The day the user gave ("Monday, May 4") as an ISO date."""
+    right = s.rounds[i].report[0]
+    m = re.search(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), ([A-Z][a-z]+) (\d{1,2})", s.rounds[i].query)
+    wrong = datetime.strptime(f"{right[:4]} {m.group(1)} {m.group(2)}", "%Y %B %d").date().isoformat()
+    assert wrong != right
+    return wrong
+
+
+def _believe_date(s: Scenario, data: dict, i: int) -> None:
+    """Adds the event on the day the user gave, not on the poster's day."""
+    right, wrong = s.rounds[i].report[0], _users_day(s, i)
+    moved = 0
+    for st in data["rounds"][i]["solution"]:
+        a = st.get("arguments", {})
+        if st.get("name") in ("create_calendar_event", "modify_calendar_event") and a.get("start_datetime", "").startswith(right):
+            a["start_datetime"] = a["start_datetime"].replace(right, wrong)
+            a["end_datetime"] = a["end_datetime"].replace(right, wrong)
+            moved += 1
+    assert moved == 1
+
+
+BELIEVE = {"date": _believe_date, "name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
            "absent": _believe_absent}
 
 
@@ -128,7 +155,7 @@ def test_the_round_means_a_contradiction_with_the_world(recipe, variant):
     right = r.report[0]
     assert r.image_ids and r.solution  # a task round, not a follow-up
     assert right in r.answer  # the reply names the stored value ...
-    if variant in ("name", "number", "card"):
+    if variant in ("name", "number", "card", "date"):
         assert right not in r.query  # ... which the user got wrong
         assert any(st.get("arguments", {}).get("query") not in (None, right) for st in r.solution if "name" in st) or variant != "name"
     # the stored value is the phone's: a base-world or scenario row holds it (the images alone do not decide)
@@ -161,6 +188,19 @@ def test_an_agent_that_asks_and_then_uses_the_stored_value_passes(recipe, varian
     assert play(s, changed(s, ask_first)) == (1.0, True)
 
 
+@pytest.mark.parametrize("recipe", ["CalendarPosterXref", "CalendarValidate"])
+def test_a_checker_that_looks_at_the_users_day_in_the_calendar_first_passes(recipe):
+    """Correct but not the oracle: it searches the calendar on the day the user gave, finds nothing, goes by the poster."""
+    s = example(recipe, "date")
+    i = _round(s)
+    day = _users_day(s, i)
+
+    def look_first(data):
+        data["rounds"][i]["solution"].insert(0, {"name": "search_calendar_events", "arguments": {
+            "datetime_range_lowerbound": f"{day}T00:00:00+00:00", "datetime_range_upperbound": f"{day}T23:59:59+00:00"}})
+    assert play(s, changed(s, look_first)) == (1.0, True)
+
+
 def test_the_nominal_suite_has_world_contradictions_in_several_recipes():
     suite = mmtsb_env.load_suite("nominal")
     slips = [s for s in suite if "+world_slip:" in s.metadata["recipe"]]
@@ -169,3 +209,15 @@ def test_the_nominal_suite_has_world_contradictions_in_several_recipes():
     assert len(slips) >= 8 and len(recipes) >= 4 and len(variants) >= 3, (len(slips), recipes, variants)
     for s in slips:
         assert all(r.kind != "correction" or r.report for r in s.rounds), s.id
+
+
+def test_the_extended_suite_has_the_date_contradiction_and_the_other_variants():
+    suite = mmtsb_env.load_suite("extended")
+    slips = [s for s in suite if "+world_slip:" in s.metadata["recipe"]]
+    variants = {s.metadata["recipe"].split(":")[-1].split("/")[0] for s in slips}
+    assert {"date", "name", "number", "card", "present"} <= variants, variants
+    dated = [s for s in slips if "+world_slip:date" in s.metadata["recipe"]]
+    assert dated
+    for s in dated:
+        r = next(r for r in s.rounds if r.kind == "correction")
+        assert r.report[0] in r.answer and r.report[0] not in r.query, s.id
