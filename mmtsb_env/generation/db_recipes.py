@@ -185,14 +185,14 @@ class About:
     category: str
     domains: tuple[str, ...]
     ask: str = ""  # the first task request ({ref}: its images; {recipe}: the recipe)
-    without: str = ""
+    without: tuple[str, ...] = ()  # the challenges it cannot take
     mutable: bool = False
     first_only: bool = False
     again: str = "Here are more: do the same with {ref}."
 
     @property
     def supports(self) -> tuple[str, ...]:
-        return tuple(c for c in ("none", "goal_change", "error_correction", "state_mutation") if c != self.without)
+        return tuple(c for c in ("none", "goal_change", "error_correction", "state_mutation") if c not in self.without)
 
 
 ABOUT: dict[str, About] = {a.name: a for a in (
@@ -207,10 +207,10 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
     About("NotePriceValidate", "validate", "price_tag", ("simple_note",),
           ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
-          without="error_correction", mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
+          without=("error_correction",), mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
     About("SplitwiseValidate", "validate", "receipt", ("splitwise",),
           ask="I logged these receipts as expenses in my '{recipe.group[name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
-          without="error_correction", mutable=True),
+          without=("error_correction",), mutable=True),
     About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
           ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.qty_word} of each to my cart, and tell me what Amazon charges for it.",
           mutable=True, again="And {ref}: same thing, into the cart."),
@@ -222,13 +222,13 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           again="Do the same for {ref} and add them to the same {recipe.sink.noun}."),
     About("InvoicePayLookup", "lookup_chain", "invoice", ("venmo", "contacts"),
           ask="These invoices are from people in my contacts. For each of {ref}, find the person and pay them the invoice total on Venmo from my {recipe.card[card_name]} card, with the invoice number as the note.",
-          without="goal_change", again="Please pay {ref} the same way."),
+          without=("goal_change",), again="Please pay {ref} the same way."),
     About("RosterTextLookup", "lookup_chain", "table_document", ("messages", "contacts"),
           ask="I'm coordinating volunteers. Text everyone listed on {ref} their shift: the day, the start time and how many hours.",
-          without="goal_change", again="Another roster: text the people on {ref} the same way."),
+          without=("goal_change",), again="Another roster: text the people on {ref} the same way."),
     About("ChartProjectLookup", "lookup_chain", "chart", ("todoist",),
           ask="For each of {ref}, find the project with the most hours and add a task titled '{recipe.title}' to that project in Todoist, with the chart's week and the number of hours in the description.",
-          without="goal_change", again="Now {ref}: same thing."),
+          without=("goal_change",), again="Now {ref}: same thing."),
     About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",),
           ask="Cross-check {ref} against my Todoist project '{recipe.project[name]}': for every task that's still open and matches something I bought, mark it complete and add a comment with the {recipe.what}.",
           mutable=True, again="More receipts: cross-check {ref} the same way."),
@@ -240,10 +240,12 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           mutable=True, again="A few more cards: {ref}. Same again."),
     About("WishlistXref", "cross_reference", "price_tag", ("amazon",),
           ask="I'm checking products in a store. Compare {ref} with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved.",
-          without="error_correction", mutable=True, again="And {ref}: same check."),
+          without=("error_correction",), mutable=True, again="And {ref}: same check."),
     About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",),
           ask="Check {ref} against my Todoist project '{recipe.project[name]}' and add a task for every errand that isn't there yet, due {recipe.due}.",
           mutable=True, again="Another list: check {ref} the same way."),
+    # its requests name one device's screenshot: settings_recipe.SettingsMatch.ask/again
+    About("SettingsMatch", "validate", "settings", ("setting",), without=("goal_change", "state_mutation")),
 )}
 
 

@@ -77,10 +77,6 @@ class SettingsMatch(DBRecipe):
     switches and flip the ones this phone has differently.
     """
 
-    flow_name, category = "validate", "settings"
-    domains = ("setting",)
-    supports = ("none", "error_correction")
-
     def __init__(self, b, n, arrival, challenge, budget) -> None:
         super().__init__(b, n, arrival, challenge, budget)
         if self.share is not None:  # a summary that needs no network: the user may have switched it off
