@@ -451,12 +451,12 @@ class ContactsValidate(DBRecipe):
                 continue
             args: dict[str, Any] = {"contact_id": self.cid[i]}
             changed = []
-            for field, column in (("phone", "phone_number"), ("email", "email")):
-                if kind in (field, "both"):
-                    args[column] = pr[field]
-                    changed.append(f"{field} to {pr[field]}")
-                    self.note(only=[pr[field]])
-                    w.facts.append(pr[field])
+            for what, column in (("phone", "phone_number"), ("email", "email")):
+                if kind in (what, "both"):
+                    args[column] = pr[what]
+                    changed.append(f"{what} to {pr[what]}")
+                    self.note(only=[pr[what]])
+                    w.facts.append(pr[what])
             if self.tag:
                 args["relationships"] = [self.tag]
             w.steps.append(call("contacts_update_contact", **args))

@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from . import sinks as S
-from .core import Build, GenerationError, Part, Payload, call, describe_images, unique
+from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import warmup

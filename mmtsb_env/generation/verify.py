@@ -139,12 +139,23 @@ APP_COMPUTED = frozenset({("venmo.users", "venmo_balance"), ("venmo.payment_card
                           ("spotify.albums", "rating"), ("spotify.playlists", "rating")})
 
 
+def is_datetime(v: str) -> bool:
+    """Whether ``v`` is a date or datetime the world's clock parses (compared by time, not by text)."""
+    from ..world.clock import parse_datetime
+
+    if not re.match(r"^\d{4}-\d\d-\d\d", v):
+        return False
+    try:
+        parse_datetime(v)
+        return True
+    except Exception:
+        return False
+
+
 def check_derivable(s: Scenario, report: VerificationReport) -> None:
     """Every compared text or amount of the expected changes can be known: from the queries, the
     clarification answers, the images, values derived from them, the initial rows or the base world
     (a composed text: each of its lines, or else each of its names and numbers)."""
-    from ..world.clock import parse_datetime
-
     wi = world_index(s.world_seed)
     data = s.to_dict()
     texts = [r.query for r in s.rounds] + [c.answer for r in s.rounds for c in r.clarifications]
@@ -157,15 +168,6 @@ def check_derivable(s: Scenario, report: VerificationReport) -> None:
     def known(text: str) -> bool:
         n = norm(text)
         return not n or n in corpus or n in derived or wi.mentions(text)
-
-    def is_datetime(v: str) -> bool:
-        if not re.match(r"^\d{4}-\d\d-\d\d", v):
-            return False
-        try:
-            parse_datetime(v)
-            return True
-        except Exception:
-            return False
 
     for ch in s.expected_changes:
         for col, value in (ch.row or ch.fields or {}).items():

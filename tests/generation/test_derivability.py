@@ -13,8 +13,8 @@ import re
 import pytest
 
 import mmtsb_env
+from mmtsb_env.generation.verify import is_datetime
 from mmtsb_env.generation.world_index import norm, world_index
-from mmtsb_env.world.clock import parse_datetime
 
 _TOKEN = re.compile(r"\$?\d+(?:,\d{3})*(?:\.\d+)?|[A-Z][\w'&.-]*(?:[ \t]+[A-Z][\w'&.-]*)*")
 
@@ -66,19 +66,9 @@ def compared_values(s):
             for v in items:
                 if isinstance(v, bool) or isinstance(v, int) or v is None:
                     continue
-                if isinstance(v, str) and _is_datetime(v):
+                if isinstance(v, str) and is_datetime(v):
                     continue
                 yield ch.table, col, v
-
-
-def _is_datetime(v: str) -> bool:
-    if not re.match(r"^\d{4}-\d\d-\d\d", v):
-        return False
-    try:
-        parse_datetime(v)
-        return True
-    except Exception:
-        return False
 
 
 @pytest.mark.parametrize("suite_name", ["nominal"])
