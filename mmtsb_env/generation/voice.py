@@ -31,6 +31,10 @@ PHRASINGS: list[tuple[str, list[str]]] = [
         "Read {ref} and get {desc}, then {rest}",
         "From {ref}, note down {desc}. After that, {rest}",
         "Take {desc} off {ref} and {rest}",
+        "Could you gather {desc} from {ref}? When that's done, {rest}",
+        "Start with {ref}: get me {desc}. Next, {rest}",
+        "Please list {desc} for {ref}, and then {rest}",
+        "Using {ref}, write down {desc}; then {rest}",
     ]),
     (r"^Look at (?P<ref>.+?) and find (?P<desc>.+?)\. Then (?P<rest>.+)$", [
         "Look at {ref}, find {desc} and tell me which it is. Then {rest}",
@@ -188,6 +192,14 @@ OPENINGS: list[tuple[str, list[str]]] = [
         "I entered these receipts in Splitwise, in '{group}'.", "My '{group}' Splitwise group has these receipts as expenses.",
         "I put these receipts into my '{group}' group on Splitwise.",
     ]),
+    (r"For each of (?P<ref>.+?), work out which of my payment cards I used \(the receipt shows the last four digits\)", [
+        "For each of {ref}, work out which of my payment cards I used (the receipt shows the last four digits)",
+        "Which of my cards did I pay with on {ref}? The last four digits are on each receipt, so match them",
+        "I paid for {ref} with different cards - use the last four digits printed on them to tell which card",
+        "Match each of {ref} to one of my payment cards by the last four digits on it",
+        "I used my cards for {ref}; find which one by the last four digits each receipt shows",
+        "Work out my payment card for each of {ref} from the last four digits on the receipt",
+    ]),
 ]
 _OPENINGS = [(re.compile(p), alts) for p, alts in OPENINGS]
 
@@ -249,7 +261,9 @@ PERSONAS = (
 )
 PERSONA_NAMES = tuple(p.name for p in PERSONAS)
 
-_PROTECTED = re.compile(r"'[^']*'|\"[^\"]*\"|\S+@\S+|/\S+|\$?\d[\d,.:\-/]*")
+# a quoted value opens with a quote not inside a word ("that's" is no quote) and closes with one
+# not followed by a letter
+_PROTECTED = re.compile(r"(?<![A-Za-z])'(?:[^']|'(?=[A-Za-z]))*'(?![A-Za-z])|\"[^\"]*\"|\S+@\S+|/\S+|\$?\d[\d,.:\-/]*")
 
 
 def _outside_quotes(text: str, fn) -> str:

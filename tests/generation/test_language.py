@@ -62,6 +62,14 @@ def test_speak_keeps_values_exactly():
             assert "these receipts" in out, out
 
 
+def test_typos_never_touch_a_quoted_value_after_an_apostrophe():
+    sloppy = next(p for p in PERSONAS if p.typos)
+    text = "When that's done, save everything in a new note titled 'Quarterly paperwork reminders'."
+    outs = {speak(random.Random(seed), sloppy, text, first=False) for seed in range(80)}
+    assert all("'Quarterly paperwork reminders'" in out for out in outs), outs
+    assert any("that's" not in out or "done" not in out for out in outs) or len(outs) > 1  # typos did happen
+
+
 def test_rephrase_leaves_unknown_wording_alone():
     assert rephrase(random.Random(0), "Something no pattern knows.") == "Something no pattern knows."
 

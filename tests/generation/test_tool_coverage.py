@@ -64,12 +64,17 @@ def test_cross_app_rounds_read_in_one_app_and_write_in_two_others():
 
 def test_visual_tools_only_for_degraded_images_of_the_round():
     used = tools_of(suite("nominal"))
-    assert used["crop_image"] > 0 and used["enhance_image"] > 0
+    assert used["crop_image"] > 0 and used["enhance_image"] > 0 and used["rotate_image"] > 0
     for s in suite("nominal"):
         for r in s.rounds:
+            source = {}  # save_as of a visual step -> the delivered image it started from
             for st in r.solution:
                 if st.get("name") in ("crop_image", "enhance_image", "rotate_image"):
                     i = st["arguments"]["image_id"]
+                    if isinstance(i, dict):  # a tool image made earlier in the round (the photo turned upright)
+                        i = source[i["$ref"].split(".")[0]]
+                    if "save_as" in st:
+                        source[st["save_as"]] = i
                     assert i in r.image_ids, (s.id, st)  # before using the image the round delivers
                     assert s.images[i].render["difficulty"] >= 1, (s.id, i)
                     if st["name"] == "crop_image":
