@@ -6,7 +6,11 @@ add a new one. That makes :meth:`ImageStore.fork` (used on reset) a cheap list c
 
 An image may also be stored as a *recipe* (a zero-argument function returning it, e.g. drawing a
 render spec): it is made on the first :meth:`ImageStore.get` and shared by every fork, so an
-episode nobody looks at never pays for its pixels.
+episode nobody looks at never pays for its pixels. Tools that make an image from another one
+(crop, contrast, ...) go through :meth:`ImageStore.derive`: the result of a keyed image is a
+recipe keyed by (source key, operation, arguments) -- the operations are deterministic -- so an
+image made the same way in an earlier episode reuses its size and model-resolution products
+and is drawn only when something reads its full-resolution pixels.
 
 >>> from PIL import Image
 >>> store = ImageStore([Image.new("RGB", (4, 2))])
@@ -19,6 +23,9 @@ episode nobody looks at never pays for its pixels.
 (False, (8, 8), True)
 >>> letterbox(store.get(0), 4, 4).shape
 (4, 4, 3)
+>>> half = lazy.derive(0, "crop", (0, 0, 4, 8), lambda im: im.crop((0, 0, 4, 8)), size=(4, 8))
+>>> lazy.size(half), lazy.key(half)
+((4, 8), None)
 """
 
 from __future__ import annotations
@@ -153,6 +160,47 @@ class ImageStore:
     def key(self, image_id: Any) -> Any:
         """The image's content key (None for tool-made images)."""
         return self._keys[self._check(image_id)] if image_id < len(self._keys) else None
+
+    def size(self, image_id: Any) -> tuple[int, int]:
+        """``(width, height)`` of the image; for a keyed recipe remembered process-wide, so a
+        derived image whose size is known is not drawn to learn it."""
+        image_id = self._check(image_id)
+        item = self._images[image_id]
+        if not isinstance(item, _Recipe):
+            return item.size
+        made = self._made.get(image_id)
+        if made is not None:
+            return made.size
+        from .assets import PRODUCTS
+
+        return PRODUCTS.get((item.key, "size"), lambda: self.get(image_id).size)
+
+    def derive(self, source_id: Any, op: str, args: tuple[Any, ...], make: Callable[[Image.Image], Image.Image], *,
+               size: tuple[int, int] | None = None, note: str = "") -> int:
+        """Store ``make(source image)`` as a new image and return its id.
+
+        ``make`` must be a deterministic function of the source's pixels, ``op`` and ``args``
+        (hashable) naming it exactly. A keyed source gives a keyed result, ``("derived",
+        source key, op, args)``, stored as a recipe: its drawing and products are shared with
+        every store that derives it the same way. ``size`` (the result's, if known without
+        drawing) is remembered under that key. An unkeyed source's result is made now.
+        """
+        source_id = self._check(source_id)
+        key = self.key(source_id)
+        if key is None:
+            return self.add(make(self.get(source_id)), source="tool", note=note)
+        source = self._images[source_id]
+        derived_key = ("derived", key, op, args)
+        if size is not None:
+            from .assets import PRODUCTS
+
+            PRODUCTS.put((derived_key, "size"), (int(size[0]), int(size[1])))
+        recipe = _Recipe(lambda: make(source.image() if isinstance(source, _Recipe) else source), derived_key)
+        with self._lock:
+            self._images.append(recipe)
+            self._keys.append(derived_key)
+            self._meta.append(("tool", note))
+            return len(self._images) - 1
 
     def nbytes(self) -> int:
         """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
