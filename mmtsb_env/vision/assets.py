@@ -135,7 +135,7 @@ class AssetCache:
             self._bytes = 0
 
 
-PRODUCTS = AssetCache(384 * 2**20)
+PRODUCTS = AssetCache(512 * 2**20)
 PIXELS = AssetCache(128 * 2**20)
 
 
