@@ -4,7 +4,10 @@ Two byte-budgeted LRU caches, each entry budgeted at its real size:
 
 * :data:`PRODUCTS` -- compact products a model consumes: the image fitted to the model's
   resolution (an array, the observation tensor's content) and its PNG bytes (the data URL's
-  payload). ~0.1-0.4 MB per image: a whole built-in suite fits.
+  payload). ~0.05-0.35 MB per image: the shipped nominal suite's ~1,470 images (its scenarios'
+  and the crops and contrasts its solutions make) take ~420 MB at 336x336 and fit.
+  With ``$MMTSB_IMAGE_CACHE_DIR`` set they are also kept on disk (:mod:`~mmtsb_env.vision.disk`),
+  so a fresh process draws nothing it drew before.
 * :data:`PIXELS` -- full-resolution drawings (1-4 MB each), for tools that read pixels. Smaller:
   a drawing is recomputed from its spec when evicted.
 
@@ -57,8 +60,9 @@ class AssetCache:
     suite) displaces what is no longer used.
     """
 
-    def __init__(self, max_bytes: int) -> None:
+    def __init__(self, max_bytes: int, *, disk: bool = False) -> None:
         self.max_bytes = int(max_bytes)
+        self.disk = disk  # read and write misses through the opt-in disk cache (mmtsb_env.vision.disk)
         self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._uses: dict[Hashable, int] = {}
         self._lookups = 0
@@ -95,9 +99,21 @@ class AssetCache:
             if hit is not None:
                 self._items.move_to_end(key)
                 return hit[0]
-        value = make()
+        value = self._load(key) if self.disk else None
+        if value is None:
+            value = make()
+            if self.disk:
+                from . import disk
+
+                disk.store(key, value)
         self.put(key, value)
         return value
+
+    @staticmethod
+    def _load(key: Hashable) -> Any:
+        from . import disk
+
+        return disk.load(key) if disk.folder() is not None else None
 
     def put(self, key: Hashable, value: Any) -> None:
         """Store ``value`` under ``key`` if it fits, or if its key is used more than what it evicts."""
@@ -135,7 +151,7 @@ class AssetCache:
             self._bytes = 0
 
 
-PRODUCTS = AssetCache(512 * 2**20)
+PRODUCTS = AssetCache(512 * 2**20, disk=True)
 PIXELS = AssetCache(128 * 2**20)
 
 

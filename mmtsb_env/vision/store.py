@@ -168,12 +168,9 @@ class ImageStore:
         item = self._images[image_id]
         if not isinstance(item, _Recipe):
             return item.size
-        made = self._made.get(image_id)
-        if made is not None:
-            return made.size
         from .assets import PRODUCTS
 
-        return PRODUCTS.get((item.key, "size"), lambda: self.get(image_id).size)
+        return PRODUCTS.get((item.key, "size"), lambda: tuple(self.get(image_id).size))
 
     def derive(self, source_id: Any, op: str, args: tuple[Any, ...], make: Callable[[Image.Image], Image.Image], *,
                size: tuple[int, int] | None = None, note: str = "") -> int:
