@@ -117,6 +117,7 @@ class ImageStore:
         self._keys: list[Any] = keys
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
         self._made: dict[int, Image.Image] = {}  # recipes drawn for this store (kept while it lives)
+        self._sizes: dict[int, tuple[int, int]] = {}  # derived images' sizes known without drawing
         self._urls: dict[tuple[int, int, int], str] = {}
         self._lock = threading.Lock()
 
@@ -168,6 +169,9 @@ class ImageStore:
         item = self._images[image_id]
         if not isinstance(item, _Recipe):
             return item.size
+        known = self._sizes.get(image_id)
+        if known is not None:
+            return known
         from .assets import PRODUCTS
 
         return PRODUCTS.get((item.key, "size"), lambda: tuple(self.get(image_id).size))
@@ -180,7 +184,7 @@ class ImageStore:
         (hashable) naming it exactly. A keyed source gives a keyed result, ``("derived",
         source key, op, args)``, stored as a recipe: its drawing and products are shared with
         every store that derives it the same way. ``size`` (the result's, if known without
-        drawing) is remembered under that key. An unkeyed source's result is made now.
+        drawing) spares drawing it to learn it. An unkeyed source's result is made now.
         """
         source_id = self._check(source_id)
         key = self.key(source_id)
@@ -188,16 +192,15 @@ class ImageStore:
             return self.add(make(self.get(source_id)), source="tool", note=note)
         source = self._images[source_id]
         derived_key = ("derived", key, op, args)
-        if size is not None:
-            from .assets import PRODUCTS
-
-            PRODUCTS.put((derived_key, "size"), (int(size[0]), int(size[1])))
         recipe = _Recipe(lambda: make(source.image() if isinstance(source, _Recipe) else source), derived_key)
         with self._lock:
             self._images.append(recipe)
             self._keys.append(derived_key)
             self._meta.append(("tool", note))
-            return len(self._images) - 1
+            new_id = len(self._images) - 1
+            if size is not None:
+                self._sizes[new_id] = (int(size[0]), int(size[1]))
+            return new_id
 
     def nbytes(self) -> int:
         """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
@@ -240,6 +243,7 @@ class ImageStore:
             new._keys = list(self._keys)
             new._meta = list(self._meta)
             new._made = dict(self._made)
+            new._sizes = dict(self._sizes)
             new._urls = dict(self._urls)
         new._lock = threading.Lock()
         return new
