@@ -11,12 +11,14 @@ spec or derived from one (a crop of a drawn receipt); tool-made and file images 
   named by a hash of everything that shapes pixels: the source of the renderers and visual
   tools, and the Python, numpy, Pillow and OpenCV versions. A change of any of them reads
   another folder, so a stale entry is never read.
-* **Verified on read**: each file starts with a BLAKE2 digest of the rest; a file that is
+* **Verified on read**: each file starts with the length and the CRC-32 of the rest (a
+  checksum made for accidental damage, ~6x cheaper than a cryptographic digest); a file that is
   truncated, corrupt or of another format is ignored, and the product is made and written again.
 * **Written atomically** (a temporary file renamed), so concurrent processes never read a
   partial file.
 
-Loading a fitted 336x336 image takes ~0.1 ms (one read, no decode), against 20-50 ms to draw it.
+Loading a fitted 336x336 image (~245 kB) takes ~0.15 ms (one read and the checksum, no decode;
+a PNG decode of it would be ~4 ms), against 20-50 ms to draw it.
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ import os
 import struct
 import sys
 import threading
+import zlib
 from pathlib import Path
 from typing import Any, Hashable
 
 import numpy as np
 
 DIR_ENV = "MMTSB_IMAGE_CACHE_DIR"
-_DIGEST = 16
+_HEADER = struct.Struct("<QI")  # payload length, CRC-32 of the payload
 _lock = threading.Lock()
 _folder: Path | None = None
 _configured = False
@@ -95,16 +98,15 @@ def _encode(value: Any) -> bytes | None:
     return None
 
 
-def _decode(payload: bytes) -> Any:
-    kind, body = payload[:1], payload[1:]
+def _decode(payload: memoryview) -> Any:
+    kind, body = bytes(payload[:1]), payload[1:]
     if kind == b"A":
-        shape = struct.unpack("<3I", body[:12])
-        array = np.frombuffer(body, np.uint8, offset=12).reshape(shape)  # read-only, like a made product
-        return array
+        shape = struct.unpack_from("<3I", body)
+        return np.frombuffer(body, np.uint8, offset=12).reshape(shape)  # read-only, like a made product
     if kind == b"B":
         return bytes(body)
     if kind == b"T":
-        return tuple(int(v) for v in json.loads(body))
+        return tuple(int(v) for v in json.loads(bytes(body)))
     raise ValueError(f"unknown entry kind {kind!r}")
 
 
@@ -117,8 +119,11 @@ def load(key: Hashable) -> Any:
         data = path.read_bytes()
     except OSError:
         return None
-    payload = data[_DIGEST:]
-    if len(data) <= _DIGEST or hashlib.blake2b(payload, digest_size=_DIGEST).digest() != data[:_DIGEST]:
+    if len(data) <= _HEADER.size:
+        return None
+    length, crc = _HEADER.unpack_from(data)
+    payload = memoryview(data)[_HEADER.size:]
+    if length != len(payload) or zlib.crc32(payload) != crc:
         return None  # truncated or corrupt: made again and rewritten
     try:
         return _decode(payload)
@@ -135,7 +140,7 @@ def store(key: Hashable, value: Any) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload)
+        tmp.write_bytes(_HEADER.pack(len(payload), zlib.crc32(payload)) + payload)
         os.replace(tmp, path)
     except OSError:
         try:
