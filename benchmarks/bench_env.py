@@ -106,8 +106,14 @@ def oracle_rate(suite_name: str, passes: int = 2) -> dict[str, float]:
     first = run()
     steps, episodes, seconds = min((run() for _ in range(passes)), key=lambda r: r[2])
     reset = statistics.median(_timed(lambda: env.reset(seed=0, options={"scenario": suite[-1].id})) for _ in range(50))
+    from mmtsb_env.vision import assets
+
+    check(assets.PRODUCTS.nbytes <= assets.PRODUCTS.max_bytes and assets.PIXELS.nbytes <= assets.PIXELS.max_bytes,
+          "an asset cache exceeds its budget")
     return {"first_pass_episodes_per_s": first[1] / first[2], "episodes_per_s": episodes / seconds,
-            "steps_per_s": steps / seconds, "repeat_reset_ms": reset * 1e3}
+            "steps_per_s": steps / seconds, "repeat_reset_ms": reset * 1e3,
+            "products_mb": assets.PRODUCTS.nbytes / 2**20, "products": len(assets.PRODUCTS),
+            "pixels_mb": assets.PIXELS.nbytes / 2**20}
 
 
 def disk_warm_rate(suite_name: str, folder: str) -> float:
@@ -169,7 +175,8 @@ if __name__ == "__main__":
             r = rates[name]
             print(f"oracle, {name} suite, default options: first pass of a fresh process {r['first_pass_episodes_per_s']:.1f} "
                   f"episodes/s; warm pass {r['episodes_per_s']:.1f} episodes/s ({r['steps_per_s']:.0f} steps/s); "
-                  f"repeat reset {r['repeat_reset_ms']:.2f} ms ({load()})")
+                  f"repeat reset {r['repeat_reset_ms']:.2f} ms; products cache {r['products']} entries, "
+                  f"{r['products_mb']:.0f} MB, pixels {r['pixels_mb']:.0f} MB ({load()})")
         disk.use(None)
         rates["nominal"]["disk_warm_fresh_process_episodes_per_s"] = rate = disk_warm_rate("nominal", folder)
         print(f"oracle, nominal suite, default options, a fresh process with a warm image disk cache: {rate:.1f} episodes/s ({load()})")

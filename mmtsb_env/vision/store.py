@@ -98,7 +98,8 @@ class ImageStore:
         sources: where each initial image came from (default ``"scenario"``).
         keys: each initial image's content key (see :mod:`~mmtsb_env.vision.assets`), or None;
             keyed images share their drawings and model-resolution products with every store
-            holding the same key. Tool-made images have no key.
+            holding the same key. Images a tool derives from a keyed image are keyed too
+            (:meth:`derive`); other tool-made images have no key.
     """
 
     URL_CACHE_SIZE = 64
@@ -159,7 +160,8 @@ class ImageStore:
         return not isinstance(self._images[image_id], _Recipe) or image_id in self._made
 
     def key(self, image_id: Any) -> Any:
-        """The image's content key (None for tool-made images)."""
+        """The image's content key: a scenario image's, or ``("derived", source key, op, args)``
+        for one a tool derived from a keyed image; None for any other tool-made image."""
         return self._keys[self._check(image_id)] if image_id < len(self._keys) else None
 
     def size(self, image_id: Any) -> tuple[int, int]:
