@@ -3,8 +3,8 @@
 Two byte-budgeted LRU caches, each entry budgeted at its real size:
 
 * :data:`PRODUCTS` -- compact products a model consumes: the image fitted to the model's
-  resolution (an array, the observation tensor's content) and its PNG bytes (the data URL's
-  payload). ~0.05-0.35 MB per image: the shipped nominal suite's ~1,470 images (its scenarios'
+  resolution (an array, the observation tensor's content) and its PNG data URL (base64, what
+  ``info["messages"]`` carries). ~0.05-0.35 MB per image: the shipped nominal suite's ~1,470 images (its scenarios'
   and the crops and contrasts its solutions make) take ~420 MB at 336x336 and fit.
   With ``$MMTSB_IMAGE_CACHE_DIR`` set they are also kept on disk (:mod:`~mmtsb_env.vision.disk`),
   so a fresh process draws nothing it drew before.

@@ -93,6 +93,8 @@ def _encode(value: Any) -> bytes | None:
         return b"A" + struct.pack("<3I", *value.shape) + np.ascontiguousarray(value).tobytes()
     if isinstance(value, bytes):
         return b"B" + value
+    if isinstance(value, str):
+        return b"S" + value.encode("utf-8")
     if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
         return b"T" + json.dumps(list(value)).encode()
     return None
@@ -105,6 +107,8 @@ def _decode(payload: memoryview) -> Any:
         return np.frombuffer(body, np.uint8, offset=12).reshape(shape)  # read-only, like a made product
     if kind == b"B":
         return bytes(body)
+    if kind == b"S":
+        return str(body, "utf-8")
     if kind == b"T":
         return tuple(int(v) for v in json.loads(bytes(body)))
     raise ValueError(f"unknown entry kind {kind!r}")

@@ -251,28 +251,32 @@ class ImageStore:
         return new
 
     def png(self, image_id: Any, height: int = 1024, width: int = 1024) -> bytes:
-        """PNG bytes of the image shrunk (never enlarged) to fit ``height x width``; shared
-        process-wide for keyed images."""
-        key = self.key(image_id)
-        encode = lambda: png_bytes(shrink(self.get(image_id), height, width))  # noqa: E731
-        if key is None:
-            return encode()
-        from .assets import PRODUCTS
-
-        return PRODUCTS.get((key, "png", height, width), encode)
+        """PNG bytes of the image shrunk (never enlarged) to fit ``height x width`` (the payload
+        of :meth:`data_url`)."""
+        if self.key(image_id) is None:
+            return png_bytes(shrink(self.get(image_id), height, width))
+        return base64.b64decode(self.data_url(image_id, height, width).partition(",")[2])
 
     def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
         """``data:image/png;base64,...`` of the image fitted to ``height x width`` (the model's
-        resolution), memoised per store: the same image is usually sent in many observations."""
-        self._check(image_id)
-        key = (image_id, height, width)
-        url = self._urls.get(key)
+        resolution). Keyed images' URLs are shared process-wide (:data:`~.assets.PRODUCTS`: the
+        same image is sent in every episode showing it, and its base64 is 1.33x its PNG, ~0.3 ms
+        saved per image and reset); other images' are memoised per store."""
+        key = self.key(image_id)
+        encode = lambda: "data:image/png;base64," + base64.b64encode(  # noqa: E731
+            png_bytes(shrink(self.get(image_id), height, width))).decode("ascii")
+        if key is not None:
+            from .assets import PRODUCTS
+
+            return PRODUCTS.get((key, "url", height, width), encode)
+        memo = (image_id, height, width)
+        url = self._urls.get(memo)
         if url is None:
-            url = "data:image/png;base64," + base64.b64encode(self.png(image_id, height, width)).decode("ascii")
+            url = encode()
             with self._lock:
                 if len(self._urls) >= self.URL_CACHE_SIZE:
                     self._urls.pop(next(iter(self._urls)))
-                self._urls[key] = url
+                self._urls[memo] = url
         return url
 
     def __repr__(self) -> str:
