@@ -3,7 +3,7 @@ redraw what an earlier one drew.
 
 Enabled by ``$MMTSB_IMAGE_CACHE_DIR`` (a folder; unset or ``""``: off) or :func:`use`. It holds
 the values :data:`~mmtsb_env.vision.assets.PRODUCTS` holds -- the image fitted to the model's
-resolution (raw ``uint8``), its PNG bytes and its size -- for images whose content key is a render
+resolution (raw ``uint8``), its PNG data URL and its size -- for images whose content key is a render
 spec or derived from one (a crop of a drawn receipt); tool-made and file images stay in memory.
 
 * **Keyed by content and code**: an entry's name is a hash of its product key (the render
