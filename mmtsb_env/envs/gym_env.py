@@ -30,6 +30,12 @@ class MMToolSandboxEnv(gym.Env):
             max_messages, max_steps, time_limit_s, judge_weight, judge, code_timeout_s, code_memory_mb);
             checked up front (one ``ValueError`` line naming the bad value and the valid ones).
 
+    Observations: ``{"text", "images", "image_count"}``. ``images`` is a read-only ``uint8`` array
+    of shape ``(max_images, H, W, 3)`` that belongs to that observation alone (no later step
+    changes it, so transitions can be stored as returned; ``.copy()`` it to write to it). Slots
+    hold the images that arrived since the agent last acted, letterboxed; an observation with no
+    new image is a zero tensor backed by one byte (stride 0), which costs nothing per step.
+
     Example:
         >>> import mmtsb_env
         >>> env = mmtsb_env.make_env(suite="demo")

@@ -250,7 +250,7 @@ class Episode:
 
     def image_url(self, image_id: int) -> str:
         url = self._urls.get(image_id)
-        if url is None:  # scenario images' PNG bytes are shared process-wide, keyed by content
+        if url is None:  # keyed images' data URLs are shared process-wide, keyed by content
             url = self._urls[image_id] = self.images.data_url(image_id, *self.url_size)
         return url
 

@@ -8,6 +8,9 @@ from typing import Any, Callable
 
 ASSISTANT, USER, ENVIRONMENT, SYSTEM = "assistant", "user", "environment", "system"
 
+# json.dumps(value, ensure_ascii=False) without building an encoder per call (the same output)
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+
 
 @dataclass
 class Entry:
@@ -64,7 +67,7 @@ def entry_text(entry: Entry, seat: str) -> str:
     if entry.kind == "notice":
         return f"Notice: {entry.content}{images}"
     if entry.kind == "tool_calls":
-        calls = "; ".join(f"{c['name']}({json.dumps(c['arguments'], ensure_ascii=False)})" for c in entry.tool_calls)
+        calls = "; ".join(f"{c['name']}({_dumps(c['arguments'])})" for c in entry.tool_calls)
         return f"(you called {calls})"
     if entry.kind == "code":
         return entry.content
@@ -133,7 +136,7 @@ class ChatTranscript:
                 "content": entry.content or None,
                 "tool_calls": [
                     {"id": c["id"], "type": "function",
-                     "function": {"name": c["name"], "arguments": json.dumps(c["arguments"], ensure_ascii=False)}}
+                     "function": {"name": c["name"], "arguments": _dumps(c["arguments"])}}
                     for c in entry.tool_calls
                 ],
             })

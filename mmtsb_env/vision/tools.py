@@ -2,7 +2,10 @@
 
 All of them read the episode's :class:`~mmtsb_env.vision.store.ImageStore` from
 ``world.services["images"]``. Stored images are never changed: a tool that makes an image adds
-a new one and returns an :class:`ImageResult` with its id. The tools are device-local, so they
+a new one and returns an :class:`ImageResult` with its id. A tool that transforms an image
+derives the new one (:meth:`~mmtsb_env.vision.store.ImageStore.derive`): a deterministic
+function of the source's pixels named by the tool and its pixel arguments, so the same crop of
+the same image in a later episode reuses its products instead of redrawing it. The tools are device-local, so they
 need no network or login. Box coordinates are normalised to 0-1000 on both axes.
 """
 
@@ -37,9 +40,8 @@ def image_store(world: Any) -> ImageStore:
     return store
 
 
-def _result(store: ImageStore, image: Image.Image, what: str) -> ImageResult:
-    new_id = store.add(image, source="tool", note=what)
-    w, h = image.size
+def _result(store: ImageStore, new_id: int, what: str) -> ImageResult:
+    w, h = store.size(new_id)
     return ImageResult(image_id=new_id, description=f"{what} ({w}x{h})", extra={"width": w, "height": h})
 
 
@@ -53,9 +55,9 @@ def _box(left: int, upper: int, right: int, lower: int) -> None:
         raise InvalidArgument(f"parameter 'lower' ({lower}) must be greater than 'upper' ({upper}); the box is empty or inverted")
 
 
-def _pixels(image: Image.Image, left: int, upper: int, right: int, lower: int) -> tuple[int, int, int, int]:
-    """Pixel box of a normalised box: edges rounded to the nearest pixel, never empty."""
-    w, h = image.size
+def _pixels(size: tuple[int, int], left: int, upper: int, right: int, lower: int) -> tuple[int, int, int, int]:
+    """Pixel box of a normalised box in an image of ``size``: edges rounded to the nearest pixel, never empty."""
+    w, h = size
     x0, x1 = round(left * w / 1000), round(right * w / 1000)
     y0, y1 = round(upper * h / 1000), round(lower * h / 1000)
     if x1 <= x0:
@@ -80,7 +82,7 @@ def view_image(world, image_id: int) -> ImageResult:
         image_id: id of the image (ids start at 0).
     """
     store = image_store(world)
-    w, h = store.get(image_id).size
+    w, h = store.size(image_id)
     return ImageResult(image_id=image_id, description=f"image {image_id} ({w}x{h})", extra={"width": w, "height": h})
 
 
@@ -91,7 +93,7 @@ def get_image_size(world, image_id: int) -> dict:
     Args:
         image_id: id of the image.
     """
-    w, h = image_store(world).get(image_id).size
+    w, h = image_store(world).size(image_id)
     return {"image_id": image_id, "width": w, "height": h}
 
 
@@ -110,10 +112,13 @@ def crop_image(world, image_id: int, left: int, upper: int, right: int, lower: i
         lower: bottom edge of the box, 0-1000 (greater than upper).
     """
     store = image_store(world)
-    image = store.get(image_id)
+    size = store.size(image_id)
     _box(left, upper, right, lower)
-    crop = image.crop(_pixels(image, left, upper, right, lower))
-    return _result(store, crop, f"crop of image {image_id} to box ({left}, {upper}, {right}, {lower})")
+    box = _pixels(size, left, upper, right, lower)
+    what = f"crop of image {image_id} to box ({left}, {upper}, {right}, {lower})"
+    new_id = store.derive(image_id, "crop", box, lambda image: image.crop(box),
+                          size=(box[2] - box[0], box[3] - box[1]), note=what)
+    return _result(store, new_id, what)
 
 
 @tool(app=APP)
@@ -134,7 +139,7 @@ def draw_bbox(
         width: outline thickness in pixels (1-100).
     """
     store = image_store(world)
-    image = store.get(image_id)
+    size = store.size(image_id)
     _box(left, upper, right, lower)
     try:
         rgb = ImageColor.getrgb(color)[:3]
@@ -142,10 +147,15 @@ def draw_bbox(
         raise InvalidArgument(f"parameter 'color' is not a colour: {color!r} (use a name such as 'red' or a hex code like '#ff0000')") from None
     if not 1 <= width <= 100:
         raise InvalidArgument(f"parameter 'width' must be between 1 and 100 pixels, got {width}")
-    x0, y0, x1, y1 = _pixels(image, left, upper, right, lower)
-    out = image.copy()
-    ImageDraw.Draw(out).rectangle((x0, y0, x1 - 1, y1 - 1), outline=rgb, width=width)
-    return _result(store, out, f"image {image_id} with a {color} box at ({left}, {upper}, {right}, {lower})")
+    x0, y0, x1, y1 = _pixels(size, left, upper, right, lower)
+
+    def draw(image: Image.Image) -> Image.Image:
+        out = image.copy()
+        ImageDraw.Draw(out).rectangle((x0, y0, x1 - 1, y1 - 1), outline=rgb, width=width)
+        return out
+
+    what = f"image {image_id} with a {color} box at ({left}, {upper}, {right}, {lower})"
+    return _result(store, store.derive(image_id, "bbox", (x0, y0, x1, y1, rgb, width), draw, size=size, note=what), what)
 
 
 @tool(app=APP)
@@ -158,13 +168,15 @@ def resize_image(world, image_id: int, width: int, height: int) -> ImageResult:
         height: new height in pixels (1-4096).
     """
     store = image_store(world)
-    image = store.get(image_id)
+    store.size(image_id)  # the id is checked first
     for name, v in (("width", width), ("height", height)):
         if not 1 <= v <= MAX_SIDE:
             raise InvalidArgument(f"parameter {name!r} must be between 1 and {MAX_SIDE} pixels, got {v}")
     _check_size(width, height)
-    out = image.resize((width, height), Image.Resampling.LANCZOS)
-    return _result(store, out, f"image {image_id} resized")
+    new_id = store.derive(image_id, "resize", (width, height),
+                          lambda image: image.resize((width, height), Image.Resampling.LANCZOS),
+                          size=(width, height), note=f"image {image_id} resized")
+    return _result(store, new_id, f"image {image_id} resized")
 
 
 @tool(app=APP)
@@ -177,23 +189,31 @@ def rotate_image(world, image_id: int, angle: float, expand: bool = False) -> Im
         expand: if true, enlarge the canvas to hold the whole rotated image; if false keep the size and clip the corners.
     """
     store = image_store(world)
-    image = store.get(image_id)
+    w, h = store.size(image_id)
     if not math.isfinite(angle):
         raise InvalidArgument(f"parameter 'angle' must be a finite number of degrees, got {angle!r}")
     turn = angle % 360.0
-    w, h = image.size
     quarter = {0.0: None, 90.0: Image.Transpose.ROTATE_90, 180.0: Image.Transpose.ROTATE_180,
                270.0: Image.Transpose.ROTATE_270}
+    size: tuple[int, int] | None = (w, h)
     if turn in quarter and (expand or turn in (0.0, 180.0) or w == h):
-        out = image.copy() if quarter[turn] is None else image.transpose(quarter[turn])  # exact, no resampling
+        move = quarter[turn]
+        size = (h, w) if turn in (90.0, 270.0) else (w, h)
+
+        def draw(image: Image.Image) -> Image.Image:
+            return image.copy() if move is None else image.transpose(move)  # exact, no resampling
     else:
         if expand:
             rad = math.radians(turn)
             nw = math.ceil(abs(w * math.cos(rad)) + abs(h * math.sin(rad)) - 1e-6)
             nh = math.ceil(abs(w * math.sin(rad)) + abs(h * math.cos(rad)) - 1e-6)
             _check_size(nw, nh, "the rotated image")
-        out = image.rotate(turn, Image.Resampling.BICUBIC, expand=expand, fillcolor=(0, 0, 0))
-    return _result(store, out, f"image {image_id} rotated {angle:g} degrees counter-clockwise")
+            size = None  # PIL's expanded canvas: known once drawn
+
+        def draw(image: Image.Image) -> Image.Image:
+            return image.rotate(turn, Image.Resampling.BICUBIC, expand=expand, fillcolor=(0, 0, 0))
+    what = f"image {image_id} rotated {angle:g} degrees counter-clockwise"
+    return _result(store, store.derive(image_id, "rotate", (turn, bool(expand)), draw, size=size, note=what), what)
 
 
 @tool(app=APP)
@@ -205,11 +225,13 @@ def enhance_image(world, image_id: int, factor: float) -> ImageResult:
         factor: 1.0 keeps the image, above 1 raises contrast (e.g. 1.5), below 1 lowers it (0 is flat grey). At most 10.
     """
     store = image_store(world)
-    image = store.get(image_id)
+    size = store.size(image_id)
     if not math.isfinite(factor) or not 0.0 <= factor <= 10.0:
         raise InvalidArgument(f"parameter 'factor' must be between 0 and 10, got {factor!r}")
-    out = ImageEnhance.Contrast(image).enhance(factor)
-    return _result(store, out, f"image {image_id} with contrast x{factor:g}")
+    what = f"image {image_id} with contrast x{factor:g}"
+    new_id = store.derive(image_id, "contrast", (float(factor),),
+                          lambda image: ImageEnhance.Contrast(image).enhance(factor), size=size, note=what)
+    return _result(store, new_id, what)
 
 
 @tool(app=APP, writes=True)
@@ -221,11 +243,10 @@ def save_image(world, image_id: int) -> dict:
     Args:
         image_id: id of the image.
     """
-    image = image_store(world).get(image_id)
+    w, h = image_store(world).size(image_id)
     existing = world.first(SAVED, image_id=image_id)
     if existing is not None:
         return {"image_id": image_id, "path": existing["path"], "already_saved": True}
-    w, h = image.size
     path = f"{PICTURES_DIR}/image_{image_id}.png"
     world.insert(SAVED, {"id": world.new_id(SAVED), "image_id": image_id, "path": path, "width": w, "height": h,
                          "saved_at": format_datetime(world.now)})
@@ -240,7 +261,7 @@ def show_image_to_user(world, image_id: int, message: str = "Here is the image")
         image_id: id of the image to show.
         message: text sent along with the image.
     """
-    image_store(world).get(image_id)
+    image_store(world).size(image_id)  # the image exists
     text = message if message.strip() else "Here is the image"
     return Delivery(text=text, image_ids=(image_id,))
 
@@ -327,4 +348,5 @@ def plot(
         bar_label_rotation=bar_label_rotation, show_means=show_means, explode=explode, start_angle=start_angle,
         color_map=color_map, show_colorbar=show_colorbar, figsize=figsize, grid=grid, xlim=xlim, ylim=ylim, dpi=dpi,
     )
-    return _result(store, image, desc + (f" titled {title!r}" if title else ""))
+    what = desc + (f" titled {title!r}" if title else "")
+    return _result(store, store.add(image, source="tool", note=what), what)

@@ -155,6 +155,23 @@ def test_observations_without_images_never_share_their_zero_tensor(scenario):
     b, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
     assert a["image_count"] == b["image_count"] == 0 and not np.shares_memory(a["images"], b["images"])
     assert not a["images"].any() and not b["images"].any()
-    a["images"][0, 0, 0, 0] = 7  # the caller owns it: writing to one changes no other observation
-    assert not b["images"].any()
-    assert env.observation_space.contains(a)
+    with pytest.raises(ValueError, match="read-only"):  # nobody can corrupt a stored observation
+        a["images"][0, 0, 0, 0] = 7
+    own = a["images"].copy()  # a copy is an ordinary writable array of the full size
+    own[0, 0, 0, 0] = 7
+    assert own.flags.writeable and own.nbytes == a["images"].size and not b["images"].any()
+    assert env.observation_space.contains(a) and env.observation_space.contains(b)
+
+
+def test_observations_with_images_are_read_only_and_never_shared(scenario):
+    """Stored transitions stay as returned: the tensor of an observation is read-only and its own."""
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    obs0, _ = env.reset(seed=0)
+    kept = obs0["images"].copy()
+    assert obs0["image_count"] >= 1 and obs0["images"][0].any() and not obs0["images"].flags.writeable
+    obs1, *_ = env.step('{"name": "simple_note_show_profile", "arguments": {}}')
+    obs2, _ = env.reset(seed=0)
+    assert not np.shares_memory(obs0["images"], obs2["images"]) and not np.shares_memory(obs0["images"], obs1["images"])
+    with pytest.raises(ValueError, match="read-only"):
+        obs0["images"][0] = 0
+    assert (obs0["images"] == kept).all() and (obs2["images"] == kept).all()
