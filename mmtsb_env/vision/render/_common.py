@@ -700,19 +700,23 @@ def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
         arr = cv2.subtract(cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB)), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
     if blur:
         arr = cv2.GaussianBlur(arr, (0, 0), blur)
-    out = Image.fromarray(arr, "RGB")
-    return jpeg(out, quality) if quality else out
+    return jpeg(arr, quality) if quality else Image.fromarray(arr, "RGB")
 
 
-def jpeg(image: Image.Image, quality: int) -> Image.Image:
-    """``image`` through a JPEG encode and decode at ``quality`` (the artefacts a re-sent photo has);
-    the decoded RGB image as it is (no copy into a new image)."""
-    buf = io.BytesIO()
-    image.save(buf, format="JPEG", quality=quality)
-    buf.seek(0)
-    out = Image.open(buf)
-    out.load()
-    return out if out.mode == "RGB" else out.convert("RGB")
+def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
+    """``image`` (a Pillow image or an RGB uint8 array) through a JPEG encode and decode at
+    ``quality`` (the artefacts a re-sent photo has), as an RGB image.
+
+    OpenCV's libjpeg-turbo round trip on the array: the same bytes as Pillow's encoder at its
+    defaults (4:2:0 chroma, no optimisation; compared pixel for pixel) at about two thirds of the
+    cost, and no copy of the pixels into and out of Pillow."""
+    arr = image if isinstance(image, np.ndarray) else _array(image)
+    if arr.ndim == 2 or arr.shape[2] != 3:
+        arr = np.asarray(Image.fromarray(arr).convert("RGB"))
+    ok, data = cv2.imencode(".jpg", cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
+    if not ok:
+        raise RuntimeError(f"JPEG encoding of a {arr.shape} image failed")
+    return Image.fromarray(cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB), "RGB")
 
 
 def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:

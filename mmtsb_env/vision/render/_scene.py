@@ -313,7 +313,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
     if down is not None:
         arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
-    return jpeg(Image.fromarray(arr, "RGB"), lv.quality)
+    return jpeg(arr, lv.quality)
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:
