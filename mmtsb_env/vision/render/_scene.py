@@ -268,14 +268,18 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> Image.Image:
     return doc.resize(size, Image.Resampling.BICUBIC)
 
 
-def _defocus(sigma: float) -> ImageFilter.Filter:
-    """A one-pass box blur with the variance of a Gaussian of ``sigma`` (the calibrated look).
-    Pillow weighs a fractional radius r < 1 as [r, 1, r] / (2r + 1), whose variance
-    2r / (2r + 1) is sigma squared at the radius below."""
+def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
+    """``arr`` defocused: a three-tap blur [r, 1, r] / (2r + 1) across, rounded to grey levels, then
+    down (OpenCV, edges extended), whose variance 2r / (2r + 1) is sigma squared -- the calibrated
+    look: Pillow's fractional box blur, the same pixels but for ~0.1 % off by one level, at a small
+    fraction of its cost; a Gaussian from sigma 0.8, where three taps no longer carry that variance."""
     var = sigma * sigma
     if var >= 0.64:
-        return ImageFilter.GaussianBlur(sigma)
-    return ImageFilter.BoxBlur(var / (2 * (1 - var)))
+        return cv2.GaussianBlur(arr, (0, 0), sigma)
+    r = var / (2 * (1 - var))
+    taps = np.array([r, 1.0, r], np.float32) / np.float32(2 * r + 1)
+    across = cv2.filter2D(arr, -1, taps[None, :], borderType=cv2.BORDER_REPLICATE)
+    return cv2.filter2D(across, -1, taps[:, None], borderType=cv2.BORDER_REPLICATE)
 
 
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
@@ -302,7 +306,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     if lv.blur:
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
-        arr[y0:y1, x0:x1] = np.asarray(Image.fromarray(arr[y0:y1, x0:x1]).filter(_defocus(lv.blur)))
+        arr[y0:y1, x0:x1] = _defocus(arr[y0:y1, x0:x1], lv.blur)
     up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
     if lv.noise:
         up, down = _grain(ctx, size, lv.noise)
