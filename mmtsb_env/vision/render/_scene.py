@@ -215,10 +215,11 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     sx1, sy1 = min(W, x1 + pad), min(H, y1 + pad)
     small = Image.new("L", (-(-(sx1 - sx0) // k), -(-(sy1 - sy0) // k)), 0)
     ImageDraw.Draw(small).polygon([((x - sx0 + off) / k, (y - sy0 + off) / k) for x, y in quad], fill=int(255 * 0.45))
-    soft = small.filter(ImageFilter.BoxBlur(off / 4)).resize((small.width * k, small.height * k), Image.Resampling.BILINEAR)
-    scene.paste((20, 16, 12), (sx0, sy0, sx0 + soft.width, sy0 + soft.height), mask=soft)
-    # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     arr = np.array(scene)
+    soft = np.asarray(small.filter(ImageFilter.BoxBlur(off / 4)))
+    soft = cv2.resize(soft, (small.width * k, small.height * k), interpolation=cv2.INTER_LINEAR)[:H - sy0, :W - sx0]
+    _blend_onto(arr[sy0:sy0 + soft.shape[0], sx0:sx0 + soft.shape[1]], (20, 16, 12), soft)
+    # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     region = arr[y0:y1, x0:x1]
     src = np.asarray(_shrunk(doc.convert("RGB"), quad))
     h, w = src.shape[:2]
@@ -228,6 +229,14 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
                         borderMode=cv2.BORDER_TRANSPARENT)
     photo = camera(arr, ctx, quad, focus=box)
     return (photo.transpose(QUARTER[turn]) if turn else photo), facts
+
+
+def _blend_onto(region: np.ndarray, color: tuple[int, int, int], mask: np.ndarray) -> None:
+    """``color`` laid over ``region`` (RGB uint8, in place) with opacity ``mask`` / 255 (grey uint8
+    of the same size): Pillow's ``paste(color, mask=...)`` in two saturating OpenCV products."""
+    m = cv2.cvtColor(mask, cv2.COLOR_GRAY2RGB)
+    keep = cv2.multiply(region, cv2.subtract(255, m), scale=1 / 255.0)
+    region[:] = cv2.add(keep, cv2.multiply(m, np.full_like(m, color), scale=1 / 255.0))
 
 
 # a share of the photos from level 1 on is taken sideways or upside down (counter-clockwise degrees)
