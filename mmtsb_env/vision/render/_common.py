@@ -622,28 +622,40 @@ def _border(arr: np.ndarray, fill: Any) -> tuple:
 
 
 def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90) -> None:
-    """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place.
-
-    Only the shadow's own region (the shifted box and its blur margin) is drawn and pasted, its
-    mask blurred at quarter size and scaled up."""
+    """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place (see :func:`shade`)."""
     if drafting():
         return
+    k, m = 4, 3 * blur + 4  # the region shade() touches, taken out of the canvas and put back
+    x0, y0, x1, y1 = (v + offset for v in box)
+    rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
+    rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m)) + k), min(canvas.height, int(math.ceil(y1 + m)) + k)
+    if rx1 <= rx0 or ry1 <= ry0:
+        return
+    arr = np.array(canvas.crop((rx0, ry0, rx1, ry1)).convert("RGB"))
+    if shade(arr, tuple(v - d for v, d in zip(box, (rx0, ry0, rx0, ry0))), offset, blur, strength) is not None:
+        canvas.paste(Image.fromarray(arr, "RGB").convert(canvas.mode), (rx0, ry0))
+
+
+def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90):
+    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow.
+    Only the shadow's own region (the shifted box and its blur margin) is touched, its mask blurred
+    at quarter size and scaled up. Returns that region (x0, y0, x1, y1), or None when it is empty."""
     k = 4
-    w, h = canvas.size
+    h, w = arr.shape[:2]
     x0, y0, x1, y1 = (v + offset for v in box)
     m = 3 * blur + k
     rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
     rx1, ry1 = min(w, int(math.ceil(x1 + m))), min(h, int(math.ceil(y1 + m)))
     if rx1 <= rx0 or ry1 <= ry0:
-        return
+        return None
     mask = Image.new("L", (max(1, -(-(rx1 - rx0) // k)), max(1, -(-(ry1 - ry0) // k))), 0)
     ImageDraw.Draw(mask).rectangle(((x0 - rx0) / k, (y0 - ry0) / k, (x1 - rx0) / k, (y1 - ry0) / k), fill=strength)
     small = np.asarray(mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))))
     rx1, ry1 = min(w, rx0 + mask.width * k), min(h, ry0 + mask.height * k)
     keep = cv2.resize(255 - small, (mask.width * k, mask.height * k), interpolation=cv2.INTER_LINEAR)[:ry1 - ry0, :rx1 - rx0]
-    region = np.asarray(canvas.crop((rx0, ry0, rx1, ry1)).convert("RGB"))
-    shaded = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
-    canvas.paste(Image.fromarray(shaded, "RGB").convert(canvas.mode), (rx0, ry0))
+    region = arr[ry0:ry1, rx0:rx1]
+    region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+    return rx0, ry0, rx1, ry1
 
 
 # ---------------------------------------------------------------------------- degradations
@@ -663,10 +675,10 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
         return doc
     w, h = doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
-    canvas = texture(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
-    drop_shadow(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
-    canvas.paste(doc, (mx, my))
-    return canvas
+    canvas = np.array(texture(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base))
+    shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
+    canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
+    return Image.fromarray(canvas, "RGB")
 
 
 def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
