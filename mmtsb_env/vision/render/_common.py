@@ -455,21 +455,29 @@ def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: An
     wood, brick, concrete, fabric) carry no text: each is drawn once per (kind, colour) as a large
     seed-independent tile, and a call crops a window of it chosen (and maybe mirrored) by ``rng``.
     """
+    if drafting():
+        if kind not in TEXTURES:
+            raise ValueError(f"unknown texture {kind!r}")
+        return Image.new("RGB", size, rgb(base) if base is not None else (200, 200, 200))
+    return Image.fromarray(texture_array(kind, size, rng, base), "RGB")
+
+
+def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> np.ndarray:
+    """:func:`texture` as a new RGB uint8 array (h, w, 3), for callers that go on in numpy/OpenCV
+    (one copy out of the cached tile, none through Pillow)."""
     w, h = size
     if kind not in TEXTURES:
         raise ValueError(f"unknown texture {kind!r}")
-    if drafting():
-        return Image.new("RGB", (w, h), rgb(base) if base is not None else (200, 200, 200))
     if kind == "paper":
         color = rgb(base or (250, 249, 244))
         blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))  # color * (0.975 + 0.03 * blotch), per channel in C
-        return Image.fromarray(cv2.LUT(cv2.cvtColor(blotch, cv2.COLOR_GRAY2RGB), _paper_table(color)), "RGB")
+        return cv2.LUT(cv2.cvtColor(blotch, cv2.COLOR_GRAY2RGB), _paper_table(color))
     key = None if base is None else rgb(base)
     if w > TILE or h > TILE:
-        return _surface(kind, (w, h), rng, key)
+        return np.array(_surface(kind, (w, h), rng, key))
     ox, oy = (int(v) for v in rng.integers(0, (TILE - w + 1, TILE - h + 1)))
-    out = _surface_tile(kind, key).crop((ox, oy, ox + w, oy + h))
-    return out.transpose(Image.Transpose.FLIP_LEFT_RIGHT) if rng.random() < 0.5 else out
+    window = _surface_tile(kind, key)[oy:oy + h, ox:ox + w]
+    return np.ascontiguousarray(window[:, ::-1] if rng.random() < 0.5 else window)
 
 
 @functools.lru_cache(maxsize=64)
@@ -481,8 +489,10 @@ def _paper_table(color: tuple[int, int, int]) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=8)
-def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> Image.Image:
-    return _surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base)
+def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> np.ndarray:
+    tile = np.asarray(_surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base))
+    tile.flags.writeable = False  # shared by every call: windows of it are copied out, never written
+    return tile
 
 
 def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
@@ -675,7 +685,7 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
         return doc
     w, h = doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
-    canvas = np.array(texture(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base))
+    canvas = texture_array(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
     shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
     canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
     return Image.fromarray(canvas, "RGB")
