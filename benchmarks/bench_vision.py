@@ -30,6 +30,7 @@ from PIL import Image  # noqa: E402
 from mmtsb_env.tools import invoke  # noqa: E402
 from mmtsb_env.vision import ImageStore, letterbox, to_data_url  # noqa: E402
 from mmtsb_env.vision.render import clear_cache, kinds, render  # noqa: E402
+from mmtsb_env.vision.render._common import TEXTURES, _surface_tile  # noqa: E402
 from mmtsb_env.vision.render.groups import group_of  # noqa: E402
 from mmtsb_env.world import Layer, World  # noqa: E402
 
@@ -63,7 +64,11 @@ def main() -> None:
     unknown = sorted(set(chosen) - set(kinds()))
     if unknown:
         ap.error(f"unknown families {unknown}; valid: {', '.join(kinds())}")
-    # warm imports, fonts, matplotlib and the cached surface tiles once, so "cold" measures rendering
+    # warm imports, fonts and every cached surface tile once (a tile is drawn once per process, ~40 ms
+    # each, on the first photo of that surface; six of them), so "cold" measures rendering
+    for surface in TEXTURES:
+        if surface != "paper":
+            _surface_tile(surface, None)
     for kind in chosen:
         for d in args.difficulty:
             render({"kind": kind, "seed": 10**6, "difficulty": d}, use_cache=False).image
@@ -105,6 +110,7 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     cols = [f"cold_d{d}" for d in args.difficulty] + ["facts", "cached"]
+    print(f"surface tiles drawn before timing (once per process): {len(TEXTURES) - 1}")
     print(f"render medians in ms ({args.clock} clock) over {n} runs (cached over {max(n, 50)}); cold = real pixels drawn; "
           f"load average {out['load_before']:.2f} before, {out['load_after']:.2f} after")
     print(f"{'family':18s}{'group':>19s}{'size':>11s}" + "".join(f"{c:>10s}" for c in cols))

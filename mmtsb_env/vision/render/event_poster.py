@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from ..fonts import get_font
 from . import family
@@ -80,9 +80,8 @@ def draw_event_poster(ctx: Ctx):
 
     W, H = 800, 1100
     img = gradient((W, H), top, bottom, diagonal=True)
-    if not drafting():  # decorative shapes (pixels only)
-        shapes = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-        sd = ImageDraw.Draw(shapes)
+    if not drafting():  # decorative shapes (pixels only), blended straight onto the page
+        sd = ImageDraw.Draw(img, "RGBA")
         sr = ctx.rng("shapes")
         for _ in range(9):
             cx, cy, rad = sr.uniform(-100, W + 100), sr.uniform(-100, H + 100), sr.uniform(40, 260)
@@ -91,7 +90,6 @@ def draw_event_poster(ctx: Ctx):
                 sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
             else:
                 sd.regular_polygon((cx, cy, rad), sr.choice([3, 4, 6]), rotation=sr.uniform(0, 90), fill=col)
-        img = Image.alpha_composite(img.convert("RGBA"), shapes).convert("RGB")
     d = drawer(img)
     dark_bg = luminance(mix(top, bottom, 0.5)) < 150
     ink = (255, 255, 255) if dark_bg else (20, 20, 30)

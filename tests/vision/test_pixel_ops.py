@@ -1,0 +1,96 @@
+"""The fast pixel helpers keep the look the levels were calibrated with (OCR, tests/generation/test_ocr.py).
+
+Each OpenCV path replaced a Pillow one; these tests pin what it must still equal: the JPEG round
+trip byte for byte, the photo defocus to within one grey level, the tilted handwriting words to
+Pillow's canvas size, the cached sensor noise to its sigma and to its seed.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFilter
+
+from mmtsb_env.vision.render import render
+from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, sensor_noise
+from mmtsb_env.vision.render._scene import _blend_onto, _defocus
+from mmtsb_env.vision.render.handwritten_note import _tilted
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    return np.asarray(render({"kind": "receipt_photo", "seed": 3, "difficulty": 0}, use_cache=False).image).copy()
+
+
+@pytest.mark.parametrize("quality", [92, 68, 35])
+def test_jpeg_round_trip_equals_pillows_encoder(photo, quality):
+    buf = io.BytesIO()
+    Image.fromarray(photo).save(buf, format="JPEG", quality=quality)
+    expected = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB"))
+    assert np.array_equal(np.asarray(jpeg(photo, quality)), expected)
+    assert np.array_equal(np.asarray(jpeg(Image.fromarray(photo), quality)), expected)
+
+
+def test_jpeg_of_a_grey_image_comes_back_rgb():
+    out = jpeg(Image.new("L", (40, 30), 128), 80)
+    assert out.mode == "RGB" and out.size == (40, 30)
+
+
+@pytest.mark.parametrize("sigma", [0.3, 0.45, 0.6])
+def test_defocus_matches_pillows_box_blur(photo, sigma):
+    var = sigma * sigma
+    expected = np.asarray(Image.fromarray(photo).filter(ImageFilter.BoxBlur(var / (2 * (1 - var))))).astype(int)
+    got = _defocus(photo, sigma).astype(int)
+    diff = np.abs(got - expected)
+    assert diff.max() <= 1 and (diff > 0).mean() < 0.005, (diff.max(), (diff > 0).mean())
+    assert np.abs(got - photo.astype(int)).mean() > 0.2  # it does blur (sigma 0.3 is mild)
+
+
+def test_defocus_of_a_view_writes_nothing_outside_it(photo):
+    arr = photo.copy()
+    arr[100:300, 50:400] = _defocus(arr[100:300, 50:400], 0.6)
+    assert np.array_equal(arr[:100], photo[:100]) and np.array_equal(arr[300:], photo[300:])
+    assert not np.array_equal(arr[100:300, 50:400], photo[100:300, 50:400])
+
+
+def test_blend_onto_is_pillows_paste_with_a_mask():
+    rng = np.random.default_rng(0)
+    base = rng.integers(0, 256, (50, 60, 3), dtype=np.uint8)
+    mask = rng.integers(0, 256, (50, 60), dtype=np.uint8)
+    expected = Image.fromarray(base)
+    expected.paste((20, 16, 12), (0, 0, 60, 50), mask=Image.fromarray(mask))
+    got = base.copy()
+    _blend_onto(got, (20, 16, 12), mask)
+    assert np.abs(got.astype(int) - np.asarray(expected)).max() <= 1
+
+
+def test_tilted_words_get_pillows_canvas_and_keep_their_ink():
+    r = random.Random(7)
+    for _ in range(200):
+        w, h, angle = r.randint(12, 320), r.randint(12, 90), r.uniform(-2.5, 2.5)
+        word = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        ImageDraw.Draw(word).rectangle((w // 4, h // 4, 3 * w // 4, 3 * h // 4), fill=(20, 30, 140, 255))
+        ours, pillows = _tilted(word, angle), word.rotate(angle, Image.Resampling.BILINEAR, expand=True)
+        assert ours.size == pillows.size, (w, h, angle)
+        ink_ours, ink_pillow = (np.asarray(im)[..., 3].astype(int).sum() for im in (ours, pillows))
+        assert abs(ink_ours - ink_pillow) <= 0.03 * ink_pillow + 255 * 4
+
+
+@pytest.mark.parametrize("sigma", [5.0, 9.0])
+def test_sensor_noise_has_its_sigma_and_follows_the_seed(sigma):
+    flat = np.full((600, 800, 3), 128, np.uint8)
+    a = sensor_noise(flat, np.random.default_rng(1), sigma)
+    assert abs(float(a.astype(float).std()) - sigma) < 0.1 * sigma
+    assert np.array_equal(a[..., 0], a[..., 2])  # grey noise: the same on every channel
+    assert np.array_equal(a, sensor_noise(flat, np.random.default_rng(1), sigma))
+    assert not np.array_equal(a, sensor_noise(flat, np.random.default_rng(2), sigma))
+    assert np.array_equal(flat, np.full((600, 800, 3), 128, np.uint8))  # the input is left alone
+
+
+def test_sensor_noise_beyond_the_tile_draws_fresh_noise():
+    big = np.full((NOISE_TILE + 10, 40, 3), 100, np.uint8)
+    out = sensor_noise(big, np.random.default_rng(0), 5.0)
+    assert out.shape == big.shape and 4.0 < out.astype(float).std() < 6.0
