@@ -200,6 +200,16 @@ OPENINGS: list[tuple[str, list[str]]] = [
         "I used my cards for {ref}; find which one by the last four digits each receipt shows",
         "Work out my payment card for each of {ref} from the last four digits on the receipt",
     ]),
+    (r"Here are (?P<ref>.+?) from a few of my devices\.", [
+        "Here are {ref} from a few of my devices.", "I took {ref} on several of my devices.",
+        "Sending {ref} from the different phones and tablets I have.", "I've got {ref} from a few devices of mine.",
+        "Attached: {ref}, one per device.", "I grabbed {ref} from my other devices.",
+        "{Ref} come from a few of my gadgets.", "I screenshotted the settings on my other devices: {ref}.",
+    ]),
+    (r"Here's (?P<ref>.+?), from (?P<device>.+?)\.", [
+        "Here's {ref}, from {device}.", "Sending {ref}, taken on {device}.", "I took {ref} on {device}.",
+        "{Ref} is from {device}.", "Attached is {ref} from {device}.", "I grabbed {ref} off {device}.",
+    ]),
 ]
 _OPENINGS = [(re.compile(p), alts) for p, alts in OPENINGS]
 
