@@ -73,7 +73,7 @@ def test_oracle_turns_the_photo_back_and_crops_the_document():
     x0, y0, x1, y1 = f["upright_box"]
     assert abs(got.width - (x1 - x0)) <= 3 and abs(got.height - (y1 - y0)) <= 3
     back = upright(render(spec).image, 90)
-    px = _pixels(back, args["left"], args["upper"], args["right"], args["lower"])
+    px = _pixels(back.size, args["left"], args["upper"], args["right"], args["lower"])
     assert px[0] <= x0 + 1 and px[1] <= y0 + 1 and px[2] >= x1 - 1 and px[3] >= y1 - 1  # the whole document
     assert got.tobytes() == back.crop(px).tobytes()  # of the photo turned back exactly
 
