@@ -21,7 +21,7 @@ from typing import Any
 from . import sinks as S
 from .challenges import Slip
 from .core import call
-from .db_recipes import DBRecipe, Work
+from .db_base import DBRecipe, Work
 from ..vision.render.settings_screen import REAL
 
 COLUMNS = tuple(REAL)  # wifi, cellular, location_service, low_battery_mode

@@ -66,5 +66,5 @@ def test_every_recipe_is_described_by_one_about_row():
         assert "none" in cls.supports and not set(a.without) & set(cls.supports)
         assert len(cls.supports) + len(a.without) == 4  # every other challenge is taken
         assert "{ref}" in cls.again_text
-    with pytest.raises(TypeError, match="Unlisted has no row in db_recipes.ABOUT"):
+    with pytest.raises(TypeError, match="Unlisted has no row in db_base.ABOUT"):
         type("Unlisted", (DBRecipe,), {})
