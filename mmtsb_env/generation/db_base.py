@@ -77,10 +77,10 @@ class About:
 
 ABOUT: dict[str, About] = {a.name: a for a in (
     About("ContactsValidate", "validate", "business_card", ("contacts",),
-          ask="I got new business cards from people already in my contacts. Check {ref} against my contacts and fix any phone number or email that no longer matches the card{recipe.tag_text}.",
+          ask="I got new business cards from people already in my contacts. Check {ref} against my contacts and fix any phone number or email that no longer matches the card{recipe.option_text}.",
           mutable=True, again="Here are more cards: check {ref} against my contacts the same way."),
     About("CalendarValidate", "validate", "event_poster", ("calendar",),
-          ask="These posters are for events I already put in my calendar. Check {ref} against my calendar and correct any event whose date or start time is wrong (keep them two hours long){recipe.target_text}.",
+          ask="These posters are for events I already put in my calendar. Check {ref} against my calendar and correct any event whose date or start time is wrong (keep them two hours long){recipe.option_text}.",
           mutable=True, again="More posters: check {ref} against my calendar the same way."),
     About("ReminderValidate", "validate", "invoice", ("reminder",),
           ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.hour_text} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
@@ -89,7 +89,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
           without=("error_correction",), mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
     About("SplitwiseValidate", "validate", "receipt", ("splitwise",),
-          ask="I logged these receipts as expenses in my '{recipe.group[name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
+          ask="I logged these receipts as expenses in my '{recipe.v[group][name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
           without=("error_correction",), mutable=True),
     About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
           ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.qty_word} of each to my cart, and tell me what Amazon charges for it.",
@@ -138,8 +138,10 @@ class DBRecipe(RecipeBase, ABC):
     supports: tuple[str, ...] = ()
     mutable = mutate_first_only = False
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, engine: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if engine:  # an interpreter of recipe rows (db_validate.Check): its recipes are its subclasses
+            return
         if cls.__name__ not in ABOUT:
             raise TypeError(f"{cls.__name__} has no row in db_base.ABOUT (say its flow, category and apps there)")
         a = cls.about = ABOUT[cls.__name__]
@@ -205,6 +207,11 @@ class DBRecipe(RecipeBase, ABC):
     def mutate(self, i: int) -> dict[str, Any]:
         raise GenerationError(f"{type(self).__name__} cannot pre-empt a row")
 
+    @classmethod
+    def offers(cls, hook: str) -> bool:
+        """Whether the recipe has its own ``hook`` ("mistake": a correction of the user's own detail; "slip")."""
+        return getattr(cls, hook) is not getattr(DBRecipe, hook)
+
     # ------------------------------------------------------------------ rounds
     def parts(self) -> list[Part]:
         b = self.b
@@ -215,8 +222,8 @@ class DBRecipe(RecipeBase, ABC):
         if self.challenge == "error_correction":
             # the user states a detail the phone's data contradicts, misreads a printed amount (the images
             # contradict them), or corrects their own detail
-            own = type(self).mistake is not DBRecipe.mistake
-            world = type(self).slip is not DBRecipe.slip and (not own or b.rng.random() < 0.4)
+            own = self.offers("mistake")
+            world = self.offers("slip") and (not own or b.rng.random() < 0.4)
             contradiction = not world and any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
             challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":
@@ -258,7 +265,7 @@ class DBRecipe(RecipeBase, ABC):
                 if slip is not None:
                     apply_slip(part, slip)
                     self.slipped = slip.variant
-                elif type(self).mistake is not DBRecipe.mistake:
+                elif self.offers("mistake"):
                     challenge_at = si  # nothing here the world contradicts: the user corrects their own detail
                 else:
                     raise GenerationError(f"{type(self).__name__} has no detail to contradict in this round")

@@ -18,10 +18,11 @@ from . import pools
 from . import sinks as S
 from .challenges import Slip, near_digits, near_name, wrong_value
 from .core import ORDINALS, Build, GenerationError, Payload, call, ref
-from .db_base import ABOUT, DBRecipe, Work, _past  # noqa: F401 (ABOUT, Work: re-exported)
+from .db_base import ABOUT, DBRecipe, Work, _past  # noqa: F401 (ABOUT: re-exported)
+from .db_validate import CheckRow, Option, check_recipe
 from .images import dollars, money, number
 from .settings_recipe import SettingsMatch
-from .sinks import Mistake, iso
+from .sinks import Mistake, iso, op
 from .world_index import norm
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
 
@@ -141,175 +142,134 @@ def _spoken_day(iso_date: str) -> str:
 
 
 # ============================================================================ validate
-class ContactsValidate(DBRecipe):
-    """Business cards vs the owner's contacts: fix phone numbers / emails that changed."""
-
-    def setup(self, n):
-        b = self.b
-        self.tag = b.rng.choice(["colleague", "client", "partner"]) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
-        ids, self.stale, self.cid = [], {}, {}
-        for k in range(n):
-            i = b.img("business_card")
-            pr = b.imgs[i].person
-            kind = None if already_right(b, k) else b.rng.choice(["phone", "email", "both"])
-            old_phone = pr["phone"] if kind in (None, "email") else b.drafter.fresh(
-                lambda: f"{b.rng.randint(201, 989)}-{b.rng.randint(200, 899)}-{b.rng.randint(1000, 9999)}")
-            old_email = pr["email"] if kind in (None, "phone") else b.drafter.fresh(
-                lambda: f"{pr['first_name'].lower()}{b.rng.randint(10, 99)}@oldmail.com")
-            row = b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
-                                               "email": old_email, "phone_number": old_phone, "relationships": [],
-                                               "created_at": _past(b)})
-            self.cid[i], self.stale[i] = row["id"], kind
-            ids.append(i)
-        return ids
-
-    @property
-    def tag_text(self) -> str:
-        return f", and tag every contact you fix as '{self.tag}'" if self.tag else ""
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            pr, kind = self.b.imgs[i].person, self.stale[i]
-            if w.looked(call("contacts_search_contacts", query=pr["name"]),
-                        kind is None or i in self.mutations,
-                        f"{pr['name']} was already up to date."):
-                continue
-            if self.mode == "delete":
-                w.did(call("contacts_delete_contact", contact_id=self.cid[i]),
-                      f"Deleted the outdated contact {pr['name']}.", f"{pr['name']}: deleted", pr["name"])
-                continue
-            args: dict[str, Any] = {"contact_id": self.cid[i]}
-            changed = []
-            for what, column in (("phone", "phone_number"), ("email", "email")):
-                if kind in (what, "both"):
-                    args[column] = pr[what]
-                    changed.append(f"{what} to {pr[what]}")
-                    self.note(only=[pr[what]])
-                    w.facts.append(pr[what])
-            if self.tag:
-                args["relationships"] = [self.tag]
-            w.steps.append(call("contacts_update_contact", **args))
-            w.bits.append(f"Updated {pr['name']}: {' and '.join(changed)}.")
-            w.lines.append(f"{pr['name']}: {', '.join(changed)}")
-            self.note(keys=[pr["name"]])
-        return w
-
-    def _fixed(self):
-        return [i for i in self.done if self.stale[i] is not None and i not in self.mutations]
-
-    def goal(self):
-        self.mode = "delete"
-        steps = [call("contacts_delete_contact", contact_id=self.cid[i]) for i in self._fixed()]
-        names = ", ".join(self.b.imgs[i].person["name"] for i in self._fixed()) or "none so far"
-        return ("Change of plan: I don't want to keep contacts that were out of date. Delete every contact you had to fix, "
-                "and from now on delete outdated ones instead of fixing them."), steps, f"Deleted the outdated contacts ({names})."
-
-    def mistake(self):
-        if not self.tag:
-            return None
-        wrong = self.tag
-        self.tag = {"colleague": "client", "client": "partner", "partner": "colleague"}[wrong]
-        fix = [call("contacts_update_contact", contact_id=self.cid[i], relationships=[self.tag]) for i in self._fixed()]
-        return Mistake(wrong, self.tag, f"Sorry, I said '{wrong}' but the tag should be '{self.tag}'. Please fix the contacts you tagged.",
-                       fix, f"Retagged them as '{self.tag}'.")
-
-    def can_mutate(self, i):
-        return self.stale[i] is not None
-
-    def mutate(self, i):
-        pr = self.b.imgs[i].person
-        return {"op": "update", "table": "phone.contacts", "key": self.cid[i],
-                "fields": {"phone_number": pr["phone"], "email": pr["email"]}}
+# ---------------------------------------------------------------------------- validate rows (db_validate.CheckRow)
+def _seed_contacts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """One contact per card: its phone, its email or both outdated, or (odd cards, 70 %) up to date."""
+    t = {}
+    for k in range(n):
+        i = b.img("business_card")
+        pr = b.imgs[i].person
+        kind = None if already_right(b, k) else b.rng.choice(["phone", "email", "both"])
+        old_phone = pr["phone"] if kind in (None, "email") else b.drafter.fresh(
+            lambda: f"{b.rng.randint(201, 989)}-{b.rng.randint(200, 899)}-{b.rng.randint(1000, 9999)}")
+        old_email = pr["email"] if kind in (None, "phone") else b.drafter.fresh(
+            lambda: f"{pr['first_name'].lower()}{b.rng.randint(10, 99)}@oldmail.com")
+        row = b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
+                                           "email": old_email, "phone_number": old_phone, "relationships": [],
+                                           "created_at": _past(b)})
+        t[i] = {"key": row["id"], "stale": kind, "name": pr["name"], "phone": pr["phone"], "email": pr["email"]}
+    return {}, t
 
 
-class CalendarValidate(DBRecipe):
-    """Event posters vs calendar entries: correct wrong dates/times."""
-
-    def setup(self, n):
-        b = self.b
-        cals = calendars(b.wi)
-        self.target = b.rng.choice(cals) if (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
-        self.eid, self.wrong = {}, {}
-        ids, taken = draw_dated(b, "event_poster", n)
-        for k, i in enumerate(ids):
-            im = b.imgs[i]
-            wrong = not already_right(b, k)
-            d = date.fromisoformat(im.date)
-            if wrong:
-                d2 = shifted_date(b, d, [-3, -2, -1, 1, 2, 7], taken, lambda d2: d2 > b.now.date())
-                taken.add(d2.isoformat())
-                start = iso(d2.isoformat(), im.time)
-            else:
-                start = iso(im.date, im.time)
-            end = hours_after(start, 2)
-            row = b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
-                                                "calendar_id": b.rng.choice(cals)["calendar_id"], "title": im.label,
-                                                "start_datetime": start, "end_datetime": end, "formatted_address": im.extra["venue"],
-                                                "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
-            self.eid[i], self.wrong[i] = row["calendar_event_id"], wrong
-        return ids
-
-    @property
-    def target_text(self) -> str:
-        return f", and move every event you correct into my {self.target['title']} calendar" if self.target else ""
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            im = self.b.imgs[i]
-            if w.looked(call("search_calendar_events", title=im.label),
-                        not self.wrong[i] or i in self.mutations,
-                        f"'{im.label}' was already correct."):
-                continue
-            if self.mode == "delete":
-                w.did(call("remove_calendar_event", calendar_event_id=self.eid[i]),
-                      f"Removed '{im.label}'.", f"{im.label}: removed", im.label)
-                continue
-            start = iso(im.date, im.time)
-            args = {"calendar_event_id": self.eid[i], "start_datetime": start,
-                    "end_datetime": hours_after(start, 2)}
-            if self.target:
-                args["calendar_id"] = self.target["calendar_id"]
-            w.did(call("modify_calendar_event", **args),
-                  f"Moved '{im.label}' to {im.date} at {im.time}.",
-                  f"{im.label}: now {im.date} {im.time}", im.label, im.date)
-            self.note(only=[im.date], keys=[im.label])
-        return w
-
-    def _fixed(self):
-        return [i for i in self.done if self.wrong[i] and i not in self.mutations]
-
-    def goal(self):
-        self.mode = "delete"
-        steps = [call("remove_calendar_event", calendar_event_id=self.eid[i]) for i in self._fixed()]
-        return ("Change of plan: remove the events that had wrong details instead of fixing them, "
-                "and do the same for any others that turn out wrong."), steps, "Removed the events that were wrong."
-
-    def mistake(self):
-        if not self.target:
-            return None
-        cals = calendars(self.b.wi)
-        wrong = self.target
-        self.target = self.b.rng.choice([c for c in cals if c["calendar_id"] != wrong["calendar_id"]])
-        fix = [call("modify_calendar_event", calendar_event_id=self.eid[i], calendar_id=self.target["calendar_id"]) for i in self._fixed()]
-        return Mistake(wrong["title"], self.target["title"],
-                       f"Oops, I meant my {self.target['title']} calendar, not {wrong['title']}. Please move the events you corrected.",
-                       fix, f"Moved them to the {self.target['title']} calendar.")
-
-    def slip(self, scope):
-        return _date_slip(self.b, [i for i in scope if self.wrong[i]], sorted(scope), "moved it to")
-
-    def can_mutate(self, i):
-        return self.wrong[i]
-
-    def mutate(self, i):
-        im = self.b.imgs[i]
-        start = iso(im.date, im.time)
-        return {"op": "update", "table": "calendar.events", "key": self.eid[i],
-                "fields": {"start_datetime": start, "end_datetime": hours_after(start, 2)}}
+def _contact_changes(v: dict[str, Any]) -> dict[str, Any]:
+    """The card's values that differ from the stored contact (None: the same) and how the reply lists them."""
+    new = {what: v[what] if v["stale"] in (what, "both") else None for what in ("phone", "email")}
+    changed = [f"{what} to {value}" for what, value in new.items() if value is not None]
+    return {"new_phone": new["phone"], "new_email": new["email"], "changed": " and ".join(changed), "changes": ", ".join(changed)}
 
 
+def _seed_events(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """One event per poster, two hours long in a random calendar: moved by a few days, or (odd posters, 70 %) right."""
+    cals = calendars(b.wi)
+    t = {}
+    ids, taken = draw_dated(b, "event_poster", n)
+    for k, i in enumerate(ids):
+        im = b.imgs[i]
+        wrong = not already_right(b, k)
+        right = iso(im.date, im.time)
+        start = right
+        if wrong:
+            d2 = shifted_date(b, date.fromisoformat(im.date), [-3, -2, -1, 1, 2, 7], taken, lambda d2: d2 > b.now.date())
+            taken.add(d2.isoformat())
+            start = iso(d2.isoformat(), im.time)
+        row = b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                                            "calendar_id": b.rng.choice(cals)["calendar_id"], "title": im.label,
+                                            "start_datetime": start, "end_datetime": hours_after(start, 2),
+                                            "formatted_address": im.extra["venue"], "attendee_names": [], "attendee_emails": []},
+                        key="calendar_event_id")
+        t[i] = {"key": row["calendar_event_id"], "stale": wrong, "label": im.label, "date": im.date, "time": im.time,
+                "start": right, "end": hours_after(right, 2)}
+    return {}, t
+
+
+def _seed_expenses(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """One expense per receipt in one of the owner's groups, shared equally: a wrong amount, or (odd receipts, 70 %) right."""
+    owner = b.wi.owner_id
+    groups = sorted({l["group_id"] for l in b.wi.rows("splitwise.group_member_links", user_id=owner)
+                     if not b.wi.tables["splitwise.groups"][l["group_id"]]["deleted"]})
+    group = b.wi.tables["splitwise.groups"][b.rng.choice(groups)]
+    members = sorted(l["user_id"] for l in b.wi.rows("splitwise.group_member_links", group_id=group["id"]))
+    ids = [b.img("receipt") for _ in range(n)]
+    t = {}
+    for k, i in enumerate(ids):
+        im = b.imgs[i]
+        wrong = not already_right(b, k)
+        amount = b.drafter.price(10, 90) if wrong else im.amount
+        when = _past(b, 2, 9)
+        row = b.add_row("splitwise.expenses", {"description": im.label, "paid_amount": amount, "payer_id": owner,
+                                               "group_id": group["id"], "creator_id": owner, "deleted": False,
+                                               "created_at": when, "updated_at": when})
+        share = round(amount / len(members), 2)
+        for m in members:
+            b.add_row("splitwise.expense_shares", {"expense_id": row["id"], "user_id": m, "amount": share})
+        t[i] = {"key": row["id"], "stale": wrong, "label": im.label, "amount": im.amount, "dollars": dollars(im.amount),
+                "money": money(im.amount)}
+    return {"group": group}, t
+
+
+_RETAG_FIXED = {"colleague": "client", "client": "partner", "partner": "colleague"}
+
+ContactsValidate = check_recipe(CheckRow(
+    "ContactsValidate", "phone.contacts", _seed_contacts, name_of="{name}", derive=_contact_changes,
+    look=op("contacts_search_contacts", query="{name}"),
+    fix=op("contacts_update_contact", contact_id="{key}", phone_number="{new_phone}", email="{new_email}"),
+    remove=op("contacts_delete_contact", contact_id="{key}"),
+    right={"phone_number": "{phone}", "email": "{email}"},
+    settled="{name} was already up to date.", fixed=("Updated {name}: {changed}.", "{name}: {changes}"),
+    removed=("Deleted the outdated contact {name}.", "{name}: deleted"),
+    facts=("{new_phone}", "{new_email}"), only=("{new_phone}", "{new_email}"), keys=("{name}",),
+    goal=("Change of plan: I don't want to keep contacts that were out of date. Delete every contact you had to fix, "
+          "and from now on delete outdated ones instead of fixing them.", "Deleted the outdated contacts ({names})."),
+    option=Option(lambda b: b.rng.choice(["colleague", "client", "partner"]), ", and tag every contact you fix as '{option}'",
+                  {"relationships": ["{option}"]}, lambda b, w: _RETAG_FIXED[w], str,
+                  "Sorry, I said '{wrong}' but the tag should be '{right}'. Please fix the contacts you tagged.",
+                  "Retagged them as '{right}'.", op("contacts_update_contact", contact_id="{key}", relationships=["{option}"])),
+), __name__)
+
+CalendarValidate = check_recipe(CheckRow(
+    "CalendarValidate", "calendar.events", _seed_events,
+    look=op("search_calendar_events", title="{label}"),
+    fix=op("modify_calendar_event", calendar_event_id="{key}", start_datetime="{start}", end_datetime="{end}"),
+    remove=op("remove_calendar_event", calendar_event_id="{key}"),
+    right={"start_datetime": "{start}", "end_datetime": "{end}"},
+    settled="'{label}' was already correct.", fixed=("Moved '{label}' to {date} at {time}.", "{label}: now {date} {time}"),
+    removed=("Removed '{label}'.", "{label}: removed"),
+    facts=("{label}", "{date}"), only=("{date}",), keys=("{label}",),
+    goal=("Change of plan: remove the events that had wrong details instead of fixing them, "
+          "and do the same for any others that turn out wrong.", "Removed the events that were wrong."),
+    option=Option(lambda b: b.rng.choice(calendars(b.wi)), ", and move every event you correct into my {option[title]} calendar",
+                  {"calendar_id": "{option[calendar_id]}"},
+                  lambda b, w: b.rng.choice([c for c in calendars(b.wi) if c["calendar_id"] != w["calendar_id"]]), lambda c: c["title"],
+                  "Oops, I meant my {right} calendar, not {wrong}. Please move the events you corrected.",
+                  "Moved them to the {right} calendar.", op("modify_calendar_event", calendar_event_id="{key}", calendar_id="{option[calendar_id]}")),
+    slip=lambda r, scope: _date_slip(r.b, [i for i in scope if r.t[i]["stale"]], sorted(scope), "moved it to"),
+), __name__)
+
+SplitwiseValidate = check_recipe(CheckRow(
+    "SplitwiseValidate", "splitwise.expenses", _seed_expenses,
+    look=op("splitwise_show_group_expenses", group_id="{group[id]}", query="{label}"),
+    fix=op("splitwise_update_expense", expense_id="{key}", paid_amount="{amount}"),
+    remove=op("splitwise_delete_expense", expense_id="{key}"),
+    right={"paid_amount": "{amount}"},
+    settled="{label} was already right.", fixed=("Changed {label} to {dollars}.", "{label}: {dollars}"),
+    removed=("Deleted the {label} expense.", "{label}: deleted"),
+    facts=("{money}",), only=("{money}",), keys=("{label}",),
+    goal=("Change of plan: delete the expenses that had the wrong amount instead of fixing them; I'll re-enter them myself. "
+          "Same for any other wrong ones.", "Deleted the expenses that were wrong."),
+), __name__)
+
+
+# ---------------------------------------------------------------------------- validate recipes of their own shape
 class ReminderValidate(DBRecipe):
     """Invoices vs payment reminders: every reminder at the chosen hour on the due date."""
 
@@ -459,63 +419,6 @@ class NotePriceValidate(DBRecipe):
         content = self._content()
         self.current = saved
         return {"op": "update", "table": "simple_note.notes", "key": self.note_id, "fields": {"content": content}}
-
-
-class SplitwiseValidate(DBRecipe):
-    """Receipts vs expenses logged in a Splitwise group: fix wrong amounts."""
-
-    def setup(self, n):
-        b = self.b
-        owner = b.wi.owner_id
-        groups = sorted({l["group_id"] for l in b.wi.rows("splitwise.group_member_links", user_id=owner)
-                         if not b.wi.tables["splitwise.groups"][l["group_id"]]["deleted"]})
-        self.group = b.wi.tables["splitwise.groups"][b.rng.choice(groups)]
-        members = sorted(l["user_id"] for l in b.wi.rows("splitwise.group_member_links", group_id=self.group["id"]))
-        ids = [b.img("receipt") for _ in range(n)]
-        self.xid, self.wrong = {}, {}
-        for k, i in enumerate(ids):
-            im = b.imgs[i]
-            wrong = not already_right(b, k)
-            amount = b.drafter.price(10, 90) if wrong else im.amount
-            when = _past(b, 2, 9)
-            row = b.add_row("splitwise.expenses", {"description": im.label, "paid_amount": amount, "payer_id": owner,
-                                                   "group_id": self.group["id"], "creator_id": owner, "deleted": False,
-                                                   "created_at": when, "updated_at": when})
-            share = round(amount / len(members), 2)
-            for m in members:
-                b.add_row("splitwise.expense_shares", {"expense_id": row["id"], "user_id": m, "amount": share})
-            self.xid[i], self.wrong[i] = row["id"], wrong
-        return ids
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            im = self.b.imgs[i]
-            if w.looked(call("splitwise_show_group_expenses", group_id=self.group["id"], query=im.label),
-                        not self.wrong[i] or i in self.mutations,
-                        f"{im.label} was already right."):
-                continue
-            if self.mode == "delete":
-                w.did(call("splitwise_delete_expense", expense_id=self.xid[i]),
-                      f"Deleted the {im.label} expense.", f"{im.label}: deleted", im.label)
-                continue
-            w.did(call("splitwise_update_expense", expense_id=self.xid[i], paid_amount=im.amount),
-                  f"Changed {im.label} to {dollars(im.amount)}.", f"{im.label}: {dollars(im.amount)}", money(im.amount))
-            self.note(only=[money(im.amount)], keys=[im.label])
-        return w
-
-    def goal(self):
-        self.mode = "delete"
-        fixed = [i for i in self.done if self.wrong[i] and i not in self.mutations]
-        steps = [call("splitwise_delete_expense", expense_id=self.xid[i]) for i in fixed]
-        return ("Change of plan: delete the expenses that had the wrong amount instead of fixing them; I'll re-enter them myself. "
-                "Same for any other wrong ones."), steps, "Deleted the expenses that were wrong."
-
-    def can_mutate(self, i):
-        return self.wrong[i]
-
-    def mutate(self, i):
-        return {"op": "update", "table": "splitwise.expenses", "key": self.xid[i], "fields": {"paid_amount": self.b.imgs[i].amount}}
 
 
 # ============================================================================ lookup chains

@@ -1,0 +1,159 @@
+"""Validate recipes as data: one stored row per image, some stale; check each, fix the stale ones.
+
+A validate recipe of this shape is one :class:`CheckRow` read by one interpreter, :class:`Check`.
+The row seeds the rows (``seed``: code, as what a stale contact or event looks like is the
+domain's), and says in data how a round treats each image's row: the search that finds it
+(``look``), the write that fixes it (``fix``), the delete a goal change switches to (``remove``),
+the fields the world sets right when the user has fixed it already (``right``, the state
+mutation), the sentences and summary lines, the facts a reply states and the values it takes
+from the image (``only``, ``keys``: what verification checks for derivability and necessity).
+
+Calls are :func:`.sinks.op` rows; their argument templates are resolved by :func:`.sinks.resolve`
+over the recipe's values (what ``seed`` drew for the whole recipe, ``option``) and the image's
+(what ``seed`` gave it, ``key``: its row's key, ``stale``: whether -- or how -- the row is wrong,
+and what the row's ``derive`` computes from them). A template that resolves to ``None`` leaves the
+argument out.
+
+An :class:`Option` is a detail the user may add to the request (a tag for every contact fixed, a
+calendar to move every corrected event to): drawn for three requests in ten (always when the
+user will correct it), stated by ``text``, written by ``args`` with every fix, and changed by
+the error-correction round, whose ``fix`` call repairs each row fixed so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .challenges import Slip
+from .core import Build, call
+from .db_base import DBRecipe, Work
+from .sinks import Mistake, Op, resolve
+
+Values = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Option:
+    """A detail the user may add to the request, and how they correct it (see the module docs)."""
+
+    draw: Callable[[Build], Any]  # the value the user asks for
+    text: str  # what the request adds ({option}: the value)
+    args: dict[str, Any]  # templates added to every fix while the option is set
+    other: Callable[[Build, Any], Any]  # the value the user meant, from the one they said
+    name: Callable[[Any], str]  # how a value is said
+    say: str  # the correction ({wrong}, {right}: as said)
+    answer: str
+    fix: Op  # repairs one row fixed so far
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """A validate recipe as data (see the module docs); ``name`` is its row of :data:`.db_base.ABOUT`."""
+
+    name: str
+    table: str
+    seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image (in drawing order) its values
+    look: Op
+    fix: Op
+    remove: Op
+    right: dict[str, Any]  # the row's fields the world sets right (templates)
+    settled: str  # the reply when the row needs nothing (right already, or fixed by the user)
+    fixed: tuple[str, str]  # the reply's sentence and the summary line of a fix
+    removed: tuple[str, str]  # the same for a delete
+    goal: tuple[str, str]  # the goal change's request and answer ({names}: the rows deleted)
+    facts: tuple[str, ...] = ()  # what the reply to a fix states (None: left out)
+    only: tuple[str, ...] = ()  # image values a fix writes
+    keys: tuple[str, ...] = ()  # values a fix searches by
+    name_of: str = "{label}"  # how a reply names an image's row
+    derive: Callable[[Values], Values] = lambda t: {}
+    option: Option | None = None
+    slip: Callable[["Check", list[int]], Slip | None] | None = None
+
+
+class Check(DBRecipe, engine=True):
+    """The interpreter of :class:`CheckRow`: :func:`check_recipe` makes one recipe class per row."""
+
+    row: CheckRow
+
+    @classmethod
+    def offers(cls, hook: str) -> bool:
+        return {"mistake": cls.row.option is not None, "slip": cls.row.slip is not None}.get(hook, False)
+
+    def setup(self, n: int) -> list[int]:
+        b, o = self.b, self.row.option
+        self.option = o.draw(b) if o is not None and (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
+        self.v, self.t = self.row.seed(b, n)
+        return list(self.t)
+
+    @property
+    def option_text(self) -> str:
+        """What the request adds for the option ("" without one)."""
+        return self.row.option.text.format(option=self.option) if self.option is not None else ""
+
+    # ------------------------------------------------------------------ the interpreter's parts
+    def _values(self, i: int) -> Values:
+        v = {**self.v, "option": self.option, **self.t[i]}
+        v.update(self.row.derive(v))
+        return v
+
+    def _call(self, o: Op, v: Values, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        args = {k: resolve(a, v, "") for k, a in {**o.args, **(extra or {})}.items()}
+        return call(o.tool, **{k: a for k, a in args.items() if a is not None})
+
+    @staticmethod
+    def _texts(templates: tuple[str, ...], v: Values) -> list[Any]:
+        return [x for x in (resolve(t, v, "") for t in templates) if x is not None]
+
+    def _fixed(self) -> list[int]:
+        """The images checked so far whose row was stale and fixed by the assistant."""
+        return [i for i in self.done if self.t[i]["stale"] and i not in self.mutations]
+
+    # ------------------------------------------------------------------ hooks
+    def work(self, scope: list[int], first: bool) -> Work:
+        row, w = self.row, Work()
+        for i in scope:
+            v = self._values(i)
+            if w.looked(self._call(row.look, v), not v["stale"] or i in self.mutations, row.settled.format(**v)):
+                continue
+            if self.mode == "delete":
+                w.did(self._call(row.remove, v), *(s.format(**v) for s in row.removed), row.name_of.format(**v))
+                continue
+            extra = row.option.args if self.option is not None else None
+            w.did(self._call(row.fix, v, extra), *(s.format(**v) for s in row.fixed), *self._texts(row.facts, v))
+            self.note(only=self._texts(row.only, v), keys=self._texts(row.keys, v))
+        return w
+
+    def goal(self) -> tuple[str, list[dict[str, Any]], str]:
+        self.mode = "delete"
+        fixed = self._fixed()
+        steps = [self._call(self.row.remove, self._values(i)) for i in fixed]
+        names = ", ".join(self.row.name_of.format(**self._values(i)) for i in fixed) or "none so far"
+        request, answer = self.row.goal
+        return request, steps, answer.format(names=names)
+
+    def mistake(self) -> Mistake | None:
+        o = self.row.option
+        if o is None or self.option is None:
+            return None
+        wrong = self.option
+        self.option = o.other(self.b, wrong)
+        fix = [self._call(o.fix, self._values(i)) for i in self._fixed()]
+        said = {"wrong": o.name(wrong), "right": o.name(self.option)}
+        return Mistake(said["wrong"], said["right"], o.say.format(**said), fix, o.answer.format(**said))
+
+    def slip(self, scope: list[int]) -> Slip | None:
+        return self.row.slip(self, scope) if self.row.slip is not None else None
+
+    def can_mutate(self, i: int) -> bool:
+        return bool(self.t[i]["stale"])
+
+    def mutate(self, i: int) -> dict[str, Any]:
+        v = self._values(i)
+        return {"op": "update", "table": self.row.table, "key": v["key"],
+                "fields": {k: resolve(a, v, "") for k, a in self.row.right.items()}}
+
+
+def check_recipe(row: CheckRow, module: str) -> type[Check]:
+    """The recipe class of ``row`` (named as the row; ``module``: where it is defined, for pickling)."""
+    return type(row.name, (Check,), {"row": row, "__module__": module, "__doc__": f"The validate recipe of {row.name}'s row."})
