@@ -19,10 +19,11 @@ from . import sinks as S
 from .challenges import Slip, near_digits, near_name, wrong_value
 from .core import ORDINALS, Build, GenerationError, Payload, call, ref
 from .db_base import ABOUT, DBRecipe, Work, _past  # noqa: F401 (ABOUT: re-exported)
+from .db_missing import Detail, Instead, MissingRow, missing_recipe
 from .db_validate import CheckRow, Option, check_recipe
 from .images import dollars, money, number
 from .settings_recipe import SettingsMatch
-from .sinks import Mistake, iso, op
+from .sinks import Mistake, iso, op, resolve
 from .world_index import norm
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
 
@@ -908,168 +909,97 @@ class TodoistReceiptXref(DBRecipe):
         return {"op": "update", "table": "todoist.tasks", "key": tid, "fields": {"is_completed": True}}
 
 
-class CalendarPosterXref(DBRecipe):
-    """Event posters vs the calendar: add the events that are not there yet."""
-
-    def setup(self, n):
-        b = self.b
-        cals = calendars(b.wi)
-        self.calendar = b.rng.choice(cals)
-        self.hours = 2
-        ids = [b.img("event_poster") for _ in range(n)]
-        self.present = {}
-        for k, i in enumerate(ids):
-            im = b.imgs[i]
-            there = k % 2 == 1 and b.rng.random() < 0.8
-            self.present[i] = there
-            if there:
-                start = iso(im.date, im.time)
-                b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
-                                              "calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
-                                              "end_datetime": hours_after(start, 2),
-                                              "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
-        return ids
-
-    def _event(self, im) -> dict[str, Any]:
+# ---------------------------------------------------------------------------- cross-reference rows (db_missing.MissingRow)
+def _seed_posters(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Event posters; the events of about half the odd ones are in the calendar already (two hours long)."""
+    calendar = b.rng.choice(calendars(b.wi))
+    ids = [b.img("event_poster") for _ in range(n)]
+    t = {}
+    for k, i in enumerate(ids):
+        im = b.imgs[i]
+        there = k % 2 == 1 and b.rng.random() < 0.8
         start = iso(im.date, im.time)
-        return {"calendar_id": self.calendar["calendar_id"], "title": im.label, "start_datetime": start,
-                "end_datetime": hours_after(start, self.hours),
-                "formatted_address": im.extra["venue"]}
-
-    def work(self, scope, first):
-        w = Work([call("search_calendars", title=self.calendar["title"])] if first else [])
-        for i in scope:
-            im = self.b.imgs[i]
-            if w.looked(call("search_calendar_events", title=im.label),
-                        self.present[i] or i in self.mutations,
-                        f"'{im.label}' is already in your calendar."):
-                continue
-            if self.mode == "reminder":
-                w.steps.append(call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time)))
-                w.bits.append(f"Set a reminder for '{im.label}' on {im.date}.")
-            else:
-                w.steps.append(call("create_calendar_event", save_as=f"ev{i}", **self._event(im)))
-                w.bits.append(f"Added '{im.label}' on {im.date} at {im.time}.")
-            w.lines.append(f"{im.label}: {im.date} {im.time}")
-            w.facts += [im.label]
-            self.note(only=[im.label, im.date, im.extra["venue"]])
-        return w
-
-    def _added(self):
-        return [i for i in self.done if not self.present[i] and i not in self.mutations]
-
-    def goal(self):
-        steps = []
-        for i in self._added():
-            im = self.b.imgs[i]
-            steps += [call("remove_calendar_event", calendar_event_id=ref(f"ev{i}", "")),
-                      call("add_reminder", content=im.label, reminder_datetime=iso(im.date, im.time))]
-        self.mode = "reminder"
-        return ("Change of plan: instead of calendar events, I just want a reminder at the start time of each missing event. "
-                "Remove the events you added and set reminders instead, also for any others."), steps, "Replaced them with reminders."
-
-    def mistake(self):
-        wrong = self.hours
-        self.hours = 3
-        fix = [call("modify_calendar_event", calendar_event_id=ref(f"ev{i}", ""), end_datetime=self._event(self.b.imgs[i])["end_datetime"])
-               for i in self._added()]
-        return Mistake(f"{wrong} hours", "3 hours", f"Sorry, I said {wrong} hours but they should be 3 hours long. Please fix the ones you added.",
-                       fix, "They are now 3 hours long.")
-
-    def slip(self, scope):
-        if self.b.rng.random() < 0.5:
-            slip = _date_slip(self.b, [i for i in scope if not self.present[i]], sorted(scope), "added it on")
-            if slip is not None:
-                return slip
-        return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].label, "{which} event", "in my calendar", "it")
-
-    def can_mutate(self, i):
-        return not self.present[i]
-
-    def mutate(self, i):
-        im = self.b.imgs[i]
-        row = {"calendar_event_id": f"calendar_event_{self.b.new_id('calendar.events#')}", **self._event(im),
-               "attendee_names": [], "attendee_emails": []}
-        return {"op": "insert", "table": "calendar.events", "row": row}
+        if there:
+            b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                                          "calendar_id": calendar["calendar_id"], "title": im.label, "start_datetime": start,
+                                          "end_datetime": hours_after(start, 2),
+                                          "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
+        t[i] = {"present": there, "label": im.label, "date": im.date, "time": im.time, "start": start, "venue": im.extra["venue"]}
+    return {"calendar": calendar}, t
 
 
-class ContactsCardXref(DBRecipe):
-    """Business cards vs contacts: add the people who are missing."""
+def _seed_cards(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Business cards; about half the odd ones are of people in the contacts already."""
+    ids = [b.img("business_card") for _ in range(n)]
+    t = {}
+    for k, i in enumerate(ids):
+        pr = b.imgs[i].person
+        there = k % 2 == 1 and b.rng.random() < 0.8
+        if there:
+            b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
+                                         "email": pr["email"], "phone_number": pr["phone"], "relationships": [],
+                                         "created_at": _past(b)})
+        t[i] = {"present": there, **{c: pr[c] for c in ("name", "first_name", "last_name", "phone", "email")}}
+    return {}, t
 
-    def setup(self, n):
-        b = self.b
-        self.tag = b.rng.choice(["colleague", "client", "conference"])
-        ids = [b.img("business_card") for _ in range(n)]
-        self.present = {}
-        for k, i in enumerate(ids):
-            pr = b.imgs[i].person
-            there = k % 2 == 1 and b.rng.random() < 0.8
-            self.present[i] = there
-            if there:
-                b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
-                                             "email": pr["email"], "phone_number": pr["phone"], "relationships": [],
-                                             "created_at": _past(b)})
-        self.draft: S.Sink | None = None
-        return ids
 
-    def _args(self, pr):
-        return {"first_name": pr["first_name"], "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"],
-                "relationships": [self.tag]}
+def _presence(r, scope: list[int], name_of, thing: str, where: str, them: str, **kw) -> Slip | None:
+    return _presence_slip(r.b, scope, {i: t["present"] for i, t in r.t.items()}, name_of, thing, where, them, **kw)
 
-    def work(self, scope, first):
-        w = Work()
-        new = []
-        for i in scope:
-            pr = self.b.imgs[i].person
-            if w.looked(call("contacts_search_contacts", query=pr["name"]),
-                        self.present[i] or i in self.mutations,
-                        f"{pr['name']} is already in your contacts."):
-                continue
-            new.append(i)
-            if self.mode == "normal":
-                w.steps.append(call("contacts_add_contact", save_as=f"ct{i}", **self._args(pr)))
-                w.bits.append(f"Added {pr['name']}.")
-            w.lines.append(f"{pr['name']}: {pr['phone']}, {pr['email']}")
-            w.facts.append(pr["name"])
-            self.note(only=[pr["name"], pr["phone"], pr["email"]])
-        if self.mode == "draft" and new:
-            assert self.draft is not None
-            w.steps += self.draft.write(Payload("New contacts", lines=list(w.lines)), additive=True)
-            w.bits.append(self.draft.done())
-        return w
 
-    def _added(self):
-        return [i for i in self.done if not self.present[i] and i not in self.mutations]
+def _poster_slip(r, scope: list[int]) -> Slip | None:
+    """A wrong day for a missing event (half the time, when there is one), else a wrong stored-or-not claim."""
+    if r.b.rng.random() < 0.5:
+        slip = _date_slip(r.b, [i for i in scope if not r.t[i]["present"]], sorted(scope), "added it on")
+        if slip is not None:
+            return slip
+    return _presence(r, scope, lambda i: r.b.imgs[i].label, "{which} event", "in my calendar", "it")
 
-    def goal(self):
-        self.draft = S.DraftSink(self.b, ambiguous=False)
-        steps = [call("contacts_delete_contact", contact_id=ref(f"ct{i}", "contact_id")) for i in self._added()]
-        lines = [f"{self.b.imgs[i].person['name']}: {self.b.imgs[i].person['phone']}, {self.b.imgs[i].person['email']}" for i in self._added()]
-        steps += self.draft.write(Payload("New contacts", lines=lines or ["(none yet)"]), additive=True)
-        self.mode = "draft"
-        return (f"Change of plan: don't keep them in my contacts. Delete the ones you added and instead {self.draft.intent()}, "
-                "listing each new person's name, phone and email. Add any more to that same draft."), steps, f"Deleted them. {self.draft.done()}"
 
-    def mistake(self):
-        wrong = self.tag
-        self.tag = {"colleague": "client", "client": "supplier", "conference": "partner"}[wrong]
-        fix = [call("contacts_update_contact", contact_id=ref(f"ct{i}", "contact_id"), relationships=[self.tag]) for i in self._added()]
-        return Mistake(wrong, self.tag, f"Sorry, they should be tagged '{self.tag}', not '{wrong}'. Please fix the ones you added.",
-                       fix, f"Retagged them as '{self.tag}'.")
+_EVENT = {"calendar_id": "{calendar[calendar_id]}", "title": "{label}", "start_datetime": "{start}", "end_datetime": "{end}",
+          "formatted_address": "{venue}"}
+_REMINDER = op("add_reminder", content="{label}", reminder_datetime="{start}")
 
-    def slip(self, scope):
-        return _presence_slip(self.b, scope, self.present, lambda i: self.b.imgs[i].person["name"], "the person on {which} card",
-                              "in my contacts", "them", duplicates=False)
+CalendarPosterXref = missing_recipe(MissingRow(
+    "CalendarPosterXref", "calendar.events", _seed_posters,
+    first=(op("search_calendars", title="{calendar[title]}"),),
+    look=op("search_calendar_events", title="{label}"), settled="'{label}' is already in your calendar.",
+    add=op("create_calendar_event", save=True, **_EVENT), label="ev",
+    added=("Added '{label}' on {date} at {time}.", "{label}: {date} {time}"),
+    facts=("{label}",), only=("{label}", "{date}", "{venue}"),
+    derive=lambda v: {"end": hours_after(v["start"], v["hours"])},
+    remove=op("remove_calendar_event", calendar_event_id="@"),
+    instead=Instead("Change of plan: instead of calendar events, I just want a reminder at the start time of each missing event. "
+                    "Remove the events you added and set reminders instead, also for any others.", "Replaced them with reminders.",
+                    op=_REMINDER, bit="Set a reminder for '{label}' on {date}."),
+    detail=Detail("hours", lambda b: 2, lambda w: 3, lambda h: f"{h} hours",
+                  "Sorry, I said {wrong} but they should be {right} long. Please fix the ones you added.", "They are now {right} long.",
+                  op("modify_calendar_event", calendar_event_id="@", end_datetime="{end}")),
+    inserted=lambda b, v: {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                           **{k: resolve(a, v, "") for k, a in _EVENT.items()}, "attendee_names": [], "attendee_emails": []},
+    slip=_poster_slip,
+), __name__)
 
-    def can_mutate(self, i):
-        return not self.present[i]
-
-    def mutate(self, i):
-        pr = self.b.imgs[i].person
-        row = {"id": self.b.new_id("phone.contacts"), "user_id": self.b.wi.owner_id, "first_name": pr["first_name"],
-               "last_name": pr["last_name"], "email": pr["email"], "phone_number": pr["phone"], "relationships": [self.tag],
-               "created_at": _past(self.b, 0, 1)}
-        return {"op": "insert", "table": "phone.contacts", "row": row}
+ContactsCardXref = missing_recipe(MissingRow(
+    "ContactsCardXref", "phone.contacts", _seed_cards,
+    look=op("contacts_search_contacts", query="{name}"), settled="{name} is already in your contacts.",
+    add=op("contacts_add_contact", save=True, first_name="{first_name}", last_name="{last_name}", email="{email}",
+           phone_number="{phone}", relationships=["{tag}"]), label="ct",
+    added=("Added {name}.", "{name}: {phone}, {email}"), facts=("{name}",), only=("{name}", "{phone}", "{email}"),
+    remove=op("contacts_delete_contact", contact_id="@contact_id"),
+    instead=Instead("Change of plan: don't keep them in my contacts. Delete the ones you added and instead {intent}, "
+                    "listing each new person's name, phone and email. Add any more to that same draft.", "Deleted them. {done}",
+                    sink=S.DraftSink, headline="New contacts"),
+    detail=Detail("tag", lambda b: b.rng.choice(["colleague", "client", "conference"]),
+                  {"colleague": "client", "client": "supplier", "conference": "partner"}.get, str,
+                  "Sorry, they should be tagged '{right}', not '{wrong}'. Please fix the ones you added.", "Retagged them as '{right}'.",
+                  op("contacts_update_contact", contact_id="@contact_id", relationships=["{tag}"])),
+    inserted=lambda b, v: {"id": b.new_id("phone.contacts"), "user_id": b.wi.owner_id, "first_name": v["first_name"],
+                           "last_name": v["last_name"], "email": v["email"], "phone_number": v["phone"], "relationships": [v["tag"]],
+                           "created_at": _past(b, 0, 1)},
+    slip=lambda r, scope: _presence(r, scope, lambda i: r.b.imgs[i].person["name"], "the person on {which} card",
+                                    "in my contacts", "them", duplicates=False),
+), __name__)
 
 
 class WishlistXref(DBRecipe):

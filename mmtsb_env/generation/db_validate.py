@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .challenges import Slip
-from .core import Build, call
+from .core import Build
 from .db_base import DBRecipe, Work
-from .sinks import Mistake, Op, resolve
+from .sinks import Mistake, Op, fill, resolve
 
 Values = dict[str, Any]
 
@@ -97,9 +97,9 @@ class Check(DBRecipe, engine=True):
         v.update(self.row.derive(v))
         return v
 
-    def _call(self, o: Op, v: Values, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        args = {k: resolve(a, v, "") for k, a in {**o.args, **(extra or {})}.items()}
-        return call(o.tool, **{k: a for k, a in args.items() if a is not None})
+    @staticmethod
+    def _call(o: Op, v: Values, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        return fill(Op(o.tool, {**o.args, **(extra or {})}) if extra else o, v)
 
     @staticmethod
     def _texts(templates: tuple[str, ...], v: Values) -> list[Any]:

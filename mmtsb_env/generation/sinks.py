@@ -149,6 +149,12 @@ def resolve(value: Any, v: dict[str, Any], label: str) -> Any:
     return value.format(**v) if "{" in value else value
 
 
+def fill(o: Op, v: dict[str, Any], label: str = "") -> dict[str, Any]:
+    """The tool call of ``o`` with its templates filled from ``v`` (arguments resolving to None left out)."""
+    args = {k: resolve(a, v, label) for k, a in o.args.items()}
+    return call(o.tool, save_as=label if o.save else None, **{k: a for k, a in args.items() if a is not None})
+
+
 # ---------------------------------------------------------------------------- the interpreter
 class Sink:
     """One sink of a scenario: a :class:`SinkRow` and the values and rows it has made so far."""
@@ -323,13 +329,7 @@ class Sink:
                extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         v = self._values(e, extra)
         label = label or self.label
-        out = []
-        for o in ops:
-            if o.only_if and not v[o.only_if]:
-                continue
-            args = {k: resolve(a, v, label) for k, a in o.args.items()}
-            out.append(call(o.tool, save_as=label if o.save else None, **{k: a for k, a in args.items() if a is not None}))
-        return out
+        return [fill(o, v, label) for o in ops if not o.only_if or v[o.only_if]]
 
 
 # ---------------------------------------------------------------------------- what the rows draw

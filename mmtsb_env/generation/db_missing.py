@@ -1,0 +1,169 @@
+"""Cross-reference recipes as data: add what the images show and the phone does not hold yet.
+
+A recipe of this shape is one :class:`MissingRow` read by one interpreter, :class:`AddMissing`.
+The row's ``seed`` (code: the domain's rows) draws the images and stores about half of what
+they show (``present``); in data it says how a round treats each image: the search that shows
+whether it is stored (``look``), the call adding it (``add``, saved under ``label`` + the image's
+index), the reply and summary line, the facts and the image values the addition writes; the
+calls made once before the first round (``first``); the detail of the request the user corrects
+(:class:`Detail`: the event length, the contacts' tag) and the call repairing each addition; what
+a goal change switches to (:class:`Instead`: another call per image, or one sink collecting the
+summary lines) and the row the world adds when the user has added one themselves (``inserted``).
+
+Templates are resolved by :func:`.sinks.resolve` over the recipe's values (what ``seed`` drew, the
+detail under its name) and the image's (what ``seed`` gave it and ``derive`` computes); ``"@..."``
+refers to the result of the image's ``add``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .challenges import Slip
+from .core import Build, Payload
+from .db_base import DBRecipe, Work
+from .sinks import Mistake, Op, SinkRow, fill, resolve
+
+Values = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A detail of the request (stored as the recipe value ``name``) that the user corrects later."""
+
+    name: str
+    draw: Callable[[Build], Any]
+    other: Callable[[Any], Any]  # the value meant, from the one said
+    said: Callable[[Any], str]  # how a value is said
+    say: str  # the correction ({wrong}, {right}: as said)
+    answer: str
+    fix: Op  # repairs one addition
+
+
+@dataclass(frozen=True)
+class Instead:
+    """What a goal change switches to: ``op`` per image (its reply ``bit``), or a ``sink`` for the summary lines."""
+
+    request: str  # the goal change's request ({intent}: the sink's)
+    answer: str  # ({done}: the sink's)
+    op: Op | None = None
+    bit: str = ""
+    sink: SinkRow | None = None
+    headline: str = ""  # the sink's payload headline
+
+
+@dataclass(frozen=True)
+class MissingRow:
+    """A cross-reference recipe as data (see the module docs); ``name`` is its row of :data:`.db_base.ABOUT`."""
+
+    name: str
+    table: str
+    seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image: values with "present"
+    look: Op
+    settled: str
+    add: Op
+    label: str  # the stem of the label an addition is saved under
+    added: tuple[str, str]  # the reply's sentence and the summary line of an addition
+    remove: Op  # takes an addition back (goal change)
+    instead: Instead
+    detail: Detail
+    inserted: Callable[[Build, Values], dict[str, Any]]  # the row the user added themselves
+    first: tuple[Op, ...] = ()
+    facts: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    derive: Callable[[Values], Values] = lambda v: {}
+    slip: Callable[["AddMissing", list[int]], Slip | None] | None = None
+
+
+class AddMissing(DBRecipe, engine=True):
+    """The interpreter of :class:`MissingRow`: :func:`missing_recipe` makes one recipe class per row."""
+
+    row: MissingRow
+
+    @classmethod
+    def offers(cls, hook: str) -> bool:
+        return {"mistake": True, "slip": cls.row.slip is not None}.get(hook, False)
+
+    def setup(self, n: int) -> list[int]:
+        d = self.row.detail
+        detail = d.draw(self.b)
+        self.v, self.t = self.row.seed(self.b, n)
+        self.v[d.name] = detail
+        self.instead_sink = None
+        return list(self.t)
+
+    def _values(self, i: int) -> Values:
+        v = {**self.v, **self.t[i]}
+        v.update(self.row.derive(v))
+        return v
+
+    def _call(self, o: Op, i: int) -> dict[str, Any]:
+        return fill(o, self._values(i), f"{self.row.label}{i}")
+
+    def _texts(self, templates: tuple[str, ...], v: Values) -> list[Any]:
+        return [x for x in (resolve(t, v, "") for t in templates) if x is not None]
+
+    def _added(self) -> list[int]:
+        """The images checked so far whose item the assistant added."""
+        return [i for i in self.done if not self.t[i]["present"] and i not in self.mutations]
+
+    # ------------------------------------------------------------------ hooks
+    def work(self, scope: list[int], first: bool) -> Work:
+        row = self.row
+        w = Work([fill(o, self.v) for o in row.first] if first else [])
+        for i in scope:
+            v = self._values(i)
+            if w.looked(self._call(row.look, i), v["present"] or i in self.mutations, row.settled.format(**v)):
+                continue
+            if self.mode == "normal":
+                w.steps.append(self._call(row.add, i))
+                w.bits.append(row.added[0].format(**v))
+            elif row.instead.op is not None:
+                w.steps.append(self._call(row.instead.op, i))
+                w.bits.append(row.instead.bit.format(**v))
+            w.lines.append(row.added[1].format(**v))
+            w.facts += self._texts(row.facts, v)
+            self.note(only=self._texts(row.only, v))
+        if self.instead_sink is not None and w.lines:
+            w.steps += self.instead_sink.write(Payload(row.instead.headline, lines=list(w.lines)), additive=True)
+            w.bits.append(self.instead_sink.done())
+        return w
+
+    def goal(self) -> tuple[str, list[dict[str, Any]], str]:
+        ins, added = self.row.instead, self._added()
+        steps: list[dict[str, Any]] = []
+        if ins.sink is None:
+            for i in added:
+                steps += [self._call(self.row.remove, i), self._call(ins.op, i)]
+            fmt: Values = {}
+        else:
+            self.instead_sink = ins.sink(self.b, ambiguous=False)
+            steps += [self._call(self.row.remove, i) for i in added]
+            lines = [self.row.added[1].format(**self._values(i)) for i in added]
+            steps += self.instead_sink.write(Payload(ins.headline, lines=lines or ["(none yet)"]), additive=True)
+            fmt = {"intent": self.instead_sink.intent(), "done": self.instead_sink.done()}
+        self.mode = "instead"
+        return ins.request.format(**fmt), steps, ins.answer.format(**fmt)
+
+    def mistake(self) -> Mistake:
+        d = self.row.detail
+        wrong = self.v[d.name]
+        self.v[d.name] = d.other(wrong)
+        fix = [self._call(d.fix, i) for i in self._added()]
+        said = {"wrong": d.said(wrong), "right": d.said(self.v[d.name])}
+        return Mistake(said["wrong"], said["right"], d.say.format(**said), fix, d.answer.format(**said))
+
+    def slip(self, scope: list[int]) -> Slip | None:
+        return self.row.slip(self, scope) if self.row.slip is not None else None
+
+    def can_mutate(self, i: int) -> bool:
+        return not self.t[i]["present"]
+
+    def mutate(self, i: int) -> dict[str, Any]:
+        return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, self._values(i))}
+
+
+def missing_recipe(row: MissingRow, module: str) -> type[AddMissing]:
+    """The recipe class of ``row`` (named as the row; ``module``: where it is defined, for pickling)."""
+    return type(row.name, (AddMissing,), {"row": row, "__module__": module, "__doc__": f"The cross-reference recipe of {row.name}'s row."})

@@ -1,0 +1,105 @@
+"""Database recipes written as rows: a new one is a few lines of data the shared interpreters play."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mmtsb_env.generation import db_recipes as R
+from mmtsb_env.generation._recipe_helpers import already_right, calendars, draw_dated, hours_after
+from mmtsb_env.generation.compose import GenerationError, compose
+from mmtsb_env.generation.db_base import ABOUT, About
+from mmtsb_env.generation.db_missing import AddMissing
+from mmtsb_env.generation.db_validate import Check, CheckRow, check_recipe
+from mmtsb_env.generation.dryrun import SolutionError
+from mmtsb_env.generation.sinks import iso, op
+from mmtsb_env.generation.verify import verify
+
+TBA = "To be announced"
+
+
+def _seed_venues(b, n):
+    """One calendar event per poster; the stale ones have no address yet."""
+    ids, _ = draw_dated(b, "event_poster", n)
+    t = {}
+    for k, i in enumerate(ids):
+        im, stale = b.imgs[i], not already_right(b, k)
+        start = iso(im.date, im.time)
+        row = b.add_row("calendar.events", {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
+                                            "calendar_id": calendars(b.wi)[0]["calendar_id"], "title": im.label,
+                                            "start_datetime": start, "end_datetime": hours_after(start, 2),
+                                            "formatted_address": TBA if stale else im.extra["venue"],
+                                            "attendee_names": [], "attendee_emails": []}, key="calendar_event_id")
+        t[i] = {"key": row["calendar_event_id"], "stale": stale, "label": im.label, "venue": im.extra["venue"]}
+    return {}, t
+
+
+VENUES = CheckRow(
+    "VenueValidate", "calendar.events", _seed_venues,
+    look=op("search_calendar_events", title="{label}"),
+    fix=op("modify_calendar_event", calendar_event_id="{key}", formatted_address="{venue}"),
+    remove=op("remove_calendar_event", calendar_event_id="{key}"),
+    right={"formatted_address": "{venue}"},
+    settled="'{label}' already had its address.", fixed=("Set the address of '{label}' to {venue}.", "{label}: {venue}"),
+    removed=("Removed '{label}'.", "{label}: removed"), facts=("{venue}",), only=("{venue}",), keys=("{label}",),
+    goal=("Change of plan: remove the events that had no address instead, and any others like them.", "Removed them."),
+)
+
+
+@pytest.fixture
+def venue_recipe(monkeypatch):
+    """The row above as the only validate recipe (an ``ABOUT`` row says what it is about)."""
+    monkeypatch.setitem(ABOUT, "VenueValidate", About(
+        "VenueValidate", "validate", "event_poster", ("calendar",), without=("error_correction",), mutable=True,
+        ask="These posters are for events in my calendar. Check {ref} and give every event that has no address the poster's venue."))
+    cls = check_recipe(VENUES, __name__)
+    monkeypatch.setitem(R.RECIPES, "validate", (cls,))
+    return cls
+
+
+def _scenario(challenge):
+    for seed in range(40):
+        try:
+            s = compose(seed, "validate", challenge, "progressive", category="event_poster", prefer=frozenset({"calendar"}))
+        except (GenerationError, SolutionError):
+            continue
+        if any(c.table == "calendar.events" and c.operation == "update" for c in s.expected_changes) or challenge == "goal_change":
+            return s
+    pytest.fail(f"no {challenge} scenario of the new recipe in 40 seeds")
+
+
+@pytest.mark.parametrize("challenge", ["none", "state_mutation", "goal_change"])
+def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
+    assert venue_recipe.supports == ("none", "goal_change", "state_mutation") and not venue_recipe.offers("mistake")
+    s = _scenario(challenge)
+    assert s.metadata["recipe"].startswith("VenueValidate")
+    report = verify(s)  # oracle in tool and (when the sandbox runs) code mode, image necessity, derivability
+    assert report.ok, report.problems
+    assert report.tool_f1 == 1.0
+    fixed = {c.key: c for c in s.expected_changes if c.table == "calendar.events" and c.operation == "update"}
+    seeded = {e["calendar_event_id"]: e for e in s.initial_entities["calendar.events"]}
+    for key, change in fixed.items():  # only stale events are fixed, and to a venue a poster shows
+        assert seeded[key]["formatted_address"] == TBA
+        venue = change.fields["formatted_address"]
+        assert venue != TBA and any(venue in json.dumps(im.render) for im in s.images)
+    if challenge == "goal_change":
+        assert any(c.operation == "delete" for c in s.expected_changes if c.table == "calendar.events")
+    if challenge == "state_mutation":
+        mutated = {c.key for r in s.rounds for c in r.state_changes}
+        assert mutated and not mutated & set(fixed)  # the event the user fixed is not touched again
+
+
+def test_the_shipped_rows_are_played_by_the_interpreters():
+    checks = {c.__name__ for c in R.RECIPES["validate"] if issubclass(c, Check)}
+    missing = {c.__name__ for c in R.RECIPES["cross_reference"] if issubclass(c, AddMissing)}
+    assert checks == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
+    assert missing == {"CalendarPosterXref", "ContactsCardXref"}
+    assert R.ContactsValidate.offers("mistake") and not R.ContactsValidate.offers("slip")
+    assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
+    assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")  # a recipe still written as a class
+
+
+def test_a_row_without_an_about_row_is_refused():
+    with pytest.raises(TypeError, match="VenueValidate has no row in db_base.ABOUT"):
+        check_recipe(VENUES, __name__)
