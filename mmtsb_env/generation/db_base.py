@@ -92,7 +92,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="I logged these receipts as expenses in my '{recipe.v[group][name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
           without=("error_correction",), mutable=True),
     About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
-          ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.qty_word} of each to my cart, and tell me what Amazon charges for it.",
+          ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.said} of each to my cart, and tell me what Amazon charges for it.",
           mutable=True, again="And {ref}: same thing, into the cart."),
     About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",),
           ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.playlist[title]}'.",

@@ -33,7 +33,7 @@ class Detail:
     """A detail of the request (stored as the recipe value ``name``) that the user corrects later."""
 
     name: str
-    draw: Callable[[Build], Any]
+    draw: Callable[["AddMissing"], Any]  # from the recipe (its ``b``, its ``challenge``)
     other: Callable[[Any], Any]  # the value meant, from the one said
     said: Callable[[Any], str]  # how a value is said
     say: str  # the correction ({wrong}, {right}: as said)
@@ -69,9 +69,12 @@ class MissingRow:
     instead: Instead
     detail: Detail
     inserted: Callable[[Build, Values], dict[str, Any]]  # the row the user added themselves
-    first: tuple[Op, ...] = ()
-    facts: tuple[str, ...] = ()
-    only: tuple[str, ...] = ()
+    first: tuple[Op, ...] = ()  # calls before the first round's look-ups
+    every: tuple[Op, ...] = ()  # calls before every round's look-ups
+    keys: tuple[str, ...] = ()  # values every look-up searches by
+    settled_facts: tuple[str, ...] = ()  # what the reply states about an item already there
+    facts: tuple[str, ...] = ()  # what the reply states about an addition
+    only: tuple[str, ...] = ()  # image values an addition writes
     derive: Callable[[Values], Values] = lambda v: {}
     slip: Callable[["AddMissing", list[int]], Slip | None] | None = None
 
@@ -87,11 +90,16 @@ class AddMissing(DBRecipe, engine=True):
 
     def setup(self, n: int) -> list[int]:
         d = self.row.detail
-        detail = d.draw(self.b)
+        detail = d.draw(self)
         self.v, self.t = self.row.seed(self.b, n)
         self.v[d.name] = detail
         self.instead_sink = None
         return list(self.t)
+
+    @property
+    def said(self) -> str:
+        """The detail as the request says it."""
+        return self.row.detail.said(self.v[self.row.detail.name])
 
     def _values(self, i: int) -> Values:
         v = {**self.v, **self.t[i]}
@@ -111,10 +119,12 @@ class AddMissing(DBRecipe, engine=True):
     # ------------------------------------------------------------------ hooks
     def work(self, scope: list[int], first: bool) -> Work:
         row = self.row
-        w = Work([fill(o, self.v) for o in row.first] if first else [])
+        w = Work([fill(o, self.v) for o in (row.first if first else ()) + row.every])
         for i in scope:
             v = self._values(i)
+            self.note(keys=self._texts(row.keys, v))
             if w.looked(self._call(row.look, i), v["present"] or i in self.mutations, row.settled.format(**v)):
+                w.facts += self._texts(row.settled_facts, v)
                 continue
             if self.mode == "normal":
                 w.steps.append(self._call(row.add, i))

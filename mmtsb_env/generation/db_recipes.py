@@ -4,9 +4,11 @@ Each recipe draws images whose values relate to rows of the simulated device -- 
 ``initial_entities`` (stale contacts, a shopping project, events already in the calendar) or
 rows of the base world (store products, songs, the owner's payment cards) -- and solves each
 task round with searches followed by targeted writes. What a recipe is about (flow, category,
-apps, its requests, the challenges it takes) is its row of :data:`.db_base.ABOUT`; the subclasses
-supply the logic hooks of :class:`.db_base.DBRecipe`; the round layout, share rounds and
-challenges are shared. :data:`RECIPES` lists every recipe by flow.
+apps, its requests, the challenges it takes) is its row of :data:`.db_base.ABOUT`. Recipes of a
+shared shape are rows read by one interpreter (:class:`.db_validate.CheckRow`: check one stored
+row per image and fix the stale ones; :class:`.db_missing.MissingRow`: add what is not stored
+yet); the others are :class:`.db_base.DBRecipe` subclasses supplying its hooks. :data:`RECIPES`
+lists every recipe by flow.
 """
 
 from __future__ import annotations
@@ -423,73 +425,31 @@ class NotePriceValidate(DBRecipe):
 
 
 # ============================================================================ lookup chains
-class AmazonLookup(DBRecipe):
-    """Price tags of products the store sells: find each on Amazon and put it in the cart."""
+def _seed_products(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Price tags of store products Amazon sells (unique names, in stock, in neither the cart nor the wish list)."""
+    t = {}
+    for prod in b.rng.sample(_free_products(b), n):
+        shelf = round(prod["price"] * b.rng.uniform(0.8, 1.2), 2)
+        i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"), price=shelf, on_sale=False)
+        t[i] = {"present": False, "id": prod["id"], "name": prod["name"], "price": dollars(prod["price"]), "money": money(prod["price"])}
+    return {}, t
 
-    @property
-    def qty_word(self) -> str:
-        return "one" if self.qty == 1 else "two"
 
-    def setup(self, n):
-        b = self.b
-        pool = _free_products(b)
-        self.products = {}
-        self.qty = b.rng.choice([1, 1, 2]) if self.challenge != "error_correction" else 1
-        ids = []
-        for prod in b.rng.sample(pool, n):
-            shelf = round(prod["price"] * b.rng.uniform(0.8, 1.2), 2)
-            i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"), price=shelf, on_sale=False)
-            self.products[i] = prod
-            ids.append(i)
-        return ids
-
-    def work(self, scope, first):
-        w = Work([call("amazon_show_cart")])
-        for i in scope:
-            prod = self.products[i]
-            w.steps.append(call("amazon_search_products", query=prod["name"]))
-            self.note(keys=[prod["name"]])
-            price = dollars(prod["price"])
-            if i in self.mutations:
-                w.bits.append(f"{prod['name']} ({price} on Amazon) was already in your cart.")
-                w.facts.append(money(prod["price"]))
-                continue
-            if self.mode == "wish":
-                w.steps.append(call("amazon_add_product_to_wish_list", product_id=prod["id"]))
-                w.bits.append(f"Added {prod['name']} ({price}) to your wish list.")
-            else:
-                w.steps.append(call("amazon_add_product_to_cart", product_id=prod["id"], quantity=self.qty))
-                w.bits.append(f"Added {prod['name']} ({price} on Amazon) to your cart.")
-            w.lines.append(f"{prod['name']}: {price}")
-            w.facts.append(money(prod["price"]))
-        return w
-
-    def _added(self):
-        return [i for i in self.done if i not in self.mutations]
-
-    def goal(self):
-        self.mode = "wish"
-        steps = []
-        for i in self._added():
-            steps += [call("amazon_delete_product_from_cart", product_id=self.products[i]["id"]),
-                      call("amazon_add_product_to_wish_list", product_id=self.products[i]["id"])]
-        return ("Actually, I'm not ready to buy. Take the products you just added out of my cart and put them on my wish list "
-                "instead, and do the same with any others."), steps, "Moved them from your cart to your wish list."
-
-    def mistake(self):
-        self.qty = 2
-        fix = [call("amazon_update_product_quantity_in_cart", product_id=self.products[i]["id"], quantity=2) for i in self._added()]
-        return Mistake("one", "two", "Sorry, I meant two of each, not one. Please fix the quantities.", fix,
-                       "Each of them is now in the cart twice.")
-
-    def can_mutate(self, i):
-        return True
-
-    def mutate(self, i):
-        b = self.b
-        return {"op": "insert", "table": "amazon.cart_entries",
-                "row": {"id": b.new_id("amazon.cart_entries"), "user_id": b.wi.owner_id, "product_id": self.products[i]["id"],
-                        "quantity": self.qty, "gift_wrap_quantity": 0, "created_at": _past(b, 0, 1)}}
+AmazonLookup = missing_recipe(MissingRow(
+    "AmazonLookup", "amazon.cart_entries", _seed_products, every=(op("amazon_show_cart"),), keys=("{name}",),
+    look=op("amazon_search_products", query="{name}"), settled="{name} ({price} on Amazon) was already in your cart.",
+    settled_facts=("{money}",), add=op("amazon_add_product_to_cart", product_id="{id}", quantity="{qty}"), label="",
+    added=("Added {name} ({price} on Amazon) to your cart.", "{name}: {price}"), facts=("{money}",),
+    remove=op("amazon_delete_product_from_cart", product_id="{id}"),
+    instead=Instead("Actually, I'm not ready to buy. Take the products you just added out of my cart and put them on my wish list "
+                    "instead, and do the same with any others.", "Moved them from your cart to your wish list.",
+                    op=op("amazon_add_product_to_wish_list", product_id="{id}"), bit="Added {name} ({price}) to your wish list."),
+    detail=Detail("qty", lambda r: r.b.rng.choice([1, 1, 2]) if r.challenge != "error_correction" else 1, lambda w: 2,
+                  {1: "one", 2: "two"}.get, "Sorry, I meant {right} of each, not {wrong}. Please fix the quantities.",
+                  "Each of them is now in the cart twice.", op("amazon_update_product_quantity_in_cart", product_id="{id}", quantity="{qty}")),
+    inserted=lambda b, v: {"id": b.new_id("amazon.cart_entries"), "user_id": b.wi.owner_id, "product_id": v["id"], "quantity": v["qty"],
+                           "gift_wrap_quantity": 0, "created_at": _past(b, 0, 1)},
+), __name__)
 
 
 class SpotifyLookup(DBRecipe):
@@ -972,7 +932,7 @@ CalendarPosterXref = missing_recipe(MissingRow(
     instead=Instead("Change of plan: instead of calendar events, I just want a reminder at the start time of each missing event. "
                     "Remove the events you added and set reminders instead, also for any others.", "Replaced them with reminders.",
                     op=_REMINDER, bit="Set a reminder for '{label}' on {date}."),
-    detail=Detail("hours", lambda b: 2, lambda w: 3, lambda h: f"{h} hours",
+    detail=Detail("hours", lambda r: 2, lambda w: 3, lambda h: f"{h} hours",
                   "Sorry, I said {wrong} but they should be {right} long. Please fix the ones you added.", "They are now {right} long.",
                   op("modify_calendar_event", calendar_event_id="@", end_datetime="{end}")),
     inserted=lambda b, v: {"calendar_event_id": f"calendar_event_{b.new_id('calendar.events#')}",
@@ -990,7 +950,7 @@ ContactsCardXref = missing_recipe(MissingRow(
     instead=Instead("Change of plan: don't keep them in my contacts. Delete the ones you added and instead {intent}, "
                     "listing each new person's name, phone and email. Add any more to that same draft.", "Deleted them. {done}",
                     sink=S.DraftSink, headline="New contacts"),
-    detail=Detail("tag", lambda b: b.rng.choice(["colleague", "client", "conference"]),
+    detail=Detail("tag", lambda r: r.b.rng.choice(["colleague", "client", "conference"]),
                   {"colleague": "client", "client": "supplier", "conference": "partner"}.get, str,
                   "Sorry, they should be tagged '{right}', not '{wrong}'. Please fix the ones you added.", "Retagged them as '{right}'.",
                   op("contacts_update_contact", contact_id="@contact_id", relationships=["{tag}"])),
