@@ -160,8 +160,30 @@ def _seed_contacts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str
         row = b.add_row("phone.contacts", {"user_id": b.wi.owner_id, "first_name": pr["first_name"], "last_name": pr["last_name"],
                                            "email": old_email, "phone_number": old_phone, "relationships": [],
                                            "created_at": _past(b)})
-        t[i] = {"key": row["id"], "stale": kind, "name": pr["name"], "phone": pr["phone"], "email": pr["email"]}
+        t[i] = {"key": row["id"], "stale": kind, "name": pr["name"], "phone": pr["phone"], "email": pr["email"], "old_phone": old_phone}
     return {}, t
+
+
+def _number_slip(r, scope: list[int]) -> Slip | None:
+    """The user is sure a card's phone number is the one they have stored; the contact holds another one.
+
+    The card is named by its position (its person's name is the card's to tell); the reply states the
+    stored number, and an agent that believes the user leaves the contact's old number in place.
+    """
+    b = r.b
+    stale = [i for i in scope if r.t[i]["stale"] in ("phone", "both") and i not in r.mutations]
+    if not stale:
+        return None
+    i = b.rng.choice(stale)
+    order = sorted(scope)
+    which = "this card" if len(order) == 1 else f"the {ORDINALS[order.index(i)]} card"
+    t = r.t[i]
+    claim = b.rng.choice([f"The phone number on {which} is the one I already have, so leave the number alone there.",
+                          f"(No need to touch the number of the person on {which}, it hasn't changed.)",
+                          f"I'm sure the person on {which} still has the number I saved, I called them last week."])
+    return Slip("unchanged", t["old_phone"], f"{which}: same number",
+                f"Your contacts have {t['name']} at {t['old_phone']}, but the card says {t['phone']}, so I updated the number.",
+                claim=claim, clarify={"keywords": ["number", "phone", "card"], "answer": "Go by the card then, I must have mixed them up."})
 
 
 def _contact_changes(v: dict[str, Any]) -> dict[str, Any]:
@@ -237,6 +259,7 @@ ContactsValidate = check_recipe(CheckRow(
                   {"relationships": ["{option}"]}, lambda b, w: _RETAG_FIXED[w], str,
                   "Sorry, I said '{wrong}' but the tag should be '{right}'. Please fix the contacts you tagged.",
                   "Retagged them as '{right}'.", op("contacts_update_contact", contact_id="{key}", relationships=["{option}"])),
+    slip=_number_slip,
 ), __name__)
 
 CalendarValidate = check_recipe(CheckRow(

@@ -2,7 +2,7 @@
 
 Each variant (a project or playlist name that does not exist, a contact's number, a card's last
 digits, a person or event said to be stored that is not, an event said to be missing that is
-stored; contacts cannot be stored twice, so they have no "missing" claim; a date for a poster's event
+stored, a card's phone number said to be the one stored; contacts cannot be stored twice, so they have no "missing" claim; a date for a poster's event
 that the poster contradicts and the calendar does not hold, for an event to add or to correct) is generated, checked for what the
 round means (kind, the user's wrong detail in the query, the stored value in the reply and the
 report), and played by agents that are not the oracle: one that believes the user (uses the wrong
@@ -39,6 +39,7 @@ WHERE = {
     ("CalendarPosterXref", "absent"): ("cross_reference", "calendar"),
     ("CalendarPosterXref", "date"): ("cross_reference", "calendar"),
     ("CalendarValidate", "date"): ("validate", "calendar"),
+    ("ContactsValidate", "unchanged"): ("validate", "contacts"),
 }
 
 
@@ -142,7 +143,18 @@ def _believe_date(s: Scenario, data: dict, i: int) -> None:
     assert moved == 1
 
 
-BELIEVE = {"date": _believe_date, "name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
+def _believe_unchanged(s: Scenario, data: dict, i: int) -> None:
+    """Leaves the phone number of the contact the user vouched for as stored."""
+    stored = s.rounds[i].report[0]
+    key = next(r["id"] for r in s.initial_entities["phone.contacts"] if r["phone_number"] == stored)
+    kept = 0
+    for st in data["rounds"][i]["solution"]:
+        if st.get("name") == "contacts_update_contact" and st["arguments"]["contact_id"] == key:
+            kept += st["arguments"].pop("phone_number", None) is not None
+    assert kept == 1
+
+
+BELIEVE = {"date": _believe_date, "unchanged": _believe_unchanged, "name": _believe_name, "number": _believe_number, "card": _believe_card, "present": _believe_present,
            "absent": _believe_absent}
 
 
@@ -163,7 +175,7 @@ def test_the_round_means_a_contradiction_with_the_world(recipe, variant):
     rows = [r for t in s.initial_entities.values() for r in t] + world.rows("venmo.payment_cards", user_id=s.user_id)
     held = {str(v) for r in rows for v in r.values()} | {f"{r.get('first_name')} {r.get('last_name')}" for r in rows}
     held |= {str(r["card_number"])[-4:] for r in rows if "card_number" in r}
-    if variant in ("number", "card", "absent"):
+    if variant in ("number", "card", "absent", "unchanged"):
         assert right in held or world.mentions(right), right
     if variant == "present":
         assert right not in held, right
