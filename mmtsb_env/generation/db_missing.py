@@ -23,7 +23,7 @@ from typing import Any, Callable
 from .challenges import Slip
 from .core import Build, Payload
 from .db_base import DBRecipe, Work
-from .sinks import Mistake, Op, SinkRow, fill, resolve
+from .sinks import Mistake, Op, SinkRow, fill, texts
 
 Values = dict[str, Any]
 
@@ -109,9 +109,6 @@ class AddMissing(DBRecipe, engine=True):
     def _call(self, o: Op, i: int) -> dict[str, Any]:
         return fill(o, self._values(i), f"{self.row.label}{i}")
 
-    def _texts(self, templates: tuple[str, ...], v: Values) -> list[Any]:
-        return [x for x in (resolve(t, v, "") for t in templates) if x is not None]
-
     def _added(self) -> list[int]:
         """The images checked so far whose item the assistant added."""
         return [i for i in self.done if not self.t[i]["present"] and i not in self.mutations]
@@ -122,9 +119,9 @@ class AddMissing(DBRecipe, engine=True):
         w = Work([fill(o, self.v) for o in (row.first if first else ()) + row.every])
         for i in scope:
             v = self._values(i)
-            self.note(keys=self._texts(row.keys, v))
+            self.note(keys=texts(row.keys, v))
             if w.looked(self._call(row.look, i), v["present"] or i in self.mutations, row.settled.format(**v)):
-                w.facts += self._texts(row.settled_facts, v)
+                w.facts += texts(row.settled_facts, v)
                 continue
             if self.mode == "normal":
                 w.steps.append(self._call(row.add, i))
@@ -133,8 +130,8 @@ class AddMissing(DBRecipe, engine=True):
                 w.steps.append(self._call(row.instead.op, i))
                 w.bits.append(row.instead.bit.format(**v))
             w.lines.append(row.added[1].format(**v))
-            w.facts += self._texts(row.facts, v)
-            self.note(only=self._texts(row.only, v))
+            w.facts += texts(row.facts, v)
+            self.note(only=texts(row.only, v))
         if self.instead_sink is not None and w.lines:
             w.steps += self.instead_sink.write(Payload(row.instead.headline, lines=list(w.lines)), additive=True)
             w.bits.append(self.instead_sink.done())

@@ -255,7 +255,7 @@ ContactsValidate = check_recipe(CheckRow(
     facts=("{new_phone}", "{new_email}"), only=("{new_phone}", "{new_email}"), keys=("{name}",),
     goal=("Change of plan: I don't want to keep contacts that were out of date. Delete every contact you had to fix, "
           "and from now on delete outdated ones instead of fixing them.", "Deleted the outdated contacts ({names})."),
-    option=Option(lambda b: b.rng.choice(["colleague", "client", "partner"]), ", and tag every contact you fix as '{option}'",
+    option=Option(lambda r: r.b.rng.choice(["colleague", "client", "partner"]), ", and tag every contact you fix as '{option}'",
                   {"relationships": ["{option}"]}, lambda b, w: _RETAG_FIXED[w], str,
                   "Sorry, I said '{wrong}' but the tag should be '{right}'. Please fix the contacts you tagged.",
                   "Retagged them as '{right}'.", op("contacts_update_contact", contact_id="{key}", relationships=["{option}"])),
@@ -273,7 +273,7 @@ CalendarValidate = check_recipe(CheckRow(
     facts=("{label}", "{date}"), only=("{date}",), keys=("{label}",),
     goal=("Change of plan: remove the events that had wrong details instead of fixing them, "
           "and do the same for any others that turn out wrong.", "Removed the events that were wrong."),
-    option=Option(lambda b: b.rng.choice(calendars(b.wi)), ", and move every event you correct into my {option[title]} calendar",
+    option=Option(lambda r: r.b.rng.choice(calendars(r.b.wi)), ", and move every event you correct into my {option[title]} calendar",
                   {"calendar_id": "{option[calendar_id]}"},
                   lambda b, w: b.rng.choice([c for c in calendars(b.wi) if c["calendar_id"] != w["calendar_id"]]), lambda c: c["title"],
                   "Oops, I meant my {right} calendar, not {wrong}. Please move the events you corrected.",

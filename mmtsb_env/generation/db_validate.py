@@ -28,7 +28,7 @@ from typing import Any, Callable
 from .challenges import Slip
 from .core import Build
 from .db_base import DBRecipe, Work
-from .sinks import Mistake, Op, fill, resolve
+from .sinks import Mistake, Op, fill, resolve, texts
 
 Values = dict[str, Any]
 
@@ -37,7 +37,7 @@ Values = dict[str, Any]
 class Option:
     """A detail the user may add to the request, and how they correct it (see the module docs)."""
 
-    draw: Callable[[Build], Any]  # the value the user asks for
+    draw: Callable[["Check"], Any]  # the value the user asks for, from the recipe (its ``b``)
     text: str  # what the request adds ({option}: the value)
     args: dict[str, Any]  # templates added to every fix while the option is set
     other: Callable[[Build, Any], Any]  # the value the user meant, from the one they said
@@ -82,7 +82,7 @@ class Check(DBRecipe, engine=True):
 
     def setup(self, n: int) -> list[int]:
         b, o = self.b, self.row.option
-        self.option = o.draw(b) if o is not None and (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
+        self.option = o.draw(self) if o is not None and (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
         self.v, self.t = self.row.seed(b, n)
         return list(self.t)
 
@@ -101,10 +101,6 @@ class Check(DBRecipe, engine=True):
     def _call(o: Op, v: Values, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         return fill(Op(o.tool, {**o.args, **(extra or {})}) if extra else o, v)
 
-    @staticmethod
-    def _texts(templates: tuple[str, ...], v: Values) -> list[Any]:
-        return [x for x in (resolve(t, v, "") for t in templates) if x is not None]
-
     def _fixed(self) -> list[int]:
         """The images checked so far whose row was stale and fixed by the assistant."""
         return [i for i in self.done if self.t[i]["stale"] and i not in self.mutations]
@@ -120,8 +116,8 @@ class Check(DBRecipe, engine=True):
                 w.did(self._call(row.remove, v), *(s.format(**v) for s in row.removed), row.name_of.format(**v))
                 continue
             extra = row.option.args if self.option is not None else None
-            w.did(self._call(row.fix, v, extra), *(s.format(**v) for s in row.fixed), *self._texts(row.facts, v))
-            self.note(only=self._texts(row.only, v), keys=self._texts(row.keys, v))
+            w.did(self._call(row.fix, v, extra), *(s.format(**v) for s in row.fixed), *texts(row.facts, v))
+            self.note(only=texts(row.only, v), keys=texts(row.keys, v))
         return w
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:

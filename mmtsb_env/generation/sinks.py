@@ -149,6 +149,11 @@ def resolve(value: Any, v: dict[str, Any], label: str) -> Any:
     return value.format(**v) if "{" in value else value
 
 
+def texts(templates: tuple[str, ...], v: dict[str, Any]) -> list[Any]:
+    """The templates filled from ``v``, those resolving to None left out."""
+    return [x for x in (resolve(t, v, "") for t in templates) if x is not None]
+
+
 def fill(o: Op, v: dict[str, Any], label: str = "") -> dict[str, Any]:
     """The tool call of ``o`` with its templates filled from ``v`` (arguments resolving to None left out)."""
     args = {k: resolve(a, v, label) for k, a in o.args.items()}
