@@ -65,10 +65,10 @@ class MissingRow:
     add: Op
     label: str  # the stem of the label an addition is saved under
     added: tuple[str, str]  # the reply's sentence and the summary line of an addition
-    remove: Op  # takes an addition back (goal change)
-    instead: Instead
-    detail: Detail
-    inserted: Callable[[Build, Values], dict[str, Any]]  # the row the user added themselves
+    remove: Op | None = None  # takes an addition back (goal change)
+    instead: Instead | None = None  # None: no goal change
+    detail: Detail | None = None  # None: no correction of the user's own detail
+    inserted: Callable[[Build, Values], dict[str, Any]] | None = None  # the row the user added themselves (None: no state mutation)
     first: tuple[Op, ...] = ()  # calls before the first round's look-ups
     every: tuple[Op, ...] = ()  # calls before every round's look-ups
     keys: tuple[str, ...] = ()  # values every look-up searches by
@@ -86,13 +86,14 @@ class AddMissing(DBRecipe, engine=True):
 
     @classmethod
     def offers(cls, hook: str) -> bool:
-        return {"mistake": True, "slip": cls.row.slip is not None}.get(hook, False)
+        return {"mistake": cls.row.detail is not None, "slip": cls.row.slip is not None}.get(hook, False)
 
     def setup(self, n: int) -> list[int]:
         d = self.row.detail
-        detail = d.draw(self)
+        detail = d.draw(self) if d is not None else None
         self.v, self.t = self.row.seed(self.b, n)
-        self.v[d.name] = detail
+        if d is not None:
+            self.v[d.name] = detail
         self.instead_sink = None
         return list(self.t)
 
@@ -139,6 +140,8 @@ class AddMissing(DBRecipe, engine=True):
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
         ins, added = self.row.instead, self._added()
+        if ins is None or self.row.remove is None:
+            return super().goal()
         steps: list[dict[str, Any]] = []
         if ins.sink is None:
             for i in added:
@@ -153,8 +156,10 @@ class AddMissing(DBRecipe, engine=True):
         self.mode = "instead"
         return ins.request.format(**fmt), steps, ins.answer.format(**fmt)
 
-    def mistake(self) -> Mistake:
+    def mistake(self) -> Mistake | None:
         d = self.row.detail
+        if d is None:
+            return None
         wrong = self.v[d.name]
         self.v[d.name] = d.other(wrong)
         fix = [self._call(d.fix, i) for i in self._added()]
@@ -165,7 +170,7 @@ class AddMissing(DBRecipe, engine=True):
         return self.row.slip(self, scope) if self.row.slip is not None else None
 
     def can_mutate(self, i: int) -> bool:
-        return not self.t[i]["present"]
+        return self.row.inserted is not None and not self.t[i]["present"]
 
     def mutate(self, i: int) -> dict[str, Any]:
         return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, self._values(i))}

@@ -638,57 +638,44 @@ class CardLookup(DBRecipe):
         return self.sink.mistake()
 
 
-class InvoicePayLookup(DBRecipe):
-    """Invoices from people in the owner's contacts: find them and pay on Venmo."""
-
-    def setup(self, n):
-        b = self.b
-        people = [c for c in b.wi.contacts if c.get("email")]
-        chosen = b.rng.sample(people, n)
-        cards = sorted(b.wi.rows("venmo.payment_cards", user_id=b.wi.owner_id), key=lambda c: -c["available_balance"])
-        self.card = cards[0]
-        self.payee: dict[int, dict[str, Any]] = {}
-        ids = []
-        for c in chosen:
-            i = b.img("invoice")
-            im = b.imgs[i]
-            full = f"{c['first_name']} {c['last_name']}"
-            trade = b.rng.choice(["Photography", "Tutoring", "Handyman Services", "Design", "Pet Sitting"])
-            im.content["company"] = f"{full} {trade}"
-            im.label = f"{full} {trade}"
-            self.payee[i] = c
-            ids.append(i)
-        if sum(b.imgs[i].amount for i in ids) > 0.9 * self.card["available_balance"]:
-            raise GenerationError("the invoices add up to more than the card can pay")
-        return ids
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            im, c = self.b.imgs[i], self.payee[i]
-            full = f"{c['first_name']} {c['last_name']}"
-            num = im.extra["invoice_number"]
-            if first and i == scope[0]:
-                w.steps.append(call("venmo_show_payment_cards"))
-            w.steps += [call("contacts_search_contacts", query=full),
-                        call("venmo_create_transaction", receiver_email=c["email"], amount=im.amount, description=num,
-                             payment_card_id=self.card["id"])]
-            w.bits.append(f"Paid {full} {dollars(im.amount)} for {num}.")
-            w.lines.append(f"{full}: {dollars(im.amount)} ({num})")
-            w.facts += [money(im.amount)]
-            self.note(only=[money(im.amount), num], keys=[full])
-        return w
+def _seed_invoices(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Invoices from the owner's contacts (a trade after their name); the Venmo card with the most money pays them all."""
+    people = [c for c in b.wi.contacts if c.get("email")]
+    chosen = b.rng.sample(people, n)
+    card = sorted(b.wi.rows("venmo.payment_cards", user_id=b.wi.owner_id), key=lambda c: -c["available_balance"])[0]
+    t = {}
+    for c in chosen:
+        i = b.img("invoice")
+        im = b.imgs[i]
+        full = f"{c['first_name']} {c['last_name']}"
+        trade = b.rng.choice(["Photography", "Tutoring", "Handyman Services", "Design", "Pet Sitting"])
+        im.content["company"] = im.label = f"{full} {trade}"
+        t[i] = {"present": False, "full": full, "email": c["email"], "amount": im.amount, "dollars": dollars(im.amount),
+                "money": money(im.amount), "number": im.extra["invoice_number"]}
+    if sum(b.imgs[i].amount for i in t) > 0.9 * card["available_balance"]:
+        raise GenerationError("the invoices add up to more than the card can pay")
+    return {"card": card}, t
 
 
-    def slip(self, scope):
-        b = self.b
-        right, name = str(self.card["card_number"])[-4:], self.card["card_name"]
-        taken = {str(c["card_number"])[-4:] for t in ("venmo.payment_cards", "supervisor.payment_cards")
-                 for c in b.wi.rows(t, user_id=b.wi.owner_id)}
-        wrong = near_digits(b, right, taken)
-        return Slip("card", right, wrong, f"Your {name} card ends in {right}, not {wrong}; I paid from it.",
-                    said=f"my {name} card", instead=f"my {name} card (the one ending in {wrong})",
-                    clarify={"keywords": ["card", "ending", "digits"], "answer": f"I mean my {name} card, whatever its number."})
+def _card_slip(r, scope: list[int]) -> Slip | None:
+    """The user names the paying card with last digits none of their cards has."""
+    b, card = r.b, r.v["card"]
+    right, name = str(card["card_number"])[-4:], card["card_name"]
+    taken = {str(c["card_number"])[-4:] for t in ("venmo.payment_cards", "supervisor.payment_cards")
+             for c in b.wi.rows(t, user_id=b.wi.owner_id)}
+    wrong = near_digits(b, right, taken)
+    return Slip("card", right, wrong, f"Your {name} card ends in {right}, not {wrong}; I paid from it.",
+                said=f"my {name} card", instead=f"my {name} card (the one ending in {wrong})",
+                clarify={"keywords": ["card", "ending", "digits"], "answer": f"I mean my {name} card, whatever its number."})
+
+
+InvoicePayLookup = missing_recipe(MissingRow(
+    "InvoicePayLookup", "venmo.transactions", _seed_invoices, first=(op("venmo_show_payment_cards"),), keys=("{full}",),
+    look=op("contacts_search_contacts", query="{full}"), settled="",
+    add=op("venmo_create_transaction", receiver_email="{email}", amount="{amount}", description="{number}", payment_card_id="{card[id]}"),
+    label="", added=("Paid {full} {dollars} for {number}.", "{full}: {dollars} ({number})"), facts=("{money}",),
+    only=("{money}", "{number}"), slip=_card_slip,
+), __name__)
 
 
 class RosterTextLookup(DBRecipe):
@@ -748,48 +735,33 @@ class RosterTextLookup(DBRecipe):
                     claim=claim, clarify={"keywords": ["number", first.lower()], "answer": "Use the number in my contacts."})
 
 
-class ChartProjectLookup(DBRecipe):
-    """Charts of hours per Todoist project: add a review task to the busiest project of each chart."""
+def _seed_charts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Bar charts of the hours logged on four of the owner's projects in a week (at most four charts)."""
+    projects = sorted((p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if not p["is_inbox"]), key=lambda p: p["id"])
+    n = min(n, 4)
+    t = {}
+    weeks = b.rng.sample(range(10, 40), n)
+    for k in range(n):
+        chosen = b.rng.sample(projects, 4)
+        topic = (f"Hours Logged by Project - Week {weeks[k]}", "h", [p["name"] for p in chosen], (3, 40))
+        i = b.img("chart", kind="bar_chart", topic=topic)
+        im = b.imgs[i]
+        im.content["title"] = im.label = topic[0]
+        top = max(im.items, key=lambda it: it["amount"])
+        t[i] = {"present": False, "label": im.label, "hours": number(im.amount), "project": next(p for p in chosen if p["name"] == top["name"])}
+    return {}, t
 
-    def setup(self, n):
-        b = self.b
-        projects = sorted((p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if not p["is_inbox"]), key=lambda p: p["id"])
-        n = min(n, 4)
-        self.top: dict[int, dict[str, Any]] = {}
-        ids = []
-        weeks = b.rng.sample(range(10, 40), n)
-        for k in range(n):
-            chosen = b.rng.sample(projects, 4)
-            topic = (f"Hours Logged by Project - Week {weeks[k]}", "h", [p["name"] for p in chosen], (3, 40))
-            i = b.img("chart", kind="bar_chart", topic=topic)
-            im = b.imgs[i]
-            im.content["title"] = im.label = topic[0]
-            top = max(im.items, key=lambda it: it["amount"])
-            self.top[i] = next(p for p in chosen if p["name"] == top["name"])
-            ids.append(i)
-        self.title = "Review logged hours"
-        return ids
 
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            im, proj = self.b.imgs[i], self.top[i]
-            desc = f"{im.label}: {number(im.amount)} hours"
-            label = f"review{i}"
-            w.steps += [call("todoist_show_projects", query=proj["name"]),
-                        call("todoist_create_task", save_as=label, project_id=proj["id"], title=self.title, description=desc)]
-            w.bits.append(f"{proj['name']} had the most hours ({number(im.amount)}) in {im.label}; added the task there.")
-            w.lines.append(f"{proj['name']}: {number(im.amount)} h")
-            w.facts += [proj["name"], number(im.amount)]
-            self.note(keys=[proj["name"]], only=[number(im.amount)])
-        return w
-
-    def mistake(self):
-        wrong = self.title
-        self.title = "Check logged hours"
-        fix = [call("todoist_update_task", task_id=ref(f"review{i}", "task_id"), title=self.title) for i in self.done]
-        return Mistake(wrong, self.title, f"Sorry, the tasks should be titled '{self.title}', not '{wrong}'. Please rename them.",
-                       fix, f"Renamed them to '{self.title}'.")
+ChartProjectLookup = missing_recipe(MissingRow(
+    "ChartProjectLookup", "todoist.tasks", _seed_charts, keys=("{project[name]}",),
+    look=op("todoist_show_projects", query="{project[name]}"), settled="",
+    add=op("todoist_create_task", save=True, project_id="{project[id]}", title="{title}", description="{label}: {hours} hours"),
+    label="review", added=("{project[name]} had the most hours ({hours}) in {label}; added the task there.", "{project[name]}: {hours} h"),
+    facts=("{project[name]}", "{hours}"), only=("{hours}",),
+    detail=Detail("title", lambda r: "Review logged hours", lambda w: "Check logged hours", str,
+                  "Sorry, the tasks should be titled '{right}', not '{wrong}'. Please rename them.", "Renamed them to '{right}'.",
+                  op("todoist_update_task", task_id="@task_id", title="{title}")),
+), __name__)
 
 
 # ============================================================================ cross references

@@ -93,12 +93,14 @@ def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
 def test_the_shipped_rows_are_played_by_the_interpreters():
     every = [c for group in R.RECIPES.values() for c in group]
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
-    assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {"CalendarPosterXref", "ContactsCardXref", "AmazonLookup"}
+    assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
+        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup"}
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
     assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")  # a recipe still written as a class
-    assert not R.WishlistXref.offers("mistake")
+    assert not R.WishlistXref.offers("mistake") and not R.InvoicePayLookup.offers("mistake") and R.InvoicePayLookup.offers("slip")
+    assert R.ChartProjectLookup.offers("mistake") and not R.ChartProjectLookup.offers("slip")
 
 
 def test_a_row_without_an_about_row_is_refused():
