@@ -1,14 +1,17 @@
-"""Cross-reference recipes as data: add what the images show and the phone does not hold yet.
+"""Recipes that act on what the images show unless the phone holds it already, as data.
 
-A recipe of this shape is one :class:`MissingRow` read by one interpreter, :class:`AddMissing`.
-The row's ``seed`` (code: the domain's rows) draws the images and stores about half of what
-they show (``present``); in data it says how a round treats each image: the search that shows
-whether it is stored (``look``), the call adding it (``add``, saved under ``label`` + the image's
-index), the reply and summary line, the facts and the image values the addition writes; the
-calls made once before the first round (``first``); the detail of the request the user corrects
-(:class:`Detail`: the event length, the contacts' tag) and the call repairing each addition; what
-a goal change switches to (:class:`Instead`: another call per image, or one sink collecting the
-summary lines) and the row the world adds when the user has added one themselves (``inserted``).
+A recipe of this shape (the cross references that add what is missing -- events, contacts -- and
+the look-ups that act on every image -- a cart entry, a Venmo payment, a task) is one
+:class:`MissingRow` read by one interpreter, :class:`AddMissing`. The row's ``seed`` (code: the
+domain's rows) draws the images and may store some of what they show (``present``); in data it
+says how a round treats each image: the search (``look``), the call acting on it (``add``, saved
+under ``label`` + the image's index), the reply and summary line, the facts and the image values
+the call writes; the calls made before the first round (``first``) or every round (``every``);
+the detail of the request the user corrects (:class:`Detail`: the event length, the contacts'
+tag, a quantity, a title) and the call repairing each addition; what a goal change switches to
+(:class:`Instead`: another call per image, or one sink collecting the summary lines) and the row
+the world adds when the user has added one themselves (``inserted``). A row without a detail,
+an ``instead`` or ``inserted`` takes no such challenge.
 
 Templates are resolved by :func:`.sinks.resolve` over the recipe's values (what ``seed`` drew, the
 detail under its name) and the image's (what ``seed`` gave it and ``derive`` computes); ``"@..."``
