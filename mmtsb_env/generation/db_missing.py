@@ -4,8 +4,8 @@ A recipe of this shape (the cross references that add what is missing -- events,
 the look-ups that act on every image -- a cart entry, a Venmo payment, a task) is one
 :class:`MissingRow` read by one interpreter, :class:`AddMissing`. The row's ``seed`` (code: the
 domain's rows) draws the images and may store some of what they show (``present``); in data it
-says how a round treats each image: the search (``look``), the call acting on it (``add``, saved
-under ``label`` + the image's index), the reply and summary line, the facts and the image values
+says how a round treats each image (or each of its ``items``, e.g. the people on a roster): the
+search (``look``), the call acting on it (``add``, saved under ``label`` + the image's index), the reply and summary line, the facts and the image values
 the call writes; the calls made before the first round (``first``) or every round (``every``);
 the detail of the request the user corrects (:class:`Detail`: the event length, the contacts'
 tag, a quantity, a title) and the call repairing each addition; what a goal change switches to
@@ -105,13 +105,18 @@ class AddMissing(DBRecipe, engine=True):
         """The detail as the request says it."""
         return self.row.detail.said(self.v[self.row.detail.name])
 
-    def _values(self, i: int) -> Values:
-        v = {**self.v, **self.t[i]}
-        v.update(self.row.derive(v))
-        return v
+    def _entries(self, i: int) -> list[tuple[str, Values]]:
+        """What image ``i`` asks to act on -- itself, or each of its ``items`` -- with the label its result is saved under."""
+        image = {**self.v, **self.t[i]}
+        items = self.t[i].get("items")
+        entries = [(f"{self.row.label}{i}", image)] if items is None else [
+            (f"{self.row.label}{i}_{k}", {**image, **item}) for k, item in enumerate(items)]
+        for _, v in entries:
+            v.update(self.row.derive(v))
+        return entries
 
-    def _call(self, o: Op, i: int) -> dict[str, Any]:
-        return fill(o, self._values(i), f"{self.row.label}{i}")
+    def _calls(self, o: Op, images: list[int]) -> list[dict[str, Any]]:
+        return [fill(o, v, label) for i in images for label, v in self._entries(i)]
 
     def _added(self) -> list[int]:
         """The images checked so far whose item the assistant added."""
@@ -122,20 +127,20 @@ class AddMissing(DBRecipe, engine=True):
         row = self.row
         w = Work([fill(o, self.v) for o in (row.first if first else ()) + row.every])
         for i in scope:
-            v = self._values(i)
-            self.note(keys=texts(row.keys, v))
-            if w.looked(self._call(row.look, i), v["present"] or i in self.mutations, row.settled.format(**v)):
-                w.facts += texts(row.settled_facts, v)
-                continue
-            if self.mode == "normal":
-                w.steps.append(self._call(row.add, i))
-                w.bits.append(row.added[0].format(**v))
-            elif row.instead.op is not None:
-                w.steps.append(self._call(row.instead.op, i))
-                w.bits.append(row.instead.bit.format(**v))
-            w.lines.append(row.added[1].format(**v))
-            w.facts += texts(row.facts, v)
-            self.note(only=texts(row.only, v))
+            for label, v in self._entries(i):
+                self.note(keys=texts(row.keys, v))
+                if w.looked(fill(row.look, v, label), v["present"] or i in self.mutations, row.settled.format(**v)):
+                    w.facts += texts(row.settled_facts, v)
+                    continue
+                if self.mode == "normal":
+                    w.steps.append(fill(row.add, v, label))
+                    w.bits.append(row.added[0].format(**v))
+                elif row.instead.op is not None:
+                    w.steps.append(fill(row.instead.op, v, label))
+                    w.bits.append(row.instead.bit.format(**v))
+                w.lines.append(row.added[1].format(**v))
+                w.facts += texts(row.facts, v)
+                self.note(only=texts(row.only, v))
         if self.instead_sink is not None and w.lines:
             w.steps += self.instead_sink.write(Payload(row.instead.headline, lines=list(w.lines)), additive=True)
             w.bits.append(self.instead_sink.done())
@@ -148,12 +153,13 @@ class AddMissing(DBRecipe, engine=True):
         steps: list[dict[str, Any]] = []
         if ins.sink is None:
             for i in added:
-                steps += [self._call(self.row.remove, i), self._call(ins.op, i)]
+                for label, v in self._entries(i):
+                    steps += [fill(self.row.remove, v, label), fill(ins.op, v, label)]
             fmt: Values = {}
         else:
             self.instead_sink = ins.sink(self.b, ambiguous=False)
-            steps += [self._call(self.row.remove, i) for i in added]
-            lines = [self.row.added[1].format(**self._values(i)) for i in added]
+            steps += self._calls(self.row.remove, added)
+            lines = [self.row.added[1].format(**v) for i in added for _, v in self._entries(i)]
             steps += self.instead_sink.write(Payload(ins.headline, lines=lines or ["(none yet)"]), additive=True)
             fmt = {"intent": self.instead_sink.intent(), "done": self.instead_sink.done()}
         self.mode = "instead"
@@ -165,7 +171,7 @@ class AddMissing(DBRecipe, engine=True):
             return None
         wrong = self.v[d.name]
         self.v[d.name] = d.other(wrong)
-        fix = [self._call(d.fix, i) for i in self._added()]
+        fix = self._calls(d.fix, self._added())
         said = {"wrong": d.said(wrong), "right": d.said(self.v[d.name])}
         return Mistake(said["wrong"], said["right"], d.say.format(**said), fix, d.answer.format(**said))
 
@@ -176,7 +182,7 @@ class AddMissing(DBRecipe, engine=True):
         return self.row.inserted is not None and not self.t[i]["present"]
 
     def mutate(self, i: int) -> dict[str, Any]:
-        return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, self._values(i))}
+        return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, self._entries(i)[0][1])}
 
 
 def missing_recipe(row: MissingRow, module: str) -> type[AddMissing]:

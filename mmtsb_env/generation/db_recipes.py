@@ -13,6 +13,7 @@ lists every recipe by flow.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, timedelta
 from typing import Any
 
@@ -678,61 +679,47 @@ InvoicePayLookup = missing_recipe(MissingRow(
 ), __name__)
 
 
-class RosterTextLookup(DBRecipe):
-    """Volunteer rosters naming the owner's contacts: text each volunteer their shift."""
-
-    def setup(self, n):
-        b = self.b
-        n = min(n, 4)
-        pool = [c for c in b.wi.contacts if c.get("phone_number")]
-        names: dict[str, int] = {}
-        for c in b.wi.contacts:
-            names[c["first_name"] + " " + c["last_name"]] = names.get(c["first_name"] + " " + c["last_name"], 0) + 1
-        pool = [c for c in pool if names[c["first_name"] + " " + c["last_name"]] == 1]
-        picks = b.rng.sample(pool, n * 2)
-        self.rows: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
-        ids = []
-        for k in range(n):
-            i = b.img("table_document", theme="shift_roster")
-            im = b.imgs[i]
-            pairs = []
-            rows, items = [], []
-            for c in picks[2 * k:2 * k + 2]:
-                day, hour, hours = b.rng.choice(pools.WEEKDAYS[:6]), b.rng.randint(8, 15), b.rng.randint(2, 5)
-                full = f"{c['first_name']} {c['last_name']}"
-                rows.append([full, day, f"{hour:02d}:00", hours])
-                item = {"name": full, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)}
-                items.append(item)
-                pairs.append((c, item))
-            im.content["rows"], im.items = rows, items
-            self.rows[i] = pairs
-            ids.append(i)
-        return ids
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            for c, it in self.rows[i]:
-                full = f"{c['first_name']} {c['last_name']}"
-                msg = f"Hi {c['first_name']}, your volunteer shift is {it['day']} at {it['time']} for {int(it['amount'])} hours."
-                w.steps += [call("contacts_search_contacts", query=full),
-                            call("messages_send_text_message", phone_number=c["phone_number"], message=msg)]
-                w.bits.append(f"Texted {full}: {it['day']} {it['time']}, {int(it['amount'])} h.")
-                w.lines.append(f"{full}: {it['day']} {it['time']}")
-                w.facts.append(full)
-                self.note(keys=[full, it["day"]])
-        return w
+def _seed_rosters(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Volunteer rosters (at most four) of two of the owner's contacts each (unique names, with a phone), a shift per person."""
+    n = min(n, 4)
+    names = Counter(f"{c['first_name']} {c['last_name']}" for c in b.wi.contacts)
+    pool = [c for c in b.wi.contacts if c.get("phone_number") and names[f"{c['first_name']} {c['last_name']}"] == 1]
+    picks = b.rng.sample(pool, n * 2)
+    t = {}
+    for k in range(n):
+        i = b.img("table_document", theme="shift_roster")
+        im = b.imgs[i]
+        rows, items, people = [], [], []
+        for c in picks[2 * k:2 * k + 2]:
+            day, hour, hours = b.rng.choice(pools.WEEKDAYS[:6]), b.rng.randint(8, 15), b.rng.randint(2, 5)
+            full = f"{c['first_name']} {c['last_name']}"
+            rows.append([full, day, f"{hour:02d}:00", hours])
+            items.append({"name": full, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
+            people.append({"full": full, "first_name": c["first_name"], "phone": c["phone_number"], "day": day,
+                           "time": f"{hour:02d}:00", "hours": hours})
+        im.content["rows"], im.items = rows, items
+        t[i] = {"present": False, "items": people}
+    return {}, t
 
 
-    def slip(self, scope):
-        b = self.b
-        c, _ = self.rows[scope[0]][0]
-        right, first, full = c["phone_number"], c["first_name"], f"{c['first_name']} {c['last_name']}"
-        wrong = near_digits(b, right, {x.get("phone_number") for x in b.wi.tables["phone.contacts"].values()})
-        claim = b.rng.choice([f"{first}'s number is {wrong}, if you need it.", f"(I have {first} down as {wrong}.)",
-                              f"You can reach {first} on {wrong}."])
-        return Slip("number", right, wrong, f"{full}'s number in your contacts is {right}, not {wrong}, so I texted {right}.",
-                    claim=claim, clarify={"keywords": ["number", first.lower()], "answer": "Use the number in my contacts."})
+def _roster_slip(r, scope: list[int]) -> Slip | None:
+    """The user gives the first volunteer's number with a digit or two off."""
+    b, c = r.b, r.t[scope[0]]["items"][0]
+    right, first, full = c["phone"], c["first_name"], c["full"]
+    wrong = near_digits(b, right, {x.get("phone_number") for x in b.wi.tables["phone.contacts"].values()})
+    claim = b.rng.choice([f"{first}'s number is {wrong}, if you need it.", f"(I have {first} down as {wrong}.)",
+                          f"You can reach {first} on {wrong}."])
+    return Slip("number", right, wrong, f"{full}'s number in your contacts is {right}, not {wrong}, so I texted {right}.",
+                claim=claim, clarify={"keywords": ["number", first.lower()], "answer": "Use the number in my contacts."})
+
+
+RosterTextLookup = missing_recipe(MissingRow(
+    "RosterTextLookup", "messages.messages", _seed_rosters, keys=("{full}", "{day}"),
+    look=op("contacts_search_contacts", query="{full}"), settled="",
+    add=op("messages_send_text_message", phone_number="{phone}",
+           message="Hi {first_name}, your volunteer shift is {day} at {time} for {hours} hours."), label="",
+    added=("Texted {full}: {day} {time}, {hours} h.", "{full}: {day} {time}"), facts=("{full}",), slip=_roster_slip,
+), __name__)
 
 
 def _seed_charts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:

@@ -94,7 +94,7 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     every = [c for group in R.RECIPES.values() for c in group]
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
-        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup"}
+        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup"}
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
