@@ -58,16 +58,16 @@ class Instead:
 
 @dataclass(frozen=True)
 class MissingRow:
-    """A cross-reference recipe as data (see the module docs); ``name`` is its row of :data:`.db_base.ABOUT`."""
+    """A recipe of this shape as data (see the module docs); ``name`` is its row of :data:`.db_base.ABOUT`."""
 
     name: str
-    table: str
+    table: str  # where ``inserted`` puts the user's own addition
     seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image: values with "present"
     look: Op
-    settled: str
     add: Op
-    label: str  # the stem of the label an addition is saved under
     added: tuple[str, str]  # the reply's sentence and the summary line of an addition
+    settled: str = ""  # the reply about an item already there
+    label: str = ""  # the stem of the label an addition is saved under
     remove: Op | None = None  # takes an addition back (goal change)
     instead: Instead | None = None  # None: no goal change
     detail: Detail | None = None  # None: no correction of the user's own detail

@@ -462,7 +462,7 @@ def _seed_products(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str
 AmazonLookup = missing_recipe(MissingRow(
     "AmazonLookup", "amazon.cart_entries", _seed_products, every=(op("amazon_show_cart"),), keys=("{name}",),
     look=op("amazon_search_products", query="{name}"), settled="{name} ({price} on Amazon) was already in your cart.",
-    settled_facts=("{money}",), add=op("amazon_add_product_to_cart", product_id="{id}", quantity="{qty}"), label="",
+    settled_facts=("{money}",), add=op("amazon_add_product_to_cart", product_id="{id}", quantity="{qty}"),
     added=("Added {name} ({price} on Amazon) to your cart.", "{name}: {price}"), facts=("{money}",),
     remove=op("amazon_delete_product_from_cart", product_id="{id}"),
     instead=Instead("Actually, I'm not ready to buy. Take the products you just added out of my cart and put them on my wish list "
@@ -672,9 +672,9 @@ def _card_slip(r, scope: list[int]) -> Slip | None:
 
 InvoicePayLookup = missing_recipe(MissingRow(
     "InvoicePayLookup", "venmo.transactions", _seed_invoices, first=(op("venmo_show_payment_cards"),), keys=("{full}",),
-    look=op("contacts_search_contacts", query="{full}"), settled="",
+    look=op("contacts_search_contacts", query="{full}"),
     add=op("venmo_create_transaction", receiver_email="{email}", amount="{amount}", description="{number}", payment_card_id="{card[id]}"),
-    label="", added=("Paid {full} {dollars} for {number}.", "{full}: {dollars} ({number})"), facts=("{money}",),
+    added=("Paid {full} {dollars} for {number}.", "{full}: {dollars} ({number})"), facts=("{money}",),
     only=("{money}", "{number}"), slip=_card_slip,
 ), __name__)
 
@@ -715,9 +715,9 @@ def _roster_slip(r, scope: list[int]) -> Slip | None:
 
 RosterTextLookup = missing_recipe(MissingRow(
     "RosterTextLookup", "messages.messages", _seed_rosters, keys=("{full}", "{day}"),
-    look=op("contacts_search_contacts", query="{full}"), settled="",
+    look=op("contacts_search_contacts", query="{full}"),
     add=op("messages_send_text_message", phone_number="{phone}",
-           message="Hi {first_name}, your volunteer shift is {day} at {time} for {hours} hours."), label="",
+           message="Hi {first_name}, your volunteer shift is {day} at {time} for {hours} hours."),
     added=("Texted {full}: {day} {time}, {hours} h.", "{full}: {day} {time}"), facts=("{full}",), slip=_roster_slip,
 ), __name__)
 
@@ -741,7 +741,7 @@ def _seed_charts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, 
 
 ChartProjectLookup = missing_recipe(MissingRow(
     "ChartProjectLookup", "todoist.tasks", _seed_charts, keys=("{project[name]}",),
-    look=op("todoist_show_projects", query="{project[name]}"), settled="",
+    look=op("todoist_show_projects", query="{project[name]}"),
     add=op("todoist_create_task", save=True, project_id="{project[id]}", title="{title}", description="{label}: {hours} hours"),
     label="review", added=("{project[name]} had the most hours ({hours}) in {label}; added the task there.", "{project[name]}: {hours} h"),
     facts=("{project[name]}", "{hours}"), only=("{hours}",),
