@@ -14,10 +14,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence, overload
 
+from .index import SUITE_FILES, decode, file_entry, matches, read_index, scenario_files
 from .model import Scenario, ScenarioError
 
 BUILTIN_SUITES = ("demo", "nominal", "ui", "extended")
-SUITE_FILES = (".json", ".json.gz")  # a suite folder's scenario files (gzip for large suites)
 
 
 def _read_json(path: Path) -> Any:
@@ -52,52 +52,57 @@ def _suite_dir(name: str):
 
 
 @lru_cache(maxsize=None)
-def _raw_builtin(name: str) -> tuple[tuple[dict[str, Any], str], ...]:
-    """A built-in suite's scenario objects as parsed JSON, each with where it came from."""
+def lazy_suite(name: str) -> "LazySuite":
+    """Built-in suite ``name`` as a :class:`LazySuite` (shared: scenarios are built once per process)."""
     folder = _suite_dir(name)
     if not folder.is_dir():
         available = ", ".join(available_suites()) or "none"
         raise ScenarioError(f"unknown suite {name!r}; available: {available}")
-    raw: list[tuple[dict[str, Any], str]] = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(SUITE_FILES):
-            data = entry.read_bytes()
-            items = json.loads((gzip.decompress(data) if entry.name.endswith(".gz") else data).decode("utf-8"))
-            source = f"{name}/{entry.name}"
-            raw += [(item, f"{source}[{i}]") for i, item in enumerate(items)] if isinstance(items, list) else [(items, source)]
-    ids = [item.get("id") if isinstance(item, dict) else None for item, _ in raw]
-    seen: set[Any] = set()
-    dupes = sorted({str(i) for i in ids if i in seen or seen.add(i)})
-    if dupes:
-        raise ScenarioError(f"suite {name!r}: duplicate scenario ids {dupes}")
-    return tuple(raw)
-
-
-@lru_cache(maxsize=None)
-def lazy_suite(name: str) -> "LazySuite":
-    """Built-in suite ``name`` as a :class:`LazySuite` (shared: scenarios are built once per process)."""
-    return LazySuite(_raw_builtin(name))
+    return LazySuite(folder, name)
 
 
 class LazySuite(Sequence[Scenario]):
-    """A suite whose scenarios are built from their JSON when first read.
+    """A suite folder whose files are parsed, and scenarios built, when first read.
 
-    An env drawing one scenario per reset pays for the scenarios it plays, not the whole suite
-    (258 ``Scenario.from_dict`` calls cost ~30-90 ms); :meth:`find` looks an id up without
-    building the others.
+    The folder's index (:mod:`~mmtsb_env.scenario.index`) gives each file's scenario ids, so
+    counting the suite and finding an id parse nothing; reading a scenario parses its file once
+    and builds that scenario alone (an env drawing one scenario per reset pays for what it
+    plays: the nominal suite's files cost ~55 ms to parse, its 258 ``Scenario.from_dict`` calls
+    ~30-90 ms). Files the index does not describe (missing, or changed since) are parsed up front.
 
     >>> suite = lazy_suite("demo")
     >>> suite.find("demo/compare_receipts").id, len(suite) == len(load_suite("demo"))
     ('demo/compare_receipts', True)
     """
 
-    def __init__(self, raw: Sequence[tuple[dict[str, Any], str]]) -> None:
-        self._raw = raw
+    def __init__(self, folder: Any, label: str) -> None:
+        known = read_index(folder)
+        files = scenario_files(folder)
+        self._names = [path.name for path in files]
+        self._data: list[bytes | None] = []  # a file's bytes until it is parsed
+        self._items: list[list[Any] | None] = []  # a parsed file's scenario objects
+        entries: list[tuple[int, int, Any, str]] = []  # (file, position in it, id, source)
+        for f, path in enumerate(files):
+            data = path.read_bytes()
+            if matches(known.get(path.name), data):
+                entry, items = known[path.name], None
+            else:
+                content = decode(path.name, data)
+                entry, items = file_entry(path.name, data, content), content if isinstance(content, list) else [content]
+            self._data.append(None if items is not None else data)
+            self._items.append(items)
+            source = f"{label}/{path.name}"
+            entries += [(f, i, sid, f"{source}[{i}]" if entry["list"] else source) for i, sid in enumerate(entry["ids"])]
+        seen: set[Any] = set()
+        dupes = sorted({str(e[2]) for e in entries if e[2] in seen or seen.add(e[2])})
+        if dupes:
+            raise ScenarioError(f"suite {label!r}: duplicate scenario ids {dupes}")
+        self._entries = entries
         self._built: dict[int, Scenario] = {}
-        self._index = {item.get("id"): i for i, (item, _) in enumerate(raw)}
+        self._index = {sid: k for k, (_, _, sid, _) in enumerate(entries)}
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._entries)
 
     @overload
     def __getitem__(self, i: int) -> Scenario: ...
@@ -109,13 +114,21 @@ class LazySuite(Sequence[Scenario]):
             return [self[k] for k in range(*i.indices(len(self)))]
         k = range(len(self))[i]  # IndexError past the end; negative indices count from the end
         if k not in self._built:
-            item, source = self._raw[k]
-            self._built[k] = Scenario.from_dict(item, source=source)
+            f, position, _, source = self._entries[k]
+            self._built[k] = Scenario.from_dict(self._file_items(f)[position], source=source)
         return self._built[k]
+
+    def _file_items(self, f: int) -> list[Any]:
+        items = self._items[f]
+        if items is None:
+            content = decode(self._names[f], self._data[f])
+            items = self._items[f] = content if isinstance(content, list) else [content]
+            self._data[f] = None
+        return items
 
     @property
     def ids(self) -> list[str]:
-        return [item.get("id") for item, _ in self._raw]
+        return [sid for _, _, sid, _ in self._entries]
 
     def find(self, scenario_id: str) -> Scenario:
         if scenario_id not in self._index:
