@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence, overload
 
-from .index import SUITE_FILES, decode, file_entry, matches, read_index, scenario_files
+from .index import SUITE_FILES, file_entry, matches, read_index, scenario_files, text_of
 from .model import Scenario, ScenarioError
 
 BUILTIN_SUITES = ("demo", "nominal", "ui", "extended")
@@ -64,11 +64,12 @@ def lazy_suite(name: str) -> "LazySuite":
 class LazySuite(Sequence[Scenario]):
     """A suite folder whose files are parsed, and scenarios built, when first read.
 
-    The folder's index (:mod:`~mmtsb_env.scenario.index`) gives each file's scenario ids, so
-    counting the suite and finding an id parse nothing; reading a scenario parses its file once
-    and builds that scenario alone (an env drawing one scenario per reset pays for what it
-    plays: the nominal suite's files cost ~55 ms to parse, its 258 ``Scenario.from_dict`` calls
-    ~30-90 ms). Files the index does not describe (missing, or changed since) are parsed up front.
+    The folder's index (:mod:`~mmtsb_env.scenario.index`) gives each file's scenario ids and
+    where each scenario's JSON lies in it, so counting the suite and finding an id parse
+    nothing, and reading a scenario parses and builds that scenario alone (an env drawing one
+    scenario per reset pays for what it plays: the nominal suite's files cost ~55 ms to parse,
+    its 258 ``Scenario.from_dict`` calls ~30-90 ms). Files the index does not describe (missing,
+    or changed since) are parsed whole up front.
 
     >>> suite = lazy_suite("demo")
     >>> suite.find("demo/compare_receipts").id, len(suite) == len(load_suite("demo"))
@@ -79,27 +80,32 @@ class LazySuite(Sequence[Scenario]):
         known = read_index(folder)
         files = scenario_files(folder)
         self._names = [path.name for path in files]
-        self._data: list[bytes | None] = []  # a file's bytes until it is parsed
-        self._items: list[list[Any] | None] = []  # a parsed file's scenario objects
-        entries: list[tuple[int, int, Any, str]] = []  # (file, position in it, id, source)
+        self._data: list[bytes] = []
+        self._texts: dict[int, str] = {}  # file -> its text (decoded once, when a scenario in it is read)
+        self._items: dict[int, list[Any]] = {}  # file -> its parsed scenario objects (files read whole)
+        # (file, position in it, id, source, [start, end) of its JSON in the file's text or None)
+        entries: list[tuple[int, int, Any, str, Any]] = []
         for f, path in enumerate(files):
             data = path.read_bytes()
-            if matches(known.get(path.name), data):
-                entry, items = known[path.name], None
-            else:
-                content = decode(path.name, data)
-                entry, items = file_entry(path.name, data, content), content if isinstance(content, list) else [content]
-            self._data.append(None if items is not None else data)
-            self._items.append(items)
+            entry = known.get(path.name)
+            if not matches(entry, data):  # not in the index, or changed since: parse it now
+                content = json.loads(text_of(path.name, data))
+                entry = file_entry(path.name, data, content)
+                self._items[f] = content if isinstance(content, list) else [content]
+            spans = entry.get("spans")
+            if not (isinstance(spans, list) and len(spans) == len(entry["ids"])):
+                spans = [None] * len(entry["ids"])
+            self._data.append(b"" if f in self._items else data)  # a parsed file needs no bytes
             source = f"{label}/{path.name}"
-            entries += [(f, i, sid, f"{source}[{i}]" if entry["list"] else source) for i, sid in enumerate(entry["ids"])]
+            entries += [(f, i, sid, f"{source}[{i}]" if entry["list"] else source, span)
+                        for i, (sid, span) in enumerate(zip(entry["ids"], spans))]
         seen: set[Any] = set()
         dupes = sorted({str(e[2]) for e in entries if e[2] in seen or seen.add(e[2])})
         if dupes:
             raise ScenarioError(f"suite {label!r}: duplicate scenario ids {dupes}")
         self._entries = entries
         self._built: dict[int, Scenario] = {}
-        self._index = {sid: k for k, (_, _, sid, _) in enumerate(entries)}
+        self._index = {e[2]: k for k, e in enumerate(entries)}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -114,21 +120,24 @@ class LazySuite(Sequence[Scenario]):
             return [self[k] for k in range(*i.indices(len(self)))]
         k = range(len(self))[i]  # IndexError past the end; negative indices count from the end
         if k not in self._built:
-            f, position, _, source = self._entries[k]
-            self._built[k] = Scenario.from_dict(self._file_items(f)[position], source=source)
+            f, position, _, source, span = self._entries[k]
+            self._built[k] = Scenario.from_dict(self._raw(f, position, span), source=source)
         return self._built[k]
 
-    def _file_items(self, f: int) -> list[Any]:
-        items = self._items[f]
-        if items is None:
-            content = decode(self._names[f], self._data[f])
-            items = self._items[f] = content if isinstance(content, list) else [content]
-            self._data[f] = None
-        return items
+    def _raw(self, f: int, position: int, span: Any) -> Any:
+        """The parsed JSON object of one scenario: its span of the file's text, or the file whole."""
+        if f not in self._items and span is not None:
+            if f not in self._texts:
+                self._texts[f] = text_of(self._names[f], self._data[f])
+            return json.loads(self._texts[f][span[0]:span[1]])
+        if f not in self._items:
+            content = json.loads(text_of(self._names[f], self._data[f]))
+            self._items[f] = content if isinstance(content, list) else [content]
+        return self._items[f][position]
 
     @property
     def ids(self) -> list[str]:
-        return [sid for _, _, sid, _ in self._entries]
+        return [e[2] for e in self._entries]
 
     def find(self, scenario_id: str) -> Scenario:
         if scenario_id not in self._index:

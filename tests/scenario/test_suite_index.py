@@ -38,28 +38,47 @@ def test_lazy_builtin_suite_equals_eager_parse(name):
     assert lazy.find(eager[len(eager) // 2].id).to_dict() == eager[len(eager) // 2].to_dict()
 
 
-def _counting_decode(monkeypatch):
-    calls: list[str] = []
-    real = index_mod.decode
+def _counting(monkeypatch):
+    """Records the files whose text is read (``text_of``) and the JSON texts parsed, by length."""
+    texts: list[str] = []
+    parsed: list[int] = []
+    real_text, real_loads = index_mod.text_of, json.loads
 
-    def decode(name, data):
-        calls.append(name)
-        return real(name, data)
+    def text_of(name, data):
+        texts.append(name)
+        return real_text(name, data)
 
-    monkeypatch.setattr(suites, "decode", decode)
-    return calls
+    monkeypatch.setattr(suites, "text_of", text_of)
+    monkeypatch.setattr(suites, "json", type("J", (), {"loads": staticmethod(lambda t: parsed.append(len(t)) or real_loads(t))}))
+    return texts, parsed
 
 
-def test_a_current_index_parses_only_the_file_read(monkeypatch):
-    calls = _counting_decode(monkeypatch)
+def test_a_current_index_parses_only_the_scenario_read(monkeypatch):
+    count = len(load_suite(SCENARIOS / "nominal"))
+    texts, parsed = _counting(monkeypatch)
     suite = LazySuite(SCENARIOS / "nominal", "nominal")
-    assert calls == [] and len(suite) == len(load_suite(SCENARIOS / "nominal"))
+    assert texts == [] and parsed == [] and len(suite) == count
     entry = next(f for f in read_index(SCENARIOS / "nominal").values() if "nominal/0240" in f["ids"])
-    assert suite.find("nominal/0240").id == "nominal/0240" and calls == [entry["name"]]
+    assert suite.find("nominal/0240").id == "nominal/0240" and texts == [entry["name"]]
+    start, end = entry["spans"][entry["ids"].index("nominal/0240")]
+    assert parsed == [end - start] and end - start < entry["bytes"] / 10  # that scenario's JSON alone
     neighbour = next(i for i in entry["ids"] if i != "nominal/0240")
-    assert suite.find(neighbour).id == neighbour and calls == [entry["name"]]  # a file is parsed once
+    assert suite.find(neighbour).id == neighbour and texts == [entry["name"]]  # a file's text is read once
     other = next(f for f in read_index(SCENARIOS / "nominal").values() if f["name"] != entry["name"])
-    assert suite.find(other["ids"][0]).id == other["ids"][0] and calls == [entry["name"], other["name"]]
+    assert suite.find(other["ids"][0]).id == other["ids"][0] and texts == [entry["name"], other["name"]]
+    assert len(parsed) == 3
+
+
+def test_spans_cut_each_element_out_of_any_json_list():
+    from mmtsb_env.scenario.index import item_spans
+
+    text = ' [ {"a": "x]", "b": [1, {"c": ","}]} ,\n\t{"é": "\\\\"}, 3, "s" ,[] ]\n'
+    spans = item_spans(text)
+    assert [json.loads(text[s:e]) for s, e in spans] == json.loads(text)
+    assert item_spans("[]") == [] and item_spans(" [ ]") == []
+    for bad in ('{"a": 1}', "[1 2]", "[1,"):
+        with pytest.raises(ValueError):
+            item_spans(bad)
 
 
 def _copy(tmp_path, name="demo") -> Path:
@@ -75,9 +94,9 @@ def test_a_changed_file_is_parsed_not_trusted(tmp_path, monkeypatch):
     data["id"] = "demo/renamed_sum"
     data["description"] = "changed after the index was written"
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    calls = _counting_decode(monkeypatch)
+    texts, _ = _counting(monkeypatch)
     suite = LazySuite(folder, "demo")
-    assert calls == ["sum_receipts.json"]  # the stale entry alone is re-read
+    assert texts == ["sum_receipts.json"]  # the stale entry alone is re-read
     assert "demo/sum_receipts" not in suite.ids
     assert suite.find("demo/renamed_sum").description == "changed after the index was written"
     assert [s.to_dict() for s in suite] == [s.to_dict() for s in load_suite(folder)]
