@@ -107,4 +107,7 @@ def read_index(folder: Any) -> dict[str, dict[str, Any]]:
         return {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return {}
-    return {f["name"]: f for f in data.get("files", []) if isinstance(f, dict) and "name" in f}
+    files = data.get("files")
+    return {f["name"]: f for f in (files if isinstance(files, list) else [])
+            if isinstance(f, dict) and isinstance(f.get("name"), str) and isinstance(f.get("ids"), list)
+            and isinstance(f.get("list"), bool)}

@@ -120,16 +120,22 @@ class LazySuite(Sequence[Scenario]):
             return [self[k] for k in range(*i.indices(len(self)))]
         k = range(len(self))[i]  # IndexError past the end; negative indices count from the end
         if k not in self._built:
-            f, position, _, source, span = self._entries[k]
-            self._built[k] = Scenario.from_dict(self._raw(f, position, span), source=source)
+            f, position, sid, source, span = self._entries[k]
+            self._built[k] = Scenario.from_dict(self._raw(f, position, sid, span), source=source)
         return self._built[k]
 
-    def _raw(self, f: int, position: int, span: Any) -> Any:
-        """The parsed JSON object of one scenario: its span of the file's text, or the file whole."""
+    def _raw(self, f: int, position: int, scenario_id: Any, span: Any) -> Any:
+        """The parsed JSON object of one scenario: its span of the file's text (when that holds
+        the scenario the index names), else from the file parsed whole."""
         if f not in self._items and span is not None:
             if f not in self._texts:
                 self._texts[f] = text_of(self._names[f], self._data[f])
-            return json.loads(self._texts[f][span[0]:span[1]])
+            try:
+                item = json.loads(self._texts[f][span[0]:span[1]])
+            except (ValueError, TypeError, IndexError):
+                item = None
+            if isinstance(item, dict) and item.get("id") == scenario_id:
+                return item
         if f not in self._items:
             content = json.loads(text_of(self._names[f], self._data[f]))
             self._items[f] = content if isinstance(content, list) else [content]

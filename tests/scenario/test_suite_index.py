@@ -133,3 +133,16 @@ def test_gzip_suites_written_by_the_generator_load_lazily(tmp_path):
     lazy = LazySuite(out, "gen")
     assert sorted(lazy.ids) == sorted(s.id for s in picked)
     assert [s.to_dict() for s in lazy] == [s.to_dict() for s in load_suite(out)]
+
+
+def test_wrong_spans_or_entries_in_a_matching_index_fall_back_to_the_file(tmp_path):
+    folder = _copy(tmp_path, "ui")
+    eager = [s.to_dict() for s in load_suite(folder)]
+    index = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
+    listed = next(f for f in index["files"] if f["list"])
+    listed["spans"] = [[s + 3, e] for s, e in listed["spans"]]  # every span cut wrong
+    broken = next(f for f in index["files"] if f is not listed)
+    del broken["ids"]  # an entry without ids is not trusted
+    (folder / INDEX_NAME).write_text(json.dumps(index), encoding="utf-8")
+    assert broken["name"] not in read_index(folder)
+    assert [s.to_dict() for s in LazySuite(folder, "ui")] == eager
