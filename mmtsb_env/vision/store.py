@@ -258,11 +258,11 @@ class ImageStore:
         return base64.b64decode(self.data_url(image_id, height, width).partition(",")[2])
 
     def _shrunk(self, image_id: Any, height: int, width: int) -> Image.Image:
-        """:func:`shrink` of the image, from the :meth:`fitted` pixels when it has to shrink (the
-        observation tensor's, shared process-wide for keyed images: the resize is done once)."""
+        """:func:`shrink` of the image; for a keyed image that has to shrink, from its shared
+        :meth:`fitted` pixels (the observation tensor's: the resize is done once)."""
         image = self.get(image_id)
-        if image.width <= width and image.height <= height:
-            return image
+        if self.key(image_id) is None or (image.width <= width and image.height <= height):
+            return shrink(image, height, width)
         return Image.fromarray(self.fitted(image_id, height, width))
 
     def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
