@@ -8,6 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..scenario.index import write_index
 from ..scenario.model import Scenario
 from .verify import check_distribution
 
@@ -31,7 +32,8 @@ def write_scenarios(scenarios: Sequence[Scenario], out: str | Path, *, group_by:
     ``group_by=None`` writes one file per scenario (its id with ``/`` replaced by ``_``).
     ``compress=True`` writes compact ``.json.gz`` files instead (the loaders read both).
     ``report`` (stats, distribution) is written to ``generation_report.md`` (not ``.json``: suite
-    loaders read every ``*.json`` in the folder as scenarios).
+    loaders read every ``*.json`` in the folder as scenarios). The folder's index
+    (:mod:`~mmtsb_env.scenario.index`) is rewritten last.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -55,4 +57,5 @@ def write_scenarios(scenarios: Sequence[Scenario], out: str | Path, *, group_by:
                 "```json\n" + json.dumps(data, indent=1) + "\n```\n")
         path.write_text(text, encoding="utf-8")
         written.append(path)
+    write_index(out)  # the ids of every scenario file in the folder (what lazy suite loading reads)
     return written

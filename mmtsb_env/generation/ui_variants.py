@@ -396,9 +396,13 @@ def build_ui_suite(n: int = 60, seed: int = 2026, n_base: int = 112, id_format: 
 
 
 def write_ui_suite(scenarios: Sequence[Scenario], path: str | Path) -> Path:
-    """Write ``scenarios`` as one JSON list (format v1), byte-for-byte deterministic."""
+    """Write ``scenarios`` as one JSON list (format v1), byte-for-byte deterministic, and
+    refresh the folder's index (:mod:`~mmtsb_env.scenario.index`)."""
+    from ..scenario.index import write_index
+
     path = Path(path)
     path.write_text(json.dumps([s.to_dict() for s in scenarios], indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_index(path.parent)
     return path
 
 

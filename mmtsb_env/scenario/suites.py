@@ -14,10 +14,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence, overload
 
+from .index import SUITE_FILES, file_entry, matches, read_index, scenario_files, text_of
 from .model import Scenario, ScenarioError
 
 BUILTIN_SUITES = ("demo", "nominal", "ui", "extended")
-SUITE_FILES = (".json", ".json.gz")  # a suite folder's scenario files (gzip for large suites)
 
 
 def _read_json(path: Path) -> Any:
@@ -52,52 +52,63 @@ def _suite_dir(name: str):
 
 
 @lru_cache(maxsize=None)
-def _raw_builtin(name: str) -> tuple[tuple[dict[str, Any], str], ...]:
-    """A built-in suite's scenario objects as parsed JSON, each with where it came from."""
+def lazy_suite(name: str) -> "LazySuite":
+    """Built-in suite ``name`` as a :class:`LazySuite` (shared: scenarios are built once per process)."""
     folder = _suite_dir(name)
     if not folder.is_dir():
         available = ", ".join(available_suites()) or "none"
         raise ScenarioError(f"unknown suite {name!r}; available: {available}")
-    raw: list[tuple[dict[str, Any], str]] = []
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(SUITE_FILES):
-            data = entry.read_bytes()
-            items = json.loads((gzip.decompress(data) if entry.name.endswith(".gz") else data).decode("utf-8"))
-            source = f"{name}/{entry.name}"
-            raw += [(item, f"{source}[{i}]") for i, item in enumerate(items)] if isinstance(items, list) else [(items, source)]
-    ids = [item.get("id") if isinstance(item, dict) else None for item, _ in raw]
-    seen: set[Any] = set()
-    dupes = sorted({str(i) for i in ids if i in seen or seen.add(i)})
-    if dupes:
-        raise ScenarioError(f"suite {name!r}: duplicate scenario ids {dupes}")
-    return tuple(raw)
-
-
-@lru_cache(maxsize=None)
-def lazy_suite(name: str) -> "LazySuite":
-    """Built-in suite ``name`` as a :class:`LazySuite` (shared: scenarios are built once per process)."""
-    return LazySuite(_raw_builtin(name))
+    return LazySuite(folder, name)
 
 
 class LazySuite(Sequence[Scenario]):
-    """A suite whose scenarios are built from their JSON when first read.
+    """A suite folder whose files are parsed, and scenarios built, when first read.
 
-    An env drawing one scenario per reset pays for the scenarios it plays, not the whole suite
-    (258 ``Scenario.from_dict`` calls cost ~30-90 ms); :meth:`find` looks an id up without
-    building the others.
+    The folder's index (:mod:`~mmtsb_env.scenario.index`) gives each file's scenario ids and
+    where each scenario's JSON lies in it, so counting the suite and finding an id parse
+    nothing, and reading a scenario parses and builds that scenario alone (an env drawing one
+    scenario per reset pays for what it plays: the nominal suite's files cost ~55 ms to parse,
+    its 258 ``Scenario.from_dict`` calls ~30-90 ms). Files the index does not describe (missing,
+    or changed since) are parsed whole up front.
 
     >>> suite = lazy_suite("demo")
     >>> suite.find("demo/compare_receipts").id, len(suite) == len(load_suite("demo"))
     ('demo/compare_receipts', True)
     """
 
-    def __init__(self, raw: Sequence[tuple[dict[str, Any], str]]) -> None:
-        self._raw = raw
+    def __init__(self, folder: Any, label: str) -> None:
+        known = read_index(folder)
+        files = scenario_files(folder)
+        self._names = [path.name for path in files]
+        self._data: list[bytes] = []
+        self._texts: dict[int, str] = {}  # file -> its text (decoded once, when a scenario in it is read)
+        self._items: dict[int, list[Any]] = {}  # file -> its parsed scenario objects (files read whole)
+        # (file, position in it, id, source, [start, end) of its JSON in the file's text or None)
+        entries: list[tuple[int, int, Any, str, Any]] = []
+        for f, path in enumerate(files):
+            data = path.read_bytes()
+            entry = known.get(path.name)
+            if not matches(entry, data):  # not in the index, or changed since: parse it now
+                content = json.loads(text_of(path.name, data))
+                entry = file_entry(path.name, data, content)
+                self._items[f] = content if isinstance(content, list) else [content]
+            spans = entry.get("spans")
+            if not (isinstance(spans, list) and len(spans) == len(entry["ids"])):
+                spans = [None] * len(entry["ids"])
+            self._data.append(b"" if f in self._items else data)  # a parsed file needs no bytes
+            source = f"{label}/{path.name}"
+            entries += [(f, i, sid, f"{source}[{i}]" if entry["list"] else source, span)
+                        for i, (sid, span) in enumerate(zip(entry["ids"], spans))]
+        seen: set[Any] = set()
+        dupes = sorted({str(e[2]) for e in entries if e[2] in seen or seen.add(e[2])})
+        if dupes:
+            raise ScenarioError(f"suite {label!r}: duplicate scenario ids {dupes}")
+        self._entries = entries
         self._built: dict[int, Scenario] = {}
-        self._index = {item.get("id"): i for i, (item, _) in enumerate(raw)}
+        self._index = {e[2]: k for k, e in enumerate(entries)}
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._entries)
 
     @overload
     def __getitem__(self, i: int) -> Scenario: ...
@@ -109,13 +120,30 @@ class LazySuite(Sequence[Scenario]):
             return [self[k] for k in range(*i.indices(len(self)))]
         k = range(len(self))[i]  # IndexError past the end; negative indices count from the end
         if k not in self._built:
-            item, source = self._raw[k]
-            self._built[k] = Scenario.from_dict(item, source=source)
+            f, position, sid, source, span = self._entries[k]
+            self._built[k] = Scenario.from_dict(self._raw(f, position, sid, span), source=source)
         return self._built[k]
+
+    def _raw(self, f: int, position: int, scenario_id: Any, span: Any) -> Any:
+        """The parsed JSON object of one scenario: its span of the file's text (when that holds
+        the scenario the index names), else from the file parsed whole."""
+        if f not in self._items and span is not None:
+            if f not in self._texts:
+                self._texts[f] = text_of(self._names[f], self._data[f])
+            try:
+                item = json.loads(self._texts[f][span[0]:span[1]])
+            except (ValueError, TypeError, IndexError):
+                item = None
+            if isinstance(item, dict) and item.get("id") == scenario_id:
+                return item
+        if f not in self._items:
+            content = json.loads(text_of(self._names[f], self._data[f]))
+            self._items[f] = content if isinstance(content, list) else [content]
+        return self._items[f][position]
 
     @property
     def ids(self) -> list[str]:
-        return [item.get("id") for item, _ in self._raw]
+        return [e[2] for e in self._entries]
 
     def find(self, scenario_id: str) -> Scenario:
         if scenario_id not in self._index:

@@ -82,7 +82,20 @@ class Tool:
 
     @cached_property
     def schema(self) -> dict[str, Any]:
-        """OpenAI function-calling schema."""
+        """OpenAI function-calling schema (a built-in tool's from the on-disk cache when it holds
+        it, see :mod:`~.schema_cache`; the parameters are then parsed only when the tool is called)."""
+        from . import schema_cache
+
+        cacheable = REGISTRY.get(self.name) is self and _module_rank(getattr(self.fn, "__module__", "")) < len(TOOL_MODULES)
+        stored = schema_cache.lookup(self) if cacheable else None
+        if stored is not None:
+            return stored
+        built = self._build_schema()
+        if cacheable:
+            schema_cache.remember(self, built)
+        return built
+
+    def _build_schema(self) -> dict[str, Any]:
         return {
             "type": "function",
             "function": {

@@ -21,7 +21,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from .elements import UI_MARKER
+from .markers import UI_MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode

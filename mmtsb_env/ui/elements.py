@@ -13,12 +13,10 @@ import json
 from typing import Any
 
 from .datamodel import bound_path, display, resolve_bound
+from .markers import UI_MARKER, UI_MARKER_END  # noqa: F401  (re-exported: interaction's state text)
 from .schema import INTERACTIVE_TYPES
 from .state import Surface
 from .tree import Node
-
-UI_MARKER = "<ui_state_server>"
-UI_MARKER_END = "</ui_state_server>"
 
 
 def resolve_context(node: Node, surface: Surface) -> dict[str, Any]:

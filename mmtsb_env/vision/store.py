@@ -257,6 +257,14 @@ class ImageStore:
             return png_bytes(shrink(self.get(image_id), height, width))
         return base64.b64decode(self.data_url(image_id, height, width).partition(",")[2])
 
+    def _shrunk(self, image_id: Any, height: int, width: int) -> Image.Image:
+        """:func:`shrink` of the image; for a keyed image that has to shrink, from its shared
+        :meth:`fitted` pixels (the observation tensor's: the resize is done once)."""
+        image = self.get(image_id)
+        if self.key(image_id) is None or (image.width <= width and image.height <= height):
+            return shrink(image, height, width)
+        return Image.fromarray(self.fitted(image_id, height, width))
+
     def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
         """``data:image/png;base64,...`` of the image fitted to ``height x width`` (the model's
         resolution). Keyed images' URLs are shared process-wide (:data:`~.assets.PRODUCTS`: the
@@ -264,7 +272,7 @@ class ImageStore:
         saved per image and reset); other images' are memoised per store."""
         key = self.key(image_id)
         encode = lambda: "data:image/png;base64," + base64.b64encode(  # noqa: E731
-            png_bytes(shrink(self.get(image_id), height, width))).decode("ascii")
+            png_bytes(self._shrunk(image_id, height, width))).decode("ascii")
         if key is not None:
             from .assets import PRODUCTS
 

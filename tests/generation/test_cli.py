@@ -15,7 +15,7 @@ def test_generate_writes_a_loadable_folder(tmp_path):
     assert result.exit_code == 0, result.output
     assert '"written": 3' in result.output
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["gen_4-0000.json", "gen_4-0001.json", "gen_4-0002.json", "generation_report.md"]
+    assert names == ["gen_4-0000.json", "gen_4-0001.json", "gen_4-0002.json", "generation_report.md", "suite.index"]
     suite = load_suite(out)
     assert len(suite) == 3 and all(s.id.startswith("gen/4-") for s in suite)
     assert "3 scenarios" in (out / "generation_report.md").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -33,8 +34,10 @@ print(json.dumps({"listings": listings, "tools": tools}, sort_keys=True, default
 """
 
 
-def _dump(how: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", DUMP, how], capture_output=True, text=True, check=False, timeout=600)
+def _dump(how: str, cache_dir: str = "") -> dict:
+    env = {**os.environ, "MMTSB_CACHE_DIR": cache_dir}  # "": the on-disk schema cache is off
+    out = subprocess.run([sys.executable, "-c", DUMP, how], capture_output=True, text=True, check=False, timeout=600,
+                         env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     return json.loads(out.stdout.splitlines()[-1])
 
@@ -51,13 +54,22 @@ def test_lazy_schemas_equal_eager_ones() -> None:
     assert note["action"]["enum"][:2] == ["create", "show"] and "title" in note
 
 
+def test_schemas_from_the_disk_cache_equal_parsed_ones(tmp_path) -> None:
+    eager = _dump("eager")
+    written = _dump("lazy", str(tmp_path))  # builds every schema and stores them at exit
+    assert list(tmp_path.glob("tool_schemas_*.pickle"))
+    cached = _dump("lazy", str(tmp_path))  # reads them
+    assert written == eager and cached == eager
+
+
 def test_registration_parses_nothing_until_a_tool_is_used() -> None:
     code = ("import mmtsb_env; from mmtsb_env.tools import registry; registry._load_apps(); "
             "env = mmtsb_env.make_env(suite='demo'); "
             "print(len(registry.REGISTRY), sum('_spec' in vars(t) for t in registry.REGISTRY.values())); "
             "env.reset(seed=0, options={'scenario': 'demo/note_from_receipt'}); "
             "print(sum('_spec' in vars(t) for t in registry.REGISTRY.values()), len(env.unwrapped.episode.active.offered()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600,
+                         env={**os.environ, "MMTSB_CACHE_DIR": ""})  # schemas parsed, not read from the disk cache
     assert out.returncode == 0, out.stderr[-2000:]
     (registered, parsed_before), (parsed_after, offered) = (map(int, line.split()) for line in out.stdout.splitlines()[-2:])
     assert registered > 508 and parsed_before == 0

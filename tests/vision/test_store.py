@@ -199,3 +199,29 @@ def test_concurrent_adds_get_distinct_ids():
         t.join()
     assert sorted(i for i, _ in ids) == list(range(100))
     assert all(store.get(i).getpixel((0, 0))[0] == k for i, k in ids)
+
+
+def test_data_url_encodes_the_fitted_pixels_byte_for_byte(make_quadrants, monkeypatch):
+    """The URL of an image that must shrink is encoded from the fitted pixels the observation
+    shows (one resize, shared); its bytes are exactly those of shrinking and encoding it directly."""
+    from mmtsb_env.vision import assets
+    from mmtsb_env.vision.store import shrink
+
+    assets.clear()
+    photo = make_quadrants(400, 300)
+    noisy = Image.fromarray(np.random.default_rng(3).integers(0, 256, (257, 311, 3), dtype=np.uint8))
+    for keys in (None, [("render", "q"), ("render", "n"), ("render", "rgba")]):
+        store = ImageStore([photo, noisy, Image.new("RGBA", (30, 20), (9, 80, 200, 128))], keys=keys)
+        for image_id in store.ids():
+            for height, width in ((336, 336), (100, 300), (1024, 1024), (20, 30)):
+                direct = png_bytes(shrink(store.get(image_id), height, width))
+                assert base64.b64decode(store.data_url(image_id, height, width).split(",", 1)[1]) == direct
+    from mmtsb_env.vision import store as store_mod
+
+    resizes = []
+    real_fit = store_mod.fit
+    monkeypatch.setattr(store_mod, "fit", lambda *a: resizes.append(a[1:]) or real_fit(*a))
+    keyed = ImageStore([photo], keys=[("render", "q2")])
+    fitted = keyed.fitted(0, 120, 120)
+    assert (np.asarray(from_data_url(keyed.data_url(0, 120, 120))) == fitted).all()
+    assert resizes == [(120, 120)]  # the observation's resize, not a second one for the URL
