@@ -16,7 +16,7 @@ from typing import Any, Callable, Collection, Iterable
 
 from ..scenario.model import Scenario
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
-from .compose import GenerationError, compose
+from .compose import GenerationError, compose, recipe_name
 from .dryrun import SolutionError
 from .verify import VerificationReport, verify as verify_scenario
 
@@ -90,7 +90,8 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
                  arrival: str | None = None, *, category: str | None = None, world_seed: int = 0, n_images: int | None = None,
                  verify: bool | str = True, scenario_id: str | None = None, max_attempts: int = 25,
                  stats: GenerationStats | None = None, prefer_domains: Collection[str] = (),
-                 prefer_categories: Collection[str] = (), tool_use: dict[str, int] | None = None) -> Scenario:
+                 prefer_categories: Collection[str] = (), tool_use: dict[str, int] | None = None,
+                 recipe_use: dict[str, int] | None = None) -> Scenario:
     """One verified scenario for the given axes (``None`` = drawn from the seed).
 
     ``seed`` may be an int or a ``random.Random`` (an RL loop's generator). Attempts that cannot
@@ -103,13 +104,13 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
     return _generate_one(0 if seed is None else int(seed), flow, challenge, arrival, check=_checker(verify, stats),
                          category=category, world_seed=world_seed, n_images=n_images, scenario_id=scenario_id,
                          max_attempts=max_attempts, stats=stats, prefer_domains=prefer_domains,
-                         prefer_categories=prefer_categories, tool_use=tool_use)
+                         prefer_categories=prefer_categories, tool_use=tool_use, recipe_use=recipe_use)
 
 
 def _generate_one(seed: int, flow: str | None, challenge: str | None, arrival: str | None, *, check: Check,
                   category: str | None, world_seed: int, n_images: int | None, scenario_id: str | None, max_attempts: int,
                   stats: GenerationStats | None, prefer_domains: Collection[str], prefer_categories: Collection[str],
-                  tool_use: dict[str, int] | None = None) -> Scenario:
+                  tool_use: dict[str, int] | None = None, recipe_use: dict[str, int] | None = None) -> Scenario:
     last = ""
     for attempt in range(max_attempts):
         s_seed = seed if attempt == 0 else (seed * 7919 + attempt * 104729) % (2**31)
@@ -118,7 +119,7 @@ def _generate_one(seed: int, flow: str | None, challenge: str | None, arrival: s
         try:
             scenario = compose(s_seed, flow, challenge, arrival, world_seed=world_seed, n_images=n_images,
                                scenario_id=scenario_id or f"gen/{seed}", category=category, prefer=frozenset(prefer_domains),
-                               prefer_categories=tuple(prefer_categories), tool_use=tool_use)
+                               prefer_categories=tuple(prefer_categories), tool_use=tool_use, recipe_use=recipe_use)
         except (GenerationError, SolutionError) as exc:
             last = f"{type(exc).__name__}: {exc}"
             if stats is not None:
@@ -154,6 +155,7 @@ class _Walk:
         self.used: Counter = Counter({d: 0 for d in DOMAINS})
         self.used_cats: Counter = Counter({c: 0 for c in CATEGORIES})
         self.tools: Counter = Counter()  # tools of the solutions so far: table rounds favour the least used
+        self.recipes: Counter = Counter()  # recipes of the scenarios so far: a cell's choice favours the least used
         self.draws = 0
         self.position = 0
 
@@ -163,13 +165,13 @@ class _Walk:
 
     def save(self) -> tuple[Any, ...]:
         st = self.stats
-        return (len(self.out), Counter(self.used), Counter(self.used_cats), Counter(self.tools), self.draws, self.position,
-                st.produced, st.attempts, Counter(st.failures), st.code_mode)
+        return (len(self.out), Counter(self.used), Counter(self.used_cats), Counter(self.tools), Counter(self.recipes),
+                self.draws, self.position, st.produced, st.attempts, Counter(st.failures), st.code_mode)
 
     def restore(self, saved: tuple[Any, ...]) -> None:
-        n_out, used, used_cats, tools, self.draws, self.position, produced, attempts, failures, code_mode = saved
+        n_out, used, used_cats, tools, recipes, self.draws, self.position, produced, attempts, failures, code_mode = saved
         del self.out[n_out:]
-        self.used, self.used_cats, self.tools = Counter(used), Counter(used_cats), Counter(tools)
+        self.used, self.used_cats, self.tools, self.recipes = Counter(used), Counter(used_cats), Counter(tools), Counter(recipes)
         st = self.stats
         st.produced, st.attempts, st.failures, st.code_mode = produced, attempts, Counter(failures), code_mode
 
@@ -189,7 +191,8 @@ class _Walk:
             try:
                 s = _generate_one(sseed, f, c, a, check=check, category=self.category, world_seed=self.world_seed,
                                   n_images=None, scenario_id=sid, max_attempts=self.max_attempts, stats=self.stats,
-                                  prefer_domains=prefer, prefer_categories=cat_order, tool_use=self.tools)
+                                  prefer_domains=prefer, prefer_categories=cat_order, tool_use=self.tools,
+                                  recipe_use=self.recipes)
             except GenerationFailed as exc:
                 self.stats.failures["cell: " + str(exc)[:60]] += 1
                 continue
@@ -208,6 +211,7 @@ class _Walk:
         self.used.update(made.domains)
         self.used_cats.update(made.metadata.get("image_categories", []))
         self.tools.update(st["name"] for r in made.rounds for st in r.solution if "name" in st)
+        self.recipes[recipe_name(made)] += 1
         return made
 
 

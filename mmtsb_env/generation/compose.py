@@ -100,14 +100,22 @@ def connectivity_mutation(b: Build, part: Part, later: list[Part] = ()) -> bool:
     return True
 
 
+def recipe_name(scenario: Scenario) -> str:
+    """The recipe class that built a generated scenario (its ``metadata["recipe"]`` without sink or variant)."""
+    return str(scenario.metadata.get("recipe", "")).split("+")[0].split("/")[0]
+
+
 # ---------------------------------------------------------------------------- composing
 def compose(seed: int, flow: str | None = None, challenge: str | None = None, arrival: str | None = None, *,
             world_seed: int = 0, n_images: int | None = None, scenario_id: str | None = None,
             category: str | None = None, prefer: set[str] | frozenset[str] = frozenset(),
-            prefer_categories: tuple[str, ...] = (), tool_use: dict[str, int] | None = None) -> Scenario:
+            prefer_categories: tuple[str, ...] = (), tool_use: dict[str, int] | None = None,
+            recipe_use: dict[str, int] | None = None) -> Scenario:
     """Generate one scenario for the given axes (None = drawn from ``seed``). GenerationError if impossible.
 
     ``tool_use`` counts the tools a suite used so far; table rounds (warm-ups, asides) favour the least used.
+    ``recipe_use`` counts the recipes it used so far (:func:`recipe_name`); a flow's recipe is drawn among
+    its least used ones, so no recipe takes a whole cell.
     """
     check_axis("flow", flow, FLOWS)
     check_axis("challenge", challenge, CHALLENGES)
@@ -122,6 +130,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     b.prefer = set(prefer)
     b.prefer_categories = list(prefer_categories)
     b.tool_use = dict(tool_use or {})
+    b.recipe_use = dict(recipe_use or {})
     extra_round = challenge in ("goal_change", "error_correction")
     budget = 5 - (1 if extra_round else 0)
     n = n_images or rng.randint(MIN_IMAGES, MAX_IMAGES)

@@ -89,6 +89,7 @@ class Build:
         self.derived: list[str] = []
         self.keys: list[str] = []
         self.tool_use: dict[str, int] = {}  # tools the suite used so far (coverage-first choice of table rows)
+        self.recipe_use: dict[str, int] = {}  # recipes the suite used so far (see db_recipes.make_db_recipe)
         self._next_id: dict[str, int] = {}
         self._labels = 0
 

@@ -1090,6 +1090,10 @@ def make_db_recipe(b: Build, flow: str, n: int, arrival: str, challenge: str, bu
     options = recipes_for(flow, challenge, category)
     if not options:
         raise GenerationError(f"no {flow} recipe for challenge {challenge!r}" + (f" and category {category!r}" if category else ""))
+    # the suite's least used recipes first (within one of the fewest), then its least used domains and categories:
+    # a recipe whose domain is rare elsewhere must not take every scenario of the cells it can play
+    fewest = min(b.recipe_use.get(r.__name__, 0) for r in options)
+    options = [r for r in options if b.recipe_use.get(r.__name__, 0) <= fewest + 1]
     preferred = [r for r in options if set(r.domains) & b.prefer]
     if not preferred and b.prefer_categories:
         rank = {c: i for i, c in enumerate(b.prefer_categories)}
