@@ -10,6 +10,7 @@ which skips the pixel work.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, jpeg, rgb, texture
+from ._common import Ctx, drafting, grey_noise, jpeg, rgb, texture, warp
 
 
 @dataclass(frozen=True)
@@ -221,12 +222,11 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     _blend_onto(arr[sy0:sy0 + soft.shape[0], sx0:sx0 + soft.shape[1]], (20, 16, 12), soft)
     # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     region = arr[y0:y1, x0:x1]
-    src = np.asarray(_shrunk(doc.convert("RGB"), quad))
+    src = np.asarray(_shrunk(doc if doc.mode == "RGB" else doc.convert("RGB"), quad))
     h, w = src.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
-    cv2.warpPerspective(src, matrix, (x1 - x0, y1 - y0), dst=region, flags=cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_TRANSPARENT)
+    warp(src, matrix, (x1 - x0, y1 - y0), onto=region)
     photo = camera(arr, ctx, quad, focus=box)
     return (photo.transpose(QUARTER[turn]) if turn else photo), facts
 
@@ -236,7 +236,15 @@ def _blend_onto(region: np.ndarray, color: tuple[int, int, int], mask: np.ndarra
     of the same size): Pillow's ``paste(color, mask=...)`` in two saturating OpenCV products."""
     m = cv2.cvtColor(mask, cv2.COLOR_GRAY2RGB)
     keep = cv2.multiply(region, cv2.subtract(255, m), scale=1 / 255.0)
-    region[:] = cv2.add(keep, cv2.multiply(m, np.full_like(m, color), scale=1 / 255.0))
+    region[:] = cv2.add(keep, cv2.LUT(m, _tint_table(tuple(color))))
+
+
+@functools.lru_cache(maxsize=16)
+def _tint_table(color: tuple[int, int, int]) -> np.ndarray:
+    """Opacity -> that share of ``color``, per channel (1, 256, 3): ``cv2.multiply(m, color, scale=1/255)``
+    as one lookup (no product is ever exactly half-way, so rounding to nearest is the same)."""
+    v = np.arange(256, dtype=np.float64)[:, None]
+    return np.rint(v * np.array(color, np.float64) / 255.0).astype(np.uint8)[None, :, :]
 
 
 # a share of the photos from level 1 on is taken sideways or upside down (counter-clockwise degrees)
