@@ -474,7 +474,7 @@ def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, ba
         return cv2.LUT(cv2.cvtColor(blotch, cv2.COLOR_GRAY2RGB), _paper_table(color))
     key = None if base is None else rgb(base)
     if w > TILE or h > TILE:
-        return np.array(_surface(kind, (w, h), rng, key))
+        return _surface(kind, (w, h), rng, key)
     ox, oy = (int(v) for v in rng.integers(0, (TILE - w + 1, TILE - h + 1)))
     window = _surface_tile(kind, key)[oy:oy + h, ox:ox + w]
     return cv2.flip(window, 1) if rng.random() < 0.5 else window.copy()  # mirrored in C (numpy's reversed copy is slow)
@@ -490,62 +490,75 @@ def _paper_table(color: tuple[int, int, int]) -> np.ndarray:
 
 @functools.lru_cache(maxsize=8)
 def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> np.ndarray:
-    tile = np.asarray(_surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base))
+    tile = _surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base)
     tile.flags.writeable = False  # shared by every call: windows of it are copied out, never written
     return tile
 
 
-def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
+def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> np.ndarray:
+    """A surface (desk, wood, brick, concrete, fabric) of ``size`` as an RGB uint8 array.
+
+    Each is its colour times a grey shading map (blotches, wood grain and planks, the weave),
+    worked out on one channel in float32, brought to the three colour planes by OpenCV (rounding,
+    saturating), plus grey per-pixel grain: the channel work is a few passes in C, not float32
+    arithmetic on three channels (which cost ~50 ms per 1400-px tile)."""
     w, h = size
     if kind == "brick":
-        color = np.array(rgb(base or (150, 70, 50)), np.float32)
-        out = np.empty((h, w, 3), np.float32)
-        out[...] = (205, 200, 190)  # mortar
-        bh, bw, gap = 34, 90, 5
-        for row, y in enumerate(range(0, h, bh)):
-            offset = -(bw // 2) * (row % 2)
-            for x in range(offset, w, bw):
-                tint = color * (0.8 + 0.35 * rng.random())
-                out[y + gap // 2:y + bh - gap // 2, max(0, x + gap // 2):max(0, x + bw - gap // 2)] = tint
-        out += _grain(rng, h, w, 12)
-    elif kind == "wood":
-        color = np.array(rgb(base or (160, 115, 70)), np.float32)
-        ys = np.arange(h, dtype=np.float32)[:, None]
-        xs = np.arange(w, dtype=np.float32)[None, :]
+        return _grained(_bricks(w, h, rgb(base or (150, 70, 50)), rng), rng, 12)
+    if kind == "wood":
         plank = 96
-        warp = _smooth_noise(rng, h, w, 160) * 40
-        offsets = rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None] * 50
-        grain = np.sin((ys + warp + offsets) * 0.11 + np.sin(xs * 0.004 + offsets) * 2.0) * 0.5 + 0.5
-        streaks = np.asarray(Image.fromarray((rng.random((h, max(2, w // 40))) * 255).astype(np.uint8)).resize(
-            (w, h), Image.Resampling.BILINEAR), dtype=np.float32) / 255.0
-        tint = 0.85 + 0.2 * rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None]
-        out = color[None, None, :] * (tint * (0.82 + 0.12 * grain + 0.08 * streaks))[..., None]
-        seams = (np.arange(h) % plank) < 3
-        out[seams] *= 0.55
-        out += _grain(rng, h, w, 8)
-    elif kind == "concrete":
-        color = np.array(rgb(base or (165, 165, 160)), np.float32)
-        blotch = _smooth_noise(rng, h, w, 60)
-        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
-        out += _grain(rng, h, w, 14)
-    elif kind == "fabric":
-        color = np.array(rgb(base or (70, 80, 95)), np.float32)
-        ys = np.arange(h)[:, None]
-        xs = np.arange(w)[None, :]
-        weave = ((ys // 2 + xs // 2) % 2).astype(np.float32)
-        out = color[None, None, :] * (0.92 + 0.1 * weave[..., None])
-        out += _grain(rng, h, w, 8)
-    else:  # desk
-        color = np.array(rgb(base or (120, 95, 75)), np.float32)
-        blotch = _smooth_noise(rng, h, w, 200)
-        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
-        out += _grain(rng, h, w, 4)
-    return Image.fromarray(np.clip(out, 0, 255, out=out).astype(np.uint8), "RGB")
+        row_plank = np.arange(h) // plank
+        offsets = (rng.random(h // plank + 2).astype(np.float32) * 50)[row_plank][:, None]
+        bend = _smooth_noise(rng, h, w, 160) * np.float32(40)  # the rings wander
+        across = np.sin(np.arange(w, dtype=np.float32)[None, :] * np.float32(0.004) + offsets) * np.float32(2.0)
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        rings = np.sin((ys + bend + offsets) * np.float32(0.11) + across)
+        streaks = cv2.resize((rng.random((h, max(2, w // 40))) * 255).astype(np.uint8), (w, h),
+                             interpolation=cv2.INTER_LINEAR).astype(np.float32) * np.float32(0.08 / 255)
+        tint = (np.float32(0.85) + np.float32(0.2) * rng.random(h // plank + 2).astype(np.float32))[row_plank][:, None]
+        shade = tint * (np.float32(0.88) + np.float32(0.06) * rings + streaks)  # 0.82 + 0.12 * (rings / 2 + 1 / 2)
+        shade[(np.arange(h) % plank) < 3] *= np.float32(0.55)  # the seams between planks
+        return _grained(_tinted(shade, rgb(base or (160, 115, 70))), rng, 8)
+    if kind == "concrete":
+        shade = np.float32(0.85) + np.float32(0.25) * _smooth_noise(rng, h, w, 60)
+        return _grained(_tinted(shade, rgb(base or (165, 165, 160))), rng, 14)
+    if kind == "fabric":
+        cell = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0], [1, 1, 0, 0]], np.float32)  # 2x2 threads over and under
+        weave = np.tile(cell, (h // 4 + 1, w // 4 + 1))[:h, :w]
+        return _grained(_tinted(np.float32(0.92) + np.float32(0.1) * weave, rgb(base or (70, 80, 95))), rng, 8)
+    shade = np.float32(0.85) + np.float32(0.25) * _smooth_noise(rng, h, w, 200)  # desk
+    return _grained(_tinted(shade, rgb(base or (120, 95, 75))), rng, 4)
 
 
-def _grain(rng: np.random.Generator, h: int, w: int, amount: float) -> np.ndarray:
-    """Per-pixel grey noise in [-amount/2, amount/2], shape (h, w, 1), float32."""
-    return (rng.random((h, w, 1), dtype=np.float32) - np.float32(0.5)) * np.float32(amount)
+def _bricks(w: int, h: int, color: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
+    """Rows of bricks, every other row offset by half a brick, each its own shade of ``color``, in mortar."""
+    out = cv2.merge([np.full((h, w), v, np.uint8) for v in (205, 200, 190)])  # mortar (numpy fills a colour slowly)
+    bh, bw, gap = 34, 90, 5
+    for row, y in enumerate(range(0, h, bh)):
+        offset = -(bw // 2) * (row % 2)
+        for x in range(offset, w, bw):
+            f = 0.8 + 0.35 * rng.random()
+            cv2.rectangle(out, (max(0, x + gap // 2), y + gap // 2), (max(0, x + bw - gap // 2) - 1, y + bh - gap // 2 - 1),
+                          tuple(min(255, int(c * f)) for c in color), thickness=-1)
+    return out
+
+
+def _tinted(shade: np.ndarray, color: tuple[int, int, int]) -> np.ndarray:
+    """``color`` times the grey map ``shade`` (float32, h x w), rounded and saturated, as RGB uint8."""
+    return cv2.merge([cv2.convertScaleAbs(shade, alpha=float(c)) for c in color])
+
+
+def _grained(arr: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """``arr`` (RGB uint8, in place) plus grey uniform grain in [-amount/2, amount/2], whole levels:
+    one random byte per pixel, looked up as its positive and its negative part (saturating)."""
+    h, w = arr.shape[:2]
+    levels = np.rint((np.arange(256) + 0.5) / 256 * amount - amount / 2)
+    picks = np.frombuffer(rng.bytes(w * h), np.uint8).reshape(h, w)
+    up = cv2.LUT(picks, np.maximum(levels, 0).astype(np.uint8))
+    down = cv2.LUT(picks, np.maximum(-levels, 0).astype(np.uint8))
+    cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), dst=arr)
+    cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB), dst=arr)
+    return arr
 
 
 def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = False) -> Image.Image:
