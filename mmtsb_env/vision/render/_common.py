@@ -471,7 +471,7 @@ def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, ba
     if kind == "paper":
         color = rgb(base or (250, 249, 244))
         blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))  # color * (0.975 + 0.03 * blotch), per channel in C
-        return cv2.LUT(cv2.cvtColor(blotch, cv2.COLOR_GRAY2RGB), _paper_table(color))
+        return lookup(blotch, _paper_table(color))
     key = None if base is None else rgb(base)
     if w > TILE or h > TILE:
         return _surface(kind, (w, h), rng, key)
@@ -480,12 +480,17 @@ def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, ba
     return cv2.flip(window, 1) if rng.random() < 0.5 else window.copy()  # mirrored in C (numpy's reversed copy is slow)
 
 
+def lookup(grey: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """An RGB uint8 image from a grey one through one 256-entry table per channel: three one-channel
+    lookups merged (OpenCV's three-channel lookup on a grey image spread to RGB costs twice as much)."""
+    return cv2.merge([cv2.LUT(grey, t) for t in tables])
+
+
 @functools.lru_cache(maxsize=64)
-def _paper_table(color: tuple[int, int, int]) -> np.ndarray:
-    """The paper's per-channel lookup table (1, 256, 3): blotch level -> channel value."""
+def _paper_table(color: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The paper's per-channel lookup tables (see :func:`lookup`): blotch level -> channel value."""
     v = np.arange(256, dtype=np.float64) / 255.0
-    table = np.stack([np.minimum(255, (c * (0.975 + 0.03 * v)).astype(np.int64)) for c in color], axis=-1)
-    return table.astype(np.uint8)[None, :, :]
+    return tuple(np.minimum(255, (c * (0.975 + 0.03 * v)).astype(np.int64)).astype(np.uint8) for c in color)
 
 
 @functools.lru_cache(maxsize=8)
@@ -773,10 +778,15 @@ def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
     arr = image if isinstance(image, np.ndarray) else _array(image)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
+    return Image.fromarray(jpeg_array(arr, quality), "RGB")
+
+
+def jpeg_array(arr: np.ndarray, quality: int) -> np.ndarray:
+    """:func:`jpeg` of an RGB uint8 array, as an array."""
     ok, data = cv2.imencode(".jpg", cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
     if not ok:
         raise RuntimeError(f"JPEG encoding of a {arr.shape} image failed")
-    return Image.fromarray(cv2.imdecode(data, cv2.IMREAD_COLOR_RGB), "RGB")  # decoded straight to RGB: no swap after
+    return cv2.imdecode(data, cv2.IMREAD_COLOR_RGB)  # decoded straight to RGB: no swap after
 
 
 def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
