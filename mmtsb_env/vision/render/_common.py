@@ -374,7 +374,15 @@ def line_height(font: ImageFont.FreeTypeFont, spacing: float = 1.25) -> int:
 
 
 def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> list[str]:
-    """Greedy word wrap; keeps explicit newlines; breaks words longer than a line."""
+    """Greedy word wrap; keeps explicit newlines; breaks words longer than a line.
+
+    Remembered per (text, font, width): fixed blocks (terms, small print) are measured once per
+    process, not word by word on every page."""
+    return list(_wrapped(text, font, max_width))
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple[str, ...]:
     lines: list[str] = []
     for para in text.split("\n"):
         words = para.split()
@@ -397,7 +405,7 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> list[str]
                 word = word[cut:]
             current = word
         lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 def fit_font(text: str, style: str, max_width: float, size: float, min_size: float = 8) -> ImageFont.FreeTypeFont:
@@ -721,8 +729,10 @@ DEGRADE = {
 }
 
 
-def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06, base: Any = None) -> Image.Image:
-    """Put a document on a textured background with a soft shadow (difficulty >= 1)."""
+def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06,
+             base: Any = None) -> Image.Image | np.ndarray:
+    """Put a document on a textured background with a soft shadow (difficulty >= 1), as an RGB
+    array for :func:`degrade` (no copy into Pillow and out again); ``doc`` itself at level 0."""
     if ctx.difficulty == 0 or drafting():
         return doc
     w, h = doc.size
@@ -730,22 +740,28 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
     canvas = texture_array(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
     shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
     canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
-    return Image.fromarray(canvas, "RGB")
+    return canvas
 
 
-def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
-    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic).
+def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None) -> Image.Image:
+    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic)
+    to an image or an RGB uint8 array.
 
     Rotation, blur and the pixel arithmetic are OpenCV's (bilinear warp, separable Gaussian,
     saturating adds); the grey sensor noise is :func:`grey_noise`, drawn per seed.
     """
     max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
-    if ctx.difficulty == 0 or drafting():
-        return image
+    if isinstance(image, np.ndarray):
+        if ctx.difficulty == 0 or drafting():
+            return Image.fromarray(image, "RGB")
+        arr = image
+    else:
+        if ctx.difficulty == 0 or drafting():
+            return image
+        arr = _array(image)
+        if arr.ndim == 2 or arr.shape[2] != 3:
+            arr = np.asarray(image.convert("RGB"))
     rng = ctx.rng("degrade")
-    arr = _array(image)
-    if arr.ndim == 2 or arr.shape[2] != 3:
-        arr = np.asarray(image.convert("RGB"))
     h, w = arr.shape[:2]
     if max_angle:
         angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
