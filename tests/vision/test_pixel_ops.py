@@ -152,3 +152,17 @@ def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
     assert abs(out.shape[1] / w - k) < 0.01
     assert np.abs(out - ref).mean() < 1.5
     assert abs(out.std() - ref.std()) < 0.05 * ref.std()  # neither much blurrier nor sharper
+
+
+@pytest.mark.parametrize("box", [(40, 30, 200, 150), (0, 0, 120, 90), (150, 100, 260, 200)])
+def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
+    from mmtsb_env.vision.render._common import shade
+
+    full, covered = photo[:200, :260].copy(), photo[:200, :260].copy()
+    assert shade(full, box, offset=6, blur=8) == shade(covered, box, offset=6, blur=8, covered=True)
+    x0, y0, x1, y1 = box
+    outside = np.ones(full.shape[:2], bool)
+    outside[y0:y1, x0:x1] = False
+    assert np.array_equal(full[outside], covered[outside])
+    assert np.array_equal(covered[y0:y1, x0:x1], photo[y0:y1, x0:x1])  # untouched under the document
+    assert not np.array_equal(full[outside], photo[:200, :260][outside])  # and there is a shadow

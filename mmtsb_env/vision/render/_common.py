@@ -696,10 +696,12 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
         canvas.paste(Image.fromarray(arr, "RGB").convert(canvas.mode), (rx0, ry0))
 
 
-def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90):
+def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
+          covered: bool = False):
     """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow.
     Only the shadow's own region (the shifted box and its blur margin) is touched, its mask blurred
-    at quarter size and scaled up. Returns that region (x0, y0, x1, y1), or None when it is empty."""
+    at quarter size and scaled up; with ``covered`` (the caller lays the document over ``box``
+    next) not the inside of ``box`` either. Returns that region (x0, y0, x1, y1), or None when it is empty."""
     k = 4
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = (v + offset for v in box)
@@ -713,9 +715,23 @@ def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur
     small = np.asarray(mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))))
     rx1, ry1 = min(w, rx0 + mask.width * k), min(h, ry0 + mask.height * k)
     keep = cv2.resize(255 - small, (mask.width * k, mask.height * k), interpolation=cv2.INTER_LINEAR)[:ry1 - ry0, :rx1 - rx0]
-    region = arr[ry0:ry1, rx0:rx1]
-    region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+    for sy0, sy1, sx0, sx1 in _around(box, (rx0, ry0, rx1, ry1)) if covered else [(ry0, ry1, rx0, rx1)]:
+        region, dark = arr[sy0:sy1, sx0:sx1], keep[sy0 - ry0:sy1 - ry0, sx0 - rx0:sx1 - rx0]
+        region[:] = cv2.multiply(region, cv2.cvtColor(dark, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
     return rx0, ry0, rx1, ry1
+
+
+def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
+    """The strips of ``region`` outside ``box`` (both x0, y0, x1, y1), as (y0, y1, x0, x1) slices:
+    above, below, left and right of it (empty ones left out)."""
+    bx0, by0, bx1, by1 = (int(v) for v in box)
+    rx0, ry0, rx1, ry1 = region
+    top = min(max(by0, ry0), ry1)  # the box's rows and columns, clipped to the region
+    bottom = max(min(by1, ry1), top)
+    left = min(max(bx0, rx0), rx1)
+    right = max(min(bx1, rx1), left)
+    strips = [(ry0, top, rx0, rx1), (bottom, ry1, rx0, rx1), (top, bottom, rx0, left), (top, bottom, right, rx1)]
+    return [(a, b, c, d) for a, b, c, d in strips if b > a and d > c]
 
 
 # ---------------------------------------------------------------------------- degradations
@@ -738,7 +754,7 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
     w, h = doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
     canvas = texture_array(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
-    shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
+    shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90), covered=True)
     canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
     return canvas
 

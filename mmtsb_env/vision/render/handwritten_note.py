@@ -196,7 +196,7 @@ def draw_handwritten_note(ctx: Ctx):
         canvas = texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
     else:  # built as an array (the shadow darkens its own region in place), handed to degrade as is
         canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-        shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10)
+        shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
         canvas[margin:margin + H, margin:margin + W] = np.asarray(sheet)
     image = degrade(canvas, ctx)
     body_lines = [t for t in text.split("\n")]
