@@ -605,6 +605,13 @@ def perspective_coeffs(dst: list[tuple[float, float]], src: list[tuple[float, fl
 def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> Image.Image:
     """A perspective view of ``image`` (same size): corners pulled in by up to ``strength``."""
     w, h = image.size
+    src, dst = skew_corners(image.size, rng, strength)
+    return warp_perspective(image, src, dst, (w, h), fill)
+
+
+def skew_corners(size: tuple[int, int], rng: random.Random, strength: float) -> tuple[list, list]:
+    """The corners (src, dst) of :func:`skew`'s view of an image of ``size``."""
+    w, h = size
     dx, dy = w * strength, h * strength
     side = rng.choice([-1, 1])
     # Shrink one vertical edge (as if the plane turns away) and jitter the others a little.
@@ -614,8 +621,7 @@ def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> 
         (w - rng.uniform(0, dx * 0.3), h - dy * (1.0 if side > 0 else 0.15) * rng.uniform(0.6, 1.0)),
         (rng.uniform(0, dx * 0.3), h - dy * (1.0 if side < 0 else 0.15) * rng.uniform(0.6, 1.0)),
     ]
-    src = [(0, 0), (w, 0), (w, h), (0, h)]
-    return warp_perspective(image, src, dst, (w, h), fill)
+    return [(0, 0), (w, 0), (w, h), (0, h)], dst
 
 
 def _array(image: Image.Image) -> np.ndarray:
@@ -759,9 +765,10 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
     return canvas
 
 
-def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None) -> Image.Image:
+def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None) -> Image.Image:
     """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic)
-    to an image or an RGB uint8 array.
+    to an image or an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of
+    :func:`skew_corners`) is applied before the rotation, in the same single warp.
 
     Rotation, blur and the pixel arithmetic are OpenCV's (bilinear warp, separable Gaussian,
     saturating adds); the grey sensor noise is :func:`grey_noise`, drawn per seed.
@@ -783,7 +790,10 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None) -> Imag
         angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
         if fill is None:
             fill = tuple(int(c) for c in arr[:4, :4].reshape(-1, 3).mean(0))
-        arr = warp(arr, cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (w, h), rgb(fill))
+        turn = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)
+        if view is not None:  # one resampling for both: the view, then the turn
+            turn = np.vstack([turn, (0, 0, 1)]) @ view
+        arr = warp(arr, turn, (w, h), rgb(fill))
     if ctx.difficulty >= 2:  # uneven lighting: darker towards one side
         depth = 0.22 if ctx.difficulty == 3 else 0.12
         ramp = np.linspace(255.0, 255.0 * (1 - depth), w, dtype=np.float32)
