@@ -697,9 +697,11 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
     rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m)) + k), min(canvas.height, int(math.ceil(y1 + m)) + k)
     if rx1 <= rx0 or ry1 <= ry0:
         return
-    arr = np.array(canvas.crop((rx0, ry0, rx1, ry1)).convert("RGB"))
+    crop = canvas.crop((rx0, ry0, rx1, ry1))
+    arr = np.array(crop if crop.mode == "RGB" else crop.convert("RGB"))
     if shade(arr, tuple(v - d for v, d in zip(box, (rx0, ry0, rx0, ry0))), offset, blur, strength) is not None:
-        canvas.paste(Image.fromarray(arr, "RGB").convert(canvas.mode), (rx0, ry0))
+        out = Image.fromarray(arr, "RGB")
+        canvas.paste(out if canvas.mode == "RGB" else out.convert(canvas.mode), (rx0, ry0))
 
 
 def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
