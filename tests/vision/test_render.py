@@ -317,3 +317,14 @@ def test_surfaces_are_their_colour_shaded_and_grained(kind):
         assert mean[0] > mean[1] > mean[2]  # and keeps its hue
     grain = np.abs(np.diff(a[..., 1].astype(int), axis=1))
     assert 0.5 < grain.mean() < 20  # grain from pixel to pixel, no flat fill and no static
+
+
+def test_remembered_wraps_are_fresh_lists():
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import wrap
+
+    font = get_font("sans", 14)
+    lines = wrap("a few words that need more than one line", font, 80)
+    assert len(lines) > 1 and all(font.getlength(line) <= 80 for line in lines)
+    lines.append("changed by the caller")
+    assert wrap("a few words that need more than one line", font, 80) == lines[:-1]
