@@ -1,6 +1,6 @@
 """Timing of the image side: render families (cold and cached), letterbox, encoding and tool calls.
 
-Usage: python benchmarks/bench_vision.py [--repeat N] [--difficulty D ...] [--kinds K ...] [--clock cpu] [--json]
+Usage: python benchmarks/bench_vision.py [--repeat N] [--difficulty D ...] [--kinds K ...] [--clock cpu] [--json] [--save]
 
 Medians in milliseconds. "cold" renders a new spec each time (no cache) and reads ``.image``, so
 the REAL pixels are drawn (degradations included; the script checks the pixels came out and are
@@ -9,7 +9,8 @@ not a blank draft stand-in); "facts" is the draft pass alone (what ``render(spec
 row also gives its image size and group (the paper's Table 12). ``--clock cpu`` times with the
 process's CPU clock instead of the wall clock: on a shared, loaded machine the wall clock also
 counts the time other processes hold the core, the CPU clock much less so. The load average is
-printed before and after.
+printed before and after. ``--save`` also writes the figures to ``benchmarks/results/vision.json``.
+Before/after comparisons of two checkouts: ``benchmarks/compare_vision.py``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from common import save  # noqa: E402
 from mmtsb_env.tools import invoke  # noqa: E402
 from mmtsb_env.vision import ImageStore, letterbox, to_data_url  # noqa: E402
 from mmtsb_env.vision.render import clear_cache, kinds, render  # noqa: E402
@@ -54,6 +56,7 @@ def main() -> None:
     ap.add_argument("--kinds", nargs="*", default=None, help="families to time (default: all)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall clock (default) or this process's CPU time")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    ap.add_argument("--save", action="store_true", help="also write benchmarks/results/vision.json")
     args = ap.parse_args()
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -73,17 +76,23 @@ def main() -> None:
         for d in args.difficulty:
             render({"kind": kind, "seed": 10**6, "difficulty": d}, use_cache=False).image
 
-    def drawn(spec):
-        image = render(spec, use_cache=False).image
-        arr = np.asarray(image)
-        assert arr.std() > 1.0, f"{spec['kind']}: the pixels look like a blank stand-in"
-        return image
+    def cold_ms(kind: str, d: int) -> float:
+        """Median time of drawing ``n`` new specs; each is checked for real pixels after its timing
+        (the check -- a standard deviation over ~3 M values, ~6 ms -- was once inside it)."""
+        times = []
+        for i in range(n):
+            spec = {"kind": kind, "seed": 1000 + i, "difficulty": d}
+            t = CLOCK()
+            image = render(spec, use_cache=False).image
+            times.append((CLOCK() - t) * 1000)
+            assert np.asarray(image).std() > 1.0, f"{kind}: the pixels look like a blank stand-in"
+        return statistics.median(times)
 
     families = {}
     for kind in chosen:
         row: dict[str, object] = {"group": group_of(kind)}
         for d in args.difficulty:
-            row[f"cold_d{d}"] = median_ms(lambda i: drawn({"kind": kind, "seed": 1000 + i, "difficulty": d}), n)
+            row[f"cold_d{d}"] = cold_ms(kind, d)
         row["facts"] = median_ms(lambda i: render({"kind": kind, "seed": 2000 + i}, use_cache=False).facts, n)
         row["size"] = "x".join(map(str, render({"kind": kind, "seed": 1}).image.size))
         clear_cache()
@@ -106,6 +115,8 @@ def main() -> None:
         lambda i: invoke(world, "plot", {"type": "bar", "heights": [1, 2, 3 + i], "categories": ["a", "b", "c"]}), n)
 
     out["load_after"] = os.getloadavg()[0]
+    if args.save:
+        save("vision", out)
     if args.json:
         print(json.dumps(out, indent=2))
         return

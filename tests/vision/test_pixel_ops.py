@@ -2,7 +2,8 @@
 
 Each OpenCV path replaced a Pillow one; these tests pin what it must still equal: the JPEG round
 trip byte for byte, the photo defocus to within one grey level, the tilted handwriting words to
-Pillow's canvas size, the cached sensor noise to its sigma and to its seed.
+Pillow's canvas size, the cached sensor noise to its sigma and to its seed, the RGBA detour of the
+warps to OpenCV's three-channel result.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
 from mmtsb_env.vision.render import render
-from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, sensor_noise
-from mmtsb_env.vision.render._scene import _blend_onto, _defocus
+import cv2
+
+from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, lookup, sensor_noise, warp
+from mmtsb_env.vision.render._scene import _blend_onto, _defocus, _shrunk, _tint_table
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -94,3 +97,72 @@ def test_sensor_noise_beyond_the_tile_draws_fresh_noise():
     big = np.full((NOISE_TILE + 10, 40, 3), 100, np.uint8)
     out = sensor_noise(big, np.random.default_rng(0), 5.0)
     assert out.shape == big.shape and 4.0 < out.astype(float).std() < 6.0
+
+
+def _quad_matrix(w, h, affine):
+    if affine:
+        return cv2.getRotationMatrix2D((w / 2, h / 2), 6.5, 0.9)
+    return cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
+                                       np.float32([(25, 10), (w - 40, 30), (w - 15, h - 20), (5, h - 8)]))
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_warp_through_rgba_equals_the_three_channel_warp(photo, affine):
+    src = photo[:300, :420]
+    h, w = src.shape[:2]
+    m = _quad_matrix(w, h, affine)
+    fn = cv2.warpAffine if affine else cv2.warpPerspective
+    expected = fn(src, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(10, 200, 30))
+    out = warp(src, m, (w, h), (10, 200, 30))
+    assert out.shape == src.shape and np.array_equal(out, expected)
+    assert (out == (10, 200, 30)).all(axis=2).any()  # the border shows where the picture turned away
+    # onto a background: only the pixels the picture lands on are written
+    under = photo[300:600, 300:720].copy()
+    expected = under.copy()
+    fn(src, m, (w, h), dst=expected, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    view = photo[300:600, 300:720].copy()
+    assert warp(src, m, (w, h), onto=view) is view
+    assert np.array_equal(view, expected) and not np.array_equal(view, under)
+
+
+def test_tint_lookup_is_the_saturating_product():
+    grey = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    m = cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB)
+    for color in [(20, 16, 12), (255, 128, 1), (0, 77, 254)]:
+        out = lookup(grey, _tint_table(color))
+        assert out.shape == (16, 16, 3)
+        assert np.array_equal(out, cv2.multiply(m, np.full_like(m, color), scale=1 / 255.0))
+
+
+def test_lookup_equals_opencvs_three_channel_lookup():
+    grey = np.random.default_rng(0).integers(0, 256, (40, 30), dtype=np.uint8)
+    tables = tuple(np.random.default_rng(i).integers(0, 256, 256, dtype=np.uint8) for i in range(3))
+    expected = cv2.LUT(cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB), np.stack(tables, axis=-1)[None])
+    assert np.array_equal(lookup(grey, tables), expected)
+
+
+@pytest.mark.parametrize("k", [0.45, 0.7, 0.93])
+def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
+    """What the photo levels were calibrated with: on average within about a grey level, no aliasing."""
+    doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
+    w, h = doc.size
+    quad = [(0, 0), (w * k / 1.25, 0), (w * k / 1.25, h * k / 1.25), (0, h * k / 1.25)]
+    out = _shrunk(doc, quad).astype(int)
+    ref = np.asarray(doc.resize((out.shape[1], out.shape[0]), Image.Resampling.BICUBIC)).astype(int)
+    assert abs(out.shape[1] / w - k) < 0.01
+    assert np.abs(out - ref).mean() < 1.5
+    assert abs(out.std() - ref.std()) < 0.05 * ref.std()  # neither much blurrier nor sharper
+
+
+@pytest.mark.parametrize("box", [(40, 30, 200, 150), (0, 0, 120, 90), (150, 100, 260, 200)])
+def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
+    from mmtsb_env.vision.render._common import shade
+
+    full, covered = photo[:200, :260].copy(), photo[:200, :260].copy()
+    assert shade(full, box, offset=6, blur=8) == shade(covered, box, offset=6, blur=8, covered=True)
+    x0, y0, x1, y1 = box
+    outside = np.ones(full.shape[:2], bool)
+    outside[y0:y1, x0:x1] = False
+    assert np.array_equal(full[outside], covered[outside])
+    assert np.array_equal(covered[y0:y1, x0:x1], photo[y0:y1, x0:x1])  # untouched under the document
+    assert not np.array_equal(full[outside], photo[:200, :260][outside])  # and there is a shadow

@@ -300,3 +300,31 @@ def test_photo_pixels_are_deterministic_per_seed_and_the_picture_stays_in_its_bo
     box = render({"kind": "receipt_photo", "seed": 3, "difficulty": 3}).facts["doc_box"]
     inside = hard[box[1]:box[3], box[0]:box[2]].astype(float).mean()
     assert inside > hard.astype(float).mean() + 20  # the white receipt is where doc_box says, on a darker table
+
+
+@pytest.mark.parametrize("kind", ["wood", "brick", "desk", "concrete", "fabric"])
+def test_surfaces_are_their_colour_shaded_and_grained(kind):
+    from mmtsb_env.vision.render._common import _surface
+
+    base = (150, 110, 80)
+    a = _surface(kind, (300, 200), np.random.default_rng(7), base)
+    assert a.dtype == np.uint8 and a.shape == (200, 300, 3)
+    assert np.array_equal(a, _surface(kind, (300, 200), np.random.default_rng(7), base))  # seeded
+    assert not np.array_equal(a, _surface(kind, (300, 200), np.random.default_rng(8), base))
+    if kind != "brick":  # brick is mostly its colour, with light mortar between
+        mean = a.reshape(-1, 3).mean(0)
+        assert (np.abs(mean / np.array(base) - 1) < 0.15).all(), mean  # the shading stays near the colour
+        assert mean[0] > mean[1] > mean[2]  # and keeps its hue
+    grain = np.abs(np.diff(a[..., 1].astype(int), axis=1))
+    assert 0.5 < grain.mean() < 20  # grain from pixel to pixel, no flat fill and no static
+
+
+def test_remembered_wraps_are_fresh_lists():
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import wrap
+
+    font = get_font("sans", 14)
+    lines = wrap("a few words that need more than one line", font, 80)
+    assert len(lines) > 1 and all(font.getlength(line) <= 80 for line in lines)
+    lines.append("changed by the caller")
+    assert wrap("a few words that need more than one line", font, 80) == lines[:-1]

@@ -374,7 +374,15 @@ def line_height(font: ImageFont.FreeTypeFont, spacing: float = 1.25) -> int:
 
 
 def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> list[str]:
-    """Greedy word wrap; keeps explicit newlines; breaks words longer than a line."""
+    """Greedy word wrap; keeps explicit newlines; breaks words longer than a line.
+
+    Remembered per (text, font, width): fixed blocks (terms, small print) are measured once per
+    process, not word by word on every page."""
+    return list(_wrapped(text, font, max_width))
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple[str, ...]:
     lines: list[str] = []
     for para in text.split("\n"):
         words = para.split()
@@ -397,7 +405,7 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> list[str]
                 word = word[cut:]
             current = word
         lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 def fit_font(text: str, style: str, max_width: float, size: float, min_size: float = 8) -> ImageFont.FreeTypeFont:
@@ -471,81 +479,99 @@ def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, ba
     if kind == "paper":
         color = rgb(base or (250, 249, 244))
         blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))  # color * (0.975 + 0.03 * blotch), per channel in C
-        return cv2.LUT(cv2.cvtColor(blotch, cv2.COLOR_GRAY2RGB), _paper_table(color))
+        return lookup(blotch, _paper_table(color))
     key = None if base is None else rgb(base)
     if w > TILE or h > TILE:
-        return np.array(_surface(kind, (w, h), rng, key))
+        return _surface(kind, (w, h), rng, key)
     ox, oy = (int(v) for v in rng.integers(0, (TILE - w + 1, TILE - h + 1)))
     window = _surface_tile(kind, key)[oy:oy + h, ox:ox + w]
-    return np.ascontiguousarray(window[:, ::-1] if rng.random() < 0.5 else window)
+    return cv2.flip(window, 1) if rng.random() < 0.5 else window.copy()  # mirrored in C (numpy's reversed copy is slow)
+
+
+def lookup(grey: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """An RGB uint8 image from a grey one through one 256-entry table per channel: three one-channel
+    lookups merged (OpenCV's three-channel lookup on a grey image spread to RGB costs twice as much)."""
+    return cv2.merge([cv2.LUT(grey, t) for t in tables])
 
 
 @functools.lru_cache(maxsize=64)
-def _paper_table(color: tuple[int, int, int]) -> np.ndarray:
-    """The paper's per-channel lookup table (1, 256, 3): blotch level -> channel value."""
+def _paper_table(color: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The paper's per-channel lookup tables (see :func:`lookup`): blotch level -> channel value."""
     v = np.arange(256, dtype=np.float64) / 255.0
-    table = np.stack([np.minimum(255, (c * (0.975 + 0.03 * v)).astype(np.int64)) for c in color], axis=-1)
-    return table.astype(np.uint8)[None, :, :]
+    return tuple(np.minimum(255, (c * (0.975 + 0.03 * v)).astype(np.int64)).astype(np.uint8) for c in color)
 
 
 @functools.lru_cache(maxsize=8)
 def _surface_tile(kind: str, base: tuple[int, int, int] | None) -> np.ndarray:
-    tile = np.asarray(_surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base))
+    tile = _surface(kind, (TILE, TILE), np.random.default_rng(seed_int("surface-tile", kind, base)), base)
     tile.flags.writeable = False  # shared by every call: windows of it are copied out, never written
     return tile
 
 
-def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> Image.Image:
+def _surface(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> np.ndarray:
+    """A surface (desk, wood, brick, concrete, fabric) of ``size`` as an RGB uint8 array.
+
+    Each is its colour times a grey shading map (blotches, wood grain and planks, the weave),
+    worked out on one channel in float32, brought to the three colour planes by OpenCV (rounding,
+    saturating), plus grey per-pixel grain: the channel work is a few passes in C, not float32
+    arithmetic on three channels (which cost ~50 ms per 1400-px tile)."""
     w, h = size
     if kind == "brick":
-        color = np.array(rgb(base or (150, 70, 50)), np.float32)
-        out = np.empty((h, w, 3), np.float32)
-        out[...] = (205, 200, 190)  # mortar
-        bh, bw, gap = 34, 90, 5
-        for row, y in enumerate(range(0, h, bh)):
-            offset = -(bw // 2) * (row % 2)
-            for x in range(offset, w, bw):
-                tint = color * (0.8 + 0.35 * rng.random())
-                out[y + gap // 2:y + bh - gap // 2, max(0, x + gap // 2):max(0, x + bw - gap // 2)] = tint
-        out += _grain(rng, h, w, 12)
-    elif kind == "wood":
-        color = np.array(rgb(base or (160, 115, 70)), np.float32)
-        ys = np.arange(h, dtype=np.float32)[:, None]
-        xs = np.arange(w, dtype=np.float32)[None, :]
+        return _grained(_bricks(w, h, rgb(base or (150, 70, 50)), rng), rng, 12)
+    if kind == "wood":
         plank = 96
-        warp = _smooth_noise(rng, h, w, 160) * 40
-        offsets = rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None] * 50
-        grain = np.sin((ys + warp + offsets) * 0.11 + np.sin(xs * 0.004 + offsets) * 2.0) * 0.5 + 0.5
-        streaks = np.asarray(Image.fromarray((rng.random((h, max(2, w // 40))) * 255).astype(np.uint8)).resize(
-            (w, h), Image.Resampling.BILINEAR), dtype=np.float32) / 255.0
-        tint = 0.85 + 0.2 * rng.random(h // plank + 2).astype(np.float32)[(np.arange(h) // plank)][:, None]
-        out = color[None, None, :] * (tint * (0.82 + 0.12 * grain + 0.08 * streaks))[..., None]
-        seams = (np.arange(h) % plank) < 3
-        out[seams] *= 0.55
-        out += _grain(rng, h, w, 8)
-    elif kind == "concrete":
-        color = np.array(rgb(base or (165, 165, 160)), np.float32)
-        blotch = _smooth_noise(rng, h, w, 60)
-        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
-        out += _grain(rng, h, w, 14)
-    elif kind == "fabric":
-        color = np.array(rgb(base or (70, 80, 95)), np.float32)
-        ys = np.arange(h)[:, None]
-        xs = np.arange(w)[None, :]
-        weave = ((ys // 2 + xs // 2) % 2).astype(np.float32)
-        out = color[None, None, :] * (0.92 + 0.1 * weave[..., None])
-        out += _grain(rng, h, w, 8)
-    else:  # desk
-        color = np.array(rgb(base or (120, 95, 75)), np.float32)
-        blotch = _smooth_noise(rng, h, w, 200)
-        out = color[None, None, :] * (0.85 + 0.25 * blotch[..., None])
-        out += _grain(rng, h, w, 4)
-    return Image.fromarray(np.clip(out, 0, 255, out=out).astype(np.uint8), "RGB")
+        row_plank = np.arange(h) // plank
+        offsets = (rng.random(h // plank + 2).astype(np.float32) * 50)[row_plank][:, None]
+        bend = _smooth_noise(rng, h, w, 160) * np.float32(40)  # the rings wander
+        across = np.sin(np.arange(w, dtype=np.float32)[None, :] * np.float32(0.004) + offsets) * np.float32(2.0)
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        rings = np.sin((ys + bend + offsets) * np.float32(0.11) + across)
+        streaks = cv2.resize((rng.random((h, max(2, w // 40))) * 255).astype(np.uint8), (w, h),
+                             interpolation=cv2.INTER_LINEAR).astype(np.float32) * np.float32(0.08 / 255)
+        tint = (np.float32(0.85) + np.float32(0.2) * rng.random(h // plank + 2).astype(np.float32))[row_plank][:, None]
+        shade = tint * (np.float32(0.88) + np.float32(0.06) * rings + streaks)  # 0.82 + 0.12 * (rings / 2 + 1 / 2)
+        shade[(np.arange(h) % plank) < 3] *= np.float32(0.55)  # the seams between planks
+        return _grained(_tinted(shade, rgb(base or (160, 115, 70))), rng, 8)
+    if kind == "concrete":
+        shade = np.float32(0.85) + np.float32(0.25) * _smooth_noise(rng, h, w, 60)
+        return _grained(_tinted(shade, rgb(base or (165, 165, 160))), rng, 14)
+    if kind == "fabric":
+        cell = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0], [1, 1, 0, 0]], np.float32)  # 2x2 threads over and under
+        weave = np.tile(cell, (h // 4 + 1, w // 4 + 1))[:h, :w]
+        return _grained(_tinted(np.float32(0.92) + np.float32(0.1) * weave, rgb(base or (70, 80, 95))), rng, 8)
+    shade = np.float32(0.85) + np.float32(0.25) * _smooth_noise(rng, h, w, 200)  # desk
+    return _grained(_tinted(shade, rgb(base or (120, 95, 75))), rng, 4)
 
 
-def _grain(rng: np.random.Generator, h: int, w: int, amount: float) -> np.ndarray:
-    """Per-pixel grey noise in [-amount/2, amount/2], shape (h, w, 1), float32."""
-    return (rng.random((h, w, 1), dtype=np.float32) - np.float32(0.5)) * np.float32(amount)
+def _bricks(w: int, h: int, color: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
+    """Rows of bricks, every other row offset by half a brick, each its own shade of ``color``, in mortar."""
+    out = cv2.merge([np.full((h, w), v, np.uint8) for v in (205, 200, 190)])  # mortar (numpy fills a colour slowly)
+    bh, bw, gap = 34, 90, 5
+    for row, y in enumerate(range(0, h, bh)):
+        offset = -(bw // 2) * (row % 2)
+        for x in range(offset, w, bw):
+            f = 0.8 + 0.35 * rng.random()
+            cv2.rectangle(out, (max(0, x + gap // 2), y + gap // 2), (max(0, x + bw - gap // 2) - 1, y + bh - gap // 2 - 1),
+                          tuple(min(255, int(c * f)) for c in color), thickness=-1)
+    return out
+
+
+def _tinted(shade: np.ndarray, color: tuple[int, int, int]) -> np.ndarray:
+    """``color`` times the grey map ``shade`` (float32, h x w), rounded and saturated, as RGB uint8."""
+    return cv2.merge([cv2.convertScaleAbs(shade, alpha=float(c)) for c in color])
+
+
+def _grained(arr: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """``arr`` (RGB uint8, in place) plus grey uniform grain in [-amount/2, amount/2], whole levels:
+    one random byte per pixel, looked up as its positive and its negative part (saturating)."""
+    h, w = arr.shape[:2]
+    levels = np.rint((np.arange(256) + 0.5) / 256 * amount - amount / 2)
+    picks = np.frombuffer(rng.bytes(w * h), np.uint8).reshape(h, w)
+    up = cv2.LUT(picks, np.maximum(levels, 0).astype(np.uint8))
+    down = cv2.LUT(picks, np.maximum(-levels, 0).astype(np.uint8))
+    cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), dst=arr)
+    cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB), dst=arr)
+    return arr
 
 
 def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = False) -> Image.Image:
@@ -579,6 +605,13 @@ def perspective_coeffs(dst: list[tuple[float, float]], src: list[tuple[float, fl
 def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> Image.Image:
     """A perspective view of ``image`` (same size): corners pulled in by up to ``strength``."""
     w, h = image.size
+    src, dst = skew_corners(image.size, rng, strength)
+    return warp_perspective(image, src, dst, (w, h), fill)
+
+
+def skew_corners(size: tuple[int, int], rng: random.Random, strength: float) -> tuple[list, list]:
+    """The corners (src, dst) of :func:`skew`'s view of an image of ``size``."""
+    w, h = size
     dx, dy = w * strength, h * strength
     side = rng.choice([-1, 1])
     # Shrink one vertical edge (as if the plane turns away) and jitter the others a little.
@@ -588,12 +621,35 @@ def skew(image: Image.Image, rng: random.Random, strength: float, fill: Any) -> 
         (w - rng.uniform(0, dx * 0.3), h - dy * (1.0 if side > 0 else 0.15) * rng.uniform(0.6, 1.0)),
         (rng.uniform(0, dx * 0.3), h - dy * (1.0 if side < 0 else 0.15) * rng.uniform(0.6, 1.0)),
     ]
-    src = [(0, 0), (w, 0), (w, h), (0, h)]
-    return warp_perspective(image, src, dst, (w, h), fill)
+    return [(0, 0), (w, 0), (w, h), (0, h)], dst
 
 
 def _array(image: Image.Image) -> np.ndarray:
     return np.asarray(image if image.mode in ("RGB", "RGBA", "L") else image.convert("RGB"))
+
+
+def warp(arr: np.ndarray, matrix: np.ndarray, size: tuple[int, int], border: tuple = (0, 0, 0, 0),
+         onto: np.ndarray | None = None) -> np.ndarray:
+    """``arr`` through the 2x3 (affine) or 3x3 (perspective) ``matrix`` into an image of ``size``,
+    bilinear, outside it ``border`` -- or, given ``onto`` (an array of that size), written into
+    ``onto`` only where the warped picture lands (OpenCV's transparent border).
+
+    RGB goes through RGBA: OpenCV's four-channel path is about twice as fast as its three-channel
+    one, and each channel is resampled alone, so the pixels are the same."""
+    fn = cv2.warpAffine if matrix.shape[0] == 2 else cv2.warpPerspective
+    rgb3 = arr.ndim == 3 and arr.shape[2] == 3
+    src = cv2.cvtColor(arr, cv2.COLOR_RGB2RGBA) if rgb3 else arr
+    if onto is None:
+        value = tuple(border[:3]) + (255,) if rgb3 else border
+        out = fn(src, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=value)
+        return cv2.cvtColor(out, cv2.COLOR_RGBA2RGB) if rgb3 else out
+    if not rgb3:
+        fn(src, matrix, size, dst=onto, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        return onto
+    under = cv2.cvtColor(onto, cv2.COLOR_RGB2RGBA)
+    fn(src, matrix, size, dst=under, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    onto[:] = cv2.cvtColor(under, cv2.COLOR_RGBA2RGB)
+    return onto
 
 
 def warp_perspective(image: Image.Image, src: list[tuple[float, float]], dst: list[tuple[float, float]],
@@ -604,7 +660,7 @@ def warp_perspective(image: Image.Image, src: list[tuple[float, float]], dst: li
     arr = _array(image)
     matrix = cv2.getPerspectiveTransform(np.float32(src), np.float32(dst))
     border = _border(arr, fill)
-    out = cv2.warpPerspective(arr, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    out = warp(arr, matrix, size, border)
     return Image.fromarray(out, image.mode if image.mode in ("RGB", "RGBA", "L") else "RGB")
 
 
@@ -613,7 +669,7 @@ def rotate(image: Image.Image, angle: float, fill: Any = None) -> Image.Image:
     arr = _array(image)
     h, w = arr.shape[:2]
     matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)
-    out = cv2.warpAffine(arr, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=_border(arr, fill))
+    out = warp(arr, matrix, (w, h), _border(arr, fill))
     return Image.fromarray(out, image.mode if image.mode in ("RGB", "RGBA", "L") else "RGB")
 
 
@@ -641,15 +697,19 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
     rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m)) + k), min(canvas.height, int(math.ceil(y1 + m)) + k)
     if rx1 <= rx0 or ry1 <= ry0:
         return
-    arr = np.array(canvas.crop((rx0, ry0, rx1, ry1)).convert("RGB"))
+    crop = canvas.crop((rx0, ry0, rx1, ry1))
+    arr = np.array(crop if crop.mode == "RGB" else crop.convert("RGB"))
     if shade(arr, tuple(v - d for v, d in zip(box, (rx0, ry0, rx0, ry0))), offset, blur, strength) is not None:
-        canvas.paste(Image.fromarray(arr, "RGB").convert(canvas.mode), (rx0, ry0))
+        out = Image.fromarray(arr, "RGB")
+        canvas.paste(out if canvas.mode == "RGB" else out.convert(canvas.mode), (rx0, ry0))
 
 
-def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90):
+def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
+          covered: bool = False):
     """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow.
     Only the shadow's own region (the shifted box and its blur margin) is touched, its mask blurred
-    at quarter size and scaled up. Returns that region (x0, y0, x1, y1), or None when it is empty."""
+    at quarter size and scaled up; with ``covered`` (the caller lays the document over ``box``
+    next) not the inside of ``box`` either. Returns that region (x0, y0, x1, y1), or None when it is empty."""
     k = 4
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = (v + offset for v in box)
@@ -663,9 +723,23 @@ def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur
     small = np.asarray(mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))))
     rx1, ry1 = min(w, rx0 + mask.width * k), min(h, ry0 + mask.height * k)
     keep = cv2.resize(255 - small, (mask.width * k, mask.height * k), interpolation=cv2.INTER_LINEAR)[:ry1 - ry0, :rx1 - rx0]
-    region = arr[ry0:ry1, rx0:rx1]
-    region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+    for sy0, sy1, sx0, sx1 in _around(box, (rx0, ry0, rx1, ry1)) if covered else [(ry0, ry1, rx0, rx1)]:
+        region, dark = arr[sy0:sy1, sx0:sx1], keep[sy0 - ry0:sy1 - ry0, sx0 - rx0:sx1 - rx0]
+        region[:] = cv2.multiply(region, cv2.cvtColor(dark, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
     return rx0, ry0, rx1, ry1
+
+
+def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
+    """The strips of ``region`` outside ``box`` (both x0, y0, x1, y1), as (y0, y1, x0, x1) slices:
+    above, below, left and right of it (empty ones left out)."""
+    bx0, by0, bx1, by1 = (int(v) for v in box)
+    rx0, ry0, rx1, ry1 = region
+    top = min(max(by0, ry0), ry1)  # the box's rows and columns, clipped to the region
+    bottom = max(min(by1, ry1), top)
+    left = min(max(bx0, rx0), rx1)
+    right = max(min(bx1, rx1), left)
+    strips = [(ry0, top, rx0, rx1), (bottom, ry1, rx0, rx1), (top, bottom, rx0, left), (top, bottom, right, rx1)]
+    return [(a, b, c, d) for a, b, c, d in strips if b > a and d > c]
 
 
 # ---------------------------------------------------------------------------- degradations
@@ -679,38 +753,49 @@ DEGRADE = {
 }
 
 
-def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06, base: Any = None) -> Image.Image:
-    """Put a document on a textured background with a soft shadow (difficulty >= 1)."""
+def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06,
+             base: Any = None) -> Image.Image | np.ndarray:
+    """Put a document on a textured background with a soft shadow (difficulty >= 1), as an RGB
+    array for :func:`degrade` (no copy into Pillow and out again); ``doc`` itself at level 0."""
     if ctx.difficulty == 0 or drafting():
         return doc
     w, h = doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
     canvas = texture_array(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
-    shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90))
+    shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90), covered=True)
     canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
-    return Image.fromarray(canvas, "RGB")
+    return canvas
 
 
-def degrade(image: Image.Image, ctx: Ctx, fill: Any = None) -> Image.Image:
-    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic).
+def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None) -> Image.Image:
+    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic)
+    to an image or an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of
+    :func:`skew_corners`) is applied before the rotation, in the same single warp.
 
     Rotation, blur and the pixel arithmetic are OpenCV's (bilinear warp, separable Gaussian,
     saturating adds); the grey sensor noise is :func:`grey_noise`, drawn per seed.
     """
     max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
-    if ctx.difficulty == 0 or drafting():
-        return image
+    if isinstance(image, np.ndarray):
+        if ctx.difficulty == 0 or drafting():
+            return Image.fromarray(image, "RGB")
+        arr = image
+    else:
+        if ctx.difficulty == 0 or drafting():
+            return image
+        arr = _array(image)
+        if arr.ndim == 2 or arr.shape[2] != 3:
+            arr = np.asarray(image.convert("RGB"))
     rng = ctx.rng("degrade")
-    arr = _array(image)
-    if arr.ndim == 2 or arr.shape[2] != 3:
-        arr = np.asarray(image.convert("RGB"))
     h, w = arr.shape[:2]
     if max_angle:
         angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
         if fill is None:
             fill = tuple(int(c) for c in arr[:4, :4].reshape(-1, 3).mean(0))
-        arr = cv2.warpAffine(arr, cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (w, h),
-                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=rgb(fill))
+        turn = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)
+        if view is not None:  # one resampling for both: the view, then the turn
+            turn = np.vstack([turn, (0, 0, 1)]) @ view
+        arr = warp(arr, turn, (w, h), rgb(fill))
     if ctx.difficulty >= 2:  # uneven lighting: darker towards one side
         depth = 0.22 if ctx.difficulty == 3 else 0.12
         ramp = np.linspace(255.0, 255.0 * (1 - depth), w, dtype=np.float32)
@@ -737,10 +822,15 @@ def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
     arr = image if isinstance(image, np.ndarray) else _array(image)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
+    return Image.fromarray(jpeg_array(arr, quality), "RGB")
+
+
+def jpeg_array(arr: np.ndarray, quality: int) -> np.ndarray:
+    """:func:`jpeg` of an RGB uint8 array, as an array."""
     ok, data = cv2.imencode(".jpg", cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
     if not ok:
         raise RuntimeError(f"JPEG encoding of a {arr.shape} image failed")
-    return Image.fromarray(cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB), "RGB")
+    return cv2.imdecode(data, cv2.IMREAD_COLOR_RGB)  # decoded straight to RGB: no swap after
 
 
 def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:

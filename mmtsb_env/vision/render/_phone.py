@@ -9,6 +9,7 @@ shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screens
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -47,13 +48,11 @@ class Screen:
     """One app screen: ``add`` blocks, then :meth:`finish` lays them out and draws them."""
 
     def __init__(self, ctx: Ctx, accent: tuple[int, int, int]) -> None:
-        from ...ui.canvas import TextMeasure
-
         self.ctx, self.look = ctx, LOOKS[ctx.difficulty]
         self.colors = DARK if self.look.dark else LIGHT
         self.accent = accent
         self.blocks: list[Block] = []
-        self.measure = TextMeasure(2)
+        self.measure = _measure()
         self.canvas = None  # set while drawing
 
     # ---- text helpers (logical px; sizes already scaled by the level)
@@ -174,6 +173,21 @@ class Screen:
         if look.quality:
             image = jpeg(image, look.quality)
         return image
+
+
+@functools.lru_cache(maxsize=1)
+def _measure():
+    """The screens' text metrics (``ui.canvas.TextMeasure`` at 2x) with every width remembered: a
+    screen measures each label in its layout pass and again when it draws it, wrapping measures
+    each growing line, and the same labels recur on every screen of an app."""
+    from ...ui.canvas import TextMeasure
+
+    class Remembered(TextMeasure):
+        @functools.lru_cache(maxsize=16384)
+        def width(self, text: str, style: str, size: float) -> float:
+            return super().width(text, style, size)
+
+    return Remembered(2)
 
 
 def record(ctx: Ctx, kind: str) -> dict:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 
+import numpy as np
+
 from . import family
 from ._common import (
-    drawer, Color, Ctx, Str, clutter_count, degrade, drop_shadow, fit_font, luminance, mix, rgb, texture,
+    drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade, texture,
+    texture_array,
 )
 
 PEOPLE_FIRST = ["Maya", "Daniel", "Priya", "Lucas", "Amara", "Jonah", "Sofia", "Kenji", "Elena", "Omar", "Grace",
@@ -122,9 +125,12 @@ def draw_business_card(ctx: Ctx):
     # on a surface (the card never fills the whole photo)
     bg_kind = ctx.rng("background-kind").choice(["desk", "wood", "fabric", "concrete"])
     margin = 70 if ctx.difficulty == 0 else 110
-    canvas = texture(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
-    drop_shadow(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12)
-    canvas.paste(card, (margin, margin))
+    if drafting():
+        canvas = texture(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+    else:  # built as an array (the shadow darkens around the card in place), handed to degrade as is
+        canvas = texture_array(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+        shade(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12, covered=True)
+        canvas[margin:margin + H, margin:margin + W] = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
     image = degrade(canvas, ctx)
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
              "address": address, "website": website}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import numpy as np
 from PIL import ImageDraw
 
 from ..fonts import get_font
 from . import family
 from ._common import (
     Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
-    drafting, drawer, gradient, luminance, mix, money, random_date, random_time, rgb, texture, wrap,
+    drafting, drawer, gradient, luminance, mix, money, random_date, random_time, rgb, texture, texture_array, wrap,
 )
 
 TITLES = ["Summer Jazz Night", "Harvest Food Festival", "Indie Film Marathon", "Community Science Fair",
@@ -158,9 +159,12 @@ def draw_event_poster(ctx: Ctx):
             ctx.distractors.append(text)
     d.text((W / 2, H - 50), f"Presented by {organiser}", font=fit_font(f"Presented by {organiser}", "sans", W - 2 * pad, 22 * s), fill=ink, anchor="ma")
     if ctx.difficulty >= 1:  # photographed on a wall
-        wall = texture("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
-        wall.paste(img, (80, 80))
-        img = wall
+        if drafting():
+            img = texture("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
+        else:  # an array, handed to degrade as is
+            wall = texture_array("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
+            wall[80:80 + H, 80:80 + W] = np.asarray(img.convert("RGB") if img.mode != "RGB" else img)
+            img = wall
     image = degrade(img, ctx)
     facts = {"title": title, "subtitle": subtitle, "date": iso_date, "date_text": date_text, "time": time,
              "end_time": end_time, "time_text": time_text, "venue": venue, "price": price, "price_text": price_text,

@@ -49,7 +49,9 @@ def draw_event_screen(ctx: Ctx):
         if dr:
             from ._common import gradient
 
-            s_.canvas.paste(gradient((64, 32), top, bottom, diagonal=True), (x, y, x + w, y + h), radius=14)
+            k = s_.canvas.scale  # the blend drawn at the size it is pasted (no upscaling of a small one)
+            size = (round((x + w) * k) - round(x * k), round((y + h) * k) - round(y * k))
+            s_.canvas.paste(gradient(size, top, bottom, diagonal=True), (x, y, x + w, y + h), radius=14)
             s_.text(x + 18, y + 22, f["organiser"].upper(), "sans-bold", 12, (255, 255, 255), inner, True)
             s_.text(x + 18, y + 48, f["title"], "sans-bold", 26, (255, 255, 255), inner, True)
         return h

@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, drop_shadow, rgb, texture
+from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, rgb, shade, texture, texture_array
 from ..fonts import get_font
 
 NOTES = [
@@ -73,13 +73,12 @@ def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Ima
     a = np.ascontiguousarray(np.asarray(layer))
     h, w = a.shape[:2]
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
-    ys = np.arange(h, dtype=np.int32)[:, None]
-    xs = np.arange(w, dtype=np.int32)[None, :]
-    dx = (amplitude * np.sin(ys / period + phase_x)).astype(np.int32)
-    dy = (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(np.int32)
-    src = np.empty((h, w, 2), np.int16)  # (x, y) per pixel: OpenCV's fixed-point map with no fraction
-    np.clip(xs + dx, 0, w - 1, out=src[..., 0], casting="unsafe")
-    np.clip(ys + dy, 0, h - 1, out=src[..., 1], casting="unsafe")
+    ys = np.arange(h, dtype=np.int16)[:, None]
+    xs = np.arange(w, dtype=np.int16)[None, :]
+    dx = (amplitude * np.sin(np.arange(h)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
+    dy = (amplitude * 0.8 * np.sin(np.arange(w)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # per column
+    # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
+    src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
     return Image.fromarray(cv2.remap(a, src, None, cv2.INTER_NEAREST), "RGBA")
 
 
@@ -192,9 +191,13 @@ def draw_handwritten_note(ctx: Ctx):
         sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
-    canvas = texture(ctx.rng("surface").choice(["desk", "wood"]), (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-    drop_shadow(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10)
-    canvas.paste(sheet, (margin, margin))
+    surface = ctx.rng("surface").choice(["desk", "wood"])
+    if drafting():
+        canvas = texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
+    else:  # built as an array (the shadow darkens its own region in place), handed to degrade as is
+        canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
+        shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
+        canvas[margin:margin + H, margin:margin + W] = np.asarray(sheet)
     image = degrade(canvas, ctx)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,

@@ -9,6 +9,10 @@ effects of :mod:`._scene`.
 
 from __future__ import annotations
 
+import math
+
+import cv2
+import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
@@ -27,6 +31,25 @@ def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
     tile = Image.new("RGBA", (500, 520), (0, 0, 0, 0))
     _draw_object(ImageDraw.Draw(tile), obj, (40, 60, 460, 520), color, brand, ctx)
     return tile
+
+
+def _paste_scaled(scene: Image.Image, tile: Image.Image, box: list[int]) -> None:
+    """``tile`` (RGBA) shrunk into ``box`` of ``scene`` and laid over it by its alpha: premultiplied,
+    antialiased by a Gaussian and resampled bilinearly (OpenCV, as :func:`._scene._shrunk`: a
+    fraction of the cost of Pillow's RGBA resize), blended over the box's own pixels only."""
+    x0, y0, x1, y1 = box
+    rgba = np.asarray(tile)
+    alpha = cv2.extractChannel(rgba, 3)
+    colour = cv2.multiply(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), cv2.cvtColor(alpha, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
+    premultiplied = cv2.merge([*cv2.split(colour), alpha])
+    k = min((x1 - x0) / tile.width, (y1 - y0) / tile.height)
+    if k < 1:
+        premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), 0.5 * math.sqrt(1 / k - 1))
+    small = cv2.resize(premultiplied, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    cover = cv2.cvtColor(cv2.extractChannel(small, 3), cv2.COLOR_GRAY2RGB)
+    under = np.asarray(scene.crop(box))
+    out = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
+    scene.paste(Image.fromarray(out, "RGB"), (x0, y0))
 
 
 def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
@@ -100,8 +123,7 @@ def draw_product_photo(ctx: Ctx):
             o = others[k]
             k += 1
             tile = _tile(o["object"], rgb(o["color"]), o["brand"], ctx)
-        tile = tile.resize((box[2] - box[0], box[3] - box[1]), Image.Resampling.BILINEAR)
-        scene.paste(tile, (box[0], box[1]), tile)
+        _paste_scaled(scene, tile, box)
     d = ImageDraw.Draw(scene)
     s = ctx.scale
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Bool, Choice, Color, Ctx, Str, clutter_count, degrade, drop_shadow, fit_font, gradient, line_height, luminance,
-    mix, rgb, skew, texture,
+    Bool, Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drop_shadow, fit_font, gradient, line_height,
+    luminance, mix, rgb, skew, skew_corners, texture,
 )
 
 STOREFRONTS = ["Rosie's Flower Shop", "Golden Dragon Noodle House", "Main Street Barbers", "Second Chapter Books",
@@ -168,12 +170,16 @@ def draw_sign(ctx: Ctx):
             d.rectangle((x, y, x + tw, y + f.size + 18), fill=bg)
             d.text((x + 12, y + 9), tag, font=f, fill=(20, 20, 20) if luminance(bg) > 150 else (255, 255, 255))
             ctx.distractors.append(tag)
-    image = scene
-    if do_skew:
+    if not do_skew:
+        image = degrade(scene, ctx)
+    else:
         strength = {0: 0.06, 1: 0.08, 2: 0.12, 3: 0.16}[ctx.difficulty]
         fill = tuple(int(c) for c in mix(scene.getpixel((2, 2)), scene.getpixel((W - 3, H - 3)), 0.5))
-        image = skew(scene, ctx.rng("skew"), strength, fill)
-    image = degrade(image, ctx)
+        if ctx.difficulty == 0 or drafting():  # no turn to fold the view into
+            image = degrade(skew(scene, ctx.rng("skew"), strength, fill), ctx)
+        else:  # the view and the level's turn in one warp
+            src, dst = skew_corners(scene.size, ctx.rng("skew"), strength)
+            image = degrade(scene, ctx, fill, view=cv2.getPerspectiveTransform(np.float32(src), np.float32(dst)))
     facts = {"text": text, "lines": lines, "subtext": subtext or None, "style": style,
              "background": background, "skewed": do_skew}
     return image, facts

@@ -18,11 +18,12 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import cv2
 import numpy as np
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, jpeg, line_height, texture
+from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, jpeg_array, line_height, texture
 from .infographic import chart_record
 from ._scene import LEVELS as CAMERA
 from .charts import COMMON
@@ -57,38 +58,42 @@ def default_topic(r: random.Random) -> tuple[str, str, list[str], list[float]]:
 
 
 @lru_cache(maxsize=4)
-def _grain_tile(sigma: float) -> Image.Image:
-    """Seed-independent sensor noise around 128, larger than the frame (each photo crops its own
-    window: nothing here is read by OCR, so a shared tile is as good as fresh noise)."""
-    noise = np.random.default_rng(17).standard_normal((H + 160, W + 160), dtype=np.float32) * np.float32(sigma)
-    return Image.fromarray(np.clip(noise + np.float32(128.5), 0, 255).astype(np.uint8), "L")
+def _grain_tile(sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Seed-independent grey sensor noise, larger than the frame, as its positive and its negative
+    part on three channels (each photo crops its own window: nothing here is read by OCR, so a
+    shared tile is as good as fresh noise)."""
+    noise = np.rint(np.random.default_rng(17).standard_normal((H + 160, W + 160), dtype=np.float32) * np.float32(sigma))
+    up, down = (cv2.cvtColor(np.clip(v, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2RGB) for v in (noise, -noise))
+    return up, down
 
 
 def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image:
     """The photo families' camera at this level (:data:`._scene.LEVELS`: light falloff, defocus,
     noise, JPEG), cheaply: the light is a coarse grid resized up, the noise a window of a cached tile,
-    and the defocus is applied inside the ``focus`` boxes (the columns and strays: what is counted)."""
+    and the defocus is applied inside the ``focus`` boxes (the columns and strays: what is counted).
+    Pixel arithmetic in OpenCV (saturating, on the array)."""
     lv = CAMERA[ctx.difficulty]
     r = ctx.rng("camera")
+    arr = np.array(scene)
     if lv.light:  # brighter round a random spot, darker towards the far corner
         gx, gy = r.uniform(0.2, 0.8), r.uniform(0.2, 0.8)
         yy, xx = np.mgrid[0:12, 0:16].astype(np.float32)
         dist = np.hypot(xx / 15 - gx, yy / 11 - gy) / 1.1
         grid = (255 * (1 - lv.light * np.clip(dist, 0, 1))).astype(np.uint8)
-        light = Image.fromarray(grid, "L").resize((W, H), Image.Resampling.BILINEAR)
-        scene = ImageChops.multiply(scene, Image.merge("RGB", (light, light, light)))
+        light = cv2.resize(grid, (W, H), interpolation=cv2.INTER_LINEAR)
+        arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
     if lv.blur:  # a 3x3 kernel whose variance is the level's defocus (sigma^2 per axis)
         w1 = lv.blur ** 2 / 2
-        row = [w1, 1 - 2 * w1, w1]
-        kernel = ImageFilter.Kernel((3, 3), [a * b for a in row for b in row], scale=1)
+        row = np.array([w1, 1 - 2 * w1, w1], np.float32)
         for x0, y0, x1, y1 in focus:
-            box = (max(0, x0 - 6), max(0, y0 - 6), min(W, x1 + 8), min(H, y1 + 8))
-            scene.paste(scene.crop(box).filter(kernel), box[:2])
+            x0, y0, x1, y1 = max(0, x0 - 6), max(0, y0 - 6), min(W, x1 + 8), min(H, y1 + 8)
+            if x1 > x0 and y1 > y0:
+                arr[y0:y1, x0:x1] = cv2.sepFilter2D(arr[y0:y1, x0:x1], -1, row, row, borderType=cv2.BORDER_REPLICATE)
     if lv.noise:
         ox, oy = r.randrange(160), r.randrange(160)
-        add = _grain_tile(lv.noise).crop((ox, oy, ox + W, oy + H))
-        scene = ImageChops.add(scene, Image.merge("RGB", (add, add, add)), scale=1.0, offset=-128)
-    return jpeg(scene, lv.quality)
+        up, down = _grain_tile(lv.noise)
+        arr = cv2.subtract(cv2.add(arr, up[oy:oy + H, ox:ox + W]), down[oy:oy + H, ox:ox + W])
+    return Image.fromarray(jpeg_array(arr, lv.quality), "RGB")
 
 
 def level_metrics(facts: dict) -> dict[str, float]:
