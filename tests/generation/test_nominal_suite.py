@@ -34,7 +34,10 @@ def test_spread_over_domains_and_image_categories(suite):
     dom = Counter(d for s in suite for d in s.domains)
     cat = Counter(c for s in suite for c in s.metadata["image_categories"])
     assert set(DOMAINS) <= set(dom) and min(dom[d] for d in DOMAINS) >= 10
-    assert set(CATEGORIES) <= set(cat) and min(cat[c] for c in CATEGORIES) >= 10
+    # settings screenshots have one recipe (SettingsMatch), which plays two of the 28 flow x challenge pairs and gets
+    # its fair share of them (the suite draws among the least used recipes); every other category is in >= 10
+    assert set(CATEGORIES) <= set(cat) and cat["settings"] >= 5, cat
+    assert min(cat[c] for c in CATEGORIES if c != "settings") >= 10, cat
 
 
 def test_structure_of_every_scenario(suite):

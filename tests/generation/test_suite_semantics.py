@@ -5,6 +5,7 @@ The figures these tests pin are documented in docs/generation.md ("The nominal s
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -57,6 +58,16 @@ def test_state_mutation_is_mostly_about_entities(suite):
             assert all(c.table != "setting.device" for c in r.state_changes)
 
 
+def _has_value(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as a whole value, not inside a longer number or word."""
+    return re.search(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text) is not None
+
+
+def test_has_value_needs_whole_values():
+    assert _has_value("it was $8.00, right?", "8.00") and _has_value("8.00", "8.00")
+    assert not _has_value("it was $18.00", "8.00") and not _has_value("8.005", "8.00") and not _has_value("28.00", "8.00")
+
+
 def test_error_correction_has_image_contradictions_and_own_corrections(suite):
     ec = _by(suite, "error_correction")
     variants = Counter(correction_variant(s) for s in ec)
@@ -66,8 +77,9 @@ def test_error_correction_has_image_contradictions_and_own_corrections(suite):
             continue
         r = next(r for r in s.rounds if r.kind == "correction")
         right = r.report[0]
-        # the user's claim is in the query, the image's value is not; the reply uses the image's value
-        assert right not in r.query and right in r.answer, s.id
+        # the user's claim is in the query, the image's value is not (as a whole value: "$8.00" is not in "$18.00");
+        # the reply uses the image's value
+        assert not _has_value(r.query, right) and right in r.answer, (s.id, right, r.query)
         assert right in s.metadata["derived_values"] + s.metadata["image_values"] or right in s.facts, s.id
 
 
