@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+# the image disk cache is on by default for users; tests draw for themselves, so a test's outcome never
+# depends on what an earlier run left in ~/.cache (tests/vision/test_store_disk.py turns it on in a temp folder)
+os.environ.setdefault("MMTSB_IMAGE_CACHE_DIR", "")
+
 import ast
 import csv
 import re

@@ -6,8 +6,8 @@ Two byte-budgeted LRU caches, each entry budgeted at its real size:
   resolution (an array, the observation tensor's content) and its PNG data URL (base64, what
   ``info["messages"]`` carries). ~0.05-0.35 MB per image: the shipped nominal suite's ~1,470 images (its scenarios'
   and the crops and contrasts its solutions make) take ~420 MB at 336x336 and fit.
-  With ``$MMTSB_IMAGE_CACHE_DIR`` set they are also kept on disk (:mod:`~mmtsb_env.vision.disk`),
-  so a fresh process draws nothing it drew before.
+  They are also kept on disk (:mod:`~mmtsb_env.vision.disk`: on by default, capped at 512 MB;
+  ``MMTSB_IMAGE_CACHE_DIR=""`` turns it off), so a fresh process draws nothing it drew before.
 * :data:`PIXELS` -- full-resolution drawings (1-4 MB each), for tools that read pixels. Smaller:
   a drawing is recomputed from its spec when evicted.
 
@@ -62,7 +62,7 @@ class AssetCache:
 
     def __init__(self, max_bytes: int, *, disk: bool = False) -> None:
         self.max_bytes = int(max_bytes)
-        self.disk = disk  # read and write misses through the opt-in disk cache (mmtsb_env.vision.disk)
+        self.disk = disk  # read and write misses through the disk cache (mmtsb_env.vision.disk)
         self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._uses: dict[Hashable, int] = {}
         self._lookups = 0

@@ -1,7 +1,9 @@
-"""An opt-in disk cache of compact image products, so a fresh process or a second worker does not
-redraw what an earlier one drew.
+"""A disk cache of compact image products, so a fresh process or a second worker does not redraw
+what an earlier one drew.
 
-Enabled by ``$MMTSB_IMAGE_CACHE_DIR`` (a folder; unset or ``""``: off) or :func:`use`. It holds
+On by default, in ``<cache root>/images`` where the cache root is ``$MMTSB_CACHE_DIR`` (default
+``~/.cache/mmtsb_env``, the base world's and tool schemas' cache). ``$MMTSB_IMAGE_CACHE_DIR`` names
+another folder; ``""`` in either variable turns it off, as does :func:`use` with ``None``. It holds
 the values :data:`~mmtsb_env.vision.assets.PRODUCTS` holds -- the image fitted to the model's
 resolution (raw ``uint8``), its PNG data URL and its size -- for images whose content key is a render
 spec or derived from one (a crop of a drawn receipt); tool-made and file images stay in memory.
@@ -16,6 +18,10 @@ spec or derived from one (a crop of a drawn receipt); tool-made and file images 
   truncated, corrupt or of another format is ignored, and the product is made and written again.
 * **Written atomically** (a temporary file renamed), so concurrent processes never read a
   partial file.
+* **Bounded**: ``$MMTSB_IMAGE_CACHE_MB`` (default 512) caps the whole cache, every code version's
+  folder included. A process's first write, and every further eighth of the cap it writes,
+  prunes the least recently used entries (a read refreshes an entry's time; a stale version's
+  entries are never read, so they go first) until the cache holds at most three quarters of the cap.
 
 Loading a fitted 336x336 image (~245 kB) takes ~0.15 ms (one read and the checksum, no decode;
 a PNG decode of it would be ~4 ms), against 20-50 ms to draw it.
@@ -29,33 +35,123 @@ import os
 import struct
 import sys
 import threading
+import time
 import zlib
 from pathlib import Path
 from typing import Any, Hashable
 
 import numpy as np
 
-DIR_ENV = "MMTSB_IMAGE_CACHE_DIR"
+DIR_ENV = "MMTSB_IMAGE_CACHE_DIR"  # the folder ("" turns the cache off); unset: <cache root>/images
+ROOT_ENV = "MMTSB_CACHE_DIR"  # the cache root shared with the base world and tool schemas ("" : off)
+SIZE_ENV = "MMTSB_IMAGE_CACHE_MB"  # the cap in MiB (default 512)
+DEFAULT_MB = 512
 _HEADER = struct.Struct("<QI")  # payload length, CRC-32 of the payload
 _lock = threading.Lock()
 _folder: Path | None = None
 _configured = False
+_written = 0  # bytes this process wrote since its last prune
+_pruned = False
 
 
 def use(root: str | os.PathLike[str] | None) -> None:
     """Turn the disk cache on (products kept under ``root``) or off (``None``)."""
-    global _folder, _configured
+    global _folder, _configured, _written, _pruned
     with _lock:
         _folder = Path(root) / code_version() if root else None
-        _configured = True
+        _configured, _written, _pruned = True, 0, False
+
+
+def default_root() -> Path | None:
+    """Where the cache lives when no :func:`use` chose: from the environment (None: off)."""
+    own = os.environ.get(DIR_ENV)
+    if own is not None:
+        return Path(own) if own else None
+    shared = os.environ.get(ROOT_ENV)
+    if shared == "":
+        return None
+    return (Path(shared) if shared else Path.home() / ".cache" / "mmtsb_env") / "images"
 
 
 def folder() -> Path | None:
     """The folder entries are read from and written to (None: off)."""
-    global _configured
     if not _configured:
-        use(os.environ.get(DIR_ENV) or None)
+        use(default_root())
     return _folder
+
+
+def cap_bytes() -> int:
+    """The most the cache folder may hold (``$MMTSB_IMAGE_CACHE_MB``; a bad value: the default)."""
+    try:
+        mb = float(os.environ.get(SIZE_ENV, DEFAULT_MB))
+    except ValueError:
+        mb = DEFAULT_MB
+    return int(max(mb, 0) * 2**20)
+
+
+def prune(limit: int | None = None) -> int:
+    """Remove the least recently used entries, over every code version's folder (stale versions are
+    never read again, so they age out first), until the cache holds at most ``limit`` bytes
+    (default: three quarters of the cap), and temporary files left by a crashed writer. Returns the
+    bytes removed. Errors (a file another process removed) are skipped."""
+    current = folder()
+    if current is None:
+        return 0
+    limit = int(0.75 * cap_bytes()) if limit is None else limit
+    removed = 0
+    entries: list[tuple[float, int, Path]] = []
+    versions = [v for v in _scan(current.parent) if v.is_dir(follow_symlinks=False)]
+    for version in versions:
+        for bucket in _scan(Path(version.path)):
+            for entry in _scan(Path(bucket.path)):
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if entry.name.endswith(".tmp"):
+                    if st.st_mtime < time.time() - 3600:
+                        removed += _unlink(Path(entry.path), st.st_size)
+                    continue
+                entries.append((st.st_mtime, st.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries, key=lambda e: e[0]):
+        if total <= limit:
+            break
+        gone = _unlink(path, size)
+        removed += gone
+        total -= gone
+    for version in versions:
+        if version.name != current.name:
+            _rmdirs(Path(version.path))  # only what pruning emptied
+    return removed
+
+
+def _scan(path: Path) -> list[os.DirEntry]:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except OSError:
+        return []
+
+
+def _unlink(path: Path, size: int) -> int:
+    try:
+        path.unlink()
+        return size
+    except OSError:
+        return 0
+
+
+def _rmdirs(path: Path) -> None:
+    for bucket in _scan(path):
+        try:
+            os.rmdir(bucket.path)
+        except OSError:
+            pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def code_version() -> str:
@@ -130,6 +226,10 @@ def load(key: Hashable) -> Any:
     if length != len(payload) or zlib.crc32(payload) != crc:
         return None  # truncated or corrupt: made again and rewritten
     try:
+        os.utime(path)  # recently used: the last to be pruned
+    except OSError:
+        pass
+    try:
         return _decode(payload)
     except (ValueError, struct.error, json.JSONDecodeError, TypeError):
         return None
@@ -141,6 +241,14 @@ def store(key: Hashable, value: Any) -> None:
     payload = _encode(value) if path is not None else None
     if payload is None:
         return
+    global _written, _pruned
+    with _lock:
+        due = not _pruned or _written >= cap_bytes() // 8
+        if due:
+            _pruned, _written = True, 0
+        _written += len(payload)
+    if due:
+        prune()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,10 @@
-"""The opt-in disk cache of image products: a fresh process draws nothing drawn before, and a
-corrupt or stale entry is ignored and rebuilt."""
+"""The disk cache of image products: on by default, a fresh process draws nothing drawn before, a
+corrupt or stale entry is ignored and rebuilt, and the cache never grows past its cap."""
 
 from __future__ import annotations
 
 import json
+import os
 import struct
 import zlib
 
@@ -91,7 +92,71 @@ def test_only_content_that_is_the_same_in_every_process_is_stored():
     assert not disk.persistent((("derived", ("recipe", 3), "crop", (0, 0, 1, 1)), "size"))
 
 
-def test_the_cache_is_off_unless_asked_for(monkeypatch):
-    monkeypatch.delenv(disk.DIR_ENV, raising=False)
+def _configure(monkeypatch, **environ):
+    for name in (disk.DIR_ENV, disk.ROOT_ENV, disk.SIZE_ENV):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setattr(disk, "_configured", False)
-    assert disk.folder() is None and disk.load((("render", "{}"), "size")) is None
+
+
+def test_the_cache_is_on_by_default_under_the_shared_cache_root(monkeypatch, tmp_path):
+    _configure(monkeypatch, HOME=str(tmp_path))
+    assert disk.folder() == tmp_path / ".cache" / "mmtsb_env" / "images" / disk.code_version()
+    _configure(monkeypatch, **{disk.ROOT_ENV: str(tmp_path / "root")})
+    assert disk.folder() == tmp_path / "root" / "images" / disk.code_version()
+    _configure(monkeypatch, **{disk.ROOT_ENV: str(tmp_path / "root"), disk.DIR_ENV: str(tmp_path / "own")})
+    assert disk.folder() == tmp_path / "own" / disk.code_version()
+    disk.use(None)
+
+
+def test_an_empty_variable_turns_the_cache_off(monkeypatch, tmp_path):
+    for environ in ({disk.DIR_ENV: ""}, {disk.ROOT_ENV: ""}, {disk.ROOT_ENV: str(tmp_path), disk.DIR_ENV: ""}):
+        _configure(monkeypatch, **environ)
+        assert disk.folder() is None and disk.load((("render", "{}"), "size")) is None
+        disk.store((("render", "{}"), "size"), (3, 4))
+    assert not any(tmp_path.rglob("*"))
+    disk.use(None)
+
+
+def _key(i: int) -> tuple:
+    return (("render", f'{{"kind":"receipt","seed":{i}}}'), "png", 9, 9)
+
+
+def test_the_cache_stays_under_its_cap_and_drops_the_least_recently_used(monkeypatch, tmp_path):
+    _configure(monkeypatch, **{disk.DIR_ENV: str(tmp_path), disk.SIZE_ENV: "0.5"})  # 512 KiB
+    blob = bytes(range(256)) * 200  # ~51 kB per entry
+    for i in range(4):
+        disk.store(_key(i), blob)
+    assert disk.load(_key(0)) == blob  # read: now the most recently used
+    stale = tmp_path / "an-older-renderer" / "ab"
+    stale.mkdir(parents=True)
+    (stale / "old-entry").write_bytes(b"x" * 60_000)
+    os.utime(stale / "old-entry", (1, 1))  # written long ago by another code version
+    os.utime(disk._path(_key(1)), (2, 2))  # and entry 1 is the least recently used of ours
+    for i in range(4, 40):
+        disk.store(_key(i), blob)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) <= disk.cap_bytes() + 51_300 * 2
+    assert not (tmp_path / "an-older-renderer").exists()  # emptied and removed first
+    assert disk.load(_key(1)) is None  # the least recently used went
+    assert disk.load(_key(39)) == blob  # the newest stays
+    disk.use(None)
+
+
+def test_prune_removes_abandoned_temporary_files_and_keeps_fresh_ones(monkeypatch, tmp_path):
+    _configure(monkeypatch, **{disk.DIR_ENV: str(tmp_path)})
+    disk.store(_key(1), b"payload")
+    bucket = disk._path(_key(1)).parent
+    (bucket / "x.123.4.tmp").write_bytes(b"half")
+    os.utime(bucket / "x.123.4.tmp", (1, 1))
+    (bucket / "y.123.5.tmp").write_bytes(b"being written")
+    assert disk.prune() == 4
+    assert not (bucket / "x.123.4.tmp").exists() and (bucket / "y.123.5.tmp").exists()
+    assert disk.load(_key(1)) == b"payload"
+    disk.use(None)
+
+
+def test_a_bad_cap_falls_back_to_the_default(monkeypatch):
+    monkeypatch.setenv(disk.SIZE_ENV, "lots")
+    assert disk.cap_bytes() == disk.DEFAULT_MB * 2**20
