@@ -21,8 +21,8 @@ def load_scenario_images(scenario: Scenario, image_root: str | Path | None = Non
     """The images of a scenario in id order -- a PIL image (files) or a function drawing it
     (render specs) --, a short source label and the content key of each (equal specs and equal
     files share their drawings and encodings, see :mod:`~mmtsb_env.vision.assets`)."""
+    from ..vision import disk
     from ..vision.assets import render_key
-    from ..vision.render import normalize
 
     root = Path(image_root or os.environ.get(IMAGE_ROOT_ENV, "."))
     images: list[Image.Image | Callable[[], Image.Image]] = []
@@ -30,13 +30,20 @@ def load_scenario_images(scenario: Scenario, image_root: str | Path | None = Non
     keys: list[Any] = []
     for i, spec in enumerate(scenario.images):
         if spec.render is not None:
-            try:
-                normalize(spec.render)
-            except ValueError as exc:
-                raise ScenarioError(f"{scenario.id}: images[{i}].render: {exc}") from None
+            key = render_key(spec.render)
+            # a spec that this very renderer code validated before (the disk cache's folder is keyed by the code)
+            # is valid: a process whose images all come from the cache never imports the renderers
+            if not disk.has((key, "valid")):
+                from ..vision.render import normalize
+
+                try:
+                    normalize(spec.render)
+                except ValueError as exc:
+                    raise ScenarioError(f"{scenario.id}: images[{i}].render: {exc}") from None
+                disk.store((key, "valid"), b"")
             images.append(_drawer(spec.render))
             sources.append(f"render:{spec.render['kind']}")
-            keys.append(render_key(spec.render))
+            keys.append(key)
         else:
             path = root / str(spec.path)
             try:

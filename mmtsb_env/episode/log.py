@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 ASSISTANT, USER, ENVIRONMENT, SYSTEM = "assistant", "user", "environment", "system"

@@ -9,10 +9,20 @@ Importing this package registers the vision tools.
 - :mod:`.plotting` -- headless matplotlib charts of the ``plot`` tool (the chart families draw with Pillow)
 """
 
-from .render import FAMILIES, Rendered, render
 from .store import ImageStore, from_data_url, letterbox, png_bytes, to_data_url
 from . import tools  # noqa: F401  (registers the vision tools)
 from .tools import image_store
+
+_RENDER_NAMES = ("FAMILIES", "Rendered", "render")
+
+
+def __getattr__(name: str):
+    # the renderers (and OpenCV) load on first use: a process whose images all come from the disk cache never needs them
+    if name in _RENDER_NAMES:
+        from . import render as _render
+
+        return getattr(_render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["FAMILIES", "ImageStore", "Rendered", "from_data_url", "image_store", "letterbox", "png_bytes", "render",
            "to_data_url"]

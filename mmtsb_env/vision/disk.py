@@ -155,16 +155,37 @@ def _rmdirs(path: Path) -> None:
 
 
 def code_version() -> str:
-    """A hash of what shapes the pixels: renderer and visual-tool sources and library versions."""
-    import cv2
-    import PIL
-
+    """A hash of what shapes the pixels: renderer and visual-tool sources and library versions
+    (Pillow's and OpenCV's read from their version files, so a cache hit never imports them)."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for path in sorted([*here.glob("render/*.py"), here / "store.py", here / "tools.py", here / "fonts.py"]):
         digest.update(path.name.encode() + path.read_bytes())
-    digest.update(f"{sys.version_info[:2]} numpy {np.__version__} pillow {PIL.__version__} cv2 {cv2.__version__}".encode())
+    digest.update(f"{sys.version_info[:2]} numpy {np.__version__}".encode())
+    for package, version_file in (("PIL", "_version.py"), ("cv2", "version.py")):
+        digest.update(package.encode() + _package_file(package, version_file))
     return digest.hexdigest()[:20]
+
+
+def _package_file(package: str, name: str) -> bytes:
+    """The bytes of file ``name`` in an installed package, without importing it (b"?" if absent)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return b"?"
+    for location in spec.submodule_search_locations:
+        try:
+            return (Path(location) / name).read_bytes()
+        except OSError:
+            continue
+    return b"?"
+
+
+def has(key: Hashable) -> bool:
+    """Whether an entry for ``key`` is on disk (not checked for damage: :func:`load` does that)."""
+    path = _path(key)
+    return path is not None and path.is_file()
 
 
 def persistent(key: Hashable) -> bool:

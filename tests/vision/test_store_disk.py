@@ -3,6 +3,7 @@ corrupt or stale entry is ignored and rebuilt, and the cache never grows past it
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import struct
@@ -160,3 +161,44 @@ def test_prune_removes_abandoned_temporary_files_and_keeps_fresh_ones(monkeypatc
 def test_a_bad_cap_falls_back_to_the_default(monkeypatch):
     monkeypatch.setenv(disk.SIZE_ENV, "lots")
     assert disk.cap_bytes() == disk.DEFAULT_MB * 2**20
+
+
+_CHILD = """
+import json, sys
+import mmtsb_env
+env = mmtsb_env.make_env(suite="demo")
+obs, info = env.reset(seed=0, options={"scenario": "demo/compare_receipts"})
+assert obs["image_count"] == 2 and all(obs["images"][i].any() for i in range(2))
+print(json.dumps({"render": "mmtsb_env.vision.render" in sys.modules, "cv2": "cv2" in sys.modules,
+                  "obs": obs["images"][:2].tobytes().hex()[:4000], "messages": json.dumps(info["messages"])}))
+"""
+
+
+def _child(tmp_path) -> dict:
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != disk.DIR_ENV}
+    env[disk.ROOT_ENV] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_process_served_by_the_cache_never_loads_the_renderers(tmp_path):
+    first, second = _child(tmp_path), _child(tmp_path)
+    assert first["render"] and first["cv2"]  # drew and validated the specs
+    assert not second["render"] and not second["cv2"]  # every product and validation came from the cache
+    assert second["obs"] == first["obs"] and second["messages"] == first["messages"]
+
+
+def test_a_spec_is_still_validated_when_the_cache_has_never_seen_it(on_disk):
+    from mmtsb_env.episode.images import load_scenario_images
+    from mmtsb_env.scenario.model import ScenarioError
+
+    scenario = mmtsb_env.load_suite("demo")[0]
+    bad = scenario.images[0].render | {"difficulty": 7}
+    broken = dataclasses.replace(scenario, images=(dataclasses.replace(scenario.images[0], render=bad),))
+    with pytest.raises(ScenarioError, match="difficulty"):
+        load_scenario_images(broken)
+    load_scenario_images(scenario)  # a valid one is validated once, then marked
+    assert disk.has((assets.render_key(scenario.images[0].render), "valid"))
