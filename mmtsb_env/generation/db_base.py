@@ -110,7 +110,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="For each of {ref}, find the project with the most hours and add a task titled '{recipe.v[title]}' to that project in Todoist, with the chart's week and the number of hours in the description.",
           without=("goal_change",), again="Now {ref}: same thing."),
     About("TodoistReceiptXref", "cross_reference", "receipt", ("todoist",),
-          ask="Cross-check {ref} against my Todoist project '{recipe.project[name]}': for every task that's still open and matches something I bought, mark it complete and add a comment with the {recipe.what}.",
+          ask="Cross-check {ref} against my Todoist project '{recipe.v[project][name]}': for every task that's still open and matches something I bought, mark it complete and add a comment with the {recipe.said}.",
           mutable=True, again="More receipts: cross-check {ref} the same way."),
     About("CalendarPosterXref", "cross_reference", "event_poster", ("calendar", "reminder"),
           ask="Check {ref} against my calendar. Add every event that isn't in it yet to my {recipe.v[calendar][title]} calendar, {recipe.v[hours]} hours long, with the venue as the address, and tell me which ones you added.",
@@ -122,7 +122,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="I'm checking products in a store. Compare {ref} with my Amazon wish list: move every product that's on my wish list into my cart, and tell me which ones you moved.",
           without=("error_correction",), mutable=True, again="And {ref}: same check."),
     About("ErrandsXref", "cross_reference", "handwritten_note", ("todoist",),
-          ask="Check {ref} against my Todoist project '{recipe.project[name]}' and add a task for every errand that isn't there yet, due {recipe.due}.",
+          ask="Check {ref} against my Todoist project '{recipe.v[project][name]}' and add a task for every errand that isn't there yet, due {recipe.said}.",
           mutable=True, again="Another list: check {ref} the same way."),
     # its requests name one device's screenshot: settings_recipe.SettingsMatch.ask/again
     About("SettingsMatch", "validate", "settings", ("setting",), without=("goal_change", "state_mutation")),

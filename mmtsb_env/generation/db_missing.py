@@ -1,17 +1,20 @@
 """Recipes that act on what the images show unless the phone holds it already, as data.
 
-A recipe of this shape (the cross references that add what is missing -- events, contacts -- and
-the look-ups that act on every image -- a cart entry, a Venmo payment, a task) is one
-:class:`MissingRow` read by one interpreter, :class:`AddMissing`. The row's ``seed`` (code: the
-domain's rows) draws the images and may store some of what they show (``present``); in data it
-says how a round treats each image (or each of its ``items``, e.g. the people on a roster): the
-search (``look``), the call acting on it (``add``, saved under ``label`` + the image's index), the reply and summary line, the facts and the image values
-the call writes; the calls made before the first round (``first``) or every round (``every``);
-the detail of the request the user corrects (:class:`Detail`: the event length, the contacts'
-tag, a quantity, a title) and the call repairing each addition; what a goal change switches to
-(:class:`Instead`: another call per image, or one sink collecting the summary lines) and the row
-the world adds when the user has added one themselves (``inserted``). A row without a detail,
-an ``instead`` or ``inserted`` takes no such challenge.
+A recipe of this shape (the cross references that add what is missing -- events, contacts,
+errands -- or act on the stored tasks an image matches, and the look-ups that act on every
+image -- a cart entry, a Venmo payment, a task) is one :class:`MissingRow` read by one
+interpreter, :class:`AddMissing`. The row's ``seed`` (code: the domain's rows) draws the images
+and may store some of what they show (``present``, per image or per item); in data it says how a
+round treats each image (or each of its ``items``, e.g. the people on a roster): the search
+(``look``; None: the round's calls list every item), the calls acting on it (``add``, ``also``;
+saved under ``label`` + the image's index [+ "_" + the item's]), the reply and summary line, the
+facts and the image values the calls write; the calls made before the first round (``first``)
+or every round (``every``); the detail of the request the user corrects (:class:`Detail`: the
+event length, the contacts' tag, a quantity, a title, a due date) and the call repairing each
+addition; what a goal change switches to (:class:`Instead`: another call per image, or one sink
+collecting the summary lines; what it does to each addition made) and the row the world adds when
+the user has done one item themselves (``inserted``), or the change they made (``own``). A row
+without a detail, an ``instead`` or ``inserted``/``own`` takes no such challenge.
 
 Templates are resolved by :func:`.sinks.resolve` over the recipe's values (what ``seed`` drew, the
 detail under its name) and the image's (what ``seed`` gave it and ``derive`` computes); ``"@..."``
@@ -54,6 +57,8 @@ class Instead:
     bit: str = ""
     sink: SinkRow | None = None
     headline: str = ""  # the sink's payload headline
+    switch: tuple[Op, ...] | None = None  # what the goal change does to each addition made (None: the row's ``remove``, then ``op``)
+    pre: tuple[Op, ...] = ()  # calls before the goal change's others
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ class MissingRow:
     name: str
     table: str  # where ``inserted`` puts the user's own addition
     seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image: values with "present"
-    look: Op
+    look: Op | None  # None: the round's ``every`` calls show every item at once
     add: Op
     added: tuple[str, str]  # the reply's sentence and the summary line of an addition
     settled: str = ""  # the reply about an item already there
@@ -72,12 +77,14 @@ class MissingRow:
     instead: Instead | None = None  # None: no goal change
     detail: Detail | None = None  # None: no correction of the user's own detail
     inserted: Callable[[Build, Values], dict[str, Any]] | None = None  # the row the user added themselves (None: no state mutation)
+    own: Callable[[Build, Values], dict[str, Any]] | None = None  # or the state change of the user doing one item themselves
+    also: tuple[Op, ...] = ()  # further calls of an addition, after ``add``
     first: tuple[Op, ...] = ()  # calls before the first round's look-ups
     every: tuple[Op, ...] = ()  # calls before every round's look-ups
     keys: tuple[str, ...] = ()  # values every look-up searches by
     settled_facts: tuple[str, ...] = ()  # what the reply states about an item already there
     facts: tuple[str, ...] = ()  # what the reply states about an addition
-    only: tuple[str, ...] = ()  # image values an addition writes
+    only: tuple[str, ...] = ()  # image values an addition (or its repair) writes
     derive: Callable[[Values], Values] = lambda v: {}
     slip: Callable[["AddMissing", list[int]], Slip | None] | None = None
 
@@ -98,6 +105,7 @@ class AddMissing(DBRecipe, engine=True):
         if d is not None:
             self.v[d.name] = detail
         self.instead_sink = None
+        self.own_done: set[str] = set()  # the labels of the items the user did themselves
         return list(self.t)
 
     @property
@@ -115,12 +123,9 @@ class AddMissing(DBRecipe, engine=True):
             v.update(self.row.derive(v))
         return entries
 
-    def _calls(self, o: Op, images: list[int]) -> list[dict[str, Any]]:
-        return [fill(o, v, label) for i in images for label, v in self._entries(i)]
-
-    def _added(self) -> list[int]:
-        """The images checked so far whose item the assistant added."""
-        return [i for i in self.done if not self.t[i]["present"] and i not in self.mutations]
+    def _added(self) -> list[tuple[str, Values]]:
+        """The items checked so far that the assistant added, with their labels."""
+        return [(label, v) for i in self.done for label, v in self._entries(i) if not v["present"] and label not in self.own_done]
 
     # ------------------------------------------------------------------ hooks
     def work(self, scope: list[int], first: bool) -> Work:
@@ -129,11 +134,14 @@ class AddMissing(DBRecipe, engine=True):
         for i in scope:
             for label, v in self._entries(i):
                 self.note(keys=texts(row.keys, v))
-                if w.looked(fill(row.look, v, label), v["present"] or i in self.mutations, row.settled.format(**v)):
+                if row.look is not None:
+                    w.steps.append(fill(row.look, v, label))
+                if v["present"] or label in self.own_done:
+                    w.bits.append(row.settled.format(**v))
                     w.facts += texts(row.settled_facts, v)
                     continue
                 if self.mode == "normal":
-                    w.steps.append(fill(row.add, v, label))
+                    w.steps += [fill(o, v, label) for o in (row.add, *row.also)]
                     w.bits.append(row.added[0].format(**v))
                 elif row.instead.op is not None:
                     w.steps.append(fill(row.instead.op, v, label))
@@ -148,18 +156,17 @@ class AddMissing(DBRecipe, engine=True):
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
         ins, added = self.row.instead, self._added()
-        if ins is None or self.row.remove is None:
+        if ins is None or (ins.switch is None and self.row.remove is None):
             return super().goal()
-        steps: list[dict[str, Any]] = []
+        steps = [fill(o, self.v) for o in ins.pre]
         if ins.sink is None:
-            for i in added:
-                for label, v in self._entries(i):
-                    steps += [fill(self.row.remove, v, label), fill(ins.op, v, label)]
+            switch = ins.switch if ins.switch is not None else (self.row.remove, ins.op)
+            steps += [fill(o, v, label) for label, v in added for o in switch]
             fmt: Values = {}
         else:
             self.instead_sink = ins.sink(self.b, ambiguous=False)
-            steps += self._calls(self.row.remove, added)
-            lines = [self.row.added[1].format(**v) for i in added for _, v in self._entries(i)]
+            steps += [fill(self.row.remove, v, label) for label, v in added]
+            lines = [self.row.added[1].format(**v) for _, v in added]
             steps += self.instead_sink.write(Payload(ins.headline, lines=lines or ["(none yet)"]), additive=True)
             fmt = {"intent": self.instead_sink.intent(), "done": self.instead_sink.done()}
         self.mode = "instead"
@@ -171,7 +178,9 @@ class AddMissing(DBRecipe, engine=True):
             return None
         wrong = self.v[d.name]
         self.v[d.name] = d.other(wrong)
-        fix = self._calls(d.fix, self._added())
+        added = self._added()
+        fix = [fill(d.fix, v, label) for label, v in added]
+        self.note(only=[x for _, v in added for x in texts(self.row.only, v)])
         said = {"wrong": d.said(wrong), "right": d.said(self.v[d.name])}
         return Mistake(said["wrong"], said["right"], d.say.format(**said), fix, d.answer.format(**said))
 
@@ -179,10 +188,14 @@ class AddMissing(DBRecipe, engine=True):
         return self.row.slip(self, scope) if self.row.slip is not None else None
 
     def can_mutate(self, i: int) -> bool:
-        return self.row.inserted is not None and not self.t[i]["present"]
+        return (self.row.inserted or self.row.own) is not None and any(not v["present"] for _, v in self._entries(i))
 
     def mutate(self, i: int) -> dict[str, Any]:
-        return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, self._entries(i)[0][1])}
+        label, v = next((label, v) for label, v in self._entries(i) if not v["present"])
+        self.own_done.add(label)
+        if self.row.own is not None:
+            return self.row.own(self.b, v)
+        return {"op": "insert", "table": self.row.table, "row": self.row.inserted(self.b, v)}
 
 
 def missing_recipe(row: MissingRow, module: str) -> type[AddMissing]:

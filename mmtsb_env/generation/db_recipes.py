@@ -752,103 +752,52 @@ ChartProjectLookup = missing_recipe(MissingRow(
 
 
 # ============================================================================ cross references
-class TodoistReceiptXref(DBRecipe):
-    """Receipts vs a shopping project: complete the tasks for items bought and note the price."""
+def _seed_receipts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Receipts and a shopping project with an open task for all but one item of each (one task per item name) and two others."""
+    ids = [b.img("receipt") for _ in range(n)]
+    proj = _new_project(b, ["Shopping", "Errands", "Things to buy"], "blue")
+    bought = []
+    for i in ids:
+        its = list(b.imgs[i].items)
+        b.rng.shuffle(its)
+        bought += [(i, it) for it in its[:max(1, len(its) - 1)]]
+    catalog = sorted({n for _, (sfx, items) in pools.SHOP_TYPES.items() for n, _, _ in items})
+    on_receipts = {it["name"] for i in ids for it in b.imgs[i].items}
+    extra = b.rng.sample([c for c in catalog if c not in on_receipts], 2)
+    task: dict[tuple[int, str], int] = {}
+    for i, it in bought:
+        if all(name != it["name"] for _, name in task):
+            task[(i, it["name"])] = _add_task(b, proj, f"Buy {it['name'].lower()}", len(task) + 1)["id"]
+    for k, e in enumerate(extra):
+        _add_task(b, proj, f"Buy {e.lower()}", len(task) + k + 1)
+    t = {i: {"present": False, "store": b.imgs[i].label,
+             "items": [{"name": it["name"], "lower": it["name"].lower(), "task": task[(i, it["name"])], "dollars": dollars(it["amount"]),
+                        "money": money(it["amount"])} for it in b.imgs[i].items if (i, it["name"]) in task]}
+         for i in ids}
+    return {"project": proj}, t
 
-    def setup(self, n):
-        b = self.b
-        ids = [b.img("receipt") for _ in range(n)]
-        proj = _new_project(b, ["Shopping", "Errands", "Things to buy"], "blue")
-        self.project = proj
-        self.task: dict[tuple[int, str], int] = {}
-        bought = []
-        for i in ids:
-            im = b.imgs[i]
-            its = list(im.items)
-            b.rng.shuffle(its)
-            for it in its[:max(1, len(its) - 1)]:
-                bought.append((i, it))
-        catalog = sorted({n for _, (sfx, items) in pools.SHOP_TYPES.items() for n, _, _ in items})
-        on_receipts = {it["name"] for i in ids for it in b.imgs[i].items}
-        extra = b.rng.sample([c for c in catalog if c not in on_receipts], 2)
-        order = 1
-        seen_titles = set()
-        for i, it in bought:
-            if it["name"] in seen_titles:
-                continue
-            seen_titles.add(it["name"])
-            row = _add_task(b, proj, f"Buy {it['name'].lower()}", order)
-            self.task[(i, it["name"])] = row["id"]
-            order += 1
-        for e in extra:
-            _add_task(b, proj, f"Buy {e.lower()}", order)
-            order += 1
-        self.comment = "price"
-        return ids
 
-    @property
-    def what(self) -> str:
-        return "price I paid" if self.comment == "price" else "store name and the price I paid"
+_SHOW_PROJECT = (op("todoist_show_projects", query="{project[name]}"), op("todoist_show_tasks", project_id="{project[id]}"))
+_DELETE_TASK = op("todoist_delete_task", task_id="{task}")
 
-    def _text(self, i, it) -> str:
-        im = self.b.imgs[i]
-        return f"Paid {dollars(it['amount'])}" if self.comment == "price" else f"{im.label}: {dollars(it['amount'])}"
-
-    def work(self, scope, first):
-        w = Work([call("todoist_show_projects", query=self.project["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
-        for i in scope:
-            im = self.b.imgs[i]
-            for it in im.items:
-                tid = self.task.get((i, it["name"]))
-                if tid is None:
-                    continue
-                if self._is_mutated(tid):
-                    w.bits.append(f"'Buy {it['name'].lower()}' was already done.")
-                    continue
-                if self.mode == "delete":
-                    w.steps.append(call("todoist_delete_task", task_id=tid))
-                    w.bits.append(f"Deleted 'Buy {it['name'].lower()}'.")
-                else:
-                    w.steps += [call("todoist_update_task", task_id=tid, is_completed=True),
-                                call("todoist_post_task_comment", save_as=f"c{tid}", task_id=tid, content=self._text(i, it))]
-                    w.bits.append(f"Completed 'Buy {it['name'].lower()}' ({dollars(it['amount'])}).")
-                    self.note(only=[money(it["amount"])])
-                    w.facts.append(money(it["amount"]))
-                w.lines.append(f"{it['name']}: {dollars(it['amount'])}")
-                self.note(keys=[it["name"]])
-        return w
-
-    def _is_mutated(self, tid):
-        return any(ch["key"] == tid for ch in self.mutations.values())
-
-    def _handled(self):
-        return [(i, it, tid) for i in self.done for it in self.b.imgs[i].items
-                if (tid := self.task.get((i, it["name"]))) is not None and not self._is_mutated(tid)]
-
-    def goal(self):
-        self.mode = "delete"
-        steps = [call("todoist_delete_task", task_id=tid) for _, _, tid in self._handled()]
-        return ("Change of plan: I don't need a record of those. Delete the tasks for things I've bought instead of completing "
-                "them, including any more that match."), steps, "Deleted those tasks."
-
-    def mistake(self):
-        self.comment = "store"
-        fix = [call("todoist_update_task_comment", task_comment_id=ref(f"c{tid}", "task_comment_id"), content=self._text(i, it))
-               for i, it, tid in self._handled()]
-        for i, _, _ in self._handled():
-            self.note(only=[self.b.imgs[i].label])
-        return Mistake("price", "store and price", "Sorry, I forgot: the comments should have the store name as well as the price. Please fix them.",
-                       fix, "Updated the comments with the store names.")
-
-    def slip(self, scope):
-        return _project_slip(self.b, self.project)
-
-    def can_mutate(self, i):
-        return any(k[0] == i for k in self.task)
-
-    def mutate(self, i):
-        tid = next(v for k, v in self.task.items() if k[0] == i)
-        return {"op": "update", "table": "todoist.tasks", "key": tid, "fields": {"is_completed": True}}
+TodoistReceiptXref = missing_recipe(MissingRow(
+    "TodoistReceiptXref", "todoist.tasks", _seed_receipts, every=_SHOW_PROJECT, keys=("{name}",), look=None,
+    settled="'Buy {lower}' was already done.",
+    add=op("todoist_update_task", task_id="{task}", is_completed=True),
+    also=(op("todoist_post_task_comment", save=True, task_id="{task}", content="{comment_text}"),), label="c",
+    added=("Completed 'Buy {lower}' ({dollars}).", "{name}: {dollars}"), facts=("{money}",), only=("{money}", "{store_written}"),
+    derive=lambda v: {"comment_text": f"Paid {v['dollars']}" if v["comment"] == "price" else f"{v['store']}: {v['dollars']}",
+                      "store_written": v["store"] if v["comment"] == "store" else None},
+    instead=Instead("Change of plan: I don't need a record of those. Delete the tasks for things I've bought instead of completing "
+                    "them, including any more that match.", "Deleted those tasks.",
+                    op=_DELETE_TASK, bit="Deleted 'Buy {lower}' ({dollars}).", switch=(_DELETE_TASK,)),
+    detail=Detail("comment", lambda r: "price", lambda w: "store", {"price": "price I paid", "store": "store name and the price I paid"}.get,
+                  "Sorry, I forgot: the comments should have the store name as well as the price. Please fix them.",
+                  "Updated the comments with the store names.",
+                  op("todoist_update_task_comment", task_comment_id="@task_comment_id", content="{comment_text}")),
+    own=lambda b, v: {"op": "update", "table": "todoist.tasks", "key": v["task"], "fields": {"is_completed": True}},
+    slip=lambda r, scope: _project_slip(r.b, r.v["project"]),
+), __name__)
 
 
 # ---------------------------------------------------------------------------- cross-reference rows (db_missing.MissingRow)
@@ -998,81 +947,40 @@ class WishlistXref(DBRecipe):
         return {"op": "delete", "table": "amazon.wish_list_entries", "key": self.entry[i]}
 
 
-class ErrandsXref(DBRecipe):
-    """Handwritten errand lists vs a Todoist project: add the errands that are missing."""
+def _seed_errands(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Handwritten lists of three errands (at most four lists) and an errands project holding the first errand of each."""
+    n = min(n, 4)
+    errands = b.rng.sample(pools.ERRANDS, min(len(pools.ERRANDS), n * 3))
+    ids = [b.img("handwritten_note", lines=errands[3 * k:3 * k + 3]) for k in range(n)]
+    proj = _new_project(b, ["Errands", "Chores", "Around town"], "green")
+    t = {}
+    for k, i in enumerate(ids):
+        lines = errands[3 * k:3 * k + 3]
+        _add_task(b, proj, lines[0][:1].upper() + lines[0][1:], k + 1)
+        t[i] = {"present": False, "items": [{"line": line, "title": line[:1].upper() + line[1:], "present": j == 0} for j, line in enumerate(lines)]}
+    inbox = next(p for p in b.wi.rows("todoist.projects", user_id=b.wi.owner_id) if p["is_inbox"])
+    return {"project": proj, "inbox": inbox}, t
 
-    def setup(self, n):
-        b = self.b
-        n = min(n, 4)
-        errands = b.rng.sample(pools.ERRANDS, min(len(pools.ERRANDS), n * 3))
-        ids = []
-        self.items: dict[int, list[str]] = {}
-        for k in range(n):
-            lines = errands[3 * k:3 * k + 3]
-            i = b.img("handwritten_note", lines=lines)
-            self.items[i] = lines
-            ids.append(i)
-        proj = _new_project(b, ["Errands", "Chores", "Around town"], "green")
-        self.project = proj
-        self.present: set[str] = set()
-        order = 1
-        for i in ids:
-            for line in self.items[i][:1]:
-                self.present.add(line)
-                _add_task(b, proj, line[:1].upper() + line[1:], order)
-                order += 1
-        self.due = (b.now + timedelta(days=b.rng.randint(2, 6))).date()
-        self.target = proj
-        self.added: list[tuple[int, str]] = []
-        self.mutated_lines: set[str] = set()
-        return ids
 
-    def work(self, scope, first):
-        w = Work([call("todoist_show_projects", query=self.target["name"]), call("todoist_show_tasks", project_id=self.project["id"])])
-        for i in scope:
-            for line in self.items[i]:
-                self.note(keys=[line])
-                if line in self.present or line in self.mutated_lines or (i in self.mutations and self.mutations[i]["row"]["title"].lower() == line):
-                    w.bits.append(f"'{line}' is already there.")
-                    continue
-                title = line[:1].upper() + line[1:]
-                w.steps.append(call("todoist_create_task", save_as=f"e{len(self.added)}", project_id=self.target["id"], title=title,
-                                    due_date=self.due.isoformat()))
-                self.added.append((i, title))
-                w.bits.append(f"Added '{title}'.")
-                w.lines.append(title)
-                w.facts.append(line)
-        return w
-
-    def goal(self):
-        inbox = next(p for p in self.b.wi.rows("todoist.projects", user_id=self.b.wi.owner_id) if p["is_inbox"])
-        self.target = inbox
-        steps = [call("todoist_show_projects", query="Inbox")]
-        steps += [call("todoist_update_task", task_id=ref(f"e{k}", "task_id"), project_id=inbox["id"]) for k in range(len(self.added))]
-        return ("Change of plan: put the new errands in my Inbox instead. Move the ones you added there, and add any more "
-                "missing ones to the Inbox too."), steps, "Moved them to your Inbox."
-
-    def mistake(self):
-        wrong = self.due
-        self.due = wrong + timedelta(days=1)
-        fix = [call("todoist_update_task", task_id=ref(f"e{k}", "task_id"), due_date=self.due.isoformat()) for k in range(len(self.added))]
-        return Mistake(wrong.isoformat(), self.due.isoformat(),
-                       f"Sorry, wrong date: those should be due {self.due.isoformat()}, not {wrong.isoformat()}. Please fix them.",
-                       fix, f"They are now due {self.due.isoformat()}.")
-
-    def slip(self, scope):
-        return _project_slip(self.b, self.project)
-
-    def can_mutate(self, i):
-        return any(line not in self.present for line in self.items[i])
-
-    def mutate(self, i):
-        line = next(l for l in self.items[i] if l not in self.present)
-        self.mutated_lines.add(line)
-        row = {"id": self.b.new_id("todoist.tasks"), "project_id": self.project["id"], "user_id": self.b.wi.owner_id,
-               "title": line[:1].upper() + line[1:], "priority": "medium", "is_completed": False, "order_index": 50,
-               "created_at": _past(self.b, 0, 1)}
-        return {"op": "insert", "table": "todoist.tasks", "row": row}
+ErrandsXref = missing_recipe(MissingRow(
+    "ErrandsXref", "todoist.tasks", _seed_errands, every=_SHOW_PROJECT, keys=("{line}",), look=None,
+    settled="'{line}' is already there.",
+    add=op("todoist_create_task", save=True, project_id="{project[id]}", title="{title}", due_date="{due}"), label="e",
+    added=("Added '{title}'.", "{title}"), facts=("{line}",),
+    instead=Instead("Change of plan: put the new errands in my Inbox instead. Move the ones you added there, and add any more "
+                    "missing ones to the Inbox too.", "Moved them to your Inbox.",
+                    op=op("todoist_create_task", save=True, project_id="{inbox[id]}", title="{title}", due_date="{due}"),
+                    bit="Added '{title}' to your Inbox.", pre=(op("todoist_show_projects", query="Inbox"),),
+                    switch=(op("todoist_update_task", task_id="@task_id", project_id="{inbox[id]}"),)),
+    detail=Detail("due", lambda r: (r.b.now + timedelta(days=r.b.rng.randint(2, 6))).date().isoformat(),
+                  lambda w: (date.fromisoformat(w) + timedelta(days=1)).isoformat(), str,
+                  "Sorry, wrong date: those should be due {right}, not {wrong}. Please fix them.", "They are now due {right}.",
+                  op("todoist_update_task", task_id="@task_id", due_date="{due}")),
+    inserted=lambda b, v: {"id": b.new_id("todoist.tasks"), "project_id": v["project"]["id"], "user_id": b.wi.owner_id,
+                           "title": v["title"], "priority": "medium", "is_completed": False, "order_index": 50,
+                           "created_at": _past(b, 0, 1)},
+    slip=lambda r, scope: _project_slip(r.b, r.v["project"]),
+), __name__)
 
 
 RECIPES: dict[str, tuple[type[DBRecipe], ...]] = {

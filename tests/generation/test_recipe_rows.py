@@ -94,13 +94,50 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     every = [c for group in R.RECIPES.values() for c in group]
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
-        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup"}
+        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
+        "TodoistReceiptXref", "ErrandsXref"}
+    assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
     assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")  # a recipe still written as a class
     assert not R.WishlistXref.offers("mistake") and not R.InvoicePayLookup.offers("mistake") and R.InvoicePayLookup.offers("slip")
     assert R.ChartProjectLookup.offers("mistake") and not R.ChartProjectLookup.offers("slip")
+
+
+def _xref(monkeypatch, recipe, challenge):
+    """A verified cross-reference scenario of ``recipe`` taking ``challenge``."""
+    monkeypatch.setitem(R.RECIPES, "cross_reference", (getattr(R, recipe),))
+    for seed in range(20):
+        try:
+            s = compose(seed, "cross_reference", challenge, "progressive")
+        except (GenerationError, SolutionError):
+            continue
+        report = verify(s)
+        assert report.ok, report.problems
+        return s
+    pytest.fail(f"no {challenge} scenario of {recipe} in 20 seeds")
+
+
+def _calls(s, tool):
+    return [st for r in s.rounds for st in r.solution if st["name"] == tool]
+
+
+def test_an_item_the_user_did_leaves_the_other_items_of_its_image_to_do(monkeypatch):
+    s = _xref(monkeypatch, "ErrandsXref", "state_mutation")
+    own = [c.row["title"] for r in s.rounds for c in r.state_changes if c.op == "insert"]
+    created = [st["arguments"]["title"] for st in _calls(s, "todoist_create_task")]
+    stored = {e["title"] for e in s.initial_entities["todoist.tasks"]}
+    assert len(own) == 1 and own[0] not in created and not stored & set(created)
+    assert len(stored) == len(s.images) and len(created) == 2 * len(s.images) - 1  # three errands a list: the other missing one is added
+
+
+@pytest.mark.parametrize("recipe, switched", [("ErrandsXref", "todoist_update_task"), ("TodoistReceiptXref", "todoist_delete_task")])
+def test_a_goal_change_switches_every_addition_made(monkeypatch, recipe, switched):
+    s = _xref(monkeypatch, recipe, "goal_change")
+    at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
+    before = sum(st["name"] in ("todoist_create_task", "todoist_post_task_comment") for r in s.rounds[:at] for st in r.solution)
+    assert before and sum(st["name"] == switched for st in s.rounds[at].solution) == before
 
 
 def test_a_row_without_an_about_row_is_refused():
