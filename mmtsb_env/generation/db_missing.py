@@ -18,7 +18,7 @@ without a detail, an ``instead`` or ``inserted``/``own`` takes no such challenge
 
 Templates are resolved by :func:`.sinks.resolve` over the recipe's values (what ``seed`` drew, the
 detail under its name) and the image's (what ``seed`` gave it and ``derive`` computes); ``"@..."``
-refers to the result of the image's ``add``.
+refers to the result saved under the image's (or item's) label.
 """
 
 from __future__ import annotations

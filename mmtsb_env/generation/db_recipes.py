@@ -893,58 +893,30 @@ ContactsCardXref = missing_recipe(MissingRow(
 ), __name__)
 
 
-class WishlistXref(DBRecipe):
-    """Price tags of store products vs the Amazon wish list: move matches into the cart."""
+def _seed_wishlist(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Price tags of store products; all but (odd tags, 70 %) some are on the owner's wish list (``present``: not on it)."""
+    t = {}
+    for k, prod in enumerate(b.rng.sample(_free_products(b), n)):
+        i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"),
+                  price=round(prod["price"] * b.rng.uniform(0.85, 1.1), 2), on_sale=False)
+        listed = not already_right(b, k)
+        entry = b.add_row("amazon.wish_list_entries", {"user_id": b.wi.owner_id, "product_id": prod["id"], "quantity": 1,
+                                                       "created_at": _past(b)})["id"] if listed else None
+        t[i] = {"present": not listed, "id": prod["id"], "name": prod["name"], "entry": entry}
+    return {}, t
 
-    def setup(self, n):
-        b = self.b
-        owner = b.wi.owner_id
-        pool = _free_products(b)
-        self.products, self.listed, self.entry = {}, {}, {}
-        ids = []
-        for k, prod in enumerate(b.rng.sample(pool, n)):
-            i = b.img("price_tag", product=(prod["name"], prod["name"].split(" ")[0], "box"),
-                      price=round(prod["price"] * b.rng.uniform(0.85, 1.1), 2), on_sale=False)
-            self.products[i] = prod
-            listed = not already_right(b, k)
-            self.listed[i] = listed
-            if listed:
-                row = b.add_row("amazon.wish_list_entries", {"user_id": owner, "product_id": prod["id"], "quantity": 1,
-                                                             "created_at": _past(b)})
-                self.entry[i] = row["id"]
-            ids.append(i)
-        return ids
 
-    def work(self, scope, first):
-        w = Work([call("amazon_show_wish_list")])
-        for i in scope:
-            prod = self.products[i]
-            self.note(keys=[prod["name"]])
-            if not self.listed[i] or i in self.mutations:
-                w.bits.append(f"{prod['name']} isn't on your wish list.")
-                continue
-            if self.mode == "remove":
-                w.steps.append(call("amazon_delete_product_from_wish_list", product_id=prod["id"]))
-                w.bits.append(f"Removed {prod['name']} from your wish list.")
-            else:
-                w.steps.append(call("amazon_move_product_from_wish_list_to_cart", product_id=prod["id"]))
-                w.bits.append(f"Moved {prod['name']} to your cart.")
-            w.lines.append(prod["name"])
-            w.facts.append(prod["name"])
-        return w
-
-    def goal(self):
-        moved = [i for i in self.done if self.listed[i] and i not in self.mutations]
-        steps = [call("amazon_delete_product_from_cart", product_id=self.products[i]["id"]) for i in moved]
-        self.mode = "remove"
-        return ("Change of plan: I'm buying them here in the store, so take them out of my cart; they should be gone from the wish "
-                "list too. For any others, just remove them from the wish list."), steps, "Removed them from the cart."
-
-    def can_mutate(self, i):
-        return self.listed[i]
-
-    def mutate(self, i):
-        return {"op": "delete", "table": "amazon.wish_list_entries", "key": self.entry[i]}
+WishlistXref = missing_recipe(MissingRow(
+    "WishlistXref", "amazon.wish_list_entries", _seed_wishlist, every=(op("amazon_show_wish_list"),), keys=("{name}",), look=None,
+    settled="{name} isn't on your wish list.",
+    add=op("amazon_move_product_from_wish_list_to_cart", product_id="{id}"),
+    added=("Moved {name} to your cart.", "{name}"), facts=("{name}",),
+    instead=Instead("Change of plan: I'm buying them here in the store, so take them out of my cart; they should be gone from the wish "
+                    "list too. For any others, just remove them from the wish list.", "Removed them from the cart.",
+                    op=op("amazon_delete_product_from_wish_list", product_id="{id}"), bit="Removed {name} from your wish list.",
+                    switch=(op("amazon_delete_product_from_cart", product_id="{id}"),)),
+    own=lambda b, v: {"op": "delete", "table": "amazon.wish_list_entries", "key": v["entry"]},
+), __name__)
 
 
 def _seed_errands(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:

@@ -95,7 +95,7 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
         "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
-        "TodoistReceiptXref", "ErrandsXref"}
+        "TodoistReceiptXref", "ErrandsXref", "WishlistXref"}
     assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
