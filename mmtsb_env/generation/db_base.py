@@ -95,7 +95,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.said} of each to my cart, and tell me what Amazon charges for it.",
           mutable=True, again="And {ref}: same thing, into the cart."),
     About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",),
-          ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.playlist[title]}'.",
+          ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.said}'.",
           mutable=True, again="Here's another list: add the songs on {ref} too."),
     About("CardLookup", "lookup_chain", "receipt", ("supervisor",),
           ask="For each of {ref}, work out which of my payment cards I used (the receipt shows the last four digits) and list the store, the total and the card's name. Then {recipe.sink_intent}.",

@@ -39,12 +39,15 @@ class Detail:
     """A detail of the request (stored as the recipe value ``name``) that the user corrects later."""
 
     name: str
-    draw: Callable[["AddMissing"], Any]  # from the recipe (its ``b``, its ``challenge``)
-    other: Callable[[Any], Any]  # the value meant, from the one said
+    draw: Callable[["AddMissing"], Any] | None  # from the recipe (its ``b``, its ``challenge``; None: ``seed`` gives it)
+    other: Callable[[Any], Any] | None  # the value meant, from the one said (None: the recipe value ``meant``)
     said: Callable[[Any], str]  # how a value is said
     say: str  # the correction ({wrong}, {right}: as said)
     answer: str
     fix: Op  # repairs one addition
+    undo: Op | None = None  # takes one addition back (with the value said) before its ``fix``
+    pre: tuple[Op, ...] = ()  # calls before the repairs
+    meant: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,9 +103,10 @@ class AddMissing(DBRecipe, engine=True):
 
     def setup(self, n: int) -> list[int]:
         d = self.row.detail
-        detail = d.draw(self) if d is not None else None
+        drawn = d is not None and d.draw is not None
+        detail = d.draw(self) if drawn else None
         self.v, self.t = self.row.seed(self.b, n)
-        if d is not None:
+        if drawn:
             self.v[d.name] = detail
         self.instead_sink = None
         self.own_done: set[str] = set()  # the labels of the items the user did themselves
@@ -170,16 +174,18 @@ class AddMissing(DBRecipe, engine=True):
             steps += self.instead_sink.write(Payload(ins.headline, lines=lines or ["(none yet)"]), additive=True)
             fmt = {"intent": self.instead_sink.intent(), "done": self.instead_sink.done()}
         self.mode = "instead"
-        return ins.request.format(**fmt), steps, ins.answer.format(**fmt)
+        return ins.request.format(**self.v, **fmt), steps, ins.answer.format(**fmt)
 
     def mistake(self) -> Mistake | None:
         d = self.row.detail
         if d is None:
             return None
         wrong = self.v[d.name]
-        self.v[d.name] = d.other(wrong)
+        undo = [fill(d.undo, v, label) if d.undo is not None else None for label, v in self._added()]
+        self.v[d.name] = self.v[d.meant] if d.other is None else d.other(wrong)
         added = self._added()
-        fix = [fill(d.fix, v, label) for label, v in added]
+        fix = [fill(o, self.v) for o in d.pre]
+        fix += [c for k, (label, v) in enumerate(added) for c in (undo[k], fill(d.fix, v, label)) if c is not None]
         self.note(only=[x for _, v in added for x in texts(self.row.only, v)])
         said = {"wrong": d.said(wrong), "right": d.said(self.v[d.name])}
         return Mistake(said["wrong"], said["right"], d.say.format(**said), fix, d.answer.format(**said))

@@ -476,98 +476,56 @@ AmazonLookup = missing_recipe(MissingRow(
 ), __name__)
 
 
-class SpotifyLookup(DBRecipe):
-    """Handwritten song lists: find each song on Spotify and add it to a playlist."""
+def _seed_songs(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Handwritten lists of two songs (at most four lists) in neither of two of the owner's playlists nor liked (unique titles)."""
+    owner = b.wi.owner_id
+    playlists = sorted(b.wi.rows("spotify.playlists", user_id=owner), key=lambda p: p["id"])
+    playlist = b.rng.choice(playlists)
+    other = b.rng.choice([p for p in playlists if p["id"] != playlist["id"]])
+    inside = {r["song_id"] for r in b.wi.rows("spotify.playlist_songs") if r["playlist_id"] in (playlist["id"], other["id"])}
+    titles = Counter(s["title"] for s in b.wi.tables["spotify.songs"].values())
+    liked = {r["song_id"] for r in b.wi.rows("spotify.song_likes", user_id=owner)}
+    pool = sorted((s for s in b.wi.tables["spotify.songs"].values()
+                   if s["id"] not in inside and s["id"] not in liked and titles[s["title"]] == 1), key=lambda s: s["id"])
+    n = min(n, 4)
+    picks = b.rng.sample(pool, n * 2)
+    t = {}
+    for k in range(n):
+        songs = picks[2 * k:2 * k + 2]
+        lines = [f"{s['title']} - {b.wi.tables['spotify.artists'][s['artist_ids'][0]]['name']}" for s in songs]
+        i = b.img("song_list", lines=lines, title="Songs to try")
+        t[i] = {"present": False, "items": [{"id": s["id"], "title": s["title"]} for s in songs]}
+    return {"playlist": playlist, "other": other}, t
 
-    def setup(self, n):
-        b = self.b
-        owner = b.wi.owner_id
-        playlists = sorted(b.wi.rows("spotify.playlists", user_id=owner), key=lambda p: p["id"])
-        self.playlist = b.rng.choice(playlists)
-        self.other = b.rng.choice([p for p in playlists if p["id"] != self.playlist["id"]])
-        inside = {r["song_id"] for r in b.wi.rows("spotify.playlist_songs") if r["playlist_id"] in (self.playlist["id"], self.other["id"])}
-        titles: dict[str, int] = {}
-        for s in b.wi.tables["spotify.songs"].values():
-            titles[s["title"]] = titles.get(s["title"], 0) + 1
-        liked = {r["song_id"] for r in b.wi.rows("spotify.song_likes", user_id=owner)}
-        pool = sorted((s for s in b.wi.tables["spotify.songs"].values()
-                       if s["id"] not in inside and s["id"] not in liked and titles[s["title"]] == 1), key=lambda s: s["id"])
-        n = min(n, 4)
-        picks = b.rng.sample(pool, n * 2)
-        self.songs: dict[int, list[dict[str, Any]]] = {}
-        ids = []
-        for k in range(n):
-            songs = picks[2 * k:2 * k + 2]
-            lines = [f"{s['title']} - {b.wi.tables['spotify.artists'][s['artist_ids'][0]]['name']}" for s in songs]
-            i = b.img("song_list", lines=lines, title="Songs to try")
-            self.songs[i] = songs
-            ids.append(i)
-        return ids
 
-    def work(self, scope, first):
-        target = self.playlist
-        w = Work([call("spotify_show_playlist", playlist_id=target["id"])] if self.mode == "normal" else [])
-        for i in scope:
-            for s in self.songs[i]:
-                w.steps.append(call("spotify_search_songs", query=s["title"]))
-                self.note(keys=[s["title"]])
-                if (i, s["id"]) in self._mutated_songs():
-                    w.bits.append(f"'{s['title']}' was already in the playlist.")
-                    continue
-                if self.mode == "like":
-                    w.steps.append(call("spotify_like_song", song_id=s["id"]))
-                    w.bits.append(f"Liked '{s['title']}'.")
-                else:
-                    w.steps.append(call("spotify_add_song_to_playlist", playlist_id=target["id"], song_id=s["id"]))
-                    w.bits.append(f"Added '{s['title']}'.")
-                w.lines.append(s["title"])
-                w.facts.append(s["title"])
-        return w
+def _playlist_slip(r, scope: list[int]) -> Slip | None:
+    """The user names the playlist slightly wrong (not when another of theirs starts with the same word: ambiguous)."""
+    b, right = r.b, r.v["playlist"]["title"]
+    mine = [p["title"] for p in b.wi.rows("spotify.playlists", user_id=b.wi.owner_id)]
+    if sum(t.split(" ")[0] == right.split(" ")[0] for t in mine) > 1:
+        return None  # "Road Trip Mix" vs "Road Trip Mix 2": a near miss would be ambiguous
+    return _name_slip(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()}, "playlist",
+                      "spotify_show_playlist_library", "You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
+                      "Oh, I mean '{right}'.")
 
-    def _mutated_songs(self):
-        return {(i, ch["row"]["song_id"]) for i, ch in self.mutations.items()}
 
-    def _added(self):
-        return [(i, s) for i in self.done for s in self.songs[i] if (i, s["id"]) not in self._mutated_songs()]
-
-    def goal(self):
-        steps = []
-        for i, s in self._added():
-            steps += [call("spotify_remove_song_from_playlist", playlist_id=self.playlist["id"], song_id=s["id"]),
-                      call("spotify_like_song", song_id=s["id"])]
-        self.mode = "like"
-        return (f"Change of plan: take those songs back out of '{self.playlist['title']}' and just like them instead. "
-                "Same for any more I send."), steps, "Removed them from the playlist and liked them."
-
-    def mistake(self):
-        wrong, self.playlist = self.playlist, self.other
-        steps = [call("spotify_show_playlist_library")]
-        for i, s in self._added():
-            steps += [call("spotify_remove_song_from_playlist", playlist_id=wrong["id"], song_id=s["id"]),
-                      call("spotify_add_song_to_playlist", playlist_id=self.playlist["id"], song_id=s["id"])]
-        return Mistake(wrong["title"], self.playlist["title"],
-                       f"Sorry, wrong playlist: I meant '{self.playlist['title']}', not '{wrong['title']}'. Please move the songs.",
-                       steps, f"Moved them to '{self.playlist['title']}'.")
-
-    def slip(self, scope):
-        b = self.b
-        right = self.playlist["title"]
-        mine = [p["title"] for p in b.wi.rows("spotify.playlists", user_id=b.wi.owner_id)]
-        if sum(t.split(" ")[0] == right.split(" ")[0] for t in mine) > 1:
-            return None  # "Road Trip Mix" vs "Road Trip Mix 2": a near miss would be ambiguous
-        return _name_slip(b, right, {norm(p["title"]) for p in b.wi.tables["spotify.playlists"].values()}, "playlist",
-                          "spotify_show_playlist_library", "You have no playlist called '{wrong}'; the one you mean is '{right}', so I used it.",
-                          "Oh, I mean '{right}'.")
-
-    def can_mutate(self, i):
-        return True
-
-    def mutate(self, i):
-        b = self.b
-        s = self.songs[i][0]
-        return {"op": "insert", "table": "spotify.playlist_songs",
-                "row": {"id": b.new_id("spotify.playlist_songs"), "playlist_id": self.playlist["id"], "song_id": s["id"],
-                        "created_at": _past(b, 0, 1)}}
+SpotifyLookup = missing_recipe(MissingRow(
+    "SpotifyLookup", "spotify.playlist_songs", _seed_songs, every=(op("spotify_show_playlist", playlist_id="{playlist[id]}"),),
+    keys=("{title}",), look=op("spotify_search_songs", query="{title}"), settled="'{title}' was already in the playlist.",
+    add=op("spotify_add_song_to_playlist", playlist_id="{playlist[id]}", song_id="{id}"),
+    added=("Added '{title}'.", "{title}"), facts=("{title}",),
+    remove=op("spotify_remove_song_from_playlist", playlist_id="{playlist[id]}", song_id="{id}"),
+    instead=Instead("Change of plan: take those songs back out of '{playlist[title]}' and just like them instead. Same for any more I send.",
+                    "Removed them from the playlist and liked them.", op=op("spotify_like_song", song_id="{id}"), bit="Liked '{title}'."),
+    detail=Detail("playlist", None, None, lambda p: p["title"],
+                  "Sorry, wrong playlist: I meant '{right}', not '{wrong}'. Please move the songs.", "Moved them to '{right}'.",
+                  op("spotify_add_song_to_playlist", playlist_id="{playlist[id]}", song_id="{id}"),
+                  undo=op("spotify_remove_song_from_playlist", playlist_id="{playlist[id]}", song_id="{id}"),
+                  pre=(op("spotify_show_playlist_library"),), meant="other"),
+    inserted=lambda b, v: {"id": b.new_id("spotify.playlist_songs"), "playlist_id": v["playlist"]["id"], "song_id": v["id"],
+                           "created_at": _past(b, 0, 1)},
+    slip=_playlist_slip,
+), __name__)
 
 
 class CardLookup(DBRecipe):

@@ -95,12 +95,13 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
         "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
-        "TodoistReceiptXref", "ErrandsXref", "WishlistXref"}
+        "TodoistReceiptXref", "ErrandsXref", "WishlistXref", "SpotifyLookup"}
     assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
-    assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")  # a recipe still written as a class
+    assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")
+    assert not issubclass(R.CardLookup, AddMissing) and R.CardLookup.offers("mistake") and not R.CardLookup.offers("slip")  # still a class
     assert not R.WishlistXref.offers("mistake") and not R.InvoicePayLookup.offers("mistake") and R.InvoicePayLookup.offers("slip")
     assert R.ChartProjectLookup.offers("mistake") and not R.ChartProjectLookup.offers("slip")
 
@@ -138,6 +139,28 @@ def test_a_goal_change_switches_every_addition_made(monkeypatch, recipe, switche
     at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
     before = sum(st["name"] in ("todoist_create_task", "todoist_post_task_comment") for r in s.rounds[:at] for st in r.solution)
     assert before and sum(st["name"] == switched for st in s.rounds[at].solution) == before
+
+
+def test_a_corrected_playlist_moves_every_song_added(monkeypatch):
+    monkeypatch.setitem(R.RECIPES, "lookup_chain", (R.SpotifyLookup,))
+    for seed in range(30):
+        try:
+            s = compose(seed, "lookup_chain", "error_correction", "progressive")
+        except (GenerationError, SolutionError):
+            continue
+        at = next((k for k, r in enumerate(s.rounds) if r.kind == "correction" and "wrong playlist" in r.query), None)
+        if at is not None:
+            break
+    else:
+        pytest.fail("no correction of the playlist in 30 seeds")
+    assert verify(s).ok
+    added = [st["arguments"] for r in s.rounds[:at] for st in r.solution if st["name"] == "spotify_add_song_to_playlist"]
+    fix = s.rounds[at].solution
+    out = [st["arguments"] for st in fix if st["name"] == "spotify_remove_song_from_playlist"]
+    into = [st["arguments"] for st in fix if st["name"] == "spotify_add_song_to_playlist"]
+    assert fix[0]["name"] == "spotify_show_playlist_library" and added and out == added
+    assert [a["song_id"] for a in into] == [a["song_id"] for a in added]
+    assert {a["playlist_id"] for a in into}.isdisjoint({a["playlist_id"] for a in added})
 
 
 def test_a_row_without_an_about_row_is_refused():
