@@ -10,8 +10,8 @@ round treats each image (or each of its ``items``, e.g. the people on a roster):
 saved under ``label`` + the image's index [+ "_" + the item's]), the reply and summary line, the
 facts and the image values the calls write; the calls made before the first round (``first``)
 or every round (``every``); the detail of the request the user corrects (:class:`Detail`: the
-event length, the contacts' tag, a quantity, a title, a due date) and the call repairing each
-addition; what a goal change switches to (:class:`Instead`: another call per image, or one sink
+event length, the contacts' tag, a quantity, a title, a due date, a playlist) and the call repairing each
+addition (after its ``undo``); what a goal change switches to (:class:`Instead`: another call per image, or one sink
 collecting the summary lines; what it does to each addition made) and the row the world adds when
 the user has done one item themselves (``inserted``), or the change they made (``own``). A row
 without a detail, an ``instead`` or ``inserted``/``own`` takes no such challenge.
