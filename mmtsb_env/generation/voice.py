@@ -165,6 +165,23 @@ OPENINGS: list[tuple[str, list[str]]] = [
         "Before the photos, {ask}?", "One thing first - {ask}?", "{Ask}? I'll send the pictures after.",
         "To start with, {ask}?", "I'll share some images soon; {ask}?",
     ]),
+    (r"For each of (?P<ref>.+?), find the project with the most hours and add a task titled '(?P<title>[^']*)' to that project in "
+     r"Todoist, with the chart's week and the number of hours in the description\.", [
+        "For each of {ref}, find the project with the most hours and add a task titled '{title}' to that project in Todoist, "
+        "with the chart's week and the number of hours in the description.",
+        "Look at {ref}: whichever project logged the most hours gets a Todoist task '{title}', and put the chart's week and "
+        "those hours in its description.",
+        "On {ref}, pick out the project with the biggest number of hours and give it a task called '{title}' in Todoist; "
+        "the description should say the chart's week and the hours.",
+        "For the top project by hours on each of {ref}, add a Todoist task named '{title}' to it, noting the chart's week and "
+        "the number of hours in the description.",
+        "Go through {ref} and find the project with the most hours on each; add '{title}' as a task in that Todoist project, "
+        "with the week from the chart and the hours as the description.",
+        "Each of {ref} has a project with the most hours - add a task '{title}' to it in Todoist, and write the chart's week "
+        "and the hour count in the description.",
+        "Which project has the most hours on each of {ref}? Add a task titled '{title}' to that project in Todoist, with the "
+        "chart's week and the number of hours in the description.",
+    ]),
     (r"I saw (?P<ref>.+?) in a shop\.", [
         "I saw {ref} in a shop.", "I spotted {ref} at a store.", "{Ref} caught my eye in a shop.",
         "While shopping I took pictures of {ref}.", "I found {ref} at a local store.", "I came across {ref} in town.",
