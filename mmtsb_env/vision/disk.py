@@ -22,6 +22,8 @@ spec or derived from one (a crop of a drawn receipt); tool-made and file images 
   folder included. A process's first write, and every further eighth of the cap it writes,
   prunes the least recently used entries (a read refreshes an entry's time; a stale version's
   entries are never read, so they go first) until the cache holds at most three quarters of the cap.
+  Pruning touches only what this module writes (code-version folders, buckets and entries by their
+  hex names), never other files in a folder a user named.
 
 Loading a fitted 336x336 image (~245 kB) takes ~0.15 ms (one read and the checksum, no decode;
 a PNG decode of it would be ~4 ms), against 20-50 ms to draw it.
@@ -32,6 +34,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import struct
 import sys
 import threading
@@ -47,6 +51,9 @@ ROOT_ENV = "MMTSB_CACHE_DIR"  # the cache root shared with the base world and to
 SIZE_ENV = "MMTSB_IMAGE_CACHE_MB"  # the cap in MiB (default 512)
 DEFAULT_MB = 512
 _HEADER = struct.Struct("<QI")  # payload length, CRC-32 of the payload
+_VERSION = re.compile(r"[0-9a-f]{20}")  # a code_version() folder
+_BUCKET = re.compile(r"[0-9a-f]{2}")
+_ENTRY = re.compile(r"[0-9a-f]{32}(\.\d+\.\d+\.tmp)?")  # an entry, or one being written (see store)
 _lock = threading.Lock()
 _folder: Path | None = None
 _configured = False
@@ -99,17 +106,24 @@ def prune(limit: int | None = None) -> int:
         return 0
     limit = int(0.75 * cap_bytes()) if limit is None else limit
     removed = 0
+    abandoned = time.time() - 3600
     entries: list[tuple[float, int, Path]] = []
-    versions = [v for v in _scan(current.parent) if v.is_dir(follow_symlinks=False)]
+    # only what this module writes is touched: the folder may be one a user named and share it with other files
+    versions = [v for v in _scan(current.parent) if _VERSION.fullmatch(v.name) and v.is_dir(follow_symlinks=False)]
     for version in versions:
         for bucket in _scan(Path(version.path)):
+            if not _BUCKET.fullmatch(bucket.name):
+                continue
             for entry in _scan(Path(bucket.path)):
+                kind = _ENTRY.fullmatch(entry.name)
                 try:
                     st = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if entry.name.endswith(".tmp"):
-                    if st.st_mtime < time.time() - 3600:
+                if kind is None or not stat.S_ISREG(st.st_mode):
+                    continue
+                if kind.group(1):  # a temporary file
+                    if st.st_mtime < abandoned:
                         removed += _unlink(Path(entry.path), st.st_size)
                     continue
                 entries.append((st.st_mtime, st.st_size, Path(entry.path)))

@@ -130,16 +130,22 @@ def test_the_cache_stays_under_its_cap_and_drops_the_least_recently_used(monkeyp
     for i in range(4):
         disk.store(_key(i), blob)
     assert disk.load(_key(0)) == blob  # read: now the most recently used
-    stale = tmp_path / "an-older-renderer" / "ab"
+    stale = tmp_path / ("0" * 20) / "ab"  # the folder of an older renderer's code version
     stale.mkdir(parents=True)
-    (stale / "old-entry").write_bytes(b"x" * 60_000)
-    os.utime(stale / "old-entry", (1, 1))  # written long ago by another code version
+    (stale / ("e" * 32)).write_bytes(b"x" * 60_000)
+    os.utime(stale / ("e" * 32), (1, 1))  # written long ago by another code version
+    foreign = tmp_path / "notes" / "ab"  # someone else's files in a folder the user named: never touched
+    foreign.mkdir(parents=True)
+    (foreign / ("f" * 32)).write_bytes(b"y" * 60_000)
+    os.utime(foreign / ("f" * 32), (1, 1))
+    (disk._path(_key(0)).parent / "readme.txt").write_bytes(b"z" * 60_000)
     os.utime(disk._path(_key(1)), (2, 2))  # and entry 1 is the least recently used of ours
     for i in range(4, 40):
         disk.store(_key(i), blob)
-    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    files = [p for p in (tmp_path / disk.code_version()).rglob("*") if p.is_file() and p.name != "readme.txt"]
     assert sum(p.stat().st_size for p in files) <= disk.cap_bytes() + 51_300 * 2
-    assert not (tmp_path / "an-older-renderer").exists()  # emptied and removed first
+    assert not (tmp_path / ("0" * 20)).exists()  # emptied and removed first
+    assert (foreign / ("f" * 32)).exists() and (disk._path(_key(0)).parent / "readme.txt").exists()
     assert disk.load(_key(1)) is None  # the least recently used went
     assert disk.load(_key(39)) == blob  # the newest stays
     disk.use(None)
@@ -149,11 +155,11 @@ def test_prune_removes_abandoned_temporary_files_and_keeps_fresh_ones(monkeypatc
     _configure(monkeypatch, **{disk.DIR_ENV: str(tmp_path)})
     disk.store(_key(1), b"payload")
     bucket = disk._path(_key(1)).parent
-    (bucket / "x.123.4.tmp").write_bytes(b"half")
-    os.utime(bucket / "x.123.4.tmp", (1, 1))
-    (bucket / "y.123.5.tmp").write_bytes(b"being written")
+    (bucket / ("a" * 32 + ".123.4.tmp")).write_bytes(b"half")
+    os.utime(bucket / ("a" * 32 + ".123.4.tmp"), (1, 1))
+    (bucket / ("b" * 32 + ".123.5.tmp")).write_bytes(b"being written")
     assert disk.prune() == 4
-    assert not (bucket / "x.123.4.tmp").exists() and (bucket / "y.123.5.tmp").exists()
+    assert not (bucket / ("a" * 32 + ".123.4.tmp")).exists() and (bucket / ("b" * 32 + ".123.5.tmp")).exists()
     assert disk.load(_key(1)) == b"payload"
     disk.use(None)
 
