@@ -83,7 +83,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="These posters are for events I already put in my calendar. Check {ref} against my calendar and correct any event whose date or start time is wrong (keep them two hours long){recipe.option_text}.",
           mutable=True, again="More posters: check {ref} against my calendar the same way."),
     About("ReminderValidate", "validate", "invoice", ("reminder",),
-          ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.hour_text} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
+          ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.said} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
           mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
     About("NotePriceValidate", "validate", "price_tag", ("simple_note",),
           ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",

@@ -296,86 +296,46 @@ SplitwiseValidate = check_recipe(CheckRow(
 ), __name__)
 
 
+def _seed_reminders(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Invoices, each with a reminder to pay it at 9 AM (the stale ones on a day off the due date)."""
+    ids, dues = draw_dated(b, "invoice", n)
+    t = {}
+    for k, i in enumerate(ids):
+        im = b.imgs[i]
+        stale = not already_right(b, k)
+        day = shifted_date(b, date.fromisoformat(im.date), [-5, -3, -1, 2, 4], dues).isoformat() if stale else im.date
+        row = b.add_row("reminder.reminders", {"reminder_id": f"reminder_{b.new_id('reminder.reminders#')}",
+                                               "content": f"Pay {im.label} invoice", "reminder_datetime": iso(day, "09:00"),
+                                               "creation_datetime": _past(b, 5, 30) + "+00:00"}, key="reminder_id")
+        t[i] = {"key": row["reminder_id"], "stale": stale, "label": im.label, "date": im.date}
+    return {"days_before": 0}, t
+
+
+def _reminder_time(v: dict[str, Any]) -> dict[str, Any]:
+    """When the reminder should go off: the option's hour, ``days_before`` the due date."""
+    day = (date.fromisoformat(v["date"]) - timedelta(days=v["days_before"])).isoformat()
+    return {"when": iso(day, f"{v['option']:02d}:00"), "day": day, "hour": S._hour_text(v["option"])}
+
+
+_RETIME = op("modify_reminder", reminder_id="{key}", reminder_datetime="{when}")
+
+ReminderValidate = check_recipe(CheckRow(
+    "ReminderValidate", "reminder.reminders", _seed_reminders, derive=_reminder_time,
+    look=op("search_reminder", content="{label}"), fix=_RETIME, remove=None, right={},
+    settled="The {label} reminder was already right.",
+    fixed=("Set the {label} reminder to {day} at {hour}.", "{label}: {day}"), removed=None,
+    facts=("{day}",), only=("{date}",), keys=("{label}",),
+    readd=op("add_reminder", save=True, content="Pay {label} invoice", reminder_datetime="{when}"),
+    readded="The reminder for {label} was gone, so I added one for {day}.",
+    goal=("Change of plan: I'd rather be reminded one day before each due date (still at {said}), including the ones that were "
+          "already right.", "Moved every reminder to the day before its due date."), redo={"days_before": 1},
+    option=Option(lambda r: 9, "", {}, lambda b, hour: hour + 1, S._hour_text,
+                  "Sorry, I said {wrong} but I meant {right}. Please set all of those reminders to {right}.",
+                  "All the reminders now go off at {right} on the due date.", _RETIME, redo=True),
+), __name__)
+
+
 # ---------------------------------------------------------------------------- validate recipes of their own shape
-class ReminderValidate(DBRecipe):
-    """Invoices vs payment reminders: every reminder at the chosen hour on the due date."""
-
-    def setup(self, n):
-        b = self.b
-        self.hour = 9
-        self.rid, self.wrong = {}, {}
-        ids, dues = draw_dated(b, "invoice", n)
-        for k, i in enumerate(ids):
-            im = b.imgs[i]
-            wrong = not already_right(b, k)
-            d = date.fromisoformat(im.date)
-            if wrong:
-                d2 = shifted_date(b, d, [-5, -3, -1, 2, 4], dues)
-                when = iso(d2.isoformat(), f"{self.hour:02d}:00")
-            else:
-                when = iso(im.date, f"{self.hour:02d}:00")
-            row = b.add_row("reminder.reminders", {"reminder_id": f"reminder_{b.new_id('reminder.reminders#')}",
-                                                   "content": f"Pay {im.label} invoice", "reminder_datetime": when,
-                                                   "creation_datetime": _past(b, 5, 30) + "+00:00"}, key="reminder_id")
-            self.rid[i], self.wrong[i] = row["reminder_id"], wrong
-        return ids
-
-    def _when(self, im) -> str:
-        d = date.fromisoformat(im.date) - timedelta(days=1 if self.mode == "daybefore" else 0)
-        return iso(d.isoformat(), f"{self.hour:02d}:00")
-
-    @property
-    def hour_text(self) -> str:
-        return f"{self.hour % 12 or 12} {'AM' if self.hour < 12 else 'PM'}"
-
-    def work(self, scope, first):
-        w = Work()
-        for i in scope:
-            im = self.b.imgs[i]
-            w.steps.append(call("search_reminder", content=im.label))
-            if i in self.mutations:
-                w.steps.append(call("add_reminder", save_as=f"r{i}", content=f"Pay {im.label} invoice", reminder_datetime=self._when(im)))
-                w.bits.append(f"The reminder for {im.label} was gone, so I added one for {self._when(im)[:10]}.")
-                w.facts.append(self._when(im)[:10])
-                self.note(only=[im.date])
-                continue
-            if not self.wrong[i] and self.mode == "normal":
-                w.bits.append(f"The {im.label} reminder was already right.")
-                continue
-            w.did(call("modify_reminder", reminder_id=self.rid[i], reminder_datetime=self._when(im)),
-                  f"Set the {im.label} reminder to {self._when(im)[:10]} at {self.hour_text}.",
-                  f"{im.label}: {self._when(im)[:10]}", self._when(im)[:10])
-            self.note(only=[im.date], keys=[im.label])
-        return w
-
-    def goal(self):
-        self.mode = "daybefore"
-        steps = self._retime_done()
-        return (f"Change of plan: I'd rather be reminded one day before each due date (still at {self.hour_text}), "
-                "including the ones that were already right."), steps, "Moved every reminder to the day before its due date."
-
-    def mistake(self):
-        wrong = self.hour_text
-        self.hour += 1
-        fix = self._retime_done()
-        return Mistake(wrong, self.hour_text, f"Sorry, I said {wrong} but I meant {self.hour_text}. Please set all of those reminders to {self.hour_text}.",
-                       fix, f"All the reminders now go off at {self.hour_text} on the due date.")
-
-    def _retime_done(self):
-        """One ``modify_reminder`` per checked invoice, to the current ``_when``."""
-        steps = []
-        for i in self.done:
-            rid = ref(f"r{i}", "") if i in self.mutations else self.rid[i]
-            steps.append(call("modify_reminder", reminder_id=rid, reminder_datetime=self._when(self.b.imgs[i])))
-        return steps
-
-    def can_mutate(self, i):
-        return True
-
-    def mutate(self, i):
-        return {"op": "delete", "table": "reminder.reminders", "key": self.rid[i]}
-
-
 class NotePriceValidate(DBRecipe):
     """Price tags vs a price-watch note: update stale prices in the note."""
 

@@ -17,7 +17,14 @@ argument out.
 An :class:`Option` is a detail the user may add to the request (a tag for every contact fixed, a
 calendar to move every corrected event to): drawn for three requests in ten (always when the
 user will correct it), stated by ``text``, written by ``args`` with every fix, and changed by
-the error-correction round, whose ``fix`` call repairs each row fixed so far.
+the error-correction round, whose ``fix`` call repairs each row fixed so far. A ``redo`` option
+is part of what makes every row right (the hour every reminder goes off at): always drawn, and
+its correction re-fixes every row checked so far, right or not, and every later one.
+
+Two more variants: the world may delete a row instead of setting it right (``readd``: the round
+that finds it gone adds it again, saved under ``r`` + the image's index), and the goal change
+may change a recipe value every row's right state depends on (``redo``: the day before the due
+date) and re-fix every row checked, instead of deleting the stale ones with ``remove``.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .challenges import Slip
-from .core import Build
+from .core import Build, ref
 from .db_base import DBRecipe, Work
 from .sinks import Mistake, Op, fill, resolve, texts
 
@@ -45,6 +52,7 @@ class Option:
     say: str  # the correction ({wrong}, {right}: as said)
     answer: str
     fix: Op  # repairs one row fixed so far
+    redo: bool = False  # every row's right state depends on it (see the module docs)
 
 
 @dataclass(frozen=True)
@@ -56,12 +64,12 @@ class CheckRow:
     seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image (in drawing order) its values
     look: Op
     fix: Op
-    remove: Op
-    right: dict[str, Any]  # the row's fields the world sets right (templates)
+    remove: Op | None  # deletes a row (the goal change; None: the goal change is a ``redo``)
+    right: dict[str, Any]  # the row's fields the world sets right (templates; unused with ``readd``)
     settled: str  # the reply when the row needs nothing (right already, or fixed by the user)
     fixed: tuple[str, str]  # the reply's sentence and the summary line of a fix
-    removed: tuple[str, str]  # the same for a delete
-    goal: tuple[str, str]  # the goal change's request and answer ({names}: the rows deleted)
+    removed: tuple[str, str] | None  # the same for a delete
+    goal: tuple[str, str]  # the goal change's request ({said}: the option) and answer ({names}: the rows deleted)
     facts: tuple[str, ...] = ()  # what the reply to a fix states (None: left out)
     only: tuple[str, ...] = ()  # image values a fix writes
     keys: tuple[str, ...] = ()  # values a fix searches by
@@ -69,6 +77,9 @@ class CheckRow:
     derive: Callable[[Values], Values] = lambda t: {}
     option: Option | None = None
     slip: Callable[["Check", list[int]], Slip | None] | None = None
+    readd: Op | None = None  # the world deletes the row (state mutation) and a round adds it again with this call
+    readded: str = ""  # the reply about a row added again
+    redo: Values | None = None  # the recipe values the goal change sets, re-fixing every row checked
 
 
 class Check(DBRecipe, engine=True):
@@ -82,7 +93,8 @@ class Check(DBRecipe, engine=True):
 
     def setup(self, n: int) -> list[int]:
         b, o = self.b, self.row.option
-        self.option = o.draw(self) if o is not None and (self.challenge == "error_correction" or b.rng.random() < 0.3) else None
+        drawn = o is not None and (o.redo or self.challenge == "error_correction" or b.rng.random() < 0.3)
+        self.option = o.draw(self) if drawn else None
         self.v, self.t = self.row.seed(b, n)
         return list(self.t)
 
@@ -91,9 +103,16 @@ class Check(DBRecipe, engine=True):
         """What the request adds for the option ("" without one)."""
         return self.row.option.text.format(option=self.option) if self.option is not None else ""
 
+    @property
+    def said(self) -> str:
+        """The option as the user says it."""
+        return self.row.option.name(self.option)
+
     # ------------------------------------------------------------------ the interpreter's parts
     def _values(self, i: int) -> Values:
         v = {**self.v, "option": self.option, **self.t[i]}
+        if i in self.mutations and self.row.readd is not None:
+            v["key"] = ref(f"r{i}", "")  # the row added again
         v.update(self.row.derive(v))
         return v
 
@@ -110,7 +129,15 @@ class Check(DBRecipe, engine=True):
         row, w = self.row, Work()
         for i in scope:
             v = self._values(i)
-            if w.looked(self._call(row.look, v), not v["stale"] or i in self.mutations, row.settled.format(**v)):
+            gone = i in self.mutations and row.readd is not None
+            settled = not gone and ((not v["stale"] and self.mode != "redo") or i in self.mutations)
+            if w.looked(self._call(row.look, v), settled, row.settled.format(**v)):
+                continue
+            if gone:
+                w.steps.append(fill(row.readd, v, f"r{i}"))
+                w.bits.append(row.readded.format(**v))
+                w.facts += texts(row.facts, v)
+                self.note(only=texts(row.only, v))
                 continue
             if self.mode == "delete":
                 w.did(self._call(row.remove, v), *(s.format(**v) for s in row.removed), row.name_of.format(**v))
@@ -120,7 +147,17 @@ class Check(DBRecipe, engine=True):
             self.note(only=texts(row.only, v), keys=texts(row.keys, v))
         return w
 
+    def _redo(self) -> list[dict[str, Any]]:
+        """From now on every row is fixed; the fixes of the rows checked so far."""
+        self.mode = "redo"
+        extra = self.row.option.args if self.option is not None else None
+        return [self._call(self.row.fix, self._values(i), extra) for i in self.done]
+
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
+        if self.row.redo is not None:
+            self.v.update(self.row.redo)
+            request, answer = self.row.goal
+            return request.format(said=self.said if self.option is not None else ""), self._redo(), answer
         self.mode = "delete"
         fixed = self._fixed()
         steps = [self._call(self.row.remove, self._values(i)) for i in fixed]
@@ -134,7 +171,7 @@ class Check(DBRecipe, engine=True):
             return None
         wrong = self.option
         self.option = o.other(self.b, wrong)
-        fix = [self._call(o.fix, self._values(i)) for i in self._fixed()]
+        fix = self._redo() if o.redo else [self._call(o.fix, self._values(i)) for i in self._fixed()]
         said = {"wrong": o.name(wrong), "right": o.name(self.option)}
         return Mistake(said["wrong"], said["right"], o.say.format(**said), fix, o.answer.format(**said))
 
@@ -142,10 +179,12 @@ class Check(DBRecipe, engine=True):
         return self.row.slip(self, scope) if self.row.slip is not None else None
 
     def can_mutate(self, i: int) -> bool:
-        return bool(self.t[i]["stale"])
+        return self.row.readd is not None or bool(self.t[i]["stale"])
 
     def mutate(self, i: int) -> dict[str, Any]:
         v = self._values(i)
+        if self.row.readd is not None:
+            return {"op": "delete", "table": self.row.table, "key": v["key"]}
         return {"op": "update", "table": self.row.table, "key": v["key"],
                 "fields": {k: resolve(a, v, "") for k, a in self.row.right.items()}}
 

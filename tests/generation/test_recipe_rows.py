@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 
 import pytest
 
@@ -92,13 +93,15 @@ def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
 
 def test_the_shipped_rows_are_played_by_the_interpreters():
     every = [c for group in R.RECIPES.values() for c in group]
-    assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate"}
+    assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate",
+                                                                  "ReminderValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
         "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
         "TodoistReceiptXref", "ErrandsXref", "WishlistXref", "SpotifyLookup"}
     assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
+    assert R.ReminderValidate.offers("mistake") and not R.ReminderValidate.offers("slip")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
     assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")
     assert not issubclass(R.CardLookup, AddMissing) and R.CardLookup.offers("mistake") and not R.CardLookup.offers("slip")  # still a class
@@ -161,6 +164,66 @@ def test_a_corrected_playlist_moves_every_song_added(monkeypatch):
     assert fix[0]["name"] == "spotify_show_playlist_library" and added and out == added
     assert [a["song_id"] for a in into] == [a["song_id"] for a in added]
     assert {a["playlist_id"] for a in into}.isdisjoint({a["playlist_id"] for a in added})
+
+
+def _reminders(monkeypatch, challenge, want):
+    """A verified ReminderValidate scenario taking ``challenge`` for which ``want(s)`` holds."""
+    monkeypatch.setitem(R.RECIPES, "validate", (R.ReminderValidate,))
+    for seed in range(60):
+        try:
+            s = compose(seed, "validate", challenge, "progressive")
+        except (GenerationError, SolutionError):
+            continue
+        if want(s):
+            report = verify(s)
+            assert report.ok, report.problems
+            return s
+    pytest.fail(f"no such {challenge} scenario of ReminderValidate in 60 seeds")
+
+
+def _due(s):
+    """Each invoice's due date by the label its reminder is searched with."""
+    return {im.facts["label"]: im.facts["date"] for im in s.images}
+
+
+def _retimed(s, rounds):
+    return {st["arguments"]["reminder_id"] if isinstance(st["arguments"]["reminder_id"], str) else st["arguments"]["reminder_id"]["$ref"]:
+            st["arguments"]["reminder_datetime"] for r in rounds for st in r.solution if st["name"] == "modify_reminder"}
+
+
+def test_a_corrected_hour_retimes_every_reminder_checked_and_every_later_one(monkeypatch):
+    def corrected_early(s):
+        at = next((k for k, r in enumerate(s.rounds) if r.kind == "correction" and "I meant" in r.query), None)
+        return at is not None and any(st.get("name") == "search_reminder" for r in s.rounds[at + 1:] for st in r.solution)
+    s = _reminders(monkeypatch, "error_correction", corrected_early)
+    at = next(k for k, r in enumerate(s.rounds) if r.kind == "correction")
+    assert "9 AM" in s.rounds[at].query and "10 AM" in s.rounds[at].query
+    seeded = {e["reminder_id"]: e["reminder_datetime"] for e in s.initial_entities["reminder.reminders"]}
+    final = {c.key: c.fields["reminder_datetime"] for c in s.expected_changes if c.table == "reminder.reminders"}
+    assert set(final) == set(seeded)  # every reminder ends at 10 AM, the ones that were right at 9 AM too
+    assert all(when.endswith("T10:00:00+00:00") for when in final.values())
+    assert all(seeded[k].endswith("T09:00:00+00:00") for k in seeded)
+    due = sorted(_due(s).values())
+    assert sorted(when[:10] for when in final.values()) == sorted(due)
+
+
+def test_a_deleted_reminder_is_added_again_and_the_goal_change_retimes_it(monkeypatch):
+    s = _reminders(monkeypatch, "state_mutation", lambda s: any(c.op == "delete" for r in s.rounds for c in r.state_changes))
+    gone = [c.key for r in s.rounds for c in r.state_changes]
+    added = [st for r in s.rounds for st in r.solution if st["name"] == "add_reminder"]
+    assert len(gone) == 1 and len(added) == 1 and added[0]["save_as"].startswith("r")
+    label = added[0]["arguments"]["content"].removeprefix("Pay ").removesuffix(" invoice")
+    assert added[0]["arguments"]["reminder_datetime"] == iso(_due(s)[label], "09:00")
+    g = _reminders(monkeypatch, "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds))
+    at = next(k for k, r in enumerate(g.rounds) if r.kind == "goal_change")
+    checked = {e["reminder_id"] for e in g.initial_entities["reminder.reminders"]}
+    moved = _retimed(g, g.rounds[at:at + 1])
+    assert moved and set(moved) <= checked
+    by_id = {e["reminder_id"]: e for e in g.initial_entities["reminder.reminders"]}
+    due = _due(g)
+    for rid, when in moved.items():  # the day before the due date, right or not before
+        label = by_id[rid]["content"].removeprefix("Pay ").removesuffix(" invoice")
+        assert when == iso((date.fromisoformat(due[label]) - timedelta(days=1)).isoformat(), "09:00")
 
 
 def test_a_row_without_an_about_row_is_refused():
