@@ -26,6 +26,7 @@ class Work:
     bits: list[str] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    clarifications: list[dict[str, Any]] = field(default_factory=list)  # what the user may be asked this round
 
     def looked(self, step: dict[str, Any], settled: bool, bit: str) -> bool:
         """A look-up of one target; when it is ``settled`` (nothing to do) the reply says so (``bit``)."""
@@ -46,6 +47,7 @@ class Work:
         self.bits += other.bits
         self.facts += other.facts
         self.lines += other.lines
+        self.clarifications += other.clarifications
 
 def _past(b: Build, lo: int = 20, hi: int = 200) -> str:
     return (b.now - timedelta(days=b.rng.randint(lo, hi))).replace(tzinfo=None, microsecond=0).isoformat()
@@ -86,7 +88,7 @@ ABOUT: dict[str, About] = {a.name: a for a in (
           ask="I have reminders to pay these invoices. Check {ref}: each reminder should go off at {recipe.said} on the invoice's due date. Fix any that don't, and tell me the due dates you changed them to.",
           mutable=True, again="Two more things to check: {ref}, same rule for their reminders."),
     About("NotePriceValidate", "validate", "price_tag", ("simple_note",),
-          ask="My note '{recipe.title}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
+          ask="My note '{recipe.v[title]}' lists prices for some products. Check {ref} and update the note so every listed price matches the tag.",
           without=("error_correction",), mutable=True, first_only=True, again="I found more tags: check {ref} against the same note."),
     About("SplitwiseValidate", "validate", "receipt", ("splitwise",),
           ask="I logged these receipts as expenses in my '{recipe.v[group][name]}' Splitwise group. Check {ref} against those expenses and fix any amount that doesn't match the receipt's total.",
@@ -254,7 +256,8 @@ class DBRecipe(RecipeBase, ABC):
             first = False
             self.done += [i for i in slot.scope if i not in self.done]
             self.lines += w.lines
-            part = Part(req, w.steps, " ".join(w.bits), facts=unique(w.facts), is_task=True, image_ids=list(slot.deliver))
+            part = Part(req, w.steps, " ".join(w.bits), facts=unique(w.facts), is_task=True, image_ids=list(slot.deliver),
+                        clarifications=list(w.clarifications))
             if state_changes:
                 part.state_changes = state_changes
                 part.kind = "state_mutation"

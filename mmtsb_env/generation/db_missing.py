@@ -16,6 +16,11 @@ collecting the summary lines; what it does to each addition made) and the row th
 the user has done one item themselves (``inserted``), or the change they made (``own``). A row
 without a detail, an ``instead`` or ``inserted``/``own`` takes no such challenge.
 
+A row without ``add`` makes no call per item: its summary lines are its output, written each
+round to a sink drawn among its ``sinks`` (which cards paid which receipts: a note, a file, a
+draft, a task, an email); the user's correction is then the sink's own (its :class:`.sinks.Fix`:
+the note's title, the file's path), and a goal change moves the lines to another sink.
+
 Templates are resolved by :func:`.sinks.resolve` over the recipe's values (what ``seed`` drew, the
 detail under its name) and the image's (what ``seed`` gave it and ``derive`` computes); ``"@..."``
 refers to the result saved under the image's (or item's) label.
@@ -54,12 +59,11 @@ class Detail:
 class Instead:
     """What a goal change switches to: ``op`` per image (its reply ``bit``), or a ``sink`` for the summary lines."""
 
-    request: str  # the goal change's request ({intent}: the sink's)
-    answer: str  # ({done}: the sink's)
+    request: str  # the goal change's request ({intent}: the new sink's; {noun}: what the old one made)
+    answer: str  # ({done}: the new sink's)
     op: Op | None = None
     bit: str = ""
-    sink: SinkRow | None = None
-    headline: str = ""  # the sink's payload headline
+    sinks: tuple[SinkRow, ...] = ()  # the sink: the first of these the recipe has not written to
     switch: tuple[Op, ...] | None = None  # what the goal change does to each addition made (None: the row's ``remove``, then ``op``)
     pre: tuple[Op, ...] = ()  # calls before the goal change's others
 
@@ -72,7 +76,7 @@ class MissingRow:
     table: str  # where ``inserted`` puts the user's own addition
     seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image: values with "present"
     look: Op | None  # None: the round's ``every`` calls show every item at once
-    add: Op
+    add: Op | None  # None: the summary lines go to a sink (``sinks``)
     added: tuple[str, str]  # the reply's sentence and the summary line of an addition
     settled: str = ""  # the reply about an item already there
     label: str = ""  # the stem of the label an addition is saved under
@@ -90,6 +94,8 @@ class MissingRow:
     only: tuple[str, ...] = ()  # image values an addition (or its repair) writes
     derive: Callable[[Values], Values] = lambda v: {}
     slip: Callable[["AddMissing", list[int]], Slip | None] | None = None
+    sinks: tuple[SinkRow, ...] = ()  # where a row without ``add`` writes (one drawn per scenario)
+    headline: str = ""  # the headline of the lines a sink is given
 
 
 class AddMissing(DBRecipe, engine=True):
@@ -99,7 +105,7 @@ class AddMissing(DBRecipe, engine=True):
 
     @classmethod
     def offers(cls, hook: str) -> bool:
-        return {"mistake": cls.row.detail is not None, "slip": cls.row.slip is not None}.get(hook, False)
+        return {"mistake": cls.row.detail is not None or bool(cls.row.sinks), "slip": cls.row.slip is not None}.get(hook, False)
 
     def setup(self, n: int) -> list[int]:
         d = self.row.detail
@@ -108,9 +114,17 @@ class AddMissing(DBRecipe, engine=True):
         self.v, self.t = self.row.seed(self.b, n)
         if drawn:
             self.v[d.name] = detail
-        self.instead_sink = None
+        self.sink = None  # where the summary lines are written
+        if self.row.sinks:  # the correction is the sink's own; a goal change takes it back
+            fits = [r for r in self.row.sinks if (self.challenge != "error_correction" or r.fix is not None)
+                    and (self.challenge != "goal_change" or r.undoable)]
+            self.sink = self.b.rng.choice(fits)(self.b)
         self.own_done: set[str] = set()  # the labels of the items the user did themselves
         return list(self.t)
+
+    @property
+    def sink_intent(self) -> str:
+        return self.sink.intent()
 
     @property
     def said(self) -> str:
@@ -144,42 +158,46 @@ class AddMissing(DBRecipe, engine=True):
                     w.bits.append(row.settled.format(**v))
                     w.facts += texts(row.settled_facts, v)
                     continue
-                if self.mode == "normal":
-                    w.steps += [fill(o, v, label) for o in (row.add, *row.also)]
-                    w.bits.append(row.added[0].format(**v))
-                elif row.instead.op is not None:
+                if self.mode == "instead" and row.instead.op is not None:
                     w.steps.append(fill(row.instead.op, v, label))
                     w.bits.append(row.instead.bit.format(**v))
+                elif self.mode == "normal" or row.add is None:
+                    w.steps += [fill(o, v, label) for o in (row.add, *row.also) if o is not None]
+                    w.bits.append(row.added[0].format(**v))
                 w.lines.append(row.added[1].format(**v))
                 w.facts += texts(row.facts, v)
                 self.note(only=texts(row.only, v))
-        if self.instead_sink is not None and w.lines:
-            w.steps += self.instead_sink.write(Payload(row.instead.headline, lines=list(w.lines)), additive=True)
-            w.bits.append(self.instead_sink.done())
+        if self.sink is not None and w.lines:
+            if self.sink.clarify and not self.sink.created:  # its first write asks which contact is meant
+                w.clarifications.append(self.sink.clarify)
+            w.steps += self.sink.write(Payload(row.headline, lines=list(w.lines)), additive=True)
+            w.bits.append(self.sink.done())
         return w
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
         ins, added = self.row.instead, self._added()
-        if ins is None or (ins.switch is None and self.row.remove is None):
+        if ins is None or (ins.switch is None and self.row.remove is None and not ins.sinks):
             return super().goal()
         steps = [fill(o, self.v) for o in ins.pre]
-        if ins.sink is None:
+        if not ins.sinks:
             switch = ins.switch if ins.switch is not None else (self.row.remove, ins.op)
             steps += [fill(o, v, label) for label, v in added for o in switch]
             fmt: Values = {}
         else:
-            self.instead_sink = ins.sink(self.b, ambiguous=False)
-            steps += [fill(self.row.remove, v, label) for label, v in added]
+            old = self.sink
+            self.sink = next(r for r in ins.sinks if old is None or r is not old.row)(self.b, ambiguous=False)
+            steps += old.undo() if old is not None else []
+            steps += [fill(self.row.remove, v, label) for label, v in added] if self.row.remove is not None else []
             lines = [self.row.added[1].format(**v) for _, v in added]
-            steps += self.instead_sink.write(Payload(ins.headline, lines=lines or ["(none yet)"]), additive=True)
-            fmt = {"intent": self.instead_sink.intent(), "done": self.instead_sink.done()}
+            steps += self.sink.write(Payload(self.row.headline, lines=lines or ["(none yet)"]), additive=True)
+            fmt = {"intent": self.sink.intent(), "done": self.sink.done(), "noun": old.noun if old is not None else ""}
         self.mode = "instead"
         return ins.request.format(**self.v, **fmt), steps, ins.answer.format(**fmt)
 
     def mistake(self) -> Mistake | None:
         d = self.row.detail
         if d is None:
-            return None
+            return self.sink.mistake() if self.sink is not None else None
         wrong = self.v[d.name]
         undo = [fill(d.undo, v, label) if d.undo is not None else None for label, v in self._added()]
         self.v[d.name] = self.v[d.meant] if d.other is None else d.other(wrong)

@@ -4,11 +4,13 @@ Each recipe draws images whose values relate to rows of the simulated device -- 
 ``initial_entities`` (stale contacts, a shopping project, events already in the calendar) or
 rows of the base world (store products, songs, the owner's payment cards) -- and solves each
 task round with searches followed by targeted writes. What a recipe is about (flow, category,
-apps, its requests, the challenges it takes) is its row of :data:`.db_base.ABOUT`. Recipes of a
-shared shape are rows read by one interpreter (:class:`.db_validate.CheckRow`: check one stored
-row per image and fix the stale ones; :class:`.db_missing.MissingRow`: add what is not stored
-yet); the others are :class:`.db_base.DBRecipe` subclasses supplying its hooks. :data:`RECIPES`
-lists every recipe by flow.
+apps, its requests, the challenges it takes) is its row of :data:`.db_base.ABOUT`. Every recipe
+here is a row read by one of two interpreters (:class:`.db_validate.CheckRow`: check what is
+stored for each image -- a row, or a line of one text -- and fix the stale ones;
+:class:`.db_missing.MissingRow`: add what is not stored yet, or write what was looked up to a
+sink); this module holds the rows, the seed functions that store what each starts from, and the
+world slips. The one recipe of its own kind, :class:`.settings_recipe.SettingsMatch` (switches,
+not records), is a class. :data:`RECIPES` lists every recipe by flow.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from typing import Any
 from . import pools
 from . import sinks as S
 from .challenges import Slip, near_digits, near_name, wrong_value
-from .core import ORDINALS, Build, GenerationError, Payload, call, ref
-from .db_base import ABOUT, DBRecipe, Work, _past  # noqa: F401 (ABOUT: re-exported)
+from .core import ORDINALS, Build, GenerationError, call
+from .db_base import DBRecipe, _past
 from .db_missing import Detail, Instead, MissingRow, missing_recipe
-from .db_validate import CheckRow, Option, check_recipe
+from .db_validate import CheckRow, Option, Sheet, check_recipe
 from .images import dollars, money, number
 from .settings_recipe import SettingsMatch
-from .sinks import Mistake, iso, op, resolve
+from .sinks import iso, op, resolve
 from .world_index import norm
 from ._recipe_helpers import already_right, calendars, draw_dated, hours_after, shifted_date
 
@@ -335,77 +337,39 @@ ReminderValidate = check_recipe(CheckRow(
 ), __name__)
 
 
-# ---------------------------------------------------------------------------- validate recipes of their own shape
-class NotePriceValidate(DBRecipe):
-    """Price tags vs a price-watch note: update stale prices in the note."""
+def _seed_price_note(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Price tags and a price-watch note listing a price per product (the stale ones off the tag), beside an old note."""
+    n = min(n, len(pools.TAG_PRODUCTS))
+    ids = [b.img("price_tag") for _ in range(n)]
+    t = {}
+    for k, i in enumerate(ids):
+        im = b.imgs[i]
+        listed = b.drafter.price(3, 70) if not already_right(b, k) else im.amount
+        t[i] = {"label": im.label, "listed": dollars(listed), "value": dollars(im.amount), "money": money(im.amount),
+                "stale": listed != im.amount}
+    title = S._fresh_title(b, ["Price watch", "Store prices", "Price check"], "simple_note.notes", "title")
+    order = list(ids)
+    b.rng.shuffle(order)
+    text = "\n".join(f"{t[i]['label']}: {t[i]['listed']}" for i in order)
+    note = b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": title, "content": text,
+                                           "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b, 2, 19)})
+    b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": title + " (old)", "content": "Nothing to track.",
+                                    "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b)})
+    new_title = S._fresh_title(b, ["Corrected prices", "Updated prices"], "simple_note.notes", "title")
+    return {"key": note["id"], "title": title, "new_title": new_title, "order": order}, t
 
-    def setup(self, n):
-        b = self.b
-        n = min(n, len(pools.TAG_PRODUCTS))
-        ids = [b.img("price_tag") for _ in range(n)]
-        self.listed: dict[int, float] = {}
-        for k, i in enumerate(ids):
-            im = b.imgs[i]
-            stale = not already_right(b, k)
-            self.listed[i] = b.drafter.price(3, 70) if stale else im.amount
-        self.title = S._fresh_title(b, ["Price watch", "Store prices", "Price check"], "simple_note.notes", "title")
-        self.order = list(ids)
-        b.rng.shuffle(self.order)
-        self.current = {i: self.listed[i] for i in ids}
-        note = b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": self.title, "content": self._content(),
-                                               "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b, 2, 19)})
-        self.note_id = note["id"]
-        b.add_row("simple_note.notes", {"user_id": b.wi.owner_id, "title": self.title + " (old)", "content": "Nothing to track.",
-                                        "tags": ["shopping"], "pinned": False, "created_at": _past(b), "updated_at": _past(b)})
-        self.new_title = S._fresh_title(b, ["Corrected prices", "Updated prices"], "simple_note.notes", "title")
-        return ids
 
-    def _content(self) -> str:
-        return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.current[i])}" for i in self.order)
-
-    def work(self, scope, first):
-        w = Work([call("simple_note_search_notes", query=self.title), call("simple_note_show_note", note_id=self.note_id)])
-        changed = []
-        for i in scope:
-            im = self.b.imgs[i]
-            if self.current[i] != im.amount and i not in self.mutations:
-                changed.append(i)
-            self.current[i] = im.amount
-        if self.mode == "normal":
-            if changed:
-                w.steps.append(call("simple_note_update_note", note_id=self.note_id, content=self._content()))
-        else:
-            w.steps = [call("simple_note_search_notes", query=self.new_title),
-                       call("simple_note_update_note", note_id=ref("corrected", "note_id"), content=self._content())]
-        for i in changed:
-            im = self.b.imgs[i]
-            w.bits.append(f"{im.label} is now {dollars(im.amount)}.")
-            w.lines.append(f"{im.label}: {dollars(im.amount)}")
-            w.facts += [money(im.amount)]
-            self.note(only=[money(im.amount)], keys=[im.label])
-        if not changed:
-            w.bits.append("All of those prices were already right.")
-        return w
-
-    def goal(self):
-        self.mode = "copy"
-        steps = [call("simple_note_update_note", note_id=self.note_id, content=self._original()),
-                 call("simple_note_create_note", save_as="corrected", title=self.new_title, content=self._content())]
-        return (f"Change of plan: put '{self.title}' back the way it was, and write the corrected list into a new note titled "
-                f"'{self.new_title}' instead. Keep using that new note from now on."), steps, f"Restored '{self.title}' and saved the corrected list as '{self.new_title}'."
-
-    def _original(self) -> str:
-        return "\n".join(f"{self.b.imgs[i].label}: {dollars(self.listed[i] if i not in self.mutations else self.b.imgs[i].amount)}" for i in self.order)
-
-    def can_mutate(self, i):
-        return self.listed[i] != self.b.imgs[i].amount
-
-    def mutate(self, i):
-        saved = dict(self.current)
-        self.current[i] = self.b.imgs[i].amount
-        content = self._content()
-        self.current = saved
-        return {"op": "update", "table": "simple_note.notes", "key": self.note_id, "fields": {"content": content}}
+NotePriceValidate = check_recipe(CheckRow(
+    "NotePriceValidate", "simple_note.notes", _seed_price_note, look=None, fix=None, remove=None, right={"content": "{text}"},
+    settled="", fixed=("{label} is now {value}.", "{label}: {value}"), removed=None,
+    facts=("{money}",), only=("{money}",), keys=("{label}",),
+    goal=("Change of plan: put '{title}' back the way it was, and write the corrected list into a new note titled '{new_title}' "
+          "instead. Keep using that new note from now on.", "Restored '{title}' and saved the corrected list as '{new_title}'."),
+    sheet=Sheet("{label}: {value}", (op("simple_note_search_notes", query="{title}"), op("simple_note_show_note", note_id="{key}")),
+                op("simple_note_update_note", note_id="{key}", content="{text}"), "All of those prices were already right.",
+                op("simple_note_create_note", save=True, title="{new_title}", content="{text}"),
+                (op("simple_note_search_notes", query="{new_title}"),), op("simple_note_update_note", note_id="@note_id", content="{text}")),
+), __name__)
 
 
 # ============================================================================ lookup chains
@@ -488,73 +452,28 @@ SpotifyLookup = missing_recipe(MissingRow(
 ), __name__)
 
 
-class CardLookup(DBRecipe):
-    """Receipts paid by card: match the last four digits to the owner's cards and record which card paid."""
+def _seed_paid_receipts(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Receipts paid by the owner's cards, each showing the card's last four digits."""
+    cards = sorted(b.wi.rows("supervisor.payment_cards", user_id=b.wi.owner_id), key=lambda c: c["id"])
+    t = {}
+    for _ in range(n):
+        i = b.img("receipt")
+        im, card = b.imgs[i], b.rng.choice(cards)
+        last4 = str(card["card_number"])[-4:]
+        im.content["payment"] = f"VISA **** {last4}"
+        im.extra["card_last4"] = last4
+        t[i] = {"present": False, "label": im.label, "dollars": dollars(im.amount), "money": money(im.amount),
+                "card": card["card_name"], "last4": last4}
+    return {}, t
 
-    @property
-    def sink_intent(self) -> str:
-        return self.sink.intent()
 
-    def setup(self, n):
-        b = self.b
-        cards = sorted(b.wi.rows("supervisor.payment_cards", user_id=b.wi.owner_id), key=lambda c: c["id"])
-        self.card: dict[int, dict[str, Any]] = {}
-        ids = []
-        for k in range(n):
-            i = b.img("receipt")
-            card = b.rng.choice(cards)
-            last4 = str(card["card_number"])[-4:]
-            b.imgs[i].content["payment"] = f"VISA **** {last4}"
-            b.imgs[i].extra["card_last4"] = last4
-            self.card[i] = card
-            ids.append(i)
-        need_mistake = self.challenge == "error_correction"
-        need_undo = self.challenge == "goal_change"
-        options = [c for c in (S.NoteSink, S.FileSink, S.DraftSink, S.TaskSink, S.EmailSink)
-                   if (not need_mistake or c not in (S.EmailSink,)) and (not need_undo or c.undoable)]
-        self.sink = b.rng.choice(options)(b)
-        return ids
-
-    def _payload(self, scope) -> Payload:
-        p = Payload("Cards used")
-        for i in scope:
-            im, card = self.b.imgs[i], self.card[i]
-            p.lines.append(f"{im.label}: {dollars(im.amount)} on {card['card_name']}")
-            p.facts += [card["card_name"], money(im.amount)]
-            p.image_values += [im.label, money(im.amount)]
-            p.keys += [im.extra["card_last4"]]
-        return p
-
-    def work(self, scope, first):
-        p = self._payload(scope)
-        self.b.note_values(p)
-        had = bool(self.sink.clarify) and not self.sink.created
-        steps = [call("supervisor_show_payment_cards")] + self.sink.write(p, additive=True)
-        w = Work(steps, [" ".join(f"{l}." for l in p.lines) + " " + self.sink.done()], list(p.facts), list(p.lines))
-        if had:
-            self._clarify = self.sink.clarify
-        return w
-
-    def parts(self):
-        self._clarify = None
-        parts = super().parts()
-        if self._clarify:
-            for p in parts:
-                if any(st.get("say") for st in p.steps):
-                    p.clarifications.append(self._clarify)
-                    break
-        return parts
-
-    def goal(self):
-        sink = self.sink
-        new = S.NoteSink(self.b) if sink.row is not S.NoteSink else S.FileSink(self.b)
-        p = self._payload(self.done)
-        steps = sink.undo() + new.write(p, additive=False)
-        self.sink = new
-        return f"Change of plan: delete the {sink.noun} you made and instead {new.intent()}.", steps, f"Deleted it. {new.done()}"
-
-    def mistake(self):
-        return self.sink.mistake()
+CardLookup = missing_recipe(MissingRow(
+    "CardLookup", "supervisor.payment_cards", _seed_paid_receipts, every=(op("supervisor_show_payment_cards"),), keys=("{last4}",),
+    look=None, add=None, added=("{label}: {dollars} on {card}.", "{label}: {dollars} on {card}"),
+    facts=("{card}", "{money}"), only=("{label}", "{money}"),
+    sinks=(S.NoteSink, S.FileSink, S.DraftSink, S.TaskSink, S.EmailSink), headline="Cards used",
+    instead=Instead("Change of plan: delete the {noun} you made and instead {intent}.", "Deleted it. {done}", sinks=(S.NoteSink, S.FileSink)),
+), __name__)
 
 
 def _seed_invoices(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
@@ -798,7 +717,7 @@ ContactsCardXref = missing_recipe(MissingRow(
     remove=op("contacts_delete_contact", contact_id="@contact_id"),
     instead=Instead("Change of plan: don't keep them in my contacts. Delete the ones you added and instead {intent}, "
                     "listing each new person's name, phone and email. Add any more to that same draft.", "Deleted them. {done}",
-                    sink=S.DraftSink, headline="New contacts"),
+                    sinks=(S.DraftSink,)), headline="New contacts",
     detail=Detail("tag", lambda r: r.b.rng.choice(["colleague", "client", "conference"]),
                   {"colleague": "client", "client": "supplier", "conference": "partner"}.get, str,
                   "Sorry, they should be tagged '{right}', not '{wrong}'. Please fix the ones you added.", "Retagged them as '{right}'.",

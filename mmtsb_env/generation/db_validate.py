@@ -25,6 +25,12 @@ Two more variants: the world may delete a row instead of setting it right (``rea
 that finds it gone adds it again, saved under ``r`` + the image's index), and the goal change
 may change a recipe value every row's right state depends on (``redo``: the day before the due
 date) and re-fix every row checked, instead of deleting the stale ones with ``remove``.
+
+A :class:`Sheet` row keeps no row per image: each image is a line of one stored text (a note
+listing a price per product, in the recipe value ``order``; the text's key is the value ``key``).
+A round reads the text once and, when a line was stale, rewrites it whole; the state mutation
+sets one line right, and the goal change puts the text back as it was and copies the corrected
+one elsewhere, which later rounds read and rewrite instead.
 """
 
 from __future__ import annotations
@@ -56,14 +62,27 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Sheet:
+    """The images' rows are lines of one stored text (see the module docs)."""
+
+    line: str  # an image's line ({value}: the value the text holds for it, ``listed`` or the image's ``value``)
+    look: tuple[Op, ...]  # a round's reads of the text
+    write: Op  # rewrites the text ({text})
+    settled: str  # the reply when no line of the round was stale
+    copy: Op  # the goal change's copy of the corrected text (saved as "corrected")
+    copy_look: tuple[Op, ...]  # a later round's reads of the copy
+    copy_write: Op  # and its rewrite ("@..." refers to the copy)
+
+
+@dataclass(frozen=True)
 class CheckRow:
     """A validate recipe as data (see the module docs); ``name`` is its row of :data:`.db_base.ABOUT`."""
 
     name: str
     table: str
     seed: Callable[[Build, int], tuple[Values, dict[int, Values]]]  # the recipe's values; per image (in drawing order) its values
-    look: Op
-    fix: Op
+    look: Op | None  # None: a ``sheet`` row
+    fix: Op | None
     remove: Op | None  # deletes a row (the goal change; None: the goal change is a ``redo``)
     right: dict[str, Any]  # the row's fields the world sets right (templates; unused with ``readd``)
     settled: str  # the reply when the row needs nothing (right already, or fixed by the user)
@@ -80,6 +99,7 @@ class CheckRow:
     readd: Op | None = None  # the world deletes the row (state mutation) and a round adds it again with this call
     readded: str = ""  # the reply about a row added again
     redo: Values | None = None  # the recipe values the goal change sets, re-fixing every row checked
+    sheet: Sheet | None = None  # the rows are lines of one text
 
 
 class Check(DBRecipe, engine=True):
@@ -124,8 +144,36 @@ class Check(DBRecipe, engine=True):
         """The images checked so far whose row was stale and fixed by the assistant."""
         return [i for i in self.done if self.t[i]["stale"] and i not in self.mutations]
 
+    def _text(self, right: set[int] = frozenset(), checked: bool = True) -> str:
+        """The sheet's text: the lines of ``right`` (and of the rows checked) with the image's value, the others as stored."""
+        def line(i: int) -> str:
+            v = self._values(i)
+            fixed = i in right or (checked and i in self.done)
+            return self.row.sheet.line.format(**{**v, "value": v["value"] if fixed else v["listed"]})
+        return "\n".join(line(i) for i in self.v["order"])
+
+    def _sheet_work(self, scope: list[int]) -> Work:
+        sh, w = self.row.sheet, Work()
+        stale = [i for i in scope if self.t[i]["stale"] and i not in self.mutations]
+        text = {**self.v, "text": self._text(right=set(scope))}
+        if self.mode == "copy":
+            w.steps = [fill(o, self.v, "corrected") for o in sh.copy_look] + [fill(sh.copy_write, text, "corrected")]
+        else:
+            w.steps = [fill(o, self.v) for o in sh.look] + ([fill(sh.write, text)] if stale else [])
+        for i in stale:
+            v = self._values(i)
+            w.bits.append(self.row.fixed[0].format(**v))
+            w.lines.append(self.row.fixed[1].format(**v))
+            w.facts += texts(self.row.facts, v)
+            self.note(only=texts(self.row.only, v), keys=texts(self.row.keys, v))
+        if not stale:
+            w.bits.append(sh.settled)
+        return w
+
     # ------------------------------------------------------------------ hooks
     def work(self, scope: list[int], first: bool) -> Work:
+        if self.row.sheet is not None:
+            return self._sheet_work(scope)
         row, w = self.row, Work()
         for i in scope:
             v = self._values(i)
@@ -154,16 +202,21 @@ class Check(DBRecipe, engine=True):
         return [self._call(self.row.fix, self._values(i), extra) for i in self.done]
 
     def goal(self) -> tuple[str, list[dict[str, Any]], str]:
-        if self.row.redo is not None:
-            self.v.update(self.row.redo)
-            request, answer = self.row.goal
-            return request.format(said=self.said if self.option is not None else ""), self._redo(), answer
-        self.mode = "delete"
-        fixed = self._fixed()
-        steps = [self._call(self.row.remove, self._values(i)) for i in fixed]
-        names = ", ".join(self.row.name_of.format(**self._values(i)) for i in fixed) or "none so far"
-        request, answer = self.row.goal
-        return request, steps, answer.format(names=names)
+        row, fixed = self.row, self._fixed()
+        names = ", ".join(row.name_of.format(**self._values(i)) for i in fixed) or "none so far"
+        said = {**self.v, "said": self.said if self.option is not None else "", "names": names}
+        request, answer = (t.format(**said) for t in row.goal)
+        if row.sheet is not None:  # the text as it was (with the lines the user set right), and the corrected copy
+            steps = [fill(row.sheet.write, {**self.v, "text": self._text(right=set(self.mutations), checked=False)}),
+                     fill(row.sheet.copy, {**self.v, "text": self._text()}, "corrected")]
+            self.mode = "copy"
+        elif row.redo is not None:
+            self.v.update(row.redo)
+            steps = self._redo()
+        else:
+            self.mode = "delete"
+            steps = [self._call(row.remove, self._values(i)) for i in fixed]
+        return request, steps, answer
 
     def mistake(self) -> Mistake | None:
         o = self.row.option
@@ -185,6 +238,8 @@ class Check(DBRecipe, engine=True):
         v = self._values(i)
         if self.row.readd is not None:
             return {"op": "delete", "table": self.row.table, "key": v["key"]}
+        if self.row.sheet is not None:
+            v["text"] = self._text(right={i})
         return {"op": "update", "table": self.row.table, "key": v["key"],
                 "fields": {k: resolve(a, v, "") for k, a in self.row.right.items()}}
 

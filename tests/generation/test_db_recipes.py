@@ -56,7 +56,7 @@ def test_entity_mutation_is_a_user_change_the_solution_respects():
 
 
 def test_every_recipe_is_described_by_one_about_row():
-    from mmtsb_env.generation.db_recipes import ABOUT, DBRecipe
+    from mmtsb_env.generation.db_base import ABOUT, DBRecipe
 
     classes = {cls.__name__: (flow, cls) for flow, group in RECIPES.items() for cls in group}
     assert set(classes) == set(ABOUT)

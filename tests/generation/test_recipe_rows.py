@@ -16,6 +16,7 @@ from mmtsb_env.generation.db_validate import Check, CheckRow, check_recipe
 from mmtsb_env.generation.dryrun import SolutionError
 from mmtsb_env.generation.sinks import iso, op
 from mmtsb_env.generation.verify import verify
+from mmtsb_env.generation.world_index import world_index
 
 TBA = "To be announced"
 
@@ -94,17 +95,17 @@ def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
 def test_the_shipped_rows_are_played_by_the_interpreters():
     every = [c for group in R.RECIPES.values() for c in group]
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate",
-                                                                  "ReminderValidate"}
+                                                                  "ReminderValidate", "NotePriceValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
         "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
-        "TodoistReceiptXref", "ErrandsXref", "WishlistXref", "SpotifyLookup"}
+        "TodoistReceiptXref", "ErrandsXref", "WishlistXref", "SpotifyLookup", "CardLookup"}
     assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")
     assert R.CalendarValidate.offers("slip") and not R.SplitwiseValidate.offers("mistake")
     assert R.ReminderValidate.offers("mistake") and not R.ReminderValidate.offers("slip")
     assert R.AmazonLookup.offers("mistake") and not R.AmazonLookup.offers("slip")
     assert R.SpotifyLookup.offers("mistake") and R.SpotifyLookup.offers("slip")
-    assert not issubclass(R.CardLookup, AddMissing) and R.CardLookup.offers("mistake") and not R.CardLookup.offers("slip")  # still a class
+    assert R.CardLookup.offers("mistake") and not R.CardLookup.offers("slip")  # its sink's own correction
     assert not R.WishlistXref.offers("mistake") and not R.InvoicePayLookup.offers("mistake") and R.InvoicePayLookup.offers("slip")
     assert R.ChartProjectLookup.offers("mistake") and not R.ChartProjectLookup.offers("slip")
 
@@ -224,6 +225,87 @@ def test_a_deleted_reminder_is_added_again_and_the_goal_change_retimes_it(monkey
     for rid, when in moved.items():  # the day before the due date, right or not before
         label = by_id[rid]["content"].removeprefix("Pay ").removesuffix(" invoice")
         assert when == iso((date.fromisoformat(due[label]) - timedelta(days=1)).isoformat(), "09:00")
+
+
+def test_card_lookup_names_each_receipts_card_and_a_goal_change_moves_every_line(monkeypatch):
+    monkeypatch.setitem(R.RECIPES, "lookup_chain", (R.CardLookup,))
+    for seed in range(20):
+        try:
+            s = compose(seed, "lookup_chain", "goal_change", "progressive")
+        except (GenerationError, SolutionError):
+            continue
+        if any(r.kind == "goal_change" for r in s.rounds[1:]):
+            break
+    else:
+        pytest.fail("no goal change of CardLookup in 20 seeds")
+    assert verify(s).ok
+    owner = world_index()
+    cards = {str(c["card_number"])[-4:]: c["card_name"] for c in owner.rows("supervisor.payment_cards", user_id=owner.owner_id)}
+    lines = [f"{im.facts['label']}: ${im.facts['amount']:.2f} on {cards[im.render['content']['payment'][-4:]]}" for im in s.images]
+    at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
+    written = json.dumps([st["arguments"] for r in s.rounds[:at] for st in r.solution if "name" in st])
+    checked = [line for line in lines if line.split(":")[0] in written]
+    assert checked and all(line in written for line in checked)  # every receipt so far, with the card its digits name
+    undo, *_, create = s.rounds[at].solution
+    assert undo["name"].endswith(("delete_note", "delete_file", "delete_draft", "delete_task"))
+    assert create["name"] in ("simple_note_create_note", "file_system_create_file")
+    assert all(line in json.dumps(create["arguments"]) for line in checked)
+    assert s.metadata["recipe"].split("/")[1] in ("NoteSink", "FileSink")
+
+
+def _price_note(monkeypatch, challenge, want):
+    monkeypatch.setitem(R.RECIPES, "validate", (R.NotePriceValidate,))
+    for seed in range(40):
+        try:
+            s = compose(seed, "validate", challenge, "progressive")
+        except (GenerationError, SolutionError):
+            continue
+        if want(s):
+            report = verify(s)
+            assert report.ok, report.problems
+            return s
+    pytest.fail(f"no such {challenge} scenario of NotePriceValidate in 40 seeds")
+
+
+def _prices(text):
+    return dict(line.split(": ") for line in text.splitlines())
+
+
+def test_a_price_sheet_is_rewritten_whole_and_a_goal_change_restores_it_and_copies_the_corrected_list(monkeypatch):
+    s = _price_note(monkeypatch, "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:]))
+    tags = {im.facts["label"]: f"${im.facts['amount']:.2f}" for im in s.images}
+    note, old = s.initial_entities["simple_note.notes"]
+    stored = _prices(note["content"])
+    assert set(stored) == set(tags) and stored != tags and old["title"] == note["title"] + " (old)"
+    at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
+    restore, copy = s.rounds[at].solution
+    assert restore["name"] == "simple_note_update_note" and restore["arguments"]["note_id"] == note["id"]
+    assert _prices(restore["arguments"]["content"]) == stored  # back as it was
+    fixed = _prices(copy["arguments"]["content"])
+    assert copy["name"] == "simple_note_create_note" and copy["save_as"] == "corrected"
+    checked = {k for k, v in fixed.items() if v != stored[k]}
+    assert checked and all(fixed[k] == tags[k] for k in checked)  # the corrected lines carry the tags' prices
+    later = [st for r in s.rounds[at + 1:] for st in r.solution if st["name"] == "simple_note_update_note"]
+    assert all(st["arguments"]["note_id"] == {"$ref": "corrected.note_id"} for st in later)
+    notes = [c for c in s.expected_changes if c.table == "simple_note.notes"]
+    assert [c.operation for c in notes] == ["create"]  # the old note ends as it began; the copy is the one new note
+    content = " ".join(notes[0].row["content"])  # compared as the words and numbers it must hold
+    assert all(k in content and tags[k].lstrip("$") in content for k in checked)
+
+
+def test_the_user_setting_one_price_right_leaves_that_line_and_the_round_fixes_the_others(monkeypatch):
+    s = _price_note(monkeypatch, "state_mutation", lambda s: any(r.state_changes for r in s.rounds))
+    tags = {im.facts["label"]: f"${im.facts['amount']:.2f}" for im in s.images}
+    note = s.initial_entities["simple_note.notes"][0]
+    stored = _prices(note["content"])
+    own = next(c for r in s.rounds for c in r.state_changes)
+    after = _prices(own.fields["content"])
+    (mine,) = [k for k in after if after[k] != stored[k]]  # the user set one line right, to its tag's price
+    assert after[mine] == tags[mine]
+    words = next(c for c in s.expected_changes if c.key == note["id"]).fields["content"]  # the names and prices it must hold
+    end = {name: "$" + price for name, price in zip(words[::2], words[1::2])}
+    assert end == {k: tags[k] for k in stored if stored[k] != tags[k] and k != mine}  # the assistant fixes the other stale lines
+    assert f"{mine} is now" not in " ".join(r.answer for r in s.rounds)
 
 
 def test_a_row_without_an_about_row_is_refused():

@@ -104,7 +104,7 @@ def test_capabilities_a_sink_lacks_are_generation_errors(cls):
 
 
 def test_recipes_must_implement_their_hooks():
-    from mmtsb_env.generation.db_recipes import DBRecipe
+    from mmtsb_env.generation.db_base import DBRecipe
 
     with pytest.raises(TypeError, match="abstract"):
         DBRecipe.__new__(DBRecipe)
