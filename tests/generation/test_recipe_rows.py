@@ -110,18 +110,20 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     assert R.ChartProjectLookup.offers("mistake") and not R.ChartProjectLookup.offers("slip")
 
 
-def _xref(monkeypatch, recipe, challenge):
-    """A verified cross-reference scenario of ``recipe`` taking ``challenge``."""
-    monkeypatch.setitem(R.RECIPES, "cross_reference", (getattr(R, recipe),))
-    for seed in range(20):
+def _played(monkeypatch, recipe, challenge, want=lambda s: True):
+    """The first scenario of ``recipe`` alone taking ``challenge`` for which ``want`` holds, fully verified."""
+    cls = getattr(R, recipe)
+    monkeypatch.setitem(R.RECIPES, cls.flow_name, (cls,))
+    for seed in range(60):
         try:
-            s = compose(seed, "cross_reference", challenge, "progressive")
+            s = compose(seed, cls.flow_name, challenge, "progressive")
         except (GenerationError, SolutionError):
             continue
-        report = verify(s)
-        assert report.ok, report.problems
-        return s
-    pytest.fail(f"no {challenge} scenario of {recipe} in 20 seeds")
+        if want(s):
+            report = verify(s)
+            assert report.ok, report.problems
+            return s
+    pytest.fail(f"no such {challenge} scenario of {recipe} in 60 seeds")
 
 
 def _calls(s, tool):
@@ -129,7 +131,7 @@ def _calls(s, tool):
 
 
 def test_an_item_the_user_did_leaves_the_other_items_of_its_image_to_do(monkeypatch):
-    s = _xref(monkeypatch, "ErrandsXref", "state_mutation")
+    s = _played(monkeypatch, "ErrandsXref", "state_mutation")
     own = [c.row["title"] for r in s.rounds for c in r.state_changes if c.op == "insert"]
     created = [st["arguments"]["title"] for st in _calls(s, "todoist_create_task")]
     stored = {e["title"] for e in s.initial_entities["todoist.tasks"]}
@@ -139,25 +141,17 @@ def test_an_item_the_user_did_leaves_the_other_items_of_its_image_to_do(monkeypa
 
 @pytest.mark.parametrize("recipe, switched", [("ErrandsXref", "todoist_update_task"), ("TodoistReceiptXref", "todoist_delete_task")])
 def test_a_goal_change_switches_every_addition_made(monkeypatch, recipe, switched):
-    s = _xref(monkeypatch, recipe, "goal_change")
+    s = _played(monkeypatch, recipe, "goal_change")
     at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
     before = sum(st["name"] in ("todoist_create_task", "todoist_post_task_comment") for r in s.rounds[:at] for st in r.solution)
     assert before and sum(st["name"] == switched for st in s.rounds[at].solution) == before
 
 
 def test_a_corrected_playlist_moves_every_song_added(monkeypatch):
-    monkeypatch.setitem(R.RECIPES, "lookup_chain", (R.SpotifyLookup,))
-    for seed in range(30):
-        try:
-            s = compose(seed, "lookup_chain", "error_correction", "progressive")
-        except (GenerationError, SolutionError):
-            continue
-        at = next((k for k, r in enumerate(s.rounds) if r.kind == "correction" and "wrong playlist" in r.query), None)
-        if at is not None:
-            break
-    else:
-        pytest.fail("no correction of the playlist in 30 seeds")
-    assert verify(s).ok
+    def corrected(s):
+        return any(r.kind == "correction" and "wrong playlist" in r.query for r in s.rounds)
+    s = _played(monkeypatch, "SpotifyLookup", "error_correction", corrected)
+    at = next(k for k, r in enumerate(s.rounds) if r.kind == "correction")
     added = [st["arguments"] for r in s.rounds[:at] for st in r.solution if st["name"] == "spotify_add_song_to_playlist"]
     fix = s.rounds[at].solution
     out = [st["arguments"] for st in fix if st["name"] == "spotify_remove_song_from_playlist"]
@@ -165,21 +159,6 @@ def test_a_corrected_playlist_moves_every_song_added(monkeypatch):
     assert fix[0]["name"] == "spotify_show_playlist_library" and added and out == added
     assert [a["song_id"] for a in into] == [a["song_id"] for a in added]
     assert {a["playlist_id"] for a in into}.isdisjoint({a["playlist_id"] for a in added})
-
-
-def _reminders(monkeypatch, challenge, want):
-    """A verified ReminderValidate scenario taking ``challenge`` for which ``want(s)`` holds."""
-    monkeypatch.setitem(R.RECIPES, "validate", (R.ReminderValidate,))
-    for seed in range(60):
-        try:
-            s = compose(seed, "validate", challenge, "progressive")
-        except (GenerationError, SolutionError):
-            continue
-        if want(s):
-            report = verify(s)
-            assert report.ok, report.problems
-            return s
-    pytest.fail(f"no such {challenge} scenario of ReminderValidate in 60 seeds")
 
 
 def _due(s):
@@ -196,7 +175,7 @@ def test_a_corrected_hour_retimes_every_reminder_checked_and_every_later_one(mon
     def corrected_early(s):
         at = next((k for k, r in enumerate(s.rounds) if r.kind == "correction" and "I meant" in r.query), None)
         return at is not None and any(st.get("name") == "search_reminder" for r in s.rounds[at + 1:] for st in r.solution)
-    s = _reminders(monkeypatch, "error_correction", corrected_early)
+    s = _played(monkeypatch, "ReminderValidate", "error_correction", corrected_early)
     at = next(k for k, r in enumerate(s.rounds) if r.kind == "correction")
     assert "9 AM" in s.rounds[at].query and "10 AM" in s.rounds[at].query
     seeded = {e["reminder_id"]: e["reminder_datetime"] for e in s.initial_entities["reminder.reminders"]}
@@ -209,13 +188,13 @@ def test_a_corrected_hour_retimes_every_reminder_checked_and_every_later_one(mon
 
 
 def test_a_deleted_reminder_is_added_again_and_the_goal_change_retimes_it(monkeypatch):
-    s = _reminders(monkeypatch, "state_mutation", lambda s: any(c.op == "delete" for r in s.rounds for c in r.state_changes))
+    s = _played(monkeypatch, "ReminderValidate", "state_mutation", lambda s: any(c.op == "delete" for r in s.rounds for c in r.state_changes))
     gone = [c.key for r in s.rounds for c in r.state_changes]
     added = [st for r in s.rounds for st in r.solution if st["name"] == "add_reminder"]
     assert len(gone) == 1 and len(added) == 1 and added[0]["save_as"].startswith("r")
     label = added[0]["arguments"]["content"].removeprefix("Pay ").removesuffix(" invoice")
     assert added[0]["arguments"]["reminder_datetime"] == iso(_due(s)[label], "09:00")
-    g = _reminders(monkeypatch, "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds))
+    g = _played(monkeypatch, "ReminderValidate", "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds))
     at = next(k for k, r in enumerate(g.rounds) if r.kind == "goal_change")
     checked = {e["reminder_id"] for e in g.initial_entities["reminder.reminders"]}
     moved = _retimed(g, g.rounds[at:at + 1])
@@ -228,17 +207,7 @@ def test_a_deleted_reminder_is_added_again_and_the_goal_change_retimes_it(monkey
 
 
 def test_card_lookup_names_each_receipts_card_and_a_goal_change_moves_every_line(monkeypatch):
-    monkeypatch.setitem(R.RECIPES, "lookup_chain", (R.CardLookup,))
-    for seed in range(20):
-        try:
-            s = compose(seed, "lookup_chain", "goal_change", "progressive")
-        except (GenerationError, SolutionError):
-            continue
-        if any(r.kind == "goal_change" for r in s.rounds[1:]):
-            break
-    else:
-        pytest.fail("no goal change of CardLookup in 20 seeds")
-    assert verify(s).ok
+    s = _played(monkeypatch, "CardLookup", "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:]))
     owner = world_index()
     cards = {str(c["card_number"])[-4:]: c["card_name"] for c in owner.rows("supervisor.payment_cards", user_id=owner.owner_id)}
     lines = [f"{im.facts['label']}: ${im.facts['amount']:.2f} on {cards[im.render['content']['payment'][-4:]]}" for im in s.images]
@@ -253,26 +222,12 @@ def test_card_lookup_names_each_receipts_card_and_a_goal_change_moves_every_line
     assert s.metadata["recipe"].split("/")[1] in ("NoteSink", "FileSink")
 
 
-def _price_note(monkeypatch, challenge, want):
-    monkeypatch.setitem(R.RECIPES, "validate", (R.NotePriceValidate,))
-    for seed in range(40):
-        try:
-            s = compose(seed, "validate", challenge, "progressive")
-        except (GenerationError, SolutionError):
-            continue
-        if want(s):
-            report = verify(s)
-            assert report.ok, report.problems
-            return s
-    pytest.fail(f"no such {challenge} scenario of NotePriceValidate in 40 seeds")
-
-
 def _prices(text):
     return dict(line.split(": ") for line in text.splitlines())
 
 
 def test_a_price_sheet_is_rewritten_whole_and_a_goal_change_restores_it_and_copies_the_corrected_list(monkeypatch):
-    s = _price_note(monkeypatch, "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:]))
+    s = _played(monkeypatch, "NotePriceValidate", "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:]))
     tags = {im.facts["label"]: f"${im.facts['amount']:.2f}" for im in s.images}
     note, old = s.initial_entities["simple_note.notes"]
     stored = _prices(note["content"])
@@ -294,7 +249,7 @@ def test_a_price_sheet_is_rewritten_whole_and_a_goal_change_restores_it_and_copi
 
 
 def test_the_user_setting_one_price_right_leaves_that_line_and_the_round_fixes_the_others(monkeypatch):
-    s = _price_note(monkeypatch, "state_mutation", lambda s: any(r.state_changes for r in s.rounds))
+    s = _played(monkeypatch, "NotePriceValidate", "state_mutation", lambda s: any(r.state_changes for r in s.rounds))
     tags = {im.facts["label"]: f"${im.facts['amount']:.2f}" for im in s.images}
     note = s.initial_entities["simple_note.notes"][0]
     stored = _prices(note["content"])
