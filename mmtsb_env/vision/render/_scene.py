@@ -353,7 +353,11 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
     bounding box) when given, else over the whole frame (blurring costs per pixel). The photo
-    comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels)."""
+    comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
+
+    An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
+    into it, and the grey maps are spread to three channels in one reused buffer -- fresh
+    full-frame arrays per step cost more than the arithmetic."""
     lv = LEVELS[ctx.difficulty]
     if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
         arr = scene
@@ -367,8 +371,10 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     if lv.shadow and quad is not None:
         cast = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
         light = cast if light is None else cv2.multiply(light, cast, scale=1 / 255.0)
+    spread = None  # the buffer a grey map is spread to RGB in
     if light is not None:
-        arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
+        spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
+        cv2.multiply(arr, spread, dst=arr, scale=1 / 255.0)
     if lv.blur:
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
@@ -383,9 +389,9 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         view = up[gy:gy + shine.shape[0], gx:gx + shine.shape[1]]
         view[:] = cv2.add(view, shine)
     if up is not None:
-        arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
+        cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
-        arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
+        cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     photo = jpeg_decoded(arr, lv.quality)
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
 

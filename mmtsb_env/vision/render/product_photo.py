@@ -9,6 +9,7 @@ effects of :mod:`._scene`.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -63,6 +64,19 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
     cover = cv2.cvtColor(cv2.extractChannel(small, 3), cv2.COLOR_GRAY2RGB)
     under = arr[y0 + dy0:y0 + dy1, x0 + dx0:x0 + dx1]
     under[:] = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
+
+
+@functools.lru_cache(maxsize=1)
+def _backdrop() -> np.ndarray:
+    """What every shelf photo starts from (the same for every seed, so drawn once per process):
+    the wall's gradient and the lower shelf with its front edge."""
+    scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
+    d = ImageDraw.Draw(scene)
+    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
+    d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
+    arr = np.array(scene)
+    arr.flags.writeable = False  # shared: each photo copies it
+    return arr
 
 
 def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
@@ -123,12 +137,9 @@ def draw_product_photo(ctx: Ctx):
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
 
     target_color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
-    scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
-    d = ImageDraw.Draw(scene)
-    _upper_shelf(d, ctx)
-    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
-    d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
-    arr = np.array(scene)
+    arr = _backdrop().copy()
+    with drawing_on(arr, (0, 0, W - 1, 198)) as (d, _, _):  # the upper shelf's rows (the crop starts at the origin)
+        _upper_shelf(d, ctx)
     k = 0
     for i, box in enumerate(boxes):
         if i == slot:
