@@ -316,16 +316,18 @@ def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
 
 def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     """``doc`` (RGB) resampled to 1.25x its size in the photo, as an array, so the perspective
-    warp after it samples near 1:1, where bilinear stays sharp and aliasing-free.
+    warp after it samples near 1:1, where bilinear stays sharp and aliasing-free -- or ``doc`` as
+    it is when the photo shows it at 0.8 to 1x its drawn size (the warp's bilinear shrinks it
+    well by itself; enlarging it first cost 2-4 ms and read the same).
 
-    Enlarging: OpenCV's bicubic. Shrinking by a scale k: a Gaussian of sigma 0.5 * sqrt(1/k - 1)
-    (the antialiasing), then OpenCV's bilinear -- about a grey level from Pillow's antialiased
-    bicubic on average, at a quarter of its cost or less; tesseract reads the photos at each level
-    as it did with Pillow's (tests/generation/test_ocr.py)."""
+    Enlarging (the picture shown larger than drawn): OpenCV's bicubic. Shrinking by a scale k: a
+    Gaussian of sigma 0.5 * sqrt(1/k - 1) (the antialiasing), then OpenCV's bilinear -- about a
+    grey level from Pillow's antialiased bicubic on average, at a quarter of its cost or less;
+    tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py)."""
     x0, y0, x1, y1 = bbox(quad)
     k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
     arr = np.asarray(doc)
-    if abs(k - 1) < 0.05:
+    if abs(k - 1) < 0.05 or 1 < k <= 1.25:  # shown at most at its drawn size: the warp samples it at 0.8-1
         return arr
     size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
     if k > 1:
