@@ -49,10 +49,7 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
         return
     cx0, cy0 = max(0, drawn[0] - reach), max(0, drawn[1] - reach)
     cx1, cy1 = min(tile.width, drawn[2] + reach), min(tile.height, drawn[3] + reach)
-    rgba = np.asarray(tile.crop((cx0, cy0, cx1, cy1)))
-    alpha = cv2.extractChannel(rgba, 3)
-    colour = cv2.multiply(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), cv2.cvtColor(alpha, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
-    premultiplied = cv2.merge([*cv2.split(colour), alpha])
+    premultiplied = cv2.cvtColor(np.asarray(tile.crop((cx0, cy0, cx1, cy1))), cv2.COLOR_RGBA2mRGBA)
     if sigma:
         premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
     # where the crop lands in the box: resize's pixel-centre mapping, dst = s * (src + 0.5) - 0.5
