@@ -229,3 +229,19 @@ def test_a_product_shrunk_from_its_drawn_part_is_the_whole_tile_shrunk(photo, ob
         diff = np.abs(arr.astype(float) - _pasted_whole(photo, tile, box))
         assert diff.max() <= 2 and diff.mean() < 0.01, (obj, box, diff.max(), diff.mean())
         assert not np.array_equal(arr, photo)
+
+
+def test_objects_drawn_on_their_crops_are_the_objects_drawn_on_the_frame(photo):
+    from mmtsb_env.vision.render.object_scene import _draw
+
+    r = random.Random(11)
+    whole, arr = Image.fromarray(photo.copy()), photo.copy()
+    for i in range(60):
+        side = r.uniform(60, 160)
+        x0, y0 = r.uniform(-20, photo.shape[1] - 100), r.uniform(-20, photo.shape[0] - 100)
+        box = (int(x0), int(y0), int(x0 + side), int(y0 + side))
+        shape = ["ball", "mug", "star", "box", "bottle", "apple"][i % 6]
+        _draw(ImageDraw.Draw(whole, "RGBA"), shape, box, (40, 120, 200))
+        with drawing_on(arr, (box[0] - 20, box[1] - 20, box[2] + 20, box[3] + 20)) as (d, ox, oy):
+            _draw(d, shape, (box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), (40, 120, 200))
+    assert np.array_equal(arr, np.asarray(whole))

@@ -96,9 +96,11 @@ def drawing_on(arr: np.ndarray, box) -> Iterator[tuple[ImageDraw.ImageDraw, int,
     """Pillow drawing on the crop ``box`` (left, top, right, bottom; clipped to the frame) of ``arr``
     (RGB, in place): yields (an ``ImageDraw`` blending RGBA fills, the crop's left, its top) and
     writes the crop back after the block. Coordinates are the caller's, less the crop's origin:
-    the frame never goes through Pillow as a whole."""
+    the frame never goes through Pillow as a whole. The origin is at even coordinates: Pillow
+    rounds some halves to even, and an odd shift moved an edge here and there by a pixel; with
+    even ones the pixels are those of drawing on the whole frame."""
     H, W = arr.shape[:2]
-    x0, y0 = min(W, max(0, int(math.floor(box[0])))), min(H, max(0, int(math.floor(box[1]))))
+    x0, y0 = min(W, max(0, int(math.floor(box[0])) // 2 * 2)), min(H, max(0, int(math.floor(box[1])) // 2 * 2))
     x1, y1 = max(x0, min(W, int(math.ceil(box[2])) + 1)), max(y0, min(H, int(math.ceil(box[3])) + 1))
     if x1 == x0 or y1 == y0:  # wholly outside the frame: drawn on nothing
         yield ImageDraw.Draw(Image.new("RGB", (1, 1)), "RGBA"), x0, y0
