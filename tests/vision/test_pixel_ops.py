@@ -210,7 +210,7 @@ def _pasted_whole(arr: np.ndarray, tile: Image.Image, box: list[int]) -> np.ndar
     pre = np.concatenate([rgba[..., :3] * rgba[..., 3:] / 255, rgba[..., 3:]], axis=2).astype(np.float32)
     k = min((x1 - x0) / tile.width, (y1 - y0) / tile.height)
     if k < 1:
-        pre = cv2.GaussianBlur(pre, (0, 0), 0.5 * np.sqrt(1 / k - 1), borderType=cv2.BORDER_CONSTANT)
+        pre = cv2.GaussianBlur(pre, (0, 0), 0.5 * np.sqrt(1 / k - 1))
     small = cv2.resize(pre, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
     out = arr.astype(np.float64)
     out[y0:y1, x0:x1] = out[y0:y1, x0:x1] * (1 - small[..., 3:] / 255) + small[..., :3]

@@ -92,9 +92,10 @@ def bbox(quad: list[tuple[float, float]]) -> list[int]:
 
 
 @contextlib.contextmanager
-def drawing_on(arr: np.ndarray, box) -> Iterator[tuple[ImageDraw.ImageDraw, int, int]]:
+def drawing_on(arr: np.ndarray, box, mode: str | None = "RGBA") -> Iterator[tuple[ImageDraw.ImageDraw, int, int]]:
     """Pillow drawing on the crop ``box`` (left, top, right, bottom; clipped to the frame) of ``arr``
-    (RGB, in place): yields (an ``ImageDraw`` blending RGBA fills, the crop's left, its top) and
+    (RGB, in place): yields (an ``ImageDraw`` of ``mode``: by default one blending RGBA fills; the
+    crop's left; its top) and
     writes the crop back after the block. Coordinates are the caller's, less the crop's origin:
     the frame never goes through Pillow as a whole. The origin is at even coordinates: Pillow
     rounds some halves to even, and an odd shift moved an edge here and there by a pixel; with
@@ -103,10 +104,10 @@ def drawing_on(arr: np.ndarray, box) -> Iterator[tuple[ImageDraw.ImageDraw, int,
     x0, y0 = min(W, max(0, int(math.floor(box[0])) // 2 * 2)), min(H, max(0, int(math.floor(box[1])) // 2 * 2))
     x1, y1 = max(x0, min(W, int(math.ceil(box[2])) + 1)), max(y0, min(H, int(math.ceil(box[3])) + 1))
     if x1 == x0 or y1 == y0:  # wholly outside the frame: drawn on nothing
-        yield ImageDraw.Draw(Image.new("RGB", (1, 1)), "RGBA"), x0, y0
+        yield ImageDraw.Draw(Image.new("RGB", (1, 1)), mode), x0, y0
         return
     crop = Image.fromarray(arr[y0:y1, x0:x1])
-    yield ImageDraw.Draw(crop, "RGBA"), x0, y0
+    yield ImageDraw.Draw(crop, mode), x0, y0
     arr[y0:y1, x0:x1] = np.asarray(crop)
 
 

@@ -39,7 +39,8 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
     premultiplied, antialiased by a Gaussian and resampled bilinearly (OpenCV, as
     :func:`._scene._shrunk`), blended over the pixels it covers only. Only the drawn part of the
     tile (its alpha's bounding box and the blur's reach) is worked on: outside it the
-    premultiplied tile is zero, so the result is the same as for the whole tile."""
+    premultiplied tile is zero, so the result is the same as for the whole tile (the blur's and the
+    resampling's borders extend the crop's edge rows, as they do the tile's where it is drawn to its edge)."""
     x0, y0, x1, y1 = box
     sx, sy = (x1 - x0) / tile.width, (y1 - y0) / tile.height
     sigma = 0.5 * math.sqrt(1 / min(sx, sy) - 1) if min(sx, sy) < 1 else 0.0
@@ -51,13 +52,13 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
     cx1, cy1 = min(tile.width, drawn[2] + reach), min(tile.height, drawn[3] + reach)
     premultiplied = cv2.cvtColor(np.asarray(tile.crop((cx0, cy0, cx1, cy1))), cv2.COLOR_RGBA2mRGBA)
     if sigma:
-        premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
+        premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), sigma)
     # where the crop lands in the box: resize's pixel-centre mapping, dst = s * (src + 0.5) - 0.5
     dx0, dy0 = max(0, math.floor(sx * cx0)), max(0, math.floor(sy * cy0))
     dx1, dy1 = min(x1 - x0, math.ceil(sx * cx1)), min(y1 - y0, math.ceil(sy * cy1))
     matrix = np.float64([[sx, 0, sx * (cx0 + 0.5) - 0.5 - dx0], [0, sy, sy * (cy0 + 0.5) - 0.5 - dy0]])
     small = cv2.warpAffine(premultiplied, matrix, (dx1 - dx0, dy1 - dy0), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+                           borderMode=cv2.BORDER_REPLICATE)
     cover = cv2.cvtColor(cv2.extractChannel(small, 3), cv2.COLOR_GRAY2RGB)
     under = arr[y0 + dy0:y0 + dy1, x0 + dx0:x0 + dx1]
     under[:] = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
@@ -135,7 +136,7 @@ def draw_product_photo(ctx: Ctx):
 
     target_color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
     arr = _backdrop().copy()
-    with drawing_on(arr, (0, 0, W - 1, 198)) as (d, _, _):  # the upper shelf's rows (the crop starts at the origin)
+    with drawing_on(arr, (0, 0, W - 1, 198), None) as (d, _, _):  # the upper shelf's rows (the crop starts at the origin)
         _upper_shelf(d, ctx)
     k = 0
     for i, box in enumerate(boxes):
@@ -151,7 +152,7 @@ def draw_product_photo(ctx: Ctx):
     def sticker(box, price: float, sale: bool) -> None:
         cx, rad = (box[0] + box[2]) / 2, min(54, (box[2] - box[0]) * 0.3)
         cy = box[1] + (box[3] - box[1]) * 0.86
-        with drawing_on(arr, (cx - rad - 2, cy - rad - 2, cx + rad + 3, cy + rad + 3)) as (d, ox, oy):
+        with drawing_on(arr, (cx - rad - 2, cy - rad - 2, cx + rad + 3, cy + rad + 3), None) as (d, ox, oy):
             d.ellipse((cx - rad - ox, cy - rad - oy, cx + rad - ox, cy + rad - oy), fill=(220, 30, 40) if sale else (255, 214, 0),
                       outline=(90, 60, 0), width=2)
             text = money(price, f["currency"])
@@ -165,7 +166,7 @@ def draw_product_photo(ctx: Ctx):
             if i != slot:
                 sticker(box, others[k]["price"], False)
                 k += 1
-    with drawing_on(arr, label_box) as (d, ox, oy):
+    with drawing_on(arr, label_box, None) as (d, ox, oy):
         d.rectangle((label_box[0] - ox, label_box[1] - oy, label_box[2] - ox, label_box[3] - oy), fill=(250, 250, 246))
         d.text((lx - ox, SHELF_Y + 27 - oy), label, font=font, fill=(20, 20, 20), anchor="ma")
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
