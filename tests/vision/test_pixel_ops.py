@@ -19,7 +19,7 @@ from mmtsb_env.vision.render import render
 import cv2
 
 from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, lookup, sensor_noise, warp
-from mmtsb_env.vision.render._scene import _blend_onto, _defocus, _shrunk, _tint_table
+from mmtsb_env.vision.render._scene import _clutter_shapes, _contact_shadow, _defocus, _outside, _shrunk, drawing_on, jpeg_decoded
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -57,17 +57,6 @@ def test_defocus_of_a_view_writes_nothing_outside_it(photo):
     arr[100:300, 50:400] = _defocus(arr[100:300, 50:400], 0.6)
     assert np.array_equal(arr[:100], photo[:100]) and np.array_equal(arr[300:], photo[300:])
     assert not np.array_equal(arr[100:300, 50:400], photo[100:300, 50:400])
-
-
-def test_blend_onto_is_pillows_paste_with_a_mask():
-    rng = np.random.default_rng(0)
-    base = rng.integers(0, 256, (50, 60, 3), dtype=np.uint8)
-    mask = rng.integers(0, 256, (50, 60), dtype=np.uint8)
-    expected = Image.fromarray(base)
-    expected.paste((20, 16, 12), (0, 0, 60, 50), mask=Image.fromarray(mask))
-    got = base.copy()
-    _blend_onto(got, (20, 16, 12), mask)
-    assert np.abs(got.astype(int) - np.asarray(expected)).max() <= 1
 
 
 def test_tilted_words_get_pillows_canvas_and_keep_their_ink():
@@ -125,15 +114,6 @@ def test_warp_through_rgba_equals_the_three_channel_warp(photo, affine):
     assert np.array_equal(view, expected) and not np.array_equal(view, under)
 
 
-def test_tint_lookup_is_the_saturating_product():
-    grey = np.arange(256, dtype=np.uint8).reshape(16, 16)
-    m = cv2.cvtColor(grey, cv2.COLOR_GRAY2RGB)
-    for color in [(20, 16, 12), (255, 128, 1), (0, 77, 254)]:
-        out = lookup(grey, _tint_table(color))
-        assert out.shape == (16, 16, 3)
-        assert np.array_equal(out, cv2.multiply(m, np.full_like(m, color), scale=1 / 255.0))
-
-
 def test_lookup_equals_opencvs_three_channel_lookup():
     grey = np.random.default_rng(0).integers(0, 256, (40, 30), dtype=np.uint8)
     tables = tuple(np.random.default_rng(i).integers(0, 256, 256, dtype=np.uint8) for i in range(3))
@@ -166,3 +146,102 @@ def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
     assert np.array_equal(full[outside], covered[outside])
     assert np.array_equal(covered[y0:y1, x0:x1], photo[y0:y1, x0:x1])  # untouched under the document
     assert not np.array_equal(full[outside], photo[:200, :260][outside])  # and there is a shadow
+
+
+@pytest.mark.parametrize("quality", [92, 68])
+def test_the_photos_jpeg_decoded_by_pillow_is_the_same_round_trip(photo, quality):
+    out = jpeg_decoded(photo, quality)
+    assert out.mode == "RGB" and out.size == (photo.shape[1], photo.shape[0])
+    assert np.array_equal(np.asarray(out), np.asarray(jpeg(photo, quality)))
+
+
+def test_drawing_on_a_crop_gives_the_pixels_of_drawing_on_the_whole_frame(photo):
+    r = random.Random(5)
+    whole = Image.fromarray(photo.copy())
+    arr = photo.copy()
+    for what in [0, 1, 2, 3, 4, 1, 0]:
+        cx, cy, s = r.uniform(0, photo.shape[1]), r.uniform(0, photo.shape[0]), r.uniform(40, 110)
+        state = r.getstate()
+        shapes = _clutter_shapes(r, what, cx, cy, s, (200, 60, 50))
+        r.setstate(state)
+        assert shapes == _clutter_shapes(r, what, cx, cy, s, (200, 60, 50))  # the same draws give the same object
+        d = ImageDraw.Draw(whole, "RGBA")
+        for method, pts, kw in shapes:
+            (d.polygon(list(zip(pts[0::2], pts[1::2])), **kw) if method == "polygon" else getattr(d, method)(pts, **kw))
+        pad = 2 + max(kw.get("width", 0) for _, _, kw in shapes)
+        xs, ys = [x for _, p, _ in shapes for x in p[0::2]], [y for _, p, _ in shapes for y in p[1::2]]
+        with drawing_on(arr, (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)) as (dc, ox, oy):
+            for method, pts, kw in shapes:
+                shifted = [v - (ox if i % 2 == 0 else oy) for i, v in enumerate(pts)]
+                (dc.polygon(list(zip(shifted[0::2], shifted[1::2])), **kw) if method == "polygon" else getattr(dc, method)(shifted, **kw))
+    assert np.array_equal(arr, np.asarray(whole)) and not np.array_equal(arr, photo)
+
+
+def test_the_strips_around_a_rectangle_cover_the_rest_of_the_region_once():
+    for inner in [(10, 20, 50, 60), (-5, 30, 200, 40), (0, 0, 80, 70), (30, 30, 20, 50), (90, 90, 120, 120)]:
+        count = np.zeros((70, 80), int)
+        for y0, y1, x0, x1 in _outside(inner, (80, 70)):
+            count[y0:y1, x0:x1] += 1
+        x0, y0, x1, y1 = inner
+        expected = np.ones((70, 80), int)
+        if x1 > x0 and y1 > y0:
+            expected[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = 0
+        assert np.array_equal(count, expected), inner
+
+
+def test_the_contact_shadow_darkens_beside_the_picture_never_inside_it(photo):
+    arr = photo.copy()
+    quad = [(100.4, 80.2), (420.7, 95.1), (410.3, 560.8), (90.6, 540.2)]
+    _contact_shadow(arr, quad, [90, 80, 421, 561])
+    diff = photo.astype(int) - arr.astype(int)
+    assert (diff >= 0).all()  # only darker
+    assert np.array_equal(arr[100:530, 110:400], photo[100:530, 110:400])  # inside: left for the picture
+    below = [diff[int(540.2 + 20.6 * (x - 90.6) / 319.7) + 5, x].mean() for x in range(150, 380)]
+    right = [diff[y, int(420.7 - 10.4 * (y - 95.1) / 465.7) + 5].mean() for y in range(150, 500)]
+    assert min(below) > 10 and min(right) > 10  # just below and right of it: the shadow
+    assert diff[:60].max() == 0 and diff[:, :70].max() == 0  # above and left, beyond the blur: untouched
+
+
+def _pasted_whole(arr: np.ndarray, tile: Image.Image, box: list[int]) -> np.ndarray:
+    """The tile premultiplied, blurred and resized whole, then blended over its box (the path the
+    product photo's crop must equal)."""
+    x0, y0, x1, y1 = box
+    rgba = np.asarray(tile).astype(np.float64)
+    pre = np.concatenate([rgba[..., :3] * rgba[..., 3:] / 255, rgba[..., 3:]], axis=2).astype(np.float32)
+    k = min((x1 - x0) / tile.width, (y1 - y0) / tile.height)
+    if k < 1:
+        pre = cv2.GaussianBlur(pre, (0, 0), 0.5 * np.sqrt(1 / k - 1))
+    small = cv2.resize(pre, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    out = arr.astype(np.float64)
+    out[y0:y1, x0:x1] = out[y0:y1, x0:x1] * (1 - small[..., 3:] / 255) + small[..., :3]
+    return out
+
+
+@pytest.mark.parametrize("obj", ["bottle", "mug", "box", "can", "bag"])
+def test_a_product_shrunk_from_its_drawn_part_is_the_whole_tile_shrunk(photo, obj):
+    from mmtsb_env.vision.render._common import Ctx
+    from mmtsb_env.vision.render.product_photo import _paste_scaled, _tile
+
+    tile = _tile(obj, (30, 90, 170), "Brand", Ctx("product_photo", {}, 0, 0))
+    for box in ([40, 100, 370, 443], [300, 200, 465, 372]):
+        arr = photo.copy()
+        _paste_scaled(arr, tile, box)
+        diff = np.abs(arr.astype(float) - _pasted_whole(photo, tile, box))
+        assert diff.max() <= 2 and diff.mean() < 0.01, (obj, box, diff.max(), diff.mean())
+        assert not np.array_equal(arr, photo)
+
+
+def test_objects_drawn_on_their_crops_are_the_objects_drawn_on_the_frame(photo):
+    from mmtsb_env.vision.render.object_scene import _draw
+
+    r = random.Random(11)
+    whole, arr = Image.fromarray(photo.copy()), photo.copy()
+    for i in range(60):
+        side = r.uniform(60, 160)
+        x0, y0 = r.uniform(-20, photo.shape[1] - 100), r.uniform(-20, photo.shape[0] - 100)
+        box = (int(x0), int(y0), int(x0 + side), int(y0 + side))
+        shape = ["ball", "mug", "star", "box", "bottle", "apple"][i % 6]
+        _draw(ImageDraw.Draw(whole, "RGBA"), shape, box, (40, 120, 200))
+        with drawing_on(arr, (box[0] - 20, box[1] - 20, box[2] + 20, box[3] + 20)) as (d, ox, oy):
+            _draw(d, shape, (box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), (40, 120, 200))
+    assert np.array_equal(arr, np.asarray(whole))

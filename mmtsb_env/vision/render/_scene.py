@@ -10,15 +10,17 @@ which skips the pixel work.
 
 from __future__ import annotations
 
-import functools
+import contextlib
+import io
 import math
 from dataclasses import dataclass
+from typing import Iterator
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, jpeg_array, lookup, rgb, texture, warp
+from ._common import Ctx, drafting, grey_noise, rgb, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -86,13 +88,27 @@ def bbox(quad: list[tuple[float, float]]) -> list[int]:
     return [int(math.floor(min(xs))), int(math.floor(min(ys))), int(math.ceil(max(xs))), int(math.ceil(max(ys)))]
 
 
-# ---------------------------------------------------------------------------- sensor noise
+# ---------------------------------------------------------------------------- drawing on arrays
 
 
-def _grain(ctx: Ctx, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
-    """This photo's grey sensor noise (positive and negative part, uint8), drawn per seed (a
-    cached tile cropped per seed was tried and moved tesseract's readings at level 0)."""
-    return grey_noise(ctx.np_rng("scene:noise"), size, sigma)
+@contextlib.contextmanager
+def drawing_on(arr: np.ndarray, box, mode: str | None = "RGBA") -> Iterator[tuple[ImageDraw.ImageDraw, int, int]]:
+    """Pillow drawing on the crop ``box`` (left, top, right, bottom; clipped to the frame) of ``arr``
+    (RGB, in place): yields (an ``ImageDraw`` of ``mode``: by default one blending RGBA fills; the
+    crop's left; its top) and
+    writes the crop back after the block. Coordinates are the caller's, less the crop's origin:
+    the frame never goes through Pillow as a whole. The origin is at even coordinates: Pillow
+    rounds some halves to even, and an odd shift moved an edge here and there by a pixel; with
+    even ones the pixels are those of drawing on the whole frame."""
+    H, W = arr.shape[:2]
+    x0, y0 = min(W, max(0, int(math.floor(box[0])) // 2 * 2)), min(H, max(0, int(math.floor(box[1])) // 2 * 2))
+    x1, y1 = max(x0, min(W, int(math.ceil(box[2])) + 1)), max(y0, min(H, int(math.ceil(box[3])) + 1))
+    if x1 == x0 or y1 == y0:  # wholly outside the frame: drawn on nothing
+        yield ImageDraw.Draw(Image.new("RGB", (1, 1)), mode), x0, y0
+        return
+    crop = Image.fromarray(arr[y0:y1, x0:x1])
+    yield ImageDraw.Draw(crop, mode), x0, y0
+    arr[y0:y1, x0:x1] = np.asarray(crop)
 
 
 # ---------------------------------------------------------------------------- clutter
@@ -101,11 +117,12 @@ CLUTTER_COLORS = [(205, 60, 50), (40, 90, 170), (235, 190, 60), (60, 140, 80), (
                   (150, 90, 160), (240, 130, 40)]
 
 
-def _clutter(canvas: Image.Image, ctx: Ctx, n: int, keep_out: list[int]) -> None:
-    """Mugs, pens, coins, phones and leaves on the surface (drawn before the picture, so never over it)."""
-    d = ImageDraw.Draw(canvas, "RGBA")
+def _clutter(arr: np.ndarray, ctx: Ctx, n: int, keep_out: list[int]) -> None:
+    """Mugs, pens, coins, phones and leaves on the surface (``arr``, RGB, in place; drawn before the
+    picture, so never over it). Each object is drawn by Pillow on a crop of its own extent
+    (:func:`drawing_on`)."""
     r = ctx.rng("scene:clutter")
-    W, H = canvas.size
+    H, W = arr.shape[:2]
     x0, y0, x1, y1 = keep_out
     for _ in range(n):
         for _try in range(12):  # prefer spots beside the picture, where the object stays visible
@@ -115,26 +132,43 @@ def _clutter(canvas: Image.Image, ctx: Ctx, n: int, keep_out: list[int]) -> None
         col = r.choice(CLUTTER_COLORS)
         what = r.randrange(5)
         s = r.uniform(40, 110)
-        if what == 0:  # mug from above: rim, coffee, handle
-            d.ellipse((cx + s * 0.7, cy - s * 0.25, cx + s * 1.15, cy + s * 0.25), outline=col, width=int(s * 0.14))
-            d.ellipse((cx - s, cy - s, cx + s, cy + s), fill=col)
-            d.ellipse((cx - s * 0.78, cy - s * 0.78, cx + s * 0.78, cy + s * 0.78), fill=(92, 58, 35))
-        elif what == 1:  # pen
-            a = r.uniform(0, math.pi)
-            dx, dy = math.cos(a) * s * 1.6, math.sin(a) * s * 1.6
-            d.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=col, width=int(10 + s * 0.06))
-            d.line((cx + dx, cy + dy, cx + dx * 1.08, cy + dy * 1.08), fill=(40, 40, 40), width=6)
-        elif what == 2:  # coins
-            for k in range(r.randint(2, 4)):
-                ox, oy, cr = cx + r.uniform(-s, s), cy + r.uniform(-s, s), r.uniform(14, 24)
-                d.ellipse((ox - cr, oy - cr, ox + cr, oy + cr), fill=(190, 160, 90), outline=(140, 110, 60), width=2)
-        elif what == 3:  # phone face down
-            a = r.uniform(-0.5, 0.5)
-            pts = [(-0.45, -0.9), (0.45, -0.9), (0.45, 0.9), (-0.45, 0.9)]
-            d.polygon([(cx + (u * math.cos(a) - v * math.sin(a)) * s, cy + (u * math.sin(a) + v * math.cos(a)) * s) for u, v in pts],
-                      fill=(35, 35, 40, 255))
-        else:  # leaf / sticky note shape
-            d.ellipse((cx - s, cy - s * 0.4, cx + s, cy + s * 0.4), fill=col + (230,))
+        shapes = _clutter_shapes(r, what, cx, cy, s, col)
+        pad = 2 + max(kw.get("width", 0) for _, _, kw in shapes)
+        xs = [x for _, pts, _ in shapes for x in pts[0::2]]
+        ys = [y for _, pts, _ in shapes for y in pts[1::2]]
+        with drawing_on(arr, (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)) as (d, ox, oy):
+            for method, pts, kw in shapes:
+                shifted = [v - (ox if i % 2 == 0 else oy) for i, v in enumerate(pts)]
+                if method == "polygon":
+                    d.polygon(list(zip(shifted[0::2], shifted[1::2])), **kw)
+                else:
+                    getattr(d, method)(shifted, **kw)
+
+
+def _clutter_shapes(r, what: int, cx: float, cy: float, s: float, col: tuple) -> list[tuple[str, list[float], dict]]:
+    """One clutter object as Pillow drawing calls: (method, flat x, y coordinates, options)."""
+    if what == 0:  # mug from above: rim, coffee, handle
+        return [("ellipse", [cx + s * 0.7, cy - s * 0.25, cx + s * 1.15, cy + s * 0.25], {"outline": col, "width": int(s * 0.14)}),
+                ("ellipse", [cx - s, cy - s, cx + s, cy + s], {"fill": col}),
+                ("ellipse", [cx - s * 0.78, cy - s * 0.78, cx + s * 0.78, cy + s * 0.78], {"fill": (92, 58, 35)})]
+    if what == 1:  # pen
+        a = r.uniform(0, math.pi)
+        dx, dy = math.cos(a) * s * 1.6, math.sin(a) * s * 1.6
+        return [("line", [cx - dx, cy - dy, cx + dx, cy + dy], {"fill": col, "width": int(10 + s * 0.06)}),
+                ("line", [cx + dx, cy + dy, cx + dx * 1.08, cy + dy * 1.08], {"fill": (40, 40, 40), "width": 6})]
+    if what == 2:  # coins
+        coins = []
+        for _k in range(r.randint(2, 4)):
+            ox, oy, cr = cx + r.uniform(-s, s), cy + r.uniform(-s, s), r.uniform(14, 24)
+            coins.append(("ellipse", [ox - cr, oy - cr, ox + cr, oy + cr], {"fill": (190, 160, 90), "outline": (140, 110, 60), "width": 2}))
+        return coins
+    if what == 3:  # phone face down
+        a = r.uniform(-0.5, 0.5)
+        pts = [(-0.45, -0.9), (0.45, -0.9), (0.45, 0.9), (-0.45, 0.9)]
+        return [("polygon", [v for u, w in pts for v in (cx + (u * math.cos(a) - w * math.sin(a)) * s,
+                                                            cy + (u * math.sin(a) + w * math.cos(a)) * s)],
+                 {"fill": (35, 35, 40, 255)})]
+    return [("ellipse", [cx - s, cy - s * 0.4, cx + s, cy + s * 0.4], {"fill": col + (230,)})]  # leaf / sticky note shape
 
 
 # ---------------------------------------------------------------------------- photo effects
@@ -170,8 +204,9 @@ def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]
     return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3))), (W, H))
 
 
-def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> np.ndarray:
-    """A specular highlight (a grey image to add): a soft bright blob on the picture's surface."""
+def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> tuple[int, int, np.ndarray]:
+    """A specular highlight: a soft bright blob on the picture's surface, as a grey image to add
+    over its own region: (left, top, map)."""
     r = ctx.rng("scene:glare")
     W, H = size
     k = 8
@@ -180,7 +215,9 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     rad = r.uniform(0.08, 0.14) * min(W, H) / k
     mask = Image.new("L", (W // k, H // k), 0)
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.5, cy - rad, cx + rad * 1.5, cy + rad), fill=int(min(255, peak)))
-    return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 2.5))), (W, H))
+    shine = _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 2.5))), (W, H))
+    gx, gy, gw, gh = cv2.boundingRect(shine)
+    return gx, gy, shine[gy:gy + gh, gx:gx + gw]
 
 
 def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
@@ -204,51 +241,61 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     if drafting():
         return Image.new("RGB", tuple(facts["frame"]), (128, 128, 128)), facts
     W, H = frame
-    scene = texture(surface_kind, frame, ctx.np_rng("scene:surface"), base)
-    _clutter(scene, ctx, lv.clutter, box)
-    # the picture's own soft contact shadow (offset down-right): its quad at quarter size, blurred
-    off = max(4, W // 150)
-    k = 4
-    pad = 3 * off
+    arr = texture_array(surface_kind, frame, ctx.np_rng("scene:surface"), base)
+    _clutter(arr, ctx, lv.clutter, box)
+    _contact_shadow(arr, quad, box)
+    # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)
     x1, y1 = min(W, box[2] + 1), min(H, box[3] + 1)
-    sx0, sy0 = max(0, x0 - pad) // k * k, max(0, y0 - pad) // k * k
-    sx1, sy1 = min(W, x1 + pad), min(H, y1 + pad)
-    small = Image.new("L", (-(-(sx1 - sx0) // k), -(-(sy1 - sy0) // k)), 0)
-    ImageDraw.Draw(small).polygon([((x - sx0 + off) / k, (y - sy0 + off) / k) for x, y in quad], fill=int(255 * 0.45))
-    arr = np.array(scene)
-    soft = np.asarray(small.filter(ImageFilter.BoxBlur(off / 4)))
-    soft = cv2.resize(soft, (small.width * k, small.height * k), interpolation=cv2.INTER_LINEAR)[:H - sy0, :W - sx0]
-    _blend_onto(arr[sy0:sy0 + soft.shape[0], sx0:sx0 + soft.shape[1]], (20, 16, 12), soft)
-    # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
-    region = arr[y0:y1, x0:x1]
     src = _shrunk(doc if doc.mode == "RGB" else doc.convert("RGB"), quad)
     h, w = src.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
-    warp(src, matrix, (x1 - x0, y1 - y0), onto=region)
+    warp(src, matrix, (x1 - x0, y1 - y0), onto=arr[y0:y1, x0:x1])
     return camera(arr, ctx, quad, focus=box, turn=turn), facts
 
 
-def _blend_onto(region: np.ndarray, color: tuple[int, int, int], mask: np.ndarray) -> None:
-    """``color`` laid over ``region`` (RGB uint8, in place) with opacity ``mask`` / 255 (grey uint8
-    of the same size): Pillow's ``paste(color, mask=...)`` in two saturating OpenCV products."""
-    m = cv2.cvtColor(mask, cv2.COLOR_GRAY2RGB)
-    keep = cv2.multiply(region, cv2.subtract(255, m), scale=1 / 255.0)
-    region[:] = cv2.add(keep, lookup(mask, _tint_table(tuple(color))))
+CONTACT = 0.45  # how much light the picture's own shadow takes away, at its darkest
 
 
-@functools.lru_cache(maxsize=16)
-def _tint_table(color: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Opacity -> that share of ``color``, per channel (see :func:`lookup`): ``cv2.multiply(m, color,
-    scale=1/255)`` as lookups (no product is ever exactly half-way, so rounding to nearest is the same)."""
-    v = np.arange(256, dtype=np.float64)
-    return tuple(np.rint(v * c / 255.0).astype(np.uint8) for c in color)
+def _contact_shadow(arr: np.ndarray, quad: list[tuple[float, float]], box: list[int]) -> None:
+    """Darken ``arr`` (RGB, in place) under the picture's own soft shadow, offset down-right: the
+    quad filled at quarter size, box-blurred, brought up and multiplied in -- except inside the
+    largest upright rectangle within the quad (less two pixels), which the picture covers next."""
+    H, W = arr.shape[:2]
+    off = max(4, W // 150)
+    k = 4
+    pad = 3 * off
+    sx0, sy0 = max(0, box[0] - 1 - pad) // k * k, max(0, box[1] - 1 - pad) // k * k
+    sx1, sy1 = min(W, box[2] + 1 + pad), min(H, box[3] + 1 + pad)
+    small = Image.new("L", (-(-(sx1 - sx0) // k), -(-(sy1 - sy0) // k)), 255)
+    ImageDraw.Draw(small).polygon([((x - sx0 + off) / k, (y - sy0 + off) / k) for x, y in quad], fill=255 - int(255 * CONTACT))
+    keep = cv2.resize(np.asarray(small.filter(ImageFilter.BoxBlur(off / 4))), (small.width * k, small.height * k),
+                      interpolation=cv2.INTER_LINEAR)
+    (tlx, tly), (trx, try_), (brx, bry), (blx, bly) = quad
+    inner = (math.ceil(max(tlx, blx)) + 2 - sx0, math.ceil(max(tly, try_)) + 2 - sy0,
+             math.floor(min(trx, brx)) - 2 - sx0, math.floor(min(bly, bry)) - 2 - sy0)
+    for ya, yb, xa, xb in _outside(inner, (sx1 - sx0, sy1 - sy0)):
+        view = arr[sy0 + ya:sy0 + yb, sx0 + xa:sx0 + xb]
+        view[:] = cv2.multiply(view, cv2.cvtColor(keep[ya:yb, xa:xb], cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
+
+
+def _outside(inner: tuple[int, int, int, int], size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """The strips of a (w, h) region around the rectangle ``inner`` (x0, y0, x1, y1; may be empty or
+    stick out), as (y0, y1, x0, x1) slices: above, below, left and right of it (empty ones left out)."""
+    w, h = size
+    x0, y0, x1, y1 = inner
+    if x1 <= x0 or y1 <= y0:
+        return [(0, h, 0, w)]
+    top, bottom = min(max(y0, 0), h), max(min(y1, h), min(max(y0, 0), h))
+    left, right = min(max(x0, 0), w), max(min(x1, w), min(max(x0, 0), w))
+    strips = [(0, top, 0, w), (bottom, h, 0, w), (top, bottom, 0, left), (top, bottom, right, w)]
+    return [(a, b, c, d) for a, b, c, d in strips if b > a and d > c]
 
 
 # a share of the photos from level 1 on is taken sideways or upside down (counter-clockwise degrees)
 TURN_SHARE = {0: 0.0, 1: 0.3, 2: 0.3, 3: 0.3}
-QUARTER = {90: cv2.ROTATE_90_COUNTERCLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_CLOCKWISE}
+TRANSPOSE = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
 
 def turn_of(ctx: Ctx) -> int:
@@ -272,16 +319,18 @@ def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
 
 def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     """``doc`` (RGB) resampled to 1.25x its size in the photo, as an array, so the perspective
-    warp after it samples near 1:1, where bilinear stays sharp and aliasing-free.
+    warp after it samples near 1:1, where bilinear stays sharp and aliasing-free -- or ``doc`` as
+    it is when the photo shows it at 0.8 to 1x its drawn size (the warp's bilinear shrinks it
+    well by itself; enlarging it first cost 2-4 ms and read the same).
 
-    Enlarging: OpenCV's bicubic. Shrinking by a scale k: a Gaussian of sigma 0.5 * sqrt(1/k - 1)
-    (the antialiasing), then OpenCV's bilinear -- about a grey level from Pillow's antialiased
-    bicubic on average, at a quarter of its cost or less; tesseract reads the photos at each level
-    as it did with Pillow's (tests/generation/test_ocr.py)."""
+    Enlarging (the picture shown larger than drawn): OpenCV's bicubic. Shrinking by a scale k: a
+    Gaussian of sigma 0.5 * sqrt(1/k - 1) (the antialiasing), then OpenCV's bilinear -- about a
+    grey level from Pillow's antialiased bicubic on average, at a quarter of its cost or less;
+    tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py)."""
     x0, y0, x1, y1 = bbox(quad)
     k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
     arr = np.asarray(doc)
-    if abs(k - 1) < 0.05:
+    if abs(k - 1) < 0.05 or 1 < k <= 1.25:  # shown at most at its drawn size: the warp samples it at 0.8-1
         return arr
     size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
     if k > 1:
@@ -308,8 +357,12 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
-    bounding box) when given, else over the whole frame (blurring costs per pixel). The photo comes
-    out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels)."""
+    bounding box) when given, else over the whole frame (blurring costs per pixel). The photo
+    comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
+
+    An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
+    into it, and the grey maps are spread to three channels in one reused buffer -- fresh
+    full-frame arrays per step cost more than the arithmetic."""
     lv = LEVELS[ctx.difficulty]
     if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
         arr = scene
@@ -318,29 +371,46 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         W, H = scene.size
         arr = np.array(scene.convert("RGB"))
     size = (W, H)
-    # light and the cast shadow are one grey multiplier; glare and noise one grey addend
+    # light and the cast shadow are one grey multiplier
     light = _lighting(size, ctx, lv.light) if lv.light else None
     if lv.shadow and quad is not None:
-        shade = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
-        light = shade if light is None else cv2.multiply(light, shade, scale=1 / 255.0)
+        cast = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
+        light = cast if light is None else cv2.multiply(light, cast, scale=1 / 255.0)
+    spread = None  # the buffer a grey map is spread to RGB in
     if light is not None:
-        arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
+        spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
+        cv2.multiply(arr, spread, dst=arr, scale=1 / 255.0)
     if lv.blur:
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
         arr[y0:y1, x0:x1] = _defocus(arr[y0:y1, x0:x1], lv.blur)
     up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
     if lv.noise:
-        up, down = _grain(ctx, size, lv.noise)
+        up, down = grey_noise(ctx.np_rng("scene:noise"), size, lv.noise)
     if lv.glare and glare and quad is not None:
-        shine = _glare(ctx, size, quad, lv.glare)
-        up = shine if up is None else cv2.add(up, shine)
+        gx, gy, shine = _glare(ctx, size, quad, lv.glare)
+        if up is None:
+            up = np.zeros((H, W), np.uint8)
+        view = up[gy:gy + shine.shape[0], gx:gx + shine.shape[1]]
+        view[:] = cv2.add(view, shine)
     if up is not None:
-        arr = cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB))
+        cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
-        arr = cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
-    arr = jpeg_array(arr, lv.quality)
-    return Image.fromarray(cv2.rotate(arr, QUARTER[turn]) if turn else arr, "RGB")
+        cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
+    photo = jpeg_decoded(arr, lv.quality)
+    return photo.transpose(TRANSPOSE[turn]) if turn else photo
+
+
+def jpeg_decoded(arr: np.ndarray, quality: int) -> Image.Image:
+    """:func:`._common.jpeg` of an RGB array, decoded by Pillow straight into the image it returns
+    (the same libjpeg-turbo decoder and pixels as OpenCV's, without copying a decoded array into
+    Pillow after: on a 1024 x 768 photo that copy cost as much as the decoding)."""
+    ok, data = cv2.imencode(".jpg", cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
+    if not ok:
+        raise RuntimeError(f"JPEG encoding of a {arr.shape} image failed")
+    photo = Image.open(io.BytesIO(data.tobytes()))
+    photo.load()
+    return photo
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:

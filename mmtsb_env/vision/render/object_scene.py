@@ -20,8 +20,8 @@ import math
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Obj, drafting, mix, texture
-from ._scene import camera
+from ._common import Choice, Ctx, ListOf, Obj, drafting, mix, texture_array
+from ._scene import camera, drawing_on
 
 SHAPES = ("ball", "mug", "star", "box", "bottle", "apple")
 # name -> RGB, hues spread round the wheel; the first four are the far-apart level-0 set
@@ -149,12 +149,15 @@ def draw_object_scene(ctx: Ctx):
              "rightmost": f"{placed[order[-1]]['color']} {placed[order[-1]]['shape']}", "surface": surface}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
-    scene = texture(surface, (W, H), ctx.np_rng("surface"))
-    d = ImageDraw.Draw(scene, "RGBA")
-    for o in placed:  # contact shadows first, then the objects
+    scene = texture_array(surface, (W, H), ctx.np_rng("surface"))
+    for o in placed:  # contact shadows first, then the objects (each drawn on its own crop of the frame)
         x0, y0, x1, y1 = o["box"]
         off = max(4, (x1 - x0) // 14)
-        d.ellipse((x0 + off, y1 - (y1 - y0) * 0.18 + off, x1 + off, y1 + off), fill=(0, 0, 0, 70))
+        with drawing_on(scene, (x0, y0, x1 + off, y1 + off)) as (d, ox, oy):
+            d.ellipse((x0 + off - ox, y1 - (y1 - y0) * 0.18 + off - oy, x1 + off - ox, y1 + off - oy), fill=(0, 0, 0, 70))
     for o in placed:
-        _draw(d, o["shape"], tuple(o["box"]), COLORS[o["color"]])
+        x0, y0, x1, y1 = o["box"]
+        reach = max(8, (x1 - x0) // 8)  # strokes (the apple's stalk) may stick out of the box a little
+        with drawing_on(scene, (x0 - reach, y0 - reach, x1 + reach, y1 + reach)) as (d, ox, oy):
+            _draw(d, o["shape"], (x0 - ox, y0 - oy, x1 - ox, y1 - oy), COLORS[o["color"]])
     return camera(scene, ctx, glare=False), facts

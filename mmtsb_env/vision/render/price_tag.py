@@ -6,7 +6,7 @@ from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Choice, Color, Ctx, Num, Str, clutter_count, degrade, drop_shadow, fit_font, gradient, luminance, mix, money, rgb,
+    Choice, Color, Ctx, Num, Str, clutter_count, degrade, drawer, drop_shadow, fit_font, gradient, luminance, mix, money, rgb,
     wrap,
 )
 
@@ -98,7 +98,7 @@ def draw_price_tag(ctx: Ctx):
 
     W, H = 960, 680
     img = gradient((W, H), (238, 236, 230), (200, 196, 188))
-    d = ImageDraw.Draw(img)
+    d = drawer(img)
     shelf_y = 520
     d.rectangle((0, shelf_y, W, H), fill=(170, 160, 150))
     d.rectangle((0, shelf_y, W, shelf_y + 14), fill=(120, 112, 104))
@@ -107,7 +107,7 @@ def draw_price_tag(ctx: Ctx):
     # the tag, hanging on the shelf edge / propped on the shelf
     tx0, ty0, tx1, ty1 = 480, 150, 920, 500
     drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
-    d = ImageDraw.Draw(img)
+    d = drawer(img)
     tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
     d.rectangle((tx0, ty0, tx1, ty1), fill=tag_bg, outline=(60, 60, 60), width=2)
     pad = 24

@@ -9,6 +9,7 @@ effects of :mod:`._scene`.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -18,7 +19,7 @@ from PIL import Image, ImageDraw
 from . import family
 from ._common import Ctx, drafting, fit_font, gradient, money, rgb
 from ._phone import record
-from ._scene import camera
+from ._scene import camera, drawing_on
 from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
 
 W, H = 1024, 768
@@ -33,23 +34,47 @@ def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
     return tile
 
 
-def _paste_scaled(scene: Image.Image, tile: Image.Image, box: list[int]) -> None:
-    """``tile`` (RGBA) shrunk into ``box`` of ``scene`` and laid over it by its alpha: premultiplied,
-    antialiased by a Gaussian and resampled bilinearly (OpenCV, as :func:`._scene._shrunk`: a
-    fraction of the cost of Pillow's RGBA resize), blended over the box's own pixels only."""
+def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
+    """``tile`` (RGBA) shrunk into ``box`` of ``arr`` (RGB, in place) and laid over it by its alpha:
+    premultiplied, antialiased by a Gaussian and resampled bilinearly (OpenCV, as
+    :func:`._scene._shrunk`), blended over the pixels it covers only. Only the drawn part of the
+    tile (its alpha's bounding box and the blur's reach) is worked on: outside it the
+    premultiplied tile is zero, so the result is the same as for the whole tile (the blur's and the
+    resampling's borders extend the crop's edge rows, as they do the tile's where it is drawn to its edge)."""
     x0, y0, x1, y1 = box
-    rgba = np.asarray(tile)
-    alpha = cv2.extractChannel(rgba, 3)
-    colour = cv2.multiply(cv2.cvtColor(rgba, cv2.COLOR_RGBA2RGB), cv2.cvtColor(alpha, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
-    premultiplied = cv2.merge([*cv2.split(colour), alpha])
-    k = min((x1 - x0) / tile.width, (y1 - y0) / tile.height)
-    if k < 1:
-        premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), 0.5 * math.sqrt(1 / k - 1))
-    small = cv2.resize(premultiplied, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    sx, sy = (x1 - x0) / tile.width, (y1 - y0) / tile.height
+    sigma = 0.5 * math.sqrt(1 / min(sx, sy) - 1) if min(sx, sy) < 1 else 0.0
+    reach = math.ceil(3 * sigma) + 2
+    drawn = tile.getbbox()
+    if drawn is None:
+        return
+    cx0, cy0 = max(0, drawn[0] - reach), max(0, drawn[1] - reach)
+    cx1, cy1 = min(tile.width, drawn[2] + reach), min(tile.height, drawn[3] + reach)
+    premultiplied = cv2.cvtColor(np.asarray(tile.crop((cx0, cy0, cx1, cy1))), cv2.COLOR_RGBA2mRGBA)
+    if sigma:
+        premultiplied = cv2.GaussianBlur(premultiplied, (0, 0), sigma)
+    # where the crop lands in the box: resize's pixel-centre mapping, dst = s * (src + 0.5) - 0.5
+    dx0, dy0 = max(0, math.floor(sx * cx0)), max(0, math.floor(sy * cy0))
+    dx1, dy1 = min(x1 - x0, math.ceil(sx * cx1)), min(y1 - y0, math.ceil(sy * cy1))
+    matrix = np.float64([[sx, 0, sx * (cx0 + 0.5) - 0.5 - dx0], [0, sy, sy * (cy0 + 0.5) - 0.5 - dy0]])
+    small = cv2.warpAffine(premultiplied, matrix, (dx1 - dx0, dy1 - dy0), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
     cover = cv2.cvtColor(cv2.extractChannel(small, 3), cv2.COLOR_GRAY2RGB)
-    under = np.asarray(scene.crop(box))
-    out = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
-    scene.paste(Image.fromarray(out, "RGB"), (x0, y0))
+    under = arr[y0 + dy0:y0 + dy1, x0 + dx0:x0 + dx1]
+    under[:] = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
+
+
+@functools.lru_cache(maxsize=1)
+def _backdrop() -> np.ndarray:
+    """What every shelf photo starts from (the same for every seed, so drawn once per process):
+    the wall's gradient and the lower shelf with its front edge."""
+    scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
+    d = ImageDraw.Draw(scene)
+    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
+    d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
+    arr = np.array(scene)
+    arr.flags.writeable = False  # shared: each photo copies it
+    return arr
 
 
 def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
@@ -110,11 +135,9 @@ def draw_product_photo(ctx: Ctx):
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
 
     target_color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
-    scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
-    d = ImageDraw.Draw(scene)
-    _upper_shelf(d, ctx)
-    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
-    d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
+    arr = _backdrop().copy()
+    with drawing_on(arr, (0, 0, W - 1, 198), None) as (d, _, _):  # the upper shelf's rows (the crop starts at the origin)
+        _upper_shelf(d, ctx)
     k = 0
     for i, box in enumerate(boxes):
         if i == slot:
@@ -123,18 +146,18 @@ def draw_product_photo(ctx: Ctx):
             o = others[k]
             k += 1
             tile = _tile(o["object"], rgb(o["color"]), o["brand"], ctx)
-        _paste_scaled(scene, tile, box)
-    d = ImageDraw.Draw(scene)
+        _paste_scaled(arr, tile, box)
     s = ctx.scale
 
     def sticker(box, price: float, sale: bool) -> None:
         cx, rad = (box[0] + box[2]) / 2, min(54, (box[2] - box[0]) * 0.3)
         cy = box[1] + (box[3] - box[1]) * 0.86
-        d.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=(220, 30, 40) if sale else (255, 214, 0),
-                  outline=(90, 60, 0), width=2)
-        text = money(price, f["currency"])
-        font = fit_font(text, "sans-bold", rad * 1.7, 30 * s)
-        d.text((cx, cy), text, font=font, fill=(255, 255, 255) if sale else (20, 20, 20), anchor="mm")
+        with drawing_on(arr, (cx - rad - 2, cy - rad - 2, cx + rad + 3, cy + rad + 3), None) as (d, ox, oy):
+            d.ellipse((cx - rad - ox, cy - rad - oy, cx + rad - ox, cy + rad - oy), fill=(220, 30, 40) if sale else (255, 214, 0),
+                      outline=(90, 60, 0), width=2)
+            text = money(price, f["currency"])
+            font = fit_font(text, "sans-bold", rad * 1.7, 30 * s)
+            d.text((cx - ox, cy - oy), text, font=font, fill=(255, 255, 255) if sale else (20, 20, 20), anchor="mm")
 
     sticker(boxes[slot], f["price"], f["on_sale"])
     if priced:
@@ -143,9 +166,10 @@ def draw_product_photo(ctx: Ctx):
             if i != slot:
                 sticker(box, others[k]["price"], False)
                 k += 1
-    d.rectangle(label_box, fill=(250, 250, 246))
-    d.text((lx, SHELF_Y + 27), label, font=font, fill=(20, 20, 20), anchor="ma")
+    with drawing_on(arr, label_box, None) as (d, ox, oy):
+        d.rectangle((label_box[0] - ox, label_box[1] - oy, label_box[2] - ox, label_box[3] - oy), fill=(250, 250, 246))
+        d.text((lx - ox, SHELF_Y + 27 - oy), label, font=font, fill=(20, 20, 20), anchor="ma")
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
-    return camera(scene, ctx, quad, focus=focus), facts
+    return camera(arr, ctx, quad, focus=focus), facts
