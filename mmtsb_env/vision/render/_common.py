@@ -62,8 +62,36 @@ def _nothing(*args: Any, **kwargs: Any) -> None:
 
 
 def drawer(image: Image.Image) -> Any:
-    """``ImageDraw.Draw(image)``, or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
-    return _Sketch() if drafting() else ImageDraw.Draw(image)
+    """An ``ImageDraw`` of ``image`` whose plain text is drawn from remembered glyph masks
+    (:class:`_Draw`), or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
+    return _Sketch() if drafting() else _Draw(image)
+
+
+class _Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` whose ``text`` remembers each rasterised line: a single line of plain
+    text (no stroke, direction, features or colour glyphs) in a FreeType font is rasterised once
+    per (font, text, anchor, sub-pixel start) per process and its mask pasted with the fill --
+    the same calls Pillow makes, so the same pixels. Fixed words (labels, headers, terms) recur
+    on every page; drawing them was most of a dense page's text cost. Anything else goes to Pillow."""
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: D102 (Pillow's)
+        if (args or kwargs or not isinstance(text, str) or "\n" in text or self.fontmode != "L"
+                or not isinstance(font, ImageFont.FreeTypeFont)):
+            return super().text(xy, text, fill, font, anchor, *args, **kwargs)
+        ink, fill_ink = self._getink(fill)
+        ink = fill_ink if ink is None else ink
+        if ink is None:
+            return None
+        x, y = xy
+        mask, (dx, dy) = _line_mask(font, text, anchor or "la", (math.modf(x)[0], math.modf(y)[0]))
+        self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    """Pillow's grey mask of one line of ``text`` and its offset (``getmask2`` as ``ImageDraw.text`` calls it)."""
+    return font.getmask2(text, "L", anchor=anchor, start=start)
 
 
 @contextlib.contextmanager
