@@ -166,3 +166,23 @@ def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
     assert np.array_equal(full[outside], covered[outside])
     assert np.array_equal(covered[y0:y1, x0:x1], photo[y0:y1, x0:x1])  # untouched under the document
     assert not np.array_equal(full[outside], photo[:200, :260][outside])  # and there is a shadow
+
+
+def test_remembered_text_lines_draw_pillows_pixels():
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import _line_mask, drawer
+
+    font, small = get_font("sans", 17), get_font("serif-italic", 11)
+    calls = [((10.0, 12.0), "Total due", font, (20, 20, 25), None), ((200.4, 30.7), "$1,204.50", font, (200, 30, 30), "ra"),
+             ((60.25, 80.5), "Payments received after the due date", small, "navy", "lm"),
+             ((12.0, 120.0), "two\nlines", font, (0, 0, 0), None)]  # multi-line text: Pillow's own path
+    for mode, back in (("RGB", (250, 249, 244)), ("RGBA", (0, 0, 0, 0)), ("L", 255)):
+        for _ in range(2):  # the second time every line is remembered
+            ours, theirs = Image.new(mode, (320, 160), back), Image.new(mode, (320, 160), back)
+            mine, pillow = drawer(ours), ImageDraw.Draw(theirs)
+            for xy, text, f, fill, anchor in calls:
+                ink = fill if mode != "L" else 40
+                mine.text(xy, text, fill=ink, font=f, anchor=anchor)
+                pillow.text(xy, text, fill=ink, font=f, anchor=anchor)
+            assert np.asarray(ours).any() and np.array_equal(np.asarray(ours), np.asarray(theirs))
+    assert _line_mask.cache_info().hits >= 3 * 3

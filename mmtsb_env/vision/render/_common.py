@@ -63,11 +63,11 @@ def _nothing(*args: Any, **kwargs: Any) -> None:
 
 def drawer(image: Image.Image) -> Any:
     """An ``ImageDraw`` of ``image`` whose plain text is drawn from remembered glyph masks
-    (:class:`_Draw`), or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
-    return _Sketch() if drafting() else _Draw(image)
+    (:class:`TextDraw`), or in the draft pass a stand-in that only measures (no glyph is rasterised)."""
+    return _Sketch() if drafting() else TextDraw(image)
 
 
-class _Draw(ImageDraw.ImageDraw):
+class TextDraw(ImageDraw.ImageDraw):
     """``ImageDraw.Draw`` whose ``text`` remembers each rasterised line: a single line of plain
     text (no stroke, direction, features or colour glyphs) in a FreeType font is rasterised once
     per (font, text, anchor, sub-pixel start) per process and its mask pasted with the fill --
