@@ -186,3 +186,23 @@ def test_remembered_text_lines_draw_pillows_pixels():
                 pillow.text(xy, text, fill=ink, font=f, anchor=anchor)
             assert np.asarray(ours).any() and np.array_equal(np.asarray(ours), np.asarray(theirs))
     assert _line_mask.cache_info().hits >= 3 * 3
+
+
+def test_ink_planes_lay_the_ink_as_an_rgba_layer_of_it_would():
+    """The handwriting keeps its words as coverage and tone planes (handwritten_note._Ink); laid
+    on the sheet they give what compositing RGBA words of the ink (Pillow) gives, within 2 levels."""
+    from mmtsb_env.vision.render.handwritten_note import _Ink, _ink_onto, _word_image
+
+    ink, rng = (28, 50, 140), random.Random(5)
+    sheet = np.asarray(render({"kind": "receipt", "seed": 1, "difficulty": 0}, use_cache=False).image)[:300, :500].copy()
+    planes, rgba = _Ink((500, 300)), Image.new("RGBA", (500, 300), (0, 0, 0, 0))
+    for k, word in enumerate(["Groceries", "milk", "2 lemons", "sunflower42", "Tue 3:30"]):
+        mask = _word_image(word, 30 + 2 * k, "sans-oblique", rng)
+        angle, pos = rng.uniform(-2.5, 2.5), (20 + 60 * k, 20 + 50 * k)
+        word_rgba = Image.merge("RGBA", [mask.point(lambda v, c=c: c if v else 0) for c in ink] + [mask])
+        rgba.alpha_composite(_tilted(word_rgba, angle), pos)
+        planes.stamp(mask, pos, angle)
+    expected = np.asarray(Image.alpha_composite(Image.fromarray(sheet).convert("RGBA"), rgba).convert("RGB")).astype(int)
+    _ink_onto(sheet, np.asarray(planes.cover), np.asarray(planes.tone), ink)
+    assert (np.asarray(planes.cover) > 0).mean() > 0.02
+    assert np.abs(sheet.astype(int) - expected).max() <= 2
