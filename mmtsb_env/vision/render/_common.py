@@ -607,6 +607,14 @@ def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = Fals
     w, h = size
     if drafting():  # the draft pass measures, it never looks at pixels
         return Image.new("RGB", (w, h), rgb(top))
+    return _gradient((int(w), int(h)), rgb(top), rgb(bottom), bool(diagonal)).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int], diagonal: bool) -> Image.Image:
+    """:func:`gradient`, remembered: posters and app covers reuse a few palettes at a few sizes
+    (a caller gets a copy, ~0.3 ms, instead of the ~3 ms blend of a page)."""
+    w, h = size
     # the blend drawn on a small grid in colour, then brought to size bilinearly (OpenCV, in one
     # pass: a linear blend stays linear under bilinear resampling, so nothing is lost)
     n = 256
