@@ -109,15 +109,16 @@ class _Ink:
             drawer(plane).line(points, fill=fill, width=width)
 
 
-def _wave(mask: np.ndarray, rng, amplitude: float, period: float) -> np.ndarray:
-    """Shift rows and columns of the ink's planes (h x w x planes, the first its coverage) sinusoidally (a wobbly hand): one nearest-pixel remap
-    (OpenCV) over whole-pixel source coordinates, so every output pixel is a copy of a source pixel.
-    Only the ink's bounding box grown by the largest shift is remapped: every pixel outside it
-    would copy a pixel without ink (a shift moves a pixel by at most ``amplitude``)."""
-    h, w = mask.shape[:2]
+def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> list[np.ndarray]:
+    """Shift rows and columns of the ink's planes (the first its coverage) sinusoidally (a wobbly
+    hand): one nearest-pixel remap (OpenCV) per plane over whole-pixel source coordinates, so every
+    output pixel is a copy of a source pixel. Only the ink's bounding box grown by the largest
+    shift is remapped: every pixel outside it would copy a pixel without ink (a shift moves a
+    pixel by at most ``amplitude``)."""
+    h, w = planes[0].shape
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
-    out = np.zeros_like(mask)
-    bx, by, bw, bh = cv2.boundingRect(np.ascontiguousarray(mask[..., 0]) if mask.ndim == 3 else mask)
+    out = [np.zeros_like(p) for p in planes]
+    bx, by, bw, bh = cv2.boundingRect(planes[0])
     if not bw:
         return out
     m = int(amplitude) + 1
@@ -128,7 +129,8 @@ def _wave(mask: np.ndarray, rng, amplitude: float, period: float) -> np.ndarray:
     dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # per column
     # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
     src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
-    out[y0:y1, x0:x1] = cv2.remap(mask, src, None, cv2.INTER_NEAREST)
+    for plane, waved in zip(planes, out):
+        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1])
     return out
 
 
@@ -255,7 +257,7 @@ def draw_handwritten_note(ctx: Ctx):
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    planes = None if drafting() else _wave(cv2.merge([np.asarray(layer.cover), np.asarray(layer.tone)]), ctx.rng("wave"),
+    planes = None if drafting() else _wave([np.asarray(layer.cover), np.asarray(layer.tone)], ctx.rng("wave"),
                                            amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
@@ -267,7 +269,7 @@ def draw_handwritten_note(ctx: Ctx):
         shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
         page = canvas[margin:margin + H, margin:margin + W]
         page[:] = np.asarray(sheet)
-        _ink_onto(page, np.ascontiguousarray(planes[..., 0]), np.ascontiguousarray(planes[..., 1]), ink)
+        _ink_onto(page, *planes, ink)
     image = degrade(canvas, ctx)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
