@@ -89,7 +89,8 @@ class TextDraw(ImageDraw.ImageDraw):
 
 
 @functools.lru_cache(maxsize=4096)
-def _line_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str, start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+def _line_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str,
+               start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
     """Pillow's grey mask of one line of ``text`` and its offset (``getmask2`` as ``ImageDraw.text`` calls it)."""
     return font.getmask2(text, "L", anchor=anchor, start=start)
 
@@ -611,7 +612,8 @@ def gradient(size: tuple[int, int], top: Any, bottom: Any, diagonal: bool = Fals
 
 
 @functools.lru_cache(maxsize=16)
-def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int], diagonal: bool) -> Image.Image:
+def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int],
+              diagonal: bool) -> Image.Image:
     """:func:`gradient`, remembered: posters and app covers reuse a few palettes at a few sizes
     (a caller gets a copy, ~0.3 ms, instead of the ~3 ms blend of a page)."""
     w, h = size

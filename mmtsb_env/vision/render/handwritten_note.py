@@ -55,12 +55,14 @@ def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
 
 
 def _tilted_size(size: tuple[int, int], angle: float) -> tuple[int, int]:
-    """The canvas ``Image.rotate(angle, expand=True)`` gives an image of ``size``: whole pixels around its turned corners."""
+    """The canvas ``Image.rotate(angle, expand=True)`` gives an image of ``size``: whole pixels
+    around its turned corners."""
     w, h = size
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     corners = [((x - w / 2) * c + (y - h / 2) * s, (y - h / 2) * c - (x - w / 2) * s) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-    return math.ceil(max(xs) + w / 2) - math.floor(min(xs) + w / 2), math.ceil(max(ys) + h / 2) - math.floor(min(ys) + h / 2)
+    nw = math.ceil(max(xs) + w / 2) - math.floor(min(xs) + w / 2)
+    return nw, math.ceil(max(ys) + h / 2) - math.floor(min(ys) + h / 2)
 
 
 def _tilted(word: Image.Image, angle: float) -> Image.Image:
@@ -126,7 +128,7 @@ def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> lis
     ys = np.arange(y0, y1, dtype=np.int16)[:, None]
     xs = np.arange(x0, x1, dtype=np.int16)[None, :]
     dx = (amplitude * np.sin(np.arange(y0, y1)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
-    dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # per column
+    dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # a column
     # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
     src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
     for plane, waved in zip(planes, out):
@@ -238,7 +240,8 @@ def draw_handwritten_note(ctx: Ctx):
                 img = _word_image(word, size, style, hand)
                 pos = (W - img.width - 40, H - gap - 20)
                 layer.stamp(img, pos)
-                layer.line((pos[0], pos[1] + img.height * 0.55, pos[0] + img.width, pos[1] + img.height * 0.5), fill=255, width=4)
+                layer.line((pos[0], pos[1] + img.height * 0.55, pos[0] + img.width, pos[1] + img.height * 0.5),
+                           fill=255, width=4)
                 ctx.distractors.append(word + " (crossed out)")
             elif what == "number":
                 word = f"{cr.randint(100, 999)}-{cr.randint(1000, 9999)}"
