@@ -83,32 +83,60 @@ def _turned(arr: np.ndarray, angle: float) -> np.ndarray:
 
 
 class _Ink:
-    """The note's ink before it is laid on the sheet, as two ``L`` planes: its coverage (the alpha
+    """The note's ink before it is laid on the sheet, as two uint8 planes: its coverage (the alpha
     an RGBA layer of it would have) and its tone, coverage times the share of the ink's colour a
     pixel carries. A word's tone is its coverage where it has ink -- except along a tilted word's
     edges, where bilinear resampling mixes the ink with the transparent black around it (as the
-    RGBA layer did), which keeps the strokes as dark as they were drawn."""
+    RGBA layer did), which keeps the strokes as dark as they were drawn. In the draft pass it
+    takes nothing (its pixels are never looked at)."""
 
     def __init__(self, size: tuple[int, int]) -> None:
-        self.cover, self.tone = Image.new("L", size, 0), Image.new("L", size, 0)
+        w, h = size
+        self.cover, self.tone = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+        self.strokes: list[tuple] = []
 
     def stamp(self, word: Image.Image, pos: tuple[int, int], angle: float = 0.0) -> None:
         """Lay the word mask ``word`` with its top left at ``pos``, turned ``angle`` degrees on the
-        canvas of :func:`_tilted_size`. Where words overlap, the upper one covers the lower as RGBA
-        compositing does."""
+        canvas of :func:`_tilted_size` (clipped to the planes). Where words overlap, the upper one
+        covers the lower as RGBA compositing does (within a grey level)."""
+        if drafting():
+            return
         cover = np.asarray(word)
         tone = cv2.threshold(cover, 0, 255, cv2.THRESH_BINARY)[1]  # the ink's colour wherever it has ink
         if angle:  # plane by plane: OpenCV's two-band warp rounds differently from its one- and four-band ones
             tone, cover = _turned(tone, angle), _turned(cover, angle)
-        mask = Image.fromarray(cover)
-        box = (*pos, pos[0] + mask.width, pos[1] + mask.height)
-        self.cover.paste(255, box, mask)
-        self.tone.paste(Image.fromarray(tone), box, mask)
+        x, y = pos
+        h, w = self.cover.shape
+        x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + cover.shape[1]), min(h, y + cover.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            return
+        m, t = cover[y0 - y:y1 - y, x0 - x:x1 - x], tone[y0 - y:y1 - y, x0 - x:x1 - x]
+        under_c, under_t = self.cover[y0:y1, x0:x1], self.tone[y0:y1, x0:x1]
+        ink = cv2.multiply(t, m, scale=1 / 255.0)  # the word's own tone: tone x coverage
+        if not under_c.any():  # nothing there yet (nearly always): the word as it is
+            under_c[:], under_t[:] = m, ink
+            return
+        keep = cv2.bitwise_not(m)  # over: what is under shows through (1 - coverage)
+        under_t[:] = cv2.add(ink, cv2.multiply(under_t, keep, scale=1 / 255.0))
+        under_c[:] = cv2.add(m, cv2.multiply(under_c, keep, scale=1 / 255.0))
 
     def line(self, points, fill: int, width: int) -> None:
-        """A stroke of the ink (a crossing-out, a doodle) of opacity ``fill``."""
-        for plane in (self.cover, self.tone):
-            drawer(plane).line(points, fill=fill, width=width)
+        """A stroke of the ink (a crossing-out, a doodle) of opacity ``fill``: drawn by Pillow on
+        both planes when :meth:`planes` is asked for (all strokes at once)."""
+        if not drafting():
+            self.strokes.append((points, fill, width))
+
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The coverage and tone planes with every stroke drawn."""
+        if self.strokes:
+            for name in ("cover", "tone"):
+                img = Image.fromarray(getattr(self, name))
+                draw = ImageDraw.Draw(img)
+                for points, fill, width in self.strokes:
+                    draw.line(points, fill=fill, width=width)
+                setattr(self, name, np.array(img))
+            self.strokes = []
+        return self.cover, self.tone
 
 
 def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> list[np.ndarray]:
@@ -260,8 +288,8 @@ def draw_handwritten_note(ctx: Ctx):
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    planes = None if drafting() else _wave([np.asarray(layer.cover), np.asarray(layer.tone)], ctx.rng("wave"),
-                                           amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
+    planes = None if drafting() else _wave(list(layer.planes()), ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8,
+                                           period=23.0)
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
     surface = ctx.rng("surface").choice(["desk", "wood"])
