@@ -72,7 +72,15 @@ class TextDraw(ImageDraw.ImageDraw):
     text (no stroke, direction, features or colour glyphs) in a FreeType font is rasterised once
     per (font, text, anchor, sub-pixel start) per process and its mask pasted with the fill --
     the same calls Pillow makes, so the same pixels. Fixed words (labels, headers, terms) recur
-    on every page; drawing them was most of a dense page's text cost. Anything else goes to Pillow."""
+    on every page; drawing them was most of a dense page's text cost. Anything else goes to Pillow.
+
+    With ``remember=False`` (text that never recurs: handwriting drawn glyph by glyph at random
+    sub-pixel offsets) the lines are rasterised each time, still without Pillow's per-call layout
+    objects, and kept out of the shared cache."""
+
+    def __init__(self, image: Image.Image, remember: bool = True) -> None:
+        super().__init__(image)
+        self._mask = _line_mask if remember else _fresh_mask
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: D102 (Pillow's)
         if (args or kwargs or not isinstance(text, str) or "\n" in text or self.fontmode != "L"
@@ -83,16 +91,18 @@ class TextDraw(ImageDraw.ImageDraw):
         if ink is None:
             return None
         x, y = xy
-        mask, (dx, dy) = _line_mask(font, text, anchor or "la", (math.modf(x)[0], math.modf(y)[0]))
+        mask, (dx, dy) = self._mask(font, text, anchor or "la", (math.modf(x)[0], math.modf(y)[0]))
         self.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
         return None
 
 
-@functools.lru_cache(maxsize=4096)
-def _line_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str,
-               start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+def _fresh_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str,
+                start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
     """Pillow's grey mask of one line of ``text`` and its offset (``getmask2`` as ``ImageDraw.text`` calls it)."""
     return font.getmask2(text, "L", anchor=anchor, start=start)
+
+
+_line_mask = functools.lru_cache(maxsize=4096)(_fresh_mask)  # remembered per (font, text, anchor, start)
 
 
 @contextlib.contextmanager

@@ -10,8 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import (Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, lookup, rgb, shade, texture,
-                      texture_array)
+from ._common import (Choice, Color, Ctx, Str, TextDraw, clutter_count, degrade, drafting, drawer, lookup, rgb, shade,
+                      texture, texture_array)
 from ..fonts import get_font
 
 NOTES = [
@@ -38,7 +38,7 @@ def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
     h = int(size * 2.2)
     sketch = drafting()  # the draft pass lays words out by their widths: the same draws, no glyph drawn
     img = None if sketch else Image.new("L", (w, h), 0)
-    d = None if sketch else ImageDraw.Draw(img)
+    d = None if sketch else TextDraw(img, remember=False)  # Pillow's glyphs, without its per-call layout objects
     x = size * 0.25  # italic capitals (J, f) reach left of their origin
     drift = 0.0
     alpha = rng.randint(215, 255)
