@@ -3,7 +3,8 @@
 Each OpenCV path replaced a Pillow one; these tests pin what it must still equal: the JPEG round
 trip byte for byte, the photo defocus to within one grey level, the tilted handwriting words to
 Pillow's canvas size, the cached sensor noise to its sigma and to its seed, the RGBA detour of the
-warps to OpenCV's three-channel result.
+warps to OpenCV's three-channel result, the remembered text lines (``TextDraw``) to ``ImageDraw``'s
+pixels, and the handwriting's ink planes to compositing RGBA words of the ink.
 """
 
 from __future__ import annotations
@@ -245,3 +246,46 @@ def test_objects_drawn_on_their_crops_are_the_objects_drawn_on_the_frame(photo):
         with drawing_on(arr, (box[0] - 20, box[1] - 20, box[2] + 20, box[3] + 20)) as (d, ox, oy):
             _draw(d, shape, (box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), (40, 120, 200))
     assert np.array_equal(arr, np.asarray(whole))
+
+
+def test_remembered_text_lines_draw_pillows_pixels():
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import _line_mask, drawer
+
+    font, small = get_font("sans", 17), get_font("serif-italic", 11)
+    calls = [((10.0, 12.0), "Total due", font, (20, 20, 25), None),
+             ((200.4, 30.7), "$1,204.50", font, (200, 30, 30), "ra"),
+             ((60.25, 80.5), "Payments received after the due date", small, "navy", "lm"),
+             ((12.0, 120.0), "two\nlines", font, (0, 0, 0), None)]  # multi-line text: Pillow's own path
+    for mode, back in (("RGB", (250, 249, 244)), ("RGBA", (0, 0, 0, 0)), ("L", 255)):
+        for _ in range(2):  # the second time every line is remembered
+            ours, theirs = Image.new(mode, (320, 160), back), Image.new(mode, (320, 160), back)
+            mine, pillow = drawer(ours), ImageDraw.Draw(theirs)
+            for xy, text, f, fill, anchor in calls:
+                ink = fill if mode != "L" else 40
+                mine.text(xy, text, fill=ink, font=f, anchor=anchor)
+                pillow.text(xy, text, fill=ink, font=f, anchor=anchor)
+            assert np.asarray(ours).any() and np.array_equal(np.asarray(ours), np.asarray(theirs))
+    assert _line_mask.cache_info().hits >= 3 * 3
+
+
+def test_ink_planes_lay_the_ink_as_an_rgba_layer_of_it_would():
+    """The handwriting keeps its words as coverage and tone planes (handwritten_note._Ink); laid
+    on the sheet they give what compositing RGBA words of the ink (Pillow) gives, within 2 levels."""
+    from mmtsb_env.vision.render.handwritten_note import _Ink, _ink_onto, _word_image
+
+    ink, rng = (28, 50, 140), random.Random(5)
+    page = render({"kind": "receipt", "seed": 1, "difficulty": 0}, use_cache=False).image
+    sheet = np.asarray(page)[:300, :500].copy()
+    planes, rgba = _Ink((500, 300)), Image.new("RGBA", (500, 300), (0, 0, 0, 0))
+    for k, word in enumerate(["Groceries", "milk", "2 lemons", "sunflower42", "Tue 3:30"]):
+        mask = _word_image(word, 30 + 2 * k, "sans-oblique", rng)
+        angle, pos = rng.uniform(-2.5, 2.5), (20 + 60 * k, 20 + 50 * k)
+        word_rgba = Image.merge("RGBA", [mask.point(lambda v, c=c: c if v else 0) for c in ink] + [mask])
+        rgba.alpha_composite(_tilted(word_rgba, angle), pos)
+        planes.stamp(mask, pos, angle)
+    expected = Image.alpha_composite(Image.fromarray(sheet).convert("RGBA"), rgba).convert("RGB")
+    expected = np.asarray(expected).astype(int)
+    _ink_onto(sheet, np.asarray(planes.cover), np.asarray(planes.tone), ink)
+    assert (np.asarray(planes.cover) > 0).mean() > 0.02
+    assert np.abs(sheet.astype(int) - expected).max() <= 2

@@ -1,7 +1,7 @@
 """Text boxes of rendered images, recorded while a family draws (a test helper).
 
-:func:`recorded_text` patches Pillow's ``ImageDraw.text`` (every family, the charts included,
-and the UI canvas draw text through it), and collects one
+:func:`recorded_text` patches Pillow's ``ImageDraw.text`` and the render families' ``TextDraw.text``
+(every family, the charts included, and the UI canvas draw text through one of them), and collects one
 :class:`Sheet` per drawing target: the box of every non-blank text and the target's size.
 """
 
@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from PIL import ImageDraw
+
+from mmtsb_env.vision.render._common import TextDraw
 
 
 @dataclass
@@ -46,7 +48,8 @@ def recorded_text() -> Iterator[list[Sheet]]:
     sheets: dict[int, Sheet] = {}
     order: list[Sheet] = []
     keep: list[object] = []  # hold the targets so their ids are not reused while recording
-    original = ImageDraw.ImageDraw.text
+    originals = {cls: cls.__dict__["text"] for cls in (ImageDraw.ImageDraw, TextDraw)}
+    depth = [0]  # TextDraw hands some texts on to Pillow's text: record each text once
 
     def sheet_for(key_obj, size) -> Sheet:
         key = id(key_obj)
@@ -56,18 +59,26 @@ def recorded_text() -> Iterator[list[Sheet]]:
             order.append(sheets[key])
         return sheets[key]
 
-    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
-        if isinstance(text, str) and text.strip():
-            box = self.textbbox(xy, text, font=font, anchor=anchor, spacing=kwargs.get("spacing", 4),
-                                stroke_width=kwargs.get("stroke_width", 0))
-            sheet_for(self.im, self.im.size).texts.append((box, text))
-        return original(self, xy, text, fill, font, anchor, *args, **kwargs)
+    def recording(original):
+        def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+            if isinstance(text, str) and text.strip() and not depth[0]:
+                box = self.textbbox(xy, text, font=font, anchor=anchor, spacing=kwargs.get("spacing", 4),
+                                    stroke_width=kwargs.get("stroke_width", 0))
+                sheet_for(self.im, self.im.size).texts.append((box, text))
+            depth[0] += 1
+            try:
+                return original(self, xy, text, fill, font, anchor, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+        return text
 
-    ImageDraw.ImageDraw.text = text
+    for cls, original in originals.items():
+        cls.text = recording(original)
     try:
         yield order
     finally:
-        ImageDraw.ImageDraw.text = original
+        for cls, original in originals.items():
+            cls.text = original
 
 
 def broken_words(sheet: Sheet, words: set[str]) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Callable
 
 from PIL import Image
 
-from ._common import Ctx, jpeg
+from ._common import Ctx, TextDraw, jpeg
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
 
@@ -125,6 +125,7 @@ class Screen:
         tab_h = 58 if tabs else 0
         H = int(top + 10 + sum(heights) + gap * len(heights) + tab_h + 24)
         canvas = self.canvas = Canvas(WIDTH, H, c["bg"], 2)
+        canvas.draw = TextDraw(canvas.image)  # labels recur on every screen: their rasterised lines are remembered
         self._status_bar(c)
         canvas.rect((0, 40, WIDTH, top), fill=c["bar"])
         canvas.line([(0, top), (WIDTH, top)], c["line"], 1)

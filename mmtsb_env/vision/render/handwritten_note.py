@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -9,7 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drawer, rgb, shade, texture, texture_array
+from ._common import (Choice, Color, Ctx, Str, TextDraw, clutter_count, degrade, drafting, drawer, lookup, rgb, shade,
+                      texture, texture_array)
 from ..fonts import get_font
 
 NOTES = [
@@ -28,14 +30,15 @@ FIELDS = {"text": Str(600), "title": Str(40, allow_empty=True), "paper": Choice(
           "signature": Str(30, allow_empty=True), "ink_color": Color()}
 
 
-def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng) -> Image.Image:
-    """One word drawn glyph by glyph with jittered size, baseline, spacing and pressure."""
+def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
+    """One word drawn glyph by glyph with jittered size, baseline, spacing and pressure, as its ink's
+    coverage (an ``L`` mask: the note is one ink, so its words are masks laid in that ink at the end)."""
     big = get_font(style, size * 1.15)
     w = int(big.getlength(word) * 1.15 + size)
     h = int(size * 2.2)
     sketch = drafting()  # the draft pass lays words out by their widths: the same draws, no glyph drawn
-    img = None if sketch else Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    d = None if sketch else ImageDraw.Draw(img)
+    img = None if sketch else Image.new("L", (w, h), 0)
+    d = None if sketch else TextDraw(img, remember=False)  # Pillow's glyphs, without its per-call layout objects
     x = size * 0.25  # italic capitals (J, f) reach left of their origin
     drift = 0.0
     alpha = rng.randint(215, 255)
@@ -45,41 +48,140 @@ def _word_image(word: str, size: int, style: str, ink: tuple[int, int, int], rng
         drift = max(-size * 0.12, min(size * 0.12, drift + rng.uniform(-0.05, 0.05) * size))
         a = max(150, min(255, alpha + rng.randint(-30, 15)))
         if d is not None:
-            d.text((x, h * 0.72 + drift), ch, font=font, fill=ink + (a,), anchor="ls")
+            d.text((x, h * 0.72 + drift), ch, font=font, fill=a, anchor="ls")
         x += font.getlength(ch) * rng.uniform(0.92, 1.06)
     box = (0, 0, min(w, int(x + size * 0.12)), h)
-    return Image.new("RGBA", box[2:]) if img is None else img.crop(box)
+    return Image.new("L", box[2:]) if img is None else img.crop(box)
+
+
+def _tilted_size(size: tuple[int, int], angle: float) -> tuple[int, int]:
+    """The canvas ``Image.rotate(angle, expand=True)`` gives an image of ``size``: whole pixels
+    around its turned corners."""
+    w, h = size
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    corners = [((x - w / 2) * c + (y - h / 2) * s, (y - h / 2) * c - (x - w / 2) * s) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    nw = math.ceil(max(xs) + w / 2) - math.floor(min(xs) + w / 2)
+    return nw, math.ceil(max(ys) + h / 2) - math.floor(min(ys) + h / 2)
 
 
 def _tilted(word: Image.Image, angle: float) -> Image.Image:
-    """``word`` (RGBA) turned ``angle`` degrees counter-clockwise on a canvas grown to hold it (the
-    size ``Image.rotate(expand=True)`` gives), bilinear: one OpenCV warp, a fraction of Pillow's cost."""
-    w, h = word.size
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    corners = [((x - w / 2) * c + (y - h / 2) * s, (y - h / 2) * c - (x - w / 2) * s) for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
-    xs, ys = [p[0] for p in corners], [p[1] for p in corners]  # Pillow's canvas: whole pixels around the corners
-    nw = math.ceil(max(xs) + w / 2) - math.floor(min(xs) + w / 2)
-    nh = math.ceil(max(ys) + h / 2) - math.floor(min(ys) + h / 2)
+    """``word`` (any mode of one to four bands) turned ``angle`` degrees counter-clockwise on a canvas
+    grown to hold it (the size ``Image.rotate(expand=True)`` gives), bilinear: one OpenCV warp, a
+    fraction of Pillow's cost."""
+    return Image.fromarray(_turned(np.asarray(word), angle), word.mode)
+
+
+def _turned(arr: np.ndarray, angle: float) -> np.ndarray:
+    """:func:`_tilted` of an array (h x w, or h x w x bands)."""
+    h, w = arr.shape[:2]
+    nw, nh = _tilted_size((w, h), angle)
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     matrix[:, 2] += ((nw - w) / 2, (nh - h) / 2)
-    out = cv2.warpAffine(np.asarray(word), matrix, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                         borderValue=(0, 0, 0, 0))
-    return Image.fromarray(out, "RGBA")
+    return cv2.warpAffine(arr, matrix, (nw, nh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=(0, 0, 0, 0))
 
 
-def _wave(layer: Image.Image, rng, amplitude: float, period: float) -> Image.Image:
-    """Shift rows and columns sinusoidally (a wobbly hand): one nearest-pixel remap (OpenCV) over
-    whole-pixel source coordinates, so every output pixel is a copy of a source pixel."""
-    a = np.ascontiguousarray(np.asarray(layer))
-    h, w = a.shape[:2]
+class _Ink:
+    """The note's ink before it is laid on the sheet, as two uint8 planes: its coverage (the alpha
+    an RGBA layer of it would have) and its tone, coverage times the share of the ink's colour a
+    pixel carries. A word's tone is its coverage where it has ink -- except along a tilted word's
+    edges, where bilinear resampling mixes the ink with the transparent black around it (as the
+    RGBA layer did), which keeps the strokes as dark as they were drawn. In the draft pass it
+    takes nothing (its pixels are never looked at)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.cover, self.tone = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
+        self.strokes: list[tuple] = []
+
+    def stamp(self, word: Image.Image, pos: tuple[int, int], angle: float = 0.0) -> None:
+        """Lay the word mask ``word`` with its top left at ``pos``, turned ``angle`` degrees on the
+        canvas of :func:`_tilted_size` (clipped to the planes). Where words overlap, the upper one
+        covers the lower as RGBA compositing does (within a grey level)."""
+        if drafting():
+            return
+        cover = np.asarray(word)
+        tone = cv2.threshold(cover, 0, 255, cv2.THRESH_BINARY)[1]  # the ink's colour wherever it has ink
+        if angle:  # plane by plane: OpenCV's two-band warp rounds differently from its one- and four-band ones
+            tone, cover = _turned(tone, angle), _turned(cover, angle)
+        x, y = pos
+        h, w = self.cover.shape
+        x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + cover.shape[1]), min(h, y + cover.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            return
+        m, t = cover[y0 - y:y1 - y, x0 - x:x1 - x], tone[y0 - y:y1 - y, x0 - x:x1 - x]
+        under_c, under_t = self.cover[y0:y1, x0:x1], self.tone[y0:y1, x0:x1]
+        ink = cv2.multiply(t, m, scale=1 / 255.0)  # the word's own tone: tone x coverage
+        if not under_c.any():  # nothing there yet (nearly always): the word as it is
+            under_c[:], under_t[:] = m, ink
+            return
+        keep = cv2.bitwise_not(m)  # over: what is under shows through (1 - coverage)
+        under_t[:] = cv2.add(ink, cv2.multiply(under_t, keep, scale=1 / 255.0))
+        under_c[:] = cv2.add(m, cv2.multiply(under_c, keep, scale=1 / 255.0))
+
+    def line(self, points, fill: int, width: int) -> None:
+        """A stroke of the ink (a crossing-out, a doodle) of opacity ``fill``: drawn by Pillow on
+        both planes when :meth:`planes` is asked for (all strokes at once)."""
+        if not drafting():
+            self.strokes.append((points, fill, width))
+
+    def planes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The coverage and tone planes with every stroke drawn."""
+        if self.strokes:
+            for name in ("cover", "tone"):
+                img = Image.fromarray(getattr(self, name))
+                draw = ImageDraw.Draw(img)
+                for points, fill, width in self.strokes:
+                    draw.line(points, fill=fill, width=width)
+                setattr(self, name, np.array(img))
+            self.strokes = []
+        return self.cover, self.tone
+
+
+def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> list[np.ndarray]:
+    """Shift rows and columns of the ink's planes (the first its coverage) sinusoidally (a wobbly
+    hand): one nearest-pixel remap (OpenCV) per plane over whole-pixel source coordinates, so every
+    output pixel is a copy of a source pixel. Only the ink's bounding box grown by the largest
+    shift is remapped: every pixel outside it would copy a pixel without ink (a shift moves a
+    pixel by at most ``amplitude``)."""
+    h, w = planes[0].shape
     phase_x, phase_y = rng.uniform(0, 6.28), rng.uniform(0, 6.28)
-    ys = np.arange(h, dtype=np.int16)[:, None]
-    xs = np.arange(w, dtype=np.int16)[None, :]
-    dx = (amplitude * np.sin(np.arange(h)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
-    dy = (amplitude * 0.8 * np.sin(np.arange(w)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # per column
+    out = [np.zeros_like(p) for p in planes]
+    bx, by, bw, bh = cv2.boundingRect(planes[0])
+    if not bw:
+        return out
+    m = int(amplitude) + 1
+    x0, y0, x1, y1 = max(0, bx - m), max(0, by - m), min(w, bx + bw + m), min(h, by + bh + m)
+    ys = np.arange(y0, y1, dtype=np.int16)[:, None]
+    xs = np.arange(x0, x1, dtype=np.int16)[None, :]
+    dx = (amplitude * np.sin(np.arange(y0, y1)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
+    dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # a column
     # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
     src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
-    return Image.fromarray(cv2.remap(a, src, None, cv2.INTER_NEAREST), "RGBA")
+    for plane, waved in zip(planes, out):
+        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1])
+    return out
+
+
+def _ink_onto(arr: np.ndarray, cover: np.ndarray, tone: np.ndarray, ink: tuple[int, int, int]) -> None:
+    """Lay ``ink`` on ``arr`` (RGB uint8, in place) through the ink's planes (see :class:`_Ink`):
+    ``arr * (255 - cover) / 255 + ink * tone / 255``, each term rounded, over the ink's bounding box
+    only, in OpenCV (Pillow's RGBA compositing of a full layer, or a masked paste of a colour over
+    the whole sheet, costs several ms)."""
+    x, y, w, h = cv2.boundingRect(cover)
+    if not w:
+        return
+    region, c, t = arr[y:y + h, x:x + w], cover[y:y + h, x:x + w], tone[y:y + h, x:x + w]
+    under = cv2.multiply(region, cv2.merge([cv2.bitwise_not(c)] * 3), scale=1 / 255.0)
+    cv2.add(under, lookup(t, _ink_tables(tuple(ink))), dst=region)
+
+
+@functools.lru_cache(maxsize=32)
+def _ink_tables(ink: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per channel: coverage -> that channel of ``ink`` times the coverage, rounded (for :func:`lookup`)."""
+    v = np.arange(256) / 255.0
+    return tuple(np.rint(c * v).astype(np.uint8) for c in ink)
 
 
 @family("handwritten_note", FIELDS)
@@ -111,7 +213,7 @@ def draw_handwritten_note(ctx: Ctx):
         current_words: list[str] = []
         width = 0.0
         for word in words:
-            img = _word_image(word, int(size * (1.15 if is_title else 1.0)), style, ink, hand)
+            img = _word_image(word, int(size * (1.15 if is_title else 1.0)), style, hand)
             space = size * hand.uniform(0.22, 0.36)
             if current and width + space + img.width > max_w:
                 lines_out.append(current)
@@ -128,7 +230,7 @@ def draw_handwritten_note(ctx: Ctx):
     if signature:
         lines_out.append([])
         wrapped_lines.append("")
-        lines_out.append([_word_image(w, size, style, ink, hand) for w in signature.split()])
+        lines_out.append([_word_image(w, size, style, hand) for w in signature.split()])
         wrapped_lines.append(signature)
     top = 90
     H = max(top + gap * (len(lines_out) + 1) + 40, 600 if paper != "sticky" else W)
@@ -142,53 +244,52 @@ def draw_handwritten_note(ctx: Ctx):
         for y in range(top + gap, H - 20, gap):
             d.line((0, y + 3, W, y + 3), fill=(170, 195, 230), width=2)
         d.line((margin_left - 25, 0, margin_left - 25, H), fill=(230, 140, 140), width=2)
-    layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    layer = _Ink((W, H))  # laid on the sheet in the ink's colour at the end
     y = top
     slope = hand.uniform(-0.015, 0.015)
     for words in ([] if drafting() else lines_out):  # placing the words is pixel work (no fact depends on it)
         x = margin_left + hand.uniform(-6, 10)
         for img in words:
             angle = hand.uniform(-2.5, 2.5)
-            rot = _tilted(img, angle)
             baseline = y + gap - int(img.height * 0.72) + int((x - margin_left) * slope)
-            layer.alpha_composite(rot, (int(x), max(0, int(baseline - (rot.height - img.height) / 2))))
+            grown = _tilted_size(img.size, angle)[1] - img.height
+            layer.stamp(img, (int(x), max(0, int(baseline - grown / 2))), angle)
             x += img.width + size * hand.uniform(0.22, 0.36)
         y += gap
     n_clutter = clutter_count(ctx)
     if n_clutter:
         cr = ctx.rng("clutter")
-        ld = drawer(layer)
         # a crossed-out word, a doodle and a stray number: distractors
         # at difficulty 1 only marks that stay clear of the text
         options = ["spiral", "number", "star"] if ctx.difficulty == 1 else ["crossed", "spiral", "number", "star", "ring"]
         for what in cr.sample(options, min(n_clutter, len(options))):
             if what == "crossed":
                 word = cr.choice(["tomorow", "Friday", "milk", "9:30", "$40"])
-                img = _word_image(word, size, style, ink, hand)
+                img = _word_image(word, size, style, hand)
                 pos = (W - img.width - 40, H - gap - 20)
-                layer.alpha_composite(img, pos)
-                ld.line((pos[0], pos[1] + img.height * 0.55, pos[0] + img.width, pos[1] + img.height * 0.5), fill=ink + (255,), width=4)
+                layer.stamp(img, pos)
+                layer.line((pos[0], pos[1] + img.height * 0.55, pos[0] + img.width, pos[1] + img.height * 0.5),
+                           fill=255, width=4)
                 ctx.distractors.append(word + " (crossed out)")
             elif what == "number":
                 word = f"{cr.randint(100, 999)}-{cr.randint(1000, 9999)}"
-                img = _word_image(word, int(size * 0.8), style, ink, hand).rotate(cr.uniform(-20, 20), expand=True)
-                layer.alpha_composite(img, (W - img.width - 30, 20))
+                img = _word_image(word, int(size * 0.8), style, hand).rotate(cr.uniform(-20, 20), expand=True)
+                layer.stamp(img, (W - img.width - 30, 20))
                 ctx.distractors.append(word)
             elif what == "spiral":
                 cx, cy = cr.randint(W - 200, W - 80), cr.randint(H // 2, H - 80)
                 pts = [(cx + t * 2.2 * math.cos(t), cy + t * 2.2 * math.sin(t)) for t in np.linspace(0, 14, 120)]
-                ld.line(pts, fill=ink + (230,), width=3)
+                layer.line(pts, fill=230, width=3)
             elif what == "star":
                 cx, cy, r = cr.randint(30, margin_left - 40 if margin_left > 80 else 60), cr.randint(top, H - 60), 18
                 pts = [(cx + r * (1 if k % 2 == 0 else 0.45) * math.cos(k * math.pi / 5 - math.pi / 2),
                         cy + r * (1 if k % 2 == 0 else 0.45) * math.sin(k * math.pi / 5 - math.pi / 2)) for k in range(11)]
-                ld.line(pts, fill=ink + (230,), width=3)
+                layer.line(pts, fill=230, width=3)
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    if not drafting():
-        layer = _wave(layer, ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8, period=23.0)
-        sheet = Image.alpha_composite(sheet.convert("RGBA"), layer).convert("RGB")
+    planes = None if drafting() else _wave(list(layer.planes()), ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8,
+                                           period=23.0)
     # on a surface
     margin = 50 if ctx.difficulty == 0 else 90
     surface = ctx.rng("surface").choice(["desk", "wood"])
@@ -197,7 +298,9 @@ def draw_handwritten_note(ctx: Ctx):
     else:  # built as an array (the shadow darkens its own region in place), handed to degrade as is
         canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
         shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
-        canvas[margin:margin + H, margin:margin + W] = np.asarray(sheet)
+        page = canvas[margin:margin + H, margin:margin + W]
+        page[:] = np.asarray(sheet)
+        _ink_onto(page, *planes, ink)
     image = degrade(canvas, ctx)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
-
 from . import family
 from ._common import (
-    Bool, Ctx, ListOf, Num, OneOf, Str, clutter_count, degrade, fit_font, format_date, line_height, number_text,
+    Bool, Ctx, ListOf, Num, OneOf, Str, clutter_count, degrade, drawer, fit_font, format_date, line_height, number_text,
     place_on, random_date, texture, wrap,
 )
 
@@ -105,7 +103,7 @@ def draw_table_document(ctx: Ctx):
     n_clutter = clutter_count(ctx)
     H = 200 + line_height(f_title, 1.15) * (len(title_lines) - 1) + head_h + sum(row_hs) + 140 + n_clutter * 24
     page = texture("paper", (W, int(H)), ctx.np_rng("paper"), (254, 254, 252))
-    d = ImageDraw.Draw(page)
+    d = drawer(page)
     ink, grey, rule = (25, 25, 30), (100, 100, 105), (60, 60, 65)
     y = 50
     for k, line in enumerate(title_lines):
