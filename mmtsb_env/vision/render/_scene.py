@@ -370,17 +370,17 @@ def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) ->
 
 
 def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
-    """``arr`` defocused: a three-tap blur [r, 1, r] / (2r + 1) across and down in one separable
-    OpenCV filter (edges extended), whose variance 2r / (2r + 1) is sigma squared -- the calibrated
-    look: Pillow's fractional box blur, within a grey level (it rounds once, where Pillow rounds after
-    each direction), at a small fraction of its cost; a Gaussian from sigma 0.8, where three taps
-    no longer carry that variance."""
+    """``arr`` defocused: a three-tap blur [r, 1, r] / (2r + 1) across, rounded to grey levels, then
+    down (OpenCV, edges extended), whose variance 2r / (2r + 1) is sigma squared -- the calibrated
+    look: Pillow's fractional box blur, the same pixels but for ~0.1 % off by one level, at a small
+    fraction of its cost; a Gaussian from sigma 0.8, where three taps no longer carry that variance."""
     var = sigma * sigma
     if var >= 0.64:
         return cv2.GaussianBlur(arr, (0, 0), sigma)
     r = var / (2 * (1 - var))
     taps = np.array([r, 1.0, r], np.float32) / np.float32(2 * r + 1)
-    return cv2.sepFilter2D(arr, -1, taps, taps, borderType=cv2.BORDER_REPLICATE)
+    across = cv2.filter2D(arr, -1, taps[None, :], borderType=cv2.BORDER_REPLICATE)
+    return cv2.filter2D(across, -1, taps[:, None], borderType=cv2.BORDER_REPLICATE)
 
 
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
