@@ -166,26 +166,6 @@ def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
     assert np.array_equal(np.asarray(out), np.asarray(jpeg_decoded(photo, 85)))
 
 
-@pytest.mark.parametrize("difficulty", [1, 3])
-def test_the_light_map_is_the_full_size_product_of_light_and_cast_shadow(difficulty):
-    """Combined at 1/8 scale and brought up once: within two grey levels of bringing both up first."""
-    from mmtsb_env.vision.render import _scene
-    from mmtsb_env.vision.render._common import Ctx
-
-    ctx, size = Ctx("receipt_photo", {}, 4, difficulty), (768, 1024)
-    quad = _scene.placement(ctx, (528, 697), size)
-    lv = _scene.LEVELS[difficulty]
-    light = _scene._up(_scene._lighting(ctx, lv.light), size)
-    cast = 255 - _scene._up(_scene._cast_shadow(ctx, size, quad, lv.shadow), size)
-    full = cv2.multiply(light, cast, scale=1 / 255.0).astype(int)
-    got = _scene._light_map(ctx, size, quad)
-    assert got.shape == (1024, 768) and got.dtype == np.uint8
-    diff = np.abs(got.astype(int) - full)
-    assert diff.max() <= 2 and diff.mean() < 0.5, (diff.max(), diff.mean())
-    assert got.min() < 255 * (1 - lv.light)  # the shadow darkens beyond the light's own falloff
-    assert _scene._light_map(ctx, size, None).min() >= int(255 * (1 - lv.light)) - 1  # no quad: no cast shadow
-
-
 @pytest.mark.parametrize("size", [(1024, 768), (333, 101), (7, 3)])
 def test_the_photos_noise_is_the_common_noise_from_the_same_generator(size):
     ours = grey_noise(np.random.default_rng(9), size, 4.0)

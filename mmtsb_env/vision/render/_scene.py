@@ -174,33 +174,16 @@ def _clutter_shapes(r, what: int, cx: float, cy: float, s: float, col: tuple) ->
 # ---------------------------------------------------------------------------- photo effects
 
 
-SHADE = 8  # the light map and the cast shadow are drawn at 1/SHADE of the frame, combined there and brought up once
-
-
-def _light_map(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]] | None) -> np.ndarray | None:
-    """The level's light falloff times its cast shadow over ``quad`` (when given), as one grey
-    multiplier (255 = as lit) of ``size``, or None when the level has neither: the two smooth maps
-    are combined at 1/:data:`SHADE` scale and brought up in one bilinear resize."""
-    lv = LEVELS[ctx.difficulty]
-    W, H = size
-    small = (W // SHADE, H // SHADE)
-    light = _up(_lighting(ctx, lv.light), small) if lv.light else None
-    if lv.shadow and quad is not None:
-        cast = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
-        light = cast if light is None else cv2.multiply(light, cast, scale=1 / 255.0)
-    return None if light is None else _up(light, size)
-
-
-def _lighting(ctx: Ctx, depth: float) -> np.ndarray:
-    """A smooth light falloff from a random bright point: 255 there, 255*(1-depth) far away, on a
-    coarse 64 x 48 grid (brought up to the frame by the caller)."""
+def _lighting(size: tuple[int, int], ctx: Ctx, depth: float) -> np.ndarray:
+    """A smooth light falloff from a random bright point: 255 there, 255*(1-depth) far away."""
     r = ctx.rng("scene:light")
+    W, H = size
     gw, gh = 64, 48
     lx, ly = r.uniform(0, gw), r.uniform(0, gh)
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     dist = np.sqrt((xs - lx) ** 2 + (ys - ly) ** 2) / math.hypot(gw, gh)
     light = 255.0 * (1.0 - depth * np.clip(dist * 1.4, 0, 1))
-    return light.astype(np.uint8)
+    return _up(light.astype(np.uint8), (W, H))
 
 
 def _up(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -209,17 +192,16 @@ def _up(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], strength: float) -> np.ndarray:
-    """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the
-    picture, as its darkness on a 1/:data:`SHADE` scale map of the frame."""
+    """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the picture."""
     r = ctx.rng("scene:shadow")
     W, H = size
-    k = SHADE
+    k = 8
     mask = Image.new("L", (W // k, H // k), 0)
     corner = quad[r.randrange(4)]
     cx, cy = corner[0] / k, corner[1] / k
     rad = r.uniform(0.25, 0.4) * min(W, H) / k
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.6, cy - rad, cx + rad * 1.6, cy + rad), fill=int(255 * strength))
-    return np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3)))
+    return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3))), (W, H))
 
 
 def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> tuple[int, int, np.ndarray]:
@@ -404,7 +386,11 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         W, H = scene.size
         arr = np.array(scene.convert("RGB"))
     size = (W, H)
-    light = _light_map(ctx, size, quad)  # light and the cast shadow: one grey multiplier
+    # light and the cast shadow are one grey multiplier
+    light = _lighting(size, ctx, lv.light) if lv.light else None
+    if lv.shadow and quad is not None:
+        cast = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
+        light = cast if light is None else cv2.multiply(light, cast, scale=1 / 255.0)
     spread = None  # the buffer a grey map is spread to RGB in
     if light is not None:
         spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
