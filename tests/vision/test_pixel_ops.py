@@ -20,7 +20,9 @@ from mmtsb_env.vision.render import render
 import cv2
 
 from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, lookup, sensor_noise, warp
-from mmtsb_env.vision.render._scene import _clutter_shapes, _contact_shadow, _defocus, _outside, _shrunk, drawing_on, jpeg_decoded
+from mmtsb_env.vision.render._common import grey_noise as common_grey_noise
+from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
+                                            _shrunk, drawing_on, grey_noise, jpeg_decoded, jpeg_region)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -122,7 +124,7 @@ def test_lookup_equals_opencvs_three_channel_lookup():
     assert np.array_equal(lookup(grey, tables), expected)
 
 
-@pytest.mark.parametrize("k", [0.45, 0.7, 0.93])
+@pytest.mark.parametrize("k", [0.45, 0.7, 0.88])
 def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
     """What the photo levels were calibrated with: on average within about a grey level, no aliasing."""
     doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
@@ -133,6 +135,43 @@ def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
     assert abs(out.shape[1] / w - k) < 0.01
     assert np.abs(out - ref).mean() < 1.5
     assert abs(out.std() - ref.std()) < 0.05 * ref.std()  # neither much blurrier nor sharper
+
+
+@pytest.mark.parametrize("shown", [SAMPLED_AS_DRAWN[0] + 0.01, 0.9, 1.0, SAMPLED_AS_DRAWN[1] - 0.01])
+def test_a_page_shown_near_its_drawn_size_is_warped_from_as_drawn(shown):
+    doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
+    w, h = doc.size
+    quad = [(0, 0), (w * shown, 0), (w * shown, h * shown), (0, h * shown)]
+    assert np.array_equal(_shrunk(doc, quad), np.asarray(doc))
+    outside = [(0, 0), (w * 1.3, 0), (w * 1.3, h * 1.3), (0, h * 1.3)]
+    assert _shrunk(doc, outside).shape[1] > w * 1.3  # enlarged first, to 1.25x its size in the photo
+
+
+@pytest.mark.parametrize("box", [(200, 300, 420, 610), (0, 0, 130, 170), (600, 900, 768, 1024)])
+def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewhere(photo, box):
+    whole = np.asarray(jpeg_decoded(photo, 68))
+    out = np.asarray(jpeg_region(photo.copy(), 68, list(box)))
+    x0, y0, x1, y1 = box
+    assert np.array_equal(out[y0:y1, x0:x1], whole[y0:y1, x0:x1])
+    m = JPEG_MARGIN + 16  # past the margin and the block it ends in: the frame as it was
+    outside = np.ones(photo.shape[:2], bool)
+    outside[max(0, y0 - m):y1 + m, max(0, x0 - m):x1 + m] = False
+    assert np.array_equal(out[outside], photo[outside])
+    assert not np.array_equal(out[y0:y1, x0:x1], photo[y0:y1, x0:x1])
+
+
+def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
+    h, w = photo.shape[:2]
+    out = jpeg_region(photo.copy(), 85, [20, 20, w - 20, h - 20])
+    assert np.array_equal(np.asarray(out), np.asarray(jpeg_decoded(photo, 85)))
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (333, 101), (7, 3)])
+def test_the_photos_noise_is_the_common_noise_from_the_same_generator(size):
+    ours = grey_noise(np.random.default_rng(9), size, 4.0)
+    common = common_grey_noise(np.random.default_rng(9), size, 4.0)
+    assert all(np.array_equal(a, b) for a, b in zip(ours, common))
+    assert ours[0].shape == (size[1], size[0]) and ours[0].any() and ours[1].any()
 
 
 @pytest.mark.parametrize("box", [(40, 30, 200, 150), (0, 0, 120, 90), (150, 100, 260, 200)])

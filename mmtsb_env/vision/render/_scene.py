@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, rgb, texture_array, warp
+from ._common import Ctx, _noise_tables, drafting, jpeg_array, rgb, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,7 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     warp(src, matrix, (x1 - x0, y1 - y0), onto=arr[y0:y1, x0:x1])
-    return camera(arr, ctx, quad, focus=box, turn=turn), facts
+    return camera(arr, ctx, quad, focus=box, turn=turn, coded=box), facts
 
 
 CONTACT = 0.45  # how much light the picture's own shadow takes away, at its darkest
@@ -317,11 +317,15 @@ def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
     return list(box)
 
 
+SAMPLED_AS_DRAWN = (0.72, 1.1)  # shown at these scales of its drawn size, the page is warped from as it is
+
+
 def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     """``doc`` (RGB) resampled to 1.25x its size in the photo, as an array, so the perspective
     warp after it samples near 1:1, where bilinear stays sharp and aliasing-free -- or ``doc`` as
-    it is when the photo shows it at 0.8 to 1x its drawn size (the warp's bilinear shrinks it
-    well by itself; enlarging it first cost 2-4 ms and read the same).
+    it is when the photo shows it near its drawn size (the warp's bilinear resamples it
+    well by itself: the range :data:`SAMPLED_AS_DRAWN`; resampling first cost 2-4 ms, and tesseract
+    read the photos within a value of it).
 
     Enlarging (the picture shown larger than drawn): OpenCV's bicubic. Shrinking by a scale k: a
     Gaussian of sigma 0.5 * sqrt(1/k - 1) (the antialiasing), then OpenCV's bilinear -- about a
@@ -330,12 +334,22 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     x0, y0, x1, y1 = bbox(quad)
     k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
     arr = np.asarray(doc)
-    if abs(k - 1) < 0.05 or 1 < k <= 1.25:  # shown at most at its drawn size: the warp samples it at 0.8-1
+    if SAMPLED_AS_DRAWN[0] <= k / 1.25 <= SAMPLED_AS_DRAWN[1]:  # the warp's bilinear samples it well as it is
         return arr
     size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
     if k > 1:
         return cv2.resize(arr, size, interpolation=cv2.INTER_CUBIC)
     return cv2.resize(cv2.GaussianBlur(arr, (0, 0), 0.5 * math.sqrt(1 / k - 1)), size, interpolation=cv2.INTER_LINEAR)
+
+
+def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`._common.grey_noise` (the same arrays from the same generator): the random bytes come
+    straight from the bit generator's 64-bit words, which is what ``Generator.bytes`` hands out
+    after a detour through 32-bit integers (0.4 ms less on a 1024 x 768 frame)."""
+    w, h = size
+    up, down = _noise_tables(float(sigma))
+    picks = rng.bit_generator.random_raw(-(-(w * h) // 8)).astype("<u8", copy=False).view(np.uint8)[:w * h].reshape(h, w)
+    return cv2.LUT(picks, up), cv2.LUT(picks, down)
 
 
 def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
@@ -353,12 +367,14 @@ def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
-           focus: list[int] | None = None, turn: int = 0) -> Image.Image:
+           focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
     bounding box) when given, else over the whole frame (blurring costs per pixel). The photo
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
+    ``coded`` ([left, top, right, bottom]) limits the JPEG round trip to that part of the frame
+    (:func:`jpeg_region`); by default the whole frame goes through it.
 
     An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
     into it, and the grey maps are spread to three channels in one reused buffer -- fresh
@@ -397,7 +413,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    photo = jpeg_decoded(arr, lv.quality)
+    photo = jpeg_decoded(arr, lv.quality) if coded is None else jpeg_region(arr, lv.quality, coded)
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
 
 
@@ -411,6 +427,28 @@ def jpeg_decoded(arr: np.ndarray, quality: int) -> Image.Image:
     photo = Image.open(io.BytesIO(data.tobytes()))
     photo.load()
     return photo
+
+
+JPEG_MARGIN = 16  # frame pixels around the picture that go through the JPEG round trip with it
+JPEG_WHOLE = 0.75  # a region covering more of the frame than this: the whole frame is coded (no cutting)
+
+
+def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
+    """``arr`` (RGB, changed in place) as an image, the part within :data:`JPEG_MARGIN` of ``box``
+    through the JPEG round trip: the same pixels there as :func:`jpeg_decoded` of the whole frame
+    (the region is cut on the 16-pixel grid of the frame's 4:2:0 blocks, whose coding depends on
+    their own pixels only, and the margin holds the decoder's chroma upsampling, which looks a
+    sample across block edges). Outside it the surface keeps its noise and texture uncoded: the
+    costs of coding and decoding follow the area, and at the hard levels the picture covers a sixth
+    of the frame. A region over :data:`JPEG_WHOLE` of the frame: the whole frame is coded."""
+    H, W = arr.shape[:2]
+    x0, y0 = max(0, box[0] - JPEG_MARGIN) // 16 * 16, max(0, box[1] - JPEG_MARGIN) // 16 * 16
+    x1, y1 = min(W, -(-(box[2] + JPEG_MARGIN) // 16) * 16), min(H, -(-(box[3] + JPEG_MARGIN) // 16) * 16)
+    if (x1 - x0) * (y1 - y0) > JPEG_WHOLE * W * H:
+        return jpeg_decoded(arr, quality)
+    if x1 > x0 and y1 > y0:
+        arr[y0:y1, x0:x1] = jpeg_array(arr[y0:y1, x0:x1], quality)
+    return Image.fromarray(arr, "RGB")
 
 
 def flat(ctx: Ctx, kind: str) -> Ctx:
