@@ -739,10 +739,10 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
     """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place (see :func:`shade`)."""
     if drafting():
         return
-    k, m = 4, 3 * blur + 4  # the region shade() touches, taken out of the canvas and put back
+    m = 3 * blur  # the region shade() touches, taken out of the canvas and put back
     x0, y0, x1, y1 = (v + offset for v in box)
-    rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
-    rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m)) + k), min(canvas.height, int(math.ceil(y1 + m)) + k)
+    rx0, ry0 = max(0, int(x0 - m)), max(0, int(y0 - m))
+    rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m))), min(canvas.height, int(math.ceil(y1 + m)))
     if rx1 <= rx0 or ry1 <= ry0:
         return
     crop = canvas.crop((rx0, ry0, rx1, ry1))
@@ -754,27 +754,43 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
 
 def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
           covered: bool = False):
-    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow.
-    Only the shadow's own region (the shifted box and its blur margin) is touched, its mask blurred
-    at quarter size and scaled up; with ``covered`` (the caller lays the document over ``box``
-    next) not the inside of ``box`` either. Returns that region (x0, y0, x1, y1), or None when it is empty."""
-    k = 4
+    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow,
+    the box Gaussian-blurred by ``blur`` (sigma) and ``strength`` deep at its core. Only the
+    shadow's own region (the shifted box and three sigmas around it) is touched; with ``covered``
+    (the caller lays the document over ``box`` next) not the inside of ``box`` either. A blurred
+    rectangle is the product of its two blurred sides, so the shadow is two 1-D profiles
+    multiplied over the strips it darkens: no mask drawn, blurred or scaled. Returns that region
+    (x0, y0, x1, y1), or None when it is empty."""
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = (v + offset for v in box)
-    m = 3 * blur + k
-    rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
+    m = 3 * blur
+    rx0, ry0 = max(0, int(x0 - m)), max(0, int(y0 - m))
     rx1, ry1 = min(w, int(math.ceil(x1 + m))), min(h, int(math.ceil(y1 + m)))
     if rx1 <= rx0 or ry1 <= ry0:
         return None
-    mask = Image.new("L", (max(1, -(-(rx1 - rx0) // k)), max(1, -(-(ry1 - ry0) // k))), 0)
-    ImageDraw.Draw(mask).rectangle(((x0 - rx0) / k, (y0 - ry0) / k, (x1 - rx0) / k, (y1 - ry0) / k), fill=strength)
-    small = np.asarray(mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))))
-    rx1, ry1 = min(w, rx0 + mask.width * k), min(h, ry0 + mask.height * k)
-    keep = cv2.resize(255 - small, (mask.width * k, mask.height * k), interpolation=cv2.INTER_LINEAR)[:ry1 - ry0, :rx1 - rx0]
+    across, down = _blurred_span(x0 - rx0, x1 - rx0, rx1 - rx0, blur), _blurred_span(y0 - ry0, y1 - ry0, ry1 - ry0, blur)
     for sy0, sy1, sx0, sx1 in _around(box, (rx0, ry0, rx1, ry1)) if covered else [(ry0, ry1, rx0, rx1)]:
-        region, dark = arr[sy0:sy1, sx0:sx1], keep[sy0 - ry0:sy1 - ry0, sx0 - rx0:sx1 - rx0]
-        region[:] = cv2.multiply(region, cv2.cvtColor(dark, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+        dark = np.outer(down[sy0 - ry0:sy1 - ry0], across[sx0 - rx0:sx1 - rx0])
+        keep = cv2.convertScaleAbs(dark, alpha=-float(strength), beta=255.0)  # 255 - strength * share, rounded
+        region = arr[sy0:sy1, sx0:sx1]
+        region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
     return rx0, ry0, rx1, ry1
+
+
+def _blurred_span(a: float, b: float, n: int, sigma: float) -> np.ndarray:
+    """n pixels (float32) of the span [a, b) Gaussian-blurred by ``sigma``: the share of each pixel
+    centre's blur kernel that falls inside the span (the normal CDF, interpolated in a fine table)."""
+    centres = np.arange(n, dtype=np.float64) + 0.5
+    z, cdf = _normal_cdf()
+    scale = 1 / max(sigma, 1e-6)
+    return (np.interp((b - centres) * scale, z, cdf) - np.interp((a - centres) * scale, z, cdf)).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def _normal_cdf() -> tuple[np.ndarray, np.ndarray]:
+    """The standard normal CDF at 4801 points over -6..6 (linear interpolation: within 1e-6)."""
+    z = np.linspace(-6.0, 6.0, 4801)
+    return z, np.array([0.5 * (1 + math.erf(v / math.sqrt(2))) for v in z])
 
 
 def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
@@ -792,12 +808,23 @@ def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -
 
 # ---------------------------------------------------------------------------- degradations
 
-# difficulty -> (max rotation degrees, blur radius, noise sigma, jpeg quality or None)
+@dataclass(frozen=True)
+class Scan:
+    """What :func:`degrade` does at one level: turn, scale, light, noise, blur and JPEG."""
+
+    angle: float  # largest turn, degrees (drawn in 40-100 % of it, either way)
+    blur: float = 0.0  # Gaussian sigma, px of the output
+    noise: float = 0.0  # grey sensor noise sigma, grey levels
+    quality: int | None = None  # JPEG quality (None: no re-compression)
+    light: float = 0.0  # darkening towards one side (share of full light lost at the far edge)
+    scale: float = 1.0  # output size / input size: the turn and the shrink are one warp
+
+
 DEGRADE = {
-    0: (0.0, 0.0, 0.0, None),
-    1: (1.5, 0.0, 0.0, None),
-    2: (4.0, 0.6, 5.0, 60),
-    3: (8.0, 1.0, 9.0, 35),
+    0: Scan(0.0),
+    1: Scan(1.5),
+    2: Scan(4.0, blur=0.6, noise=5.0, quality=60, light=0.12),
+    3: Scan(8.0, blur=0.75, noise=9.0, quality=35, light=0.22, scale=0.75),  # a smaller, blurrier, noisier photo
 }
 
 
@@ -815,15 +842,19 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
     return canvas
 
 
-def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None) -> Image.Image:
-    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic)
-    to an image or an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of
-    :func:`skew_corners`) is applied before the rotation, in the same single warp.
+def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None,
+            scan: Scan | None = None) -> Image.Image:
+    """Apply a level's :class:`Scan` (``DEGRADE[ctx.difficulty]`` unless ``scan`` is given):
+    rotation and shrink, lighting, noise, blur and JPEG artifacts (deterministic), to an image or
+    an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of :func:`skew_corners`) is
+    applied before the rotation, in the same single warp.
 
-    Rotation, blur and the pixel arithmetic are OpenCV's (bilinear warp, separable Gaussian,
-    saturating adds); the grey sensor noise is :func:`grey_noise`, drawn per seed.
+    The warp maps straight to the output size, so everything after it (and the warp itself, whose
+    cost follows its output) works on the pixels the level delivers. Rotation, blur and the pixel
+    arithmetic are OpenCV's (bilinear warp, separable Gaussian, saturating multiplies and adds);
+    the grey sensor noise is :func:`sensor_noise`.
     """
-    max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
+    look = scan or DEGRADE[ctx.difficulty]
     if isinstance(image, np.ndarray):
         if ctx.difficulty == 0 or drafting():
             return Image.fromarray(image, "RGB")
@@ -836,28 +867,32 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
             arr = np.asarray(image.convert("RGB"))
     rng = ctx.rng("degrade")
     h, w = arr.shape[:2]
-    if max_angle:
-        angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
+    if look.angle or look.scale != 1 or view is not None:
+        angle = rng.uniform(0.4, 1.0) * look.angle * rng.choice([-1, 1])
         if fill is None:
             fill = tuple(int(c) for c in arr[:4, :4].reshape(-1, 3).mean(0))
-        turn = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)
-        if view is not None:  # one resampling for both: the view, then the turn
-            turn = np.vstack([turn, (0, 0, 1)]) @ view
-        arr = warp(arr, turn, (w, h), rgb(fill))
-    if ctx.difficulty >= 2:  # uneven lighting: darker towards one side
-        depth = 0.22 if ctx.difficulty == 3 else 0.12
-        ramp = np.linspace(255.0, 255.0 * (1 - depth), w, dtype=np.float32)
+        s = look.scale
+        w, h = max(1, round(w * s)), max(1, round(h * s))
+        # turn about the input's centre, then shrink (pixel centres: out + 0.5 = s * (in + 0.5))
+        shrink = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]])
+        turn = shrink @ np.vstack([cv2.getRotationMatrix2D(((arr.shape[1] - 1) / 2, (arr.shape[0] - 1) / 2), angle, 1.0),
+                                   (0, 0, 1)])
+        if view is not None:  # one resampling for all: the view, then the turn
+            turn = turn @ view
+        arr = warp(arr, turn if view is not None else turn[:2], (w, h), rgb(fill))
+    if look.light:  # uneven lighting: darker towards one side
+        ramp = np.linspace(255.0, 255.0 * (1 - look.light), w, dtype=np.float32)
         if rng.random() < 0.5:
             ramp = ramp[::-1]
         row = np.repeat(ramp.astype(np.uint8)[None, :, None], 3, axis=2)
         light = cv2.resize(row, (w, h), interpolation=cv2.INTER_NEAREST)  # the row repeated down (in C)
         arr = cv2.multiply(arr, light, scale=1 / 255.0)
-    if sigma:  # grey sensor noise: a window of a cached tile (saturating, in C)
-        arr = sensor_noise(arr, ctx.np_rng("noise"), sigma)
-    if blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
-        k = 2 * math.ceil(2 * blur) + 1
-        arr = cv2.GaussianBlur(arr, (k, k), blur)
-    return jpeg(arr, quality) if quality else Image.fromarray(arr, "RGB")
+    if look.noise:  # grey sensor noise: a window of a cached tile (saturating, in C)
+        arr = sensor_noise(arr, ctx.np_rng("noise"), look.noise)
+    if look.blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
+        k = 2 * math.ceil(2 * look.blur) + 1
+        arr = cv2.GaussianBlur(arr, (k, k), look.blur)
+    return jpeg(arr, look.quality) if look.quality else Image.fromarray(arr, "RGB")
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
