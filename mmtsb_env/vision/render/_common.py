@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import io
 import math
 import random
 import re
@@ -879,7 +880,19 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
                                    (0, 0, 1)])
         if view is not None:  # one resampling for all: the view, then the turn
             turn = turn @ view
-        arr = warp(arr, turn if view is not None else turn[:2], (w, h), rgb(fill))
+        # through BGRA (OpenCV's fast four-channel warp, see :func:`warp`), and out as BGR when a
+        # JPEG follows (its encoder's order; what comes between treats the channels alike)
+        bgr = look.quality is not None
+        src = cv2.cvtColor(arr, cv2.COLOR_RGB2BGRA if bgr else cv2.COLOR_RGB2RGBA)
+        border = rgb(fill)[::-1] if bgr else rgb(fill)
+        fn = cv2.warpAffine if view is None else cv2.warpPerspective
+        arr = cv2.cvtColor(fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(border) + (255,)),
+                           cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+    else:
+        bgr = look.quality is not None
+        if bgr:
+            arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)
     if look.light:  # uneven lighting: darker towards one side
         ramp = np.linspace(255.0, 255.0 * (1 - look.light), w, dtype=np.float32)
         if rng.random() < 0.5:
@@ -892,20 +905,32 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
     if look.blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
         k = 2 * math.ceil(2 * look.blur) + 1
         arr = cv2.GaussianBlur(arr, (k, k), look.blur)
-    return jpeg(arr, look.quality) if look.quality else Image.fromarray(arr, "RGB")
+    return _jpeg_of_bgr(arr, look.quality) if bgr else Image.fromarray(arr, "RGB")
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
     """``image`` (a Pillow image or an RGB uint8 array) through a JPEG encode and decode at
     ``quality`` (the artefacts a re-sent photo has), as an RGB image.
 
-    OpenCV's libjpeg-turbo round trip on the array: the same bytes as Pillow's encoder at its
-    defaults (4:2:0 chroma, no optimisation; compared pixel for pixel) at about two thirds of the
-    cost, and no copy of the pixels into and out of Pillow."""
+    OpenCV's libjpeg-turbo encoder on the array (the same bytes as Pillow's encoder at its
+    defaults: 4:2:0 chroma, no optimisation; compared pixel for pixel, at about two thirds of the
+    cost), decoded by Pillow into the image (:func:`_jpeg_of_bgr`)."""
     arr = image if isinstance(image, np.ndarray) else _array(image)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
-    return Image.fromarray(jpeg_array(arr, quality), "RGB")
+    return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), quality)
+
+
+def _jpeg_of_bgr(bgr: np.ndarray, quality: int) -> Image.Image:
+    """A BGR uint8 array through OpenCV's JPEG encoder, decoded by Pillow straight into the RGB
+    image returned (the same libjpeg-turbo decoder and pixels as OpenCV's; no decoded array copied
+    into Pillow after, which cost about as much as the decoding)."""
+    ok, data = cv2.imencode(".jpg", bgr, (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
+    if not ok:
+        raise RuntimeError(f"JPEG encoding of a {bgr.shape} image failed")
+    image = Image.open(io.BytesIO(data.tobytes()))
+    image.load()
+    return image
 
 
 def jpeg_array(arr: np.ndarray, quality: int) -> np.ndarray:
