@@ -889,19 +889,17 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
         arr = cv2.cvtColor(fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(border) + (255,)),
                            cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
-    else:
+    else:  # nothing to warp: a copy to work on in place (in the encoder's order when a JPEG follows)
         bgr = look.quality is not None
-        if bgr:
-            arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)
-    if look.light:  # uneven lighting: darker towards one side
-        ramp = np.linspace(255.0, 255.0 * (1 - look.light), w, dtype=np.float32)
-        if rng.random() < 0.5:
-            ramp = ramp[::-1]
-        row = np.repeat(ramp.astype(np.uint8)[None, :, None], 3, axis=2)
-        light = cv2.resize(row, (w, h), interpolation=cv2.INTER_NEAREST)  # the row repeated down (in C)
-        arr = cv2.multiply(arr, light, scale=1 / 255.0)
-    if look.noise:  # grey sensor noise: a window of a cached tile (saturating, in C)
-        arr = sensor_noise(arr, ctx.np_rng("noise"), look.noise)
+        arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR) if bgr else arr.copy()
+    if look.light or look.noise:
+        ramp = None
+        if look.light:  # uneven lighting: darker towards one side
+            ramp = np.linspace(255.0, 255.0 * (1 - look.light), w, dtype=np.float32).astype(np.uint8)
+            if rng.random() < 0.5:
+                ramp = ramp[::-1]
+        grain = _noise_windows(ctx.np_rng("noise"), (w, h), look.noise) if look.noise else None
+        arr = lit_and_noisy(arr, ramp, grain)
     if look.blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
         k = 2 * math.ceil(2 * look.blur) + 1
         arr = cv2.GaussianBlur(arr, (k, k), look.blur)
@@ -962,13 +960,42 @@ def sensor_noise(arr: np.ndarray, rng: np.random.Generator, sigma: float) -> np.
     cached per-sigma noise tile, its offset and orientation drawn from ``rng``. The tile holds the
     positive and negative parts already spread over three channels, so a call is two saturating
     array operations on views: no random draws per pixel, no lookups, no channel copies."""
-    h, w = arr.shape[:2]
+    up, down = _noise_windows(rng, (arr.shape[1], arr.shape[0]), sigma)
+    return cv2.subtract(cv2.add(arr, up), down)
+
+
+def _noise_windows(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """The positive and negative parts (three-channel uint8, (h, w, 3)) of :func:`sensor_noise`'s
+    noise over ``size`` (w, h): views of the cached tile, or fresh noise beyond its size."""
+    w, h = size
     if h > NOISE_TILE or w > NOISE_TILE:
         up, down = grey_noise(rng, (w, h), sigma)
-        return cv2.subtract(cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB)), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
+        return cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB)
     up, down = _noise_tile(float(sigma))
     oy, ox = (int(v) for v in rng.integers(0, (NOISE_TILE - h + 1, NOISE_TILE - w + 1)))
-    return cv2.subtract(cv2.add(arr, up[oy:oy + h, ox:ox + w]), down[oy:oy + h, ox:ox + w])
+    return up[oy:oy + h, ox:ox + w], down[oy:oy + h, ox:ox + w]
+
+
+def lit_and_noisy(arr: np.ndarray, ramp: np.ndarray | None, grain: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """``arr`` (RGB or BGR uint8, changed in place and returned) times ``ramp / 255`` (one light
+    level per column, uint8; None: full light), plus the noise ``grain`` (its positive and
+    negative parts; None: none), saturating. A column's light is a whole level of 255, so the ramp
+    is runs of equal columns: each run is lit and gets the noise's positive part in one weighted
+    add (no full-size light image built and multiplied), then the negative part comes off at once."""
+    up, down = grain if grain is not None else (None, None)
+    if ramp is not None:
+        bounds = [0, *(np.flatnonzero(np.diff(ramp)) + 1).tolist(), len(ramp)]
+        for x0, x1 in zip(bounds[:-1], bounds[1:]):
+            band = arr[:, x0:x1]
+            if up is None:
+                cv2.convertScaleAbs(band, dst=band, alpha=int(ramp[x0]) / 255.0)
+            else:
+                cv2.addWeighted(band, int(ramp[x0]) / 255.0, up[:, x0:x1], 1.0, 0.0, dst=band)
+    elif up is not None:
+        cv2.add(arr, up, dst=arr)
+    if down is not None:
+        cv2.subtract(arr, down, dst=arr)
+    return arr
 
 
 @functools.lru_cache(maxsize=8)
