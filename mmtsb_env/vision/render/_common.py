@@ -851,46 +851,43 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
     applied before the rotation, in the same single warp.
 
     The warp maps straight to the output size, so everything after it (and the warp itself, whose
-    cost follows its output) works on the pixels the level delivers. Rotation, blur and the pixel
-    arithmetic are OpenCV's (bilinear warp, separable Gaussian, saturating multiplies and adds);
-    the grey sensor noise is :func:`sensor_noise`.
+    cost follows its output) works on the pixels the level delivers. It runs on four channels
+    (OpenCV's fast path, see :func:`warp`) in the order what follows needs: BGR when a JPEG
+    follows (its encoder's order; light, noise and blur treat the channels alike), RGB otherwise,
+    unpacked by Pillow straight from the four channels when nothing else follows (level 1). The
+    light and the grey sensor noise are :func:`lit_and_noisy`; the blur OpenCV's separable Gaussian.
     """
     look = scan or DEGRADE[ctx.difficulty]
-    if isinstance(image, np.ndarray):
-        if ctx.difficulty == 0 or drafting():
-            return Image.fromarray(image, "RGB")
-        arr = image
-    else:
-        if ctx.difficulty == 0 or drafting():
-            return image
-        arr = _array(image)
-        if arr.ndim == 2 or arr.shape[2] != 3:
-            arr = np.asarray(image.convert("RGB"))
+    if ctx.difficulty == 0 or drafting():
+        return Image.fromarray(image, "RGB") if isinstance(image, np.ndarray) else image
+    if not isinstance(image, np.ndarray) and image.mode != "RGB":
+        image = image.convert("RGB")
     rng = ctx.rng("degrade")
-    h, w = arr.shape[:2]
+    bgr = look.quality is not None
+    w, h = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
     if look.angle or look.scale != 1 or view is not None:
+        src = _four_channels(image, bgr)
         angle = rng.uniform(0.4, 1.0) * look.angle * rng.choice([-1, 1])
-        if fill is None:
-            fill = tuple(int(c) for c in arr[:4, :4].reshape(-1, 3).mean(0))
+        if fill is None:  # the colour in the top left corner (in RGB)
+            corner = src[:4, :4, :3].reshape(-1, 3).mean(0)
+            fill = tuple(int(c) for c in (corner[::-1] if bgr else corner))
         s = look.scale
-        w, h = max(1, round(w * s)), max(1, round(h * s))
         # turn about the input's centre, then shrink (pixel centres: out + 0.5 = s * (in + 0.5))
         shrink = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]])
-        turn = shrink @ np.vstack([cv2.getRotationMatrix2D(((arr.shape[1] - 1) / 2, (arr.shape[0] - 1) / 2), angle, 1.0),
-                                   (0, 0, 1)])
+        turn = shrink @ np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
         if view is not None:  # one resampling for all: the view, then the turn
             turn = turn @ view
-        # through BGRA (OpenCV's fast four-channel warp, see :func:`warp`), and out as BGR when a
-        # JPEG follows (its encoder's order; what comes between treats the channels alike)
-        bgr = look.quality is not None
-        src = cv2.cvtColor(arr, cv2.COLOR_RGB2BGRA if bgr else cv2.COLOR_RGB2RGBA)
-        border = rgb(fill)[::-1] if bgr else rgb(fill)
+        w, h = max(1, round(w * s)), max(1, round(h * s))
+        border = tuple(rgb(fill)[::-1] if bgr else rgb(fill)) + (255,)
         fn = cv2.warpAffine if view is None else cv2.warpPerspective
-        arr = cv2.cvtColor(fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(border) + (255,)),
-                           cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+        out = fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
+                 borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+        if not (bgr or look.light or look.noise or look.blur):  # the turned picture is the result
+            return Image.frombytes("RGB", (w, h), out, "raw", "RGBX")
+        arr = cv2.cvtColor(out, cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+        del src, out  # freed before the next full-size buffers are taken (fewer fresh pages to fault in)
     else:  # nothing to warp: a copy to work on in place (in the encoder's order when a JPEG follows)
-        bgr = look.quality is not None
+        arr = np.asarray(image) if isinstance(image, Image.Image) else image
         arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR) if bgr else arr.copy()
     if look.light or look.noise:
         ramp = None
@@ -904,6 +901,16 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
         k = 2 * math.ceil(2 * look.blur) + 1
         arr = cv2.GaussianBlur(arr, (k, k), look.blur)
     return _jpeg_of_bgr(arr, look.quality) if bgr else Image.fromarray(arr, "RGB")
+
+
+def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
+    """An RGB image or array as a four-channel (h, w, 4) uint8 array in BGR(X) or RGB(X) order, the
+    fourth channel a filler: Pillow packs an image straight to four bytes a pixel (its own
+    layout), an array is converted by OpenCV."""
+    if isinstance(image, np.ndarray):
+        return cv2.cvtColor(image, cv2.COLOR_RGB2BGRA if bgr else cv2.COLOR_RGB2RGBA)
+    data = image.tobytes("raw", "BGRX" if bgr else "RGBX")
+    return np.frombuffer(data, np.uint8).reshape(image.height, image.width, 4)
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
