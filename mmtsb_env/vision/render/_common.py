@@ -825,7 +825,7 @@ DEGRADE = {
     0: Scan(0.0),
     1: Scan(1.5),
     2: Scan(4.0, blur=0.6, noise=5.0, quality=60, light=0.12),
-    3: Scan(8.0, blur=0.75, noise=9.0, quality=35, light=0.22, scale=0.75),  # a smaller, blurrier, noisier photo
+    3: Scan(8.0, blur=0.5, noise=9.0, quality=50, light=0.22, scale=0.75),  # smaller, noisier, re-compressed
 }
 
 
