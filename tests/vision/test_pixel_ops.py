@@ -187,8 +187,6 @@ def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
 
 @pytest.mark.parametrize("box", [(40, 30, 200, 150), (0, 0, 120, 90), (150, 100, 260, 200)])
 def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
-    from mmtsb_env.vision.render._common import shade
-
     full, covered = photo[:200, :260].copy(), photo[:200, :260].copy()
     assert shade(full, box, offset=6, blur=8) == shade(covered, box, offset=6, blur=8, covered=True)
     x0, y0, x1, y1 = box
