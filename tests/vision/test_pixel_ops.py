@@ -4,7 +4,8 @@ Each OpenCV path replaced a Pillow one; these tests pin what it must still equal
 trip byte for byte, the photo defocus to within one grey level, the tilted handwriting words to
 Pillow's canvas size, the cached sensor noise to its sigma and to its seed, the RGBA detour of the
 warps to OpenCV's three-channel result, the remembered text lines (``TextDraw``) to ``ImageDraw``'s
-pixels, and the handwriting's ink planes to compositing RGBA words of the ink.
+pixels, the handwriting's ink planes to compositing RGBA words of the ink, and the level's
+light and noise laid on in runs of columns to the full-size light image multiplied in.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from PIL import Image, ImageDraw, ImageFilter
 from mmtsb_env.vision.render import render
 import cv2
 
-from mmtsb_env.vision.render._common import NOISE_TILE, jpeg, lookup, sensor_noise, warp
+from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, jpeg, jpeg_array, lit_and_noisy, lookup,
+                                             sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import grey_noise as common_grey_noise
 from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
                                             _shrunk, drawing_on, grey_noise, jpeg_decoded, jpeg_region)
@@ -83,6 +85,54 @@ def test_sensor_noise_has_its_sigma_and_follows_the_seed(sigma):
     assert np.array_equal(a, sensor_noise(flat, np.random.default_rng(1), sigma))
     assert not np.array_equal(a, sensor_noise(flat, np.random.default_rng(2), sigma))
     assert np.array_equal(flat, np.full((600, 800, 3), 128, np.uint8))  # the input is left alone
+
+
+@pytest.mark.parametrize("light", [0.12, 0.22])
+@pytest.mark.parametrize("noisy", [False, True])
+def test_light_in_runs_of_columns_is_the_light_image_multiplied(photo, light, noisy):
+    """The ramp laid on run by run (with the noise's positive part in the same weighted add) gives
+    the pixels of multiplying by the whole light image and adding the noise after, exactly."""
+    arr = photo[:300, :500].copy()
+    ramp = np.linspace(255.0, 255.0 * (1 - light), 500, dtype=np.float32).astype(np.uint8)[::-1]
+    grain = None
+    expected = cv2.multiply(arr, cv2.resize(cv2.merge([ramp[None, :]] * 3), (500, 300), interpolation=cv2.INTER_NEAREST),
+                            scale=1 / 255.0)
+    if noisy:
+        up, down = (np.random.default_rng(i).integers(0, 30, (300, 500), dtype=np.uint8) for i in (1, 2))
+        grain = cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB)
+        expected = cv2.subtract(cv2.add(expected, grain[0]), grain[1])
+    out = lit_and_noisy(arr, ramp, grain)
+    assert out is arr and np.array_equal(out, expected)
+
+
+def test_jpeg_is_opencvs_round_trip(photo):
+    assert np.array_equal(np.asarray(jpeg(photo, 35)), jpeg_array(photo, 35))
+
+
+def test_a_level_three_photo_is_turned_and_shrunk_in_one_warp(photo):
+    """Level 3 delivers its photo at its scan's scale; a level-3 degrade of a white page keeps the
+    page's middle white-ish (turned about the centre, not shifted off the frame)."""
+    ctx = Ctx("invoice", {}, seed=4, difficulty=3)
+    page = np.full((400, 600, 3), 250, np.uint8)
+    out = degrade(page, ctx, fill=(40, 40, 40))
+    s = DEGRADE[3].scale
+    assert s < 1 and out.size == (round(600 * s), round(400 * s)) and out.mode == "RGB"
+    arr = np.asarray(out).astype(int)
+    h, w = arr.shape[:2]
+    assert arr[h // 2 - 20:h // 2 + 20, w // 2 - 20:w // 2 + 20].mean() > 170  # lit paper, noise and JPEG
+    assert arr[:6, :6].mean() < 120 or arr[:6, -6:].mean() < 120  # a turned corner shows the fill
+    assert np.array_equal(np.asarray(degrade(page, ctx, fill=(40, 40, 40))), arr)  # deterministic
+
+
+def test_a_shadow_is_the_blurred_box():
+    """At the core the shadow darkens by ``strength`` of 255, half that on the box's edge, nothing
+    three sigmas out, and it is symmetric about the box's middle."""
+    arr = np.full((200, 300, 3), 200, np.uint8)
+    assert shade(arr, (60, 50, 240, 150), offset=0, blur=6, strength=90) == (42, 32, 258, 168)
+    assert abs(int(arr[100, 150, 0]) - round(200 * (255 - 90) / 255)) <= 1
+    assert abs((int(arr[100, 59, 0]) + int(arr[100, 60, 0])) / 2 - 200 * (255 - 45) / 255) <= 1  # either side of the edge
+    assert arr[100, 41, 0] == arr[100, 259, 0] == 200 and arr[20, 150, 0] == 200
+    assert np.array_equal(arr[:, 60:150], arr[:, 239:149:-1])
 
 
 def test_sensor_noise_beyond_the_tile_draws_fresh_noise():
@@ -176,8 +226,6 @@ def test_the_photos_noise_is_the_common_noise_from_the_same_generator(size):
 
 @pytest.mark.parametrize("box", [(40, 30, 200, 150), (0, 0, 120, 90), (150, 100, 260, 200)])
 def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
-    from mmtsb_env.vision.render._common import shade
-
     full, covered = photo[:200, :260].copy(), photo[:200, :260].copy()
     assert shade(full, box, offset=6, blur=8) == shade(covered, box, offset=6, blur=8, covered=True)
     x0, y0, x1, y1 = box

@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import io
 import math
 import random
 import re
@@ -28,7 +29,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from ..fonts import get_font
 
@@ -739,10 +740,10 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
     """Darken ``canvas`` under ``box`` shifted by ``offset`` (soft shadow), in place (see :func:`shade`)."""
     if drafting():
         return
-    k, m = 4, 3 * blur + 4  # the region shade() touches, taken out of the canvas and put back
+    m = 3 * blur  # the region shade() touches, taken out of the canvas and put back
     x0, y0, x1, y1 = (v + offset for v in box)
-    rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
-    rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m)) + k), min(canvas.height, int(math.ceil(y1 + m)) + k)
+    rx0, ry0 = max(0, int(x0 - m)), max(0, int(y0 - m))
+    rx1, ry1 = min(canvas.width, int(math.ceil(x1 + m))), min(canvas.height, int(math.ceil(y1 + m)))
     if rx1 <= rx0 or ry1 <= ry0:
         return
     crop = canvas.crop((rx0, ry0, rx1, ry1))
@@ -754,27 +755,43 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
 
 def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
           covered: bool = False):
-    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow.
-    Only the shadow's own region (the shifted box and its blur margin) is touched, its mask blurred
-    at quarter size and scaled up; with ``covered`` (the caller lays the document over ``box``
-    next) not the inside of ``box`` either. Returns that region (x0, y0, x1, y1), or None when it is empty."""
-    k = 4
+    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow,
+    the box Gaussian-blurred by ``blur`` (sigma) and ``strength`` deep at its core. Only the
+    shadow's own region (the shifted box and three sigmas around it) is touched; with ``covered``
+    (the caller lays the document over ``box`` next) not the inside of ``box`` either. A blurred
+    rectangle is the product of its two blurred sides, so the shadow is two 1-D profiles
+    multiplied over the strips it darkens: no mask drawn, blurred or scaled. Returns that region
+    (x0, y0, x1, y1), or None when it is empty."""
     h, w = arr.shape[:2]
     x0, y0, x1, y1 = (v + offset for v in box)
-    m = 3 * blur + k
-    rx0, ry0 = max(0, int(x0 - m)) // k * k, max(0, int(y0 - m)) // k * k
+    m = 3 * blur
+    rx0, ry0 = max(0, int(x0 - m)), max(0, int(y0 - m))
     rx1, ry1 = min(w, int(math.ceil(x1 + m))), min(h, int(math.ceil(y1 + m)))
     if rx1 <= rx0 or ry1 <= ry0:
         return None
-    mask = Image.new("L", (max(1, -(-(rx1 - rx0) // k)), max(1, -(-(ry1 - ry0) // k))), 0)
-    ImageDraw.Draw(mask).rectangle(((x0 - rx0) / k, (y0 - ry0) / k, (x1 - rx0) / k, (y1 - ry0) / k), fill=strength)
-    small = np.asarray(mask.filter(ImageFilter.GaussianBlur(max(1, blur / k))))
-    rx1, ry1 = min(w, rx0 + mask.width * k), min(h, ry0 + mask.height * k)
-    keep = cv2.resize(255 - small, (mask.width * k, mask.height * k), interpolation=cv2.INTER_LINEAR)[:ry1 - ry0, :rx1 - rx0]
+    across, down = _blurred_span(x0 - rx0, x1 - rx0, rx1 - rx0, blur), _blurred_span(y0 - ry0, y1 - ry0, ry1 - ry0, blur)
     for sy0, sy1, sx0, sx1 in _around(box, (rx0, ry0, rx1, ry1)) if covered else [(ry0, ry1, rx0, rx1)]:
-        region, dark = arr[sy0:sy1, sx0:sx1], keep[sy0 - ry0:sy1 - ry0, sx0 - rx0:sx1 - rx0]
-        region[:] = cv2.multiply(region, cv2.cvtColor(dark, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+        dark = np.outer(down[sy0 - ry0:sy1 - ry0], across[sx0 - rx0:sx1 - rx0])
+        keep = cv2.convertScaleAbs(dark, alpha=-float(strength), beta=255.0)  # 255 - strength * share, rounded
+        region = arr[sy0:sy1, sx0:sx1]
+        region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
     return rx0, ry0, rx1, ry1
+
+
+def _blurred_span(a: float, b: float, n: int, sigma: float) -> np.ndarray:
+    """n pixels (float32) of the span [a, b) Gaussian-blurred by ``sigma``: the share of each pixel
+    centre's blur kernel that falls inside the span (the normal CDF, interpolated in a fine table)."""
+    centres = np.arange(n, dtype=np.float64) + 0.5
+    z, cdf = _normal_cdf()
+    scale = 1 / max(sigma, 1e-6)
+    return (np.interp((b - centres) * scale, z, cdf) - np.interp((a - centres) * scale, z, cdf)).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def _normal_cdf() -> tuple[np.ndarray, np.ndarray]:
+    """The standard normal CDF at 4801 points over -6..6 (linear interpolation: within 1e-6)."""
+    z = np.linspace(-6.0, 6.0, 4801)
+    return z, np.array([0.5 * (1 + math.erf(v / math.sqrt(2))) for v in z])
 
 
 def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]]:
@@ -792,12 +809,23 @@ def _around(box: tuple[int, int, int, int], region: tuple[int, int, int, int]) -
 
 # ---------------------------------------------------------------------------- degradations
 
-# difficulty -> (max rotation degrees, blur radius, noise sigma, jpeg quality or None)
+@dataclass(frozen=True)
+class Scan:
+    """What :func:`degrade` does at one level: turn, scale, light, noise, blur and JPEG."""
+
+    angle: float  # largest turn, degrees (drawn in 40-100 % of it, either way)
+    blur: float = 0.0  # Gaussian sigma, px of the output
+    noise: float = 0.0  # grey sensor noise sigma, grey levels
+    quality: int | None = None  # JPEG quality (None: no re-compression)
+    light: float = 0.0  # darkening towards one side (share of full light lost at the far edge)
+    scale: float = 1.0  # output size / input size: the turn and the shrink are one warp
+
+
 DEGRADE = {
-    0: (0.0, 0.0, 0.0, None),
-    1: (1.5, 0.0, 0.0, None),
-    2: (4.0, 0.6, 5.0, 60),
-    3: (8.0, 1.0, 9.0, 35),
+    0: Scan(0.0),
+    1: Scan(1.5),
+    2: Scan(4.0, blur=0.6, noise=5.0, quality=60, light=0.12),
+    3: Scan(8.0, blur=0.5, noise=9.0, quality=50, light=0.22, scale=0.75),  # smaller, noisier, re-compressed
 }
 
 
@@ -815,62 +843,99 @@ def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float
     return canvas
 
 
-def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None) -> Image.Image:
-    """Apply the difficulty's rotation, lighting, noise, blur and JPEG artifacts (deterministic)
-    to an image or an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of
-    :func:`skew_corners`) is applied before the rotation, in the same single warp.
+def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None,
+            scan: Scan | None = None) -> Image.Image:
+    """Apply a level's :class:`Scan` (``DEGRADE[ctx.difficulty]`` unless ``scan`` is given):
+    rotation and shrink, lighting, noise, blur and JPEG artifacts (deterministic), to an image or
+    an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of :func:`skew_corners`) is
+    applied before the rotation, in the same single warp.
 
-    Rotation, blur and the pixel arithmetic are OpenCV's (bilinear warp, separable Gaussian,
-    saturating adds); the grey sensor noise is :func:`grey_noise`, drawn per seed.
+    The warp maps straight to the output size, so everything after it (and the warp itself, whose
+    cost follows its output) works on the pixels the level delivers. It runs on four channels
+    (OpenCV's fast path, see :func:`warp`) in the order what follows needs: BGR when a JPEG
+    follows (its encoder's order; light, noise and blur treat the channels alike), RGB otherwise,
+    unpacked by Pillow straight from the four channels when nothing else follows (level 1). The
+    light and the grey sensor noise are :func:`lit_and_noisy`; the blur OpenCV's separable Gaussian.
     """
-    max_angle, blur, sigma, quality = DEGRADE[ctx.difficulty]
-    if isinstance(image, np.ndarray):
-        if ctx.difficulty == 0 or drafting():
-            return Image.fromarray(image, "RGB")
-        arr = image
-    else:
-        if ctx.difficulty == 0 or drafting():
-            return image
-        arr = _array(image)
-        if arr.ndim == 2 or arr.shape[2] != 3:
-            arr = np.asarray(image.convert("RGB"))
+    look = scan or DEGRADE[ctx.difficulty]
+    if ctx.difficulty == 0 or drafting():
+        return Image.fromarray(image, "RGB") if isinstance(image, np.ndarray) else image
+    if not isinstance(image, np.ndarray) and image.mode != "RGB":
+        image = image.convert("RGB")
     rng = ctx.rng("degrade")
-    h, w = arr.shape[:2]
-    if max_angle:
-        angle = rng.uniform(0.4, 1.0) * max_angle * rng.choice([-1, 1])
-        if fill is None:
-            fill = tuple(int(c) for c in arr[:4, :4].reshape(-1, 3).mean(0))
-        turn = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0)
-        if view is not None:  # one resampling for both: the view, then the turn
-            turn = np.vstack([turn, (0, 0, 1)]) @ view
-        arr = warp(arr, turn, (w, h), rgb(fill))
-    if ctx.difficulty >= 2:  # uneven lighting: darker towards one side
-        depth = 0.22 if ctx.difficulty == 3 else 0.12
-        ramp = np.linspace(255.0, 255.0 * (1 - depth), w, dtype=np.float32)
-        if rng.random() < 0.5:
-            ramp = ramp[::-1]
-        row = np.repeat(ramp.astype(np.uint8)[None, :, None], 3, axis=2)
-        light = cv2.resize(row, (w, h), interpolation=cv2.INTER_NEAREST)  # the row repeated down (in C)
-        arr = cv2.multiply(arr, light, scale=1 / 255.0)
-    if sigma:  # grey sensor noise: a window of a cached tile (saturating, in C)
-        arr = sensor_noise(arr, ctx.np_rng("noise"), sigma)
-    if blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
-        k = 2 * math.ceil(2 * blur) + 1
-        arr = cv2.GaussianBlur(arr, (k, k), blur)
-    return jpeg(arr, quality) if quality else Image.fromarray(arr, "RGB")
+    bgr = look.quality is not None
+    w, h = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
+    if look.angle or look.scale != 1 or view is not None:
+        src = _four_channels(image, bgr)
+        angle = rng.uniform(0.4, 1.0) * look.angle * rng.choice([-1, 1])
+        if fill is None:  # the colour in the top left corner (in RGB)
+            corner = src[:4, :4, :3].reshape(-1, 3).mean(0)
+            fill = tuple(int(c) for c in (corner[::-1] if bgr else corner))
+        s = look.scale
+        # turn about the input's centre, then shrink (pixel centres: out + 0.5 = s * (in + 0.5))
+        shrink = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]])
+        turn = shrink @ np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
+        if view is not None:  # one resampling for all: the view, then the turn
+            turn = turn @ view
+        w, h = max(1, round(w * s)), max(1, round(h * s))
+        border = tuple(rgb(fill)[::-1] if bgr else rgb(fill)) + (255,)
+        fn = cv2.warpAffine if view is None else cv2.warpPerspective
+        out = fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
+                 borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+        if not (bgr or look.light or look.noise or look.blur):  # the turned picture is the result
+            return Image.frombytes("RGB", (w, h), out, "raw", "RGBX")
+        arr = cv2.cvtColor(out, cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+        del src, out  # freed before the next full-size buffers are taken (fewer fresh pages to fault in)
+    else:  # nothing to warp: a copy to work on in place (in the encoder's order when a JPEG follows)
+        arr = np.asarray(image) if isinstance(image, Image.Image) else image
+        arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR) if bgr else arr.copy()
+    if look.light or look.noise:
+        ramp = None
+        if look.light:  # uneven lighting: darker towards one side
+            ramp = np.linspace(255.0, 255.0 * (1 - look.light), w, dtype=np.float32).astype(np.uint8)
+            if rng.random() < 0.5:
+                ramp = ramp[::-1]
+        grain = _noise_windows(ctx.np_rng("noise"), (w, h), look.noise) if look.noise else None
+        arr = lit_and_noisy(arr, ramp, grain)
+    if look.blur:  # the kernel spans +-2 sigma (OpenCV's default for uint8 is +-3: twice the work for <5 % of the weight)
+        k = 2 * math.ceil(2 * look.blur) + 1
+        arr = cv2.GaussianBlur(arr, (k, k), look.blur)
+    return _jpeg_of_bgr(arr, look.quality) if bgr else Image.fromarray(arr, "RGB")
+
+
+def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
+    """An RGB image or array as a four-channel (h, w, 4) uint8 array in BGR(X) or RGB(X) order, the
+    fourth channel a filler: Pillow packs an image straight to four bytes a pixel (its own
+    layout), an array is converted by OpenCV."""
+    if isinstance(image, np.ndarray):
+        return cv2.cvtColor(image, cv2.COLOR_RGB2BGRA if bgr else cv2.COLOR_RGB2RGBA)
+    data = image.tobytes("raw", "BGRX" if bgr else "RGBX")
+    return np.frombuffer(data, np.uint8).reshape(image.height, image.width, 4)
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
     """``image`` (a Pillow image or an RGB uint8 array) through a JPEG encode and decode at
     ``quality`` (the artefacts a re-sent photo has), as an RGB image.
 
-    OpenCV's libjpeg-turbo round trip on the array: the same bytes as Pillow's encoder at its
-    defaults (4:2:0 chroma, no optimisation; compared pixel for pixel) at about two thirds of the
-    cost, and no copy of the pixels into and out of Pillow."""
+    OpenCV's libjpeg-turbo encoder on the array (the same bytes as Pillow's encoder at its
+    defaults: 4:2:0 chroma, no optimisation; compared pixel for pixel, at about two thirds of the
+    cost), decoded by Pillow into the image (:func:`_jpeg_of_bgr`)."""
     arr = image if isinstance(image, np.ndarray) else _array(image)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
-    return Image.fromarray(jpeg_array(arr, quality), "RGB")
+    return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), quality)
+
+
+def _jpeg_of_bgr(bgr: np.ndarray, quality: int) -> Image.Image:
+    """A BGR uint8 array through OpenCV's JPEG encoder, decoded by Pillow straight into the RGB
+    image returned (the same libjpeg-turbo decoder and pixels as OpenCV's; no decoded array copied
+    into Pillow after, which cost about as much as the decoding)."""
+    ok, data = cv2.imencode(".jpg", bgr, (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
+    if not ok:
+        raise RuntimeError(f"JPEG encoding of a {bgr.shape} image failed")
+    image = Image.open(io.BytesIO(data.tobytes()))
+    image.load()
+    return image
 
 
 def jpeg_array(arr: np.ndarray, quality: int) -> np.ndarray:
@@ -902,13 +967,42 @@ def sensor_noise(arr: np.ndarray, rng: np.random.Generator, sigma: float) -> np.
     cached per-sigma noise tile, its offset and orientation drawn from ``rng``. The tile holds the
     positive and negative parts already spread over three channels, so a call is two saturating
     array operations on views: no random draws per pixel, no lookups, no channel copies."""
-    h, w = arr.shape[:2]
+    up, down = _noise_windows(rng, (arr.shape[1], arr.shape[0]), sigma)
+    return cv2.subtract(cv2.add(arr, up), down)
+
+
+def _noise_windows(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """The positive and negative parts (three-channel uint8, (h, w, 3)) of :func:`sensor_noise`'s
+    noise over ``size`` (w, h): views of the cached tile, or fresh noise beyond its size."""
+    w, h = size
     if h > NOISE_TILE or w > NOISE_TILE:
         up, down = grey_noise(rng, (w, h), sigma)
-        return cv2.subtract(cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB)), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB))
+        return cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), cv2.cvtColor(down, cv2.COLOR_GRAY2RGB)
     up, down = _noise_tile(float(sigma))
     oy, ox = (int(v) for v in rng.integers(0, (NOISE_TILE - h + 1, NOISE_TILE - w + 1)))
-    return cv2.subtract(cv2.add(arr, up[oy:oy + h, ox:ox + w]), down[oy:oy + h, ox:ox + w])
+    return up[oy:oy + h, ox:ox + w], down[oy:oy + h, ox:ox + w]
+
+
+def lit_and_noisy(arr: np.ndarray, ramp: np.ndarray | None, grain: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """``arr`` (RGB or BGR uint8, changed in place and returned) times ``ramp / 255`` (one light
+    level per column, uint8; None: full light), plus the noise ``grain`` (its positive and
+    negative parts; None: none), saturating. A column's light is a whole level of 255, so the ramp
+    is runs of equal columns: each run is lit and gets the noise's positive part in one weighted
+    add (no full-size light image built and multiplied), then the negative part comes off at once."""
+    up, down = grain if grain is not None else (None, None)
+    if ramp is not None:
+        bounds = [0, *(np.flatnonzero(np.diff(ramp)) + 1).tolist(), len(ramp)]
+        for x0, x1 in zip(bounds[:-1], bounds[1:]):
+            band = arr[:, x0:x1]
+            if up is None:
+                cv2.convertScaleAbs(band, dst=band, alpha=int(ramp[x0]) / 255.0)
+            else:
+                cv2.addWeighted(band, int(ramp[x0]) / 255.0, up[:, x0:x1], 1.0, 0.0, dst=band)
+    elif up is not None:
+        cv2.add(arr, up, dst=arr)
+    if down is not None:
+        cv2.subtract(arr, down, dst=arr)
+    return arr
 
 
 @functools.lru_cache(maxsize=8)

@@ -4,14 +4,15 @@ The same content (and defaults) as ``invoice``, set the way real statements are:
 letterhead (company; invoice number, dates, account and page), bill-to and remit-to columns,
 the line-item table with totals, a payment form with checkboxes and columns of small print.
 Levels shrink the type, set the small print in three columns, and scan the page (rotation,
-uneven light, noise, JPEG; see ``_common.degrade``; level 3 keeps level 2's scan).
+uneven light, noise, JPEG; see ``_common.degrade``; level 3 keeps level 2's scan, shrunk to 80 %).
 """
 
 from __future__ import annotations
 
+import dataclasses
 
 from . import family
-from ._common import Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, texture, wrap
+from ._common import DEGRADE, Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, texture, wrap
 from ._phone import record
 from .invoice import FIELDS
 
@@ -24,6 +25,8 @@ TERMS = [
     "We keep payment details only for the duration of the contract and process them under our privacy notice.",
     "Credits on account are applied to the oldest open invoice first unless you instruct us otherwise.",
 ]
+
+SCANS = {3: dataclasses.replace(DEGRADE[2], blur=0.0, quality=75, scale=0.85)}  # level -> its scan, where not the level's own
 
 
 @family("statement", FIELDS)
@@ -159,7 +162,6 @@ def draw_statement(ctx: Ctx):
             d.line((bx + 3, by + 2 + side * 0.55, bx + side * 0.42, by + side - 1, bx + side - 2, by + 5), fill=(20, 40, 140), width=3)
     for x, yy, text, font, fill, anchor in ops:
         d.text((x, yy), text, font=font, fill=fill, anchor=anchor)
-    # level 3 is level 2's scan with smaller type: a heavier scan would destroy what a zoom brings back
-    scan = ctx if ctx.difficulty < 3 else Ctx(kind=ctx.kind, content=ctx.content, seed=ctx.seed, difficulty=2)
-    image = degrade(place_on(page, scan, "desk", margin=0.03), scan)
+    # level 3 is level 2's scan, shrunk, with smaller type: a heavier scan would destroy what a zoom brings back
+    image = degrade(place_on(page, ctx, "desk", margin=0.03), ctx, scan=SCANS.get(ctx.difficulty))
     return image, facts
