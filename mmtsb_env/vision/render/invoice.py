@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 
 from . import family
 from ._common import (
+    DEGRADE,
     drawer, Choice, Color, Ctx, Date, Int, ListOf, Num, Obj, Str, clutter_count, degrade, fit_font, format_date,
     line_height, mix, money, place_on, random_date, rgb, texture, wrap,
 )
@@ -17,6 +19,7 @@ SERVICES = [
     ("Printer toner cartridge", 40, 120), ("Catering for 20 guests", 300, 1500), ("Copy editing (per 1k words)", 15, 60),
     ("On-site IT support", 90, 180), ("Annual software license", 99, 999), ("Delivery fee", 10, 80),
 ]
+SCANS = {3: dataclasses.replace(DEGRADE[3], angle=5.0, blur=0.0, quality=75)}  # level -> its scan, where not the level's own: less turned, sharp (the tools have no page box to straighten)
 ACCENTS = ["#1f4e79", "#2e7d32", "#6a1b9a", "#b71c1c", "#00695c", "#37474f", "#e65100"]
 
 FIELDS = {
@@ -171,7 +174,7 @@ def draw_invoice(ctx: Ctx):
             ctx.distractors.append(text)
             y += 20
     d.rectangle((0, H - 10, W, H), fill=accent)
-    image = degrade(place_on(page, ctx, "desk", margin=0.05), ctx)
+    image = degrade(place_on(page, ctx, "desk", margin=0.05), ctx, scan=SCANS.get(ctx.difficulty))
     facts = {
         "company": company, "company_address": company_address, "invoice_number": number,
         "invoice_date": invoice_date, "invoice_date_text": date_text, "due_date": due_date, "due_date_text": due_text,

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 
+import dataclasses
+
 from . import family
 from ._common import (
+    DEGRADE,
     drawer, Choice, Ctx, Date, Int, ListOf, Num, Obj, Str, Time, clutter_count, degrade, format_date, format_time,
     line_height, money, place_on, wrap, random_date, random_time, texture,
 )
@@ -35,6 +38,7 @@ STREETS = ["Main St", "Oak Ave", "Elm St", "Harbor Rd", "Cedar Ln", "2nd Ave", "
 CITIES = ["Springfield, IL", "Portland, OR", "Austin, TX", "Madison, WI", "Burlington, VT", "Boulder, CO"]
 PAYMENTS = ["VISA **** {d}", "MASTERCARD **** {d}", "AMEX **** {d}", "DEBIT **** {d}", "CASH"]
 TAX_RATES = [0.0, 5.0, 6.0, 6.25, 7.0, 8.25, 8.875, 10.0]
+SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.6, blur=0.0, quality=75, noise=5.0)}  # level -> its scan, where not the level's own: smaller, sharp (a zoom reads it back)
 
 
 def _catalog(merchant: str) -> list[tuple[str, float, float]]:
@@ -179,7 +183,7 @@ def draw_receipt(ctx: Ctx):
             d.text((30, y), text, font=font, fill=ink)
         y += line_height(font, 1.3)
     image = place_on(paper, ctx, "desk", margin=0.08)
-    image = degrade(image, ctx)
+    image = degrade(image, ctx, scan=SCANS.get(ctx.difficulty))
     facts = {
         "merchant": merchant, "address": address, "phone": phone, "date": iso_date, "date_text": date_text,
         "time": time, "time_text": time_text, "receipt_number": number, "items": items, "subtotal": subtotal,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from . import family
 from ._common import (
+    DEGRADE,
     Bool, Ctx, ListOf, Num, OneOf, Str, clutter_count, degrade, drawer, fit_font, format_date, line_height, number_text,
     place_on, random_date, texture, wrap,
 )
@@ -14,6 +17,7 @@ DEPTS = ["Sales", "Finance", "Engineering", "Support", "Marketing", "Legal", "Op
 REGIONS = ["North", "South", "East", "West", "Central"]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
 SUBJECTS = ["Math", "Biology", "History", "Art", "Physics", "English", "Music", "Chemistry"]
+SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.65)}  # level -> its scan, where not the level's own: level 3 is smaller type for OCR, a zoom still reads it
 BUDGET = ["Rent", "Groceries", "Utilities", "Transport", "Insurance", "Dining out", "Savings", "Phone"]
 
 
@@ -155,7 +159,7 @@ def draw_table_document(ctx: Ctx):
             d.text((pad, y), text, font=f_small, fill=grey)
             ctx.distractors.append(text)
             y += 24
-    image = degrade(place_on(page, ctx, "desk", margin=0.04), ctx)
+    image = degrade(place_on(page, ctx, "desk", margin=0.04), ctx, scan=SCANS.get(ctx.difficulty))
     facts = {"title": title, "subtitle": subtitle or None, "date_text": doc_date, "headers": list(headers),
              "rows": cells, "n_rows": len(cells), "n_cols": len(headers), "notes": notes or None}
     return image, facts
