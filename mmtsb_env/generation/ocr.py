@@ -181,6 +181,9 @@ NEEDED = {
     # the switches' names and the values beside them (the states themselves are read from pixels)
     "settings_screen": lambda f: [f["device_name"], f["carrier"]] + ([f["network"]] if f["network"] else [])
     + [label for label in f["toggles"] if label not in f["decoys"]],
+    # flat documents: the values their scenarios ask about (poster: the info panel, as for poster_photo)
+    "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
+    "handwritten_note": lambda f: list(f["lines"]),
 }
 
 
