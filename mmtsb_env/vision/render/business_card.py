@@ -1,13 +1,13 @@
 """``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface."""
 
 from __future__ import annotations
-import dataclasses
+
 
 import numpy as np
 
 from . import family
 from ._common import (
-    DEGRADE, drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade, texture,
+    drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade, texture,
     texture_array,
 )
 
@@ -24,9 +24,6 @@ DOMAINS_CITY = ["Seattle, WA 98101", "Denver, CO 80202", "Chicago, IL 60607", "B
 STREETS = ["Pike St", "Larimer St", "W Randolph St", "Newbury St", "Congress Ave", "Market St"]
 PALETTES = [("#0b3d5c", "#f2a900"), ("#1b5e20", "#a5d6a7"), ("#212121", "#ff5252"), ("#4a148c", "#ce93d8"),
             ("#004d40", "#ffcc80"), ("#263238", "#4fc3f7"), ("#7f0000", "#ffe0b2")]
-
-# level -> its scan, where not the level's own
-SCANS = {3: DEGRADE[3]}
 
 FIELDS = {
     "name": Str(50), "title": Str(60), "company": Str(60), "phone": Str(30), "email": Str(60),
@@ -134,7 +131,7 @@ def draw_business_card(ctx: Ctx):
         canvas = texture_array(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
         shade(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12, covered=True)
         canvas[margin:margin + H, margin:margin + W] = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
-    image = degrade(canvas, ctx, scan=SCANS.get(ctx.difficulty))
+    image = degrade(canvas, ctx)
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
              "address": address, "website": website}
     return image, facts
