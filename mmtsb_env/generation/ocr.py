@@ -181,13 +181,15 @@ NEEDED = {
     # the switches' names and the values beside them (the states themselves are read from pixels)
     "settings_screen": lambda f: [f["device_name"], f["carrier"]] + ([f["network"]] if f["network"] else [])
     + [label for label in f["toggles"] if label not in f["decoys"]],
-    # the original flat families (H17e): the values their scenarios ask about
+    # the flat documents: the values their scenarios ask about (poster: the info panel, as for poster_photo)
     "invoice": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     "receipt": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     "table_document": lambda f: [cell for row in f["rows"] for cell in row if cell],
     # charts: the names, and the values where the level prints them (else they are read off the axis)
     "bar_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
+    "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
+    "handwritten_note": lambda f: list(f["lines"]),
 }
 
 

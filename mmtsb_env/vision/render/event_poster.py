@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, timedelta
 
 import numpy as np
@@ -10,7 +11,7 @@ from PIL import ImageDraw
 from ..fonts import get_font
 from . import family
 from ._common import (
-    Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
+    DEGRADE, Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
     drafting, drawer, gradient, luminance, mix, money, random_date, random_time, rgb, texture, texture_array, wrap,
 )
 
@@ -25,6 +26,10 @@ ORGANISERS = ["Friends of the Arts", "Downtown Business Alliance", "City Parks D
               "The Maker Collective", "Northgate Student Union"]
 PALETTES = [("#ff512f", "#dd2476"), ("#1d2b64", "#f8cdda"), ("#00b09b", "#96c93d"), ("#4568dc", "#b06ab3"),
             ("#f7971e", "#ffd200"), ("#0f2027", "#2c5364"), ("#e53935", "#e35d5b"), ("#11998e", "#38ef7d")]
+
+# level -> its scan, where not the level's own: at level 3 the poster is photographed from across the
+# room (under half size, softer), so its info panel is not read as delivered but is at 2x zoom
+SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.42, blur=0.6)}
 
 FIELDS = {
     "title": Str(60), "subtitle": Str(80), "date": Date(), "time": Time(), "end_time": Time(), "venue": Str(80),
@@ -165,7 +170,7 @@ def draw_event_poster(ctx: Ctx):
             wall = texture_array("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
             wall[80:80 + H, 80:80 + W] = np.asarray(img.convert("RGB") if img.mode != "RGB" else img)
             img = wall
-    image = degrade(img, ctx)
+    image = degrade(img, ctx, scan=SCANS.get(ctx.difficulty))
     facts = {"title": title, "subtitle": subtitle, "date": iso_date, "date_text": date_text, "time": time,
              "end_time": end_time, "time_text": time_text, "venue": venue, "price": price, "price_text": price_text,
              "currency": currency, "organiser": organiser}
