@@ -208,17 +208,19 @@ def reformat_text(text: str, *, reorder: bool = False) -> str:
 
 class Reformatted(ZooAgent):
     """Writes and says the same values in other formats: dates spelled out, amounts with a currency
-    code and no separators, titles in lower case, list lines in another order."""
+    code and no separators, titles in lower case, list lines in another order (a text put back as
+    it was stored is written as stored)."""
 
     name = "reformatted"
 
     def steps(self, scenario: Scenario, index: int) -> list[Step]:
+        stored = {v for rows in scenario.initial_entities.values() for row in rows for v in row.values() if isinstance(v, str)}
         out = []
         for step in super().steps(scenario, index):
             if _writes(step):
                 args = dict(step.get("arguments", {}))
                 for key, value in args.items():
-                    if not isinstance(value, str):
+                    if not isinstance(value, str) or value in stored:  # putting back what was stored is kept exact
                         continue
                     if key in _TEXT_KEYS:
                         args[key] = reformat_text(value, reorder=True)

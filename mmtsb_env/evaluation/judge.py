@@ -31,6 +31,7 @@ fails); the verdict passes only if all five pass. The same :class:`Evidence` fee
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -204,14 +205,19 @@ def _actual_row(diff: Mapping[str, Any], table: str, op: str, key: Any) -> Mappi
     return next((r for r in rows if r.get(kc) == key), None)
 
 
+_ISO_DATETIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})")
+
+
 def _artifact_text(diff: Mapping[str, Any]) -> str:
-    """Every value the episode wrote (created rows, updated rows after the change), as text."""
+    """Every value the episode wrote (created rows, updated rows after the change), as text; an ISO
+    date-time with its date and its time apart (a reminder set for "2026-05-29T10:00:00+00:00"
+    holds the date "2026-05-29")."""
     parts: list[str] = []
     for d in diff.values():
         rows = list(d.get("created", [])) + [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])]
         for row in rows:
             parts += [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
-    return "\n".join(parts)
+    return "\n".join(_ISO_DATETIME.sub(r"\1 \2", p) for p in parts)
 
 
 def _looked_up_numbers(ev: Evidence) -> list[str]:

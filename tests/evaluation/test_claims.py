@@ -76,6 +76,19 @@ def test_legacy_facts_are_answered_by_the_artifact_or_a_reply():
     assert RubricJudge().information_accuracy(ev).passed
 
 
+def test_a_date_fact_is_answered_by_a_date_time_written_in_the_world():
+    ev = example_evidence()
+    ev.facts = ["2026-05-29"]
+    ev.assistant_messages = ["Done."]
+    ev.entity.groups = []
+    ev.diff = {"reminder.reminders": {"updated": [{"before": {"reminder_datetime": "2026-05-30T09:00:00+00:00"},
+                                                   "after": {"reminder_datetime": "2026-05-29T10:00:00+00:00"}}]}}
+    assert RubricJudge().information_accuracy(ev).passed  # the reminder set for that day states it
+    ev.diff["reminder.reminders"]["updated"][0]["after"]["reminder_datetime"] = "2026-05-28T10:00:00+00:00"
+    c = RubricJudge().information_accuracy(ev)
+    assert not c.passed and c.kind == "missing_facts" and "2026-05-29" in c.reason  # another day does not
+
+
 def test_hedging_about_a_written_amount_fails_even_when_nothing_was_asked():
     ev = example_evidence()
     ev.facts = []

@@ -17,6 +17,9 @@ from mmtsb_env.generation.dryrun import SolutionError
 from mmtsb_env.generation.sinks import iso, op
 from mmtsb_env.generation.verify import verify
 from mmtsb_env.generation.world_index import world_index
+from mmtsb_env.baselines.zoo import ZOO, ZooAgent
+from mmtsb_env.evaluation.taxonomy import classify
+from mmtsb_env.runner import run_episode
 
 TBA = "To be announced"
 
@@ -266,3 +269,48 @@ def test_the_user_setting_one_price_right_leaves_that_line_and_the_round_fixes_t
 def test_a_row_without_an_about_row_is_refused():
     with pytest.raises(TypeError, match="VenueValidate has no row in db_base.ABOUT"):
         check_recipe(VENUES, __name__)
+
+
+class _OldHourRule(ZooAgent):
+    """Plays the oracle but, after the user's hour correction, leaves a later round's reminder that was
+    right at the old hour as it was (the rule before ReminderValidate became a row): it must fail."""
+
+    def steps(self, scenario, index):
+        at = next(k for k, r in enumerate(scenario.rounds) if r.kind == "correction")
+        right_before = {e["reminder_id"] for e in scenario.initial_entities["reminder.reminders"]
+                        if e["reminder_datetime"] == iso(_due(scenario)[e["content"][4:-8]], "09:00")}
+        steps = list(scenario.rounds[index].solution)
+        if index <= at:
+            return steps
+        return [st for st in steps if not (st.get("name") == "modify_reminder" and st["arguments"]["reminder_id"] in right_before)]
+
+
+
+_ZOO_CASES = {  # a converted recipe, its challenge and what the scenario must hold
+    "ReminderValidate": ("error_correction", lambda s: any(r.kind == "correction" and "I meant" in r.query for r in s.rounds[:-1])),
+    "NotePriceValidate": ("goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:])),
+    "CardLookup": ("goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:])),
+}
+
+
+@pytest.mark.parametrize("recipe", sorted(_ZOO_CASES))
+def test_the_behaviour_zoo_gets_its_verdicts_on_the_rows_made_this_way(monkeypatch, recipe):
+    """Correct-but-different agents pass and wrong ones fail, with the taxonomy's class, on a scenario of each row."""
+    challenge, want = _ZOO_CASES[recipe]
+    s = _played(monkeypatch, recipe, challenge, want)
+    played = [(cls, run_episode(s, cls([s]), env_kwargs={"mode": "tool"})) for cls in ZOO if cls.applies(s)]
+    assert len(played) >= 8 and sum(cls.should_pass for cls, _ in played) >= 4 and sum(not cls.should_pass for cls, _ in played) >= 4
+    wrong = [(cls.name, rec.passed, classify(rec.verdict)[0]) for cls, rec in played
+             if rec.passed != cls.should_pass or (not cls.should_pass and classify(rec.verdict)[0] != cls.expected_category(s))]
+    assert wrong == [], (recipe, s.id)
+
+
+def test_an_agent_keeping_the_old_hour_on_later_reminders_fails(monkeypatch):
+    s = _played(monkeypatch, "ReminderValidate", "error_correction", _ZOO_CASES["ReminderValidate"][1])
+    old = _OldHourRule([s])
+    skipped = sum(len(r.solution) - len(old.steps(s, k)) for k, r in enumerate(s.rounds))
+    assert skipped >= 1  # the scenario has a later reminder that was right at 9 AM
+    oracle = run_episode(s, ZooAgent([s]), env_kwargs={"mode": "tool"})
+    rec = run_episode(s, old, env_kwargs={"mode": "tool"})
+    assert oracle.passed and oracle.entity_f1 == 1.0
+    assert not rec.passed and rec.entity_f1 < 1.0
