@@ -22,9 +22,9 @@ import cv2
 
 from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, jpeg, jpeg_array, lit_and_noisy, lookup,
                                              sensor_noise, shade, warp)
-from mmtsb_env.vision.render._common import grey_noise as common_grey_noise
+from mmtsb_env.vision.render._common import _noise_tables, grey_noise
 from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
-                                            _shrunk, drawing_on, grey_noise, jpeg_decoded, jpeg_region)
+                                            _shrunk, drawing_on, jpeg_decoded, jpeg_region)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -217,10 +217,11 @@ def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (333, 101), (7, 3)])
-def test_the_photos_noise_is_the_common_noise_from_the_same_generator(size):
+def test_the_noise_takes_the_bytes_generator_bytes_would_give(size):
     ours = grey_noise(np.random.default_rng(9), size, 4.0)
-    common = common_grey_noise(np.random.default_rng(9), size, 4.0)
-    assert all(np.array_equal(a, b) for a, b in zip(ours, common))
+    picks = np.frombuffer(np.random.default_rng(9).bytes(size[0] * size[1]), np.uint8).reshape(size[1], size[0])
+    up, down = _noise_tables(4.0)
+    assert all(np.array_equal(a, cv2.LUT(picks, t)) for a, t in zip(ours, (up, down)))
     assert ours[0].shape == (size[1], size[0]) and ours[0].any() and ours[1].any()
 
 

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, _noise_tables, drafting, jpeg_array, rgb, texture_array, warp
+from ._common import Ctx, drafting, grey_noise, jpeg_array, rgb, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -340,16 +340,6 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     if k > 1:
         return cv2.resize(arr, size, interpolation=cv2.INTER_CUBIC)
     return cv2.resize(cv2.GaussianBlur(arr, (0, 0), 0.5 * math.sqrt(1 / k - 1)), size, interpolation=cv2.INTER_LINEAR)
-
-
-def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`._common.grey_noise` (the same arrays from the same generator): the random bytes come
-    straight from the bit generator's 64-bit words, which is what ``Generator.bytes`` hands out
-    after a detour through 32-bit integers (0.4 ms less on a 1024 x 768 frame)."""
-    w, h = size
-    up, down = _noise_tables(float(sigma))
-    picks = rng.bit_generator.random_raw(-(-(w * h) // 8)).astype("<u8", copy=False).view(np.uint8)[:w * h].reshape(h, w)
-    return cv2.LUT(picks, up), cv2.LUT(picks, down)
 
 
 def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
