@@ -24,7 +24,7 @@ from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, 
                                              sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import _noise_tables, grey_noise
 from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
-                                            _shrunk, drawing_on, jpeg_decoded, jpeg_region)
+                                            _shrunk, drawing_on, jpeg_region)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -199,7 +199,7 @@ def test_a_page_shown_near_its_drawn_size_is_warped_from_as_drawn(shown):
 
 @pytest.mark.parametrize("box", [(200, 300, 420, 610), (0, 0, 130, 170), (600, 900, 768, 1024)])
 def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewhere(photo, box):
-    whole = np.asarray(jpeg_decoded(photo, 68))
+    whole = np.asarray(jpeg(photo, 68))
     out = np.asarray(jpeg_region(photo.copy(), 68, list(box)))
     x0, y0, x1, y1 = box
     assert np.array_equal(out[y0:y1, x0:x1], whole[y0:y1, x0:x1])
@@ -213,7 +213,7 @@ def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewher
 def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
     h, w = photo.shape[:2]
     out = jpeg_region(photo.copy(), 85, [20, 20, w - 20, h - 20])
-    assert np.array_equal(np.asarray(out), np.asarray(jpeg_decoded(photo, 85)))
+    assert np.array_equal(np.asarray(out), np.asarray(jpeg(photo, 85)))
 
 
 @pytest.mark.parametrize("size", [(1024, 768), (333, 101), (7, 3)])
@@ -235,13 +235,6 @@ def test_a_covered_shadow_is_the_same_shadow_outside_the_box(photo, box):
     assert np.array_equal(full[outside], covered[outside])
     assert np.array_equal(covered[y0:y1, x0:x1], photo[y0:y1, x0:x1])  # untouched under the document
     assert not np.array_equal(full[outside], photo[:200, :260][outside])  # and there is a shadow
-
-
-@pytest.mark.parametrize("quality", [92, 68])
-def test_the_photos_jpeg_decoded_by_pillow_is_the_same_round_trip(photo, quality):
-    out = jpeg_decoded(photo, quality)
-    assert out.mode == "RGB" and out.size == (photo.shape[1], photo.shape[0])
-    assert np.array_equal(np.asarray(out), np.asarray(jpeg(photo, quality)))
 
 
 def test_drawing_on_a_crop_gives_the_pixels_of_drawing_on_the_whole_frame(photo):

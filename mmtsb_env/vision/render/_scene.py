@@ -11,7 +11,6 @@ which skips the pixel work.
 from __future__ import annotations
 
 import contextlib
-import io
 import math
 from dataclasses import dataclass
 from typing import Iterator
@@ -20,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, jpeg_array, rgb, texture_array, warp
+from ._common import Ctx, drafting, grey_noise, jpeg, jpeg_array, rgb, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -403,20 +402,8 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    photo = jpeg_decoded(arr, lv.quality) if coded is None else jpeg_region(arr, lv.quality, coded)
+    photo = jpeg(arr, lv.quality) if coded is None else jpeg_region(arr, lv.quality, coded)
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
-
-
-def jpeg_decoded(arr: np.ndarray, quality: int) -> Image.Image:
-    """:func:`._common.jpeg` of an RGB array, decoded by Pillow straight into the image it returns
-    (the same libjpeg-turbo decoder and pixels as OpenCV's, without copying a decoded array into
-    Pillow after: on a 1024 x 768 photo that copy cost as much as the decoding)."""
-    ok, data = cv2.imencode(".jpg", cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), (cv2.IMWRITE_JPEG_QUALITY, int(quality)))
-    if not ok:
-        raise RuntimeError(f"JPEG encoding of a {arr.shape} image failed")
-    photo = Image.open(io.BytesIO(data.tobytes()))
-    photo.load()
-    return photo
 
 
 JPEG_MARGIN = 16  # frame pixels around the picture that go through the JPEG round trip with it
@@ -425,7 +412,7 @@ JPEG_WHOLE = 0.75  # a region covering more of the frame than this: the whole fr
 
 def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
     """``arr`` (RGB, changed in place) as an image, the part within :data:`JPEG_MARGIN` of ``box``
-    through the JPEG round trip: the same pixels there as :func:`jpeg_decoded` of the whole frame
+    through the JPEG round trip: the same pixels there as :func:`._common.jpeg` of the whole frame
     (the region is cut on the 16-pixel grid of the frame's 4:2:0 blocks, whose coding depends on
     their own pixels only, and the margin holds the decoder's chroma upsampling, which looks a
     sample across block edges). Outside it the surface keeps its noise and texture uncoded: the
@@ -435,7 +422,7 @@ def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
     x0, y0 = max(0, box[0] - JPEG_MARGIN) // 16 * 16, max(0, box[1] - JPEG_MARGIN) // 16 * 16
     x1, y1 = min(W, -(-(box[2] + JPEG_MARGIN) // 16) * 16), min(H, -(-(box[3] + JPEG_MARGIN) // 16) * 16)
     if (x1 - x0) * (y1 - y0) > JPEG_WHOLE * W * H:
-        return jpeg_decoded(arr, quality)
+        return jpeg(arr, quality)
     if x1 > x0 and y1 > y0:
         arr[y0:y1, x0:x1] = jpeg_array(arr[y0:y1, x0:x1], quality)
     return Image.fromarray(arr, "RGB")
