@@ -5,6 +5,8 @@
   needs (``ocr.NEEDED``) from the image as delivered (easy level >= 90 %, hard level <= 40 %),
   and after the agent's visual tools (crop to the document, 2x resize, contrast) it still reads
   most of them at every level.
+
+Each share is pooled over three seeds (``SEEDS``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ pytestmark = [pytest.mark.ocr,
 EASY = {"note_photo": 0.6}
 ASSISTED = 0.6  # share of the needed values read as delivered or with the visual tools, at every level
 NOT_TEXT_AFTER = {"chart_read": 1}  # from level 1 the values are read off gridlines (tests/vision/test_families.py)
+SEEDS = (0, 1, 2)  # the shares are pooled over these: one seed's two to ten values let a family pass by luck
 
 
 def test_tesseract_recovers_most_text_facts():
@@ -37,7 +40,7 @@ def test_tesseract_recovers_most_text_facts():
 def readings():
     keys = [(kind, d) for kind in sorted(NEEDED) for d in range(4)]
     with ThreadPoolExecutor(2) as pool:  # the time is tesseract's, in subprocesses
-        return dict(zip(keys, pool.map(lambda key: level_reading(*key, seeds=(0,)), keys)))
+        return dict(zip(keys, pool.map(lambda key: level_reading(*key, seeds=SEEDS), keys)))
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
