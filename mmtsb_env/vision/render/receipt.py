@@ -9,7 +9,7 @@ from . import family
 from ._common import (
     DEGRADE,
     drawer, Choice, Ctx, Date, Int, ListOf, Num, Obj, Str, Time, clutter_count, degrade, format_date, format_time,
-    line_height, money, place_on, wrap, random_date, random_time, texture,
+    line_height, money, place_on, wrap, random_date, random_time, sheet,
 )
 
 MERCHANTS = [
@@ -172,8 +172,8 @@ def draw_receipt(ctx: Ctx):
     line(footer, body, "c")
 
     height = 50 + sum(line_height(f, 1.3) for _, f, _ in rows) + 40
-    paper = texture("paper", (width, height), ctx.np_rng("paper"), (252, 251, 247))
-    d = drawer(paper)
+    paper = sheet(ctx, (width, height), (252, 251, 247))
+    d = drawer(paper.image)
     y = 40
     ink = (35, 35, 40)
     for align, font, text in rows:
