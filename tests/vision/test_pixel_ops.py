@@ -401,3 +401,41 @@ def test_a_sheet_drawn_in_place_gives_the_pixels_of_a_paper_image(difficulty):
     theirs = degrade(place_on(plain, ctx(), "desk", margin=0.05), ctx(), scan=DEGRADE[difficulty])
     assert ours.mode == "RGB" and np.asarray(ours).std() > 5
     assert np.array_equal(np.asarray(ours), np.asarray(theirs))
+
+
+def _greedy(words: list[str], fits) -> list[str]:
+    """Greedy word wrap measured word by word (what both wraps did before their one-line shortcut)."""
+    lines, line = [], None
+    for word in words:
+        if line is not None and fits(f"{line} {word}"):
+            line = f"{line} {word}"
+            continue
+        if line is not None:
+            lines.append(line)
+        line = word
+    return lines + ([line] if line is not None else [])
+
+
+def test_a_line_that_fits_is_wrapped_as_word_by_word_wrapping_would():
+    """Both wraps take a paragraph that fits as one line with one measurement; word by word they
+    gave the same lines (a shorter start of a line never measures wider)."""
+    from mmtsb_env.ui.canvas import TextMeasure
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import text_width, wrap
+    from mmtsb_env.vision.render._phone import _measure
+
+    rng = random.Random(3)
+    vocab = ["Wi-Fi", "Tickets", "from", "$25.00", "AV", "Tower", "Lumen", "Wireless", "ffi", "WAVE", ".", "Payments", "received"]
+    screens, plain = _measure(), TextMeasure(2)
+    shortcuts = 0
+    for _ in range(400):
+        words = [rng.choice(vocab) for _ in range(rng.randint(1, 7))]
+        text = " ".join(words)
+        for width in (60, 160, 420):
+            font = get_font("sans", 15)
+            expected = _greedy(words, lambda s: text_width(font, s) <= width)
+            if all(text_width(font, w) <= width for w in words):  # no word to break by characters
+                assert wrap(text, font, width) == expected
+            assert screens.wrap(text, "sans", 15, width) == plain.wrap(text, "sans", 15, width)
+            shortcuts += len(expected) == 1
+    assert shortcuts > 100  # the shortcut was taken often

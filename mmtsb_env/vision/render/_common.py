@@ -456,6 +456,10 @@ def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple
         if not words:
             lines.append("")
             continue
+        whole = " ".join(words)
+        if text_width(font, whole) <= max_width:  # a line that fits: every shorter start of it fits too
+            lines.append(whole)
+            continue
         current = ""
         for word in words:
             trial = f"{current} {word}" if current else word

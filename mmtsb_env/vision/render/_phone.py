@@ -201,13 +201,21 @@ class _Surface(Canvas):
 def _measure():
     """The screens' text metrics (``ui.canvas.TextMeasure`` at 2x) with every width remembered: a
     screen measures each label in its layout pass and again when it draws it, wrapping measures
-    each growing line, and the same labels recur on every screen of an app."""
+    each growing line, and the same labels recur on every screen of an app. A text that fits on
+    one line is wrapped with one measurement."""
     from ...ui.canvas import TextMeasure
 
     class Remembered(TextMeasure):
         @functools.lru_cache(maxsize=16384)
         def width(self, text: str, style: str, size: float) -> float:
             return super().width(text, style, size)
+
+        def wrap(self, text: str, style: str, size: float, max_width: float) -> list[str]:
+            # a one-line text that fits is its own wrap (each shorter start of it fits too): one
+            # measurement instead of one per word
+            if "\n" not in text and "  " not in text and not text.startswith(" ") and self.width(text, style, size) <= max_width:
+                return [text]
+            return super().wrap(text, style, size, max_width)
 
     return Remembered(2)
 
