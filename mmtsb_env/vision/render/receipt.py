@@ -38,7 +38,7 @@ STREETS = ["Main St", "Oak Ave", "Elm St", "Harbor Rd", "Cedar Ln", "2nd Ave", "
 CITIES = ["Springfield, IL", "Portland, OR", "Austin, TX", "Madison, WI", "Burlington, VT", "Boulder, CO"]
 PAYMENTS = ["VISA **** {d}", "MASTERCARD **** {d}", "AMEX **** {d}", "DEBIT **** {d}", "CASH"]
 TAX_RATES = [0.0, 5.0, 6.0, 6.25, 7.0, 8.25, 8.875, 10.0]
-SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.6, blur=0.0, quality=75, noise=5.0)}  # level -> its scan, where not the level's own: smaller, sharp (a zoom reads it back)
+SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.56, blur=0.0, quality=75, noise=6.0)}  # level -> its scan, where not the level's own: smaller, sharp (a zoom reads it back; calibrated over seeds 0-8)
 
 
 def _catalog(merchant: str) -> list[tuple[str, float, float]]:
