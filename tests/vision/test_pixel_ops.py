@@ -370,3 +370,72 @@ def test_ink_planes_lay_the_ink_as_an_rgba_layer_of_it_would():
     _ink_onto(sheet, np.asarray(planes.cover), np.asarray(planes.tone), ink)
     assert (np.asarray(planes.cover) > 0).mean() > 0.02
     assert np.abs(sheet.astype(int) - expected).max() <= 2
+
+
+@pytest.mark.parametrize("difficulty", [0, 1, 2, 3])
+def test_a_sheet_drawn_in_place_gives_the_pixels_of_a_paper_image(difficulty):
+    """A Sheet's image draws into its four-channel pixels; put on the desk and scanned, the page is
+    what the same drawing on texture("paper") (an RGB image, converted) gives, at every level."""
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import Sheet, drawer, place_on, sheet, texture
+
+    def draw(image):
+        d = drawer(image)
+        d.rectangle((0, 0, 420, 12), fill=(40, 60, 110))
+        d.text((30.5, 40.25), "Invoice INV-2026-0042", font=get_font("sans-bold", 19), fill=(30, 30, 35))
+        d.text((400, 80), "$1,204.50", font=get_font("sans", 15), fill=(95, 95, 100), anchor="ra")
+        d.line((30, 120, 400, 120), fill=(200, 200, 205), width=1)
+        d.rounded_rectangle((30, 140, 200, 200), radius=9, outline=(120, 120, 125), width=2)
+        d.ellipse((250, 140, 300, 190), fill=(200, 40, 40))
+
+    ctx = lambda: Ctx("invoice", {}, 7, difficulty)  # noqa: E731 (a fresh context: the same random streams)
+    page = sheet(ctx(), (420, 300), (255, 255, 253))
+    assert isinstance(page, Sheet) and (page.pixels is None) == (difficulty == 0)
+    draw(page.image)
+    plain = texture("paper", (420, 300), ctx().np_rng("paper"), (255, 255, 253))
+    draw(plain)
+    if page.pixels is not None:
+        assert page.pixels.shape == (300, 420, 4)
+        assert np.array_equal(page.pixels[..., :3], np.asarray(plain))  # the strokes landed in the array
+    ours = degrade(place_on(page, ctx(), "desk", margin=0.05), ctx(), scan=DEGRADE[difficulty])
+    theirs = degrade(place_on(plain, ctx(), "desk", margin=0.05), ctx(), scan=DEGRADE[difficulty])
+    assert ours.mode == "RGB" and np.asarray(ours).std() > 5
+    assert np.array_equal(np.asarray(ours), np.asarray(theirs))
+
+
+def _greedy(words: list[str], fits) -> list[str]:
+    """Greedy word wrap measured word by word (what both wraps did before their one-line shortcut)."""
+    lines, line = [], None
+    for word in words:
+        if line is not None and fits(f"{line} {word}"):
+            line = f"{line} {word}"
+            continue
+        if line is not None:
+            lines.append(line)
+        line = word
+    return lines + ([line] if line is not None else [])
+
+
+def test_a_line_that_fits_is_wrapped_as_word_by_word_wrapping_would():
+    """Both wraps take a paragraph that fits as one line with one measurement; word by word they
+    gave the same lines (a shorter start of a line never measures wider)."""
+    from mmtsb_env.ui.canvas import TextMeasure
+    from mmtsb_env.vision.fonts import get_font
+    from mmtsb_env.vision.render._common import text_width, wrap
+    from mmtsb_env.vision.render._phone import _measure
+
+    rng = random.Random(3)
+    vocab = ["Wi-Fi", "Tickets", "from", "$25.00", "AV", "Tower", "Lumen", "Wireless", "ffi", "WAVE", ".", "Payments", "received"]
+    screens, plain = _measure(), TextMeasure(2)
+    shortcuts = 0
+    for _ in range(400):
+        words = [rng.choice(vocab) for _ in range(rng.randint(1, 7))]
+        text = " ".join(words)
+        for width in (60, 160, 420):
+            font = get_font("sans", 15)
+            expected = _greedy(words, lambda s: text_width(font, s) <= width)
+            if all(text_width(font, w) <= width for w in words):  # no word to break by characters
+                assert wrap(text, font, width) == expected
+            assert screens.wrap(text, "sans", 15, width) == plain.wrap(text, "sans", 15, width)
+            shortcuts += len(expected) == 1
+    assert shortcuts > 100  # the shortcut was taken often

@@ -35,6 +35,33 @@ from ..fonts import get_font
 
 cv2.setNumThreads(1)  # one image per core: renders run side by side in processes, not threads
 
+
+def _keep_freed_pages() -> bool:
+    """Ask glibc's allocator to keep the pages of freed image buffers for the next ones.
+
+    A render takes and frees a few 1-9 MB buffers (pages, desks, warps, 2x screens). By default
+    glibc serves such sizes by ``mmap`` (or trims the freed top of its heap) and gives the pages
+    back on ``free``, so every new buffer is fresh memory the kernel faults in and zeroes page by
+    page: 3,000-4,700 faults and 8-12 ms of a level-1 ``statement`` or ``event_poster`` on a busy
+    machine. Served from the heap below a 32 MB mmap threshold, kept up to 256 MB of free top, they
+    reuse the same pages (memory held: what the largest render had in use). No effect on pixels;
+    a no-op where glibc's ``mallopt`` is missing."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        m_trim_threshold, m_mmap_threshold = -1, -3  # glibc's <malloc.h>
+        return bool(libc.mallopt(m_mmap_threshold, 32 << 20) and libc.mallopt(m_trim_threshold, 256 << 20))
+    except (OSError, AttributeError):
+        return False
+
+
+KEEPS_FREED_PAGES = _keep_freed_pages()
+
 _DRAFT: contextvars.ContextVar[bool] = contextvars.ContextVar("mmtsb_render_draft", default=False)
 
 
@@ -429,6 +456,10 @@ def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple
         if not words:
             lines.append("")
             continue
+        whole = " ".join(words)
+        if text_width(font, whole) <= max_width:  # a line that fits: every shorter start of it fits too
+            lines.append(whole)
+            continue
         current = ""
         for word in words:
             trial = f"{current} {word}" if current else word
@@ -513,19 +544,35 @@ def texture(kind: str, size: tuple[int, int], rng: np.random.Generator, base: An
 def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, base: Any = None) -> np.ndarray:
     """:func:`texture` as a new RGB uint8 array (h, w, 3), for callers that go on in numpy/OpenCV
     (one copy out of the cached tile, none through Pillow)."""
-    w, h = size
     if kind not in TEXTURES:
         raise ValueError(f"unknown texture {kind!r}")
     if kind == "paper":
-        color = rgb(base or (250, 249, 244))
-        blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))  # color * (0.975 + 0.03 * blotch), per channel in C
-        return lookup(blotch, _paper_table(color))
+        return cv2.merge(_paper_planes(size, rng, base))
+    window, mirrored, fresh = _surface_window(kind, size, rng, base)
+    if fresh:
+        return window
+    return cv2.flip(window, 1) if mirrored else window.copy()  # mirrored in C (numpy's reversed copy is slow)
+
+
+def _paper_planes(size: tuple[int, int], rng: np.random.Generator, base: Any) -> list[np.ndarray]:
+    """The paper's three colour planes (h, w) uint8: ``base`` times (0.975 + 0.03 * a faint blotch),
+    per channel through a lookup table."""
+    w, h = size
+    blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))
+    return [cv2.LUT(blotch, t) for t in _paper_table(rgb(base or (250, 249, 244)))]
+
+
+def _surface_window(kind: str, size: tuple[int, int], rng: np.random.Generator,
+                    base: Any) -> tuple[np.ndarray, bool, bool]:
+    """A surface of ``size``: a read-only window of its cached tile and whether to mirror it
+    (left-right), both drawn from ``rng`` -- or, beyond the tile's size, a fresh surface (third
+    value True: the array is the caller's)."""
+    w, h = size
     key = None if base is None else rgb(base)
     if w > TILE or h > TILE:
-        return _surface(kind, (w, h), rng, key)
+        return _surface(kind, (w, h), rng, key), False, True
     ox, oy = (int(v) for v in rng.integers(0, (TILE - w + 1, TILE - h + 1)))
-    window = _surface_tile(kind, key)[oy:oy + h, ox:ox + w]
-    return cv2.flip(window, 1) if rng.random() < 0.5 else window.copy()  # mirrored in C (numpy's reversed copy is slow)
+    return _surface_tile(kind, key)[oy:oy + h, ox:ox + w], rng.random() < 0.5, False
 
 
 def lookup(grey: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -755,7 +802,7 @@ def drop_shadow(canvas: Image.Image, box: tuple[int, int, int, int], offset: int
 
 def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur: int = 10, strength: int = 90,
           covered: bool = False):
-    """Darken ``arr`` (RGB uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow,
+    """Darken ``arr`` (RGB or RGBX uint8, in place) under ``box`` shifted by ``offset``: a soft black shadow,
     the box Gaussian-blurred by ``blur`` (sigma) and ``strength`` deep at its core. Only the
     shadow's own region (the shifted box and three sigmas around it) is touched; with ``covered``
     (the caller lays the document over ``box`` next) not the inside of ``box`` either. A blurred
@@ -774,7 +821,8 @@ def shade(arr: np.ndarray, box: tuple[int, int, int, int], offset: int = 8, blur
         dark = np.outer(down[sy0 - ry0:sy1 - ry0], across[sx0 - rx0:sx1 - rx0])
         keep = cv2.convertScaleAbs(dark, alpha=-float(strength), beta=255.0)  # 255 - strength * share, rounded
         region = arr[sy0:sy1, sx0:sx1]
-        region[:] = cv2.multiply(region, cv2.cvtColor(keep, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)  # a black shadow: darken
+        spread = cv2.COLOR_GRAY2RGBA if arr.shape[2] == 4 else cv2.COLOR_GRAY2RGB  # (a fourth channel is a filler)
+        region[:] = cv2.multiply(region, cv2.cvtColor(keep, spread), scale=1 / 255.0)  # a black shadow: darken
     return rx0, ry0, rx1, ry1
 
 
@@ -829,26 +877,64 @@ DEGRADE = {
 }
 
 
-def place_on(doc: Image.Image, ctx: Ctx, background: str = "desk", margin: float = 0.06,
+@dataclass(frozen=True)
+class Sheet:
+    """A sheet of paper to draw a document on (:func:`sheet`): draw on ``image``; ``pixels`` is
+    the four-channel (h, w, 4) RGBX array that ``image`` draws into (None at level 0 and in the
+    draft pass, where ``image`` is an ordinary RGB image: it is the document delivered)."""
+
+    image: Image.Image
+    pixels: np.ndarray | None = None
+
+
+def sheet(ctx: Ctx, size: tuple[int, int], base: Any = None) -> Sheet:
+    """A page of ``texture("paper", size, ctx.np_rng("paper"), base)`` to draw on, the same pixels.
+
+    From level 1 (not drafting) the page is headed for :func:`place_on` and :func:`degrade`, which
+    work on four-channel arrays: its pixels are made one (RGBX; Pillow keeps RGB as four bytes a
+    pixel too, and draws on RGBX exactly as on RGB) and the image is Pillow's view of that
+    memory, so what is drawn on it needs no conversion out of Pillow (~3 ms on a 1-Mpx page)."""
+    if ctx.difficulty == 0 or drafting():
+        return Sheet(texture("paper", size, ctx.np_rng("paper"), base))
+    planes = _paper_planes(size, ctx.np_rng("paper"), base)
+    pixels = cv2.merge([*planes, planes[0]])  # the fourth channel is a filler (never read)
+    image = Image.frombuffer("RGBX", size, pixels, "raw", "RGBX", 0, 1)
+    image.readonly = 0  # drawn on in place: the strokes land in ``pixels`` (Pillow would copy a read-only view)
+    return Sheet(image, pixels)
+
+
+def place_on(doc: Image.Image | Sheet, ctx: Ctx, background: str = "desk", margin: float = 0.06,
              base: Any = None) -> Image.Image | np.ndarray:
-    """Put a document on a textured background with a soft shadow (difficulty >= 1), as an RGB
-    array for :func:`degrade` (no copy into Pillow and out again); ``doc`` itself at level 0."""
+    """Put a document on a textured background with a soft shadow (difficulty >= 1), as an array
+    for :func:`degrade` (no copy into Pillow and out again): RGB, or RGBX for a :class:`Sheet`
+    (its pixels copied onto the desk as they are); the document itself at level 0."""
+    if isinstance(doc, Sheet) and doc.pixels is None:
+        doc = doc.image
     if ctx.difficulty == 0 or drafting():
         return doc
-    w, h = doc.size
+    w, h = doc.image.size if isinstance(doc, Sheet) else doc.size
     mx, my = int(w * margin) + 10, int(h * margin) + 10
-    canvas = texture_array(background, (w + 2 * mx, h + 2 * my), ctx.np_rng("background"), base)
+    size = (w + 2 * mx, h + 2 * my)
+    if isinstance(doc, Sheet):
+        window, mirrored, _ = _surface_window(background, size, ctx.np_rng("background"), base)
+        canvas = cv2.cvtColor(cv2.flip(window, 1) if mirrored else window, cv2.COLOR_RGB2RGBA)
+    else:
+        canvas = texture_array(background, size, ctx.np_rng("background"), base)
     shade(canvas, (mx, my, mx + w, my + h), offset=max(4, w // 120), blur=max(4, w // 90), covered=True)
-    canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
+    if isinstance(doc, Sheet):
+        canvas[my:my + h, mx:mx + w] = doc.pixels
+    else:
+        canvas[my:my + h, mx:mx + w] = _array(doc) if doc.mode == "RGB" else np.asarray(doc.convert("RGB"))
     return canvas
 
 
 def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: np.ndarray | None = None,
             scan: Scan | None = None) -> Image.Image:
     """Apply a level's :class:`Scan` (``DEGRADE[ctx.difficulty]`` unless ``scan`` is given):
-    rotation and shrink, lighting, noise, blur and JPEG artifacts (deterministic), to an image or
-    an RGB uint8 array. ``view`` (a 3x3 perspective matrix, e.g. of :func:`skew_corners`) is
-    applied before the rotation, in the same single warp.
+    rotation and shrink, lighting, noise, blur and JPEG artifacts (deterministic), to an image, an
+    RGB uint8 array or an RGBX one (:func:`place_on` of a :class:`Sheet`: warped as it is).
+    ``view`` (a 3x3 perspective matrix, e.g. of :func:`skew_corners`) is applied before the
+    rotation, in the same single warp.
 
     The warp maps straight to the output size, so everything after it (and the warp itself, whose
     cost follows its output) works on the pixels the level delivers. It runs on four channels
@@ -858,19 +944,23 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
     light and the grey sensor noise are :func:`lit_and_noisy`; the blur OpenCV's separable Gaussian.
     """
     look = scan or DEGRADE[ctx.difficulty]
+    rgbx = isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 4  # already four channels (place_on of a Sheet)
     if ctx.difficulty == 0 or drafting():
+        if rgbx:
+            return Image.frombytes("RGB", (image.shape[1], image.shape[0]), image, "raw", "RGBX")
         return Image.fromarray(image, "RGB") if isinstance(image, np.ndarray) else image
     if not isinstance(image, np.ndarray) and image.mode != "RGB":
         image = image.convert("RGB")
     rng = ctx.rng("degrade")
     bgr = look.quality is not None
+    swap = bgr and rgbx  # an RGBX input is warped as it is, brought to BGR after (the warp treats channels alike)
     w, h = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
     if look.angle or look.scale != 1 or view is not None:
-        src = _four_channels(image, bgr)
+        src = image if rgbx else _four_channels(image, bgr)
         angle = rng.uniform(0.4, 1.0) * look.angle * rng.choice([-1, 1])
         if fill is None:  # the colour in the top left corner (in RGB)
             corner = src[:4, :4, :3].reshape(-1, 3).mean(0)
-            fill = tuple(int(c) for c in (corner[::-1] if bgr else corner))
+            fill = tuple(int(c) for c in (corner[::-1] if bgr and not rgbx else corner))
         s = look.scale
         # turn about the input's centre, then shrink (pixel centres: out + 0.5 = s * (in + 0.5))
         shrink = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]])
@@ -878,17 +968,20 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
         if view is not None:  # one resampling for all: the view, then the turn
             turn = turn @ view
         w, h = max(1, round(w * s)), max(1, round(h * s))
-        border = tuple(rgb(fill)[::-1] if bgr else rgb(fill)) + (255,)
+        border = tuple(rgb(fill)[::-1] if bgr and not rgbx else rgb(fill)) + (255,)
         fn = cv2.warpAffine if view is None else cv2.warpPerspective
         out = fn(src, turn if view is not None else turn[:2], (w, h), flags=cv2.INTER_LINEAR,
                  borderMode=cv2.BORDER_CONSTANT, borderValue=border)
         if not (bgr or look.light or look.noise or look.blur):  # the turned picture is the result
             return Image.frombytes("RGB", (w, h), out, "raw", "RGBX")
-        arr = cv2.cvtColor(out, cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+        arr = cv2.cvtColor(out, cv2.COLOR_RGBA2BGR if swap else cv2.COLOR_BGRA2BGR if bgr else cv2.COLOR_RGBA2RGB)
         del src, out  # freed before the next full-size buffers are taken (fewer fresh pages to fault in)
     else:  # nothing to warp: a copy to work on in place (in the encoder's order when a JPEG follows)
         arr = np.asarray(image) if isinstance(image, Image.Image) else image
-        arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR) if bgr else arr.copy()
+        if rgbx:
+            arr = cv2.cvtColor(arr, cv2.COLOR_RGBA2BGR if bgr else cv2.COLOR_RGBA2RGB)
+        else:
+            arr = cv2.cvtColor(arr, cv2.COLOR_RGB2BGR) if bgr else arr.copy()
     if look.light or look.noise:
         ramp = None
         if look.light:  # uneven lighting: darker towards one side

@@ -10,11 +10,15 @@ shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screens
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
+import cv2
+import numpy as np
 from PIL import Image
 
+from ...ui.canvas import Canvas, TextMeasure
 from ._common import Ctx, TextDraw, jpeg
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
@@ -116,16 +120,13 @@ class Screen:
 
     def finish(self, title: str, back: bool = True, tabs: list[str] | None = None) -> Image.Image:
         """Lay the blocks out under a status bar and a title bar; the screenshot image."""
-        from ...ui.canvas import Canvas
-
         c = self.colors
         pad, gap, top = 16, 12, 40 + 52
         w = WIDTH - 2 * pad
         heights = [b(self, pad, 0, w, False) for b in self.blocks]
         tab_h = 58 if tabs else 0
         H = int(top + 10 + sum(heights) + gap * len(heights) + tab_h + 24)
-        canvas = self.canvas = Canvas(WIDTH, H, c["bg"], 2)
-        canvas.draw = TextDraw(canvas.image)  # labels recur on every screen: their rasterised lines are remembered
+        canvas = self.canvas = _Surface(WIDTH, H, c["bg"])
         self._status_bar(c)
         canvas.rect((0, 40, WIDTH, top), fill=c["bar"])
         canvas.line([(0, top), (WIDTH, top)], c["line"], 1)
@@ -152,9 +153,11 @@ class Screen:
                 col = self.accent if i == 0 else c["muted"]
                 self.icon(name, cell * i + cell / 2 - 12, ty + 8, 24, col)
         canvas.rect((WIDTH / 2 - 60, H - 10, WIDTH / 2 + 60, H - 6), fill=c["muted"], radius=2)
-        image = canvas.image.reduce(canvas.scale)  # a 2x2 box average: the supersampled screen, fast
+        # a 2x2 box average of the supersampled screen: OpenCV's area resize at exactly half, the bytes
+        # of Pillow's reduce(2), on the four channels drawn into (no conversion out of Pillow)
+        screen = cv2.resize(canvas.pixels, (WIDTH, H), interpolation=cv2.INTER_AREA)
         self.canvas = None
-        return self._camera(image)
+        return self._camera(screen)
 
     def _status_bar(self, c: dict) -> None:
         cv = self.canvas
@@ -166,27 +169,53 @@ class Screen:
             bh = 4 + 3 * i
             cv.rect((right - 70 + i * 5, 25 - bh, right - 67 + i * 5, 25), fill=c["text"], radius=1)
 
-    def _camera(self, image: Image.Image) -> Image.Image:
+    def _camera(self, screen: np.ndarray) -> Image.Image:
+        """The screenshot delivered from the screen's RGBX pixels: shrunk and re-compressed as the look says."""
         look = self.look
+        h, w = screen.shape[:2]
+        image = Image.frombuffer("RGBX", (w, h), screen, "raw", "RGBX", 0, 1)
         if look.shrink < 1:
-            w, h = image.size
             image = image.resize((int(w * look.shrink), int(h * look.shrink)), Image.Resampling.BILINEAR)
+        image = image.convert("RGB")
         if look.quality:
             image = jpeg(image, look.quality)
         return image
+
+
+class _Surface(Canvas):
+    """The screens' 2x ``Canvas`` drawn into a four-channel (RGBX) array, ``pixels`` (Pillow draws
+    on RGBX exactly as on RGB), with :class:`TextDraw` for the text (labels recur on every screen:
+    their rasterised lines are remembered)."""
+
+    def __init__(self, width: int, height: int, background: tuple[int, int, int]) -> None:
+        TextMeasure.__init__(self, 2)
+        self.width_px, self.height_px = width, height
+        self.pixels = np.empty((height * 2, width * 2, 4), np.uint8)
+        self.pixels.view(np.uint32).fill(int.from_bytes(bytes((*background, 255)), sys.byteorder))
+        self.image = Image.frombuffer("RGBX", (width * 2, height * 2), self.pixels, "raw", "RGBX", 0, 1)
+        self.image.readonly = 0  # drawn on in place: the strokes land in ``pixels``
+        self.draw = TextDraw(self.image)
 
 
 @functools.lru_cache(maxsize=1)
 def _measure():
     """The screens' text metrics (``ui.canvas.TextMeasure`` at 2x) with every width remembered: a
     screen measures each label in its layout pass and again when it draws it, wrapping measures
-    each growing line, and the same labels recur on every screen of an app."""
+    each growing line, and the same labels recur on every screen of an app. A text that fits on
+    one line is wrapped with one measurement."""
     from ...ui.canvas import TextMeasure
 
     class Remembered(TextMeasure):
         @functools.lru_cache(maxsize=16384)
         def width(self, text: str, style: str, size: float) -> float:
             return super().width(text, style, size)
+
+        def wrap(self, text: str, style: str, size: float, max_width: float) -> list[str]:
+            # a one-line text that fits is its own wrap (each shorter start of it fits too): one
+            # measurement instead of one per word
+            if "\n" not in text and "  " not in text and not text.startswith(" ") and self.width(text, style, size) <= max_width:
+                return [text]
+            return super().wrap(text, style, size, max_width)
 
     return Remembered(2)
 

@@ -8,7 +8,7 @@ from . import family
 from ._common import (
     DEGRADE,
     drawer, Choice, Color, Ctx, Date, Int, ListOf, Num, Obj, Str, clutter_count, degrade, fit_font, format_date,
-    line_height, mix, money, place_on, random_date, rgb, texture, wrap,
+    line_height, mix, money, place_on, random_date, rgb, sheet, wrap,
 )
 from .business_card import COMPANIES, PEOPLE_FIRST, PEOPLE_LAST
 from .receipt import CITIES, STREETS
@@ -98,8 +98,8 @@ def draw_invoice(ctx: Ctx):
     n_clutter = clutter_count(ctx)
     H = 360 + n_bill * lh + sum(len(x) for x in item_lines) * lh + len(items) * 14 + 260 + n_clutter * lh
     H = max(H, 1000)
-    page = texture("paper", (W, H), ctx.np_rng("paper"), (255, 255, 253))
-    d = drawer(page)
+    page = sheet(ctx, (W, H), (255, 255, 253))
+    d = drawer(page.image)
     ink = (30, 30, 35)
     grey = (95, 95, 100)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import family
-from ._common import DEGRADE, Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, texture, wrap
+from ._common import DEGRADE, Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, sheet, wrap
 from ._phone import record
 from .invoice import FIELDS
 
@@ -148,8 +148,8 @@ def draw_statement(ctx: Ctx):
     ctx.distractors.append(help_phone)
     H = int(y + per * lh + 40)
 
-    page = texture("paper", (W, H), ctx.np_rng("paper"), (253, 253, 250))
-    d = drawer(page)
+    page = sheet(ctx, (W, H), (253, 253, 250))
+    d = drawer(page.image)
     d.line((pad, 34, W - pad, 34), fill=(40, 60, 110), width=4)
     d.rectangle((pad, table_top, W - pad, table_top + head_h), fill=(230, 233, 240))
     for yy in rules:

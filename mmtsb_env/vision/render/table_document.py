@@ -8,7 +8,7 @@ from . import family
 from ._common import (
     DEGRADE,
     Bool, Ctx, ListOf, Num, OneOf, Str, clutter_count, degrade, drawer, fit_font, format_date, line_height, number_text,
-    place_on, random_date, texture, wrap,
+    place_on, random_date, sheet, wrap,
 )
 
 FIRST = ["Alice", "Bruno", "Carmen", "Dmitri", "Esther", "Farid", "Gwen", "Hiro", "Ines", "Jamal", "Keiko", "Liam"]
@@ -106,8 +106,8 @@ def draw_table_document(ctx: Ctx):
     row_hs = [max(len(x) for x in row) * lh + 14 for row in wrapped]
     n_clutter = clutter_count(ctx)
     H = 200 + line_height(f_title, 1.15) * (len(title_lines) - 1) + head_h + sum(row_hs) + 140 + n_clutter * 24
-    page = texture("paper", (W, int(H)), ctx.np_rng("paper"), (254, 254, 252))
-    d = drawer(page)
+    page = sheet(ctx, (W, int(H)), (254, 254, 252))
+    d = drawer(page.image)
     ink, grey, rule = (25, 25, 30), (100, 100, 105), (60, 60, 65)
     y = 50
     for k, line in enumerate(title_lines):
