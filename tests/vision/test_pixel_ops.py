@@ -439,3 +439,17 @@ def test_a_line_that_fits_is_wrapped_as_word_by_word_wrapping_would():
             assert screens.wrap(text, "sans", 15, width) == plain.wrap(text, "sans", 15, width)
             shortcuts += len(expected) == 1
     assert shortcuts > 100  # the shortcut was taken often
+
+
+@pytest.mark.parametrize("setting, kept", [(None, True), ("1", True), ("0", False)])
+def test_the_allocator_setting_is_made_at_import_unless_switched_off(setting, kept):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "MMTSB_KEEP_FREED_PAGES"}
+    if setting is not None:
+        env["MMTSB_KEEP_FREED_PAGES"] = setting
+    code = "from mmtsb_env.vision.render import _common; print(_common.KEEPS_FREED_PAGES)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(kept and sys.platform.startswith("linux"))

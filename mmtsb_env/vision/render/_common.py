@@ -45,12 +45,14 @@ def _keep_freed_pages() -> bool:
     page: 3,000-4,700 faults and 8-12 ms of a level-1 ``statement`` or ``event_poster`` on a busy
     machine. Served from the heap below a 32 MB mmap threshold, kept up to 256 MB of free top, they
     reuse the same pages (memory held: what the largest render had in use). No effect on pixels;
-    a no-op where glibc's ``mallopt`` is missing."""
+    a no-op where glibc's ``mallopt`` is missing. The setting is the whole process's: set
+    ``MMTSB_KEEP_FREED_PAGES=0`` before the import to keep glibc's defaults."""
     import ctypes
     import ctypes.util
+    import os
     import sys
 
-    if not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux") or os.environ.get("MMTSB_KEEP_FREED_PAGES", "1") == "0":
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
