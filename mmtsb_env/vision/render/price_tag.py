@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+import dataclasses
+
+from PIL import Image, ImageDraw
 
 from . import family
 from ._common import (
-    Choice, Color, Ctx, Num, Str, clutter_count, degrade, drawer, drop_shadow, fit_font, gradient, luminance, mix, money, rgb,
-    wrap,
+    DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drafting, drawer, drop_shadow, fit_font,
+    gradient, luminance, mix, money, rgb, wrap,
 )
 
 # object -> products that look like it (brand, name, low, high)
@@ -22,6 +24,9 @@ PRODUCTS = {
     "bag": [("Sunny Farms", "Basmati Rice 2kg", 4.99, 8.99), ("Crispy", "Sea Salt Chips 150g", 2.29, 3.99),
             ("Bakers Best", "All-Purpose Flour 1kg", 1.99, 3.49)],
 }
+# level -> its scan, where not the level's own: level 3 is the shelf from further off (smaller, sharp;
+# the shared level-3 scan left the huge price readable and lost the name even to a 2x zoom)
+SCANS: dict[int, Scan] = {3: dataclasses.replace(DEGRADE[3], scale=0.65, blur=0.0, quality=75, noise=5.0)}
 COLORS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e"]
 
 FIELDS = {
@@ -77,6 +82,18 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, in
         d.ellipse((cx - 50, y0 + 290, cx + 50, y0 + 390), fill=light)
 
 
+OBJECT_SIZE, OBJECT_SCALE = (420, 460), 0.62  # the product is drawn at full size, then set on the shelf smaller
+
+
+def _place_object(img: Image.Image, kind: str, foot: tuple[float, float], color, brand: str, ctx: Ctx) -> None:
+    """The product, standing with its base centred at ``foot``."""
+    layer = Image.new("RGBA", OBJECT_SIZE, (0, 0, 0, 0))
+    _draw_object(ImageDraw.Draw(layer), kind, (0, 0) + OBJECT_SIZE, color, brand, ctx)
+    w, h = (round(v * OBJECT_SCALE) for v in OBJECT_SIZE)
+    small = layer.resize((w, h), Image.Resampling.LANCZOS)
+    img.paste(small, (round(foot[0] - w / 2), round(foot[1] - h)), small)
+
+
 @family("price_tag", FIELDS)
 def draw_price_tag(ctx: Ctx):
     """A product on a shelf with its price tag: brand, product name, price, optional sale price."""
@@ -96,16 +113,17 @@ def draw_price_tag(ctx: Ctx):
     color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
     on_sale = old_price is not None and old_price > price
 
-    W, H = 960, 680
+    # the product on the shelf, its tag clipped to the shelf edge under it (side by side, the
+    # product's body and label shared the tag's rows, and OCR read them as one line: the price was lost)
+    W, H = 960, 728
     img = gradient((W, H), (238, 236, 230), (200, 196, 188))
     d = drawer(img)
-    shelf_y = 520
-    d.rectangle((0, shelf_y, W, H), fill=(170, 160, 150))
-    d.rectangle((0, shelf_y, W, shelf_y + 14), fill=(120, 112, 104))
-    _draw_object(d, obj, (40, 60, 460, shelf_y), color, brand, ctx)
-
-    # the tag, hanging on the shelf edge / propped on the shelf
-    tx0, ty0, tx1, ty1 = 480, 150, 920, 500
+    shelf_y = 300
+    d.rectangle((0, shelf_y, W, shelf_y + 34), fill=(170, 160, 150))  # the shelf's front edge
+    d.rectangle((0, shelf_y, W, shelf_y + 6), fill=(120, 112, 104))
+    tx0, ty0, tx1, ty1 = 260, 316, 700, 666
+    if not drafting():
+        _place_object(img, obj, ((tx0 + tx1) / 2, shelf_y), color, brand, ctx)
     drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
     d = drawer(img)
     tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
@@ -134,7 +152,9 @@ def draw_price_tag(ctx: Ctx):
         oy = ty1 - 95
         d.text((ox, oy), old_text, font=of, fill=(60, 60, 60))
         tw = of.getlength("Was ")
-        d.line((ox + tw, oy + of.size * 0.6, ox + of.getlength(old_text), oy + of.size * 0.6), fill=(60, 60, 60), width=2)
+        # the strike is lighter than the figures it crosses (a dark one through the digits read "17.52" as "44+52")
+        mid = oy + of.size * 0.55  # through the middle of the figures
+        d.line((ox + tw, mid, ox + of.getlength(old_text), mid), fill=(170, 170, 170), width=2)
     # barcode + SKU along the bottom
     br = ctx.rng("barcode")
     x = tx0 + pad
@@ -151,9 +171,9 @@ def draw_price_tag(ctx: Ctx):
                    f"2 for {money(round(price * 1.8, 2), currency)}", f"Best before {cr.randint(1, 28):02d}/{cr.randint(1, 12):02d}"]
         f = ctx.font("sans", 18)
         for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
-            d.text((tx0 + 10 + (i % 2) * 220, ty1 + 18 + (i // 2) * 26), text, font=f, fill=(40, 40, 40))
+            d.text((40 + (i % 3) * 310, ty1 + 10 + (i // 3) * 24), text, font=f, fill=(40, 40, 40))
             ctx.distractors.append(text)
-    image = degrade(img, ctx)
+    image = degrade(img, ctx, scan=SCANS.get(ctx.difficulty))
     facts = {"product": product, "brand": brand, "price": price, "price_text": price_text,
              "old_price": old_price if on_sale else None, "on_sale": on_sale, "currency": currency, "unit": unit,
              "object": obj, "sku": sku}
