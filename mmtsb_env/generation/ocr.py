@@ -192,6 +192,8 @@ NEEDED = {
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
     "handwritten_note": lambda f: list(f["lines"]),
+    # a pie's names, and the percentages where the level prints them
+    "pie_chart": lambda f: list(f["labels"]) + ([f"{p:.1f}" for p in f["percentages"]] if f["value_labels"] else []),
     # a shelf tag: the product and its price (and the price it was, for a sale's savings)
     "price_tag": lambda f: [f["product"], f["price_text"]] + ([_money(f, f["old_price"])] if f["on_sale"] else []),
 }
