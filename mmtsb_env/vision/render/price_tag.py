@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drafting, drawer, drop_shadow, fit_font,
+    DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drawer, drop_shadow, fit_font,
     gradient, luminance, mix, money, rgb, wrap,
 )
 
@@ -36,62 +36,61 @@ FIELDS = {
 }
 
 
-def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, int], color, brand: str, ctx: Ctx) -> None:
-    x0, y0, x1, y1 = box
-    cx = (x0 + x1) / 2
-    w = x1 - x0
+OBJECT_SIZE = (420, 460)  # the product's drawing, in its own units (set on the shelf at SHELF_SCALE)
+SHELF_SCALE = 0.62
+
+
+def _draw_object(d: ImageDraw.ImageDraw, kind: str, foot: tuple[float, float], k: float, color, brand: str) -> None:
+    """The product, standing with its base centred at ``foot``, ``k`` px to each of its units."""
+    cx, y1 = foot
+    w, y0 = OBJECT_SIZE[0] * k, y1 - OBJECT_SIZE[1] * k
     dark = mix(color, (0, 0, 0), 0.35)
     light = mix(color, (255, 255, 255), 0.35)
     label_ink = (255, 255, 255) if luminance(color) < 150 else (20, 20, 20)
+    mark = brand.upper()
+
+    def label(xy, width: float, size: float, fill) -> None:
+        d.text(xy, mark, font=fit_font(mark, "sans-bold", width, size * k), fill=fill, anchor="mm")
+
     if kind == "bottle":
         bw = w * 0.42
-        d.rounded_rectangle((cx - bw / 2, y0 + 150, cx + bw / 2, y1), radius=40, fill=color, outline=dark, width=3)
-        d.polygon([(cx - bw / 2 + 20, y0 + 170), (cx - 22, y0 + 70), (cx + 22, y0 + 70), (cx + bw / 2 - 20, y0 + 170)], fill=color)
-        d.rectangle((cx - 22, y0 + 20, cx + 22, y0 + 75), fill=color, outline=dark, width=2)
-        d.rectangle((cx - 26, y0, cx + 26, y0 + 30), fill=dark)
-        d.rectangle((cx - bw / 2, y0 + 250, cx + bw / 2, y0 + 360), fill=(245, 245, 240))
-        d.text((cx, y0 + 305), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 16, 28), fill=dark, anchor="mm")
-        d.rectangle((cx - bw / 2 + 14, y0 + 180, cx - bw / 2 + 26, y1 - 30), fill=light)
+        d.rounded_rectangle((cx - bw / 2, y0 + 150 * k, cx + bw / 2, y1), radius=40 * k, fill=color, outline=dark, width=3)
+        d.polygon([(cx - bw / 2 + 20 * k, y0 + 170 * k), (cx - 22 * k, y0 + 70 * k), (cx + 22 * k, y0 + 70 * k),
+                   (cx + bw / 2 - 20 * k, y0 + 170 * k)], fill=color)
+        d.rectangle((cx - 22 * k, y0 + 20 * k, cx + 22 * k, y0 + 75 * k), fill=color, outline=dark, width=2)
+        d.rectangle((cx - 26 * k, y0, cx + 26 * k, y0 + 30 * k), fill=dark)
+        d.rectangle((cx - bw / 2, y0 + 250 * k, cx + bw / 2, y0 + 360 * k), fill=(245, 245, 240))
+        label((cx, y0 + 305 * k), bw - 16 * k, 28, dark)
+        d.rectangle((cx - bw / 2 + 14 * k, y0 + 180 * k, cx - bw / 2 + 26 * k, y1 - 30 * k), fill=light)
     elif kind == "mug":
         mw = w * 0.55
-        top = y0 + 120
-        d.ellipse((cx + mw / 2 - 40, top + 60, cx + mw / 2 + 70, top + 220), outline=color, width=24)
-        d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30, fill=color, outline=dark, width=3)
-        d.ellipse((cx - mw / 2, top - 25, cx + mw / 2, top + 25), fill=dark)
-        d.text((cx, (top + y1) / 2), brand.upper(), font=fit_font(brand.upper(), "sans-bold", mw - 30, 32), fill=label_ink, anchor="mm")
+        top = y0 + 120 * k
+        d.ellipse((cx + mw / 2 - 40 * k, top + 60 * k, cx + mw / 2 + 70 * k, top + 220 * k), outline=color, width=round(24 * k))
+        d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30 * k, fill=color, outline=dark, width=3)
+        d.ellipse((cx - mw / 2, top - 25 * k, cx + mw / 2, top + 25 * k), fill=dark)
+        label((cx, (top + y1) / 2), mw - 30 * k, 32, label_ink)
     elif kind == "box":
-        bw, depth = w * 0.62, 40
-        fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80
+        bw, depth = w * 0.62, 40 * k
+        fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80 * k
         d.polygon([(fx0, fy0), (fx0 + depth, fy0 - depth), (fx0 + bw + depth, fy0 - depth), (fx0 + bw, fy0)], fill=light)
         d.polygon([(fx0 + bw, fy0), (fx0 + bw + depth, fy0 - depth), (fx0 + bw + depth, y1 - depth), (fx0 + bw, y1)], fill=dark)
         d.rectangle((fx0, fy0, fx0 + bw, y1), fill=color)
-        d.text((fx0 + bw / 2, fy0 + 60), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
-        d.ellipse((fx0 + bw / 2 - 60, fy0 + 130, fx0 + bw / 2 + 60, fy0 + 250), fill=light)
+        label((fx0 + bw / 2, fy0 + 60 * k), bw - 30 * k, 40, label_ink)
+        d.ellipse((fx0 + bw / 2 - 60 * k, fy0 + 130 * k, fx0 + bw / 2 + 60 * k, fy0 + 250 * k), fill=light)
     elif kind == "can":
         cw = w * 0.45
-        d.rectangle((cx - cw / 2, y0 + 150, cx + cw / 2, y1 - 20), fill=color)
-        d.ellipse((cx - cw / 2, y1 - 45, cx + cw / 2, y1 + 5), fill=color)
-        d.ellipse((cx - cw / 2, y0 + 125, cx + cw / 2, y0 + 175), fill=(200, 200, 205), outline=(150, 150, 155), width=3)
-        d.rectangle((cx - cw / 2, y0 + 230, cx + cw / 2, y0 + 330), fill=(250, 250, 245))
-        d.text((cx, y0 + 280), brand.upper(), font=fit_font(brand.upper(), "sans-bold", cw - 16, 28), fill=dark, anchor="mm")
+        d.rectangle((cx - cw / 2, y0 + 150 * k, cx + cw / 2, y1 - 20 * k), fill=color)
+        d.ellipse((cx - cw / 2, y1 - 45 * k, cx + cw / 2, y1 + 5 * k), fill=color)
+        d.ellipse((cx - cw / 2, y0 + 125 * k, cx + cw / 2, y0 + 175 * k), fill=(200, 200, 205), outline=(150, 150, 155), width=3)
+        d.rectangle((cx - cw / 2, y0 + 230 * k, cx + cw / 2, y0 + 330 * k), fill=(250, 250, 245))
+        label((cx, y0 + 280 * k), cw - 16 * k, 28, dark)
     else:  # bag
         bw = w * 0.6
-        d.polygon([(cx - bw / 2, y0 + 110), (cx + bw / 2, y0 + 110), (cx + bw / 2 + 15, y1), (cx - bw / 2 - 15, y1)], fill=color, outline=dark)
-        d.rectangle((cx - bw / 2, y0 + 90, cx + bw / 2, y0 + 120), fill=dark)
-        d.text((cx, y0 + 230), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
-        d.ellipse((cx - 50, y0 + 290, cx + 50, y0 + 390), fill=light)
-
-
-OBJECT_SIZE, OBJECT_SCALE = (420, 460), 0.62  # the product is drawn at full size, then set on the shelf smaller
-
-
-def _place_object(img: Image.Image, kind: str, foot: tuple[float, float], color, brand: str, ctx: Ctx) -> None:
-    """The product, standing with its base centred at ``foot``."""
-    layer = Image.new("RGBA", OBJECT_SIZE, (0, 0, 0, 0))
-    _draw_object(ImageDraw.Draw(layer), kind, (0, 0) + OBJECT_SIZE, color, brand, ctx)
-    w, h = (round(v * OBJECT_SCALE) for v in OBJECT_SIZE)
-    small = layer.resize((w, h), Image.Resampling.LANCZOS)
-    img.paste(small, (round(foot[0] - w / 2), round(foot[1] - h)), small)
+        d.polygon([(cx - bw / 2, y0 + 110 * k), (cx + bw / 2, y0 + 110 * k), (cx + bw / 2 + 15 * k, y1), (cx - bw / 2 - 15 * k, y1)],
+                  fill=color, outline=dark)
+        d.rectangle((cx - bw / 2, y0 + 90 * k, cx + bw / 2, y0 + 120 * k), fill=dark)
+        label((cx, y0 + 230 * k), bw - 30 * k, 40, label_ink)
+        d.ellipse((cx - 50 * k, y0 + 290 * k, cx + 50 * k, y0 + 390 * k), fill=light)
 
 
 @family("price_tag", FIELDS)
@@ -122,8 +121,7 @@ def draw_price_tag(ctx: Ctx):
     d.rectangle((0, shelf_y, W, shelf_y + 34), fill=(170, 160, 150))  # the shelf's front edge
     d.rectangle((0, shelf_y, W, shelf_y + 6), fill=(120, 112, 104))
     tx0, ty0, tx1, ty1 = 260, 316, 700, 666
-    if not drafting():
-        _place_object(img, obj, ((tx0 + tx1) / 2, shelf_y), color, brand, ctx)
+    _draw_object(d, obj, ((tx0 + tx1) / 2, shelf_y), SHELF_SCALE, color, brand)
     drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
     d = drawer(img)
     tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
