@@ -36,14 +36,15 @@ FIELDS = {
 }
 
 
-OBJECT_SIZE = (420, 460)  # the product's drawing, in its own units (set on the shelf at SHELF_SCALE)
+OBJECT_SIZE = (420, 460)  # the product's drawing at full size (product_photo's); on the tag's shelf at SHELF_SCALE
 SHELF_SCALE = 0.62
 
 
-def _draw_object(d: ImageDraw.ImageDraw, kind: str, foot: tuple[float, float], k: float, color, brand: str) -> None:
-    """The product, standing with its base centred at ``foot``, ``k`` px to each of its units."""
-    cx, y1 = foot
-    w, y0 = OBJECT_SIZE[0] * k, y1 - OBJECT_SIZE[1] * k
+def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], color, brand: str, ctx: Ctx) -> None:
+    """The product, standing in ``box`` (its details scaled with the box's height: full size at
+    ``OBJECT_SIZE``)."""
+    x0, y0, x1, y1 = box
+    cx, w, k = (x0 + x1) / 2, x1 - x0, (y1 - y0) / OBJECT_SIZE[1]
     dark = mix(color, (0, 0, 0), 0.35)
     light = mix(color, (255, 255, 255), 0.35)
     label_ink = (255, 255, 255) if luminance(color) < 150 else (20, 20, 20)
@@ -121,7 +122,8 @@ def draw_price_tag(ctx: Ctx):
     d.rectangle((0, shelf_y, W, shelf_y + 34), fill=(170, 160, 150))  # the shelf's front edge
     d.rectangle((0, shelf_y, W, shelf_y + 6), fill=(120, 112, 104))
     tx0, ty0, tx1, ty1 = 260, 316, 700, 666
-    _draw_object(d, obj, ((tx0 + tx1) / 2, shelf_y), SHELF_SCALE, color, brand)
+    half, tall = OBJECT_SIZE[0] * SHELF_SCALE / 2, OBJECT_SIZE[1] * SHELF_SCALE
+    _draw_object(d, obj, ((tx0 + tx1) / 2 - half, shelf_y - tall, (tx0 + tx1) / 2 + half, shelf_y), color, brand, ctx)
     drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
     d = drawer(img)
     tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
