@@ -53,7 +53,9 @@ def ocr_text(image, psm: int | None = None) -> str:
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"[^0-9a-z@.$:/-]+", " ", norm(text)).strip()
+    # "12oz" is read "120z" whatever the font, size or spacing (the LSTM's digit run swallows the
+    # round letter; no human reads it so): a zero before "z" after a digit is taken as the "o" of oz
+    return re.sub(r"(?<=\d)0z\b", "oz", re.sub(r"[^0-9a-z@.$:/-]+", " ", norm(text)).strip())
 
 
 # record keys that are not printed as such (ISO dates/times, flags, internal labels, computed sums)
@@ -190,6 +192,10 @@ NEEDED = {
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
     "handwritten_note": lambda f: list(f["lines"]),
+    # a pie's names, and the percentages where the level prints them
+    "pie_chart": lambda f: list(f["labels"]) + ([f"{p:.1f}" for p in f["percentages"]] if f["value_labels"] else []),
+    # a shelf tag: the product and its price (and the price it was, for a sale's savings)
+    "price_tag": lambda f: [f["product"], f["price_text"]] + ([_money(f, f["old_price"])] if f["on_sale"] else []),
 }
 
 

@@ -64,3 +64,11 @@ def test_hard_levels_stay_recoverable_with_the_visual_tools(kind, readings):
     hard = readings[kind, 3]
     if NOT_TEXT_AFTER.get(kind, 9) > 3:
         assert hard.assisted_share > hard.plain_share, (kind, hard.plain_share, hard.assisted_share)
+
+
+def test_a_zero_before_z_after_a_digit_is_the_o_of_oz():
+    from mmtsb_env.generation.ocr import _squash
+
+    # tesseract reads "12oz" as "120z" in every font and size; the comparison takes it back, and only there
+    assert _squash("Travel Mug 120z") == _squash("Travel Mug 12oz") == "travel mug 12oz"
+    assert _squash("1000 pcs") == "1000 pcs" and _squash("0z 100 zones") == "0z 100 zones"

@@ -14,7 +14,10 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import DEGRADE, Bool, Color, Ctx, Scan, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting, fit_font, get_font, rgb
+from ._common import (
+    DEGRADE, Bool, Color, Ctx, Scan, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting, fit_font, get_font, mix,
+    rgb,
+)
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 # (title, labels, low, high, units, integer values?)
 TOPICS = [
@@ -436,7 +439,8 @@ def _pie_content(ctx: Ctx) -> dict[str, Any]:
 
 @family("pie_chart", {**COMMON, "values": ListOf(Num(0, 1e12), 1, 12)}, check=_pie_content)
 def draw_pie_chart(ctx: Ctx):
-    """A pie chart of labelled shares (percentages printed on the slices unless value_labels is false)."""
+    """A pie chart of labelled shares, named in a legend under the pie (with their percentages
+    unless value_labels is false)."""
     c = _pie_content(ctx)
     title, labels, values, units = c["title"], c["labels"][:12], c["values"][:12], c["units"]
     value_labels = ctx.get("value_labels", lambda r: ctx.difficulty <= 2)
@@ -449,57 +453,32 @@ def draw_pie_chart(ctx: Ctx):
     if drafting():
         return Image.new("RGB", (800, 600), (255, 255, 255)), facts
     cv = _Canvas(ctx, (800, 600), title, notes)
-    f_lab, f_pct = cv.font(12), cv.font(12, bold=True)
-    lh = sum(f_lab.getmetrics()) + 4
-    shares = [v / total for v in values]
-    pcts = [f"{100 * v / total:.1f}%" for v in values]
+    # past the palette's eight colours a lighter tint, so that no two legend swatches are alike
+    colors = [mix(rgb(COLORS[i % len(COLORS)]), (255, 255, 255), 0.5 * (i // len(COLORS))) for i in range(len(values))]
+    names = [f"{name} ({100 * v / total:.1f}%)" if value_labels else name for name, v in zip(labels, values)]
+    # the legend in rows of its own under the pie: names set around it shared their rows with the
+    # solid disc, and OCR read each such row as one line (a name, then the slices' colours as letters)
+    f = cv.font(13)
+    lh, sw, gap = sum(f.getmetrics()) + 8, round(f.size * 0.8), 30  # row height, swatch, space between entries
+    widths = [sw + 8 + f.getlength(name) for name in names]
+    rows: list[list[int]] = [[]]
+    for i, w in enumerate(widths):  # filled left to right, each row centred
+        if rows[-1] and sum(widths[j] + gap for j in rows[-1]) + w > cv.W - 40:
+            rows.append([])
+        rows[-1].append(i)
+    legend_top = cv.bottom - len(rows) * lh
+    for k, row in enumerate(rows):
+        x = (cv.W - sum(widths[i] for i in row) - gap * (len(row) - 1)) / 2
+        y = legend_top + k * lh + lh / 2
+        for i in row:
+            cv.d.rectangle((x, y - sw / 2, x + sw, y + sw / 2), fill=colors[i])
+            cv.d.text((x + sw + 8, y), names[i], font=f, fill=INK, anchor="lm")
+            x += widths[i] + gap
+    R = max(60.0, (legend_top - cv.top) / 2 - 14)
+    cx, cy = cv.W / 2, (cv.top + legend_top) / 2
     # slices clockwise from ``start`` degrees (counter-clockwise from 3 o'clock, as on a compass of the screen)
-    edges = [-start + 360 * float(x) for x in np.concatenate([[0.0], np.cumsum(shares)])]
-    mids = [math.radians((a + b) / 2) for a, b in zip(edges, edges[1:])]
-    inside = [value_labels] * len(values)
-    outside = list(labels)
-    widest = max(f_lab.getlength(f"{l} ({p})") for l, p in zip(labels, pcts))
-    cx, cy = cv.W / 2, (cv.top + cv.bottom) / 2
-    R = max(60.0, min(((cv.bottom - cv.top) / 2 - lh) / 1.12, (cv.W / 2 - widest - 20) / 1.12))
-    box = (cx - R, cy - R, cx + R, cy + R)
+    edges = [-start + 360 * float(x) for x in np.concatenate([[0.0], np.cumsum([v / total for v in values])])]
     for i, (a, b) in enumerate(zip(edges, edges[1:])):
         if b - a > 1e-6:
-            cv.d.pieslice(box, a, b, fill=rgb(COLORS[i % len(COLORS)]), outline=(255, 255, 255), width=2)
-
-    def pct_box(i: int) -> tuple[float, float, float, float]:
-        x, y = cx + 0.72 * R * math.cos(mids[i]), cy + 0.72 * R * math.sin(mids[i])
-        return cv.d.textbbox((x, y), pcts[i], font=f_pct, anchor="mm")
-
-    def crosses(p, q) -> bool:
-        return min(p[2], q[2]) - max(p[0], q[0]) > 0 and min(p[3], q[3]) - max(p[1], q[1]) > 0
-
-    changed = True
-    while changed:  # a share too thin for its percentage prints it beside its name instead
-        changed = False
-        shown = [i for i in range(len(values)) if inside[i]]
-        for i in sorted(shown, key=lambda k: shares[k]):
-            if shares[i] < 0.5 and (any(crosses(pct_box(i), pct_box(j)) for j in shown if j != i)
-                                    or f_pct.getlength(pcts[i]) * 1.1 > 2 * math.pi * 0.72 * R * shares[i]):
-                inside[i], changed = False, True
-                outside[i] = f"{labels[i]} ({pcts[i]})"
-                break
-    for i in range(len(values)):
-        if inside[i]:
-            x, y = cx + 0.72 * R * math.cos(mids[i]), cy + 0.72 * R * math.sin(mids[i])
-            cv.d.text((x, y), pcts[i], font=f_pct, fill=(255, 255, 255), anchor="mm")
-    # names around the pie: each side sorted top to bottom and pushed apart to one line each
-    rr = 1.1 * R
-    for side in (1, -1):
-        idx = sorted((i for i in range(len(values)) if (math.cos(mids[i]) >= 0) == (side > 0)),
-                     key=lambda i: math.sin(mids[i]))
-        ys = [cy + rr * math.sin(mids[i]) for i in idx]
-        lo_y, hi_y = cv.top + lh / 2, cv.bottom - lh / 2
-        for k in range(len(ys)):
-            ys[k] = max(ys[k], lo_y if k == 0 else ys[k - 1] + lh)
-        for k in range(len(ys) - 1, -1, -1):
-            ys[k] = min(ys[k], hi_y if k == len(ys) - 1 else ys[k + 1] - lh)
-        for i, y in zip(idx, ys):
-            dy = y - cy
-            x = cx + side * max(math.sqrt(max(rr * rr - dy * dy, 0.0)), 0.08 * R)
-            cv.d.text((x, y), outside[i], font=f_lab, fill=INK, anchor="lm" if side > 0 else "rm")
+            cv.d.pieslice((cx - R, cy - R, cx + R, cy + R), a, b, fill=colors[i], outline=(255, 255, 255), width=2)
     return cv.finish(), facts

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from PIL import ImageDraw
 
 from . import family
 from ._common import (
-    Choice, Color, Ctx, Num, Str, clutter_count, degrade, drawer, drop_shadow, fit_font, gradient, luminance, mix, money, rgb,
-    wrap,
+    DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drawer, drop_shadow, fit_font,
+    gradient, luminance, mix, money, rgb, wrap,
 )
 
 # object -> products that look like it (brand, name, low, high)
@@ -22,6 +24,9 @@ PRODUCTS = {
     "bag": [("Sunny Farms", "Basmati Rice 2kg", 4.99, 8.99), ("Crispy", "Sea Salt Chips 150g", 2.29, 3.99),
             ("Bakers Best", "All-Purpose Flour 1kg", 1.99, 3.49)],
 }
+# level -> its scan, where not the level's own: level 3 is the shelf from further off (smaller, sharp;
+# the shared level-3 scan left the huge price readable and lost the name even to a 2x zoom)
+SCANS: dict[int, Scan] = {3: dataclasses.replace(DEGRADE[3], scale=0.65, blur=0.0, quality=75, noise=5.0)}
 COLORS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00838f", "#4e342e"]
 
 FIELDS = {
@@ -31,50 +36,62 @@ FIELDS = {
 }
 
 
-def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[int, int, int, int], color, brand: str, ctx: Ctx) -> None:
+OBJECT_SIZE = (420, 460)  # the product's drawing at full size (product_photo's); on the tag's shelf at SHELF_SCALE
+SHELF_SCALE = 0.62
+
+
+def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], color, brand: str, ctx: Ctx) -> None:
+    """The product, standing in ``box`` (its details scaled with the box's height: full size at
+    ``OBJECT_SIZE``)."""
     x0, y0, x1, y1 = box
-    cx = (x0 + x1) / 2
-    w = x1 - x0
+    cx, w, k = (x0 + x1) / 2, x1 - x0, (y1 - y0) / OBJECT_SIZE[1]
     dark = mix(color, (0, 0, 0), 0.35)
     light = mix(color, (255, 255, 255), 0.35)
     label_ink = (255, 255, 255) if luminance(color) < 150 else (20, 20, 20)
+    mark = brand.upper()
+
+    def label(xy, width: float, size: float, fill) -> None:
+        d.text(xy, mark, font=fit_font(mark, "sans-bold", width, size * k), fill=fill, anchor="mm")
+
     if kind == "bottle":
         bw = w * 0.42
-        d.rounded_rectangle((cx - bw / 2, y0 + 150, cx + bw / 2, y1), radius=40, fill=color, outline=dark, width=3)
-        d.polygon([(cx - bw / 2 + 20, y0 + 170), (cx - 22, y0 + 70), (cx + 22, y0 + 70), (cx + bw / 2 - 20, y0 + 170)], fill=color)
-        d.rectangle((cx - 22, y0 + 20, cx + 22, y0 + 75), fill=color, outline=dark, width=2)
-        d.rectangle((cx - 26, y0, cx + 26, y0 + 30), fill=dark)
-        d.rectangle((cx - bw / 2, y0 + 250, cx + bw / 2, y0 + 360), fill=(245, 245, 240))
-        d.text((cx, y0 + 305), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 16, 28), fill=dark, anchor="mm")
-        d.rectangle((cx - bw / 2 + 14, y0 + 180, cx - bw / 2 + 26, y1 - 30), fill=light)
+        d.rounded_rectangle((cx - bw / 2, y0 + 150 * k, cx + bw / 2, y1), radius=40 * k, fill=color, outline=dark, width=3)
+        d.polygon([(cx - bw / 2 + 20 * k, y0 + 170 * k), (cx - 22 * k, y0 + 70 * k), (cx + 22 * k, y0 + 70 * k),
+                   (cx + bw / 2 - 20 * k, y0 + 170 * k)], fill=color)
+        d.rectangle((cx - 22 * k, y0 + 20 * k, cx + 22 * k, y0 + 75 * k), fill=color, outline=dark, width=2)
+        d.rectangle((cx - 26 * k, y0, cx + 26 * k, y0 + 30 * k), fill=dark)
+        d.rectangle((cx - bw / 2, y0 + 250 * k, cx + bw / 2, y0 + 360 * k), fill=(245, 245, 240))
+        label((cx, y0 + 305 * k), bw - 16 * k, 28, dark)
+        d.rectangle((cx - bw / 2 + 14 * k, y0 + 180 * k, cx - bw / 2 + 26 * k, y1 - 30 * k), fill=light)
     elif kind == "mug":
         mw = w * 0.55
-        top = y0 + 120
-        d.ellipse((cx + mw / 2 - 40, top + 60, cx + mw / 2 + 70, top + 220), outline=color, width=24)
-        d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30, fill=color, outline=dark, width=3)
-        d.ellipse((cx - mw / 2, top - 25, cx + mw / 2, top + 25), fill=dark)
-        d.text((cx, (top + y1) / 2), brand.upper(), font=fit_font(brand.upper(), "sans-bold", mw - 30, 32), fill=label_ink, anchor="mm")
+        top = y0 + 120 * k
+        d.ellipse((cx + mw / 2 - 40 * k, top + 60 * k, cx + mw / 2 + 70 * k, top + 220 * k), outline=color, width=round(24 * k))
+        d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30 * k, fill=color, outline=dark, width=3)
+        d.ellipse((cx - mw / 2, top - 25 * k, cx + mw / 2, top + 25 * k), fill=dark)
+        label((cx, (top + y1) / 2), mw - 30 * k, 32, label_ink)
     elif kind == "box":
-        bw, depth = w * 0.62, 40
-        fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80
+        bw, depth = w * 0.62, 40 * k
+        fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80 * k
         d.polygon([(fx0, fy0), (fx0 + depth, fy0 - depth), (fx0 + bw + depth, fy0 - depth), (fx0 + bw, fy0)], fill=light)
         d.polygon([(fx0 + bw, fy0), (fx0 + bw + depth, fy0 - depth), (fx0 + bw + depth, y1 - depth), (fx0 + bw, y1)], fill=dark)
         d.rectangle((fx0, fy0, fx0 + bw, y1), fill=color)
-        d.text((fx0 + bw / 2, fy0 + 60), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
-        d.ellipse((fx0 + bw / 2 - 60, fy0 + 130, fx0 + bw / 2 + 60, fy0 + 250), fill=light)
+        label((fx0 + bw / 2, fy0 + 60 * k), bw - 30 * k, 40, label_ink)
+        d.ellipse((fx0 + bw / 2 - 60 * k, fy0 + 130 * k, fx0 + bw / 2 + 60 * k, fy0 + 250 * k), fill=light)
     elif kind == "can":
         cw = w * 0.45
-        d.rectangle((cx - cw / 2, y0 + 150, cx + cw / 2, y1 - 20), fill=color)
-        d.ellipse((cx - cw / 2, y1 - 45, cx + cw / 2, y1 + 5), fill=color)
-        d.ellipse((cx - cw / 2, y0 + 125, cx + cw / 2, y0 + 175), fill=(200, 200, 205), outline=(150, 150, 155), width=3)
-        d.rectangle((cx - cw / 2, y0 + 230, cx + cw / 2, y0 + 330), fill=(250, 250, 245))
-        d.text((cx, y0 + 280), brand.upper(), font=fit_font(brand.upper(), "sans-bold", cw - 16, 28), fill=dark, anchor="mm")
+        d.rectangle((cx - cw / 2, y0 + 150 * k, cx + cw / 2, y1 - 20 * k), fill=color)
+        d.ellipse((cx - cw / 2, y1 - 45 * k, cx + cw / 2, y1 + 5 * k), fill=color)
+        d.ellipse((cx - cw / 2, y0 + 125 * k, cx + cw / 2, y0 + 175 * k), fill=(200, 200, 205), outline=(150, 150, 155), width=3)
+        d.rectangle((cx - cw / 2, y0 + 230 * k, cx + cw / 2, y0 + 330 * k), fill=(250, 250, 245))
+        label((cx, y0 + 280 * k), cw - 16 * k, 28, dark)
     else:  # bag
         bw = w * 0.6
-        d.polygon([(cx - bw / 2, y0 + 110), (cx + bw / 2, y0 + 110), (cx + bw / 2 + 15, y1), (cx - bw / 2 - 15, y1)], fill=color, outline=dark)
-        d.rectangle((cx - bw / 2, y0 + 90, cx + bw / 2, y0 + 120), fill=dark)
-        d.text((cx, y0 + 230), brand.upper(), font=fit_font(brand.upper(), "sans-bold", bw - 30, 40), fill=label_ink, anchor="mm")
-        d.ellipse((cx - 50, y0 + 290, cx + 50, y0 + 390), fill=light)
+        d.polygon([(cx - bw / 2, y0 + 110 * k), (cx + bw / 2, y0 + 110 * k), (cx + bw / 2 + 15 * k, y1), (cx - bw / 2 - 15 * k, y1)],
+                  fill=color, outline=dark)
+        d.rectangle((cx - bw / 2, y0 + 90 * k, cx + bw / 2, y0 + 120 * k), fill=dark)
+        label((cx, y0 + 230 * k), bw - 30 * k, 40, label_ink)
+        d.ellipse((cx - 50 * k, y0 + 290 * k, cx + 50 * k, y0 + 390 * k), fill=light)
 
 
 @family("price_tag", FIELDS)
@@ -96,16 +113,17 @@ def draw_price_tag(ctx: Ctx):
     color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
     on_sale = old_price is not None and old_price > price
 
-    W, H = 960, 680
+    # the product on the shelf, its tag clipped to the shelf edge under it (side by side, the
+    # product's body and label shared the tag's rows, and OCR read them as one line: the price was lost)
+    W, H = 960, 728
     img = gradient((W, H), (238, 236, 230), (200, 196, 188))
     d = drawer(img)
-    shelf_y = 520
-    d.rectangle((0, shelf_y, W, H), fill=(170, 160, 150))
-    d.rectangle((0, shelf_y, W, shelf_y + 14), fill=(120, 112, 104))
-    _draw_object(d, obj, (40, 60, 460, shelf_y), color, brand, ctx)
-
-    # the tag, hanging on the shelf edge / propped on the shelf
-    tx0, ty0, tx1, ty1 = 480, 150, 920, 500
+    shelf_y = 300
+    d.rectangle((0, shelf_y, W, shelf_y + 34), fill=(170, 160, 150))  # the shelf's front edge
+    d.rectangle((0, shelf_y, W, shelf_y + 6), fill=(120, 112, 104))
+    tx0, ty0, tx1, ty1 = 260, 316, 700, 666
+    half, tall = OBJECT_SIZE[0] * SHELF_SCALE / 2, OBJECT_SIZE[1] * SHELF_SCALE
+    _draw_object(d, obj, ((tx0 + tx1) / 2 - half, shelf_y - tall, (tx0 + tx1) / 2 + half, shelf_y), color, brand, ctx)
     drop_shadow(img, (tx0, ty0, tx1, ty1), offset=8, blur=8)
     d = drawer(img)
     tag_bg = (255, 236, 120) if on_sale else (255, 255, 255)
@@ -134,7 +152,9 @@ def draw_price_tag(ctx: Ctx):
         oy = ty1 - 95
         d.text((ox, oy), old_text, font=of, fill=(60, 60, 60))
         tw = of.getlength("Was ")
-        d.line((ox + tw, oy + of.size * 0.6, ox + of.getlength(old_text), oy + of.size * 0.6), fill=(60, 60, 60), width=2)
+        # the strike is lighter than the figures it crosses (a dark one through the digits read "17.52" as "44+52")
+        mid = oy + of.size * 0.55  # through the middle of the figures
+        d.line((ox + tw, mid, ox + of.getlength(old_text), mid), fill=(170, 170, 170), width=2)
     # barcode + SKU along the bottom
     br = ctx.rng("barcode")
     x = tx0 + pad
@@ -151,9 +171,9 @@ def draw_price_tag(ctx: Ctx):
                    f"2 for {money(round(price * 1.8, 2), currency)}", f"Best before {cr.randint(1, 28):02d}/{cr.randint(1, 12):02d}"]
         f = ctx.font("sans", 18)
         for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
-            d.text((tx0 + 10 + (i % 2) * 220, ty1 + 18 + (i // 2) * 26), text, font=f, fill=(40, 40, 40))
+            d.text((40 + (i % 3) * 310, ty1 + 10 + (i // 3) * 24), text, font=f, fill=(40, 40, 40))
             ctx.distractors.append(text)
-    image = degrade(img, ctx)
+    image = degrade(img, ctx, scan=SCANS.get(ctx.difficulty))
     facts = {"product": product, "brand": brand, "price": price, "price_text": price_text,
              "old_price": old_price if on_sale else None, "on_sale": on_sale, "currency": currency, "unit": unit,
              "object": obj, "sku": sku}
