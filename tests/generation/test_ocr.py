@@ -11,6 +11,7 @@ Each share is pooled over three seeds (``SEEDS``).
 
 from __future__ import annotations
 
+import functools
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 
@@ -36,16 +37,16 @@ def test_tesseract_recovers_most_text_facts():
     assert result.by_category["invoice"] >= 0.8, result.by_category
 
 
-@pytest.fixture(scope="module")
-def readings():
-    keys = [(kind, d) for kind in sorted(NEEDED) for d in range(4)]
+@functools.cache
+def _levels(kind: str) -> tuple:
+    """The family's four level readings, read once for both tests (so ``-k family`` reads only it)."""
     with ThreadPoolExecutor(2) as pool:  # the time is tesseract's, in subprocesses
-        return dict(zip(keys, pool.map(lambda key: level_reading(*key, seeds=SEEDS), keys)))
+        return tuple(pool.map(lambda d: level_reading(kind, d, seeds=SEEDS), range(4)))
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
-def test_levels_are_calibrated_by_ocr(kind, readings):
-    plain = [readings[kind, d].plain_share for d in range(4)]
+def test_levels_are_calibrated_by_ocr(kind):
+    plain = [_levels(kind)[d].plain_share for d in range(4)]
     assert plain[0] >= EASY.get(kind, 0.9), (kind, plain)
     assert plain[3] <= 0.4, (kind, plain)
     if kind in NOT_TEXT_AFTER:  # the values stop being printed
@@ -55,13 +56,13 @@ def test_levels_are_calibrated_by_ocr(kind, readings):
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
-def test_hard_levels_stay_recoverable_with_the_visual_tools(kind, readings):
+def test_hard_levels_stay_recoverable_with_the_visual_tools(kind):
     for d in range(4):
         if d >= NOT_TEXT_AFTER.get(kind, 9):
             continue
-        r = readings[kind, d]
+        r = _levels(kind)[d]
         assert r.assisted_share >= ASSISTED, (kind, d, r.assisted_share, r.misses)
-    hard = readings[kind, 3]
+    hard = _levels(kind)[3]
     if NOT_TEXT_AFTER.get(kind, 9) > 3:
         assert hard.assisted_share > hard.plain_share, (kind, hard.plain_share, hard.assisted_share)
 
