@@ -178,4 +178,5 @@ def draw_product_photo(ctx: Ctx):
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
-    return camera(arr, ctx, quad, focus=focus), facts
+    band = [0, min(b[1] for b in boxes), W, label_box[3]]  # the products, their stickers and the strip
+    return camera(arr, ctx, quad, focus=focus, coded=band), facts
