@@ -4,7 +4,7 @@ The same content (and defaults) as ``price_tag``, but most of the picture is obj
 the product (its brand on the package) stands among others on a shelf, a round sticker on it
 gives the price and a thin shelf strip under it its name. Levels add more neighbouring products
 (at level 2+ with their own stickers: distractor prices), shrink everything and add the camera
-effects of :mod:`._scene`.
+effects of :mod:`._scene` (the JPEG artefacts over the band of the products and the strip).
 """
 
 from __future__ import annotations
@@ -178,5 +178,7 @@ def draw_product_photo(ctx: Ctx):
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
-    band = [0, min(b[1] for b in boxes), W, label_box[3]]  # the products, their stickers and the strip
+    # the JPEG round trip over the band of products, stickers and strip only (the same pixels there as
+    # the whole frame coded, `jpeg_region`); the plain wall above and the shelf below keep their noise
+    band = [0, min(b[1] for b in boxes), W, label_box[3]]
     return camera(arr, ctx, quad, focus=focus, coded=band), facts
