@@ -172,7 +172,7 @@ NEEDED = {
     "note_photo": lambda f: list(f["lines"]),
     "chat_screen": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
     "statement": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
-    "product_photo": lambda f: [f["price_text"], f["product"]],
+    "product_photo": lambda f: [f["price_text"], f["product"]],  # "16oz" read "160z": see _squash
     # the values: printed at level 0 only, read off the gridlines after that (not an OCR task)
     "chart_read": lambda f: [_number(v) for v in f["values"]],
     "infographic": lambda f: list(f["labels"]) + [_number(v) for v in f["values"]],

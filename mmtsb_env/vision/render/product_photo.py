@@ -4,7 +4,7 @@ The same content (and defaults) as ``price_tag``, but most of the picture is obj
 the product (its brand on the package) stands among others on a shelf, a round sticker on it
 gives the price and a thin shelf strip under it its name. Levels add more neighbouring products
 (at level 2+ with their own stickers: distractor prices), shrink everything and add the camera
-effects of :mod:`._scene`.
+effects of :mod:`._scene` (the JPEG artefacts over the band of the products and the strip).
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
 W, H = 1024, 768
 SHELF_Y = 600
 NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
+STICKER_RADIUS = {0: 54, 1: 54, 2: 48, 3: 36}  # px at most (and 0.3 of the product's width): smaller as the shelf fills
+# price stickers (fill, rim, ink), by whether the product is on sale: dark figures on a
+# pale disc with a rim of its own hue (tesseract dropped the line of figures inside a dark ring, and
+# read no white figures on a red disc, which often sat on a red product); the sale one white and red
+STICKERS = {False: ((255, 214, 0), (236, 190, 0), (20, 20, 20)), True: ((255, 255, 255), (244, 196, 196), (150, 0, 12))}
 
 
 def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
@@ -67,10 +72,11 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
 @functools.lru_cache(maxsize=1)
 def _backdrop() -> np.ndarray:
     """What every shelf photo starts from (the same for every seed, so drawn once per process):
-    the wall's gradient and the lower shelf with its front edge."""
+    the wall's gradient and the lower shelf (light: on a darker one tesseract lost the line of the
+    shelf strip on it in some photos) with its front edge."""
     scene = gradient((W, H), (236, 233, 226), (196, 190, 180))
     d = ImageDraw.Draw(scene)
-    d.rectangle((0, SHELF_Y, W, H), fill=(150, 138, 124))
+    d.rectangle((0, SHELF_Y, W, H), fill=(200, 190, 176))
     d.rectangle((0, SHELF_Y, W, SHELF_Y + 16), fill=(110, 100, 90))
     arr = np.array(scene)
     arr.flags.writeable = False  # shared: each photo copies it
@@ -150,14 +156,14 @@ def draw_product_photo(ctx: Ctx):
     s = ctx.scale
 
     def sticker(box, price: float, sale: bool) -> None:
-        cx, rad = (box[0] + box[2]) / 2, min(54, (box[2] - box[0]) * 0.3)
+        cx, rad = (box[0] + box[2]) / 2, min(STICKER_RADIUS[ctx.difficulty], (box[2] - box[0]) * 0.3)
         cy = box[1] + (box[3] - box[1]) * 0.86
         with drawing_on(arr, (cx - rad - 2, cy - rad - 2, cx + rad + 3, cy + rad + 3), None) as (d, ox, oy):
-            d.ellipse((cx - rad - ox, cy - rad - oy, cx + rad - ox, cy + rad - oy), fill=(220, 30, 40) if sale else (255, 214, 0),
-                      outline=(90, 60, 0), width=2)
+            fill, rim, ink = STICKERS[sale]
+            d.ellipse((cx - rad - ox, cy - rad - oy, cx + rad - ox, cy + rad - oy), fill=fill, outline=rim, width=2)
             text = money(price, f["currency"])
             font = fit_font(text, "sans-bold", rad * 1.7, 30 * s)
-            d.text((cx - ox, cy - oy), text, font=font, fill=(255, 255, 255) if sale else (20, 20, 20), anchor="mm")
+            d.text((cx - ox, cy - oy), text, font=font, fill=ink, anchor="mm")
 
     sticker(boxes[slot], f["price"], f["on_sale"])
     if priced:
@@ -172,4 +178,7 @@ def draw_product_photo(ctx: Ctx):
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
-    return camera(arr, ctx, quad, focus=focus), facts
+    # the JPEG round trip over the band of products, stickers and strip only (the same pixels there as
+    # the whole frame coded, `jpeg_region`); the plain wall above and the shelf below keep their noise
+    band = [0, min(b[1] for b in boxes), W, label_box[3]]
+    return camera(arr, ctx, quad, focus=focus, coded=band), facts
