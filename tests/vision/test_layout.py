@@ -133,3 +133,28 @@ def test_poster_side_notes_agree_with_the_event():
                 assert date(int(m.group(3)), month, int(m.group(2))) < date.fromisoformat(f["date"]), (f["date"], note)
                 seen += 1
     assert seen >= 20
+
+
+@pytest.mark.parametrize("obj", ["bottle", "mug", "box", "can", "bag"])
+def test_a_products_brand_is_printed_on_a_plain_ground(obj, monkeypatch):
+    """Nothing of the product is drawn over or under its brand but the ground it is printed on
+    (a bottle's glint once ran through the first letter of "ALPINE SPRINGS")."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    from mmtsb_env.vision.render.price_tag import OBJECT_SIZE, _draw_object
+
+    def draw():
+        image = Image.new("RGB", (OBJECT_SIZE[0] + 40, OBJECT_SIZE[1] + 40), (128, 128, 128))
+        _draw_object(ImageDraw.Draw(image), obj, (20, 20, 20 + OBJECT_SIZE[0], 20 + OBJECT_SIZE[1]), (40, 90, 200),
+                     "Alpine Springs", None)
+        return image
+
+    with recorded_text() as sheets:
+        draw()
+    (box, text), = [t for sheet in sheets for t in sheet.texts]
+    assert text == "ALPINE SPRINGS"
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", lambda *a, **k: None)
+    x0, y0, x1, y1 = (round(v) for v in box)
+    ground = np.asarray(draw())[y0:y1, x0:x1].reshape(-1, 3)
+    assert len(np.unique(ground, axis=0)) == 1, np.unique(ground, axis=0)

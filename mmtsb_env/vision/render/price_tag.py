@@ -60,9 +60,9 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
                    (cx + bw / 2 - 20 * k, y0 + 170 * k)], fill=color)
         d.rectangle((cx - 22 * k, y0 + 20 * k, cx + 22 * k, y0 + 75 * k), fill=color, outline=dark, width=2)
         d.rectangle((cx - 26 * k, y0, cx + 26 * k, y0 + 30 * k), fill=dark)
+        d.rectangle((cx - bw / 2 + 14 * k, y0 + 180 * k, cx - bw / 2 + 26 * k, y1 - 30 * k), fill=light)  # the glint, under the label
         d.rectangle((cx - bw / 2, y0 + 250 * k, cx + bw / 2, y0 + 360 * k), fill=(245, 245, 240))
         label((cx, y0 + 305 * k), bw - 16 * k, 28, dark)
-        d.rectangle((cx - bw / 2 + 14 * k, y0 + 180 * k, cx - bw / 2 + 26 * k, y1 - 30 * k), fill=light)
     elif kind == "mug":
         mw = w * 0.55
         top = y0 + 120 * k
