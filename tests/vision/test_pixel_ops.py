@@ -23,8 +23,8 @@ import cv2
 from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, jpeg, jpeg_array, lit_and_noisy, lookup,
                                              sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import _noise_tables, grey_noise
-from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
-                                            _shrunk, drawing_on, jpeg_region)
+from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus,
+                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_region)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -62,6 +62,20 @@ def test_defocus_of_a_view_writes_nothing_outside_it(photo):
     arr[100:300, 50:400] = _defocus(arr[100:300, 50:400], 0.6)
     assert np.array_equal(arr[:100], photo[:100]) and np.array_equal(arr[300:], photo[300:])
     assert not np.array_equal(arr[100:300, 50:400], photo[100:300, 50:400])
+
+
+@pytest.mark.parametrize("sigma", [0.3, 0.6, 1.0])
+def test_defocus_in_boxes_is_the_whole_frames_defocus_there_and_sharp_elsewhere(photo, sigma):
+    boxes = [[100, 80, 260, 200], [230, 150, 400, 330], [-10, 600, 60, 800], [700, 10, 740, 40]]  # overlapping, at the edges
+    arr = photo.copy()
+    _defocus_boxes(arr, boxes, sigma)
+    whole = _defocus(photo, sigma)
+    inside = np.zeros(photo.shape[:2], bool)
+    for x0, y0, x1, y1 in boxes:
+        inside[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = True
+    assert np.array_equal(arr[inside], whole[inside])
+    assert np.array_equal(arr[~inside], photo[~inside])
+    assert not np.array_equal(arr[inside], photo[inside])
 
 
 def test_tilted_words_get_pillows_canvas_and_keep_their_ink():

@@ -219,8 +219,10 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     return gx, gy, shine[gy:gy + gh, gx:gx + gw]
 
 
-def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
-    """``doc`` photographed on ``surface_kind``: (the photo, facts about where the picture is).
+def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
+               closer: float = 1.0) -> tuple[Image.Image, dict]:
+    """``doc`` (an image, or an RGB array) photographed on ``surface_kind``: (the photo, facts about
+    where the picture is).
 
     The facts are ``doc_box`` ([left, top, right, bottom] of the picture in the photo; a crop there
     reads it best) and ``frame`` ([width, height]). From level 1 some photos are taken with the
@@ -230,8 +232,9 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     describe the photo as delivered and ``upright_box`` the picture in the photo turned back.
     """
     lv = LEVELS[ctx.difficulty]
-    frame = frame_size(doc.size)
-    quad = placement(ctx, doc.size, frame, closer)
+    size = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
+    frame = frame_size(size)
+    quad = placement(ctx, size, frame, closer)
     box = bbox(quad)
     turn = turn_of(ctx)
     facts = {"doc_box": turned_box(box, frame, turn), "frame": list(frame[::-1] if turn in (90, 270) else frame)}
@@ -246,7 +249,7 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)
     x1, y1 = min(W, box[2] + 1), min(H, box[3] + 1)
-    src = _shrunk(doc if doc.mode == "RGB" else doc.convert("RGB"), quad)
+    src = _shrunk(doc if isinstance(doc, np.ndarray) or doc.mode == "RGB" else doc.convert("RGB"), quad)
     h, w = src.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
@@ -319,8 +322,8 @@ def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
 SAMPLED_AS_DRAWN = (0.72, 1.1)  # shown at these scales of its drawn size, the page is warped from as it is
 
 
-def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
-    """``doc`` (RGB) resampled to 1.25x its size in the photo, as an array, so the perspective
+def _shrunk(doc: Image.Image | np.ndarray, quad: list[tuple[float, float]]) -> np.ndarray:
+    """``doc`` (RGB, an image or an array) resampled to 1.25x its size in the photo, as an array, so the perspective
     warp after it samples near 1:1, where bilinear stays sharp and aliasing-free -- or ``doc`` as
     it is when the photo shows it near its drawn size (the warp's bilinear resamples it
     well by itself: the range :data:`SAMPLED_AS_DRAWN`; resampling first cost 2-4 ms, and tesseract
@@ -331,11 +334,12 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     grey level from Pillow's antialiased bicubic on average, at a quarter of its cost or less;
     tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py)."""
     x0, y0, x1, y1 = bbox(quad)
-    k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
-    arr = np.asarray(doc)
+    arr = doc if isinstance(doc, np.ndarray) else np.asarray(doc)
+    h, w = arr.shape[:2]
+    k = min(1.25 * (x1 - x0) / w, 1.25 * (y1 - y0) / h)
     if SAMPLED_AS_DRAWN[0] <= k / 1.25 <= SAMPLED_AS_DRAWN[1]:  # the warp's bilinear samples it well as it is
         return arr
-    size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
+    size = (max(1, round(w * k)), max(1, round(h * k)))
     if k > 1:
         return cv2.resize(arr, size, interpolation=cv2.INTER_CUBIC)
     return cv2.resize(cv2.GaussianBlur(arr, (0, 0), 0.5 * math.sqrt(1 / k - 1)), size, interpolation=cv2.INTER_LINEAR)
@@ -355,12 +359,32 @@ def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.filter2D(across, -1, taps[:, None], borderType=cv2.BORDER_REPLICATE)
 
 
+def _defocus_boxes(arr: np.ndarray, boxes: list, sigma: float) -> None:
+    """:func:`_defocus` of ``arr`` (RGB, in place) inside each of ``boxes`` (and 2 px around it):
+    every box is blurred from the pixels as they were before any of them (so where boxes overlap
+    the result is the same as one blur over both), the rest of the frame left sharp."""
+    H, W = arr.shape[:2]
+    pad = 1 if sigma * sigma < 0.64 else math.ceil(3 * sigma)  # the kernel's reach
+    done = []
+    for box in boxes:
+        x0, y0 = max(0, int(box[0]) - 2), max(0, int(box[1]) - 2)
+        x1, y1 = min(W, int(math.ceil(box[2])) + 2), min(H, int(math.ceil(box[3])) + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        sx0, sy0, sx1, sy1 = max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad)
+        blurred = _defocus(arr[sy0:sy1, sx0:sx1], sigma)
+        done.append((x0, y0, x1, y1, blurred[y0 - sy0:y1 - sy0, x0 - sx0:x1 - sx0]))
+    for x0, y0, x1, y1, region in done:
+        arr[y0:y1, x0:x1] = region
+
+
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
            focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
-    bounding box) when given, else over the whole frame (blurring costs per pixel). The photo
+    bounding box; or a list of such boxes, :func:`_defocus_boxes`) when given, else over the whole
+    frame (blurring costs per pixel). The photo
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
     ``coded`` ([left, top, right, bottom]) limits the JPEG round trip to that part of the frame
     (:func:`jpeg_region`); by default the whole frame goes through it.
@@ -385,7 +409,9 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     if light is not None:
         spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
         cv2.multiply(arr, spread, dst=arr, scale=1 / 255.0)
-    if lv.blur:
+    if lv.blur and focus is not None and focus and isinstance(focus[0], (list, tuple)):
+        _defocus_boxes(arr, focus, lv.blur)
+    elif lv.blur:
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
         arr[y0:y1, x0:x1] = _defocus(arr[y0:y1, x0:x1], lv.blur)

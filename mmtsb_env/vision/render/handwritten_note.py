@@ -216,6 +216,13 @@ def _clear_spot(at: tuple[int, int], r: int, written: list[tuple[float, float, f
 @family("handwritten_note", FIELDS)
 def draw_handwritten_note(ctx: Ctx):
     """A handwritten note (lined, plain or sticky paper): optional title, lines of text, signature."""
+    page, facts = note_page(ctx)
+    return degrade(page, ctx, scan=SCANS[ctx.difficulty]), facts
+
+
+def note_page(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
+    """The note on its surface before the level's scan: (an RGB array -- a grey stand-in image in
+    the draft pass --, the facts). :mod:`.note_photo` photographs it as it is."""
     pick = ctx.rng("field:note").choice(NOTES)
     title = ctx.get("title", lambda r: pick[0])
     text = ctx.get("text", lambda r: pick[1])
@@ -337,8 +344,7 @@ def draw_handwritten_note(ctx: Ctx):
         page = canvas[margin:margin + H, margin:margin + W]
         page[:] = np.asarray(sheet)
         _ink_onto(page, *planes, ink)
-    image = degrade(canvas, ctx, scan=SCANS[ctx.difficulty])
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
              "signature": signature or None, "paper": paper, "ink": ink_name}
-    return image, facts
+    return canvas, facts
