@@ -24,7 +24,7 @@ from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, 
                                              sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import _noise_tables, grey_noise
 from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus,
-                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_region)
+                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_region, jpeg_regions)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -222,6 +222,22 @@ def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewher
     outside[max(0, y0 - m):y1 + m, max(0, x0 - m):x1 + m] = False
     assert np.array_equal(out[outside], photo[outside])
     assert not np.array_equal(out[y0:y1, x0:x1], photo[y0:y1, x0:x1])
+
+
+@pytest.mark.parametrize("quality", [92, 68])
+def test_jpeg_regions_are_the_whole_frames_round_trip_in_every_box_and_uncoded_elsewhere(photo, quality):
+    boxes = [[200, 300, 330, 420], [300, 390, 420, 520], [0, 0, 90, 70], [700, 950, 768, 1024], [50, 700, 60, 710]]
+    whole = np.asarray(jpeg(photo, quality))
+    out = np.asarray(jpeg_regions(photo.copy(), quality, boxes))
+    near = np.zeros(photo.shape[:2], bool)
+    for x0, y0, x1, y1 in boxes:  # the boxes overlap in pairs, sit at the frame's corners, or are tiny
+        assert np.array_equal(out[y0:y1, x0:x1], whole[y0:y1, x0:x1]), (x0, y0)
+        m = JPEG_MARGIN + 16
+        near[max(0, y0 - m):y1 + m, max(0, x0 - m):x1 + m] = True
+    assert np.array_equal(out[~near], photo[~near])
+    assert not np.array_equal(out[near], photo[near])
+    many = [[x, y, x + 100, y + 100] for x in range(0, 700, 90) for y in range(0, 1000, 90)]
+    assert np.array_equal(np.asarray(jpeg_regions(photo.copy(), quality, many)), whole)  # most of the frame: all of it
 
 
 def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):

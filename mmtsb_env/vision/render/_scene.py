@@ -386,8 +386,9 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     bounding box; or a list of such boxes, :func:`_defocus_boxes`) when given, else over the whole
     frame (blurring costs per pixel). The photo
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
-    ``coded`` ([left, top, right, bottom]) limits the JPEG round trip to that part of the frame
-    (:func:`jpeg_region`); by default the whole frame goes through it.
+    ``coded`` ([left, top, right, bottom], or a list of such boxes) limits the JPEG round trip to
+    that part of the frame (:func:`jpeg_region`, :func:`jpeg_regions`); by default the whole frame
+    goes through it.
 
     An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
     into it, and the grey maps are spread to three channels in one reused buffer -- fresh
@@ -428,7 +429,12 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    photo = jpeg(arr, lv.quality) if coded is None else jpeg_region(arr, lv.quality, coded)
+    if coded is None:
+        photo = jpeg(arr, lv.quality)
+    elif coded and isinstance(coded[0], (list, tuple)):
+        photo = jpeg_regions(arr, lv.quality, coded)
+    else:
+        photo = jpeg_region(arr, lv.quality, coded)
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
 
 
@@ -451,6 +457,41 @@ def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
         return jpeg(arr, quality)
     if x1 > x0 and y1 > y0:
         arr[y0:y1, x0:x1] = jpeg_array(arr[y0:y1, x0:x1], quality)
+    return Image.fromarray(arr, "RGB")
+
+
+def _coded_rect(box: list[int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of a frame of ``size`` (w, h) :func:`jpeg_region` codes for ``box``: the box and
+    :data:`JPEG_MARGIN` around it, on the 16-px grid of the frame's blocks (x0, y0, x1, y1)."""
+    W, H = size
+    x0, y0 = max(0, int(box[0]) - JPEG_MARGIN) // 16 * 16, max(0, int(box[1]) - JPEG_MARGIN) // 16 * 16
+    x1 = min(W, -(-(int(math.ceil(box[2])) + JPEG_MARGIN) // 16) * 16)
+    y1 = min(H, -(-(int(math.ceil(box[3])) + JPEG_MARGIN) // 16) * 16)
+    return x0, y0, x1, y1
+
+
+def jpeg_regions(arr: np.ndarray, quality: int, boxes: list[list[int]]) -> Image.Image:
+    """:func:`jpeg_region` for several boxes (the objects of a scene), in place: each box's coded
+    part (:func:`_coded_rect`) goes through the JPEG round trip on its own, all from the pixels as
+    they were; then every part is written back, and after them every part's core (the box's own
+    blocks, without the margin that holds the decoder's chroma upsampling) again -- so inside each
+    box the pixels are those of coding the whole frame, where parts overlap too, and the surface
+    between them stays uncoded. Parts covering more than :data:`JPEG_WHOLE` of the frame between
+    them: the whole frame is coded."""
+    H, W = arr.shape[:2]
+    pairs = [(r, b) for r, b in ((_coded_rect(b, (W, H)), b) for b in boxes) if r[2] > r[0] and r[3] > r[1]]
+    rects, boxes = [r for r, _ in pairs], [b for _, b in pairs]
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > JPEG_WHOLE * W * H:
+        return jpeg(arr, quality)
+    coded = [jpeg_array(arr[y0:y1, x0:x1], quality) for x0, y0, x1, y1 in rects]
+    for (x0, y0, x1, y1), part in zip(rects, coded):
+        arr[y0:y1, x0:x1] = part
+    for (x0, y0, x1, y1), part, box in zip(rects, coded, boxes):
+        cx0, cy0 = max(x0, int(box[0]) // 16 * 16), max(y0, int(box[1]) // 16 * 16)
+        cx1 = min(x1, -(-int(math.ceil(box[2])) // 16) * 16)
+        cy1 = min(y1, -(-int(math.ceil(box[3])) // 16) * 16)
+        if cx1 > cx0 and cy1 > cy0:
+            arr[cy0:cy1, cx0:cx1] = part[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
     return Image.fromarray(arr, "RGB")
 
 

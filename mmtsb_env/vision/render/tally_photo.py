@@ -23,9 +23,9 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, jpeg, line_height, texture
+from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, line_height, texture
 from .infographic import chart_record
-from ._scene import LEVELS as CAMERA
+from ._scene import LEVELS as CAMERA, jpeg_regions
 from .charts import COMMON
 from .object_scene import COLORS, SHAPES, _draw
 
@@ -70,9 +70,9 @@ def _grain_tile(sigma: float) -> tuple[np.ndarray, np.ndarray]:
 def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image:
     """The photo families' camera at this level (:data:`._scene.LEVELS`: light falloff, defocus,
     noise, JPEG), cheaply: the light is a coarse grid resized up, the noise a window of a cached tile,
-    and the defocus is applied inside the ``focus`` boxes (the columns and strays: what is counted).
-    Pixel arithmetic in OpenCV (saturating), in place on one array; the JPEG is decoded by Pillow
-    straight into the image returned (:func:`._common.jpeg`)."""
+    and the defocus and the JPEG round trip are applied inside the ``focus`` boxes (the columns,
+    cards, strays and title: what is read and counted; :func:`._scene.jpeg_regions`, the pixels
+    of coding the whole frame there). Pixel arithmetic in OpenCV (saturating), in place on one array."""
     lv = CAMERA[ctx.difficulty]
     r = ctx.rng("camera")
     arr = np.array(scene)
@@ -95,7 +95,7 @@ def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image
         up, down = _grain_tile(lv.noise)
         cv2.add(arr, up[oy:oy + H, ox:ox + W], dst=arr)
         cv2.subtract(arr, down[oy:oy + H, ox:ox + W], dst=arr)
-    return jpeg(arr, lv.quality)
+    return jpeg_regions(arr, lv.quality, [[x0 - 6, y0 - 6, x1 + 8, y1 + 8] for x0, y0, x1, y1 in focus])
 
 
 def level_metrics(facts: dict) -> dict[str, float]:
