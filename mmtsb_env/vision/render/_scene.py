@@ -220,7 +220,7 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
 
 
 def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
-               closer: float = 1.0) -> tuple[Image.Image, dict]:
+               closer: float = 1.0, rim: int = 0) -> tuple[Image.Image, dict]:
     """``doc`` (an image, or an RGB array) photographed on ``surface_kind``: (the photo, facts about
     where the picture is).
 
@@ -230,9 +230,14 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
     ``rotation`` degrees counter-clockwise (so ``rotate_image(-rotation, expand=True)`` sets it
     upright, exactly: quarter turns move pixels, they do not resample), ``doc_box`` and ``frame``
     describe the photo as delivered and ``upright_box`` the picture in the photo turned back.
+
+    With ``rim`` the picture is placed as if it had a border of that many pixels around it (the
+    layout and facts of photographing it on such a border): the border is the scene's own surface,
+    and the shadow, defocus and JPEG follow the picture itself (:func:`inset`).
     """
     lv = LEVELS[ctx.difficulty]
     size = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
+    size = (size[0] + 2 * rim, size[1] + 2 * rim)
     frame = frame_size(size)
     quad = placement(ctx, size, frame, closer)
     box = bbox(quad)
@@ -243,6 +248,9 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
     if drafting():
         return Image.new("RGB", tuple(facts["frame"]), (128, 128, 128)), facts
     W, H = frame
+    if rim:
+        quad = inset(quad, size, rim)
+        box = bbox(quad)
     arr = texture_array(surface_kind, frame, ctx.np_rng("scene:surface"), base)
     _clutter(arr, ctx, lv.clutter, box)
     _contact_shadow(arr, quad, box)
@@ -255,6 +263,15 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     warp(src, matrix, (x1 - x0, y1 - y0), onto=arr[y0:y1, x0:x1])
     return camera(arr, ctx, quad, focus=box, turn=turn, coded=box), facts
+
+
+def inset(quad: list[tuple[float, float]], size: tuple[int, int], rim: int) -> list[tuple[float, float]]:
+    """The corners of the part of a picture of ``size`` (w, h) placed at ``quad`` that lies ``rim``
+    pixels inside its edges: the same perspective map, applied to the inner rectangle."""
+    w, h = size
+    matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]), np.float32(quad))
+    inner = np.float32([[(rim, rim), (w - rim, rim), (w - rim, h - rim), (rim, h - rim)]])
+    return [(float(x), float(y)) for x, y in cv2.perspectiveTransform(inner, matrix)[0]]
 
 
 CONTACT = 0.45  # how much light the picture's own shadow takes away, at its darkest

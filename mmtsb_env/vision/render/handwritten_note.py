@@ -222,7 +222,31 @@ def draw_handwritten_note(ctx: Ctx):
 
 def note_page(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
     """The note on its surface before the level's scan: (an RGB array -- a grey stand-in image in
-    the draft pass --, the facts). :mod:`.note_photo` photographs it as it is."""
+    the draft pass --, the facts): :func:`note_sheet` laid on a rim of desk or wood (:func:`rim`)."""
+    sheet, facts = note_sheet(ctx)
+    margin = rim(ctx)
+    W, H = sheet.size if isinstance(sheet, Image.Image) else (sheet.shape[1], sheet.shape[0])
+    surface = ctx.rng("surface").choice(["desk", "wood"])
+    if drafting():
+        return texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface")), facts
+    # built as an array (the shadow darkens its own region in place), handed to degrade as is
+    canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
+    shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
+    canvas[margin:margin + H, margin:margin + W] = sheet
+    return canvas, facts
+
+
+def rim(ctx: Ctx) -> int:
+    """The width of the surface around the sheet in :func:`note_page`, px: a narrow rim up to level
+    1 (on a wide dark rim tesseract's page segmentation loses the whole note -- level 1, seeds 0-2:
+    1 line in 13 read with a 90 px rim, 12 in 13 with 50)."""
+    return 50 if ctx.difficulty <= 1 else 90
+
+
+def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
+    """The written sheet alone: (an RGB array of the paper with its ink -- a grey stand-in image of
+    its size in the draft pass --, the facts). :mod:`.note_photo` photographs it on the scene's own
+    surface."""
     pick = ctx.rng("field:note").choice(NOTES)
     title = ctx.get("title", lambda r: pick[0])
     text = ctx.get("text", lambda r: pick[1])
@@ -329,22 +353,11 @@ def note_page(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 cx, cy = _clear_spot((cx, cy), r + 3, written, (W, H))
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    planes = None if drafting() else _wave(list(layer.planes()), ctx.rng("wave"), amplitude=WAVE[ctx.difficulty],
-                                           period=23.0)
-    # on a surface
-    # a narrow rim of the surface up to level 1: on a wide dark rim tesseract's page segmentation
-    # loses the whole note (level 1, seeds 0-2: 1 line in 13 read with a 90 px rim, 12 in 13 with 50)
-    margin = 50 if ctx.difficulty <= 1 else 90
-    surface = ctx.rng("surface").choice(["desk", "wood"])
-    if drafting():
-        canvas = texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-    else:  # built as an array (the shadow darkens its own region in place), handed to degrade as is
-        canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-        shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
-        page = canvas[margin:margin + H, margin:margin + W]
-        page[:] = np.asarray(sheet)
-        _ink_onto(page, *planes, ink)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
              "signature": signature or None, "paper": paper, "ink": ink_name}
-    return canvas, facts
+    if drafting():
+        return Image.new("RGB", (W, H), (128, 128, 128)), facts
+    page = np.array(sheet)
+    _ink_onto(page, *_wave(list(layer.planes()), ctx.rng("wave"), amplitude=WAVE[ctx.difficulty], period=23.0), ink)
+    return page, facts

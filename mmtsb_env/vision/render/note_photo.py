@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import family
 from ._common import Ctx
 from ._scene import flat, photograph
-from .handwritten_note import FIELDS, note_page
+from .handwritten_note import FIELDS, note_sheet, rim
 
 SURFACES = ("desk", "wood", "fabric")
 
@@ -16,7 +16,10 @@ SURFACES = ("desk", "wood", "fabric")
 @family("note_photo", FIELDS)
 def draw_note_photo(ctx: Ctx):
     """A photo of a handwritten note on a desk: the note's facts plus where it lies (doc_box)."""
-    doc, facts = note_page(flat(ctx, "handwritten_note"))  # level 0's page, as the array it is drawn in
+    page = flat(ctx, "handwritten_note")
+    sheet, facts = note_sheet(page)  # level 0's sheet, as the array it is drawn in
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
-    image, where = photograph(doc, ctx, surface, closer=1.5)  # handwriting is hard enough: the camera stays nearer
+    # placed as the note and its rim in handwritten_note, the rim being the desk of the photo itself;
+    # handwriting is hard enough: the camera stays nearer
+    image, where = photograph(sheet, ctx, surface, closer=1.5, rim=rim(page))
     return image, {**facts, **where, "surface": surface}
