@@ -400,3 +400,38 @@ def test_ink_planes_lay_the_ink_as_an_rgba_layer_of_it_would():
     _ink_onto(sheet, np.asarray(planes.cover), np.asarray(planes.tone), ink)
     assert (np.asarray(planes.cover) > 0).mean() > 0.02
     assert np.abs(sheet.astype(int) - expected).max() <= 2
+
+
+def test_a_picture_photographed_with_a_rim_lies_where_the_picture_and_its_border_would():
+    """``photograph(rim=r)`` places the picture as one ``r`` px larger all round (the same facts),
+    the picture itself inside that border (``inset``: the same perspective map), the border the
+    scene's own surface."""
+    from mmtsb_env.vision.render._scene import inset, photograph
+    ctx = Ctx("note_photo", {}, seed=3, difficulty=1)
+    small = np.full((300, 200, 3), 250, np.uint8)
+    photo, facts = photograph(small, ctx, "wood", rim=40)
+    _, facts_big = photograph(np.full((380, 280, 3), 250, np.uint8), ctx, "wood")
+    assert facts == facts_big
+    quad = [(10.0, 20.0), (290.0, 30.0), (280.0, 400.0), (15.0, 390.0)]
+    assert np.allclose(inset(quad, (280, 380), 0), quad, atol=1e-3)
+    inner = inset(quad, (280, 380), 40)
+    assert all(min(p[0] for p in quad) < x < max(p[0] for p in quad) for x, _ in inner)
+    arr = np.asarray(photo).astype(int)
+    x0, y0, x1, y1 = facts["doc_box"]
+    core = arr[(y0 + y1) // 2 - 20:(y0 + y1) // 2 + 20, (x0 + x1) // 2 - 20:(x0 + x1) // 2 + 20]
+    edge = arr[y0 + 6:y0 + 16, (x0 + x1) // 2 - 20:(x0 + x1) // 2 + 20]  # inside the box, on the border
+    assert core.mean() > 200 and abs(edge.mean() - core.mean()) > 30  # the picture, then the wood around it
+
+
+def test_a_look_of_quality_0_skips_the_jpeg_round_trip():
+    """``camera(look=...)`` works as that level; quality 0 delivers the frame uncoded: coding it
+    after gives the photo of the same look with JPEG."""
+    from dataclasses import replace
+    from mmtsb_env.vision.render._scene import LEVELS, TEXT_LOOKS, camera
+    ctx = Ctx("receipt_photo", {}, seed=5, difficulty=0)
+    frame = np.random.default_rng(0).integers(60, 200, (96, 128, 3), dtype=np.uint8)
+    plain = camera(frame.copy(), ctx, look=replace(LEVELS[1], quality=0))
+    coded = camera(frame.copy(), ctx, look=LEVELS[1])
+    assert np.array_equal(np.asarray(jpeg(np.asarray(plain), LEVELS[1].quality)), np.asarray(coded))
+    assert not np.array_equal(np.asarray(plain), np.asarray(coded))
+    assert TEXT_LOOKS[0].quality == 0 and TEXT_LOOKS[0].noise == 0 and TEXT_LOOKS[1] == LEVELS[1]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 import cv2
@@ -32,7 +32,7 @@ class Level:
     glare: float  # peak brightness added by a specular highlight (0 = none)
     blur: float  # defocus blur radius, px
     noise: float  # sensor noise sigma
-    quality: int  # JPEG quality
+    quality: int  # JPEG quality (0: no JPEG round trip)
     clutter: int  # objects around the picture
 
 
@@ -44,6 +44,10 @@ LEVELS = {
     3: Level(0.38, 0.11, 7.0, 0.34, 0.3, 60.0, 0.6, 5.0, 68, 8),
 }
 FRAME = 1024  # the longer side of every photo
+# the camera of the photos of text (note_photo, receipt_photo): the levels' own, but level 0 without
+# the sensor noise (sigma 2) and the JPEG round trip (quality 92): neither shows at that strength, and
+# together they were a fifth of the photo's cost (``photograph``'s ``look``)
+TEXT_LOOKS = {**LEVELS, 0: replace(LEVELS[0], noise=0.0, quality=0)}
 
 
 def frame_size(doc_size: tuple[int, int]) -> tuple[int, int]:
@@ -220,7 +224,7 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
 
 
 def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
-               closer: float = 1.0, rim: int = 0) -> tuple[Image.Image, dict]:
+               closer: float = 1.0, rim: int = 0, look: Level | None = None) -> tuple[Image.Image, dict]:
     """``doc`` (an image, or an RGB array) photographed on ``surface_kind``: (the photo, facts about
     where the picture is).
 
@@ -233,7 +237,9 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
 
     With ``rim`` the picture is placed as if it had a border of that many pixels around it (the
     layout and facts of photographing it on such a border): the border is the scene's own surface,
-    and the shadow, defocus and JPEG follow the picture itself (:func:`inset`).
+    and the shadow, defocus and JPEG follow the picture itself (:func:`inset`). ``look`` is the
+    camera's work when a family's differs from the level's (:func:`camera`); the layout, and so
+    the facts, always follow :data:`LEVELS`.
     """
     lv = LEVELS[ctx.difficulty]
     size = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
@@ -262,7 +268,7 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     warp(src, matrix, (x1 - x0, y1 - y0), onto=arr[y0:y1, x0:x1])
-    return camera(arr, ctx, quad, focus=box, turn=turn, coded=box), facts
+    return camera(arr, ctx, quad, focus=box, turn=turn, coded=box, look=look), facts
 
 
 def inset(quad: list[tuple[float, float]], size: tuple[int, int], rim: int) -> list[tuple[float, float]]:
@@ -396,7 +402,8 @@ def _defocus_boxes(arr: np.ndarray, boxes: list, sigma: float) -> None:
 
 
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
-           focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None) -> Image.Image:
+           focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None,
+           look: Level | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
@@ -405,12 +412,13 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
     ``coded`` ([left, top, right, bottom], or a list of such boxes) limits the JPEG round trip to
     that part of the frame (:func:`jpeg_region`, :func:`jpeg_regions`); by default the whole frame
-    goes through it.
+    goes through it. ``look`` replaces the level's settings (:data:`LEVELS`) when given; a
+    quality of 0 skips the JPEG round trip.
 
     An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
     into it, and the grey maps are spread to three channels in one reused buffer -- fresh
     full-frame arrays per step cost more than the arithmetic."""
-    lv = LEVELS[ctx.difficulty]
+    lv = look or LEVELS[ctx.difficulty]
     if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
         arr = scene
         H, W = arr.shape[:2]
@@ -446,7 +454,9 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    if coded is None:
+    if not lv.quality:
+        photo = Image.fromarray(arr, "RGB")
+    elif coded is None:
         photo = jpeg(arr, lv.quality)
     elif coded and isinstance(coded[0], (list, tuple)):
         photo = jpeg_regions(arr, lv.quality, coded)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import family
 from ._common import Ctx
-from ._scene import flat, photograph
+from ._scene import TEXT_LOOKS, flat, photograph
 from .handwritten_note import FIELDS, note_sheet, rim
 
 SURFACES = ("desk", "wood", "fabric")
@@ -21,5 +21,5 @@ def draw_note_photo(ctx: Ctx):
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
     # placed as the note and its rim in handwritten_note, the rim being the desk of the photo itself;
     # handwriting is hard enough: the camera stays nearer
-    image, where = photograph(sheet, ctx, surface, closer=1.5, rim=rim(page))
+    image, where = photograph(sheet, ctx, surface, closer=1.5, rim=rim(page), look=TEXT_LOOKS[ctx.difficulty])
     return image, {**facts, **where, "surface": surface}
