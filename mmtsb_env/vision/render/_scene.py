@@ -46,7 +46,7 @@ LEVELS = {
 FRAME = 1024  # the longer side of every photo
 # the camera of the photos of text (note_photo, receipt_photo): the levels' own, but level 0 without
 # the sensor noise (sigma 2) and the JPEG round trip (quality 92): neither shows at that strength, and
-# together they were a fifth of the photo's cost (``photograph``'s ``look``)
+# together they were about a third of level 0's cost (``photograph``'s ``look``)
 TEXT_LOOKS = {**LEVELS, 0: replace(LEVELS[0], noise=0.0, quality=0)}
 
 
