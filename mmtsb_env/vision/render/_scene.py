@@ -236,8 +236,9 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
     describe the photo as delivered and ``upright_box`` the picture in the photo turned back.
 
     With ``rim`` the picture is placed as if it had a border of that many pixels around it (the
-    layout and facts of photographing it on such a border): the border is the scene's own surface,
-    and the shadow, defocus and JPEG follow the picture itself (:func:`inset`). ``look`` is the
+    layout and facts of photographing it on such a border): the border is the scene's own surface
+    (clutter may lie on it), and the shadow, defocus and JPEG follow the picture itself
+    (:func:`inset`). ``look`` is the
     camera's work when a family's differs from the level's (:func:`camera`); the layout, and so
     the facts, always follow :data:`LEVELS`.
     """

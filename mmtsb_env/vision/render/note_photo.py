@@ -1,6 +1,8 @@
 """``note_photo``: a photo of a handwritten note (or sticky note) left on a desk (natural text-rich).
 
-The same content (and defaults) as ``handwritten_note``, photographed like :mod:`.receipt_photo`.
+The same content (and defaults) as ``handwritten_note``: its sheet, photographed like
+:mod:`.receipt_photo` where ``handwritten_note``'s page (the sheet on a rim) would lie, on the
+photo's own desk.
 """
 
 from __future__ import annotations

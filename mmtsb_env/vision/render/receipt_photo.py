@@ -2,7 +2,8 @@
 
 The same content (and defaults) as ``receipt``: the flat receipt is drawn, then photographed
 among clutter with perspective, uneven light, a cast shadow, glare, blur, noise and JPEG
-artefacts, stronger at each level (see :mod:`._scene`).
+artefacts, stronger at each level (see :mod:`._scene`; at level 0 without noise and JPEG:
+``TEXT_LOOKS``).
 """
 
 from __future__ import annotations
