@@ -23,8 +23,8 @@ import cv2
 from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, jpeg, jpeg_array, lit_and_noisy, lookup,
                                              sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import _noise_tables, grey_noise
-from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus, _outside,
-                                            _shrunk, drawing_on, jpeg_region)
+from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus,
+                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_region, jpeg_regions)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -62,6 +62,20 @@ def test_defocus_of_a_view_writes_nothing_outside_it(photo):
     arr[100:300, 50:400] = _defocus(arr[100:300, 50:400], 0.6)
     assert np.array_equal(arr[:100], photo[:100]) and np.array_equal(arr[300:], photo[300:])
     assert not np.array_equal(arr[100:300, 50:400], photo[100:300, 50:400])
+
+
+@pytest.mark.parametrize("sigma", [0.3, 0.6, 1.0])
+def test_defocus_in_boxes_is_the_whole_frames_defocus_there_and_sharp_elsewhere(photo, sigma):
+    boxes = [[100, 80, 260, 200], [230, 150, 400, 330], [-10, 600, 60, 800], [700, 10, 740, 40]]  # overlapping, at the edges
+    arr = photo.copy()
+    _defocus_boxes(arr, boxes, sigma)
+    whole = _defocus(photo, sigma)
+    inside = np.zeros(photo.shape[:2], bool)
+    for x0, y0, x1, y1 in boxes:
+        inside[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = True
+    assert np.array_equal(arr[inside], whole[inside])
+    assert np.array_equal(arr[~inside], photo[~inside])
+    assert not np.array_equal(arr[inside], photo[inside])
 
 
 def test_tilted_words_get_pillows_canvas_and_keep_their_ink():
@@ -208,6 +222,22 @@ def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewher
     outside[max(0, y0 - m):y1 + m, max(0, x0 - m):x1 + m] = False
     assert np.array_equal(out[outside], photo[outside])
     assert not np.array_equal(out[y0:y1, x0:x1], photo[y0:y1, x0:x1])
+
+
+@pytest.mark.parametrize("quality", [92, 68])
+def test_jpeg_regions_are_the_whole_frames_round_trip_in_every_box_and_uncoded_elsewhere(photo, quality):
+    boxes = [[200, 300, 330, 420], [300, 390, 420, 520], [0, 0, 90, 70], [700, 950, 768, 1024], [50, 700, 60, 710]]
+    whole = np.asarray(jpeg(photo, quality))
+    out = np.asarray(jpeg_regions(photo.copy(), quality, boxes))
+    near = np.zeros(photo.shape[:2], bool)
+    for x0, y0, x1, y1 in boxes:  # the boxes overlap in pairs, sit at the frame's corners, or are tiny
+        assert np.array_equal(out[y0:y1, x0:x1], whole[y0:y1, x0:x1]), (x0, y0)
+        m = JPEG_MARGIN + 16
+        near[max(0, y0 - m):y1 + m, max(0, x0 - m):x1 + m] = True
+    assert np.array_equal(out[~near], photo[~near])
+    assert not np.array_equal(out[near], photo[near])
+    many = [[x, y, x + 100, y + 100] for x in range(0, 700, 90) for y in range(0, 1000, 90)]
+    assert np.array_equal(np.asarray(jpeg_regions(photo.copy(), quality, many)), whole)  # most of the frame: all of it
 
 
 def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
@@ -453,3 +483,38 @@ def test_the_allocator_setting_is_made_at_import_unless_switched_off(setting, ke
     code = "from mmtsb_env.vision.render import _common; print(_common.KEEPS_FREED_PAGES)"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.strip() == str(kept and sys.platform.startswith("linux"))
+
+
+def test_a_picture_photographed_with_a_rim_lies_where_the_picture_and_its_border_would():
+    """``photograph(rim=r)`` places the picture as one ``r`` px larger all round (the same facts),
+    the picture itself inside that border (``inset``: the same perspective map), the border the
+    scene's own surface."""
+    from mmtsb_env.vision.render._scene import inset, photograph
+    ctx = Ctx("note_photo", {}, seed=3, difficulty=1)
+    small = np.full((300, 200, 3), 250, np.uint8)
+    photo, facts = photograph(small, ctx, "wood", rim=40)
+    _, facts_big = photograph(np.full((380, 280, 3), 250, np.uint8), ctx, "wood")
+    assert facts == facts_big
+    quad = [(10.0, 20.0), (290.0, 30.0), (280.0, 400.0), (15.0, 390.0)]
+    assert np.allclose(inset(quad, (280, 380), 0), quad, atol=1e-3)
+    inner = inset(quad, (280, 380), 40)
+    assert all(min(p[0] for p in quad) < x < max(p[0] for p in quad) for x, _ in inner)
+    arr = np.asarray(photo).astype(int)
+    x0, y0, x1, y1 = facts["doc_box"]
+    core = arr[(y0 + y1) // 2 - 20:(y0 + y1) // 2 + 20, (x0 + x1) // 2 - 20:(x0 + x1) // 2 + 20]
+    edge = arr[y0 + 6:y0 + 16, (x0 + x1) // 2 - 20:(x0 + x1) // 2 + 20]  # inside the box, on the border
+    assert core.mean() > 200 and abs(edge.mean() - core.mean()) > 30  # the picture, then the wood around it
+
+
+def test_a_look_of_quality_0_skips_the_jpeg_round_trip():
+    """``camera(look=...)`` works as that level; quality 0 delivers the frame uncoded: coding it
+    after gives the photo of the same look with JPEG."""
+    from dataclasses import replace
+    from mmtsb_env.vision.render._scene import LEVELS, TEXT_LOOKS, camera
+    ctx = Ctx("receipt_photo", {}, seed=5, difficulty=0)
+    frame = np.random.default_rng(0).integers(60, 200, (96, 128, 3), dtype=np.uint8)
+    plain = camera(frame.copy(), ctx, look=replace(LEVELS[1], quality=0))
+    coded = camera(frame.copy(), ctx, look=LEVELS[1])
+    assert np.array_equal(np.asarray(jpeg(np.asarray(plain), LEVELS[1].quality)), np.asarray(coded))
+    assert not np.array_equal(np.asarray(plain), np.asarray(coded))
+    assert TEXT_LOOKS[0].quality == 0 and TEXT_LOOKS[0].noise == 0 and TEXT_LOOKS[1] == LEVELS[1]

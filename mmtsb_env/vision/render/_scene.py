@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 import cv2
@@ -32,7 +32,7 @@ class Level:
     glare: float  # peak brightness added by a specular highlight (0 = none)
     blur: float  # defocus blur radius, px
     noise: float  # sensor noise sigma
-    quality: int  # JPEG quality
+    quality: int  # JPEG quality (0: no JPEG round trip)
     clutter: int  # objects around the picture
 
 
@@ -44,6 +44,10 @@ LEVELS = {
     3: Level(0.38, 0.11, 7.0, 0.34, 0.3, 60.0, 0.6, 5.0, 68, 8),
 }
 FRAME = 1024  # the longer side of every photo
+# the camera of the photos of text (note_photo, receipt_photo): the levels' own, but level 0 without
+# the sensor noise (sigma 2) and the JPEG round trip (quality 92): neither shows at that strength, and
+# together they were about a third of level 0's cost (``photograph``'s ``look``)
+TEXT_LOOKS = {**LEVELS, 0: replace(LEVELS[0], noise=0.0, quality=0)}
 
 
 def frame_size(doc_size: tuple[int, int]) -> tuple[int, int]:
@@ -219,8 +223,10 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     return gx, gy, shine[gy:gy + gh, gx:gx + gw]
 
 
-def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None, closer: float = 1.0) -> tuple[Image.Image, dict]:
-    """``doc`` photographed on ``surface_kind``: (the photo, facts about where the picture is).
+def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
+               closer: float = 1.0, rim: int = 0, look: Level | None = None) -> tuple[Image.Image, dict]:
+    """``doc`` (an image, or an RGB array) photographed on ``surface_kind``: (the photo, facts about
+    where the picture is).
 
     The facts are ``doc_box`` ([left, top, right, bottom] of the picture in the photo; a crop there
     reads it best) and ``frame`` ([width, height]). From level 1 some photos are taken with the
@@ -228,10 +234,19 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     ``rotation`` degrees counter-clockwise (so ``rotate_image(-rotation, expand=True)`` sets it
     upright, exactly: quarter turns move pixels, they do not resample), ``doc_box`` and ``frame``
     describe the photo as delivered and ``upright_box`` the picture in the photo turned back.
+
+    With ``rim`` the picture is placed as if it had a border of that many pixels around it (the
+    layout and facts of photographing it on such a border): the border is the scene's own surface
+    (clutter may lie on it), and the shadow, defocus and JPEG follow the picture itself
+    (:func:`inset`). ``look`` is the
+    camera's work when a family's differs from the level's (:func:`camera`); the layout, and so
+    the facts, always follow :data:`LEVELS`.
     """
     lv = LEVELS[ctx.difficulty]
-    frame = frame_size(doc.size)
-    quad = placement(ctx, doc.size, frame, closer)
+    size = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
+    size = (size[0] + 2 * rim, size[1] + 2 * rim)
+    frame = frame_size(size)
+    quad = placement(ctx, size, frame, closer)
     box = bbox(quad)
     turn = turn_of(ctx)
     facts = {"doc_box": turned_box(box, frame, turn), "frame": list(frame[::-1] if turn in (90, 270) else frame)}
@@ -240,18 +255,30 @@ def photograph(doc: Image.Image, ctx: Ctx, surface_kind: str = "wood", base=None
     if drafting():
         return Image.new("RGB", tuple(facts["frame"]), (128, 128, 128)), facts
     W, H = frame
+    if rim:
+        quad = inset(quad, size, rim)
+        box = bbox(quad)
     arr = texture_array(surface_kind, frame, ctx.np_rng("scene:surface"), base)
     _clutter(arr, ctx, lv.clutter, box)
     _contact_shadow(arr, quad, box)
     # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)
     x1, y1 = min(W, box[2] + 1), min(H, box[3] + 1)
-    src = _shrunk(doc if doc.mode == "RGB" else doc.convert("RGB"), quad)
+    src = _shrunk(doc if isinstance(doc, np.ndarray) or doc.mode == "RGB" else doc.convert("RGB"), quad)
     h, w = src.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]),
                                          np.float32([(x - x0, y - y0) for x, y in quad]))
     warp(src, matrix, (x1 - x0, y1 - y0), onto=arr[y0:y1, x0:x1])
-    return camera(arr, ctx, quad, focus=box, turn=turn, coded=box), facts
+    return camera(arr, ctx, quad, focus=box, turn=turn, coded=box, look=look), facts
+
+
+def inset(quad: list[tuple[float, float]], size: tuple[int, int], rim: int) -> list[tuple[float, float]]:
+    """The corners of the part of a picture of ``size`` (w, h) placed at ``quad`` that lies ``rim``
+    pixels inside its edges: the same perspective map, applied to the inner rectangle."""
+    w, h = size
+    matrix = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]), np.float32(quad))
+    inner = np.float32([[(rim, rim), (w - rim, rim), (w - rim, h - rim), (rim, h - rim)]])
+    return [(float(x), float(y)) for x, y in cv2.perspectiveTransform(inner, matrix)[0]]
 
 
 CONTACT = 0.45  # how much light the picture's own shadow takes away, at its darkest
@@ -319,8 +346,8 @@ def turned_box(box: list[int], size: tuple[int, int], turn: int) -> list[int]:
 SAMPLED_AS_DRAWN = (0.72, 1.1)  # shown at these scales of its drawn size, the page is warped from as it is
 
 
-def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
-    """``doc`` (RGB) resampled to 1.25x its size in the photo, as an array, so the perspective
+def _shrunk(doc: Image.Image | np.ndarray, quad: list[tuple[float, float]]) -> np.ndarray:
+    """``doc`` (RGB, an image or an array) resampled to 1.25x its size in the photo, as an array, so the perspective
     warp after it samples near 1:1, where bilinear stays sharp and aliasing-free -- or ``doc`` as
     it is when the photo shows it near its drawn size (the warp's bilinear resamples it
     well by itself: the range :data:`SAMPLED_AS_DRAWN`; resampling first cost 2-4 ms, and tesseract
@@ -331,11 +358,12 @@ def _shrunk(doc: Image.Image, quad: list[tuple[float, float]]) -> np.ndarray:
     grey level from Pillow's antialiased bicubic on average, at a quarter of its cost or less;
     tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py)."""
     x0, y0, x1, y1 = bbox(quad)
-    k = min(1.25 * (x1 - x0) / doc.width, 1.25 * (y1 - y0) / doc.height)
-    arr = np.asarray(doc)
+    arr = doc if isinstance(doc, np.ndarray) else np.asarray(doc)
+    h, w = arr.shape[:2]
+    k = min(1.25 * (x1 - x0) / w, 1.25 * (y1 - y0) / h)
     if SAMPLED_AS_DRAWN[0] <= k / 1.25 <= SAMPLED_AS_DRAWN[1]:  # the warp's bilinear samples it well as it is
         return arr
-    size = (max(1, round(doc.width * k)), max(1, round(doc.height * k)))
+    size = (max(1, round(w * k)), max(1, round(h * k)))
     if k > 1:
         return cv2.resize(arr, size, interpolation=cv2.INTER_CUBIC)
     return cv2.resize(cv2.GaussianBlur(arr, (0, 0), 0.5 * math.sqrt(1 / k - 1)), size, interpolation=cv2.INTER_LINEAR)
@@ -355,20 +383,43 @@ def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.filter2D(across, -1, taps[:, None], borderType=cv2.BORDER_REPLICATE)
 
 
+def _defocus_boxes(arr: np.ndarray, boxes: list, sigma: float) -> None:
+    """:func:`_defocus` of ``arr`` (RGB, in place) inside each of ``boxes`` (and 2 px around it):
+    every box is blurred from the pixels as they were before any of them (so where boxes overlap
+    the result is the same as one blur over both), the rest of the frame left sharp."""
+    H, W = arr.shape[:2]
+    pad = 1 if sigma * sigma < 0.64 else math.ceil(3 * sigma)  # the kernel's reach
+    done = []
+    for box in boxes:
+        x0, y0 = max(0, int(box[0]) - 2), max(0, int(box[1]) - 2)
+        x1, y1 = min(W, int(math.ceil(box[2])) + 2), min(H, int(math.ceil(box[3])) + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        sx0, sy0, sx1, sy1 = max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad)
+        blurred = _defocus(arr[sy0:sy1, sx0:sx1], sigma)
+        done.append((x0, y0, x1, y1, blurred[y0 - sy0:y1 - sy0, x0 - sx0:x1 - sx0]))
+    for x0, y0, x1, y1, region in done:
+        arr[y0:y1, x0:x1] = region
+
+
 def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, float]] | None = None, glare: bool = True,
-           focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None) -> Image.Image:
+           focus: list[int] | None = None, turn: int = 0, coded: list[int] | None = None,
+           look: Level | None = None) -> Image.Image:
     """What the phone camera adds at the spec's level: uneven light, then (over ``quad``, the
     picture, when given) a cast shadow and glare, then defocus, sensor noise and JPEG. Defocus is
     applied inside ``focus`` ([left, top, right, bottom], the part that matters: a picture's
-    bounding box) when given, else over the whole frame (blurring costs per pixel). The photo
+    bounding box; or a list of such boxes, :func:`_defocus_boxes`) when given, else over the whole
+    frame (blurring costs per pixel). The photo
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
-    ``coded`` ([left, top, right, bottom]) limits the JPEG round trip to that part of the frame
-    (:func:`jpeg_region`); by default the whole frame goes through it.
+    ``coded`` ([left, top, right, bottom], or a list of such boxes) limits the JPEG round trip to
+    that part of the frame (:func:`jpeg_region`, :func:`jpeg_regions`); by default the whole frame
+    goes through it. ``look`` replaces the level's settings (:data:`LEVELS`) when given; a
+    quality of 0 skips the JPEG round trip.
 
     An RGB array ``scene`` is worked on in place (the callers' own scratch frame): each step writes
     into it, and the grey maps are spread to three channels in one reused buffer -- fresh
     full-frame arrays per step cost more than the arithmetic."""
-    lv = LEVELS[ctx.difficulty]
+    lv = look or LEVELS[ctx.difficulty]
     if isinstance(scene, np.ndarray):  # an RGB array the caller hands over (no copy in and out of Pillow)
         arr = scene
         H, W = arr.shape[:2]
@@ -385,7 +436,9 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     if light is not None:
         spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
         cv2.multiply(arr, spread, dst=arr, scale=1 / 255.0)
-    if lv.blur:
+    if lv.blur and focus is not None and focus and isinstance(focus[0], (list, tuple)):
+        _defocus_boxes(arr, focus, lv.blur)
+    elif lv.blur:
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
         arr[y0:y1, x0:x1] = _defocus(arr[y0:y1, x0:x1], lv.blur)
@@ -402,7 +455,14 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    photo = jpeg(arr, lv.quality) if coded is None else jpeg_region(arr, lv.quality, coded)
+    if not lv.quality:
+        photo = Image.fromarray(arr, "RGB")
+    elif coded is None:
+        photo = jpeg(arr, lv.quality)
+    elif coded and isinstance(coded[0], (list, tuple)):
+        photo = jpeg_regions(arr, lv.quality, coded)
+    else:
+        photo = jpeg_region(arr, lv.quality, coded)
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
 
 
@@ -425,6 +485,41 @@ def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
         return jpeg(arr, quality)
     if x1 > x0 and y1 > y0:
         arr[y0:y1, x0:x1] = jpeg_array(arr[y0:y1, x0:x1], quality)
+    return Image.fromarray(arr, "RGB")
+
+
+def _coded_rect(box: list[int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The part of a frame of ``size`` (w, h) :func:`jpeg_region` codes for ``box``: the box and
+    :data:`JPEG_MARGIN` around it, on the 16-px grid of the frame's blocks (x0, y0, x1, y1)."""
+    W, H = size
+    x0, y0 = max(0, int(box[0]) - JPEG_MARGIN) // 16 * 16, max(0, int(box[1]) - JPEG_MARGIN) // 16 * 16
+    x1 = min(W, -(-(int(math.ceil(box[2])) + JPEG_MARGIN) // 16) * 16)
+    y1 = min(H, -(-(int(math.ceil(box[3])) + JPEG_MARGIN) // 16) * 16)
+    return x0, y0, x1, y1
+
+
+def jpeg_regions(arr: np.ndarray, quality: int, boxes: list[list[int]]) -> Image.Image:
+    """:func:`jpeg_region` for several boxes (the objects of a scene), in place: each box's coded
+    part (:func:`_coded_rect`) goes through the JPEG round trip on its own, all from the pixels as
+    they were; then every part is written back, and after them every part's core (the box's own
+    blocks, without the margin that holds the decoder's chroma upsampling) again -- so inside each
+    box the pixels are those of coding the whole frame, where parts overlap too, and the surface
+    between them stays uncoded. Parts covering more than :data:`JPEG_WHOLE` of the frame between
+    them: the whole frame is coded."""
+    H, W = arr.shape[:2]
+    pairs = [(r, b) for r, b in ((_coded_rect(b, (W, H)), b) for b in boxes) if r[2] > r[0] and r[3] > r[1]]
+    rects, boxes = [r for r, _ in pairs], [b for _, b in pairs]
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > JPEG_WHOLE * W * H:
+        return jpeg(arr, quality)
+    coded = [jpeg_array(arr[y0:y1, x0:x1], quality) for x0, y0, x1, y1 in rects]
+    for (x0, y0, x1, y1), part in zip(rects, coded):
+        arr[y0:y1, x0:x1] = part
+    for (x0, y0, x1, y1), part, box in zip(rects, coded, boxes):
+        cx0, cy0 = max(x0, int(box[0]) // 16 * 16), max(y0, int(box[1]) // 16 * 16)
+        cx1 = min(x1, -(-int(math.ceil(box[2])) // 16) * 16)
+        cy1 = min(y1, -(-int(math.ceil(box[3])) // 16) * 16)
+        if cx1 > cx0 and cy1 > cy0:
+            arr[cy0:cy1, cx0:cx1] = part[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
     return Image.fromarray(arr, "RGB")
 
 

@@ -10,8 +10,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import (Choice, Color, Ctx, Str, TextDraw, clutter_count, degrade, drafting, drawer, lookup, rgb, shade,
-                      texture, texture_array)
+from ._common import (DEGRADE, Choice, Color, Ctx, Scan, Str, TextDraw, clutter_count, degrade, drafting, drawer, lookup,
+                      rgb, shade, texture, texture_array)
 from ..fonts import get_font
 
 NOTES = [
@@ -25,6 +25,13 @@ NOTES = [
 ]
 PAPERS = ("lined", "plain", "sticky")
 INKS = {"blue": (28, 50, 140), "black": (25, 25, 30), "red": (160, 25, 30), "green": (20, 100, 50), "pencil": (80, 80, 85)}
+
+# what the scan does to the note at each level: the shared DEGRADE but for level 3, which is mostly
+# *small* (under half size, a light turn, mild noise and JPEG): tesseract misses most lines as
+# delivered and reads most after the tools' 2x zoom (tests/generation/test_ocr.py; the shared
+# level 3 -- a 0.75 shrink, 8 degrees, noise 9, JPEG 50 -- left under half readable either way)
+SCANS = {**DEGRADE, 3: Scan(3.0, blur=0.3, noise=3.0, quality=80, light=0.22, scale=0.43)}
+WAVE = {0: 1.5, 1: 2.3, 2: 3.1, 3: 2.5}  # the hand's wobble, px, per level
 
 FIELDS = {"text": Str(600), "title": Str(40, allow_empty=True), "paper": Choice(PAPERS), "ink": Choice(list(INKS)),
           "signature": Str(30, allow_empty=True), "ink_color": Color()}
@@ -184,9 +191,62 @@ def _ink_tables(ink: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.n
     return tuple(np.rint(c * v).astype(np.uint8) for c in ink)
 
 
+def _clear_spot(at: tuple[int, int], r: int, written: list[tuple[float, float, float, float]],
+                size: tuple[int, int]) -> tuple[int, int]:
+    """Where a mark of radius ``r`` drawn at ``at`` goes so that it covers no written word (the
+    boxes ``written``): ``at`` itself if it is clear, else the clear spot nearest to it on a
+    16-px grid over the sheet (``size``), else the spot covering the least of the words' area.
+    The marks distract; they do not hide what the note says."""
+    w, h = size
+    if not written:
+        return at
+    boxes = np.array(written, np.float64)
+    def covered(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:  # the words' area under each square (x +- r, y +- r)
+        dx = np.clip(np.minimum(xs[:, None] + r, boxes[:, 2]) - np.maximum(xs[:, None] - r, boxes[:, 0]), 0, None)
+        dy = np.clip(np.minimum(ys[:, None] + r, boxes[:, 3]) - np.maximum(ys[:, None] - r, boxes[:, 1]), 0, None)
+        return (dx * dy).sum(1)
+    if not covered(np.array([at[0]], np.float64), np.array([at[1]], np.float64))[0]:
+        return at
+    gy, gx = np.mgrid[r + 8:max(r + 9, h - r - 7):16, r + 8:max(r + 9, w - r - 7):16]
+    xs, ys = gx.ravel().astype(np.float64), gy.ravel().astype(np.float64)
+    best = np.lexsort(((xs - at[0]) ** 2 + (ys - at[1]) ** 2, covered(xs, ys)))[0]
+    return int(xs[best]), int(ys[best])
+
+
 @family("handwritten_note", FIELDS)
 def draw_handwritten_note(ctx: Ctx):
     """A handwritten note (lined, plain or sticky paper): optional title, lines of text, signature."""
+    page, facts = note_page(ctx)
+    return degrade(page, ctx, scan=SCANS[ctx.difficulty]), facts
+
+
+def note_page(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
+    """The note on its surface before the level's scan: (an RGB array -- a grey stand-in image in
+    the draft pass --, the facts): :func:`note_sheet` laid on a rim of desk or wood (:func:`rim`)."""
+    sheet, facts = note_sheet(ctx)
+    margin = rim(ctx)
+    W, H = sheet.size if isinstance(sheet, Image.Image) else (sheet.shape[1], sheet.shape[0])
+    surface = ctx.rng("surface").choice(["desk", "wood"])
+    if drafting():
+        return texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface")), facts
+    # built as an array (the shadow darkens its own region in place), handed to degrade as is
+    canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
+    shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
+    canvas[margin:margin + H, margin:margin + W] = sheet
+    return canvas, facts
+
+
+def rim(ctx: Ctx) -> int:
+    """The width of the surface around the sheet in :func:`note_page`, px: a narrow rim up to level
+    1 (on a wide dark rim tesseract's page segmentation loses the whole note -- level 1, seeds 0-2:
+    1 line in 13 read with a 90 px rim, 12 in 13 with 50)."""
+    return 50 if ctx.difficulty <= 1 else 90
+
+
+def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
+    """The written sheet alone: (an RGB array of the paper with its ink -- a grey stand-in image of
+    its size in the draft pass --, the facts). :mod:`.note_photo` photographs it on the scene's own
+    surface."""
     pick = ctx.rng("field:note").choice(NOTES)
     title = ctx.get("title", lambda r: pick[0])
     text = ctx.get("text", lambda r: pick[1])
@@ -247,13 +307,16 @@ def draw_handwritten_note(ctx: Ctx):
     layer = _Ink((W, H))  # laid on the sheet in the ink's colour at the end
     y = top
     slope = hand.uniform(-0.015, 0.015)
+    written: list[tuple[float, float, float, float]] = []  # each written line's box (left, top, right, bottom)
     for words in ([] if drafting() else lines_out):  # placing the words is pixel work (no fact depends on it)
         x = margin_left + hand.uniform(-6, 10)
         for img in words:
             angle = hand.uniform(-2.5, 2.5)
             baseline = y + gap - int(img.height * 0.72) + int((x - margin_left) * slope)
             grown = _tilted_size(img.size, angle)[1] - img.height
-            layer.stamp(img, (int(x), max(0, int(baseline - grown / 2))), angle)
+            at = (int(x), max(0, int(baseline - grown / 2)))
+            layer.stamp(img, at, angle)
+            written.append((at[0], at[1], at[0] + img.width, at[1] + img.height + grown))
             x += img.width + size * hand.uniform(0.22, 0.36)
         y += gap
     n_clutter = clutter_count(ctx)
@@ -282,29 +345,19 @@ def draw_handwritten_note(ctx: Ctx):
                 layer.line(pts, fill=230, width=3)
             elif what == "star":
                 cx, cy, r = cr.randint(30, margin_left - 40 if margin_left > 80 else 60), cr.randint(top, H - 60), 18
+                cx, cy = _clear_spot((cx, cy), r + 3, written, (W, H))
                 pts = [(cx + r * (1 if k % 2 == 0 else 0.45) * math.cos(k * math.pi / 5 - math.pi / 2),
                         cy + r * (1 if k % 2 == 0 else 0.45) * math.sin(k * math.pi / 5 - math.pi / 2)) for k in range(11)]
                 layer.line(pts, fill=230, width=3)
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
+                cx, cy = _clear_spot((cx, cy), r + 3, written, (W, H))
                 d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
-    planes = None if drafting() else _wave(list(layer.planes()), ctx.rng("wave"), amplitude=1.5 + ctx.difficulty * 0.8,
-                                           period=23.0)
-    # on a surface
-    # a narrow rim of the surface up to level 1: on a wide dark rim tesseract's page segmentation
-    # loses the whole note (level 1, seeds 0-2: 1 line in 13 read with a 90 px rim, 12 in 13 with 50)
-    margin = 50 if ctx.difficulty <= 1 else 90
-    surface = ctx.rng("surface").choice(["desk", "wood"])
-    if drafting():
-        canvas = texture(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-    else:  # built as an array (the shadow darkens its own region in place), handed to degrade as is
-        canvas = texture_array(surface, (W + 2 * margin, H + 2 * margin), ctx.np_rng("surface"))
-        shade(canvas, (margin, margin, margin + W, margin + H), offset=8, blur=10, covered=True)
-        page = canvas[margin:margin + H, margin:margin + W]
-        page[:] = np.asarray(sheet)
-        _ink_onto(page, *planes, ink)
-    image = degrade(canvas, ctx)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
              "signature": signature or None, "paper": paper, "ink": ink_name}
-    return image, facts
+    if drafting():
+        return Image.new("RGB", (W, H), (128, 128, 128)), facts
+    page = np.array(sheet)
+    _ink_onto(page, *_wave(list(layer.planes()), ctx.rng("wave"), amplitude=WAVE[ctx.difficulty], period=23.0), ink)
+    return page, facts

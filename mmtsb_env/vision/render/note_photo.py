@@ -1,14 +1,16 @@
 """``note_photo``: a photo of a handwritten note (or sticky note) left on a desk (natural text-rich).
 
-The same content (and defaults) as ``handwritten_note``, photographed like :mod:`.receipt_photo`.
+The same content (and defaults) as ``handwritten_note``: its sheet, photographed like
+:mod:`.receipt_photo` where ``handwritten_note``'s page (the sheet on a rim) would lie, on the
+photo's own desk.
 """
 
 from __future__ import annotations
 
-from . import FAMILIES, family
+from . import family
 from ._common import Ctx
-from ._scene import flat, photograph
-from .handwritten_note import FIELDS
+from ._scene import TEXT_LOOKS, flat, photograph
+from .handwritten_note import FIELDS, note_sheet, rim
 
 SURFACES = ("desk", "wood", "fabric")
 
@@ -16,7 +18,10 @@ SURFACES = ("desk", "wood", "fabric")
 @family("note_photo", FIELDS)
 def draw_note_photo(ctx: Ctx):
     """A photo of a handwritten note on a desk: the note's facts plus where it lies (doc_box)."""
-    doc, facts = FAMILIES["handwritten_note"].draw(flat(ctx, "handwritten_note"))
+    page = flat(ctx, "handwritten_note")
+    sheet, facts = note_sheet(page)  # level 0's sheet, as the array it is drawn in
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
-    image, where = photograph(doc, ctx, surface, closer=1.5)  # handwriting is hard enough: the camera stays nearer
+    # placed as the note and its rim in handwritten_note, the rim being the desk of the photo itself;
+    # handwriting is hard enough: the camera stays nearer
+    image, where = photograph(sheet, ctx, surface, closer=1.5, rim=rim(page), look=TEXT_LOOKS[ctx.difficulty])
     return image, {**facts, **where, "surface": surface}

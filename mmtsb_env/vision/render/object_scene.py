@@ -160,4 +160,11 @@ def draw_object_scene(ctx: Ctx):
         reach = max(8, (x1 - x0) // 8)  # strokes (the apple's stalk) may stick out of the box a little
         with drawing_on(scene, (x0 - reach, y0 - reach, x1 + reach, y1 + reach)) as (d, ox, oy):
             _draw(d, o["shape"], (x0 - ox, y0 - oy, x1 - ox, y1 - oy), COLORS[o["color"]])
-    return camera(scene, ctx, glare=False), facts
+    # defocus and JPEG over the objects and their shadows only (the bare table needs neither: both
+    # cost per pixel, and the coded parts are the pixels of coding the whole frame)
+    focus = []
+    for o in placed:
+        x0, y0, x1, y1 = o["box"]
+        grow = max(8, (x1 - x0) // 8, (x1 - x0) // 14 + 4)
+        focus.append([x0 - grow, y0 - grow, x1 + grow, y1 + grow])
+    return camera(scene, ctx, glare=False, focus=focus, coded=focus), facts

@@ -2,14 +2,15 @@
 
 The same content (and defaults) as ``receipt``: the flat receipt is drawn, then photographed
 among clutter with perspective, uneven light, a cast shadow, glare, blur, noise and JPEG
-artefacts, stronger at each level (see :mod:`._scene`).
+artefacts, stronger at each level (see :mod:`._scene`; at level 0 without noise and JPEG:
+``TEXT_LOOKS``).
 """
 
 from __future__ import annotations
 
 from . import FAMILIES, family
 from ._common import Ctx
-from ._scene import flat, photograph
+from ._scene import TEXT_LOOKS, flat, photograph
 from .receipt import FIELDS
 
 SURFACES = ("wood", "desk", "fabric", "concrete")
@@ -20,5 +21,5 @@ def draw_receipt_photo(ctx: Ctx):
     """A photo of a receipt on a table: the receipt's facts plus where it lies (doc_box)."""
     doc, facts = FAMILIES["receipt"].draw(flat(ctx, "receipt"))
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
-    image, where = photograph(doc, ctx, surface)
+    image, where = photograph(doc, ctx, surface, look=TEXT_LOOKS[ctx.difficulty])
     return image, {**facts, **where, "surface": surface}

@@ -23,9 +23,9 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, jpeg_array, line_height, texture
+from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, line_height, texture
 from .infographic import chart_record
-from ._scene import LEVELS as CAMERA
+from ._scene import LEVELS as CAMERA, jpeg_regions
 from .charts import COMMON
 from .object_scene import COLORS, SHAPES, _draw
 
@@ -70,8 +70,9 @@ def _grain_tile(sigma: float) -> tuple[np.ndarray, np.ndarray]:
 def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image:
     """The photo families' camera at this level (:data:`._scene.LEVELS`: light falloff, defocus,
     noise, JPEG), cheaply: the light is a coarse grid resized up, the noise a window of a cached tile,
-    and the defocus is applied inside the ``focus`` boxes (the columns and strays: what is counted).
-    Pixel arithmetic in OpenCV (saturating, on the array)."""
+    and the defocus and the JPEG round trip are applied inside the ``focus`` boxes (the columns,
+    cards, strays and title: what is read and counted; :func:`._scene.jpeg_regions`, the pixels
+    of coding the whole frame there). Pixel arithmetic in OpenCV (saturating), in place on one array."""
     lv = CAMERA[ctx.difficulty]
     r = ctx.rng("camera")
     arr = np.array(scene)
@@ -81,7 +82,7 @@ def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image
         dist = np.hypot(xx / 15 - gx, yy / 11 - gy) / 1.1
         grid = (255 * (1 - lv.light * np.clip(dist, 0, 1))).astype(np.uint8)
         light = cv2.resize(grid, (W, H), interpolation=cv2.INTER_LINEAR)
-        arr = cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), scale=1 / 255.0)
+        cv2.multiply(arr, cv2.cvtColor(light, cv2.COLOR_GRAY2RGB), dst=arr, scale=1 / 255.0)
     if lv.blur:  # a 3x3 kernel whose variance is the level's defocus (sigma^2 per axis)
         w1 = lv.blur ** 2 / 2
         row = np.array([w1, 1 - 2 * w1, w1], np.float32)
@@ -92,8 +93,9 @@ def _camera(scene: Image.Image, ctx: Ctx, focus: list[list[int]]) -> Image.Image
     if lv.noise:
         ox, oy = r.randrange(160), r.randrange(160)
         up, down = _grain_tile(lv.noise)
-        arr = cv2.subtract(cv2.add(arr, up[oy:oy + H, ox:ox + W]), down[oy:oy + H, ox:ox + W])
-    return Image.fromarray(jpeg_array(arr, lv.quality), "RGB")
+        cv2.add(arr, up[oy:oy + H, ox:ox + W], dst=arr)
+        cv2.subtract(arr, down[oy:oy + H, ox:ox + W], dst=arr)
+    return jpeg_regions(arr, lv.quality, [[x0 - 6, y0 - 6, x1 + 8, y1 + 8] for x0, y0, x1, y1 in focus])
 
 
 def level_metrics(facts: dict) -> dict[str, float]:
