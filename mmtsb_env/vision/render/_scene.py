@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, drafting, grey_noise, jpeg, jpeg_array, rgb, texture_array, warp
+from ._common import Ctx, drafting, grey_noise, jpeg, jpeg_array, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -527,8 +527,3 @@ def flat(ctx: Ctx, kind: str) -> Ctx:
     """The context that draws the flat picture: the same content and seed, as ``kind`` at level 0
     (so the picture shows the same values the flat family would, and its defaults match)."""
     return Ctx(kind=kind, content=ctx.content, seed=ctx.seed, difficulty=0)
-
-
-def on_wall(doc: Image.Image, ctx: Ctx, wall: str = "brick", color=None) -> tuple[Image.Image, dict]:
-    """A picture hung on a wall (a poster, a sign): :func:`photograph` on a wall texture."""
-    return photograph(doc, ctx, wall, rgb(color) if color is not None else None)
