@@ -60,9 +60,22 @@ def _minutes_before(hhmm: str, minutes: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
+SIZE = (800, 1100)  # the poster's size as drawn by its own family (zoom 1)
+
+
 @family("event_poster", FIELDS)
 def draw_event_poster(ctx: Ctx):
     """An event poster: title, subtitle, date, time, venue, price, organiser."""
+    return draw_poster(ctx)
+
+
+def draw_poster(ctx: Ctx, zoom: float = 1.0):
+    """:func:`draw_event_poster` with every length of its layout (page, margins, offsets, font
+    sizes) times ``zoom``: a photo that shows the poster smaller draws it at the size it shows it
+    (fewer pixels to draw, copy and warp) instead of shrinking the whole one. The random draws
+    are the same at every zoom, so are the facts; ``SIZE`` times a zoom that divides it exactly
+    keeps the page's proportions exact."""
+    z = zoom
     title = ctx.get("title", lambda r: r.choice(TITLES))
     subtitle = ctx.get("subtitle", lambda r: r.choice(SUBTITLES))
     iso_date = ctx.get("date", random_date)
@@ -84,13 +97,13 @@ def draw_event_poster(ctx: Ctx):
     date_text = format_date(iso_date, 4).upper()
     time_text = format_time(time, twelve) + (f" - {format_time(end_time, twelve)}" if end_time else "")
 
-    W, H = 800, 1100
+    W, H = round(SIZE[0] * z), round(SIZE[1] * z)
     img = gradient((W, H), top, bottom, diagonal=True)
     if not drafting():  # decorative shapes (pixels only), blended straight onto the page
         sd = ImageDraw.Draw(img, "RGBA")
         sr = ctx.rng("shapes")
         for _ in range(9):
-            cx, cy, rad = sr.uniform(-100, W + 100), sr.uniform(-100, H + 100), sr.uniform(40, 260)
+            cx, cy, rad = (z * sr.uniform(-100, SIZE[0] + 100), z * sr.uniform(-100, SIZE[1] + 100), z * sr.uniform(40, 260))
             col = (255, 255, 255, sr.randint(18, 55)) if sr.random() < 0.6 else (0, 0, 0, sr.randint(15, 40))
             if sr.random() < 0.65:
                 sd.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=col)
@@ -101,50 +114,50 @@ def draw_event_poster(ctx: Ctx):
     ink = (255, 255, 255) if dark_bg else (20, 20, 30)
     shade = (0, 0, 0) if dark_bg else (255, 255, 255)
     s = ctx.scale
-    pad = 60
+    pad = 60 * z
 
-    y = 70
-    d.text((pad, y), organiser.upper() + " PRESENTS", font=fit_font(organiser.upper() + " PRESENTS", "sans-bold", W - 2 * pad, 22 * s), fill=ink)
-    y += 60
+    y = 70 * z
+    d.text((pad, y), organiser.upper() + " PRESENTS", font=fit_font(organiser.upper() + " PRESENTS", "sans-bold", W - 2 * pad, 22 * s * z), fill=ink)
+    y += 60 * z
     longest = max(title.upper().split(), key=lambda w: get_font("sans-bold", 86).getlength(w))
-    f_title = fit_font(longest, "sans-bold", W - 2 * pad, 86 * s)  # no word is ever broken across lines
+    f_title = fit_font(longest, "sans-bold", W - 2 * pad, 86 * s * z)  # no word is ever broken across lines
     lines = wrap(title.upper(), f_title, W - 2 * pad)
-    while len(lines) > 3 and f_title.size > 30:
+    while len(lines) > 3 and f_title.size > 30 * z:
         f_title = get_font("sans-bold", f_title.size * 0.85)
         lines = wrap(title.upper(), f_title, W - 2 * pad)
     for line in lines:
         f = fit_font(line, "sans-bold", W - 2 * pad, f_title.size)
-        d.text((pad + 4, y + 4), line, font=f, fill=mix(shade, top, 0.5))
+        d.text((pad + 4 * z, y + 4 * z), line, font=f, fill=mix(shade, top, 0.5))
         d.text((pad, y), line, font=f, fill=ink)
         y += int(f.size * 1.2)
-    y += 20
-    d.text((pad, y), subtitle, font=fit_font(subtitle, "sans-oblique", W - 2 * pad, 32 * s), fill=ink)
-    y += 90
+    y += 20 * z
+    d.text((pad, y), subtitle, font=fit_font(subtitle, "sans-oblique", W - 2 * pad, 32 * s * z), fill=ink)
+    y += 90 * z
     # info panel
-    panel_top = max(y, 560)
+    panel_top = max(y, 560 * z)
     pink = ink if dark_bg else (20, 20, 30)
     rows = [("WHEN", f"{date_text}"), ("TIME", time_text), ("WHERE", venue)]
-    value_w = W - 2 * pad - 170
+    value_w = W - 2 * pad - 170 * z
     laid = []  # (label, font, lines)
     for label, value in rows:
-        f = fit_font(value, "sans-bold", value_w, 36 * s, min_size=26 * s)
+        f = fit_font(value, "sans-bold", value_w, 36 * s * z, min_size=26 * s * z)
         laid.append((label, f, wrap(value, f, value_w)[:3]))
-    panel_h = 30 + sum(max(72, len(ls) * int(f.size * 1.2) + 36) for _, f, ls in laid) + 80
-    panel = (pad - 20, panel_top, W - pad + 20, panel_top + panel_h)
-    d.rounded_rectangle(panel, radius=24, fill=mix(shade, top, 0.25) if dark_bg else (255, 255, 255))
-    yy = panel_top + 30
+    panel_h = 30 * z + sum(max(72 * z, len(ls) * int(f.size * 1.2) + 36 * z) for _, f, ls in laid) + 80 * z
+    panel = (pad - 20 * z, panel_top, W - pad + 20 * z, panel_top + panel_h)
+    d.rounded_rectangle(panel, radius=round(24 * z), fill=mix(shade, top, 0.25) if dark_bg else (255, 255, 255))
+    yy = panel_top + 30 * z
     label_color = ink
     if not dark_bg:  # the darker palette colour, darkened until it reads well on white
         label_color = min((rgb(top), rgb(bottom)), key=luminance)
         while luminance(label_color) > 110:
             label_color = mix(label_color, (0, 0, 0), 0.2)
     for label, f, lines in laid:
-        d.text((pad + 10, yy), label, font=ctx.font("sans-bold", 22), fill=label_color)
+        d.text((pad + 10 * z, yy), label, font=ctx.font("sans-bold", 22 * z), fill=label_color)
         for k, line in enumerate(lines):
-            d.text((pad + 140, yy - 4 + k * int(f.size * 1.2)), line, font=f, fill=pink)
-        yy += max(72, len(lines) * int(f.size * 1.2) + 36)
-    f_price = fit_font(price_text.upper(), "sans-bold", W - 2 * pad - 40, 44 * s)
-    d.text((W / 2, yy + 8), price_text.upper(), font=f_price, fill=pink, anchor="ma")
+            d.text((pad + 140 * z, yy - 4 * z + k * int(f.size * 1.2)), line, font=f, fill=pink)
+        yy += max(72 * z, len(lines) * int(f.size * 1.2) + 36 * z)
+    f_price = fit_font(price_text.upper(), "sans-bold", W - 2 * pad - 40 * z, 44 * s * z)
+    d.text((W / 2, yy + 8 * z), price_text.upper(), font=f_price, fill=pink, anchor="ma")
     panel_bottom = panel_top + panel_h
     n_clutter = clutter_count(ctx)
     if n_clutter:
@@ -156,13 +169,13 @@ def draw_event_poster(ctx: Ctx):
             f"Sponsored by {cr.choice(['Acme Bank', 'Sunny FM 98.1', 'Blue Sky Telecom', 'Fresh Mart'])}",
             f"Info: {cr.randint(201, 989)}-{cr.randint(200, 999)}-{cr.randint(0, 9999):04d}",
         ]
-        f = ctx.font("sans", 20)
+        f = ctx.font("sans", 20 * z)
         for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
             col, row = divmod(i, 3)
             x = pad if col == 0 else W - pad
-            d.text((x, panel_bottom + 25 + row * 30), text, font=f, fill=ink, anchor="ra" if col else "la")
+            d.text((x, panel_bottom + (25 + row * 30) * z), text, font=f, fill=ink, anchor="ra" if col else "la")
             ctx.distractors.append(text)
-    d.text((W / 2, H - 50), f"Presented by {organiser}", font=fit_font(f"Presented by {organiser}", "sans", W - 2 * pad, 22 * s), fill=ink, anchor="ma")
+    d.text((W / 2, H - 50 * z), f"Presented by {organiser}", font=fit_font(f"Presented by {organiser}", "sans", W - 2 * pad, 22 * s * z), fill=ink, anchor="ma")
     if ctx.difficulty >= 1:  # photographed on a wall
         if drafting():
             img = texture("concrete" if ctx.difficulty < 3 else "brick", (W + 160, H + 160), ctx.np_rng("wall"))
