@@ -1009,13 +1009,15 @@ def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
-    """``image`` (a Pillow image or an RGB uint8 array) through a JPEG encode and decode at
+    """``image`` (a Pillow image or an RGB, RGBA or RGBX uint8 array) through a JPEG encode and decode at
     ``quality`` (the artefacts a re-sent photo has), as an RGB image.
 
     OpenCV's libjpeg-turbo encoder on the array (the same bytes as Pillow's encoder at its
     defaults: 4:2:0 chroma, no optimisation; compared pixel for pixel, at about two thirds of the
     cost), decoded by Pillow into the image (:func:`_jpeg_of_bgr`)."""
     arr = image if isinstance(image, np.ndarray) else _array(image)
+    if arr.ndim == 3 and arr.shape[2] == 4:  # RGBA or RGBX: the fourth channel dropped on the way
+        return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGBA2BGR), quality)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
     return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), quality)
