@@ -483,13 +483,18 @@ def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple
 
 def fit_font(text: str, style: str, max_width: float, size: float, min_size: float = 8) -> ImageFont.FreeTypeFont:
     """The largest font of ``style`` not above ``size`` whose rendering of ``text`` fits."""
-    size = int(size)
+    return get_font(style, _fitting_size(text, style, max_width, int(size), min_size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fitting_size(text: str, style: str, max_width: float, size: int, min_size: float) -> float:
+    """:func:`fit_font`'s size, remembered per (text, style, width, size): titles and company names
+    recur, and each try measures the text again (the size, not the font, is kept: fonts are per thread)."""
     while size > min_size:
-        font = get_font(style, size)
-        if max((text_width(font, t) for t in text.split("\n")), default=0) <= max_width:
-            return font
+        if max((text_width(get_font(style, size), t) for t in text.split("\n")), default=0) <= max_width:
+            return size
         size = int(size * 0.92)
-    return get_font(style, min_size)
+    return min_size
 
 
 # ---------------------------------------------------------------------------- colours and textures
