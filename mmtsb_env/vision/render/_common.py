@@ -483,13 +483,18 @@ def _wrapped(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> tuple
 
 def fit_font(text: str, style: str, max_width: float, size: float, min_size: float = 8) -> ImageFont.FreeTypeFont:
     """The largest font of ``style`` not above ``size`` whose rendering of ``text`` fits."""
-    size = int(size)
+    return get_font(style, _fitting_size(text, style, max_width, int(size), min_size))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fitting_size(text: str, style: str, max_width: float, size: int, min_size: float) -> float:
+    """:func:`fit_font`'s size, remembered per (text, style, width, size): titles and company names
+    recur, and each try measures the text again (the size, not the font, is kept: fonts are per thread)."""
     while size > min_size:
-        font = get_font(style, size)
-        if max((text_width(font, t) for t in text.split("\n")), default=0) <= max_width:
-            return font
+        if max((text_width(get_font(style, size), t) for t in text.split("\n")), default=0) <= max_width:
+            return size
         size = int(size * 0.92)
-    return get_font(style, min_size)
+    return min_size
 
 
 # ---------------------------------------------------------------------------- colours and textures
@@ -1009,13 +1014,15 @@ def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
 
 
 def jpeg(image: Image.Image | np.ndarray, quality: int) -> Image.Image:
-    """``image`` (a Pillow image or an RGB uint8 array) through a JPEG encode and decode at
+    """``image`` (a Pillow image or an RGB, RGBA or RGBX uint8 array) through a JPEG encode and decode at
     ``quality`` (the artefacts a re-sent photo has), as an RGB image.
 
     OpenCV's libjpeg-turbo encoder on the array (the same bytes as Pillow's encoder at its
     defaults: 4:2:0 chroma, no optimisation; compared pixel for pixel, at about two thirds of the
     cost), decoded by Pillow into the image (:func:`_jpeg_of_bgr`)."""
     arr = image if isinstance(image, np.ndarray) else _array(image)
+    if arr.ndim == 3 and arr.shape[2] == 4:  # RGBA or RGBX: the fourth channel dropped on the way
+        return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGBA2BGR), quality)
     if arr.ndim == 2 or arr.shape[2] != 3:
         arr = np.asarray(Image.fromarray(arr).convert("RGB"))
     return _jpeg_of_bgr(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR), quality)
