@@ -1,14 +1,22 @@
-"""``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface."""
+"""``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface.
+
+The photo's turn is the card's own (a view handed to :func:`degrade`, whose scan then turns
+nothing), so the renderer knows where the card lands: the ``doc_box`` fact ([left, top, right,
+bottom] in the photo) and ``frame`` ([width, height]), the box ``crop_image`` cuts the card out by.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 
+import cv2
 import numpy as np
 
 from . import family
 from ._common import (
-    drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade, texture,
-    texture_array,
+    DEGRADE, drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade,
+    texture, texture_array,
 )
 
 PEOPLE_FIRST = ["Maya", "Daniel", "Priya", "Lucas", "Amara", "Jonah", "Sofia", "Kenji", "Elena", "Omar", "Grace",
@@ -24,6 +32,13 @@ DOMAINS_CITY = ["Seattle, WA 98101", "Denver, CO 80202", "Chicago, IL 60607", "B
 STREETS = ["Pike St", "Larimer St", "W Randolph St", "Newbury St", "Congress Ave", "Market St"]
 PALETTES = [("#0b3d5c", "#f2a900"), ("#1b5e20", "#a5d6a7"), ("#212121", "#ff5252"), ("#4a148c", "#ce93d8"),
             ("#004d40", "#ffcc80"), ("#263238", "#4fc3f7"), ("#7f0000", "#ffe0b2")]
+
+# level -> its scan, where not the level's own: level 3 is less turned, sharp and clean (its hardness is the flash)
+SCANS = {3: dataclasses.replace(DEGRADE[3], angle=3.0, blur=0.0, noise=4.0, quality=85)}
+# level -> a flash photo in a dim room: (share of the print's contrast the flash leaves, the card
+# washed out towards white; share of its light the surface around keeps). OCR thresholding the
+# whole photo loses the pale print against the dark surface; the card cropped out by its doc_box reads
+FLASH = {3: (0.55, 0.4)}
 
 FIELDS = {
     "name": Str(50), "title": Str(60), "company": Str(60), "phone": Str(30), "email": Str(60),
@@ -125,13 +140,41 @@ def draw_business_card(ctx: Ctx):
     # on a surface (the card never fills the whole photo)
     bg_kind = ctx.rng("background-kind").choice(["desk", "wood", "fabric", "concrete"])
     margin = 70 if ctx.difficulty == 0 else 110
+    size = (W + 2 * margin, H + 2 * margin)
     if drafting():
-        canvas = texture(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+        canvas = texture(bg_kind, size, ctx.np_rng("background"))
     else:  # built as an array (the shadow darkens around the card in place), handed to degrade as is
-        canvas = texture_array(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+        canvas = texture_array(bg_kind, size, ctx.np_rng("background"))
+        keep, dim = FLASH.get(ctx.difficulty, (None, None))
+        if dim is not None:
+            canvas = cv2.convertScaleAbs(canvas, alpha=dim)
         shade(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12, covered=True)
-        canvas[margin:margin + H, margin:margin + W] = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
-    image = degrade(canvas, ctx)
+        face = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
+        if keep is not None:  # washed out: 255 - keep * (255 - value), in one saturating pass
+            face = cv2.addWeighted(face, keep, face, 0.0, 255 * (1 - keep))
+        canvas[margin:margin + H, margin:margin + W] = face
+    look = SCANS.get(ctx.difficulty, DEGRADE[ctx.difficulty])
+    view, box, frame = _view(ctx, size, (margin, margin, margin + W, margin + H), look)
+    image = degrade(canvas, ctx, view=view, scan=dataclasses.replace(look, angle=0.0))
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
-             "address": address, "website": website}
+             "address": address, "website": website, "doc_box": box, "frame": frame}
     return image, facts
+
+
+def _view(ctx: Ctx, size: tuple[int, int], card: tuple[int, int, int, int], look) -> tuple:
+    """The photo's turn (``look.angle`` degrees at most, drawn in 40-100 % of it either way, about
+    the centre) as a 3x3 view for :func:`degrade` (None when level), and where the card lands in
+    the delivered photo: its box and the photo's size after the scan's shrink (pixel centres:
+    out + 0.5 = scale * (in + 0.5))."""
+    w, h = size
+    r = ctx.rng("turn")
+    angle = r.uniform(0.4, 1.0) * look.angle * r.choice([-1, 1]) if look.angle else 0.0
+    view = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)]) if angle else None
+    s = look.scale
+    x0, y0, x1, y1 = card
+    corners = np.array([(x0, y0, 1), (x1, y0, 1), (x1, y1, 1), (x0, y1, 1)], dtype=np.float64).T
+    xs, ys = ((view @ corners)[:2] if view is not None else corners[:2]) * s + (s - 1) / 2
+    frame = [max(1, round(w * s)), max(1, round(h * s))]
+    box = [max(0, math.floor(xs.min())), max(0, math.floor(ys.min())),
+           min(frame[0], math.ceil(xs.max())), min(frame[1], math.ceil(ys.max()))]
+    return view, box, frame
