@@ -1,14 +1,13 @@
 """``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface.
 
-The photo's turn is the card's own (a view handed to :func:`degrade`, whose scan then turns
-nothing), so the renderer knows where the card lands: the ``doc_box`` fact ([left, top, right,
+The photo's turn is the card's own (:func:`turned_view`, handed to :func:`degrade`, whose scan then
+turns nothing), so the renderer knows where the card lands: the ``doc_box`` fact ([left, top, right,
 bottom] in the photo) and ``frame`` ([width, height]), the box ``crop_image`` cuts the card out by.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import cv2
 import numpy as np
@@ -16,7 +15,7 @@ import numpy as np
 from . import family
 from ._common import (
     DEGRADE, drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade,
-    texture, texture_array,
+    texture, texture_array, turned_view,
 )
 
 PEOPLE_FIRST = ["Maya", "Daniel", "Priya", "Lucas", "Amara", "Jonah", "Sofia", "Kenji", "Elena", "Omar", "Grace",
@@ -154,27 +153,9 @@ def draw_business_card(ctx: Ctx):
             face = cv2.addWeighted(face, keep, face, 0.0, 255 * (1 - keep))
         canvas[margin:margin + H, margin:margin + W] = face
     look = SCANS.get(ctx.difficulty, DEGRADE[ctx.difficulty])
-    view, box, frame = _view(ctx, size, (margin, margin, margin + W, margin + H), look)
+    view, box, frame = turned_view(ctx, size, (margin, margin, margin + W, margin + H), look)
     image = degrade(canvas, ctx, view=view, scan=dataclasses.replace(look, angle=0.0))
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
              "address": address, "website": website, "doc_box": box, "frame": frame}
     return image, facts
 
-
-def _view(ctx: Ctx, size: tuple[int, int], card: tuple[int, int, int, int], look) -> tuple:
-    """The photo's turn (``look.angle`` degrees at most, drawn in 40-100 % of it either way, about
-    the centre) as a 3x3 view for :func:`degrade` (None when level), and where the card lands in
-    the delivered photo: its box and the photo's size after the scan's shrink (pixel centres:
-    out + 0.5 = scale * (in + 0.5))."""
-    w, h = size
-    r = ctx.rng("turn")
-    angle = r.uniform(0.4, 1.0) * look.angle * r.choice([-1, 1]) if look.angle else 0.0
-    view = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)]) if angle else None
-    s = look.scale
-    x0, y0, x1, y1 = card
-    corners = np.array([(x0, y0, 1), (x1, y0, 1), (x1, y1, 1), (x0, y1, 1)], dtype=np.float64).T
-    xs, ys = ((view @ corners)[:2] if view is not None else corners[:2]) * s + (s - 1) / 2
-    frame = [max(1, round(w * s)), max(1, round(h * s))]
-    box = [max(0, math.floor(xs.min())), max(0, math.floor(ys.min())),
-           min(frame[0], math.ceil(xs.max())), min(frame[1], math.ceil(ys.max()))]
-    return view, box, frame
