@@ -190,6 +190,8 @@ NEEDED = {
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
     "handwritten_note": lambda f: list(f["lines"]),
+    # a card's contact: who, what and how to reach them (the card is cropped to its doc_box first)
+    "business_card": lambda f: [f["name"], f["title"], f["company"], f["phone"], f["email"]],
 }
 
 
