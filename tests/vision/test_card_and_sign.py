@@ -75,3 +75,11 @@ def _grey(image):  # noqa: F811 -- images and arrays alike
 
 
 _grey_arr = _grey
+
+
+@pytest.mark.parametrize("kind", ["inbox", "chat_screen"])
+def test_screens_showing_a_cards_record_do_not_take_its_box(kind):
+    for d in (0, 1, 3):
+        facts = render({"kind": kind, "seed": 0, "difficulty": d}).facts
+        assert "doc_box" not in facts and "frame" not in facts  # (the oracle would crop the screen to the card's box)
+        assert facts["phone"] == render({"kind": "business_card", "seed": 0}).facts["phone"]

@@ -145,8 +145,10 @@ def draw_business_card(ctx: Ctx):
     else:  # built as an array (the shadow darkens around the card in place), handed to degrade as is
         canvas = texture_array(bg_kind, size, ctx.np_rng("background"))
         keep, dim = FLASH.get(ctx.difficulty, (None, None))
-        if dim is not None:
-            canvas = cv2.convertScaleAbs(canvas, alpha=dim)
+        if dim is not None:  # the surface only: the card is pasted over the middle
+            for y0, y1, x0, x1 in ((0, margin, 0, size[0]), (margin + H, size[1], 0, size[0]),
+                                   (margin, margin + H, 0, margin), (margin, margin + H, margin + W, size[0])):
+                canvas[y0:y1, x0:x1] = cv2.convertScaleAbs(canvas[y0:y1, x0:x1], alpha=dim)
         shade(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12, covered=True)
         face = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
         if keep is not None:  # washed out: 255 - keep * (255 - value), in one saturating pass
