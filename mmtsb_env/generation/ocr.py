@@ -196,6 +196,8 @@ NEEDED = {
     "pie_chart": lambda f: list(f["labels"]) + ([f"{p:.1f}" for p in f["percentages"]] if f["value_labels"] else []),
     # a shelf tag: the product and its price (and the price it was, for a sale's savings)
     "price_tag": lambda f: [f["product"], f["price_text"]] + ([_money(f, f["old_price"])] if f["on_sale"] else []),
+    # a card's contact: who, what and how to reach them (the card is cropped to its doc_box first)
+    "business_card": lambda f: [f["name"], f["title"], f["company"], f["phone"], f["email"]],
 }
 
 

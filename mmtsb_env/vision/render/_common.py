@@ -1128,3 +1128,31 @@ def _noise_tables(sigma: float) -> tuple[np.ndarray, np.ndarray]:
 def clutter_count(ctx: Ctx) -> int:
     """How many distractor elements to add at this difficulty."""
     return {0: 0, 1: 1, 2: 3, 3: 5}[ctx.difficulty]
+
+
+def turned_view(ctx: Ctx, size: tuple[int, int], box: tuple[float, float, float, float], look: Scan,
+                view: np.ndarray | None = None) -> tuple[np.ndarray | None, list[int], list[int]]:
+    """A photo's turn drawn by the family itself (so it knows where a picture lands), for
+    :func:`degrade` with ``scan=dataclasses.replace(look, angle=0)``: up to ``look.angle`` degrees
+    (40-100 % of it, either way, from ``ctx.rng("turn")``) about the centre of an image of ``size``,
+    after ``view`` (a 3x3 perspective, or None). Returns the 3x3 view to hand to degrade (None
+    when there is nothing to warp), ``box`` ([left, top, right, bottom]) as it lands in the
+    delivered photo after the scan's shrink (pixel centres: out + 0.5 = scale * (in + 0.5)), and
+    that photo's size [width, height]."""
+    w, h = size
+    r = ctx.rng("turn")
+    angle = r.uniform(0.4, 1.0) * look.angle * r.choice([-1, 1]) if look.angle else 0.0
+    if angle:
+        turn = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
+        view = turn if view is None else turn @ view
+    x0, y0, x1, y1 = box
+    corners = np.array([(x0, y0, 1), (x1, y0, 1), (x1, y1, 1), (x0, y1, 1)], dtype=np.float64).T
+    if view is not None:
+        corners = view @ corners
+        corners = corners / corners[2]
+    s = look.scale
+    xs, ys = corners[:2] * s + (s - 1) / 2
+    frame = [max(1, round(w * s)), max(1, round(h * s))]
+    out = [max(0, math.floor(xs.min())), max(0, math.floor(ys.min())),
+           min(frame[0], math.ceil(xs.max())), min(frame[1], math.ceil(ys.max()))]
+    return view, out, frame

@@ -225,10 +225,13 @@ def _measure():
 
 
 def record(ctx: Ctx, kind: str) -> dict:
-    """The facts the flat family ``kind`` reports for this content and seed (a draft pass: cheap)."""
+    """The facts the flat family ``kind`` reports for this content and seed (a draft pass: cheap),
+    without where its own picture lay (``doc_box``, ``frame``: the screen shows the record, not
+    the picture)."""
     from . import FAMILIES
     from ._common import draft
     from ._scene import flat
 
     with draft():
-        return FAMILIES[kind].draw(flat(ctx, kind))[1]
+        facts = FAMILIES[kind].draw(flat(ctx, kind))[1]
+    return {k: v for k, v in facts.items() if k not in ("doc_box", "frame")}

@@ -1,14 +1,21 @@
-"""``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface."""
+"""``business_card``: a 3.5x2 inch card (300 dpi) lying on a surface.
+
+The photo's turn is the card's own (:func:`turned_view`, handed to :func:`degrade`, whose scan then
+turns nothing), so the renderer knows where the card lands: the ``doc_box`` fact ([left, top, right,
+bottom] in the photo) and ``frame`` ([width, height]), the box ``crop_image`` cuts the card out by.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 
+import cv2
 import numpy as np
 
 from . import family
 from ._common import (
-    drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade, texture,
-    texture_array,
+    DEGRADE, drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade,
+    texture, texture_array, turned_view,
 )
 
 PEOPLE_FIRST = ["Maya", "Daniel", "Priya", "Lucas", "Amara", "Jonah", "Sofia", "Kenji", "Elena", "Omar", "Grace",
@@ -24,6 +31,13 @@ DOMAINS_CITY = ["Seattle, WA 98101", "Denver, CO 80202", "Chicago, IL 60607", "B
 STREETS = ["Pike St", "Larimer St", "W Randolph St", "Newbury St", "Congress Ave", "Market St"]
 PALETTES = [("#0b3d5c", "#f2a900"), ("#1b5e20", "#a5d6a7"), ("#212121", "#ff5252"), ("#4a148c", "#ce93d8"),
             ("#004d40", "#ffcc80"), ("#263238", "#4fc3f7"), ("#7f0000", "#ffe0b2")]
+
+# level -> its scan, where not the level's own: level 3 is less turned, sharp and clean (its hardness is the flash)
+SCANS = {3: dataclasses.replace(DEGRADE[3], angle=3.0, blur=0.0, noise=4.0, quality=85)}
+# level -> a flash photo in a dim room: (share of the print's contrast the flash leaves, the card
+# washed out towards white; share of its light the surface around keeps). OCR thresholding the
+# whole photo loses the pale print against the dark surface; the card cropped out by its doc_box reads
+FLASH = {3: (0.55, 0.4)}
 
 FIELDS = {
     "name": Str(50), "title": Str(60), "company": Str(60), "phone": Str(30), "email": Str(60),
@@ -125,13 +139,25 @@ def draw_business_card(ctx: Ctx):
     # on a surface (the card never fills the whole photo)
     bg_kind = ctx.rng("background-kind").choice(["desk", "wood", "fabric", "concrete"])
     margin = 70 if ctx.difficulty == 0 else 110
+    size = (W + 2 * margin, H + 2 * margin)
     if drafting():
-        canvas = texture(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+        canvas = texture(bg_kind, size, ctx.np_rng("background"))
     else:  # built as an array (the shadow darkens around the card in place), handed to degrade as is
-        canvas = texture_array(bg_kind, (W + 2 * margin, H + 2 * margin), ctx.np_rng("background"))
+        canvas = texture_array(bg_kind, size, ctx.np_rng("background"))
+        keep, dim = FLASH.get(ctx.difficulty, (None, None))
+        if dim is not None:  # the surface only: the card is pasted over the middle
+            for y0, y1, x0, x1 in ((0, margin, 0, size[0]), (margin + H, size[1], 0, size[0]),
+                                   (margin, margin + H, 0, margin), (margin, margin + H, margin + W, size[0])):
+                canvas[y0:y1, x0:x1] = cv2.convertScaleAbs(canvas[y0:y1, x0:x1], alpha=dim)
         shade(canvas, (margin, margin, margin + W, margin + H), offset=10, blur=12, covered=True)
-        canvas[margin:margin + H, margin:margin + W] = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
-    image = degrade(canvas, ctx)
+        face = np.asarray(card.convert("RGB") if card.mode != "RGB" else card)
+        if keep is not None:  # washed out: 255 - keep * (255 - value), in one saturating pass
+            face = cv2.addWeighted(face, keep, face, 0.0, 255 * (1 - keep))
+        canvas[margin:margin + H, margin:margin + W] = face
+    look = SCANS.get(ctx.difficulty, DEGRADE[ctx.difficulty])
+    view, box, frame = turned_view(ctx, size, (margin, margin, margin + W, margin + H), look)
+    image = degrade(canvas, ctx, view=view, scan=dataclasses.replace(look, angle=0.0))
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
-             "address": address, "website": website}
+             "address": address, "website": website, "doc_box": box, "frame": frame}
     return image, facts
+

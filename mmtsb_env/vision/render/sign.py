@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from . import family
 from ._common import (
-    Bool, Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drop_shadow, fit_font, gradient, line_height,
-    luminance, mix, rgb, skew, skew_corners, texture,
+    DEGRADE, Bool, Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drop_shadow, fit_font, gradient, line_height,
+    luminance, mix, rgb, skew, skew_corners, texture, texture_array, turned_view,
 )
 
 STOREFRONTS = ["Rosie's Flower Shop", "Golden Dragon Noodle House", "Main Street Barbers", "Second Chapter Books",
@@ -21,6 +23,10 @@ NOTICES = ["NO PARKING\n8 AM - 6 PM\nMON - FRI", "CAUTION\nWET FLOOR", "STAFF ON
            "STORE HOURS\nMON-SAT 9-8\nSUN 10-6", "PLEASE USE\nOTHER DOOR", "LOADING ZONE\n15 MIN LIMIT"]
 STYLES = ("storefront", "street", "notice")
 BACKGROUNDS = ("brick", "wood", "concrete", "sky")
+# wall -> how much of its texture's contrast is kept: brick's pale mortar grid around the sign
+# reads to OCR as rows of text (a sign on it read 0 % flat); weathered mortar keeps half of it
+WALL_CONTRAST = {"brick": 0.5}
+SKEW = {0: 0.06, 1: 0.08, 2: 0.12, 3: 0.16}  # level -> how far a skewed sign's corners are pulled in (share of the frame)
 
 FIELDS = {
     "text": Str(120), "subtext": Str(60, allow_empty=True), "style": Choice(STYLES), "background": Choice(BACKGROUNDS),
@@ -59,6 +65,13 @@ def _balance(lines: list[str], style: str, max_w: float, size: float, min_size: 
     return best
 
 
+def _softened(wall: np.ndarray, keep: float) -> np.ndarray:
+    """``wall`` (RGB uint8) with ``keep`` of its contrast about its mean colour, in one pass."""
+    mean = cv2.mean(wall)[:3]
+    matrix = np.hstack([np.eye(3) * keep, np.array(mean)[:, None] * (1 - keep)])
+    return cv2.transform(wall, matrix)
+
+
 @family("sign", FIELDS)
 def draw_sign(ctx: Ctx):
     """A sign photographed in a scene: storefront board, street name plate or notice."""
@@ -95,6 +108,8 @@ def draw_sign(ctx: Ctx):
                 for wx in range(x + 12, x + bw - 20, 30):
                     sd.rectangle((wx, wy, wx + 12, wy + 18), fill=(shade + 40, shade + 45, shade + 60))
             x += bw + br.randint(0, 20)
+    elif background in WALL_CONTRAST and not drafting():
+        scene = Image.fromarray(_softened(texture_array(background, (W, H), ctx.np_rng("wall")), WALL_CONTRAST[background]))
     else:
         scene = texture(background, (W, H), ctx.np_rng("wall"))
     d = ImageDraw.Draw(scene)
@@ -170,16 +185,19 @@ def draw_sign(ctx: Ctx):
             d.rectangle((x, y, x + tw, y + f.size + 18), fill=bg)
             d.text((x + 12, y + 9), tag, font=f, fill=(20, 20, 20) if luminance(bg) > 150 else (255, 255, 255))
             ctx.distractors.append(tag)
+    look = DEGRADE[ctx.difficulty]
+    strength = SKEW[ctx.difficulty] if do_skew else 0.0
+    skewed = skew_corners(scene.size, ctx.rng("skew"), strength) if do_skew else None
+    persp = cv2.getPerspectiveTransform(*(np.float32(c) for c in skewed)) if skewed else None
+    view, box, frame = turned_view(ctx, scene.size, panel, look, persp)
     if not do_skew:
-        image = degrade(scene, ctx)
+        image = degrade(scene, ctx, view=view, scan=dataclasses.replace(look, angle=0.0))
     else:
-        strength = {0: 0.06, 1: 0.08, 2: 0.12, 3: 0.16}[ctx.difficulty]
         fill = tuple(int(c) for c in mix(scene.getpixel((2, 2)), scene.getpixel((W - 3, H - 3)), 0.5))
         if ctx.difficulty == 0 or drafting():  # no turn to fold the view into
             image = degrade(skew(scene, ctx.rng("skew"), strength, fill), ctx)
         else:  # the view and the level's turn in one warp
-            src, dst = skew_corners(scene.size, ctx.rng("skew"), strength)
-            image = degrade(scene, ctx, fill, view=cv2.getPerspectiveTransform(np.float32(src), np.float32(dst)))
+            image = degrade(scene, ctx, fill, view=view, scan=dataclasses.replace(look, angle=0.0))
     facts = {"text": text, "lines": lines, "subtext": subtext or None, "style": style,
-             "background": background, "skewed": do_skew}
+             "background": background, "skewed": do_skew, "doc_box": box, "frame": frame}
     return image, facts
