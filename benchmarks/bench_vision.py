@@ -52,7 +52,7 @@ def median_ms(fn, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7)
-    ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 2])
+    ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 1, 2, 3])
     ap.add_argument("--kinds", nargs="*", default=None, help="families to time (default: all)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall clock (default) or this process's CPU time")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")

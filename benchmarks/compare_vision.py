@@ -55,7 +55,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("base")
     ap.add_argument("--kinds", nargs="*", default=None, help="families (default: all of this checkout)")
-    ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 1, 3])
+    ap.add_argument("--difficulty", type=int, nargs="*", default=[0, 1, 2, 3])
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", metavar="PATH", help="also write the figures there")
