@@ -24,7 +24,7 @@ from mmtsb_env.vision.render._common import (DEGRADE, NOISE_TILE, Ctx, degrade, 
                                              sensor_noise, shade, warp)
 from mmtsb_env.vision.render._common import _noise_tables, grey_noise
 from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clutter_shapes, _contact_shadow, _defocus,
-                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_region, jpeg_regions)
+                                            _defocus_boxes, _outside, _shrunk, drawing_on, jpeg_regions)
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
@@ -214,7 +214,7 @@ def test_a_page_shown_near_its_drawn_size_is_warped_from_as_drawn(shown):
 @pytest.mark.parametrize("box", [(200, 300, 420, 610), (0, 0, 130, 170), (600, 900, 768, 1024)])
 def test_a_jpeg_region_is_the_whole_frames_round_trip_there_and_uncoded_elsewhere(photo, box):
     whole = np.asarray(jpeg(photo, 68))
-    out = np.asarray(jpeg_region(photo.copy(), 68, list(box)))
+    out = np.asarray(jpeg_regions(photo.copy(), 68, [list(box)]))
     x0, y0, x1, y1 = box
     assert np.array_equal(out[y0:y1, x0:x1], whole[y0:y1, x0:x1])
     m = JPEG_MARGIN + 16  # past the margin and the block it ends in: the frame as it was
@@ -242,7 +242,7 @@ def test_jpeg_regions_are_the_whole_frames_round_trip_in_every_box_and_uncoded_e
 
 def test_a_jpeg_region_over_most_of_the_frame_codes_the_whole_frame(photo):
     h, w = photo.shape[:2]
-    out = jpeg_region(photo.copy(), 85, [20, 20, w - 20, h - 20])
+    out = jpeg_regions(photo.copy(), 85, [[20, 20, w - 20, h - 20]])
     assert np.array_equal(np.asarray(out), np.asarray(jpeg(photo, 85)))
 
 

@@ -964,14 +964,14 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
     w, h = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
     if look.angle or look.scale != 1 or view is not None:
         src = image if rgbx else _four_channels(image, bgr)
-        angle = rng.uniform(0.4, 1.0) * look.angle * rng.choice([-1, 1])
+        angle = _drawn_angle(rng, look.angle)
         if fill is None:  # the colour in the top left corner (in RGB)
             corner = src[:4, :4, :3].reshape(-1, 3).mean(0)
             fill = tuple(int(c) for c in (corner[::-1] if bgr and not rgbx else corner))
         s = look.scale
         # turn about the input's centre, then shrink (pixel centres: out + 0.5 = s * (in + 0.5))
         shrink = np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]])
-        turn = shrink @ np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
+        turn = shrink @ _turn((w, h), angle)
         if view is not None:  # one resampling for all: the view, then the turn
             turn = turn @ view
         w, h = max(1, round(w * s)), max(1, round(h * s))
@@ -1001,6 +1001,17 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
         k = 2 * math.ceil(2 * look.blur) + 1
         arr = cv2.GaussianBlur(arr, (k, k), look.blur)
     return _jpeg_of_bgr(arr, look.quality) if bgr else Image.fromarray(arr, "RGB")
+
+
+def _drawn_angle(rng, largest: float) -> float:
+    """A scan's turn: 40-100 % of ``largest`` degrees, either way (two draws from ``rng``)."""
+    return rng.uniform(0.4, 1.0) * largest * rng.choice([-1, 1])
+
+
+def _turn(size: tuple[int, int], angle: float) -> np.ndarray:
+    """The 3x3 turn by ``angle`` degrees about the centre of an image of ``size`` (w, h)."""
+    w, h = size
+    return np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
 
 
 def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
@@ -1141,10 +1152,9 @@ def turned_view(ctx: Ctx, size: tuple[int, int], box: tuple[float, float, float,
     that photo's size [width, height]."""
     w, h = size
     r = ctx.rng("turn")
-    angle = r.uniform(0.4, 1.0) * look.angle * r.choice([-1, 1]) if look.angle else 0.0
+    angle = _drawn_angle(r, look.angle) if look.angle else 0.0
     if angle:
-        turn = np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
-        view = turn if view is None else turn @ view
+        view = _turn(size, angle) if view is None else _turn(size, angle) @ view
     x0, y0, x1, y1 = box
     corners = np.array([(x0, y0, 1), (x1, y0, 1), (x1, y1, 1), (x0, y1, 1)], dtype=np.float64).T
     if view is not None:

@@ -412,7 +412,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     frame (blurring costs per pixel). The photo
     comes out turned ``turn`` degrees counter-clockwise (a quarter turn of the decoded pixels).
     ``coded`` ([left, top, right, bottom], or a list of such boxes) limits the JPEG round trip to
-    that part of the frame (:func:`jpeg_region`, :func:`jpeg_regions`); by default the whole frame
+    that part of the frame (:func:`jpeg_regions`); by default the whole frame
     goes through it. ``look`` replaces the level's settings (:data:`LEVELS`) when given; a
     quality of 0 skips the JPEG round trip.
 
@@ -459,10 +459,8 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         photo = Image.fromarray(arr, "RGB")
     elif coded is None:
         photo = jpeg(arr, lv.quality)
-    elif coded and isinstance(coded[0], (list, tuple)):
-        photo = jpeg_regions(arr, lv.quality, coded)
     else:
-        photo = jpeg_region(arr, lv.quality, coded)
+        photo = jpeg_regions(arr, lv.quality, coded if coded and isinstance(coded[0], (list, tuple)) else [coded])
     return photo.transpose(TRANSPOSE[turn]) if turn else photo
 
 
@@ -470,26 +468,8 @@ JPEG_MARGIN = 16  # frame pixels around the picture that go through the JPEG rou
 JPEG_WHOLE = 0.75  # a region covering more of the frame than this: the whole frame is coded (no cutting)
 
 
-def jpeg_region(arr: np.ndarray, quality: int, box: list[int]) -> Image.Image:
-    """``arr`` (RGB, changed in place) as an image, the part within :data:`JPEG_MARGIN` of ``box``
-    through the JPEG round trip: the same pixels there as :func:`._common.jpeg` of the whole frame
-    (the region is cut on the 16-pixel grid of the frame's 4:2:0 blocks, whose coding depends on
-    their own pixels only, and the margin holds the decoder's chroma upsampling, which looks a
-    sample across block edges). Outside it the surface keeps its noise and texture uncoded: the
-    costs of coding and decoding follow the area, and at the hard levels the picture covers a sixth
-    of the frame. A region over :data:`JPEG_WHOLE` of the frame: the whole frame is coded."""
-    H, W = arr.shape[:2]
-    x0, y0 = max(0, box[0] - JPEG_MARGIN) // 16 * 16, max(0, box[1] - JPEG_MARGIN) // 16 * 16
-    x1, y1 = min(W, -(-(box[2] + JPEG_MARGIN) // 16) * 16), min(H, -(-(box[3] + JPEG_MARGIN) // 16) * 16)
-    if (x1 - x0) * (y1 - y0) > JPEG_WHOLE * W * H:
-        return jpeg(arr, quality)
-    if x1 > x0 and y1 > y0:
-        arr[y0:y1, x0:x1] = jpeg_array(arr[y0:y1, x0:x1], quality)
-    return Image.fromarray(arr, "RGB")
-
-
 def _coded_rect(box: list[int], size: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The part of a frame of ``size`` (w, h) :func:`jpeg_region` codes for ``box``: the box and
+    """The part of a frame of ``size`` (w, h) :func:`jpeg_regions` codes for ``box``: the box and
     :data:`JPEG_MARGIN` around it, on the 16-px grid of the frame's blocks (x0, y0, x1, y1)."""
     W, H = size
     x0, y0 = max(0, int(box[0]) - JPEG_MARGIN) // 16 * 16, max(0, int(box[1]) - JPEG_MARGIN) // 16 * 16
@@ -499,13 +479,17 @@ def _coded_rect(box: list[int], size: tuple[int, int]) -> tuple[int, int, int, i
 
 
 def jpeg_regions(arr: np.ndarray, quality: int, boxes: list[list[int]]) -> Image.Image:
-    """:func:`jpeg_region` for several boxes (the objects of a scene), in place: each box's coded
-    part (:func:`_coded_rect`) goes through the JPEG round trip on its own, all from the pixels as
-    they were; then every part is written back, and after them every part's core (the box's own
-    blocks, without the margin that holds the decoder's chroma upsampling) again -- so inside each
-    box the pixels are those of coding the whole frame, where parts overlap too, and the surface
-    between them stays uncoded. Parts covering more than :data:`JPEG_WHOLE` of the frame between
-    them: the whole frame is coded."""
+    """``arr`` (RGB, changed in place) as an image, the parts within :data:`JPEG_MARGIN` of
+    ``boxes`` (the picture, or the objects of a scene) through the JPEG round trip, with the same
+    pixels inside each box as :func:`._common.jpeg` of the whole frame: each part is cut on the
+    16-pixel grid of the frame's 4:2:0 blocks (:func:`_coded_rect`), whose coding depends on their
+    own pixels only, and its margin holds the decoder's chroma upsampling, which looks a sample
+    across block edges. Every part is coded from the pixels as they were and written back, then
+    every part's core (the box's own blocks, without the margin) again, so where parts overlap the
+    pixels inside each box are still those of coding the whole frame. Outside them the surface
+    keeps its noise and texture uncoded: the costs of coding and decoding follow the area, and at
+    the hard levels a picture covers a sixth of the frame. Parts covering more than
+    :data:`JPEG_WHOLE` of the frame between them: the whole frame is coded."""
     H, W = arr.shape[:2]
     pairs = [(r, b) for r, b in ((_coded_rect(b, (W, H)), b) for b in boxes) if r[2] > r[0] and r[3] > r[1]]
     rects, boxes = [r for r, _ in pairs], [b for _, b in pairs]

@@ -179,6 +179,6 @@ def draw_product_photo(ctx: Ctx):
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
     # the JPEG round trip over the band of products, stickers and strip only (the same pixels there as
-    # the whole frame coded, `jpeg_region`); the plain wall above and the shelf below keep their noise
+    # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
     band = [0, min(b[1] for b in boxes), W, label_box[3]]
     return camera(arr, ctx, quad, focus=focus, coded=band), facts
