@@ -71,8 +71,12 @@ class Canvas(TextMeasure):
     def __init__(self, width: int, height: int, background: Color = (255, 255, 255), scale: int = 2) -> None:
         super().__init__(scale)
         self.width_px, self.height_px = width, height
-        self.image = Image.new("RGB", (width * scale, height * scale), background)
+        self.image = self._bitmap((width * scale, height * scale), background)
         self.draw = ImageDraw.Draw(self.image)
+
+    def _bitmap(self, size: tuple[int, int], background: Color) -> Image.Image:
+        """The bitmap drawn on (a subclass may back it with other memory)."""
+        return Image.new("RGB", size, background)
 
     def _b(self, box: Box) -> list[int]:
         s = self.scale

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from ...ui.canvas import Canvas, TextMeasure
+from ...ui.canvas import Canvas
 from ._common import Ctx, TextDraw, jpeg
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
@@ -192,13 +192,16 @@ class _Surface(Canvas):
     their rasterised lines are remembered)."""
 
     def __init__(self, width: int, height: int, background: tuple[int, int, int]) -> None:
-        TextMeasure.__init__(self, 2)
-        self.width_px, self.height_px = width, height
-        self.pixels = np.empty((height * 2, width * 2, 4), np.uint8)
-        self.pixels.view(np.uint32).fill(int.from_bytes(bytes((*background, 255)), sys.byteorder))
-        self.image = Image.frombuffer("RGBX", (width * 2, height * 2), self.pixels, "raw", "RGBX", 0, 1)
-        self.image.readonly = 0  # drawn on in place: the strokes land in ``pixels``
+        super().__init__(width, height, background, 2)
         self.draw = TextDraw(self.image)
+
+    def _bitmap(self, size: tuple[int, int], background: tuple[int, int, int]) -> Image.Image:
+        w, h = size
+        self.pixels = np.empty((h, w, 4), np.uint8)
+        self.pixels.view(np.uint32).fill(int.from_bytes(bytes((*background, 255)), sys.byteorder))
+        image = Image.frombuffer("RGBX", size, self.pixels, "raw", "RGBX", 0, 1)
+        image.readonly = 0  # drawn on in place: the strokes land in ``pixels``
+        return image
 
 
 @functools.lru_cache(maxsize=1)
