@@ -17,10 +17,14 @@ from gymnasium import spaces
 from gymnasium.vector.utils import shared_memory as _shm
 
 PRINTABLE = string.ascii_letters + string.digits + string.punctuation + " "
+# What ``UnicodeText.sample`` draws from: printable ASCII without the characters that open a tool
+# call or a code block ({ [ < `), so a random policy's action is always a plain message.
+_MESSAGE_CHARS = np.array([c for c in PRINTABLE if c not in "{}[]<>`"])
+SAMPLE_MAX_LENGTH = 200
 
 
 class UnicodeText(spaces.Text):
-    """Any ``str`` up to ``max_length`` characters belongs; ``sample()`` draws printable ASCII.
+    """Any ``str`` up to ``max_length`` characters belongs; ``sample()`` draws a plain message.
 
     Real model output is Unicode (accents, CJK, emoji), which Gymnasium's ``Text`` rejects unless
     every character is in its charset; this space checks only type and length.
@@ -34,6 +38,23 @@ class UnicodeText(spaces.Text):
 
     def contains(self, x: Any) -> bool:
         return isinstance(x, str) and len(x) <= self.max_length
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        """A random plain message: 1 to ``SAMPLE_MAX_LENGTH`` printable ASCII characters that never
+        parse as a tool call or a code block and never strip to nothing.
+
+        So a random policy (PettingZoo's and Gymnasium's API checks among them) makes exactly one
+        move per turn: a reply that passes the turn, never a malformed action that keeps it.
+        Gymnasium's draw -- any length up to ``max_length``, the whole charset -- is what a
+        ``mask`` or ``probability`` asks for.
+        """
+        if mask is not None or probability is not None:
+            return super().sample(mask=mask, probability=probability)
+        rng = self.np_random
+        n = int(rng.integers(max(1, self.min_length), max(1, min(self.max_length, SAMPLE_MAX_LENGTH)) + 1))
+        chars = rng.choice(_MESSAGE_CHARS, size=n)
+        chars[0] = rng.choice(_MESSAGE_CHARS[_MESSAGE_CHARS != " "])
+        return "".join(chars)
 
     def __repr__(self) -> str:
         return f"UnicodeText({self.max_length})"
