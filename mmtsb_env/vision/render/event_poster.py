@@ -27,10 +27,10 @@ ORGANISERS = ["Friends of the Arts", "Downtown Business Alliance", "City Parks D
 PALETTES = [("#ff512f", "#dd2476"), ("#1d2b64", "#f8cdda"), ("#00b09b", "#96c93d"), ("#4568dc", "#b06ab3"),
             ("#f7971e", "#ffd200"), ("#0f2027", "#2c5364"), ("#e53935", "#e35d5b"), ("#11998e", "#38ef7d")]
 
-# level -> the zoom the poster is drawn at, where not 1: level 2 is delivered at 0.85 of the
+# level -> the zoom the poster is drawn at, where not 1: level 2 is delivered at 0.8 of the
 # poster's size, drawn so (not shrunk by the scan's warp): the drawing, the wall, the warp, the
-# blur and the JPEG all work on 0.72 of the pixels. 0.85 divides 800 x 1100 exactly.
-ZOOM = {2: 0.85}
+# blur and the JPEG all work on 0.64 of the pixels. 0.8 divides 800 x 1100 exactly.
+ZOOM = {2: 0.8}
 # level -> its scan, where not the level's own: at level 2 the smaller poster, drawn sharp, is
 # turned up to 6 degrees (at the shared 4 its big type read as at level 1; so plain OCR reads 0.93
 # of the values over seeds 0-8, as the full-size poster did); at level 3 it is photographed from
