@@ -32,10 +32,10 @@ PALETTES = [("#ff512f", "#dd2476"), ("#1d2b64", "#f8cdda"), ("#00b09b", "#96c93d
 # blur and the JPEG all work on 0.64 of the pixels. 0.8 divides 800 x 1100 exactly.
 ZOOM = {2: 0.8}
 # level -> its scan, where not the level's own: at level 2 the smaller poster, drawn sharp, is
-# turned up to 6 degrees (at the shared 4 its big type read as at level 1; so plain OCR reads 0.93
-# of the values over seeds 0-8, as the full-size poster did); at level 3 it is photographed from
-# across the room (under half size, softer), so its info panel is not read as delivered but is at
-# 2x zoom
+# turned up to 6 degrees (turned up to the shared 4, its big type drawn at 0.6-0.85 read as well as
+# at level 1: plain OCR 1.0 over seeds 0-8; turned up to 6, 0.93, as the full-size poster read); at
+# level 3 it is photographed from across the room (under half size, softer), so its info panel is
+# not read as delivered but is at 2x zoom
 SCANS = {2: dataclasses.replace(DEGRADE[2], angle=6.0), 3: dataclasses.replace(DEGRADE[3], scale=0.42, blur=0.6)}
 
 FIELDS = {
