@@ -198,6 +198,8 @@ NEEDED = {
     "price_tag": lambda f: [f["product"], f["price_text"]] + ([_money(f, f["old_price"])] if f["on_sale"] else []),
     # a card's contact: who, what and how to reach them (the card is cropped to its doc_box first)
     "business_card": lambda f: [f["name"], f["title"], f["company"], f["phone"], f["email"]],
+    # a sign: what it says (a scenario asks for the shop's name and reads its hours off the subtext)
+    "sign": lambda f: list(f["lines"]) + ([f["subtext"]] if f.get("subtext") else []),
 }
 
 

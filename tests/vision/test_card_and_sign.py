@@ -83,3 +83,22 @@ def test_screens_showing_a_cards_record_do_not_take_its_box(kind):
         facts = render({"kind": kind, "seed": 0, "difficulty": d}).facts
         assert "doc_box" not in facts and "frame" not in facts  # (the oracle would crop the screen to the card's box)
         assert facts["phone"] == render({"kind": "business_card", "seed": 0}).facts["phone"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_level_3_sign_is_seen_from_further_away_where_doc_box_says(seed):
+    """Level 3 shrinks the scene towards the foot of the wall (sign.ZOOM); doc_box follows the panel."""
+    spans = {}
+    for d in (0, 3):
+        spec = {"kind": "sign", "seed": seed, "difficulty": d, "content": {"style": "notice", "color": "#ff00ff"}}
+        r = render(spec, use_cache=False)
+        x0, y0, x1, y1 = r.facts["doc_box"]
+        rgb = np.asarray(r.image.convert("RGB"), dtype=int)
+        panel = (rgb[..., 0] > 180) & (rgb[..., 1] < 90) & (rgb[..., 2] > 180)  # the magenta face
+        inside = np.zeros_like(panel)
+        inside[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = True
+        assert panel[~inside].sum() <= 0.002 * panel.sum()  # no panel outside its box ...
+        ys, xs = np.nonzero(panel)
+        assert xs.max() - xs.min() >= 0.85 * (x1 - x0) and ys.max() - ys.min() >= 0.85 * (y1 - y0)  # ... and it fills it
+        spans[d] = (x1 - x0) / r.image.width
+    assert spans[3] < 0.3 * spans[0]  # the far sign is small in its frame

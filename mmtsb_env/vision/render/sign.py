@@ -1,4 +1,5 @@
-"""``sign``: scene text (storefront, street or notice sign) on a textured wall, optionally skewed."""
+"""``sign``: scene text (storefront, street or notice sign) on a textured wall, optionally skewed;
+at level 3 photographed from further away (:data:`ZOOM`)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,23 @@ BACKGROUNDS = ("brick", "wood", "concrete", "sky")
 # wall -> how much of its texture's contrast is kept: brick's pale mortar grid around the sign
 # reads to OCR as rows of text (a sign on it read 0 % flat); weathered mortar keeps half of it
 WALL_CONTRAST = {"brick": 0.5}
+# walls laid in courses (bricks, planks), whose size shows how far away they are: seen from
+# further away they are drawn finer; concrete's blotches show no scale (and mirrored copies of
+# them read as a kaleidoscope)
+COURSED = ("brick", "wood")
 SKEW = {0: 0.06, 1: 0.08, 2: 0.12, 3: 0.16}  # level -> how far a skewed sign's corners are pulled in (share of the frame)
+# level -> the sign's size in the scene, where not 1: seen from further away, a smaller sign low
+# in a wider view of its wall or street (the scene is shrunk towards the middle of its foot)
+ZOOM = {3: 0.22}
+# a subtext's size, as a share of the main line's: tesseract reading a sign as one block of text
+# (--psm 6) drops a line much smaller than the rest (a street sign's 40 px "1500 BLOCK" under its
+# 110 px name was never read, even flat; at half the name's size it is)
+SUBTEXT = 0.6
+# level -> its scan, where not the level's own: level 3's sign is hard because it is far and small
+# (13-17 px type: tesseract reads about a fifth of its values off the whole frame, nine in ten
+# cropped to doc_box and zoomed 2x, seeds 0-9), so the photo stays full size and sharp, with mild
+# JPEG, and turns only 2 degrees (the tools have nothing that turns it back: at 4, a tenth fewer read)
+SCANS = {3: dataclasses.replace(DEGRADE[3], angle=2.0, blur=0.0, noise=6.0, quality=75, scale=1.0)}
 
 FIELDS = {
     "text": Str(120), "subtext": Str(60, allow_empty=True), "style": Choice(STYLES), "background": Choice(BACKGROUNDS),
@@ -72,6 +89,20 @@ def _softened(wall: np.ndarray, keep: float) -> np.ndarray:
     return cv2.transform(wall, matrix)
 
 
+def _wall(kind: str, size: tuple[int, int], rng: np.random.Generator, zoom: float) -> np.ndarray:
+    """The wall behind a sign (RGB uint8): ``kind``'s texture, softened where :data:`WALL_CONTRAST`
+    says; seen from further away (``zoom`` < 1), a pattern of :data:`COURSED` shrunk by about ``zoom``
+    and tiled, each copy mirrored to meet its neighbours edge to edge."""
+    wall = texture_array(kind, size, rng)
+    k = round(1 / zoom)
+    if k > 1 and kind in COURSED:
+        w, h = size
+        tile = cv2.resize(wall, (-(-w // k), -(-h // k)), interpolation=cv2.INTER_AREA)
+        row = cv2.hconcat([cv2.flip(tile, 1) if i % 2 else tile for i in range(k)])
+        wall = cv2.vconcat([cv2.flip(row, 0) if j % 2 else row for j in range(k)])[:h, :w]
+    return _softened(wall, WALL_CONTRAST[kind]) if kind in WALL_CONTRAST else wall
+
+
 @family("sign", FIELDS)
 def draw_sign(ctx: Ctx):
     """A sign photographed in a scene: storefront board, street name plate or notice."""
@@ -95,6 +126,7 @@ def draw_sign(ctx: Ctx):
     lines = _lines(text) or [text.strip()]
 
     W, H = 1024, 768
+    z = ZOOM.get(ctx.difficulty, 1.0)
     if background == "sky":
         scene = gradient((W, H), (120, 170, 225), (200, 225, 245))
         sd = ImageDraw.Draw(scene)
@@ -108,67 +140,76 @@ def draw_sign(ctx: Ctx):
                 for wx in range(x + 12, x + bw - 20, 30):
                     sd.rectangle((wx, wy, wx + 12, wy + 18), fill=(shade + 40, shade + 45, shade + 60))
             x += bw + br.randint(0, 20)
-    elif background in WALL_CONTRAST and not drafting():
-        scene = Image.fromarray(_softened(texture_array(background, (W, H), ctx.np_rng("wall")), WALL_CONTRAST[background]))
-    else:
+    elif drafting():
         scene = texture(background, (W, H), ctx.np_rng("wall"))
+    else:
+        scene = Image.fromarray(_wall(background, (W, H), ctx.np_rng("wall"), z))
     d = ImageDraw.Draw(scene)
-    s = ctx.scale
+    s = ctx.scale * z  # the type shrinks with the level and with the distance
+
+    def near(v: float) -> int:  # a length of the sign drawn close up, as it is at this distance
+        return round(v * z)
+
+    def top(y: float) -> int:  # a height drawn close up, as it is at this distance (shrunk towards the foot of the wall)
+        return H - near(H - y)
 
     if style == "street":
-        pw = 760
-        lines = _balance(lines, "sans-bold", pw - 80, 110 * s, 60 * s, 2)
-        main_font = fit_font("\n".join(lines), "sans-bold", pw - 80, 110 * s)
+        pw = near(760)
+        lines = _balance(lines, "sans-bold", pw - near(80), 110 * s, 60 * s, 2)
+        main_font = fit_font("\n".join(lines), "sans-bold", pw - near(80), 110 * s)
         main_lh = line_height(main_font, 1.05)
-        ph = 70 + main_lh * len(lines) + (60 if subtext else 0)
-        x0, y0 = (W - pw) // 2, 160 if len(lines) == 1 else 110
-        d.rectangle((W // 2 - 14, y0 + ph, W // 2 + 14, H), fill=(110, 115, 120))  # pole
+        ph = near(70) + main_lh * len(lines) + (near(60) if subtext else 0)
+        x0, y0 = (W - pw) // 2, top(160 if len(lines) == 1 else 110)
+        d.rectangle((W // 2 - near(14), y0 + ph, W // 2 + near(14), H), fill=(110, 115, 120))  # pole
         panel = (x0, y0, x0 + pw, y0 + ph)
-        drop_shadow(scene, panel, offset=6, blur=6)
+        drop_shadow(scene, panel, offset=near(6), blur=near(6))
         d = ImageDraw.Draw(scene)
-        d.rounded_rectangle(panel, radius=18, fill=panel_color, outline=(255, 255, 255), width=6)
+        d.rounded_rectangle(panel, radius=near(18), fill=panel_color, outline=(255, 255, 255), width=near(6))
         for k, line in enumerate(lines):
-            d.text((W / 2, y0 + 35 + k * main_lh + main_lh / 2), line, font=main_font, fill=ink, anchor="mm")
+            d.text((W / 2, y0 + near(35) + k * main_lh + main_lh / 2), line, font=main_font, fill=ink, anchor="mm")
         if subtext:
-            d.text((W / 2, y0 + ph - 45), subtext, font=fit_font(subtext, "sans-bold", pw - 80, 40 * s), fill=ink, anchor="mm")
+            d.text((W / 2, y0 + ph - near(45)), subtext, font=fit_font(subtext, "sans-bold", pw - near(80), SUBTEXT * 110 * s), fill=ink, anchor="mm")
     elif style == "storefront":
-        pw, ph = 900, 260
-        x0, y0 = (W - pw) // 2, 90
+        lines = _balance(lines, "serif-bold", near(800), 96 * s, 52 * s, 2)
+        font = fit_font("\n".join(lines), "serif-bold", near(800), 96 * s)
+        lh = line_height(font, 1.1)
+        sub_font = fit_font(subtext, "sans", near(780), SUBTEXT * 96 * s) if subtext else None
+        block = lh * len(lines) + (near(6) + line_height(sub_font, 1.0) if subtext else 0)
+        pw, ph = near(900), max(near(260), block + near(60))  # a taller board for a name on two lines
+        x0, y0 = (W - pw) // 2, top(90)
         panel = (x0, y0, x0 + pw, y0 + ph)
-        drop_shadow(scene, panel, offset=10, blur=10)
+        drop_shadow(scene, panel, offset=near(10), blur=near(10))
         d = ImageDraw.Draw(scene)
         d.rectangle(panel, fill=panel_color)
-        d.rectangle((x0 + 12, y0 + 12, x0 + pw - 12, y0 + ph - 12), outline=mix(panel_color, ink, 0.5), width=3)
-        lines = _balance(lines, "serif-bold", pw - 100, 96 * s, 52 * s, 2)
-        font = fit_font("\n".join(lines), "serif-bold", pw - 100, 96 * s)
-        lh = line_height(font, 1.1)
-        block = lh * len(lines) + (50 if subtext else 0)
+        d.rectangle((x0 + near(12), y0 + near(12), x0 + pw - near(12), y0 + ph - near(12)), outline=mix(panel_color, ink, 0.5), width=near(3))
         y = y0 + (ph - block) / 2
         for line in lines:
             d.text((W / 2, y), line, font=font, fill=ink, anchor="ma")
             y += lh
         if subtext:
-            d.text((W / 2, y + 6), subtext, font=fit_font(subtext, "sans", pw - 120, 34 * s), fill=mix(ink, panel_color, 0.2), anchor="ma")
+            d.text((W / 2, y + near(6)), subtext, font=sub_font, fill=mix(ink, panel_color, 0.2), anchor="ma")
         # shop window and door below the board
-        d.rectangle((x0 + 20, y0 + ph + 40, x0 + 560, H), fill=(60, 80, 95), outline=(40, 40, 40), width=8)
-        d.rectangle((x0 + 620, y0 + ph + 40, x0 + pw - 20, H), fill=(90, 60, 40), outline=(40, 40, 40), width=8)
-        d.ellipse((x0 + 640, y0 + ph + 220, x0 + 660, y0 + ph + 240), fill=(210, 180, 60))
+        below = y0 + ph + near(40)
+        d.rectangle((x0 + near(20), below, x0 + near(560), H), fill=(60, 80, 95), outline=(40, 40, 40), width=near(8))
+        d.rectangle((x0 + near(620), below, x0 + pw - near(20), H), fill=(90, 60, 40), outline=(40, 40, 40), width=near(8))
+        d.ellipse((x0 + near(640), below + near(180), x0 + near(660), below + near(200)), fill=(210, 180, 60))
     else:  # notice
-        pw, ph = 640, 480
-        x0, y0 = (W - pw) // 2, (H - ph) // 2
+        pw, ph = near(640), near(480)
+        x0, y0 = (W - pw) // 2, top((H - 480) // 2)
         panel = (x0, y0, x0 + pw, y0 + ph)
-        drop_shadow(scene, panel, offset=8, blur=8)
+        drop_shadow(scene, panel, offset=near(8), blur=near(8))
         d = ImageDraw.Draw(scene)
-        d.rectangle(panel, fill=panel_color, outline=(20, 20, 20), width=8)
-        for sx, sy in ((x0 + 24, y0 + 24), (x0 + pw - 24, y0 + 24), (x0 + 24, y0 + ph - 24), (x0 + pw - 24, y0 + ph - 24)):
-            d.ellipse((sx - 7, sy - 7, sx + 7, sy + 7), fill=(150, 150, 150))
-        lines = _balance(lines, "sans-bold", pw - 100, 84 * s, 48 * s, 5)
+        d.rectangle(panel, fill=panel_color, outline=(20, 20, 20), width=near(8))
+        inset, screw = near(24), near(7)
+        for sx, sy in ((x0 + inset, y0 + inset), (x0 + pw - inset, y0 + inset), (x0 + inset, y0 + ph - inset), (x0 + pw - inset, y0 + ph - inset)):
+            d.ellipse((sx - screw, sy - screw, sx + screw, sy + screw), fill=(150, 150, 150))
+        lines = _balance(lines, "sans-bold", pw - near(100), 84 * s, 48 * s, 5)
         all_lines = lines + ([subtext] if subtext else [])
-        font = fit_font("\n".join(lines), "sans-bold", pw - 100, 84 * s)
+        font = fit_font("\n".join(lines), "sans-bold", pw - near(100), 84 * s)
         lh = line_height(font, 1.15)
         y = y0 + (ph - lh * len(all_lines)) / 2
         for i, line in enumerate(all_lines):
-            f = font if i < len(lines) else fit_font(line, "sans", pw - 100, 40 * s)
+            f = font if i < len(lines) else fit_font(line, "sans", pw - near(100), 40 * s)
             d.text((W / 2, y), line, font=f, fill=ink, anchor="ma")
             y += lh
     n_clutter = clutter_count(ctx)
@@ -177,15 +218,16 @@ def draw_sign(ctx: Ctx):
         options = ["OPEN", f"No. {cr.randint(1, 999)}", "NO SMOKING", "CCTV IN OPERATION", f"Tel {cr.randint(200, 999)}-{cr.randint(1000, 9999)}",
                    "POST NO BILLS", "EXIT"]
         for i, tag in enumerate(cr.sample(options, min(n_clutter, len(options)))):
-            f = ctx.font("sans-bold", cr.randint(22, 30))
-            tw = f.getlength(tag) + 24
+            f = ctx.font("sans-bold", cr.randint(22, 30) * z)
+            tw = f.getlength(tag) / z + 24  # its width close up
             spots = [(30, H - 90), (W - tw - 30, H - 90), (30, 30), (W - tw - 30, 30), (W / 2 - tw / 2, H - 60)]
-            x, y = spots[i % len(spots)]
+            sx, sy = spots[i % len(spots)]
+            x, y = W / 2 + (sx - W / 2) * z, H - (H - sy) * z  # where it is at this distance
             bg = cr.choice([(255, 255, 255), (200, 30, 30), (20, 20, 20), (250, 210, 40)])
-            d.rectangle((x, y, x + tw, y + f.size + 18), fill=bg)
-            d.text((x + 12, y + 9), tag, font=f, fill=(20, 20, 20) if luminance(bg) > 150 else (255, 255, 255))
+            d.rectangle((x, y, x + tw * z, y + f.size + 18 * z), fill=bg)
+            d.text((x + 12 * z, y + 9 * z), tag, font=f, fill=(20, 20, 20) if luminance(bg) > 150 else (255, 255, 255))
             ctx.distractors.append(tag)
-    look = DEGRADE[ctx.difficulty]
+    look = SCANS.get(ctx.difficulty, DEGRADE[ctx.difficulty])
     strength = SKEW[ctx.difficulty] if do_skew else 0.0
     skewed = skew_corners(scene.size, ctx.rng("skew"), strength) if do_skew else None
     persp = cv2.getPerspectiveTransform(*(np.float32(c) for c in skewed)) if skewed else None
