@@ -223,6 +223,18 @@ class LevelReading:
         return self.assisted / self.facts if self.facts else 0.0
 
 
+# the seeds a family's level shares are pooled over (tests/generation/test_ocr.py and the table of
+# docs/images.md): one seed's two to ten values let a family pass by luck; a family with few
+# values an image pools more, for 20 or more a level (a sign shows two or three: seven over three
+# seeds, where one value moved a share by 14 points)
+CALIBRATION_SEEDS = (0, 1, 2)
+MORE_SEEDS = {"sign": tuple(range(10))}
+
+
+def calibration_seeds(kind: str) -> tuple[int, ...]:
+    """The seeds ``kind``'s OCR calibration is pooled over."""
+    return MORE_SEEDS.get(kind, CALIBRATION_SEEDS)
+
 def assisted_views(image, box=None) -> list:
     """What the agent's visual tools make of an image: cropped to ``box`` (the document, when the
     image reports one) and doubled in size, then also with raised contrast -- the operations of

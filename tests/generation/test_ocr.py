@@ -6,7 +6,8 @@
   and after the agent's visual tools (crop to the document, 2x resize, contrast) it still reads
   most of them at every level.
 
-Each share is pooled over three seeds (``SEEDS``), or more for families with few values an image (``MORE_SEEDS``).
+Each share is pooled over ``ocr.calibration_seeds(kind)``: three seeds, or more for a family with
+few values an image.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from mmtsb_env.generation.ocr import NEEDED, legibility, level_reading
+from mmtsb_env.generation.ocr import NEEDED, calibration_seeds, legibility, level_reading
 
 pytestmark = [pytest.mark.ocr,
               pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed (apt-get install -y tesseract-ocr)")]
@@ -26,10 +27,6 @@ pytestmark = [pytest.mark.ocr,
 EASY = {"note_photo": 0.6}
 ASSISTED = 0.6  # share of the needed values read as delivered or with the visual tools, at every level
 NOT_TEXT_AFTER = {"chart_read": 1}  # from level 1 the values are read off gridlines (tests/vision/test_families.py)
-SEEDS = (0, 1, 2)  # the shares are pooled over these: one seed's two to ten values let a family pass by luck
-# families with few values an image pool more seeds, for 20 or more values a level (a sign shows
-# two or three: seven over SEEDS, where one value moved a share by 14 points)
-MORE_SEEDS = {"sign": tuple(range(10))}
 
 
 def test_tesseract_recovers_most_text_facts():
@@ -44,7 +41,7 @@ def test_tesseract_recovers_most_text_facts():
 def _levels(kind: str) -> tuple:
     """The family's four level readings, read once for both tests (so ``-k family`` reads only it)."""
     with ThreadPoolExecutor(2) as pool:  # the time is tesseract's, in subprocesses
-        return tuple(pool.map(lambda d: level_reading(kind, d, seeds=MORE_SEEDS.get(kind, SEEDS)), range(4)))
+        return tuple(pool.map(lambda d: level_reading(kind, d, seeds=calibration_seeds(kind)), range(4)))
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
