@@ -172,14 +172,15 @@ def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> lis
         return out
     m = int(amplitude) + 1
     x0, y0, x1, y1 = max(0, bx - m), max(0, by - m), min(w, bx + bw + m), min(h, by + bh + m)
-    ys = np.arange(y0, y1, dtype=np.int16)[:, None]
-    xs = np.arange(x0, x1, dtype=np.int16)[None, :]
     dx = (amplitude * np.sin(np.arange(y0, y1)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
     dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # a column
-    # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
-    src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
+    # (x, y) per pixel: OpenCV's fixed-point map with no fraction, written pair by pair in place; a
+    # source beyond the sheet's edge is its edge pixel (the replicated border: a clip of each coordinate)
+    src = np.empty((y1 - y0, x1 - x0, 2), np.int16)
+    np.add(np.arange(x0, x1, dtype=np.int16)[None, :], dx, out=src[..., 0])
+    np.add(np.arange(y0, y1, dtype=np.int16)[:, None], dy, out=src[..., 1])
     for plane, waved in zip(planes, out):
-        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1])
+        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1], borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
