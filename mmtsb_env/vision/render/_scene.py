@@ -194,17 +194,43 @@ def _up(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
 
 
-def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], strength: float) -> np.ndarray:
-    """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the picture."""
+SPOT = 8  # the cast shadow and the glare are drawn at 1/SPOT of the frame's size and brought up
+
+
+def _spot(size: tuple[int, int]) -> Image.Image:
+    """The blank small map (``L``) a cast shadow or a glare is drawn on: 1/:data:`SPOT` of ``size``."""
+    return Image.new("L", (-(-size[0] // SPOT), -(-size[1] // SPOT)), 0)
+
+
+def _up_part(small: np.ndarray, size: tuple[int, int]) -> tuple[int, int, np.ndarray]:
+    """The part of ``small`` (a map of :func:`_spot`) that is not zero, brought up :data:`SPOT`
+    times (bilinear, OpenCV) within a frame of ``size``: (left, top, map of that part). Only the
+    part and one zero pixel around it are resized: at a whole-pixel offset and the same scale the
+    bilinear samples are those of bringing up the whole map (the zero pixel stands in for the zeros
+    beyond), for a fraction of the cost -- a shadow covers a corner, a glare a blob."""
+    x, y, w, h = cv2.boundingRect(small)
+    if not w:
+        return 0, 0, np.zeros((0, 0), np.uint8)
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    x1, y1 = min(small.shape[1], x + w + 1), min(small.shape[0], y + h + 1)
+    part = cv2.resize(small[y0:y1, x0:x1], ((x1 - x0) * SPOT, (y1 - y0) * SPOT), interpolation=cv2.INTER_LINEAR)
+    part = part[:size[1] - y0 * SPOT, :size[0] - x0 * SPOT]  # within the frame
+    px, py, pw, ph = cv2.boundingRect(part)
+    return x0 * SPOT + px, y0 * SPOT + py, part[py:py + ph, px:px + pw]
+
+
+def _cast_shadow(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]],
+                 strength: float) -> tuple[int, int, np.ndarray]:
+    """The soft shadow of something off-frame (a hand, the phone) falling over one corner of the
+    picture, as how much light it takes away over its own region: (left, top, map)."""
     r = ctx.rng("scene:shadow")
     W, H = size
-    k = 8
-    mask = Image.new("L", (W // k, H // k), 0)
+    mask = _spot(size)
     corner = quad[r.randrange(4)]
-    cx, cy = corner[0] / k, corner[1] / k
-    rad = r.uniform(0.25, 0.4) * min(W, H) / k
+    cx, cy = corner[0] / SPOT, corner[1] / SPOT
+    rad = r.uniform(0.25, 0.4) * min(W, H) / SPOT
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.6, cy - rad, cx + rad * 1.6, cy + rad), fill=int(255 * strength))
-    return _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3))), (W, H))
+    return _up_part(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 3))), size)
 
 
 def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], peak: float) -> tuple[int, int, np.ndarray]:
@@ -212,15 +238,12 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
     over its own region: (left, top, map)."""
     r = ctx.rng("scene:glare")
     W, H = size
-    k = 8
     x0, y0, x1, y1 = bbox(quad)
-    cx, cy = r.uniform(x0, x1) / k, r.uniform(y0, y1) / k
-    rad = r.uniform(0.08, 0.14) * min(W, H) / k
-    mask = Image.new("L", (W // k, H // k), 0)
+    cx, cy = r.uniform(x0, x1) / SPOT, r.uniform(y0, y1) / SPOT
+    rad = r.uniform(0.08, 0.14) * min(W, H) / SPOT
+    mask = _spot(size)
     ImageDraw.Draw(mask).ellipse((cx - rad * 1.5, cy - rad, cx + rad * 1.5, cy + rad), fill=int(min(255, peak)))
-    shine = _up(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 2.5))), (W, H))
-    gx, gy, gw, gh = cv2.boundingRect(shine)
-    return gx, gy, shine[gy:gy + gh, gx:gx + gw]
+    return _up_part(np.asarray(mask.filter(ImageFilter.GaussianBlur(rad / 2.5))), size)
 
 
 def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
@@ -429,9 +452,12 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     size = (W, H)
     # light and the cast shadow are one grey multiplier
     light = _lighting(size, ctx, lv.light) if lv.light else None
-    if lv.shadow and quad is not None:
-        cast = 255 - _cast_shadow(ctx, size, quad, lv.shadow)
-        light = cast if light is None else cv2.multiply(light, cast, scale=1 / 255.0)
+    if lv.shadow and quad is not None:  # the shadow darkens the light over its own region only
+        if light is None:
+            light = np.full((H, W), 255, np.uint8)
+        sx, sy, cast = _cast_shadow(ctx, size, quad, lv.shadow)
+        view = light[sy:sy + cast.shape[0], sx:sx + cast.shape[1]]
+        view[:] = cv2.multiply(view, cv2.bitwise_not(cast), scale=1 / 255.0)
     spread = None  # the buffer a grey map is spread to RGB in
     if light is not None:
         spread = cv2.cvtColor(light, cv2.COLOR_GRAY2RGB)
