@@ -524,7 +524,7 @@ def jpeg_regions(arr: np.ndarray, quality: int, boxes: list[list[int]]) -> Image
     coded = [jpeg_array(arr[y0:y1, x0:x1], quality) for x0, y0, x1, y1 in rects]
     for (x0, y0, x1, y1), part in zip(rects, coded):
         arr[y0:y1, x0:x1] = part
-    for (x0, y0, x1, y1), part, box in zip(rects, coded, boxes):
+    for (x0, y0, x1, y1), part, box in zip(rects, coded, boxes) if len(rects) > 1 else ():  # (one part overlaps nothing)
         cx0, cy0 = max(x0, int(box[0]) // 16 * 16), max(y0, int(box[1]) // 16 * 16)
         cx1 = min(x1, -(-int(math.ceil(box[2])) // 16) * 16)
         cy1 = min(y1, -(-int(math.ceil(box[3])) // 16) * 16)
