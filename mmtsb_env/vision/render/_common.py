@@ -751,7 +751,7 @@ def warp(arr: np.ndarray, matrix: np.ndarray, size: tuple[int, int], border: tup
         return onto
     under = cv2.cvtColor(onto, cv2.COLOR_RGB2RGBA)
     fn(src, matrix, size, dst=under, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-    onto[:] = cv2.cvtColor(under, cv2.COLOR_RGBA2RGB)
+    cv2.cvtColor(under, cv2.COLOR_RGBA2RGB, dst=onto)  # written back in place (``onto`` may be a view of a frame)
     return onto
 
 
