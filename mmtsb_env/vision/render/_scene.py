@@ -468,18 +468,15 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         x0, y0, x1, y1 = (0, 0, W, H) if focus is None else (
             max(0, focus[0] - 2), max(0, focus[1] - 2), min(W, focus[2] + 2), min(H, focus[3] + 2))
         arr[y0:y1, x0:x1] = _defocus(arr[y0:y1, x0:x1], lv.blur)
-    up = down = None  # what is added (noise above zero, glare) and what is taken away (noise below)
-    if lv.noise:
-        up, down = grey_noise(ctx.np_rng("scene:noise"), size, lv.noise)
     if lv.glare and glare and quad is not None:
+        # added before the noise, over its own region: the sums the noise saturates are the same
+        # (a pixel's noise goes one way only, and a glare and the noise above zero never reach 255)
         gx, gy, shine = _glare(ctx, size, quad, lv.glare)
-        if up is None:
-            up = np.zeros((H, W), np.uint8)
-        view = up[gy:gy + shine.shape[0], gx:gx + shine.shape[1]]
-        view[:] = cv2.add(view, shine)
-    if up is not None:
+        view = arr[gy:gy + shine.shape[0], gx:gx + shine.shape[1]]
+        view[:] = cv2.add(view, cv2.cvtColor(shine, cv2.COLOR_GRAY2RGB))
+    if lv.noise:  # its part above zero added, the part below taken away
+        up, down = grey_noise(ctx.np_rng("scene:noise"), size, lv.noise)
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
-    if down is not None:
         cv2.subtract(arr, cv2.cvtColor(down, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
     if not lv.quality:
         photo = Image.fromarray(arr, "RGB")
