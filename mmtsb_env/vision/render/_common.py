@@ -735,7 +735,8 @@ def warp(arr: np.ndarray, matrix: np.ndarray, size: tuple[int, int], border: tup
          onto: np.ndarray | None = None) -> np.ndarray:
     """``arr`` through the 2x3 (affine) or 3x3 (perspective) ``matrix`` into an image of ``size``,
     bilinear, outside it ``border`` -- or, given ``onto`` (an array of that size), written into
-    ``onto`` only where the warped picture lands (OpenCV's transparent border).
+    ``onto`` only where the warped picture lands (OpenCV's transparent border); a four-channel
+    ``arr`` (RGB and a filler) may be written onto an RGB ``onto``.
 
     RGB goes through RGBA: OpenCV's four-channel path is about twice as fast as its three-channel
     one, and each channel is resampled alone, so the pixels are the same."""
@@ -746,7 +747,7 @@ def warp(arr: np.ndarray, matrix: np.ndarray, size: tuple[int, int], border: tup
         value = tuple(border[:3]) + (255,) if rgb3 else border
         out = fn(src, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=value)
         return cv2.cvtColor(out, cv2.COLOR_RGBA2RGB) if rgb3 else out
-    if not rgb3:
+    if onto.shape[2:] == src.shape[2:]:  # as many channels: straight in
         fn(src, matrix, size, dst=onto, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
         return onto
     under = cv2.cvtColor(onto, cv2.COLOR_RGB2RGBA)

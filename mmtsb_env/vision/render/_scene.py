@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, _noise_windows, drafting, grey_noise, jpeg, jpeg_array, texture_array, warp
+from ._common import Ctx, _four_channels, _noise_windows, drafting, grey_noise, jpeg, jpeg_array, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -379,13 +379,15 @@ def _shrunk(doc: Image.Image | np.ndarray, quad: list[tuple[float, float]]) -> n
     Enlarging (the picture shown larger than drawn): OpenCV's bicubic. Shrinking by a scale k: a
     Gaussian of sigma 0.5 * sqrt(1/k - 1) (the antialiasing), then OpenCV's bilinear -- about a
     grey level from Pillow's antialiased bicubic on average, at a quarter of its cost or less;
-    tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py)."""
+    tesseract reads the photos at each level as it did with Pillow's (tests/generation/test_ocr.py).
+    An image warped from as it is comes as Pillow keeps it, four bytes a pixel (RGB and a filler
+    the warp drops): no packing to three bytes, and the warp's four channels need no conversion."""
     x0, y0, x1, y1 = bbox(quad)
-    arr = doc if isinstance(doc, np.ndarray) else np.asarray(doc)
-    h, w = arr.shape[:2]
+    w, h = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
     k = min(1.25 * (x1 - x0) / w, 1.25 * (y1 - y0) / h)
     if SAMPLED_AS_DRAWN[0] <= k / 1.25 <= SAMPLED_AS_DRAWN[1]:  # the warp's bilinear samples it well as it is
-        return arr
+        return doc if isinstance(doc, np.ndarray) else _four_channels(doc, bgr=False)
+    arr = doc if isinstance(doc, np.ndarray) else np.asarray(doc)
     size = (max(1, round(w * k)), max(1, round(h * k)))
     if k > 1:
         return cv2.resize(arr, size, interpolation=cv2.INTER_CUBIC)
