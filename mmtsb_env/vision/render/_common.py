@@ -554,19 +554,27 @@ def texture_array(kind: str, size: tuple[int, int], rng: np.random.Generator, ba
     if kind not in TEXTURES:
         raise ValueError(f"unknown texture {kind!r}")
     if kind == "paper":
-        return cv2.merge(_paper_planes(size, rng, base))
+        return lookup(_blotch(size, rng), _paper_table(rgb(base or PAPER)))
     window, mirrored, fresh = _surface_window(kind, size, rng, base)
     if fresh:
         return window
     return cv2.flip(window, 1) if mirrored else window.copy()  # mirrored in C (numpy's reversed copy is slow)
 
 
+PAPER = (250, 249, 244)  # the paper's colour unless told
+
+
 def _paper_planes(size: tuple[int, int], rng: np.random.Generator, base: Any) -> list[np.ndarray]:
     """The paper's three colour planes (h, w) uint8: ``base`` times (0.975 + 0.03 * a faint blotch),
     per channel through a lookup table."""
+    blotch = _blotch(size, rng)
+    return [cv2.LUT(blotch, t) for t in _paper_table(rgb(base or PAPER))]
+
+
+def _blotch(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """The paper's faint blotch over ``size`` (w, h): grey uint8, drawn from ``rng``."""
     w, h = size
-    blotch = np.asarray(_smooth_noise_image(rng, h, w, 150))
-    return [cv2.LUT(blotch, t) for t in _paper_table(rgb(base or (250, 249, 244)))]
+    return np.asarray(_smooth_noise_image(rng, h, w, 150))
 
 
 def _surface_window(kind: str, size: tuple[int, int], rng: np.random.Generator,
@@ -583,9 +591,13 @@ def _surface_window(kind: str, size: tuple[int, int], rng: np.random.Generator,
 
 
 def lookup(grey: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-    """An RGB uint8 image from a grey one through one 256-entry table per channel: three one-channel
-    lookups merged (OpenCV's three-channel lookup on a grey image spread to RGB costs twice as much)."""
-    return cv2.merge([cv2.LUT(grey, t) for t in tables])
+    """An RGB uint8 image from a grey one through one 256-entry table per channel: one lookup of
+    whole pixels (the three tables packed as the bytes of a 32-bit table, a filler fourth), then
+    the filler dropped -- half the cost of three one-channel lookups merged, a third of OpenCV's
+    three-channel lookup on the grey image spread to RGB."""
+    packed = np.stack([*tables, tables[0]], axis=1).view(np.int32).reshape(256)
+    pixels = cv2.LUT(grey, packed).view(np.uint8).reshape(*grey.shape, 4)
+    return cv2.cvtColor(pixels, cv2.COLOR_RGBA2RGB)
 
 
 @functools.lru_cache(maxsize=64)
