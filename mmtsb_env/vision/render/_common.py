@@ -518,16 +518,16 @@ def luminance(color: Any) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
-def _smooth_noise_image(rng: np.random.Generator, h: int, w: int, cell: int) -> Image.Image:
-    """Blurred value noise, an ``L`` image of size (w, h)."""
+def _smooth_grey(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
+    """Blurred value noise, grey uint8 of shape (h, w)."""
     gh, gw = max(2, h // cell + 2), max(2, w // cell + 2)
     grid = (rng.random((gh, gw)).astype(np.float32) * 255).astype(np.uint8)
-    return Image.fromarray(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), "L")
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
 def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
     """Blurred value noise in [0, 1], shape (h, w)."""
-    return np.asarray(_smooth_noise_image(rng, h, w, cell), dtype=np.float32) / 255.0
+    return _smooth_grey(rng, h, w, cell).astype(np.float32) / 255.0
 
 
 TEXTURES = ("paper", "desk", "wood", "brick", "concrete", "fabric")
@@ -574,7 +574,7 @@ def _paper_planes(size: tuple[int, int], rng: np.random.Generator, base: Any) ->
 def _blotch(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """The paper's faint blotch over ``size`` (w, h): grey uint8, drawn from ``rng``."""
     w, h = size
-    return np.asarray(_smooth_noise_image(rng, h, w, 150))
+    return _smooth_grey(rng, h, w, 150)
 
 
 def _surface_window(kind: str, size: tuple[int, int], rng: np.random.Generator,
