@@ -53,7 +53,11 @@ def test_defocus_matches_pillows_box_blur(photo, sigma):
     expected = np.asarray(Image.fromarray(photo).filter(ImageFilter.BoxBlur(var / (2 * (1 - var))))).astype(int)
     got = _defocus(photo, sigma).astype(int)
     diff = np.abs(got - expected)
-    assert diff.max() <= 1 and (diff > 0).mean() < 0.005, (diff.max(), (diff > 0).mean())
+    # Pillow rounds to grey levels between the two directions, the one separable pass does not:
+    # ~6 % of this photo's pixels one level off, either way (no drift). A sigma 5 % off is two to
+    # six levels off somewhere, a blur in one direction only eleven or more
+    assert diff.max() <= 1 and (diff > 0).mean() < 0.1, (diff.max(), (diff > 0).mean())
+    assert abs((got - expected).mean()) < 0.01
     assert np.abs(got - photo.astype(int)).mean() > 0.2  # it does blur (sigma 0.3 is mild)
 
 

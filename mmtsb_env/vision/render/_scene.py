@@ -395,17 +395,18 @@ def _shrunk(doc: Image.Image | np.ndarray, quad: list[tuple[float, float]]) -> n
 
 
 def _defocus(arr: np.ndarray, sigma: float) -> np.ndarray:
-    """``arr`` defocused: a three-tap blur [r, 1, r] / (2r + 1) across, rounded to grey levels, then
-    down (OpenCV, edges extended), whose variance 2r / (2r + 1) is sigma squared -- the calibrated
-    look: Pillow's fractional box blur, the same pixels but for ~0.1 % off by one level, at a small
-    fraction of its cost; a Gaussian from sigma 0.8, where three taps no longer carry that variance."""
+    """``arr`` defocused: a three-tap blur [r, 1, r] / (2r + 1) across and down in one separable
+    pass (OpenCV, edges extended), whose variance 2r / (2r + 1) is sigma squared -- the calibrated
+    look: Pillow's fractional box blur, which rounds to grey levels between the two directions, so
+    a few per cent of the pixels come out one level off it (never more), at a small fraction of its
+    cost and half that of two passes; a Gaussian from sigma 0.8, where three taps no longer carry
+    that variance."""
     var = sigma * sigma
     if var >= 0.64:
         return cv2.GaussianBlur(arr, (0, 0), sigma)
     r = var / (2 * (1 - var))
     taps = np.array([r, 1.0, r], np.float32) / np.float32(2 * r + 1)
-    across = cv2.filter2D(arr, -1, taps[None, :], borderType=cv2.BORDER_REPLICATE)
-    return cv2.filter2D(across, -1, taps[:, None], borderType=cv2.BORDER_REPLICATE)
+    return cv2.sepFilter2D(arr, -1, taps, taps, borderType=cv2.BORDER_REPLICATE)
 
 
 def _defocus_boxes(arr: np.ndarray, boxes: list, sigma: float) -> None:
