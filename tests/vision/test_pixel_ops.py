@@ -53,7 +53,11 @@ def test_defocus_matches_pillows_box_blur(photo, sigma):
     expected = np.asarray(Image.fromarray(photo).filter(ImageFilter.BoxBlur(var / (2 * (1 - var))))).astype(int)
     got = _defocus(photo, sigma).astype(int)
     diff = np.abs(got - expected)
-    assert diff.max() <= 1 and (diff > 0).mean() < 0.005, (diff.max(), (diff > 0).mean())
+    # Pillow rounds to grey levels between the two directions, the one separable pass does not:
+    # ~6 % of this photo's pixels one level off, either way (no drift). A sigma 5 % off is two to
+    # six levels off somewhere, a blur in one direction only eleven or more
+    assert diff.max() <= 1 and (diff > 0).mean() < 0.1, (diff.max(), (diff > 0).mean())
+    assert abs((got - expected).mean()) < 0.01
     assert np.abs(got - photo.astype(int)).mean() > 0.2  # it does blur (sigma 0.3 is mild)
 
 
@@ -206,7 +210,7 @@ def test_a_page_shown_near_its_drawn_size_is_warped_from_as_drawn(shown):
     doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
     w, h = doc.size
     quad = [(0, 0), (w * shown, 0), (w * shown, h * shown), (0, h * shown)]
-    assert np.array_equal(_shrunk(doc, quad), np.asarray(doc))
+    assert np.array_equal(_shrunk(doc, quad)[..., :3], np.asarray(doc))  # (RGB and a filler, as Pillow keeps it)
     outside = [(0, 0), (w * 1.3, 0), (w * 1.3, h * 1.3), (0, h * 1.3)]
     assert _shrunk(doc, outside).shape[1] > w * 1.3  # enlarged first, to 1.25x its size in the photo
 
@@ -548,3 +552,58 @@ def test_a_shrunk_screen_stays_close_to_pillows_antialiased_bilinear(monkeypatch
     assert out.shape == ref.shape
     assert np.abs(out - ref).mean() < 1.5
     assert ref.std() <= out.std() < 1.1 * ref.std()
+
+
+def test_ruled_lines_are_pillows_two_pixel_lines():
+    """Lined paper is ruled by setting rows and columns (handwritten_note._rule): the pixels of
+    Pillow's 2-px lines across the sheet along those rows and that column."""
+    from mmtsb_env.vision.render.handwritten_note import _rule
+
+    paper = np.asarray(render({"kind": "receipt", "seed": 2, "difficulty": 0}, use_cache=False).image)[:400, :300].copy()
+    image = Image.fromarray(paper)
+    d = ImageDraw.Draw(image)
+    for y in range(60, 380, 54):
+        d.line((0, y + 3, 300, y + 3), fill=(170, 195, 230), width=2)
+    d.line((85, 0, 85, 400), fill=(230, 140, 140), width=2)
+    _rule(paper, range(60, 380, 54), 85)
+    assert np.array_equal(paper, np.asarray(image))
+
+
+@pytest.mark.parametrize("blob", [(40, 30, 70, 50), (0, 0, 20, 15), (110, 80, 128, 96), (-5, 60, 30, 120)])
+def test_a_spot_brought_up_in_part_is_the_whole_map_brought_up_there(blob):
+    """A cast shadow's or a glare's small map is brought up over its own part only (_up_part): the
+    same pixels as bringing up the whole map and cutting out where it is not zero."""
+    from mmtsb_env.vision.render._scene import SPOT, _up_part
+
+    size = (1024, 768)
+    mask = Image.new("L", (size[0] // SPOT, size[1] // SPOT), 0)
+    ImageDraw.Draw(mask).ellipse(blob, fill=150)
+    small = np.asarray(mask.filter(ImageFilter.GaussianBlur(4)))
+    whole = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+    x, y, w, h = cv2.boundingRect(whole)
+    left, top, part = _up_part(small, size)
+    assert w and h and (left, top) == (x, y) and np.array_equal(part, whole[y:y + h, x:x + w])
+    assert _up_part(np.zeros_like(small), size)[2].size == 0
+
+
+def test_the_wobble_copies_pixels_and_takes_the_edge_beyond_the_sheet():
+    """The hand's wobble (handwritten_note._wave) moves each pixel of the ink's planes by whole
+    pixels, sinusoidally per row and per column; a source beyond the sheet is its edge pixel."""
+    from mmtsb_env.vision.render.handwritten_note import _wave
+
+    g = np.random.default_rng(3)
+    cover = np.zeros((90, 120), np.uint8)
+    cover[0:60, 80:120] = g.integers(1, 256, (60, 40))  # ink up to the top and right edges
+    tone = g.integers(0, 256, (90, 120)).astype(np.uint8)
+    amplitude, period = 3.0, 7.0
+    waved = _wave([cover, tone], random.Random(4), amplitude, period)
+    r = random.Random(4)
+    phase_x, phase_y = r.uniform(0, 6.28), r.uniform(0, 6.28)
+    ys, xs = np.mgrid[0:90, 0:120]
+    sx = np.clip(xs + (amplitude * np.sin(ys / period + phase_x)).astype(int), 0, 119)
+    sy = np.clip(ys + (amplitude * 0.8 * np.sin(xs / (period * 1.7) + phase_y)).astype(int), 0, 89)
+    near = np.zeros_like(cover, bool)
+    near[0:64, 76:120] = True  # the ink's box grown by the largest shift: what the wobble redraws
+    for plane, out in zip((cover, tone), waved):
+        assert np.array_equal(out[near], plane[sy, sx][near])
+        assert not out[~near].any()

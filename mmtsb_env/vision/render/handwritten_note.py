@@ -11,8 +11,9 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import (DEGRADE, Choice, Color, Ctx, Scan, Str, TextDraw, clutter_count, degrade, drafting, drawer, lookup,
+from ._common import (DEGRADE, Choice, Color, Ctx, Scan, Str, TextDraw, clutter_count, degrade, drafting, lookup,
                       rgb, shade, texture, texture_array)
+from ._scene import drawing_on
 from ..fonts import get_font
 
 NOTES = [
@@ -36,10 +37,21 @@ INKS = {"blue": (28, 50, 140), "black": (25, 25, 30), "red": (160, 25, 30), "gre
 # level 3 -- a 0.75 shrink, 8 degrees, noise 9, JPEG 50 -- left under half readable either way)
 SCANS = {**DEGRADE, 2: dataclasses.replace(DEGRADE[2], scale=0.8, blur=0.0),
          3: Scan(3.0, blur=0.3, noise=3.0, quality=80, light=0.22, scale=0.43)}
+PAPER_COLORS = {False: (253, 252, 246), True: (255, 238, 130)}  # plain or lined paper; a sticky note
 WAVE = {0: 1.5, 1: 2.3, 2: 3.1, 3: 2.5}  # the hand's wobble, px, per level
 
 FIELDS = {"text": Str(600), "title": Str(40, allow_empty=True), "paper": Choice(PAPERS), "ink": Choice(list(INKS)),
           "signature": Str(30, allow_empty=True), "ink_color": Color()}
+
+
+def _rule(sheet: np.ndarray, rows, margin: int) -> None:
+    """Rule lined paper (``sheet``, RGB, in place): a blue line under each of ``rows`` (from row + 3)
+    and the red margin line at column ``margin``, each 2 px wide across the whole sheet -- the
+    pixels of Pillow's 2-px lines along whole-pixel rows and columns (they cover that row or column
+    and the next)."""
+    for y in rows:
+        sheet[y + 3:y + 5] = (170, 195, 230)
+    sheet[:, margin:margin + 2] = (230, 140, 140)
 
 
 def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
@@ -165,14 +177,15 @@ def _wave(planes: list[np.ndarray], rng, amplitude: float, period: float) -> lis
         return out
     m = int(amplitude) + 1
     x0, y0, x1, y1 = max(0, bx - m), max(0, by - m), min(w, bx + bw + m), min(h, by + bh + m)
-    ys = np.arange(y0, y1, dtype=np.int16)[:, None]
-    xs = np.arange(x0, x1, dtype=np.int16)[None, :]
     dx = (amplitude * np.sin(np.arange(y0, y1)[:, None] / period + phase_x)).astype(np.int16)  # a shift per row
     dy = (amplitude * 0.8 * np.sin(np.arange(x0, x1)[None, :] / (period * 1.7) + phase_y)).astype(np.int16)  # a column
-    # (x, y) per pixel: OpenCV's fixed-point map with no fraction, each plane built contiguous, then paired
-    src = cv2.merge([np.clip(xs + dx, 0, w - 1), np.clip(ys + dy, 0, h - 1)])
+    # (x, y) per pixel: OpenCV's fixed-point map with no fraction, written pair by pair in place; a
+    # source beyond the sheet's edge is its edge pixel (the replicated border: a clip of each coordinate)
+    src = np.empty((y1 - y0, x1 - x0, 2), np.int16)
+    np.add(np.arange(x0, x1, dtype=np.int16)[None, :], dx, out=src[..., 0])
+    np.add(np.arange(y0, y1, dtype=np.int16)[:, None], dy, out=src[..., 1])
     for plane, waved in zip(planes, out):
-        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1])
+        cv2.remap(plane, src, None, cv2.INTER_NEAREST, dst=waved[y0:y1, x0:x1], borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -301,14 +314,11 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
     H = max(top + gap * (len(lines_out) + 1) + 40, 600 if paper != "sticky" else W)
     if paper == "sticky":
         H = max(H, W)
-        sheet = texture("paper", (W, H), ctx.np_rng("paper"), (255, 238, 130))
-    else:
-        sheet = texture("paper", (W, H), ctx.np_rng("paper"), (253, 252, 246))
-    d = drawer(sheet)
-    if paper == "lined":
-        for y in range(top + gap, H - 20, gap):
-            d.line((0, y + 3, W, y + 3), fill=(170, 195, 230), width=2)
-        d.line((margin_left - 25, 0, margin_left - 25, H), fill=(230, 140, 140), width=2)
+    # the paper stays an array (no pixel of it is looked at in the draft pass): a trip through
+    # Pillow and back for a few ruled lines cost about a millisecond
+    sheet = None if drafting() else texture_array("paper", (W, H), ctx.np_rng("paper"), PAPER_COLORS[paper == "sticky"])
+    if sheet is not None and paper == "lined":
+        _rule(sheet, range(top + gap, H - 20, gap), margin_left - 25)
     layer = _Ink((W, H))  # laid on the sheet in the ink's colour at the end
     y = top
     slope = hand.uniform(-0.015, 0.015)
@@ -357,12 +367,14 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
             else:  # coffee ring on the sheet itself
                 cx, cy, r = cr.randint(100, W - 100), cr.randint(100, H - 100), cr.randint(60, 110)
                 cx, cy = _clear_spot((cx, cy), r + 3, written, (W, H))
-                d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(190, 150, 100), width=5)
+                if sheet is not None:
+                    with drawing_on(sheet, (cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), mode=None) as (d, ox, oy):
+                        d.ellipse((cx - r - ox, cy - r - oy, cx + r - ox, cy + r - oy), outline=(190, 150, 100), width=5)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
              "signature": signature or None, "paper": paper, "ink": ink_name}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
-    page = np.array(sheet)
+    page = sheet
     _ink_onto(page, *_wave(list(layer.planes()), ctx.rng("wave"), amplitude=WAVE[ctx.difficulty], period=23.0), ink)
     return page, facts
