@@ -29,6 +29,7 @@ NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
 # the strip's and the stickers' sizes by level (px, before the level's font scale; the stickers' at
 # most and 0.3 of the product's width): small at level 3, where the 2x zoom must bring them back
 LABEL_SIZE = {0: 20, 1: 20, 2: 20, 3: 15}
+LABEL_SLOTS = {0: 1, 1: 1, 2: 1, 3: 1.5}  # the strip's widest, in slots: at level 3 a sale's label would shrink to 9 px in one
 STICKER_RADIUS = {0: 54, 1: 54, 2: 48, 3: 26}
 STICKER_REACH = 22  # how far below the shelf's top the stickers reach (its lip is 16 px deep)
 # price stickers (fill, rim, ink), by whether the product is on sale: dark figures on a disc paler
@@ -146,7 +147,7 @@ def draw_product_photo(ctx: Ctx):
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
     # the shelf strip under the product: its name (and the old price on sale)
     label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
-    font = fit_font(label, "sans-bold", slot_w - 12, LABEL_SIZE[ctx.difficulty] * ctx.scale, min_size=9)
+    font = fit_font(label, "sans-bold", LABEL_SLOTS[ctx.difficulty] * slot_w - 12, LABEL_SIZE[ctx.difficulty] * ctx.scale, min_size=9)
     tw = font.getlength(label)
     lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
     top = SHELF_Y + STICKER_REACH + 2  # just under the sticker
