@@ -1,8 +1,9 @@
 """``product_photo``: a photo of a shop shelf where one product wears a price sticker (natural less-text).
 
 The same content (and defaults) as ``price_tag``, but most of the picture is objects and logos:
-the product (its brand on the package) stands among others on a shelf, a round sticker on it
-gives the price and a thin shelf strip under it its name. Levels add more neighbouring products
+the product (its brand on the package) stands among others on a shelf, a round sticker stuck on
+the shelf's front lip before its base gives the price and a thin shelf strip under it its name.
+Levels add more neighbouring products
 (at level 2+ with their own stickers: distractor prices), shrink everything and add the camera
 effects of :mod:`._scene` (the JPEG artefacts over the band of the products and the strip).
 """
@@ -25,11 +26,17 @@ from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
 W, H = 1024, 768
 SHELF_Y = 600
 NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
-STICKER_RADIUS = {0: 54, 1: 54, 2: 48, 3: 36}  # px at most (and 0.3 of the product's width): smaller as the shelf fills
-# price stickers (fill, rim, ink), by whether the product is on sale: dark figures on a
-# pale disc with a rim of its own hue (tesseract dropped the line of figures inside a dark ring, and
-# read no white figures on a red disc, which often sat on a red product); the sale one white and red
-STICKERS = {False: ((255, 214, 0), (236, 190, 0), (20, 20, 20)), True: ((255, 255, 255), (244, 196, 196), (150, 0, 12))}
+# the strip's and the stickers' sizes by level (px, before the level's font scale; the stickers' at
+# most and 0.3 of the product's width): small at level 3, where the 2x zoom must bring them back
+LABEL_SIZE = {0: 20, 1: 20, 2: 20, 3: 15}
+LABEL_SLOTS = {0: 1, 1: 1, 2: 1, 3: 1.5}  # the strip's widest, in slots: at level 3 a sale's label would shrink to 9 px in one
+STICKER_RADIUS = {0: 54, 1: 54, 2: 48, 3: 26}
+STICKER_REACH = 22  # how far below the shelf's top the stickers reach (its lip is 16 px deep)
+# price stickers (fill, rim, ink), by whether the product is on sale: dark figures on a disc paler
+# than the wall in every channel, its rim too. Tesseract thresholds each channel and takes a pixel
+# that is dark in any one as ink: a yellow disc (no blue) or a rim of its hue became a dark blob or
+# ring round the figures, and they were lost. The sale one white with red figures.
+STICKERS = {False: ((255, 248, 220), (240, 230, 200), (20, 20, 20)), True: ((255, 255, 255), (250, 226, 226), (150, 0, 12))}
 
 
 def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
@@ -67,6 +74,15 @@ def _paste_scaled(arr: np.ndarray, tile: Image.Image, box: list[int]) -> None:
     cover = cv2.cvtColor(cv2.extractChannel(small, 3), cv2.COLOR_GRAY2RGB)
     under = arr[y0 + dy0:y0 + dy1, x0 + dx0:x0 + dx1]
     under[:] = cv2.add(cv2.multiply(under, cv2.subtract(255, cover), scale=1 / 255.0), cv2.cvtColor(small, cv2.COLOR_RGBA2RGB))
+
+
+def sticker_disc(box: list[int], difficulty: int) -> tuple[float, float, float]:
+    """The centre and radius of the price sticker under the product in ``box``: stuck on the
+    shelf's front, over its lip and the product's base. Its figures need a pale surround that reaches
+    the shelf front: tesseract merges figures on a disc wholly inside the product (or the product
+    and the dark lip) into the product's own blob, and read them in few photos."""
+    rad = min(STICKER_RADIUS[difficulty], (box[2] - box[0]) * 0.3)
+    return (box[0] + box[2]) / 2, SHELF_Y + STICKER_REACH - rad, rad
 
 
 @functools.lru_cache(maxsize=1)
@@ -131,10 +147,11 @@ def draw_product_photo(ctx: Ctx):
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
     # the shelf strip under the product: its name (and the old price on sale)
     label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
-    font = fit_font(label, "sans-bold", slot_w - 12, 20 * ctx.scale, min_size=9)
+    font = fit_font(label, "sans-bold", LABEL_SLOTS[ctx.difficulty] * slot_w - 12, LABEL_SIZE[ctx.difficulty] * ctx.scale, min_size=9)
     tw = font.getlength(label)
     lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
-    label_box = [int(lx - tw / 2 - 6), SHELF_Y + 24, int(lx + tw / 2 + 6), int(SHELF_Y + 30 + font.size * 1.3)]
+    top = SHELF_Y + STICKER_REACH + 2  # just under the sticker
+    label_box = [int(lx - tw / 2 - 6), top, int(lx + tw / 2 + 6), int(top + 6 + font.size * 1.3)]
     facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot],
              "label_box": label_box, "frame": [W, H]}
     if drafting():
@@ -156,8 +173,7 @@ def draw_product_photo(ctx: Ctx):
     s = ctx.scale
 
     def sticker(box, price: float, sale: bool) -> None:
-        cx, rad = (box[0] + box[2]) / 2, min(STICKER_RADIUS[ctx.difficulty], (box[2] - box[0]) * 0.3)
-        cy = box[1] + (box[3] - box[1]) * 0.86
+        cx, cy, rad = sticker_disc(box, ctx.difficulty)
         with drawing_on(arr, (cx - rad - 2, cy - rad - 2, cx + rad + 3, cy + rad + 3), None) as (d, ox, oy):
             fill, rim, ink = STICKERS[sale]
             d.ellipse((cx - rad - ox, cy - rad - oy, cx + rad - ox, cy + rad - oy), fill=fill, outline=rim, width=2)
@@ -174,7 +190,7 @@ def draw_product_photo(ctx: Ctx):
                 k += 1
     with drawing_on(arr, label_box, None) as (d, ox, oy):
         d.rectangle((label_box[0] - ox, label_box[1] - oy, label_box[2] - ox, label_box[3] - oy), fill=(250, 250, 246))
-        d.text((lx - ox, SHELF_Y + 27 - oy), label, font=font, fill=(20, 20, 20), anchor="ma")
+        d.text((lx - ox, top + 3 - oy), label, font=font, fill=(20, 20, 20), anchor="ma")
     quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
     pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
     focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
