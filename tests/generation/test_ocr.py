@@ -6,8 +6,7 @@
   and after the agent's visual tools (crop to the document, 2x resize, contrast) it still reads
   most of them at every level.
 
-Each share is pooled over ``ocr.calibration_seeds(kind)``: three seeds, or more for a family with
-few values an image.
+Each share is pooled over ``ocr.CALIBRATION_SEEDS`` (seeds 0-9).
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from mmtsb_env.generation.ocr import NEEDED, calibration_seeds, legibility, level_reading
+from mmtsb_env.generation.ocr import CALIBRATION_SEEDS, NEEDED, legibility, level_reading
 
 pytestmark = [pytest.mark.ocr,
               pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed (apt-get install -y tesseract-ocr)")]
@@ -41,7 +40,7 @@ def test_tesseract_recovers_most_text_facts():
 def _levels(kind: str) -> tuple:
     """The family's four level readings, read once for both tests (so ``-k family`` reads only it)."""
     with ThreadPoolExecutor(2) as pool:  # the time is tesseract's, in subprocesses
-        return tuple(pool.map(lambda d: level_reading(kind, d, seeds=calibration_seeds(kind)), range(4)))
+        return tuple(pool.map(lambda d: level_reading(kind, d, seeds=CALIBRATION_SEEDS), range(4)))
 
 
 @pytest.mark.parametrize("kind", sorted(NEEDED))
