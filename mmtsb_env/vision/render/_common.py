@@ -976,7 +976,7 @@ def degrade(image: Image.Image | np.ndarray, ctx: Ctx, fill: Any = None, view: n
     swap = bgr and rgbx  # an RGBX input is warped as it is, brought to BGR after (the warp treats channels alike)
     w, h = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
     if look.angle or look.scale != 1 or view is not None:
-        src = image if rgbx else _four_channels(image, bgr)
+        src = image if rgbx else four_channels(image, bgr)
         angle = _drawn_angle(rng, look.angle)
         if fill is None:  # the colour in the top left corner (in RGB)
             corner = src[:4, :4, :3].reshape(-1, 3).mean(0)
@@ -1027,7 +1027,7 @@ def _turn(size: tuple[int, int], angle: float) -> np.ndarray:
     return np.vstack([cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), angle, 1.0), (0, 0, 1)])
 
 
-def _four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
+def four_channels(image: Image.Image | np.ndarray, bgr: bool) -> np.ndarray:
     """An RGB image or array as a four-channel (h, w, 4) uint8 array in BGR(X) or RGB(X) order, the
     fourth channel a filler: Pillow packs an image straight to four bytes a pixel (its own
     layout), an array is converted by OpenCV."""
@@ -1090,13 +1090,14 @@ def grey_noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) ->
 NOISE_TILE = 1400  # side of the cached noise tiles (every image drawn is smaller; larger ones get fresh noise)
 
 
-def sensor_noise(arr: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
-    """``arr`` (RGB uint8) plus grey Gaussian noise of ``sigma`` (saturating, in C): a window of a
-    cached per-sigma noise tile, its offset and orientation drawn from ``rng``. The tile holds the
-    positive and negative parts already spread over three channels, so a call is two saturating
-    array operations on views: no random draws per pixel, no lookups, no channel copies."""
+def sensor_noise(arr: np.ndarray, rng: np.random.Generator, sigma: float, dst: np.ndarray | None = None) -> np.ndarray:
+    """``arr`` (RGB uint8) plus grey Gaussian noise of ``sigma`` (saturating, in C), into ``dst``
+    when given (``arr`` itself: in place): a window of a cached per-sigma noise tile, its offset
+    and orientation drawn from ``rng``. The tile holds the positive and negative parts already
+    spread over three channels, so a call is two saturating array operations on views: no random
+    draws per pixel, no lookups, no channel copies."""
     up, down = _noise_windows(rng, (arr.shape[1], arr.shape[0]), sigma)
-    return cv2.subtract(cv2.add(arr, up), down)
+    return cv2.subtract(cv2.add(arr, up, dst=dst), down, dst=dst)
 
 
 def _noise_windows(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> tuple[np.ndarray, np.ndarray]:

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
-from ._common import Ctx, _four_channels, _noise_windows, drafting, grey_noise, jpeg, jpeg_array, texture_array, warp
+from ._common import Ctx, drafting, four_channels, grey_noise, jpeg, jpeg_array, sensor_noise, texture_array, warp
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ def _shrunk(doc: Image.Image | np.ndarray, quad: list[tuple[float, float]]) -> n
     w, h = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
     k = min(1.25 * (x1 - x0) / w, 1.25 * (y1 - y0) / h)
     if SAMPLED_AS_DRAWN[0] <= k / 1.25 <= SAMPLED_AS_DRAWN[1]:  # the warp's bilinear samples it well as it is
-        return doc if isinstance(doc, np.ndarray) else _four_channels(doc, bgr=False)
+        return doc if isinstance(doc, np.ndarray) else four_channels(doc, bgr=False)
     arr = doc if isinstance(doc, np.ndarray) else np.asarray(doc)
     size = (max(1, round(w * k)), max(1, round(h * k)))
     if k > 1:
@@ -441,7 +441,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
     that part of the frame (:func:`jpeg_regions`); by default the whole frame
     goes through it. ``look`` replaces the level's settings (:data:`LEVELS`) when given; a
     quality of 0 skips the JPEG round trip. With ``tiled_noise`` the sensor noise is a window of a
-    cached noise tile, as a scan's is (:func:`._common.sensor_noise`): no random draw per pixel and
+    cached noise tile, as a scan's is (:func:`._common.sensor_noise`, in place): no random draw per pixel and
     nothing spread to RGB, 0.8 ms less on a 1024 x 768 frame; without it the noise is drawn afresh
     (the natural scenes: product_photo's level 3 reading sits at its band's edge, 2 of 6 values,
     and a tiled noise read 3).
@@ -482,8 +482,7 @@ def camera(scene: Image.Image | np.ndarray, ctx: Ctx, quad: list[tuple[float, fl
         view = arr[gy:gy + shine.shape[0], gx:gx + shine.shape[1]]
         view[:] = cv2.add(view, cv2.cvtColor(shine, cv2.COLOR_GRAY2RGB))
     if lv.noise and tiled_noise:
-        up, down = _noise_windows(ctx.np_rng("scene:noise"), size, lv.noise)
-        cv2.subtract(cv2.add(arr, up, dst=arr), down, dst=arr)
+        sensor_noise(arr, ctx.np_rng("scene:noise"), lv.noise, dst=arr)
     elif lv.noise:  # its part above zero added, the part below taken away
         up, down = grey_noise(ctx.np_rng("scene:noise"), size, lv.noise)
         cv2.add(arr, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB, dst=spread), dst=arr)
