@@ -7,7 +7,7 @@ from typing import Any, Literal
 from ..tools import Conflict, NotFound, tool
 from ._common import now_str, paginate, require_owned, sort_rows
 from .amazon import (
-    APP, CARDS, DELIVERERS, ORDER_ITEMS, PRIME, PRIME_PLANS, PRODUCTS, REQ, RETURNS, check_card_can_pay,
+    APP, CARDS, DELIVERERS, ORDER_ITEMS, ORDERS, PRIME, PRIME_PLANS, PRODUCTS, REQ, RETURNS, check_card_can_pay,
     check_quantity, delivery_status, is_prime_member, money, owned, plus_days,
 )
 from .amazon_shop import order_view, require_order
@@ -91,6 +91,12 @@ def amazon_initiate_return(world, order_id: int, product_id: int, deliverer_id: 
         raise Conflict(f"you bought {bought} and already returned {returned} of product {product_id} in "
                        f"order {order_id}; at most {bought - returned} can still be returned")
     refund = money(max(0.0, items[0]["price"] * quantity - deliverer["pickup_fee"]))
+    left = quantity
+    for item in items:  # the order's own count of returned units (the reference's returned_quantity)
+        take = min(left, item["quantity"] - item.get("returned_quantity", 0))
+        if take > 0:
+            world.update(ORDER_ITEMS, item["id"], returned_quantity=item.get("returned_quantity", 0) + take)
+            left -= take
     row = world.insert(RETURNS, {
         "id": world.new_id(RETURNS), "user_id": world.user_id, "order_id": order_id, "product_id": product_id,
         "deliverer_id": deliverer_id, "quantity": quantity, "refund_amount": refund, "status": "initiated",
@@ -192,6 +198,7 @@ def amazon_download_order_receipt(
     order = require_order(world, order_id)
     path = download_to_file_path or f"~/downloads/amazon_order_{order_id}_receipt.txt"
     saved = save_download(world, file_system_access_token, path, _order_receipt(world, order), bool(overwrite))
+    world.update(ORDERS, order_id, receipt_download_count=order.get("receipt_download_count", 0) + 1)
     return {"message": "Receipt downloaded.", "file_path": saved}
 
 

@@ -27,10 +27,20 @@ DIRECTORIES = "file_system.directories"
 REQ = ("network", "login:file_system")
 
 define_accounts(APP)
+
+
+def tilde_path(row: dict) -> str:
+    """A row's path with its owner's home written ``~/`` (the reference's ``tilde_path`` column)."""
+    path = row.get("path") or ""
+    if path.startswith("/home/") and path.count("/") >= 3:
+        return "~/" + path.split("/", 3)[3]
+    return path
+
+
 define_table(
     DIRECTORIES,
     columns={"id": None, "user_id": None, "path": "", "created_at": None, "updated_at": None},
-    auto_columns=("created_at", "updated_at"),
+    auto_columns=("created_at", "updated_at"), derived={"tilde_path": tilde_path},
 )
 define_table(
     FILES,
@@ -38,7 +48,7 @@ define_table(
         "id": None, "user_id": None, "path": "", "content": "", "size": 0,
         "archive_format": None, "archive_entries": [], "created_at": None, "updated_at": None,
     },
-    auto_columns=("created_at", "updated_at", "size"),
+    auto_columns=("created_at", "updated_at", "size"), derived={"tilde_path": tilde_path},
 )
 
 ARCHIVE_FORMATS = (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".zip", ".tar", ".7z", ".gz")

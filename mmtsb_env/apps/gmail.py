@@ -64,8 +64,8 @@ define_table(
 )
 define_table(
     ATTACHMENTS,
-    columns={"id": None, "user_id": None, "file_name": "", "content": "", "size": 0, "created_at": None},
-    auto_columns=("created_at", "size"),
+    columns={"id": None, "user_id": None, "file_name": "", "content": "", "size": 0, "download_count": 0, "created_at": None},
+    auto_columns=("created_at", "size"), derived={"file_content": lambda r: r["content"]},
 )
 define_table(
     EMAIL_STATES,

@@ -356,6 +356,7 @@ def gmail_download_attachment(
     if path.endswith("/"):
         path += attachment["file_name"]
     saved = write_user_file(world, fs_user, path, attachment["content"], overwrite=bool(overwrite))
+    world.update(ATTACHMENTS, attachment_id, download_count=attachment.get("download_count", 0) + 1)
     return {"message": "Attachment downloaded.", "file_path": saved}
 
 

@@ -37,9 +37,12 @@ define_table(
     columns={
         "id": None, "user_id": None, "first_name": "", "last_name": "", "email": None,
         "phone_number": None, "relationships": [], "birthday": None, "home_address": None,
-        "work_address": None, "created_at": None,
+        "work_address": None, "is_self": False, "created_at": None,
     },
     auto_columns=("created_at",),
+    # the reference's names: the full name, and one relationship (ours keeps a list)
+    derived={"name": lambda r: " ".join(p for p in (r["first_name"], r["last_name"]) if p),
+             "relationship": lambda r: (r["relationships"] or [None])[0]},
 )
 for _global, _user, _fk in (
     (GLOBAL_TEXTS, USER_TEXTS, "global_text_message_id"),

@@ -24,7 +24,7 @@ APP = "splitwise"
 REQ = ("network", "login:splitwise")
 USERS = "splitwise.users"
 GROUPS = "splitwise.groups"
-MEMBERS = "splitwise.group_member_links"
+MEMBERS = "splitwise.group_members"
 EXPENSES = "splitwise.expenses"
 SHARES = "splitwise.expense_shares"
 PAYMENTS = "splitwise.payments"
@@ -34,21 +34,26 @@ NOTIFICATIONS = "splitwise.notifications"
 STAMPS = ("created_at", "updated_at")
 
 define_accounts(APP)
+# The reference's names for our columns are derived columns (world.schema): groups.user_id and
+# expenses.user_id are the creator, expenses.amount the amount paid, a share's debtor_id and
+# share_amount its user_id and amount, a membership's joined_at its created_at.
 define_table(GROUPS, columns={
     "id": None, "name": "", "description": None, "creator_id": None, "invitation_code": "",
     "deleted": False, "created_at": None, "updated_at": None,
-}, auto_columns=STAMPS + ("invitation_code",))
+}, auto_columns=STAMPS + ("invitation_code",), derived={"user_id": lambda r: r["creator_id"]})
 define_table(MEMBERS, columns={"id": None, "group_id": None, "user_id": None, "created_at": None},
-             auto_columns=("created_at",))
+             auto_columns=("created_at",), derived={"joined_at": lambda r: r["created_at"]})
 define_table(EXPENSES, columns={
     "id": None, "description": "", "paid_amount": 0.0, "payer_id": None, "group_id": None, "creator_id": None,
-    "receipt_file_name": None, "receipt_file_content": None, "deleted": False, "created_at": None, "updated_at": None,
-}, auto_columns=STAMPS)
-define_table(SHARES, columns={"id": None, "expense_id": None, "user_id": None, "amount": 0.0})
+    "receipt_file_name": None, "receipt_file_content": None, "receipt_download_count": 0, "deleted": False,
+    "created_at": None, "updated_at": None,
+}, auto_columns=STAMPS, derived={"user_id": lambda r: r["creator_id"], "amount": lambda r: r["paid_amount"]})
+define_table(SHARES, columns={"id": None, "expense_id": None, "user_id": None, "amount": 0.0},
+             derived={"debtor_id": lambda r: r["user_id"], "share_amount": lambda r: r["amount"]})
 define_table(PAYMENTS, columns={
     "id": None, "payer_id": None, "receiver_id": None, "amount": 0.0, "group_id": None, "description": "",
-    "creator_id": None, "receipt_file_name": None, "receipt_file_content": None, "deleted": False,
-    "created_at": None, "updated_at": None,
+    "creator_id": None, "receipt_file_name": None, "receipt_file_content": None, "receipt_download_count": 0,
+    "deleted": False, "created_at": None, "updated_at": None,
 }, auto_columns=STAMPS)
 for _table, _key in ((EXPENSE_COMMENTS, "expense_id"), (PAYMENT_COMMENTS, "payment_id")):
     define_table(_table, columns={"id": None, _key: None, "user_id": None, "comment": "", "created_at": None,

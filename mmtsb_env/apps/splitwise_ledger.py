@@ -378,6 +378,8 @@ def _download(world: Any, row: dict[str, Any], what: str, token: str, path: str 
     if target.strip().endswith("/") or target.strip() == "~":
         target = target.strip().rstrip("/") + "/" + row["receipt_file_name"]
     saved = write_user_file(world, fs_user, target, row["receipt_file_content"] or "", overwrite=bool(overwrite))
+    table = EXPENSES if what == "expense" else PAYMENTS
+    world.update(table, row["id"], receipt_download_count=row.get("receipt_download_count", 0) + 1)
     return {"message": "Receipt downloaded.", "file_path": saved}
 
 

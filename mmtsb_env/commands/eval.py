@@ -78,6 +78,9 @@ def evaluate(
     code_timeout: Optional[float] = typer.Option(None, help="seconds per code execution"),
     code_memory_mb: Optional[int] = typer.Option(None, help="memory cap of the code sandbox's worker process (MiB)"),
     code_isolation: Optional[str] = typer.Option(None, help="process (default: a clean worker) | thread (trusted code only)"),
+    entity_scope: Optional[str] = typer.Option(None, help="tables the F1 scores: auto (default) | all | reference (only the expected ones)"),
+    image_folder: Optional[Path] = typer.Option(None, "--images-dir", help="folder of path images (imported reference scenarios)"),
+    stand_in_images: bool = typer.Option(False, "--stand-in-images", help="draw a labelled placeholder for a missing path image"),
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
     out: Optional[Path] = typer.Option(None, help="run folder: results.json, Parquet and the report are written here"),
     resume: bool = typer.Option(False, help="continue the run in --out: skip its finished episodes"),
@@ -129,7 +132,9 @@ def evaluate(
         "max_messages": max_messages, "max_steps": max_steps, "time_limit_s": time_limit, "max_images": max_images,
         "image_size": parse_image_size(image_size), "message_images": message_images, "judge_weight": judge_weight,
         "code_timeout_s": code_timeout, "code_memory_mb": code_memory_mb,
-        "code_isolation": code_isolation}.items() if v is not None}
+        "code_isolation": code_isolation, "entity_scope": entity_scope,
+        "image_root": None if image_folder is None else str(image_folder),
+        "stand_in_images": stand_in_images or None}.items() if v is not None}
 
     from mmtsb_env.envs.options import EnvOptions
 
@@ -153,6 +158,12 @@ def evaluate(
         fail(f"--suite {suite!r}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
     if not scenarios:
         fail(f"--suite {suite!r} has no scenarios")
+    from mmtsb_env.episode.images import describe_missing, missing_image_files
+
+    missing = missing_image_files(scenarios, options.image_root)
+    if missing and not options.stand_in_images:
+        fail(describe_missing(missing, options.image_root) + "; pass --images-dir DIR (the datasets' parent folder) "
+             "or --stand-in-images to run with labelled placeholders")
     llm_backend = _judge_backend(judge_backend) if judge == "llm" else None
 
     from mmtsb_env.evaluation import (

@@ -18,6 +18,7 @@ ValueError: toolbox='huge' is not valid; choose one of: full, medium, compact, m
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Sequence
 
@@ -31,6 +32,7 @@ TOOL_UNIVERSES = ("scenario", "toolbox")
 TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
 CODE_ISOLATIONS = ("process", "thread")
+ENTITY_SCOPES = ("auto", "all", "reference")
 PAPER_TIME_LIMIT_S = 600.0
 
 # The interface settings of the paper (section 6.3) plus its default harness (section 4.3). Search
@@ -114,6 +116,14 @@ class EnvOptions:
         code_memory_mb: memory cap of the code sandbox's worker process (default 1024 MiB).
         code_isolation: ``"process"`` (default: a clean worker process) or ``"thread"`` (in-process,
             for trusted code only; see docs/security.md).
+        entity_scope: which changed tables the entity F1 scores: ``"all"`` (every table: a write
+            nobody asked for anywhere costs precision), ``"reference"`` (only the tables the expected
+            changes name, as the reference's evaluator does) or ``"auto"`` (default: ``"reference"``
+            for scenarios imported from the reference's files, ``"all"`` for ours).
+        image_root: folder that path images (imported reference scenarios) are read from; default
+            ``$MMTSB_IMAGE_ROOT``, else the working directory.
+        stand_in_images: replace a path image missing from the folder by a labelled placeholder
+            (results count them: ``stand_in_images`` in the episode metadata) instead of failing.
     """
 
     harness: str | None = None
@@ -135,6 +145,9 @@ class EnvOptions:
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None
     code_isolation: str = "process"
+    entity_scope: str = "auto"
+    image_root: str | None = None
+    stand_in_images: bool = False
 
     def __post_init__(self) -> None:
         size = self.image_size
@@ -189,6 +202,10 @@ class EnvOptions:
         _number("code_timeout_s", self.code_timeout_s, positive=True)
         _integer("code_memory_mb", self.code_memory_mb, minimum=16, optional=True)
         _choices("code_isolation", self.code_isolation, CODE_ISOLATIONS)
+        _choices("entity_scope", self.entity_scope, ENTITY_SCOPES)
+        if self.image_root is not None and not isinstance(self.image_root, (str, os.PathLike)):
+            raise ValueError(f"image_root={self.image_root!r} is not valid; it must be a folder path (or None)")
+        _flag("stand_in_images", self.stand_in_images)
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain data (the judge by its class name), for run metadata."""
@@ -203,7 +220,8 @@ class EnvOptions:
             tool_ranker=self.tool_ranker, coding_tool=self.coding_tool, active_tools_limit=self.working_set,
             max_messages=self.max_messages, max_steps=self.max_steps, time_limit_s=self.time_limit_s,
             judge_weight=float(self.judge_weight), code_timeout_s=float(self.code_timeout_s),
-            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation,
+            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation, entity_scope=self.entity_scope,
+            image_root=None if self.image_root is None else str(self.image_root), stand_in_images=self.stand_in_images,
         )
 
     def obs_config(self) -> ObsConfig:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..evaluation.entity_diff import EntityScore, EntityScorer
+from ..evaluation.entity_diff import EntityScore, EntityScorer, ScoringConfig, resolve_scope
 from ..evaluation.judge import Criterion, Evidence, RubricJudge, Verdict, action_rounds
 from ..evaluation.similarity import rouge_l
 from ..scenario.model import Scenario
@@ -54,6 +54,9 @@ class EpisodeConfig:
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None  # None: the sandbox default (1024 MiB per interpreter)
     code_isolation: str = "process"  # "thread": in-process, for trusted code only (see docs/security.md)
+    entity_scope: str = "all"  # "all" | "reference" (only the tables expected changes name) | "auto" (reference for imported scenarios)
+    image_root: str | None = None  # folder of path images (default $MMTSB_IMAGE_ROOT, else the working directory)
+    stand_in_images: bool = False  # a missing path image becomes a labelled placeholder instead of failing the reset
 
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
@@ -195,7 +198,8 @@ class Episode:
         self.config = config or EpisodeConfig()
         self.judge = judge or RubricJudge()
         base = base_world(scenario.world_seed)
-        self.images = images if images is not None else _scenario_images(scenario)
+        self.images = images if images is not None else _scenario_images(scenario, self.config.image_root,
+                                                                           self.config.stand_in_images)
         self.world = World(base.layer, _initial_layer(scenario), now=scenario.now, user_id=scenario.user_id,
                            services={"images": self.images})
         self.world.services["run_code"] = self._run_code_tool
@@ -224,7 +228,8 @@ class Episode:
                                     limit=self.config.active_tools_limit, search=self.config.tool_search)
         self.started = time.monotonic()
         self._offered: tuple[int, list[dict[str, Any]]] | None = None
-        self.scorer = EntityScorer(scenario.expected_changes)
+        self.entity_scope = resolve_scope(self.config.entity_scope, scenario)
+        self.scorer = EntityScorer(scenario.expected_changes, config=ScoringConfig(scope=self.entity_scope))
         self.f1 = self.scorer.score(self.world).f1
         self.verdict: Verdict | None = None
         self.reward_history: list[dict[str, float]] = []
@@ -599,12 +604,13 @@ class ToolCallError(Exception):
     """Raised inside agent code when a tool call fails; the message is the tool's error."""
 
 
-def _scenario_images(scenario: Scenario):
+def _scenario_images(scenario: Scenario, image_root: str | None = None, stand_in: bool = False):
     from ..vision.store import ImageStore
 
     if not scenario.images:
         return ImageStore([], [])
     from .images import load_scenario_images
 
-    loaded = scenario_asset(scenario, "store", lambda: ImageStore(*load_scenario_images(scenario)))
+    loaded = scenario_asset(scenario, "store", lambda: ImageStore(*load_scenario_images(scenario, image_root, stand_in=stand_in)),
+                            image_root, stand_in)
     return loaded.fork()

@@ -79,10 +79,17 @@ class Exemption:
         return not self.columns or op == "update"
 
 
+ENTITY_SCOPES = ("all", "reference")
+
 DEFAULT_EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("*.notifications", ("create",), why="apps notify people when a payment/expense/share happens"),
     Exemption("device.app_sessions", why="logging in to an app is procedure, not an outcome"),
     Exemption("device.verification_codes", ("create", "update"), why="codes are sent/used by account procedures"),
+    Exemption("amazon.orders", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
+    Exemption("splitwise.expenses", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
+    Exemption("splitwise.payments", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
+    Exemption("gmail.attachments", ("update",), frozenset({"download_count"}), why="downloading an attachment counts itself"),
+    Exemption("amazon.order_items", ("update",), frozenset({"returned_quantity"}), why="a return counts the units it takes back"),
 )
 
 
@@ -94,12 +101,37 @@ class ScoringConfig:
     exemptions: tuple[Exemption, ...] = DEFAULT_EXEMPTIONS
     strict_updates: bool = True
     ignore_tables: frozenset[str] = frozenset()
+    # "all": every changed table counts (unexpected writes anywhere cost precision); "reference": only
+    # the tables the expected changes name, as the reference's evaluator scores.
+    scope: str = "all"
+
+    def __post_init__(self) -> None:
+        if self.scope not in ENTITY_SCOPES:
+            raise ValueError(f"scope={self.scope!r} is not valid; choose one of: {', '.join(ENTITY_SCOPES)}")
 
     def exempt(self, table: str, op: str, changed: Iterable[str] | None = None) -> bool:
         return any(e.covers(table, op, changed) for e in self.exemptions)
 
 
 DEFAULT_CONFIG = ScoringConfig()
+
+
+def resolve_scope(setting: str, scenario: Any) -> str:
+    """The scope an episode is scored with: ``"all"`` or ``"reference"``.
+
+    ``setting`` is the episode's ``entity_scope``: ``"all"``, ``"reference"``, or ``"auto"``
+    (``"reference"`` for a scenario imported from the reference's format -- its expected changes
+    were written for the reference's evaluator -- and ``"all"`` for ours).
+
+    >>> class S: metadata = {"imported_from": "scenario_0017.json"}
+    >>> resolve_scope("auto", S()), resolve_scope("all", S())
+    ('reference', 'all')
+    """
+    if setting == "auto":
+        return "reference" if (getattr(scenario, "metadata", None) or {}).get("imported_from") else "all"
+    if setting not in ENTITY_SCOPES:
+        raise ValueError(f"entity_scope={setting!r} is not valid; choose one of: auto, {', '.join(ENTITY_SCOPES)}")
+    return setting
 
 
 # ---------------------------------------------------------------------------------------------
@@ -734,6 +766,8 @@ def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_table
     wanted: dict[tuple[str, str], list[tuple[int, ExpectedChange]]] = {}
     for pos, change in enumerate(changes):
         wanted.setdefault((change.table, change.operation), []).append((pos, change))
+    if cfg.scope == "reference":
+        ignored |= set(diff) - {table for table, _ in wanted}
     actual, exempted = _actual_changes(diff, cfg, ignored, set(wanted))
     if not wanted and not actual:
         return EntityScore(1.0, 1.0, 1.0, [], exempted)

@@ -11,7 +11,7 @@ import base64
 from dataclasses import asdict
 from typing import Any, Callable
 
-from .entity_diff import EntityScore, score_changes
+from .entity_diff import EntityScore, ScoringConfig, score_changes
 from .judge import Evidence, action_rounds
 
 
@@ -67,7 +67,8 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
     diff = dict(field_of(record, "diff") or {})
     if scenario is not None:
         expected = [asdict(c) for c in scenario.expected_changes]
-        entity = score_changes(scenario.expected_changes, diff)
+        scope = (field_of(record, "metadata") or {}).get("entity_scope", "all")
+        entity = score_changes(scenario.expected_changes, diff, config=ScoringConfig(scope=scope))
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)

@@ -5,8 +5,9 @@ or as ``{"source": "agentsandbox", "namespace": "CALENDAR_EVENTS"}``; a create c
 in ``entity_data``; an update ``entity_id_column``/``entity_id_value`` and ``expected_fields``; a
 delete the id column and value; ``column_similarity_measure`` maps columns to measure names.
 
-The reference always ignores runtime ids and auto-generated columns; the converter marks them
-``ignore`` so the scores agree with the reference's.
+The reference always ignores runtime ids and auto-generated columns, and a column the spec gives
+no measure for when its expected value is empty or it is ``tags``/``data``; the converter marks
+them ``ignore`` so the scores agree with the reference's.
 
 >>> specs = [{"operation": "create", "source": "agentsandbox", "namespace": "REMINDER",
 ...           "entity_data": {"reminder_id": "r1", "content": "Buy milk"},
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..scenario.model import ExpectedChange
+from ..tools.registry import _load_apps
 from ..world.schema import TABLES
 from .similarity import measure_named
 
@@ -42,8 +44,16 @@ AUTO_GENERATED_COLUMNS = frozenset({
     "creation_datetime",
 })
 
+# Columns the reference ignores when the spec names no measure for them.
+UNMEASURED_IGNORED = frozenset({"tags", "data"})
+
 _REFERENCE_KEYS = ("entity_data", "expected_fields", "entity_id_column", "entity_id_value", "source", "namespace",
                    "column_similarity_measure")
+
+
+def is_ignored(measure: str | None) -> bool:
+    """Whether a measure name (ours or the reference's long form) ignores its column."""
+    return measure is not None and measure_named(measure) is measure_named("ignore")
 
 
 def is_reference_spec(item: Mapping[str, Any]) -> bool:
@@ -85,8 +95,10 @@ def _measures(spec: Mapping[str, Any], columns: Mapping[str, str], data: Mapping
         except ValueError as exc:
             raise ValueError(f"{where}.column_similarity_measure.{col}: {exc}") from None
         out[columns.get(col, col)] = str(name)
-    for col in data:
+    for col, value in data.items():
         if col in RUNTIME_ID_COLUMNS or col in AUTO_GENERATED_COLUMNS:
+            out[col] = "ignore"
+        elif col not in out and (col in UNMEASURED_IGNORED or value in (None, "", [], {})):
             out[col] = "ignore"
     return out
 
@@ -124,6 +136,8 @@ def from_reference_specs(specs: Iterable[Mapping[str, Any]], table_map: Mapping[
         id_col = spec.get("entity_id_column")
         if "entity_id_value" not in spec or spec.get("entity_id_value") is None:
             raise ValueError(f"{where}.entity_id_value: an {op} needs the row's id value")
+        if table not in TABLES:
+            _load_apps()  # the apps declare their tables when they are imported
         our_key = TABLES[table].key if table in TABLES else "id"
         id_col = columns.get(id_col, id_col) if isinstance(id_col, str) else our_key
         if id_col != our_key:

@@ -223,10 +223,10 @@ def _seed_events(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, 
 def _seed_expenses(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """One expense per receipt in one of the owner's groups, shared equally: a wrong amount, or (odd receipts, 70 %) right."""
     owner = b.wi.owner_id
-    groups = sorted({l["group_id"] for l in b.wi.rows("splitwise.group_member_links", user_id=owner)
+    groups = sorted({l["group_id"] for l in b.wi.rows("splitwise.group_members", user_id=owner)
                      if not b.wi.tables["splitwise.groups"][l["group_id"]]["deleted"]})
     group = b.wi.tables["splitwise.groups"][b.rng.choice(groups)]
-    members = sorted(l["user_id"] for l in b.wi.rows("splitwise.group_member_links", group_id=group["id"]))
+    members = sorted(l["user_id"] for l in b.wi.rows("splitwise.group_members", group_id=group["id"]))
     ids = [b.img("receipt") for _ in range(n)]
     t = {}
     for k, i in enumerate(ids):

@@ -387,9 +387,9 @@ def _hour_text(h: int) -> str:
 
 def _splitwise_group(b: Build) -> dict[str, Any]:
     owner = b.wi.owner_id
-    groups = [b.wi.tables["splitwise.groups"][link["group_id"]] for link in b.wi.rows("splitwise.group_member_links", user_id=owner)]
+    groups = [b.wi.tables["splitwise.groups"][link["group_id"]] for link in b.wi.rows("splitwise.group_members", user_id=owner)]
     group = b.rng.choice(sorted([g for g in groups if not g["deleted"]], key=lambda g: g["id"]))
-    members = sorted(link["user_id"] for link in b.wi.rows("splitwise.group_member_links", group_id=group["id"]))
+    members = sorted(link["user_id"] for link in b.wi.rows("splitwise.group_members", group_id=group["id"]))
     return {"group": group, "debtors": [b.wi.person(m).email for m in members if m != owner],
             "description": b.rng.choice(["Shared receipts", "Group purchase", "Supplies run", "Weekend costs"]),
             "payer": b.owner.email}

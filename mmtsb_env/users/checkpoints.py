@@ -113,7 +113,8 @@ def _world_diff(episode: Episode) -> dict[str, Any]:
 
 def replay(scenario: Scenario) -> list[dict[str, Any]]:
     """World diffs (table -> TableDiff) after each round of the oracle's solution."""
-    ep = Episode(scenario, EpisodeConfig(mode="tool", max_messages=10**9))
+    # only the world's changes matter here: a path image that is not on disk may stand in
+    ep = Episode(scenario, EpisodeConfig(mode="tool", max_messages=10**9, stand_in_images=True))
     diffs: list[dict[str, Any]] = []
     saved: dict[str, Any] = {}
     try:

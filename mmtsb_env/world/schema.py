@@ -6,13 +6,24 @@ declarations to fill default column values on insert and to reject unknown colum
 >>> spec = define_table("doctest.things", columns={"id": None, "name": "", "tags": []})
 >>> spec.complete({"id": 1, "name": "lamp"})
 {'id': 1, 'name': 'lamp', 'tags': []}
+
+A *derived* column is computed from the other columns of its row whenever the row is written
+(insert, update, a staged row): the reference's schema names some values differently from ours
+(``splitwise.expense_shares.share_amount`` is our ``amount``), and a derived column lets both
+names exist with one source of truth. Derived columns are app-filled, so they count as auto
+columns (compared only when an expectation names them).
+
+>>> spec = define_table("doctest.shares", columns={"id": None, "amount": 0.0},
+...                     derived={"share_amount": lambda row: row["amount"]})
+>>> spec.complete({"id": 1, "amount": 2.5})
+{'id': 1, 'amount': 2.5, 'share_amount': 2.5}
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 
 class SchemaError(ValueError):
@@ -29,6 +40,8 @@ class TableSpec:
     # Columns filled by the app itself (timestamps, generated ids): the evaluator ignores them
     # unless a scenario asks for them explicitly.
     auto_columns: frozenset[str] = frozenset()
+    # Columns computed from the row (see the module docstring), in declaration order.
+    derived: tuple[tuple[str, Callable[[dict[str, Any]], Any]], ...] = ()
 
     @property
     def app(self) -> str:
@@ -52,7 +65,13 @@ class TableSpec:
                 full[col] = row[col]
             else:
                 full[col] = copy.copy(default) if isinstance(default, (list, dict)) else default
-        return full
+        return self.derive(full)
+
+    def derive(self, row: dict[str, Any]) -> dict[str, Any]:
+        """``row`` with its derived columns (re)computed, in place; returns it."""
+        for col, fn in self.derived:
+            row[col] = fn(row)
+        return row
 
 
 TABLES: dict[str, TableSpec] = {}
@@ -64,11 +83,20 @@ def define_table(
     key: str = "id",
     columns: dict[str, Any],
     auto_columns: tuple[str, ...] | frozenset[str] = (),
+    derived: dict[str, Callable[[dict[str, Any]], Any]] | None = None,
 ) -> TableSpec:
-    """Declare a table (idempotent for an identical declaration)."""
+    """Declare a table (idempotent for an identical declaration).
+
+    ``derived`` maps extra column names to functions of the row that compute them.
+    """
     if key not in columns:
         columns = {key: None, **columns}
-    spec = TableSpec(name=name, key=key, columns=dict(columns), auto_columns=frozenset(auto_columns))
+    derived = dict(derived or {})
+    clash = sorted(set(derived) & set(columns))
+    if clash:
+        raise SchemaError(f"table {name!r}: derived column(s) {clash} are also declared as stored columns")
+    spec = TableSpec(name=name, key=key, columns={**columns, **{c: None for c in derived}},
+                     auto_columns=frozenset(auto_columns) | frozenset(derived), derived=tuple(derived.items()))
     existing = TABLES.get(name)
     if existing is not None and existing != spec:
         raise SchemaError(f"table {name!r} declared twice with different columns")

@@ -243,6 +243,8 @@ class World:
                 raise SchemaError(f"table {table!r}: unknown column(s) {unknown}")
         new = dict(current)
         new.update({k: copy.deepcopy(v) for k, v in fields.items()})
+        if spec is not None:
+            spec.derive(new)
         self._write(table, key, new)
         return _copy_row(new)
 
@@ -287,6 +289,8 @@ class World:
             if current is DELETED:
                 raise RowNotFound(f"{table}: no row with key {key!r}")
             layer[key] = {**current, **(fields or {})}
+            if spec is not None:
+                spec.derive(layer[key])
         elif op == "delete":
             if self._initial_lookup(table, key) is DELETED:
                 raise RowNotFound(f"{table}: no row with key {key!r}")

@@ -671,6 +671,7 @@ def test_initiate_return(call, world):
     row = world.get(RETURNS, started["return_id"])
     assert row["status"] == "initiated" and row["initiated_at"] == "2026-04-16T23:51:15"
     assert row["refund_amount"] == item["price"]
+    assert world.get(ORDER_ITEMS, item["id"])["returned_quantity"] == 1  # the reference's count on the order line
     assert call("amazon_show_returns")[0]["return_id"] == row["id"]
     left = item["quantity"] - 1
     assert "at most" in call.fail("amazon_initiate_return", order_id=item["order_id"], product_id=item["product_id"],
@@ -736,6 +737,7 @@ def test_download_order_receipt(call, world):
     order = mine(world, ORDERS)[0]
     saved = call("amazon_download_order_receipt", order_id=order["id"], file_system_access_token="token")
     assert saved["file_path"].endswith(f"/downloads/amazon_order_{order['id']}_receipt.txt")
+    assert world.get(ORDERS, order["id"])["receipt_download_count"] == order["receipt_download_count"] + 1
     content = read_user_file(world, world.user_id, saved["file_path"])["content"]
     assert f"Order #{order['id']}" in content and f"Total: ${order['total_amount']:.2f}" in content
     assert "already exists" in call.fail("amazon_download_order_receipt", order_id=order["id"], file_system_access_token="t")

@@ -712,6 +712,7 @@ def test_download_attachment(call, world):
     att = world.get(ATTACHMENTS, email["attachment_ids"][0])
     out = call("gmail_download_attachment", attachment_id=att["id"], file_system_access_token="t")
     assert out["file_path"].endswith("/downloads/" + att["file_name"])
+    assert world.get(ATTACHMENTS, att["id"])["download_count"] == att["download_count"] + 1
     [created] = world.diff()["file_system.files"].created
     assert created["path"] == out["file_path"] and created["content"] == att["content"]
     assert "already exists" in call.fail("gmail_download_attachment", attachment_id=att["id"], file_system_access_token="t")

@@ -390,6 +390,7 @@ def test_expense_receipts_flow_through_the_file_system(call, world):
     assert row["receipt_file_name"] == receipt.rsplit("/", 1)[1] and row["receipt_file_content"] == content
     out = call("splitwise_download_expense_receipt_file", expense_id=eid, file_system_access_token="fs")
     assert out["file_path"] == home + "downloads/" + row["receipt_file_name"]
+    assert world.get(EXPENSES, eid)["receipt_download_count"] == 1
     assert any(r["path"] == out["file_path"] and r["content"] == content for r in world.rows(FILES))
     assert "already exists" in call.fail("splitwise_download_expense_receipt_file", expense_id=eid,
                                          file_system_access_token="fs")

@@ -4,7 +4,7 @@ group and comment writes."""
 from ..engine import OWNER, Read, Rows, Write, table
 
 GROUPS = Rows("splitwise.groups", {"creator_id": OWNER, "deleted": False}, unique="name")
-MEMBER_GROUPS = Rows("splitwise.group_member_links", {"user_id": OWNER})
+MEMBER_GROUPS = Rows("splitwise.group_members", {"user_id": OWNER})
 MY_EXPENSES = Rows("splitwise.expenses", {"creator_id": OWNER, "deleted": False}, unique="description")
 MY_PAYMENTS = Rows("splitwise.payments", {"creator_id": OWNER, "deleted": False})
 MY_EXP_COMMENTS = Rows("splitwise.expense_comments", {"user_id": OWNER})
@@ -14,7 +14,7 @@ FRIENDS = Rows("splitwise.users", lambda r, wi: _shares_group(wi, r.get("id")))
 
 
 def _shares_group(wi, user_id) -> bool:  # people the owner shares a Splitwise group with
-    links = wi.tables.get("splitwise.group_member_links", {}).values()
+    links = wi.tables.get("splitwise.group_members", {}).values()
     mine = {lk["group_id"] for lk in links if lk["user_id"] == wi.owner_id}
     return user_id != wi.owner_id and any(lk["user_id"] == user_id and lk["group_id"] in mine for lk in links)
 

@@ -10,7 +10,7 @@ PLAYLISTS = Rows("spotify.playlists", {"user_id": OWNER}, unique="title")
 PUBLIC = Rows("spotify.playlists", lambda r, wi: r.get("user_id") != wi.owner_id and r.get("is_public") is True, unique="title")
 LIBRARY = Rows("spotify.song_library", {"user_id": OWNER})
 LIKED = Rows("spotify.song_likes", {"user_id": OWNER})
-ALBUM_LIB = Rows("spotify.album_library", {"user_id": OWNER})
+ALBUM_LIB = Rows("spotify.user_library_albums", {"user_id": OWNER})
 FOLLOWED = Rows("spotify.artist_followers", {"user_id": OWNER})
 DOWNLOADED = Rows("spotify.downloaded_songs", {"user_id": OWNER})
 FIND_SONG = (("spotify_search_songs", {"query": "{title}"}),)
@@ -107,10 +107,10 @@ ROWS = table(
           ("Remove song {song_id} from my library.", "take song {song_id} out of my song library"),
           "Song {song_id} is out of your library.", ("delete", "spotify.song_library"), LIBRARY),
     Write("spotify_add_album_to_library", {"album_id": "{id}"}, ("Save the album '{title}' to my library.", "add album '{title}' to my library"),
-          "'{title}' is in your album library.", ("create", "spotify.album_library"), ALBUMS),
+          "'{title}' is in your album library.", ("create", "spotify.user_library_albums"), ALBUMS),
     Write("spotify_remove_album_from_library", {"album_id": "{album_id}"},
           ("Remove album {album_id} from my album library.", "drop album {album_id} from my library"),
-          "Album {album_id} is out of your library.", ("delete", "spotify.album_library"), ALBUM_LIB),
+          "Album {album_id} is out of your library.", ("delete", "spotify.user_library_albums"), ALBUM_LIB),
     Write("spotify_download_song", {"song_id": "{id}"}, ("Download '{title}' for offline listening.", "download the song '{title}'"),
           "'{title}' is downloaded.", ("create", "spotify.downloaded_songs"), SONGS),
     Write("spotify_remove_downloaded_song", {"song_id": "{song_id}"},

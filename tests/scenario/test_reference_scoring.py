@@ -1,0 +1,145 @@
+"""The reference's own scenarios score here as in the reference: scope, schema, measure defaults, images.
+
+The check of record: every official file, imported, with its expected rows written straight into
+the world (``write_expected_changes``), scores entity F1 1.0 under the reference's scope. What the
+importer still drops is listed exactly, so a new gap fails and a closed one must be crossed off.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from mmtsb_env.cli import app
+from mmtsb_env.episode.engine import Episode, EpisodeConfig
+from mmtsb_env.episode.images import load_scenario_images, missing_image_files
+from mmtsb_env.evaluation.entity_diff import ScoringConfig, resolve_scope, score_changes
+from mmtsb_env.scenario.importer import import_reference, import_reference_dir, write_expected_changes
+from mmtsb_env.scenario.suites import load_suite
+
+OFFICIAL = next((p for p in (Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "official_scenarios",
+                              Path("/work/shared/reference/official_scenarios")) if p.exists()),
+                Path("/work/shared/reference/official_scenarios"))
+pytestmark = pytest.mark.skipif(not OFFICIAL.exists(), reason="the reference's official scenarios are not available here")
+# Specs the importer cannot carry yet, by file: the gmail thread tables are not modelled here.
+KNOWN_DROPPED = {
+    "scenario_0592.json": ["table 'gmail.global_email_threads' does not exist here", "table 'gmail.user_email_threads' does not exist here",
+                           "table 'gmail.user_email_threads' does not exist here"],
+    "scenario_0723.json": ["table 'gmail.global_email_threads' does not exist here", "table 'gmail.user_email_threads' does not exist here"],
+}
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reference")
+    reports = import_reference_dir(OFFICIAL, out)
+    return load_suite(out), reports
+
+
+def test_a_perfect_world_scores_f1_1_on_every_official_file_under_reference_scope(imported):
+    suite, _ = imported
+    below = {}
+    for scenario in suite:
+        ep = Episode(scenario, EpisodeConfig(entity_scope="auto", stand_in_images=True))
+        assert ep.entity_scope == "reference"
+        assert write_expected_changes(ep.world, scenario.expected_changes) == []
+        f1 = ep.entity_score().f1
+        if f1 < 1.0:
+            below[scenario.id] = f1
+    assert below == {}
+
+
+def test_what_the_importer_drops_and_what_can_never_match_is_exactly_the_known_gap(imported):
+    _, reports = imported
+    dropped = {Path(r.source).name: [i.detail for i in r.issues if i.field.startswith("entity_diff_specs") and i.severity == "dropped"]
+               for r in reports}
+    assert {k: v for k, v in dropped.items() if v} == KNOWN_DROPPED
+    never = [f"{Path(r.source).name}: {i.detail}" for r in reports for i in r.issues if "can never match" in i.detail]
+    assert never == []
+
+
+def test_reference_scope_scores_only_the_tables_the_expectations_name():
+    expected = [{"operation": "create", "table": "todoist.projects", "row": {"name": "Trip"}}]
+    diff = {"todoist.projects": {"created": [{"id": 9, "name": "Trip"}], "updated": [], "deleted": []},
+            "todoist.project_collaborator_links": {"created": [{"id": 3, "project_id": 9, "user_id": 1}], "updated": [], "deleted": []}}
+    assert score_changes(expected, diff).f1 < 1.0  # ours: the side row costs precision
+    assert score_changes(expected, diff, config=ScoringConfig(scope="reference")).f1 == 1.0
+    with pytest.raises(ValueError, match="scope='everything' is not valid; choose one of: all, reference"):
+        ScoringConfig(scope="everything")
+
+
+def test_auto_scope_is_the_reference_for_imported_scenarios_only():
+    ours = load_suite("demo")[0]
+    theirs, _ = import_reference(OFFICIAL / "nominal" / "scenario_0017.json")
+    assert (resolve_scope("auto", ours), resolve_scope("auto", theirs)) == ("all", "reference")
+    assert resolve_scope("all", theirs) == "all" and resolve_scope("reference", ours) == "reference"
+
+
+def test_measure_defaults_follow_the_reference(tmp_path):
+    """A note update that lists ``tags: []`` without a measure: the reference ignores it (empty value, and tags)."""
+    s, _ = import_reference(OFFICIAL / "ui" / "scenario_0356.json")
+    update = next(c for c in s.expected_changes if c.operation == "update" and c.table == "simple_note.notes")
+    assert update.fields["tags"] == [] and update.measures["tags"] == "ignore"
+
+
+def test_no_op_updates_are_reported_not_scored():
+    s, report = import_reference(OFFICIAL / "ui" / "scenario_0540.json")
+    notes = [i.detail for i in report.issues if "asks for the values the row already has" in i.detail]
+    assert len(notes) == 2 and not any(c.operation == "update" and c.table == "phone.contacts" for c in s.expected_changes)
+
+
+def test_staged_rows_in_the_references_column_names_land_in_ours():
+    s, _ = import_reference(OFFICIAL / "ui" / "scenario_0948.json")
+    ep = Episode(s, EpisodeConfig(stand_in_images=True))
+    members = [r for r in ep.world.rows("splitwise.group_members") if r["group_id"] == 400]
+    assert {(r["user_id"], r["joined_at"]) for r in members} >= {(105, "2026-01-10T10:00:00"), (70, "2026-01-10T10:05:00")}
+    assert all(r["joined_at"] == r["created_at"] for r in members)
+
+
+# ----------------------------------------------------------------------------------------- images
+def _tiny_suite(tmp_path: Path) -> Path:
+    s, _ = import_reference(OFFICIAL / "nominal" / "scenario_0017.json")
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "s.json").write_text(json.dumps(s.to_dict()))
+    return folder
+
+
+def test_missing_images_are_counted_per_dataset_and_stand_ins_are_labelled(tmp_path):
+    suite = load_suite(_tiny_suite(tmp_path))
+    paths = [im.path for im in suite[0].images]
+    assert missing_image_files(suite, tmp_path) == {"worldvqa": (len(set(paths)), len(set(paths)))}
+    present = tmp_path / paths[0]
+    present.parent.mkdir(parents=True)
+    Image.new("RGB", (40, 30), (1, 2, 3)).save(present)
+    assert missing_image_files(suite, tmp_path) == {"worldvqa": (len(set(paths)) - 1, len(set(paths)))}
+    images, sources, _ = load_scenario_images(suite[0], tmp_path, stand_in=True)
+    assert sources[0] == f"file:{paths[0]}" and images[0].size == (40, 30)
+    assert sources[1] == f"stand-in:{paths[1]}" and images[1].size == (1024, 768)
+
+
+def test_eval_refuses_missing_datasets_in_one_line_and_runs_with_stand_ins(tmp_path):
+    folder = _tiny_suite(tmp_path)
+    result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(tmp_path)])
+    assert result.exit_code == 2
+    line = result.output.strip()
+    assert "\n" not in line and "worldvqa 6 of 6 missing" in line and "--stand-in-images" in line
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(tmp_path),
+                                 "--stand-in-images", "--out", str(out), "--no-report"])
+    assert result.exit_code == 0, result.output
+    episode = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
+    assert episode["metadata"]["stand_in_images"] == 6 and episode["metadata"]["entity_scope"] == "reference"
+
+
+def test_import_reference_names_each_missing_dataset(tmp_path):
+    (tmp_path / "datasets" / "docvqa").mkdir(parents=True)
+    result = runner.invoke(app, ["import-reference", str(OFFICIAL / "nominal"), "--out", str(tmp_path / "out"),
+                                 "--images", str(tmp_path / "datasets")])
+    assert result.exit_code == 0, result.output
+    assert '"worldvqa": {' in result.output and "image files not found under" in result.output
