@@ -85,11 +85,11 @@ define_table(ORDERS, columns={
     "id": None, "user_id": None, "payment_card_id": None, "address_id": None, "shipping_address": "",
     "promo_code": None, "subtotal": 0.0, "gift_wrap_fee": 0.0, "discount": 0.0, "delivery_fee": 0.0,
     "tax": 0.0, "total_amount": 0.0, "receipt_download_count": 0, "created_at": None,
-}, auto_columns=("created_at",))
+}, auto_columns=("created_at", "receipt_download_count"))
 define_table(ORDER_ITEMS, columns={
     "id": None, "order_id": None, "product_id": None, "quantity": 1, "price": 0.0,
     "gift_wrap_quantity": 0, "returned_quantity": 0, "expected_delivery_at": None,
-}, derived={"ordered_quantity": lambda r: r["quantity"]})  # the reference's name for quantity
+}, auto_columns=("returned_quantity",), derived={"ordered_quantity": lambda r: r["quantity"]})  # the reference's name for quantity
 define_table(DELIVERERS, columns={"id": None, "name": "", "phone_number": None, "pickup_fee": 0.0})
 define_table(RETURNS, columns={
     "id": None, "user_id": None, "order_id": None, "product_id": None, "deliverer_id": None,

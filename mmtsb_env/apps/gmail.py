@@ -65,7 +65,7 @@ define_table(
 define_table(
     ATTACHMENTS,
     columns={"id": None, "user_id": None, "file_name": "", "content": "", "size": 0, "download_count": 0, "created_at": None},
-    auto_columns=("created_at", "size"), derived={"file_content": lambda r: r["content"]},
+    auto_columns=("created_at", "size", "download_count"), derived={"file_content": lambda r: r["content"]},
 )
 define_table(
     EMAIL_STATES,

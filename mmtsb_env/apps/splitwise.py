@@ -47,14 +47,15 @@ define_table(EXPENSES, columns={
     "id": None, "description": "", "paid_amount": 0.0, "payer_id": None, "group_id": None, "creator_id": None,
     "receipt_file_name": None, "receipt_file_content": None, "receipt_download_count": 0, "deleted": False,
     "created_at": None, "updated_at": None,
-}, auto_columns=STAMPS, derived={"user_id": lambda r: r["creator_id"], "amount": lambda r: r["paid_amount"]})
+}, auto_columns=STAMPS + ("receipt_download_count",),
+   derived={"user_id": lambda r: r["creator_id"], "amount": lambda r: r["paid_amount"]})
 define_table(SHARES, columns={"id": None, "expense_id": None, "user_id": None, "amount": 0.0},
              derived={"debtor_id": lambda r: r["user_id"], "share_amount": lambda r: r["amount"]})
 define_table(PAYMENTS, columns={
     "id": None, "payer_id": None, "receiver_id": None, "amount": 0.0, "group_id": None, "description": "",
     "creator_id": None, "receipt_file_name": None, "receipt_file_content": None, "receipt_download_count": 0,
     "deleted": False, "created_at": None, "updated_at": None,
-}, auto_columns=STAMPS)
+}, auto_columns=STAMPS + ("receipt_download_count",))
 for _table, _key in ((EXPENSE_COMMENTS, "expense_id"), (PAYMENT_COMMENTS, "payment_id")):
     define_table(_table, columns={"id": None, _key: None, "user_id": None, "comment": "", "created_at": None,
                                   "updated_at": None}, auto_columns=STAMPS)

@@ -85,11 +85,6 @@ DEFAULT_EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("*.notifications", ("create",), why="apps notify people when a payment/expense/share happens"),
     Exemption("device.app_sessions", why="logging in to an app is procedure, not an outcome"),
     Exemption("device.verification_codes", ("create", "update"), why="codes are sent/used by account procedures"),
-    Exemption("amazon.orders", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
-    Exemption("splitwise.expenses", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
-    Exemption("splitwise.payments", ("update",), frozenset({"receipt_download_count"}), why="downloading a receipt counts itself"),
-    Exemption("gmail.attachments", ("update",), frozenset({"download_count"}), why="downloading an attachment counts itself"),
-    Exemption("amazon.order_items", ("update",), frozenset({"returned_quantity"}), why="a return counts the units it takes back"),
 )
 
 

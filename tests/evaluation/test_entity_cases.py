@@ -245,17 +245,19 @@ def test_update_extra_columns_are_reported():
     assert d.extra_columns == ("title",) and d.columns == {"content": (1.0, "rouge_l")}
 
 
-def test_download_and_return_counters_are_bookkeeping_not_side_effects():
-    """Counting a receipt download or a returned unit is the app's doing: never collateral damage."""
-    from mmtsb_env.evaluation import score_changes
 
+def test_download_and_return_counters_are_bookkeeping_not_side_effects():
+    """Counting a receipt download or a returned unit is the app's doing (auto columns): not a change at all."""
+    from mmtsb_env.evaluation import score_changes
+    from mmtsb_env.tools.registry import _load_apps
+
+    _load_apps()
     diff = {"amazon.orders": {"created": [], "deleted": [], "updated": [
-                {"before": {"id": 1, "receipt_download_count": 0}, "after": {"id": 1, "receipt_download_count": 1}}]},
+                {"before": {"id": 1, "tax": 1.0, "receipt_download_count": 0}, "after": {"id": 1, "tax": 1.0, "receipt_download_count": 1}}]},
             "amazon.order_items": {"created": [], "deleted": [], "updated": [
                 {"before": {"id": 2, "returned_quantity": 0}, "after": {"id": 2, "returned_quantity": 1}}]},
             "gmail.attachments": {"created": [], "deleted": [], "updated": [
                 {"before": {"id": 3, "download_count": 0}, "after": {"id": 3, "download_count": 1}}]}}
-    score = score_changes([], diff)
-    assert score.f1 == 1.0 and len(score.exempted) == 3
+    assert score_changes([], diff).f1 == 1.0
     diff["amazon.orders"]["updated"][0]["after"]["tax"] = 9.0  # anything else changed is counted
     assert score_changes([], diff).f1 < 1.0
