@@ -173,6 +173,9 @@ def parse_round_script(script: str) -> tuple[list[dict[str, Any]], dict[str, int
 
 # ---------------------------------------------------------------------------- entities
 def _owner_id(data: dict[str, Any], report: ImportReport) -> int:
+    """The device owner's user id, read from the scenario, strongest evidence first: a staged users
+    row with the owner's email; the user/sender ids of the rows the task is expected to write (the
+    owner's own actions); the user ids of staged rows (which may also be other people's)."""
     email = str(data.get("device_state_id") or "")
     appworld = data.get("appworld_entities") or {}
     for table, rows in appworld.items():
@@ -181,21 +184,21 @@ def _owner_id(data: dict[str, Any], report: ImportReport) -> int:
                 if isinstance(row, dict) and row.get("email") == email and isinstance(row.get("id"), int):
                     report.converted.append(f"device_state_id {email!r} -> user id {row['id']} (from {table})")
                     return row["id"]
+    votes: Counter = Counter()
+    for spec in data.get("entity_diff_specs") or []:
+        row = spec.get("entity_data") or spec.get("expected_fields") or {}
+        for col in ("user_id", "sender_id"):
+            if isinstance(row.get(col), int) and not isinstance(row.get(col), bool):
+                votes[row[col]] += 1
+    if votes:
+        uid = votes.most_common(1)[0][0]
+        report.converted.append(f"device_state_id {email!r} -> user id {uid} (from the expected rows' user/sender ids)")
+        return uid
     owned = Counter(row["user_id"] for table, rows in appworld.items() if not table.endswith(".users")
                     for row in rows or [] if isinstance(row, dict) and isinstance(row.get("user_id"), int))
     if owned:
         uid = owned.most_common(1)[0][0]
         report.converted.append(f"device_state_id {email!r} -> user id {uid} (owner of {owned[uid]} initial row(s))")
-        return uid
-    votes: Counter = Counter()
-    for spec in data.get("entity_diff_specs") or []:
-        row = spec.get("entity_data") or {}
-        for col in ("user_id", "sender_id"):
-            if isinstance(row.get(col), int):
-                votes[row[col]] += 1
-    if votes:
-        uid = votes.most_common(1)[0][0]
-        report.converted.append(f"device_state_id {email!r} -> user id {uid} (from the expected rows' user/sender ids)")
         return uid
     report.add("approximated", "device_state_id", f"no row names the owner {email!r}; using the base world's owner (id 1)")
     return 1
@@ -219,8 +222,6 @@ def _clean_rows(table: str, rows: Iterable[Any], where: str, report: ImportRepor
         if spec.key not in row:
             report.add("dropped", f"{where}[{i}]", f"row has no key column {spec.key!r}")
             continue
-        if base_keys is not None and row[spec.key] in base_keys:
-            report.add("note", f"{where}[{i}]", f"{table} {spec.key}={row[spec.key]!r} replaces a base-world row with that key")
         out.append(row)
     return out
 
@@ -263,7 +264,137 @@ def _entities(data: dict[str, Any], owner: int, report: ImportReport, world_seed
         out.setdefault("supervisor.profiles", []).append({"id": owner, "email": email})
         report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table (names stay the base world's)")
     out.setdefault("device.app_sessions", []).extend({"app": app, "user_id": owner, "logged_in": True} for app in ONLINE_APPS)
+    _owner_essentials(out, owner, base_world(world_seed), report)
     return out
+
+
+def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: Any, report: ImportReport) -> None:
+    """What the reference's device owner always has and our base world gives only its own owner:
+    an Amazon payment card and address, and a home folder with documents/ and downloads/. Added
+    only where neither the base world nor the staged rows give the owner one."""
+    from ..apps.amazon_data import _split_address
+    from ..apps.file_system import home_name
+
+    tables = base.layer.tables
+    person = base.person(owner) if 1 <= owner <= len(base.people) else None
+    first, last = (person.first_name, person.last_name) if person else ("Owner", str(owner))
+
+    def has(table: str) -> bool:
+        return any(r.get("user_id") == owner for r in tables.get(table, {}).values()) or \
+            any(r.get("user_id") == owner for r in out.get(table, []))
+
+    def fresh(table: str, k: int = 0) -> int:
+        keys = [key for key in tables.get(table, {}) if isinstance(key, int)] + \
+            [r["id"] for r in out.get(table, []) if isinstance(r.get("id"), int)]
+        return max(keys, default=0) + 1 + k
+
+    added = []
+    if not has("amazon.payment_cards"):
+        out.setdefault("amazon.payment_cards", []).append({
+            "id": fresh("amazon.payment_cards"), "user_id": owner, "card_name": "Visa", "owner_name": f"{first} {last}",
+            "card_number": 4000_0000_0000_1234, "expiry_year": 2030, "expiry_month": 12, "cvv_number": 123, "balance": 5000.0})
+        added.append("an Amazon payment card")
+    if not has("amazon.addresses"):
+        street, city, state, zip_code = _split_address(person.home_address if person else "1 Main St, Springfield, IL 62701")
+        out.setdefault("amazon.addresses", []).append({
+            "id": fresh("amazon.addresses"), "user_id": owner, "name": "Home", "street_address": street, "city": city,
+            "state": state, "country": "United States", "zip_code": zip_code})
+        added.append("an Amazon address")
+    if not has("file_system.directories"):
+        home = f"/home/{home_name(first, owner)}/"
+        out.setdefault("file_system.directories", []).extend(
+            {"id": fresh("file_system.directories", k), "user_id": owner, "path": path}
+            for k, path in enumerate((home, home + "documents/", home + "downloads/")))
+        added.append(f"a home folder {home}")
+    if added:
+        report.converted.append(f"owner {owner} given what the reference's device owner has: {', '.join(added)}")
+
+
+# Columns that hold a user's id, whatever the app calls the person.
+_PERSON_STEMS = frozenset({"user", "sender", "receiver", "payer", "creator", "debtor", "recipient", "participant", "owner",
+                           "follower", "friend", "collaborator", "assignee", "member", "requester"})
+
+
+def _referenced_group(app: str, column: str) -> str | None:
+    """The id space a column refers to: ``"users"`` for people, else the table of its app its name
+    points to (``song_id`` -> ``spotify.songs``), else None."""
+    if column.endswith("_ids"):
+        stem = column[:-4]
+    elif column.endswith("_id"):
+        stem = column[:-3]
+    else:
+        return None
+    if stem in _PERSON_STEMS:
+        return "users"
+    for name in (f"{app}.{stem}s", f"{app}.{stem}es", f"{app}.{stem[:-1]}ies" if stem.endswith("y") else ""):
+        if name in TABLES:
+            return "users" if name.endswith(".users") else name
+    return None
+
+
+def _renumber_collisions(entities: dict[str, list[dict[str, Any]]], expected: list[dict[str, Any]], owner: int,
+                         report: ImportReport, world_seed: int) -> None:
+    """Give staged rows whose key a base-world row already has a fresh key, and rewrite every
+    reference to them (other staged rows, expected rows, update/delete keys), so staging never
+    overwrites someone else's data. People share one id space across apps (``*.users``); the
+    owner's own account rows are meant to land on the owner and keep their id."""
+    from ..world.base import base_world
+
+    base = base_world(world_seed).layer.tables
+
+    def group(table: str) -> str:
+        return "users" if table.endswith(".users") else table
+
+    taken: dict[str, set[Any]] = {}
+    for table in set(base) | set(entities):
+        taken.setdefault(group(table), set()).update(base.get(table, {}))
+        spec = TABLES.get(table)
+        if spec is not None:
+            taken[group(table)].update(r.get(spec.key) for r in entities.get(table, []))
+    mapping: dict[str, dict[Any, Any]] = {}
+    for table, rows in sorted(entities.items()):
+        spec = TABLES.get(table)
+        if spec is None or table.startswith(("device.", "supervisor.", "setting.")):  # the device itself is the owner's
+            continue
+        for row in rows:
+            key = row.get(spec.key)
+            if not isinstance(key, int) or isinstance(key, bool) or key not in base.get(table, {}):
+                continue
+            if group(table) == "users" and key == owner:
+                continue
+            moved = mapping.setdefault(group(table), {})
+            if key not in moved:
+                moved[key] = max(k for k in taken[group(table)] if isinstance(k, int)) + 1
+                taken[group(table)].add(moved[key])
+    if not mapping:
+        return
+
+    def fix(app: str, column: str, value: Any) -> Any:
+        target = _referenced_group(app, column)
+        moved = mapping.get(target or "", {})
+        if isinstance(value, list):
+            return [moved.get(v, v) if isinstance(v, int) else v for v in value]
+        return moved.get(value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    for table, rows in entities.items():
+        spec = TABLES.get(table)
+        app = table.split(".")[0]
+        for row in rows:
+            for col, value in list(row.items()):
+                if spec is not None and col == spec.key:
+                    row[col] = mapping.get(group(table), {}).get(value, value)
+                else:
+                    row[col] = fix(app, col, value)
+    for change in expected:
+        app = change["table"].split(".")[0]
+        for part in ("row", "fields"):
+            if change.get(part):
+                change[part] = {c: fix(app, c, v) for c, v in change[part].items()}
+        if change.get("key") is not None:
+            change["key"] = mapping.get(group(change["table"]), {}).get(change["key"], change["key"])
+    for target, moved in sorted(mapping.items()):
+        report.converted.append(f"{target}: staged id(s) {sorted(moved)} collide with base-world rows; renumbered to "
+                                f"{[moved[k] for k in sorted(moved)]} with every reference")
 
 
 def _current_row(table: str, key: Any, entities: dict[str, list[dict[str, Any]]], world_seed: int) -> dict[str, Any] | None:
@@ -442,6 +573,7 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
     owner = _owner_id(data, report)
     entities = _entities(data, owner, report, world_seed)
     expected = _expected(data, report, entities, world_seed)
+    _renumber_collisions(entities, expected, owner, report, world_seed)
     if not expected:
         report.add("missing", "expected_changes", "no expected change could be converted")
     domains = _domains(data, entities, expected, report)

@@ -143,3 +143,47 @@ def test_import_reference_names_each_missing_dataset(tmp_path):
                                  "--images", str(tmp_path / "datasets")])
     assert result.exit_code == 0, result.output
     assert '"worldvqa": {' in result.output and "image files not found under" in result.output
+
+
+def test_the_owner_is_read_from_the_scenario_and_one_email_is_one_owner(imported):
+    _, reports = imported
+    owners: dict[str, set[int]] = {}
+    for r in reports:
+        for line in r.converted:
+            if line.startswith("device_state_id"):
+                owners.setdefault(line.split("'")[1], set()).add(int(line.split("user id ")[1].split()[0]))
+    assert all(len(ids) == 1 for ids in owners.values()), owners
+    # staged rows of other people (reviews, someone's playlists) do not outvote the owner's own expected writes
+    assert owners["mar_blac@gmail.com"] == {42} and owners["de_ritt@gmail.com"] == {97}
+
+
+def test_staged_rows_never_overwrite_base_rows_and_references_follow_them():
+    from mmtsb_env.world.base import base_world
+
+    s, report = import_reference(OFFICIAL / "ui" / "scenario_0791.json")
+    base_song = base_world(0).layer.tables["spotify.songs"][200]
+    staged = {r["id"]: r for r in s.initial_entities["spotify.songs"]}
+    assert 200 not in staged and any("spotify.songs: staged id(s) [200," in c for c in report.converted)
+    ep = Episode(s, EpisodeConfig(stand_in_images=True))
+    assert ep.world.get("spotify.songs", 200) == base_song  # someone else's song is untouched
+    wanted = {c.row["song_id"] for c in s.expected_changes if c.table == "spotify.playlist_songs"}
+    assert wanted and wanted <= set(staged)  # the expected playlist songs are the staged songs, renumbered
+
+
+def test_the_owner_can_do_what_the_task_needs_order_with_a_card_and_an_address():
+    """0960 orders toys on Amazon: the owner (29) has no card or address in our base world, so the
+    import gives them the reference owner's essentials; the order then goes through the tools."""
+    from mmtsb_env.tools.registry import REGISTRY
+
+    s, report = import_reference(OFFICIAL / "ui" / "scenario_0960.json")
+    assert any("given what the reference's device owner has: an Amazon payment card, an Amazon address" in c
+               for c in report.converted)
+    ep = Episode(s, EpisodeConfig(stand_in_images=True))
+    world = ep.world
+    product = next(c.row["product_id"] for c in s.expected_changes if c.table == "amazon.order_items")
+    REGISTRY["amazon_add_product_to_cart"].call(world, {"product_id": product})
+    [card] = REGISTRY["amazon_show_payment_cards"].call(world, {})
+    [address] = REGISTRY["amazon_show_addresses"].call(world, {})
+    REGISTRY["amazon_place_order"].call(world, {"payment_card_id": card["payment_card_id"], "address_id": address["address_id"]})
+    [item] = world.diff()["amazon.order_items"].created
+    assert item["product_id"] == product and item["ordered_quantity"] == 1 and item["returned_quantity"] == 0
