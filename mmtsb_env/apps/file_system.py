@@ -192,8 +192,14 @@ class Tree:
                 "file_system_create_directory(directory_path=..., recursive=true)"
             )
 
+    def roots(self) -> list[str]:
+        """Top-level folders the user owns outside ``/home/`` (a drive such as ``/E/``, as worlds
+        imported from the reference's scenarios have); the user may change what is inside them."""
+        return [p for p in self.dirs if p.count("/") == 2 and not p.startswith("/home/")]
+
     def require_writable(self, path: str, raw: str, *, allow_home: bool = False) -> None:
-        inside = path.startswith(self.home) and (allow_home or path.rstrip("/") != self.home.rstrip("/"))
+        inside = any(path.startswith(top) and (allow_home or path.rstrip("/") != top.rstrip("/"))
+                     for top in (self.home, *self.roots()))
         if not inside:
             where = "your home directory itself" if path == self.home else path
             raise PermissionDenied(

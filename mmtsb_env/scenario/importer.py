@@ -300,7 +300,11 @@ def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: An
             "id": fresh("amazon.addresses"), "user_id": owner, "name": "Home", "street_address": street, "city": city,
             "state": state, "country": "United States", "zip_code": zip_code})
         added.append("an Amazon address")
-    if not has("file_system.directories"):
+    def has_home() -> bool:
+        return any(r.get("user_id") == owner and str(r.get("path", "")).startswith("/home/") and r["path"].count("/") == 3
+                   for r in [*tables.get("file_system.directories", {}).values(), *out.get("file_system.directories", [])])
+
+    if not has_home():
         home = f"/home/{home_name(first, owner)}/"
         out.setdefault("file_system.directories", []).extend(
             {"id": fresh("file_system.directories", k), "user_id": owner, "path": path}
@@ -308,6 +312,23 @@ def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: An
         added.append(f"a home folder {home}")
     if added:
         report.converted.append(f"owner {owner} given what the reference's device owner has: {', '.join(added)}")
+    _home_paths(out, owner, tables)
+
+
+def _home_paths(out: dict[str, list[dict[str, Any]]], owner: int, tables: dict[str, Any]) -> None:
+    """Staged owner paths written ``~/...`` become absolute under the owner's home (rows hold
+    absolute paths). Top-level folders (``/E/``) stay where they are: the owner may change what is
+    inside folders they own outside ``/home/``."""
+    homes = [r["path"] for r in [*tables.get("file_system.directories", {}).values(), *out.get("file_system.directories", [])]
+             if r.get("user_id") == owner and str(r.get("path", "")).startswith("/home/") and r["path"].count("/") == 3]
+    if not homes:
+        return
+    home = sorted(homes)[0]
+    for table in ("file_system.directories", "file_system.files"):
+        for row in out.get(table, []):
+            path = str(row.get("path") or "")
+            if row.get("user_id") == owner and (path == "~" or path.startswith("~/")):
+                row["path"] = home + path[2:]
 
 
 # Columns that hold a user's id, whatever the app calls the person.

@@ -187,3 +187,19 @@ def test_the_owner_can_do_what_the_task_needs_order_with_a_card_and_an_address()
     REGISTRY["amazon_place_order"].call(world, {"payment_card_id": card["payment_card_id"], "address_id": address["address_id"]})
     [item] = world.diff()["amazon.order_items"].created
     assert item["product_id"] == product and item["ordered_quantity"] == 1 and item["returned_quantity"] == 0
+
+
+def test_the_owner_may_change_what_is_inside_a_top_level_folder_they_own():
+    """0356 stages the owner's games on an ``/E/`` drive and expects an archive folder there."""
+    from mmtsb_env.tools.registry import REGISTRY
+
+    s, _ = import_reference(OFFICIAL / "ui" / "scenario_0356.json")
+    ep = Episode(s, EpisodeConfig(stand_in_images=True))
+    create = REGISTRY["file_system_create_directory"]
+    create.call(ep.world, {"directory_path": "/E/Game_Archive/annotations", "recursive": True})
+    created = {r["path"] for r in ep.world.diff()["file_system.directories"].created}
+    assert created == {"/E/Game_Archive/", "/E/Game_Archive/annotations/"}
+    with pytest.raises(Exception, match="only entries inside your home directory"):
+        create.call(ep.world, {"directory_path": "/F/new"})  # a top-level folder the owner does not own
+    with pytest.raises(Exception, match="only entries inside your home directory"):
+        REGISTRY["file_system_delete_directory"].call(ep.world, {"directory_path": "/E/"})  # nor the drive itself
