@@ -469,17 +469,31 @@ def _expected(data: dict[str, Any], report: ImportReport, entities: dict[str, li
     return out
 
 
-def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], expected: list[dict[str, Any]],
-             report: ImportReport) -> list[str]:
+def resolve_tool_name(name: str) -> str | None:
+    """Our tool for a name the reference's scenario metadata uses: the name itself, or the one
+    tool whose name ends with it (``create_note`` -> ``simple_note_create_note``; the metadata
+    sometimes drops the app prefix). None when there is no such tool or more than one."""
     from ..tools.registry import REGISTRY, _load_apps
 
     _load_apps()
+    if REGISTRY.get(name) is not None:
+        return name
+    matches = [n for n in REGISTRY if n.endswith("_" + name)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], expected: list[dict[str, Any]],
+             report: ImportReport) -> list[str]:
+    from ..tools.registry import REGISTRY
+
     apps: set[str] = {"supervisor"}
     tools = (data.get("metadata") or {}).get("expected_tools") or []
     for name in tools:
-        tool = REGISTRY.get(name)
-        if tool is not None:
-            apps.add(tool.app)
+        ours = resolve_tool_name(name)
+        if ours is not None:
+            apps.add(REGISTRY.get(ours).app)
+            if ours != name:
+                report.converted.append(f"metadata.expected_tools: {name!r} -> {ours!r}")
             continue
         guess = next((a for a in ("simple_note", "todoist", "gmail", "calendar", "reminder", "amazon", "spotify", "venmo", "splitwise",
                                   "file_system", "contacts", "messages", "alarms") if a.split("_")[-1] in name), None)
@@ -629,7 +643,7 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
         "metadata": {
             "flow_type": smeta.get("selected_flow_type"), "challenge_type": challenge, "image_arrival": arrival,
             "image_categories": sorted({im["category"] for im in images}), "num_images": len(images), "num_rounds": len(rounds),
-            "domains": domains, "difficulty": data.get("difficulty"), "expected_tools": list(meta.get("expected_tools") or []),
+            "domains": domains, "difficulty": data.get("difficulty"), "expected_tools": [resolve_tool_name(n) or n for n in meta.get("expected_tools") or []],
             "original_scenario_id": meta.get("original_scenario_id", name),
             "require_disambiguation": smeta.get("require_disambiguation"), "dataset_type": smeta.get("dataset_type"),
             "reference_categories": categories, "imported_from": str(path.name),

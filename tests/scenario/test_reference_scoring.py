@@ -203,3 +203,16 @@ def test_the_owner_may_change_what_is_inside_a_top_level_folder_they_own():
         create.call(ep.world, {"directory_path": "/F/new"})  # a top-level folder the owner does not own
     with pytest.raises(Exception, match="only entries inside your home directory"):
         REGISTRY["file_system_delete_directory"].call(ep.world, {"directory_path": "/E/"})  # nor the drive itself
+
+
+def test_tool_names_the_reference_metadata_uses_resolve_to_ours(imported):
+    from mmtsb_env.scenario.importer import resolve_tool_name
+    from mmtsb_env.tools.registry import REGISTRY
+
+    suite, _ = imported
+    names = {n for s in suite for n in s.metadata["expected_tools"]}
+    assert {"simple_note_create_note", "contacts_add_contact"} <= names
+    unresolved = sorted(n for n in names if REGISTRY.get(n) is None and not n.startswith("ui_")
+                        and n not in ("render_ui_screen", "show_ui_to_user"))
+    assert unresolved == []
+    assert resolve_tool_name("create_note") == "simple_note_create_note" and resolve_tool_name("add") is None  # ambiguous
