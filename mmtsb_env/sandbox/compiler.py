@@ -296,6 +296,16 @@ def compile_snippet(source: str) -> CompiledUnit:
     return unit
 
 
+def compile_unguarded(source: str) -> CompiledUnit:
+    """Test-only (``interpreter.GUARD_DISABLED_FOR_TESTS``): plain ``compile``, no policy at all."""
+    filename = _filename(source)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return CompiledUnit(source, filename, None, (f"SyntaxError: {exc}",), "syntax", frozenset())
+    return CompiledUnit(source, filename, code, (), None, frozenset())
+
+
 def clear_cache() -> None:
     with _cache.lock:
         _cache.data.clear()
