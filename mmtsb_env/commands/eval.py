@@ -78,6 +78,7 @@ def evaluate(
     code_timeout: Optional[float] = typer.Option(None, help="seconds per code execution"),
     code_memory_mb: Optional[int] = typer.Option(None, help="memory cap of the code sandbox's worker process (MiB)"),
     code_isolation: Optional[str] = typer.Option(None, help="process (default: a clean worker) | thread (trusted code only)"),
+    code_jail: Optional[str] = typer.Option(None, help="required (default: the worker runs in the kernel jail) | off (trusted code only)"),
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
     out: Optional[Path] = typer.Option(None, help="run folder: results.json, Parquet and the report are written here"),
     resume: bool = typer.Option(False, help="continue the run in --out: skip its finished episodes"),
@@ -129,7 +130,7 @@ def evaluate(
         "max_messages": max_messages, "max_steps": max_steps, "time_limit_s": time_limit, "max_images": max_images,
         "image_size": parse_image_size(image_size), "message_images": message_images, "judge_weight": judge_weight,
         "code_timeout_s": code_timeout, "code_memory_mb": code_memory_mb,
-        "code_isolation": code_isolation}.items() if v is not None}
+        "code_isolation": code_isolation, "code_jail": code_jail}.items() if v is not None}
 
     from mmtsb_env.envs.options import EnvOptions
 

@@ -31,6 +31,7 @@ TOOL_UNIVERSES = ("scenario", "toolbox")
 TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
 CODE_ISOLATIONS = ("process", "thread")
+CODE_JAILS = ("required", "off")
 PAPER_TIME_LIMIT_S = 600.0
 
 # The interface settings of the paper (section 6.3) plus its default harness (section 4.3). Search
@@ -113,7 +114,10 @@ class EnvOptions:
         code_timeout_s: wall-clock limit per code execution.
         code_memory_mb: memory cap of the code sandbox's worker process (default 1024 MiB).
         code_isolation: ``"process"`` (default: a clean worker process) or ``"thread"`` (in-process,
-            for trusted code only; see docs/security.md).
+            for trusted code only, warned about once; see docs/security.md).
+        code_jail: ``"required"`` (default: the worker runs in the kernel jail; where the jail cannot
+            be set up, code steps are refused with one line saying why) or ``"off"`` (an unjailed
+            worker, trusted code only).
     """
 
     harness: str | None = None
@@ -135,6 +139,7 @@ class EnvOptions:
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None
     code_isolation: str = "process"
+    code_jail: str = "required"
 
     def __post_init__(self) -> None:
         size = self.image_size
@@ -189,6 +194,7 @@ class EnvOptions:
         _number("code_timeout_s", self.code_timeout_s, positive=True)
         _integer("code_memory_mb", self.code_memory_mb, minimum=16, optional=True)
         _choices("code_isolation", self.code_isolation, CODE_ISOLATIONS)
+        _choices("code_jail", self.code_jail, CODE_JAILS)
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain data (the judge by its class name), for run metadata."""
@@ -203,7 +209,7 @@ class EnvOptions:
             tool_ranker=self.tool_ranker, coding_tool=self.coding_tool, active_tools_limit=self.working_set,
             max_messages=self.max_messages, max_steps=self.max_steps, time_limit_s=self.time_limit_s,
             judge_weight=float(self.judge_weight), code_timeout_s=float(self.code_timeout_s),
-            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation,
+            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation, code_jail=self.code_jail,
         )
 
     def obs_config(self) -> ObsConfig:

@@ -54,12 +54,15 @@ class EpisodeConfig:
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None  # None: the sandbox default (1024 MiB per interpreter)
     code_isolation: str = "process"  # "thread": in-process, for trusted code only (see docs/security.md)
+    code_jail: str = "required"  # "off": the worker runs without the kernel jail (trusted code only)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
             raise ValueError(f"mode must be 'tool' or 'code', got {self.mode!r}")
         if self.code_isolation not in ("process", "thread"):
             raise ValueError(f"code_isolation must be 'process' or 'thread', got {self.code_isolation!r}")
+        if self.code_jail not in ("required", "off"):
+            raise ValueError(f"code_jail must be 'required' or 'off', got {self.code_jail!r}")
 
 
 @dataclass
@@ -469,7 +472,8 @@ class Episode:
 
             functions = {name: self._code_function(name) for name in self._code_tool_names()}
             memory = {} if self.config.code_memory_mb is None else {"memory_mb": self.config.code_memory_mb}
-            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation, **memory)
+            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation,
+                            jail=self.config.code_jail, **memory)
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
             self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
                                             images=self._image_png)
