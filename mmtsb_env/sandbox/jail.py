@@ -32,6 +32,7 @@ import importlib.util
 import os
 import shlex
 import sys
+import sysconfig
 from functools import lru_cache
 
 JAIL_MODES = ("required", "off")
@@ -115,34 +116,42 @@ def worker_filter() -> bytes:
     return _filters()[1]
 
 
-def _package_dirs() -> list[tuple[str, str]]:
+def _package_binds() -> list[tuple[str, str]]:
     """(host directory, jail directory) of the sandbox package and the third-party packages."""
     sandbox_dir = os.path.dirname(os.path.abspath(__file__))
-    dirs = [(sandbox_dir, f"{SITE}/mmtsb_env/sandbox")]
+    binds = [(sandbox_dir, f"{SITE}/mmtsb_env/sandbox")]
     for name, extras in PACKAGES.items():
         spec = importlib.util.find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             continue  # optional (numpy, PIL): agent code then cannot import it
         package_dir = list(spec.submodule_search_locations)[0]
-        dirs.append((package_dir, f"{SITE}/{name}"))
+        binds.append((package_dir, f"{SITE}/{name}"))
         site = os.path.dirname(package_dir)
         for extra in extras:
             if os.path.isdir(os.path.join(site, extra)):
-                dirs.append((os.path.join(site, extra), f"{SITE}/{extra}"))
-    return dirs
+                binds.append((os.path.join(site, extra), f"{SITE}/{extra}"))
+    return binds
 
 
-def _system_dirs() -> list[tuple[str, str]]:
-    """The runtime: the interpreter's prefix and the shared libraries it loads."""
-    prefix = os.path.realpath(sys.base_prefix)
-    dirs = [(prefix, prefix)]
-    executable = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
-    if not executable.startswith(prefix + os.sep):
-        dirs.append((os.path.dirname(executable), os.path.dirname(executable)))
-    for lib in ("/usr/lib", "/usr/lib64"):
-        if os.path.isdir(lib) and not lib.startswith(prefix + os.sep) and lib != prefix:
-            dirs.append((lib, lib))
-    return dirs
+def _runtime_binds() -> tuple[list[tuple[str, str]], list[str]]:
+    """The runtime at its own paths: the interpreter, its shared library, the standard library
+    (without the installation's ``site-packages`` and the stdlib's own test suite, which are covered
+    by empty directories), and the system's shared libraries. Returns (binds, covered paths)."""
+    executable = interpreter()
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    binds = [(executable, executable), (stdlib, stdlib)]
+    libdir = sysconfig.get_config_var("LIBDIR") or ""
+    soname = sysconfig.get_config_var("INSTSONAME") or ""
+    shared = os.path.join(libdir, soname) if libdir and soname else ""
+    if shared and os.path.isfile(shared) and not shared.startswith(stdlib + os.sep):
+        binds.append((os.path.realpath(shared), shared))
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    for lib in (f"/usr/lib/{multiarch}" if multiarch else "/usr/lib", "/usr/lib64"):
+        if os.path.isdir(lib) and not os.path.islink(lib):
+            binds.append((lib, lib))
+    covered = [path for path in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"),
+                                 os.path.join(stdlib, "test")) if os.path.isdir(path)]
+    return binds, covered
 
 
 def interpreter() -> str:
@@ -153,30 +162,34 @@ def launch_command(python_args: list[str], seccomp_fd: int) -> list[str]:
     """The command that starts ``python_args`` (after the interpreter) in the jail.
 
     ``seccomp_fd`` must be open, inherited, and hold the jail filter (:func:`jail_filter`)."""
-    dirs = _system_dirs() + _package_dirs()
+    runtime, covered = _runtime_binds()
+    binds = runtime + _package_binds()
     staged = os.geteuid() == 0
     args = [BWRAP, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--disable-userns", "--die-with-parent", "--new-session"]
-    for i, (source, target) in enumerate(dirs):
+            "--unshare-cgroup-try", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1"]
+    for i, (source, target) in enumerate(binds):
         args += ["--ro-bind", f"{STAGE}/{i}" if staged else source, target]
+    for path in covered:
+        args += ["--perms", "0555", "--tmpfs", path]  # made read-only below, with /
     for link in ("lib", "lib64", "bin"):
         path = "/" + link
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
-        elif os.path.isdir(path):
-            args += ["--ro-bind", path, path]
     if os.path.isfile("/etc/ld.so.cache"):
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
-             "--remount-ro", "/", "--chdir", "/", "--seccomp", str(seccomp_fd),
+             "--remount-ro", "/", "--remount-ro", "/dev", "--chdir", "/", "--seccomp", str(seccomp_fd),
              "--", interpreter(), *python_args]
+    for path in covered:  # tmpfs mounts are separate: remount each read-only too
+        args[args.index("--seccomp"):args.index("--seccomp")] = ["--remount-ro", path]
     if not staged:
         return args
     # root: bind every source into a staging tmpfs of a private mount namespace (as root, which
     # can read /root/...), then build the jail as nobody from there
     lines = ["set -e", f"mount -t tmpfs -o mode=0755,size=64k mmtsb-jail {STAGE}"]
-    for i, (source, _target) in enumerate(dirs):
-        lines += [f"mkdir {STAGE}/{i}", f"mount --bind {shlex.quote(source)} {STAGE}/{i}"]
+    for i, (source, _target) in enumerate(binds):
+        make = "mkdir" if os.path.isdir(source) else "touch"
+        lines += [f"{make} {STAGE}/{i}", f"mount --bind {shlex.quote(source)} {STAGE}/{i}"]
     lines.append(f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups -- {shlex.join(args)}")
     return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(lines)]
 

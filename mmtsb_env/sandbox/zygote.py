@@ -36,8 +36,9 @@ _BOOT = (
     "from mmtsb_env.sandbox.zygote import serve\n"
     "serve(int(sys.argv[1]), b'')\n"
 )
-# Runs in the jail (``python -I -S``: no site-packages, no environment): the jail's filesystem
-# holds only the runtime and ``jail.SITE``, where ``mmtsb_env`` is a directory with ``sandbox/``.
+# Runs in the jail (``python -s -S -P``: no site-packages; the environment is the one given
+# below): the jail's filesystem holds only the runtime and ``jail.SITE``, where ``mmtsb_env`` is a
+# directory holding only ``sandbox/``.
 _JAIL_BOOT = (
     "import sys\n"
     "sys.path.insert(0, sys.argv[2])\n"
@@ -159,7 +160,7 @@ class _Template:
             os.close(filter_write)
             keep.append(filter_read)
             command = kernel_jail.launch_command(
-                ["-I", "-S", "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex()], filter_read)
+                ["-s", "-S", *_SAFE_PATH, "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex()], filter_read)
         try:
             self.proc = subprocess.Popen(
                 command, pass_fds=tuple(keep), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
