@@ -150,6 +150,13 @@ class SandboxTransformer(RestrictingNodeTransformer):
             node.body = [_stmt_call("_enter_", node), guarded]
         return node
 
+    # -- context managers: ``with m:`` becomes ``with _with_(m):`` -----------------------------------
+    def visit_With(self, node):
+        node = super().visit_With(node)
+        for item in node.items:
+            item.context_expr = _call("_with_", [item.context_expr], item.context_expr)
+        return node
+
     # -- resource guards on operators -----------------------------------------------------------
     def visit_BinOp(self, node):
         node = super().visit_BinOp(node)
