@@ -9,6 +9,12 @@ that serves an :class:`~.worker.IsolatedBackend` over that socket. Forking the s
 template is fast (a few ms) and every worker starts from the same state, so nothing one worker
 does can reach another, and no worker ever held host data.
 
+By default (``jail="required"``) the template starts inside the kernel jail of :mod:`.jail` and is
+its PID 1: the jail's filesystem holds only the runtime and the sandbox's packages, each worker
+adds its own seccomp filter right after the fork, and when the template exits the kernel kills
+every process of the jail. If the jail cannot be set up, :class:`~.jail.JailUnavailable` carries the
+launcher's last error line. ``jail="off"`` starts the same template unjailed.
+
 Host side: :func:`spawn_worker` (thread-safe; restarts the template if it died or the host forked).
 """
 
