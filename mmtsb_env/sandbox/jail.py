@@ -4,16 +4,16 @@ Two maintained tools do the work; this module only says what they should do.
 
 * **bubblewrap** (``bwrap``, Debian's package) starts the template in new user, PID, mount,
   network, IPC, UTS and cgroup namespaces with ``no_new_privs``, no capabilities, further user
-  namespaces disabled, and a filesystem holding only: the Python runtime (``sys.base_prefix``),
-  the system's shared libraries, the sandbox's own modules and the third-party packages agent
-  code may import (:data:`PACKAGES`), all read-only; a fresh ``/proc`` of the new PID namespace, a
-  minimal ``/dev`` and a small private ``/tmp``. Its PID 1 dies with the template and the kernel
-  then kills every process of the namespace.
+  namespaces disabled, and a filesystem holding only: the interpreter, its shared library and
+  standard library (without ``site-packages``), the system's shared libraries, the sandbox's own
+  modules and the third-party packages agent code may import (:data:`PACKAGES`), all read-only; a
+  fresh ``/proc`` of the new PID namespace, a minimal ``/dev`` and a small private ``/tmp``. The
+  template is the jail's PID 1: when it exits the kernel kills every process of the jail.
 * **libseccomp** (through ``pyseccomp``) compiles two seccomp filters on the host:
   :data:`JAIL_DENIED` for everything in the jail (given to ``bwrap --seccomp``), and
   :data:`WORKER_DENIED` that each worker adds right after it was forked (no fork, no exec, no
   signals, no ``prlimit`` of another process). Workers load theirs with the kernel's own
-  ``seccomp(2)`` call (:func:`confine_worker`).
+  ``prctl(PR_SET_SECCOMP)`` call (:func:`confine_worker`).
 
 When the host runs as root, the jail does not run as root: the runtime's directories are first
 bind-mounted into a private staging mount namespace (``unshare``), then ``setpriv`` drops to
@@ -91,16 +91,10 @@ def _filters() -> tuple[bytes, bytes]:
                 flt.add_rule(action, name, *args)
             except OSError:  # a call this architecture does not have
                 pass
-        read, write = os.pipe()
-        try:
-            with os.fdopen(write, "wb", closefd=True) as out:
-                flt.export_bpf(out)
-            chunks = []
-            while chunk := os.read(read, 65536):
-                chunks.append(chunk)
-        finally:
-            os.close(read)
-        return b"".join(chunks)
+        with os.fdopen(os.memfd_create("mmtsb-seccomp"), "w+b") as out:
+            flt.export_bpf(out)
+            out.seek(0)
+            return out.read()
 
     eperm = sc.ERRNO(errno.EPERM)
     jail = [(eperm, name, ()) for name in JAIL_DENIED]
@@ -196,10 +190,6 @@ def launch_command(python_args: list[str], seccomp_fd: int) -> list[str]:
 
 def jail_filter() -> bytes:
     return _filters()[0]
-
-
-def python_path() -> str:
-    return SITE
 
 
 # ---------------------------------------------------------------------------------------------
