@@ -106,6 +106,10 @@ def _filters() -> tuple[bytes, bytes]:
     return compile_(jail), compile_(worker)
 
 
+def jail_filter() -> bytes:
+    return _filters()[0]
+
+
 def worker_filter() -> bytes:
     return _filters()[1]
 
@@ -164,18 +168,17 @@ def launch_command(python_args: list[str], seccomp_fd: int) -> list[str]:
     for i, (source, target) in enumerate(binds):
         args += ["--ro-bind", f"{STAGE}/{i}" if staged else source, target]
     for path in covered:
-        args += ["--perms", "0555", "--tmpfs", path]  # made read-only below, with /
+        args += ["--perms", "0555", "--tmpfs", path]
     for link in ("lib", "lib64", "bin"):
         path = "/" + link
         if os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
     if os.path.isfile("/etc/ld.so.cache"):
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
-             "--remount-ro", "/", "--remount-ro", "/dev", "--chdir", "/", "--seccomp", str(seccomp_fd),
-             "--", interpreter(), *python_args]
-    for path in covered:  # tmpfs mounts are separate: remount each read-only too
-        args[args.index("--seccomp"):args.index("--seccomp")] = ["--remount-ro", path]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    for path in ("/", "/dev", *covered):  # every tmpfs but /tmp read-only
+        args += ["--remount-ro", path]
+    args += ["--chdir", "/", "--seccomp", str(seccomp_fd), "--", interpreter(), *python_args]
     if not staged:
         return args
     # root: bind every source into a staging tmpfs of a private mount namespace (as root, which
@@ -186,10 +189,6 @@ def launch_command(python_args: list[str], seccomp_fd: int) -> list[str]:
         lines += [f"{make} {STAGE}/{i}", f"mount --bind {shlex.quote(source)} {STAGE}/{i}"]
     lines.append(f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups -- {shlex.join(args)}")
     return ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c", "\n".join(lines)]
-
-
-def jail_filter() -> bytes:
-    return _filters()[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -95,14 +95,17 @@ def process_memory_contains(pid: int, needles: list[bytes]) -> list[bytes]:
 
 
 def jail_processes(pid: int) -> list[int]:
-    """Host pids of the processes in the PID namespace of ``pid`` (the jail), ``pid`` excluded."""
+    """Host pids of the live processes in the PID namespace of ``pid`` (the jail), ``pid`` excluded
+    (a killed worker is a zombie for a moment until the template's kernel-side reaping)."""
     target = os.readlink(f"/proc/{pid}/ns/pid")
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit() and int(entry) != pid:
             try:
                 if os.readlink(f"/proc/{entry}/ns/pid") == target:
-                    found.append(int(entry))
+                    with open(f"/proc/{entry}/stat") as fh:
+                        if fh.read().rsplit(")", 1)[1].split()[0] != "Z":
+                            found.append(int(entry))
             except OSError:
                 pass
     return sorted(found)
