@@ -421,3 +421,34 @@ def test_thread_mode_warns_once(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Interpreter({}, Limits(isolation="thread")).close()
+
+
+def _execute_code(env, source: str) -> dict:
+    obs, *_ = env.step(json.dumps({"name": "execute_code", "arguments": {"code": source}}))
+    return json.loads(obs["text"].split(": ", 1)[1])
+
+
+def test_execute_code_in_tool_mode_runs_in_the_same_jail(unguarded):
+    env = mmtsb_env.make_env(suite=[SCENARIO], mode="tool")
+    try:
+        env.reset(seed=14)
+        result = _execute_code(env, "import os\nos.kill(1, 0)")
+        assert not result["ok"] and "PermissionError" in str(result), result  # seccomp, as in code mode
+        pid = env.episode._interpreter._backend.pid
+        with open(f"/proc/{pid}/status") as fh:
+            assert "Seccomp:\t2" in fh.read()
+        assert os.readlink(f"/proc/{pid}/ns/pid") != os.readlink("/proc/self/ns/pid")
+    finally:
+        env.close()
+
+
+def test_execute_code_in_tool_mode_is_refused_without_the_jail(failing_bwrap, monkeypatch):
+    monkeypatch.setattr(zygote, "_templates", {})
+    env = mmtsb_env.make_env(suite=[SCENARIO], mode="tool")
+    try:
+        env.reset(seed=15)
+        result = _execute_code(env, "simple_note_create_note(title='jail', content='x')")
+        assert not result["ok"] and 'code_jail="off"' in str(result), result
+        assert env.episode.world.diff() == {}
+    finally:
+        env.close()
