@@ -26,6 +26,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 
 _PID = struct.Struct(">q")
@@ -167,13 +168,17 @@ class _Template:
             keep.append(filter_read)
             command = kernel_jail.launch_command(
                 ["-s", "-S", *_SAFE_PATH, "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex()], filter_read)
+        # start-up errors (the launcher's, the template's before it is ready) go to an unlinked file:
+        # read if the start fails; never a pipe that a later write could block on or break
+        self.errors = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
                 command, pass_fds=tuple(keep), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE, env=env, cwd="/", start_new_session=True,
+                stderr=self.errors, env=env, cwd="/", start_new_session=True,
             )
         except OSError as exc:
             parent.close()
+            self.errors.close()
             raise self._unavailable(f"{command[0]}: {exc.strerror or exc}") from None
         finally:
             child.close()
@@ -199,16 +204,17 @@ class _Template:
             ready = b""
         if ready == READY:
             self.sock.settimeout(REQUEST_TIMEOUT_S)
-            self.proc.stderr.close()
+            self.errors.close()
             return
         self.sock.close()
         try:
             self.proc.kill()
         except OSError:
             pass
-        err = self.proc.stderr.read().decode("utf-8", "replace").strip()
-        self.proc.stderr.close()
         self.proc.wait()
+        self.errors.seek(0)
+        err = self.errors.read(65536).decode("utf-8", "replace").strip()
+        self.errors.close()
         lines = [line for line in err.splitlines() if line.strip()]
         raise self._unavailable(lines[-1].strip() if lines else f"exit status {self.proc.returncode}")
 
