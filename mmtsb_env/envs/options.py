@@ -195,6 +195,10 @@ class EnvOptions:
         _integer("code_memory_mb", self.code_memory_mb, minimum=16, optional=True)
         _choices("code_isolation", self.code_isolation, CODE_ISOLATIONS)
         _choices("code_jail", self.code_jail, CODE_JAILS)
+        if self.code_isolation == "thread":
+            from ..sandbox.interpreter import warn_thread_mode_once
+
+            warn_thread_mode_once()  # when chosen, not at the first code step
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain data (the judge by its class name), for run metadata."""

@@ -28,7 +28,8 @@ GUARD_DISABLED_FOR_TESTS = False
 _thread_warned = False
 
 
-def _warn_thread_mode_once() -> None:
+def warn_thread_mode_once() -> None:
+    """Print :data:`THREAD_WARNING` (a ``RuntimeWarning``) the first time thread mode is chosen."""
     global _thread_warned
     if not _thread_warned:
         _thread_warned = True
@@ -136,7 +137,7 @@ class Interpreter:
         self._closed = False
         self._unguarded = GUARD_DISABLED_FOR_TESTS
         if self.limits.isolation == "thread":
-            _warn_thread_mode_once()
+            warn_thread_mode_once()
             self._backend: Any = Engine(functions, self.limits, allow_numpy=False,
                                         soft_memory_mb=self.limits.soft_memory_mb, seed=seed, clock=clock,
                                         unguarded=self._unguarded)

@@ -452,3 +452,9 @@ def test_execute_code_in_tool_mode_is_refused_without_the_jail(failing_bwrap, mo
         assert env.episode.world.diff() == {}
     finally:
         env.close()
+
+
+def test_choosing_thread_mode_for_an_env_warns_when_it_is_built(monkeypatch):
+    monkeypatch.setattr(interpreter, "_thread_warned", False)
+    with pytest.warns(RuntimeWarning, match="trusted code only"):
+        mmtsb_env.make_env(suite=[SCENARIO], mode="code", code_isolation="thread").close()
