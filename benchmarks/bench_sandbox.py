@@ -5,7 +5,9 @@ Prints medians for a 20-line data-wrangling snippet that makes four calls of *re
 worker process per interpreter): the code step through the episode (what ``env.step`` spends in
 the sandbox and the tools), the whole ``env.step`` (plus observation building), the same snippet
 with the in-process opt-in (``code_isolation="thread"``), the cold compile alone, and the one-off
-costs of starting the worker template and of a fresh worker.
+costs of starting the worker template and of a fresh worker -- each for the jailed worker (the
+default, ``code_jail="required"``) and the unjailed one (``code_jail="off"``, the design before the
+jail).
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def timed(fn, repeat: int) -> list[float]:
     return out
 
 
-def episode_code_step(isolation: str, repeat: int) -> tuple[list[float], list[float], str]:
-    env = mmtsb_env.make_env(suite="demo", mode="code", code_isolation=isolation, max_messages=10**6)
+def episode_code_step(isolation: str, repeat: int, jail: str = "required") -> tuple[list[float], list[float], str]:
+    env = mmtsb_env.make_env(suite="demo", mode="code", code_isolation=isolation, code_jail=jail,
+                             max_messages=10**6)
     env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
     episode = env.episode
     text, ok, _ = episode._run_code(SNIPPET)
@@ -78,29 +81,33 @@ def main() -> None:
     args = parser.parse_args()
     assert len(SNIPPET.strip().splitlines()) == 20
 
-    start = time.perf_counter()
     from mmtsb_env.sandbox import zygote
 
-    zygote.prestart()
-    probe = Interpreter({}, Limits())
-    assert probe.run("1").ok
-    template_start = time.perf_counter() - start
-    probe.close()
-    fresh = timed(lambda: (lambda it: (it.run("1"), it.close()))(Interpreter({}, Limits())), 30)
-
-    proc_code, proc_step, text = episode_code_step("process", args.repeat)
+    starts, fresh, code, step = {}, {}, {}, {}
+    for jail in ("required", "off"):
+        start = time.perf_counter()
+        zygote.prestart(jail)
+        probe = Interpreter({}, Limits(jail=jail))
+        assert probe.run("1").ok
+        starts[jail] = time.perf_counter() - start
+        probe.close()
+        fresh[jail] = timed(lambda: (lambda it: (it.run("1"), it.close()))(Interpreter({}, Limits(jail=jail))), 30)
+        code[jail], step[jail], text = episode_code_step("process", args.repeat, jail)
     thread_code, thread_step, _ = episode_code_step("thread", args.repeat)
     counter = iter(range(10**9))
     cold_compile = timed(lambda: _compile_uncached(SNIPPET + f"# {next(counter)}\n"), max(50, args.repeat // 3))
 
     print(f"snippet: 20 lines, 4 real env tool calls, output {len(text)} chars")
-    print(f"code step, default (worker process), warm : {median_ms(proc_code):8.3f} ms median")
-    print(f"env.step of it, default (worker process)  : {median_ms(proc_step):8.3f} ms median")
-    print(f"code step, in-process opt-in, warm        : {median_ms(thread_code):8.3f} ms median")
-    print(f"env.step of it, in-process opt-in         : {median_ms(thread_step):8.3f} ms median")
+    for jail, label in (("required", "jailed worker (default)"), ("off", "unjailed worker (code_jail=off)")):
+        print(f"-- {label}")
+        print(f"code step, warm                           : {median_ms(code[jail]):8.3f} ms median")
+        print(f"env.step of it                            : {median_ms(step[jail]):8.3f} ms median")
+        print(f"fresh worker (fork from template) + run   : {median_ms(fresh[jail]):8.3f} ms median")
+        print(f"worker template start (once per process)  : {starts[jail] * 1000:8.3f} ms")
+    print("-- in-process opt-in (code_isolation=thread)")
+    print(f"code step, warm                           : {median_ms(thread_code):8.3f} ms median")
+    print(f"env.step of it                            : {median_ms(thread_step):8.3f} ms median")
     print(f"cold compile only (RestrictedPython+AST)  : {median_ms(cold_compile):8.3f} ms median")
-    print(f"fresh worker (fork from template) + run   : {median_ms(fresh):8.3f} ms median")
-    print(f"worker template start (once per process)  : {template_start * 1000:8.3f} ms")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,7 @@ def evaluate(
     entity_scope: Optional[str] = typer.Option(None, help="tables the F1 scores: auto (default) | all | reference (only the expected ones)"),
     image_folder: Optional[Path] = typer.Option(None, "--images-dir", help="folder of path images (imported reference scenarios)"),
     stand_in_images: bool = typer.Option(False, "--stand-in-images", help="draw a labelled placeholder for a missing path image"),
+    code_jail: Optional[str] = typer.Option(None, help="required (default: the worker runs in the kernel jail) | off (trusted code only)"),
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
     out: Optional[Path] = typer.Option(None, help="run folder: results.json, Parquet and the report are written here"),
     resume: bool = typer.Option(False, help="continue the run in --out: skip its finished episodes"),
@@ -132,7 +133,7 @@ def evaluate(
         "max_messages": max_messages, "max_steps": max_steps, "time_limit_s": time_limit, "max_images": max_images,
         "image_size": parse_image_size(image_size), "message_images": message_images, "judge_weight": judge_weight,
         "code_timeout_s": code_timeout, "code_memory_mb": code_memory_mb,
-        "code_isolation": code_isolation, "entity_scope": entity_scope,
+        "code_isolation": code_isolation, "code_jail": code_jail, "entity_scope": entity_scope,
         "image_root": None if image_folder is None else str(image_folder),
         "stand_in_images": stand_in_images or None}.items() if v is not None}
 

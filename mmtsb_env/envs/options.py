@@ -32,6 +32,7 @@ TOOL_UNIVERSES = ("scenario", "toolbox")
 TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
 CODE_ISOLATIONS = ("process", "thread")
+CODE_JAILS = ("required", "off")
 ENTITY_SCOPES = ("auto", "all", "reference")
 PAPER_TIME_LIMIT_S = 600.0
 
@@ -115,7 +116,10 @@ class EnvOptions:
         code_timeout_s: wall-clock limit per code execution.
         code_memory_mb: memory cap of the code sandbox's worker process (default 1024 MiB).
         code_isolation: ``"process"`` (default: a clean worker process) or ``"thread"`` (in-process,
-            for trusted code only; see docs/security.md).
+            for trusted code only, warned about once; see docs/security.md).
+        code_jail: ``"required"`` (default: the worker runs in the kernel jail; where the jail cannot
+            be set up, code steps are refused with one line saying why) or ``"off"`` (an unjailed
+            worker, trusted code only).
         entity_scope: which changed tables the entity F1 scores: ``"all"`` (every table: a write
             nobody asked for anywhere costs precision), ``"reference"`` (only the tables the expected
             changes name, as the reference's evaluator does) or ``"auto"`` (default: ``"reference"``
@@ -145,6 +149,7 @@ class EnvOptions:
     code_timeout_s: float = 5.0
     code_memory_mb: int | None = None
     code_isolation: str = "process"
+    code_jail: str = "required"
     entity_scope: str = "auto"
     image_root: str | None = None
     stand_in_images: bool = False
@@ -206,6 +211,11 @@ class EnvOptions:
         if self.image_root is not None and not isinstance(self.image_root, (str, os.PathLike)):
             raise ValueError(f"image_root={self.image_root!r} is not valid; it must be a folder path (or None)")
         _flag("stand_in_images", self.stand_in_images)
+        _choices("code_jail", self.code_jail, CODE_JAILS)
+        if self.code_isolation == "thread":
+            from ..sandbox.interpreter import warn_thread_mode_once
+
+            warn_thread_mode_once()  # when chosen, not at the first code step
 
     def to_json(self) -> dict[str, Any]:
         """The options as plain data (the judge by its class name), for run metadata."""
@@ -220,7 +230,8 @@ class EnvOptions:
             tool_ranker=self.tool_ranker, coding_tool=self.coding_tool, active_tools_limit=self.working_set,
             max_messages=self.max_messages, max_steps=self.max_steps, time_limit_s=self.time_limit_s,
             judge_weight=float(self.judge_weight), code_timeout_s=float(self.code_timeout_s),
-            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation, entity_scope=self.entity_scope,
+            code_memory_mb=self.code_memory_mb, code_isolation=self.code_isolation, code_jail=self.code_jail,
+            entity_scope=self.entity_scope,
             image_root=None if self.image_root is None else str(self.image_root), stand_in_images=self.stand_in_images,
         )
 

@@ -57,12 +57,15 @@ class EpisodeConfig:
     entity_scope: str = "all"  # "all" | "reference" (only the tables expected changes name) | "auto" (reference for imported scenarios)
     image_root: str | None = None  # folder of path images (default $MMTSB_IMAGE_ROOT, else the working directory)
     stand_in_images: bool = False  # a missing path image becomes a labelled placeholder instead of failing the reset
+    code_jail: str = "required"  # "off": the worker runs without the kernel jail (trusted code only)
 
     def __post_init__(self) -> None:
         if self.mode not in ("tool", "code"):
             raise ValueError(f"mode must be 'tool' or 'code', got {self.mode!r}")
         if self.code_isolation not in ("process", "thread"):
             raise ValueError(f"code_isolation must be 'process' or 'thread', got {self.code_isolation!r}")
+        if self.code_jail not in ("required", "off"):
+            raise ValueError(f"code_jail must be 'required' or 'off', got {self.code_jail!r}")
 
 
 @dataclass
@@ -474,7 +477,8 @@ class Episode:
 
             functions = {name: self._code_function(name) for name in self._code_tool_names()}
             memory = {} if self.config.code_memory_mb is None else {"memory_mb": self.config.code_memory_mb}
-            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation, **memory)
+            limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation,
+                            jail=self.config.code_jail, **memory)
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
             self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
                                             images=self._image_png)

@@ -12,8 +12,10 @@ Three layers (see ``compiler``, ``policy``, ``engine``, ``worker`` and ``zygote`
 compilation with an extended AST policy; runtime guards, safe builtins and read-only proxies of
 whitelisted modules; and limits (timeout from any thread, output cap, recursion depth, memory).
 By default agent code runs in a clean worker process forked from a freshly started template (never
-from the host), which is killed when a single C call overruns the timeout; ``Limits(isolation=
-"thread")`` runs it in-process instead (trusted code only). See ``docs/security.md``.
+from the host) inside a kernel jail (``jail``: bubblewrap namespaces, seccomp, rlimits, a read-only
+view of the runtime only), which is killed when a single C call overruns the timeout;
+``Limits(jail="off")`` drops the jail and ``Limits(isolation="thread")`` runs code in-process
+(both for trusted code only). See ``docs/security.md``.
 """
 
 from .errors import SandboxViolation, ToolError

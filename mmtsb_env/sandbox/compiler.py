@@ -150,6 +150,13 @@ class SandboxTransformer(RestrictingNodeTransformer):
             node.body = [_stmt_call("_enter_", node), guarded]
         return node
 
+    # -- context managers: ``with m:`` becomes ``with _with_(m):`` -----------------------------------
+    def visit_With(self, node):
+        node = super().visit_With(node)
+        for item in node.items:
+            item.context_expr = _call("_with_", [item.context_expr], item.context_expr)
+        return node
+
     # -- resource guards on operators -----------------------------------------------------------
     def visit_BinOp(self, node):
         node = super().visit_BinOp(node)
@@ -294,6 +301,16 @@ def compile_snippet(source: str) -> CompiledUnit:
         while len(_cache.data) > _cache.size:
             _cache.data.popitem(last=False)
     return unit
+
+
+def compile_unguarded(source: str) -> CompiledUnit:
+    """Test-only (``interpreter.GUARD_DISABLED_FOR_TESTS``): plain ``compile``, no policy at all."""
+    filename = _filename(source)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return CompiledUnit(source, filename, None, (f"SyntaxError: {exc}",), "syntax", frozenset())
+    return CompiledUnit(source, filename, code, (), None, frozenset())
 
 
 def clear_cache() -> None:

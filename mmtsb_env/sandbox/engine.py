@@ -119,11 +119,14 @@ class _Generation:
         self.memory_mb = getattr(limits, "memory_mb", None)
         tools = {name: self._make_tool(name) for name in engine.functions}
         image_loader = tools.pop(IMAGE_CALL, None)  # PIL.Image.open(image_id), served like a tool call
-        self.namespace = build_namespace(
-            self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed, clock=engine.clock,
-            image_loader=image_loader,
-        )
-        self.globals = self.namespace.globals
+        if engine.unguarded:
+            self.globals = _plain_namespace(self.collector, tools)
+        else:
+            self.namespace = build_namespace(
+                self.state, self.collector, tools, allow_numpy=engine.allow_numpy, seed=engine.seed,
+                clock=engine.clock, image_loader=image_loader,
+            )
+            self.globals = self.namespace.globals
         self.thread: threading.Thread | None = None
         self.thread_id = 0
 
@@ -278,6 +281,16 @@ class _Generation:
         return kind, _clip("\n".join(out), MAX_ERROR_CHARS)
 
 
+def _plain_namespace(collector: OutputCollector, tools: dict[str, Callable[..., Any]]) -> dict[str, Any]:
+    """Test-only: the real builtins, the tool stubs, and a ``print`` into the output collector."""
+    import builtins
+
+    def plain_print(*args: Any, sep: str = " ", end: str = "\n", **_ignored: Any) -> None:
+        collector.write(sep.join(str(a) for a in args) + end)
+
+    return {"__builtins__": builtins, "__name__": "__agent__", "print": plain_print, **tools}
+
+
 def classify(exc: BaseException) -> str:
     if isinstance(exc, SandboxInterrupt):
         return exc.error_kind
@@ -345,8 +358,10 @@ class Engine:
         soft_memory_mb: int | None = None,
         seed: int | None = None,
         clock: Any = None,
+        unguarded: bool = False,
     ) -> None:
         self.functions = dict(functions)
+        self.unguarded = unguarded  # test-only: plain Python (see interpreter.GUARD_DISABLED_FOR_TESTS)
         self.limits = limits
         self.allow_numpy = allow_numpy
         self.soft_memory_mb = soft_memory_mb

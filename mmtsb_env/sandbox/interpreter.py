@@ -5,17 +5,42 @@ from __future__ import annotations
 import keyword
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .compiler import compile_snippet
+from .compiler import compile_snippet, compile_unguarded
 from .engine import Engine, Unit
-from .worker import IsolatedBackend
+from .jail import JAIL_MODES
+from .worker import IsolatedBackend, JailRefused
 
 ERROR_KINDS = ("syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion")
 
 
 ISOLATION_MODES = ("process", "thread")
+THREAD_WARNING = (
+    'code isolation "thread" runs agent code inside this process, where no kernel jail is possible: '
+    "use it for trusted code only"
+)
+# Test-only: agent code runs as plain Python (plain compile, real builtins, no runtime guards) so
+# tests can show what the kernel jail alone holds. Nothing outside tests sets it.
+GUARD_DISABLED_FOR_TESTS = False
+_thread_warned = False
+
+
+def warn_thread_mode_once() -> None:
+    """Print :data:`THREAD_WARNING` (a ``RuntimeWarning``) the first time thread mode is chosen."""
+    global _thread_warned
+    if not _thread_warned:
+        _thread_warned = True
+        warnings.warn(THREAD_WARNING, RuntimeWarning, stacklevel=3)
+
+
+def refusal_line(reason: str) -> str:
+    """The one line a run gets when the jail is required and cannot be set up."""
+    return (f"SandboxError: agent code was not run: the kernel jail for code is unavailable here ({reason}); "
+            'to run it anyway in an unjailed worker process (trusted code only) set code_jail="off" '
+            '(Limits(jail="off"))')
 
 
 @dataclass(frozen=True)
@@ -28,7 +53,11 @@ class Limits:
     killing the worker. ``isolation="thread"`` runs it in-process on a private executor thread: faster
     to start, but a single long C call only stops when it returns and memory is bounded only by
     heuristics (``soft_memory_mb``: interrupt a run whose process RSS grew by more than that) --
-    an explicit opt-in for trusted code.
+    an explicit opt-in for trusted code (warned about once per process).
+
+    ``jail="required"`` (the default) starts the worker processes inside the kernel jail
+    (:mod:`.jail`); where it cannot be set up, runs are refused with one line saying why.
+    ``jail="off"`` runs them in an unjailed worker (trusted code only).
     """
 
     timeout_s: float = 5.0
@@ -37,6 +66,7 @@ class Limits:
     memory_mb: int | None = 1024
     soft_memory_mb: int | None = 2048
     isolation: str = "process"
+    jail: str = "required"
 
     def __post_init__(self) -> None:
         if not self.timeout_s > 0:
@@ -49,6 +79,8 @@ class Limits:
             raise ValueError("memory_mb must be at least 16")
         if self.isolation not in ISOLATION_MODES:
             raise ValueError(f"isolation must be one of {ISOLATION_MODES}, got {self.isolation!r}")
+        if self.jail not in JAIL_MODES:
+            raise ValueError(f"jail must be one of {JAIL_MODES}, got {self.jail!r}")
 
 
 @dataclass(frozen=True)
@@ -103,11 +135,14 @@ class Interpreter:
         self._names = frozenset(functions)
         self._lock = threading.Lock()
         self._closed = False
+        self._unguarded = GUARD_DISABLED_FOR_TESTS
         if self.limits.isolation == "thread":
+            warn_thread_mode_once()
             self._backend: Any = Engine(functions, self.limits, allow_numpy=False,
-                                        soft_memory_mb=self.limits.soft_memory_mb, seed=seed, clock=clock)
+                                        soft_memory_mb=self.limits.soft_memory_mb, seed=seed, clock=clock,
+                                        unguarded=self._unguarded)
         else:
-            self._backend = IsolatedBackend(functions, self.limits, seed, clock, images)
+            self._backend = IsolatedBackend(functions, self.limits, seed, clock, images, unguarded=self._unguarded)
 
     @property
     def isolated(self) -> bool:
@@ -122,7 +157,7 @@ class Interpreter:
         with self._lock:
             if self._closed:
                 raise RuntimeError("this Interpreter is closed")
-            unit = compile_snippet(code)
+            unit = compile_unguarded(code) if self._unguarded else compile_snippet(code)
             if unit.code is None:
                 return ExecResult(False, "", "\n".join(unit.errors), unit.error_kind,
                                   time.perf_counter() - start)
@@ -138,6 +173,8 @@ class Interpreter:
             else:
                 try:
                     outcome = self._backend.run(unit)
+                except JailRefused as exc:
+                    return ExecResult(False, "", refusal_line(str(exc)), "runtime", time.perf_counter() - start)
                 except RuntimeError as exc:  # the worker process could not be started
                     return ExecResult(False, "", f"SandboxError: {exc}", "runtime", time.perf_counter() - start)
         return ExecResult(

@@ -464,7 +464,7 @@ MODULE_RULES: dict[str, ModuleRule] = {
     "typing": ModuleRule(
         allow={"Any", "Optional", "Union", "List", "Dict", "Tuple", "Set", "FrozenSet", "Iterable", "Iterator",
                "Sequence", "Mapping", "MutableMapping", "MutableSequence", "MutableSet", "AbstractSet",
-               "Collection", "Container", "Hashable", "Sized", "Callable", "Generator", "Type", "TypeVar",
+               "Collection", "Container", "Hashable", "Sized", "Callable", "Generator", "TypeVar",
                "NamedTuple", "TypedDict", "Literal", "Final", "ClassVar", "Annotated", "cast", "Counter",
                "DefaultDict", "Deque", "OrderedDict", "ChainMap", "NoReturn", "AnyStr", "Text",
                "TYPE_CHECKING", "get_origin", "get_args", "NewType", "Generic"}
@@ -700,6 +700,59 @@ class SafeType(metaclass=_SafeTypeMeta):
     """``type`` for agent code: ``type(x)`` works; metaclasses (and so 3-argument type) do not."""
 
 
+def _no_metaclass(value: Any) -> Any:
+    """``value`` with every metaclass (the real ``type`` above all) replaced by :class:`SafeType`:
+    for what host functions hand back about types (``typing.get_origin/get_args``)."""
+    if isinstance(value, type) and issubclass(value, type):
+        return SafeType
+    if type(value) is tuple:
+        return tuple(_no_metaclass(v) for v in value)
+    if type(value) is list:
+        return [_no_metaclass(v) for v in value]
+    return value
+
+
+# typing's public classes agent code may subclass (the rest of the module is machinery whose
+# methods read attributes in host code)
+_SUBCLASSABLE_TYPING = frozenset({"Generic", "NamedTuple", "TypedDict"})
+
+
+def _public_host_class(cls: type) -> bool:
+    if issubclass(cls, types.GenericAlias):  # list[int]'s class forwards attribute lookups too
+        return False
+    module = getattr(cls, "__module__", "") or ""
+    name = getattr(cls, "__qualname__", "") or ""
+    if name.startswith("_") or any(part.startswith("_") for part in module.split(".")):
+        return False
+    if module == "typing":
+        return name in _SUBCLASSABLE_TYPING
+    return True
+
+
+class TracebackFreeContext:
+    """What a ``with`` statement in agent code enters: the manager's own ``__enter__``, and its
+    ``__exit__`` called without the traceback (a traceback leads to frames, their globals and the
+    real builtins)."""
+
+    __slots__ = ("_manager", "_enter", "_exit")
+
+    def __init__(self, manager: Any) -> None:
+        cls = type(manager)
+        try:
+            enter, exit_ = cls.__enter__, cls.__exit__
+        except AttributeError:
+            raise TypeError(f"{cls.__name__!r} object does not support the context manager protocol") from None
+        self._manager = manager
+        self._enter = enter
+        self._exit = exit_
+
+    def __enter__(self) -> Any:
+        return self._enter(self._manager)
+
+    def __exit__(self, exc_type: Any, exc: Any, _traceback: Any) -> Any:
+        return self._exit(self._manager, exc_type, exc, None)
+
+
 # Classes whose constructor must not be reachable (``type(x)`` returns the stand-in instead).
 TYPE_STANDINS: dict[type, type] = {}
 # The same for every subclass of a base (PIL's per-format image classes open file paths).
@@ -734,7 +787,7 @@ _ALLOWED_CLASS_DUNDERS = frozenset(
      "__firstlineno__", "__static_attributes__",
      "__init__", "__contains__", "__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"}
 )
-INTERNAL_TYPES: set[type] = {ModuleProxy, SafeType, _SafeTypeMeta, OutputCollector, RunState}
+INTERNAL_TYPES: set[type] = {ModuleProxy, SafeType, _SafeTypeMeta, OutputCollector, RunState, TracebackFreeContext}
 # type(super()) must not hand out the real ``super`` (it would accept classes not defined in the
 # sandbox and re-initialise host objects).
 _standin_class(super, "use super() or super(Class, self) inside a class defined in the sandbox")
@@ -985,7 +1038,13 @@ class _Namespace:
         if module_name == "functools":
             return {"total_ordering": self._agent_class_decorator(module.total_ordering, "functools.total_ordering")}
         if module_name == "dataclasses":
-            return {"dataclass": self._dataclass_decorator(module.dataclass)}
+            out = {"dataclass": self._dataclass_decorator(module.dataclass)}
+            for name in ("replace", "asdict", "astuple", "fields"):
+                out[name] = self._agent_instance_function(getattr(module, name), f"dataclasses.{name}")
+            return out
+        if module_name == "typing":
+            return {"get_origin": lambda tp: _no_metaclass(module.get_origin(tp)),
+                    "get_args": lambda tp: _no_metaclass(module.get_args(tp))}
         if module_name == "numpy":
             standin = TYPE_STANDINS.get(module.ndarray) or _standin_class(
                 module.ndarray, "numpy.ndarray() returns uninitialised memory; use numpy.zeros or numpy.array"
@@ -1041,6 +1100,20 @@ class _Namespace:
             return fn(cls)
 
         return decorator
+
+    def _agent_instance_function(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
+        """``fn(obj, ...)`` only for a dataclass instance (or class) built in the sandbox from
+        sandbox and builtin classes alone: these functions read its attributes in host code."""
+        agent_classes = self.agent_classes
+
+        def checked(obj, *args, **kwargs):
+            cls = obj if isinstance(obj, type) else type(obj)
+            if cls not in agent_classes or not all(
+                    c in agent_classes or c.__module__ == "builtins" for c in cls.__mro__):
+                raise SandboxViolation(f"{label} only works on dataclasses defined in the sandbox")
+            return fn(obj, *args, **kwargs)
+
+        return checked
 
     def _dataclass_decorator(self, dataclass: Callable[..., Any]) -> Callable[..., Any]:
         agent_classes = self.agent_classes
@@ -1237,6 +1310,10 @@ class _Namespace:
                     raise SandboxViolation(f"cannot subclass {base.__name__!r} in the sandbox")
                 if issubclass(base, BaseException) and not issubclass(base, Exception):
                     raise SandboxViolation(f"cannot subclass {base.__name__!r} in the sandbox")
+                if base not in agent_classes and not _public_host_class(base):
+                    # a private host class (typing._GenericAlias forwards attribute lookups to its
+                    # origin in host code, unguarded)
+                    raise SandboxViolation(f"cannot subclass {base.__qualname__!r} in the sandbox")
             for key in namespace:
                 if type(key) is not str or (key.startswith("__") and key not in _ALLOWED_CLASS_DUNDERS):
                     raise SandboxViolation(f"class attribute {key!r} is not allowed in the sandbox")
@@ -1366,6 +1443,7 @@ class _Namespace:
                 "_lshift_": guarded_lshift,
                 "_mod_": guarded_mod,
                 "_fmt_": guarded_fstring_field,
+                "_with_": TracebackFreeContext,
             }
         )
         for name in UNAVAILABLE_BUILTINS:

@@ -42,10 +42,13 @@ from typing import Any, Callable
 
 from .compiler import CompiledUnit
 from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
+from .jail import JailUnavailable
 from .policy import plain_result, scalar_args
 
 _HEADER = struct.Struct(">I")
 MAX_CHILD_MESSAGE = 64 * 1024 * 1024
+HELLO = b"!"
+_UCRED = struct.Struct("iII")  # struct ucred: pid, uid, gid
 PARENT_EXTRA_GRACE_S = 0.5  # a run still busy this long after its deadline: the worker is killed
 START_TIMEOUT_S = 30.0
 ERROR_KINDS = {None, "syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion"}
@@ -55,6 +58,12 @@ _ADDRESS = re.compile(r"( at 0x)[0-9a-fA-F]{4,16}>")
 
 class WorkerDied(Exception):
     pass
+
+
+def cpu_seconds(limits: Any) -> int:
+    """``RLIMIT_CPU`` of a worker: its whole life (one episode), a backstop for threads left
+    spinning between runs; each run is bounded by its timeout."""
+    return int(max(120.0, 60.0 * float(limits.timeout_s)))
 
 
 def _write_frame(fd: int, payload: bytes) -> None:
@@ -144,6 +153,7 @@ def child_main(fd: int) -> None:
 
     _die_with_template()
     _close_other_fds(fd)
+    os.write(fd, HELLO)  # the kernel attaches this process's credentials: the host learns its pid
     if fd != 3:  # the socket becomes fd 3: fds 0-3 are all this process has (see RLIMIT_NOFILE below)
         os.dup2(fd, 3)
         os.close(fd)
@@ -166,10 +176,12 @@ def child_main(fd: int) -> None:
 
     names = list(config["tools"]) + ([IMAGE_CALL] if config["images"] else [])
     engine = Engine({n: make_stub(n) for n in names}, limits, allow_numpy=True, soft_memory_mb=None,
-                    seed=config["seed"], clock=config["clock"])
+                    seed=config["seed"], clock=config["clock"], unguarded=bool(config.get("unguarded")))
     engine.warm_up()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    cpu = cpu_seconds(limits)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     if limits.memory_mb:
         cap = _vm_size() + int(limits.memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
@@ -200,18 +212,44 @@ def child_main(fd: int) -> None:
 # Host side
 
 
+class JailRefused(RuntimeError):
+    """The jail is required but cannot be had: agent code is not run."""
+
+
+def _hello(sock: socket.socket, deadline: float) -> tuple[int, int]:
+    """Read the worker's first byte and the credentials the kernel attached to it: the worker's
+    pid in the host's PID namespace (the template only knows its pid inside the jail), held as a
+    pidfd so that a later kill can never hit a recycled pid."""
+    poller = select.poll()
+    poller.register(sock.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+    while not poller.poll(max(1, int((deadline - time.monotonic()) * 1000))):
+        if time.monotonic() >= deadline:
+            raise WorkerDied("the sandbox worker did not start in time")
+    data, ancillary, _flags, _addr = sock.recvmsg(1, socket.CMSG_SPACE(_UCRED.size))
+    if data != HELLO:
+        raise WorkerDied("the sandbox worker failed to start")
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(payload) >= _UCRED.size:
+            pid = _UCRED.unpack(payload[:_UCRED.size])[0]
+            return pid, os.pidfd_open(pid)
+    raise WorkerDied("the sandbox worker's credentials were missing")
+
+
 class IsolatedBackend:
     """Owns one worker process; starts it lazily and again after it died."""
 
     def __init__(self, functions: dict[str, Callable[..., Any]], limits: Any, seed: int | None,
-                 clock: Any = None, images: Callable[[int], bytes] | None = None) -> None:
+                 clock: Any = None, images: Callable[[int], bytes] | None = None, *,
+                 unguarded: bool = False) -> None:
         self.functions = dict(functions)
+        self.unguarded = unguarded
         if images is not None:
             self.functions[IMAGE_CALL] = images
         self.limits = limits
         self.seed = seed
         self.clock = clock
-        self.pid: int | None = None
+        self.pid: int | None = None  # as the host sees it
+        self.pidfd: int | None = None
         self.sock: socket.socket | None = None
         self.rfd: int | None = None
         self.wfd: int | None = None
@@ -225,13 +263,23 @@ class IsolatedBackend:
         from .zygote import spawn_worker
 
         try:
-            pid, sock = spawn_worker()
+            _template_pid, sock = spawn_worker(self.limits.jail)
+        except JailUnavailable as exc:
+            raise JailRefused(str(exc)) from None
         except OSError as exc:
             raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
-        self.pid, self.sock = pid, sock
+        self.sock = sock
         self.rfd = self.wfd = sock.fileno()
+        try:
+            self.pid, self.pidfd = _hello(sock, time.monotonic() + START_TIMEOUT_S)
+        except (OSError, WorkerDied) as exc:
+            sock.close()
+            self.sock = None
+            self.rfd = self.wfd = None
+            raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
         config = {"tools": sorted(n for n in self.functions if n != IMAGE_CALL), "limits": self.limits,
-                  "seed": self.seed, "clock": self.clock, "images": IMAGE_CALL in self.functions}
+                  "seed": self.seed, "clock": self.clock, "images": IMAGE_CALL in self.functions,
+                  "unguarded": self.unguarded}
         try:
             _write_frame(self.wfd, pickle.dumps(config))
             frame = _read_exact_deadline(self.rfd, _HEADER.size, time.monotonic() + START_TIMEOUT_S)
@@ -248,7 +296,8 @@ class IsolatedBackend:
             raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
 
     def _kill(self) -> None:
-        pid, self.pid = self.pid, None
+        self.pid = None
+        pidfd, self.pidfd = self.pidfd, None
         sock, self.sock = self.sock, None
         self.rfd = self.wfd = None
         if sock is not None:
@@ -256,11 +305,13 @@ class IsolatedBackend:
                 sock.close()
             except OSError:
                 pass
-        if pid is not None:
+        if pidfd is not None:
             try:
-                os.kill(pid, signal.SIGKILL)  # the template reaps it
-            except (ProcessLookupError, PermissionError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)  # the template reaps it
+            except (ProcessLookupError, PermissionError, OSError):
                 pass
+            finally:
+                os.close(pidfd)
 
     def close(self) -> None:
         if self.pid is None:

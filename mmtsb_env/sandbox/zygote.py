@@ -9,6 +9,12 @@ that serves an :class:`~.worker.IsolatedBackend` over that socket. Forking the s
 template is fast (a few ms) and every worker starts from the same state, so nothing one worker
 does can reach another, and no worker ever held host data.
 
+By default (``jail="required"``) the template starts inside the kernel jail of :mod:`.jail` and is
+its PID 1: the jail's filesystem holds only the runtime and the sandbox's packages, each worker
+adds its own seccomp filter right after the fork, and when the template exits the kernel kills
+every process of the jail. If the jail cannot be set up, :class:`~.jail.JailUnavailable` carries the
+launcher's last error line. ``jail="off"`` starts the same template unjailed.
+
 Host side: :func:`spawn_worker` (thread-safe; restarts the template if it died or the host forked).
 """
 
@@ -20,19 +26,31 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 
 _PID = struct.Struct(">q")
 _SAFE_PATH = ("-P",) if sys.version_info >= (3, 11) else ()  # no cwd on sys.path (the cwd is "/" anyway)
 REQUEST_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 60.0
+READY = b"R"
 
-# Runs in the fresh interpreter: make ``mmtsb_env`` a bare namespace so importing the sandbox does
-# not import the rest of the package (envs, scenarios, ...).
+# Runs in the fresh, unjailed interpreter (``jail="off"``): make ``mmtsb_env`` a bare namespace so
+# importing the sandbox does not import the rest of the package (envs, scenarios, ...).
 _BOOT = (
     "import sys, types\n"
     "pkg = types.ModuleType('mmtsb_env'); pkg.__path__ = [sys.argv[2]]; sys.modules['mmtsb_env'] = pkg\n"
     "from mmtsb_env.sandbox.zygote import serve\n"
-    "serve(int(sys.argv[1]))\n"
+    "serve(int(sys.argv[1]), b'')\n"
+)
+# Runs in the jail (``python -s -S -P``: no site-packages; the environment is the one given
+# below): the jail's filesystem holds only the runtime and ``jail.SITE``, where ``mmtsb_env`` is a
+# directory holding only ``sandbox/``.
+_JAIL_BOOT = (
+    "import sys\n"
+    "sys.path.insert(0, sys.argv[2])\n"
+    "from mmtsb_env.sandbox.zygote import serve\n"
+    "serve(int(sys.argv[1]), bytes.fromhex(sys.argv[3]))\n"
 )
 
 
@@ -61,12 +79,24 @@ def _preload() -> None:
     policy.warm_caches()
 
 
-def serve(fd: int) -> None:
-    """Template main loop (runs in the exec'd process)."""
+def serve(fd: int, worker_filter: bytes) -> None:
+    """Template main loop (runs in the exec'd process; ``worker_filter``: the seccomp program
+    each worker loads right after the fork, empty without the jail)."""
     sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host's Ctrl-C is the host's business
+    if worker_filter:
+        from .jail import confine_template
+
+        confine_template()
     _preload()
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)  # start-up errors went to the host; later ones go nowhere
+        os.close(devnull)
+        sock.sendall(READY)
+    except OSError:
+        return
     while True:
         try:
             msg, fds, _flags, _addr = socket.recv_fds(sock, 16, 4)
@@ -84,6 +114,10 @@ def serve(fd: int) -> None:
                 signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 for extra in fds[1:]:
                     os.close(extra)
+                if worker_filter:
+                    from .jail import confine_worker
+
+                    confine_worker(worker_filter)  # before any thread exists: all inherit it
                 from .worker import child_main
 
                 child_main(fds[0])
@@ -101,7 +135,10 @@ def serve(fd: int) -> None:
 
 
 class _Template:
-    def __init__(self) -> None:
+    """The template process (jailed unless ``jail="off"``) and the host's socket to it."""
+
+    def __init__(self, jail: str) -> None:
+        self.jail = jail
         parent, child = socket.socketpair()
         package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = {
@@ -112,21 +149,79 @@ class _Template:
             "MKL_NUM_THREADS": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+        keep = [child.fileno()]
+        filter_read = None
+        if jail == "off":
+            command = [sys.executable, "-s", *_SAFE_PATH, "-c", _BOOT, str(child.fileno()), package_dir]
+        else:
+            from . import jail as kernel_jail
+
+            try:
+                jail_bpf, worker_bpf = kernel_jail.jail_filter(), kernel_jail.worker_filter()
+            except kernel_jail.JailUnavailable:
+                parent.close()
+                child.close()
+                raise
+            filter_read, filter_write = os.pipe()
+            os.write(filter_write, jail_bpf)  # a few hundred bytes: fits the pipe's buffer
+            os.close(filter_write)
+            keep.append(filter_read)
+            command = kernel_jail.launch_command(
+                ["-s", "-S", *_SAFE_PATH, "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex()], filter_read)
+        # start-up errors (the launcher's, the template's before it is ready) go to an unlinked file:
+        # read if the start fails; never a pipe that a later write could block on or break
+        self.errors = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-s", *_SAFE_PATH, "-c", _BOOT, str(child.fileno()), package_dir],
-                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env=env, cwd="/", start_new_session=True,
+                command, pass_fds=tuple(keep), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=self.errors, env=env, cwd="/", start_new_session=True,
             )
+        except OSError as exc:
+            parent.close()
+            self.errors.close()
+            raise self._unavailable(f"{command[0]}: {exc.strerror or exc}") from None
         finally:
             child.close()
+            if filter_read is not None:
+                os.close(filter_read)
         self.sock = parent
-        self.sock.settimeout(REQUEST_TIMEOUT_S)
         self.owner = os.getpid()
+        self._await_ready()
+
+    def _unavailable(self, reason: str) -> Exception:
+        if self.jail == "off":
+            return OSError(f"the sandbox template process failed to start ({reason})")
+        from .jail import JailUnavailable
+
+        return JailUnavailable(reason)
+
+    def _await_ready(self) -> None:
+        """Wait for the template's ready byte; if it died, raise with the last line it printed."""
+        self.sock.settimeout(START_TIMEOUT_S)
+        try:
+            ready = self.sock.recv(1)
+        except OSError:
+            ready = b""
+        if ready == READY:
+            self.sock.settimeout(REQUEST_TIMEOUT_S)
+            self.errors.close()
+            return
+        self.sock.close()
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        self.proc.wait()
+        self.errors.seek(0)
+        err = self.errors.read(65536).decode("utf-8", "replace").strip()
+        self.errors.close()
+        lines = [line for line in err.splitlines() if line.strip()]
+        raise self._unavailable(lines[-1].strip() if lines else f"exit status {self.proc.returncode}")
 
     def spawn(self) -> tuple[int, socket.socket]:
         ours, theirs = socket.socketpair()
         try:
+            ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
             socket.send_fds(self.sock, [b"w"], [theirs.fileno()])
             data = b""
             while len(data) < _PID.size:
@@ -154,28 +249,33 @@ class _Template:
 
 
 _lock = threading.Lock()
-_template: _Template | None = None
+_templates: dict[str, _Template] = {}
 
 
-def spawn_worker() -> tuple[int, socket.socket]:
-    """Fork a fresh worker from the template: its pid and the host's end of its socket."""
-    global _template
+def _template(jail: str) -> _Template:
+    current = _templates.get(jail)
+    if current is None or current.owner != os.getpid() or current.proc.poll() is not None:
+        current = _templates[jail] = _Template(jail)  # first use, after a fork of the host, or after it died
+    return current
+
+
+def spawn_worker(jail: str = "required") -> tuple[int, socket.socket]:
+    """Fork a fresh worker from the template: its pid *as the template sees it* (in the jail's PID
+    namespace) and the host's end of its socket (``SO_PASSCRED`` set: the worker's first byte
+    carries its pid as the host sees it)."""
     with _lock:
         for attempt in range(2):
-            if _template is None or _template.owner != os.getpid() or _template.proc.poll() is not None:
-                _template = _Template()  # first use, after a fork of the host, or after it died
+            template = _template(jail)
             try:
-                return _template.spawn()
+                return template.spawn()
             except OSError:
                 if attempt:
                     raise
-                _template = None
+                _templates.pop(jail, None)
         raise AssertionError("unreachable")
 
 
-def prestart() -> None:
+def prestart(jail: str = "required") -> None:
     """Start the template now (otherwise the first isolated run starts it, ~0.5 s)."""
-    global _template
     with _lock:
-        if _template is None or _template.owner != os.getpid() or _template.proc.poll() is not None:
-            _template = _Template()
+        _template(jail)

@@ -29,6 +29,7 @@ from mmtsb_env.episode import engine
     ({"time_limit_s": -5}, "time_limit_s=-5 is not valid; it must be a number > 0 (or None)"),
     ({"code_timeout_s": 0}, "code_timeout_s=0 is not valid"),
     ({"code_memory_mb": 1}, "code_memory_mb=1 is not valid"),
+    ({"code_jail": "maybe"}, "code_jail='maybe' is not valid; choose one of: required, off"),
     ({"tool_search": "yes"}, "tool_search='yes' is not valid; it must be True or False"),
     ({"judge": "rubric"}, "judge='rubric' is not valid; it must have an evaluate(evidence) method"),
 ])

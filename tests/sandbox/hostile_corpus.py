@@ -276,6 +276,29 @@ CORPUS: list[tuple[str, str, set[str]]] = [
     ("pow-10-10-8", "10**10**8", M),
     ("frame-globals-name", "def g():\n    yield\nx = g()\nx.gi_frame.f_globals", V),
     ("builtins-via-tool-error", "ToolError.__init__.__builtins__", V),
+    # -- issue 28's chain: typing origins hand out the real ``type``; a class built with it gets a
+    # traceback in ``__exit__``; dataclasses.replace reads attributes host-side through a
+    # typing._GenericAlias subclass that forwards them to its origin --------------------------------
+    ("typing-type-origin", "import typing\nT = typing.get_origin(typing.Type[int])\nT('X', (), {})", V),
+    ("typing-bare-type-origin", "import typing\ntyping.get_origin(typing.Type)('X', (), {})", V),
+    ("typing-type-alias-call", "import typing\ntyping.Type[int]('X', (), {'__exit__': print})", V),
+    ("from-typing-type", "from typing import Type\nType", V),
+    ("with-exit-traceback",
+     "import typing\nT = typing.get_origin(typing.Type[int])\n"
+     "C = T('C', (), {'__enter__': lambda s: s, '__exit__': lambda s, *a: print(a[2].tb_frame)})\n"
+     "with C():\n    1 / 0", V),
+    ("with-exit-defined-in-class",
+     "class C:\n    def __enter__(self):\n        return self\n    def __exit__(self, *a):\n        return a\n"
+     "with C():\n    1 / 0", V),
+    ("generic-alias-subclass", "import typing\nclass G(type(typing.List[int])):\n    pass", V),
+    ("builtin-generic-alias-subclass", "class G(type(list[int])):\n    pass", V),
+    ("typing-private-base", "import typing\nclass G(type(typing.Union[int, str])):\n    pass", V),
+    ("dataclasses-replace-generic-alias",
+     "import dataclasses, typing\nclass G(type(typing.List[int])):\n    pass\n"
+     "dataclasses.replace(G(int, (int,)), tb_frame=None)", V),
+    ("dataclasses-replace-host-alias", "import dataclasses, typing\ndataclasses.replace(typing.List[int])", V),
+    ("dataclasses-asdict-host-object", "import dataclasses, decimal\ndataclasses.asdict(decimal.Context())", V),
+    ("dataclasses-fields-host-class", "import dataclasses, typing\ndataclasses.fields(type(typing.List[int]))", V),
     # -- numpy / PIL (offered with the worker process; refused in-process) ------------------------
     ("pil-open-path", "from PIL import Image\nImage.open('/etc/passwd')", VR),
     ("pil-save", "from PIL import Image\nImage.new('RGB', (2, 2)).save('/tmp/x.png')", V),

@@ -3,6 +3,8 @@ layers under the restricted one: the worker cannot open files, holds its own ran
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import mmtsb_env
@@ -49,7 +51,9 @@ def test_images_by_id_and_bytes(env):
 
 
 def test_the_worker_is_fenced_below_the_policy():
-    """RLIMIT_NOFILE (no new file or socket), RLIMIT_FSIZE=0, RLIMIT_AS, and a fixed hash seed."""
+    """The jail (own namespaces, seccomp, no_new_privs, nobody outside when the host is root),
+    RLIMIT_NOFILE (no new file or socket), RLIMIT_FSIZE=0, RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC and a
+    fixed hash seed."""
     interp = Interpreter({}, Limits(memory_mb=256))
     try:
         assert interp.run("1").ok
@@ -59,11 +63,22 @@ def test_the_worker_is_fenced_below_the_policy():
         assert limits["Max open files"][:2] == ["4", "4"]
         assert limits["Max file size"][:2] == ["0", "0"]
         assert limits["Max address space"][0] != "unlimited"
+        assert limits["Max cpu time"][0] != "unlimited"
+        assert limits["Max processes"][0] != "unlimited"
+        with open(f"/proc/{pid}/status") as fh:
+            status = dict(line.rstrip("\n").split(":\t", 1) for line in fh if ":\t" in line)
+        assert status["Seccomp"] == "2" and status["NoNewPrivs"] == "1"
+        assert status["CapEff"] == status["CapPrm"] == "0000000000000000"
+        if os.geteuid() == 0:
+            assert status["Uid"].split() == ["65534"] * 4  # not root outside the jail
+        for ns in ("user", "pid", "mnt", "net", "ipc", "uts"):
+            assert os.readlink(f"/proc/{pid}/ns/{ns}") != os.readlink(f"/proc/self/ns/{ns}"), ns
         with open(f"/proc/{pid}/environ", "rb") as fh:
             environ = dict(item.split(b"=", 1) for item in fh.read().split(b"\0") if item)
         assert environ[b"PYTHONHASHSEED"] == b"0"  # started clean, not inherited from the host
         assert set(environ) <= {b"PYTHONHASHSEED", b"PATH", b"OPENBLAS_NUM_THREADS", b"OMP_NUM_THREADS",
-                                b"MKL_NUM_THREADS", b"PYTHONDONTWRITEBYTECODE", b"LC_CTYPE"}
+                                b"MKL_NUM_THREADS", b"PYTHONDONTWRITEBYTECODE", b"LC_CTYPE",
+                                b"PWD"}  # bwrap sets PWD=/
     finally:
         interp.close()
 

@@ -25,6 +25,8 @@ MARKERS = {
     "fact": "MARKERfact2d8b",
     "description": "MARKERdescribe8f01",
     "later_round": "MARKERround2c9d1",
+    "report": "MARKERreport4b6e",
+    "image_fact": "MARKERimagefact93a5",
 }
 
 
@@ -39,13 +41,15 @@ def marker_scenario() -> Scenario:
     first["solution"] = [{"name": "simple_note_create_note",
                           "arguments": {"title": "Lunch expense", "content": MARKERS["solution"]}}]
     first["answer"] = f"Saved {MARKERS['answer']}."
+    first["report"] = [MARKERS["report"]]
     second = dict(first, query=f"Now also file {MARKERS['later_round']} please.", image_ids=[], clarifications=[],
-                  answer="ok", solution=[])
+                  answer="ok", solution=[], report=[])
     data["rounds"] = [first, second]
     data["expected_changes"][0]["row"]["content"] = MARKERS["expected"]
     data["completion_criteria"] = f"The note mentions {MARKERS['criteria']}."
     data["facts"] = [MARKERS["fact"]]
     data["description"] = f"The user wants {MARKERS['description']}."
+    data["images"][0]["facts"] = {"merchant_code": MARKERS["image_fact"]}
     data["metadata"]["num_rounds"] = 2
     return Scenario.from_dict(data)
 
@@ -87,6 +91,23 @@ def process_memory_contains(pid: int, needles: list[bytes]) -> list[bytes]:
                         found.add(needle)
                 tail = chunk[-64:]
                 pos += len(chunk)
+    return sorted(found)
+
+
+def jail_processes(pid: int) -> list[int]:
+    """Host pids of the live processes in the PID namespace of ``pid`` (the jail), ``pid`` excluded
+    (a killed worker is a zombie for a moment until the template's kernel-side reaping)."""
+    target = os.readlink(f"/proc/{pid}/ns/pid")
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != pid:
+            try:
+                if os.readlink(f"/proc/{entry}/ns/pid") == target:
+                    with open(f"/proc/{entry}/stat") as fh:
+                        if fh.read().rsplit(")", 1)[1].split()[0] != "Z":
+                            found.append(int(entry))
+            except OSError:
+                pass
     return sorted(found)
 
 
@@ -149,11 +170,11 @@ def test_worker_and_template_hold_no_scenario_data():
         obs, *_ = env.step(code("x = simple_note_search_notes(query='')\nlen(x)"))
         assert "Execution result" in obs["text"]
         backend = env.episode._interpreter._backend
-        from mmtsb_env.sandbox import zygote
 
         needles = [m.encode() for m in MARKERS.values()]
         assert process_memory_contains(backend.pid, needles) == []
-        assert process_memory_contains(zygote._template.proc.pid, needles) == []
+        for pid in jail_processes(backend.pid):  # the template and the jail's init
+            assert process_memory_contains(pid, needles) == []
         # the host itself does hold them: the scan would find a leak
         assert process_memory_contains(os.getpid(), needles[:1]) == needles[:1]
     finally:

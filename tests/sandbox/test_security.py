@@ -195,3 +195,49 @@ def test_host_objects_never_cross_back_to_the_agent(isolation):
         assert res.ok and res.output == "{'a': (1, b'x')}"
     finally:
         interp.close()
+
+
+def test_with_blocks_never_hand_a_traceback_to_exit():
+    """``with m:`` enters ``m`` through ``_with_``: its ``__exit__`` gets the exception, not the
+    traceback (which leads to frames and the real builtins)."""
+    from mmtsb_env.sandbox.compiler import compile_snippet
+    from mmtsb_env.sandbox.policy import TracebackFreeContext
+
+    unit = compile_snippet("with m as x:\n    y = x")
+    assert "_with_" in unit.code.co_names
+
+    class Recorder:
+        def __enter__(self):
+            return "entered"
+
+        def __exit__(self, *args):
+            self.seen = args
+            return True  # suppresses, as the manager asks
+
+    recorder = Recorder()
+    with TracebackFreeContext(recorder) as value:
+        assert value == "entered"
+        1 / 0
+    exc_type, exc, traceback = recorder.seen
+    assert exc_type is ZeroDivisionError and isinstance(exc, ZeroDivisionError) and traceback is None
+    with pytest.raises(TypeError, match="context manager protocol"):
+        TracebackFreeContext(42)
+
+
+def test_typing_and_dataclasses_keep_working_without_handing_out_type(interp):
+    res = interp.run(
+        "import typing, dataclasses\n"
+        "print(typing.get_origin(typing.List[int]), typing.get_args(typing.Dict[str, int]))\n"
+        "@dataclasses.dataclass\nclass P:\n    x: int = 1\n    y: typing.Optional[str] = None\n"
+        "p = dataclasses.replace(P(), x=2)\n"
+        "print(p, dataclasses.asdict(p), dataclasses.astuple(p), [f.name for f in dataclasses.fields(P)])\n"
+        "class Q(typing.NamedTuple):\n    a: int\n"
+        "T = typing.TypeVar('T')\nclass Box(typing.Generic[T]):\n    pass\n"
+        "import decimal\nwith decimal.localcontext() as ctx:\n    print(ctx.prec)\n"
+        "print(Q(1), Box())"
+    )
+    assert res.ok, res.error
+    lines = res.output.splitlines()
+    assert lines[0] == "<class 'list'> (<class 'str'>, <class 'int'>)"
+    assert lines[1] == "P(x=2, y=None) {'x': 2, 'y': None} (2, None) ['x', 'y']"
+    assert lines[2] == "28"
