@@ -7,7 +7,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.episode.engine import Episode, EpisodeConfig
 from mmtsb_env.scenario.suites import find_scenario
-from mmtsb_env.users.checkpoints import resolve_refs
+from mmtsb_env.baselines.oracle import _resolve as resolve_refs
 from mmtsb_env.users.scripted import ScriptedUser
 
 DEMO = mmtsb_env.load_suite("demo")
