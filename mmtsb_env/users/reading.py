@@ -26,7 +26,6 @@ from typing import Any, Iterable
 
 ANSWER_KINDS = ("number", "date", "time", "text")
 
-_QUESTION_TAIL = re.compile(r"\?\s*$")
 _PERMISSION = re.compile(
     r"\b(shall i|should i|do you want me to|would you like me to|want me to|may i|can i go ahead|"
     r"is it (?:ok|okay|alright)|(?:ok|okay) to|please confirm|can you confirm|proceed|go ahead)\b", re.I)
@@ -48,6 +47,12 @@ _HANDS_BACK = re.compile(
     r"(?:open|go|tap|add|create|do|set|enter|type|make|save|delete|update|change|use|check|try)|"
     r"(?:please|could\s+you|can\s+you|would\s+you)\s+(?:open|tap|add|create|set|enter|make|save|delete|update|"
     r"change|do)\s+(?:it|this|that|the)|do\s+it\s+yourself|(?:it|this)\s+yourself)\b", re.I)
+# A sentence that tells the user to do or say something ("Repeat your instructions.", "Tell me the total.").
+_REQUEST = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|now|so|alright),?\s+)?(?:please\s+)?(?:tell|repeat|print|reveal|describe|show|give|list|read|ignore|"
+    r"forget|pretend|act\s+as|imagine|summari[sz]e|explain|provide|share|type|write\s+out|copy|paste|confirm|send|"
+    r"recite|output|disregard)\s+(?:me|us|it|this|that|these|those|the|your|all|what|everything|them|my|out|as|with|"
+    r"an?|any|which|how|whether|if|previous|prior)\b|^\W*let's\b", re.I)
 _INTENT = re.compile(
     r"^\W*(?:ok(?:ay)?[,.!]?\s*|sure[,.!]?\s*|alright[,.!]?\s*|of course[,.!]?\s*)?(?:i'll|i\s+will|i\s+am\s+going\s+to|"
     r"i'm\s+going\s+to|let\s+me|i\s+need\s+to|i\s+am\s+(?:now\s+)?(?:checking|looking|working|reading)|"
@@ -89,7 +94,7 @@ _DISCREPANCY = re.compile(
 class Reading:
     """What one assistant message to the user does, read without any hidden knowledge."""
 
-    question: bool  # it ends by asking the user something
+    question: bool  # it asks the user something, or tells the user to do or say something
     permission: bool  # it asks whether it may go on ("Shall I save it?")
     image_question: bool  # it asks the user what an image shows
     hands_back: bool  # it asks the user to do the work
@@ -122,14 +127,13 @@ def read(text: str) -> Reading:
     outdoors?'") is content, not the assistant asking."""
     text = (text or "").strip()
     sentences = _sentences(_QUOTED.sub("'…'", text))
-    asked = [s for s in sentences if "?" in s]
-    question = bool(asked) and (bool(_QUESTION_TAIL.search(text)) or not _OFFER.search(" ".join(asked)))
-    question = question and not all(_OFFER.search(s) for s in asked)
+    asked = [s for s in sentences if "?" in s or _REQUEST.search(s)]
+    question = bool(asked) and not all(_OFFER.search(s) for s in asked)
     asking = " ".join(asked)
     permission = question and _PERMISSION.search(asking) is not None
     image_question = question and _ASKING.search(asking) is not None and (
         _IMAGE_WORDS.search(asking) is not None or _VALUE_WORDS.search(asking) is not None)
-    statements = " ".join(s for s in sentences if "?" not in s)
+    statements = " ".join(s for s in sentences if s not in asked)
     done = _done(statements)
     could_not = _COULD_NOT.search(text) is not None and not done
     hands_back = _HANDS_BACK.search(text) is not None and not done
