@@ -83,7 +83,7 @@ _DATE = re.compile(
     r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b)", re.I)
 _TIME = re.compile(r"(\b\d{1,2}:\d{2}\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|o'clock|"
                    r"\bT\d{2}:\d{2}|\b(?:in\s+the\s+)?(?:morning|afternoon|evening)\b)", re.I)
-_WORD = re.compile(r"[A-Za-z0-9]")
+_WORD = re.compile(r"[^\s.,;:!?'\"()\[\]{}\-\u2013\u2014\u2026*_/]")  # content: letters, digits, symbols ("❤️")
 _DISCREPANCY = re.compile(
     r"\b(actually|however|but|though|instead|rather|not|isn't|doesn't|don't|didn't|no\s+such|discrepanc\w*|"
     r"mismatch\w*|differ\w*|does\s+not\s+match|doesn't\s+match|can't\s+find|couldn't\s+find|there\s+is\s+no|"

@@ -110,8 +110,9 @@ def test_secret_values_cover_facts_and_image_contents():
 
 
 def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
-    """A random-weights model on both seats: the agent gets nothing done, so the user (whose
-    model text is mostly replaced by the guards) nudges and gives up; every guarantee holds."""
+    """A random-weights model on both seats: the agent gets nothing done; the user (whose model
+    text is mostly replaced by the guards) moves on when the agent's words read as a report and
+    pushes otherwise; every guarantee holds."""
     from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
 
     user = LLMUser(idefics3_backend, sampling={"max_tokens": 8, "temperature": 1.0, "seed": 1})
@@ -129,7 +130,7 @@ def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
     assert delivered == reached  # each image once, in its round, never ahead
     verdict = UserJudge().evaluate(user_evidence_from_episode(ep))
     assert verdict.passed, [c.reason for c in verdict.criteria if not c.passed]
-    assert info["user_dynamics"]["nudges"] + info["user_dynamics"]["redirects"] >= 1 or ep.truncated
+    assert ep.terminated or ep.truncated
     model_turns = [s for s in user.steps if "token_ids" in s]
     assert model_turns and all(s["token_ids"] and len(s["logprobs"]) == len(s["token_ids"]) for s in model_turns)
 
