@@ -90,6 +90,14 @@ _DISCREPANCY = re.compile(
     r"there's\s+no|seems?|appears?|shows?|says?|reads?|mistake|wrong|incorrect)\b", re.I)
 
 
+# The words of a bare completion or courtesy ("Done.", "All set, happy to help!"): a reply made of
+# these alone gives no information, so it does not answer "which one...?".
+_BARE = frozenset("""done all set saved finished complete completed ok okay sure of course happy glad to help thank thanks
+you for your patience and have a an lovely nice great day it is it's that's that this i i've ive has been taken care
+the task request now there go here perfect no problem everything as asked requested just did updated created""".split())
+_TOKENS = re.compile(r"[a-z0-9']+")
+
+
 @dataclass(frozen=True)
 class Reading:
     """What one assistant message to the user does, read without any hidden knowledge."""
@@ -101,7 +109,7 @@ class Reading:
     could_not: bool  # it says it could not do it
     stall: bool  # it only announces work ("Let me check...") or says nothing
     done: bool  # it says the work is done
-    kinds: frozenset[str]  # kinds of information it gives (ANSWER_KINDS)
+    kinds: frozenset[str]  # kinds of information it gives (ANSWER_KINDS; not "text" for a bare "Done.")
 
     @property
     def reports(self) -> bool:
@@ -141,7 +149,8 @@ def read(text: str) -> Reading:
                                               and not re.search(r"\d", statements))
     kinds = set()
     if _WORD.search(statements):
-        kinds.add("text")
+        if not set(_TOKENS.findall(statements.lower())) <= _BARE:
+            kinds.add("text")
         if _NUMBER.search(statements):
             kinds.add("number")
         if _DATE.search(statements):
