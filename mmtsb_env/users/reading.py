@@ -29,7 +29,9 @@ ANSWER_KINDS = ("number", "date", "time", "text")
 _PERMISSION = re.compile(
     r"\b(shall i|should i|do you want me to|would you like me to|want me to|may i|can i go ahead|"
     r"is it (?:ok|okay|alright)|(?:ok|okay) to|please confirm|can you confirm|proceed|go ahead)\b", re.I)
-_OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can)\b", re.I)
+_OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can|"
+                    r"(?:is|was) (?:that|this|it) (?:right|ok|okay|alright|correct|fine|what you (?:wanted|meant))|"
+                    r"does (?:that|this) (?:look|sound|work))\b", re.I)
 _IMAGE_WORDS = re.compile(
     r"\b(image|images|photo|photos|picture|pictures|pic|screenshot|attachment|receipt|receipts|invoice|poster|"
     r"flyer|document|scan|chart|graph|plot|table|menu|sign|label|card|ticket|screen|page|slide|figure)s?\b", re.I)
