@@ -96,7 +96,7 @@ _DISCREPANCY = re.compile(
 # these alone gives no information, so it does not answer "which one...?".
 _BARE = frozenset("""done all set saved finished complete completed ok okay sure of course happy glad to help thank thanks
 you for your patience and have a an lovely nice great day it is it's that's that this i i've ive has been taken care
-the task request now there go here perfect no problem everything as asked requested just did updated created""".split())
+the task request now there go here perfect problem everything as asked requested just did updated created""".split())
 _TOKENS = re.compile(r"[a-z0-9']+")
 
 
@@ -151,7 +151,8 @@ def read(text: str) -> Reading:
                                               and not re.search(r"\d", statements))
     kinds = set()
     if _WORD.search(statements):
-        if not set(_TOKENS.findall(statements.lower())) <= _BARE:
+        tokens = set(_TOKENS.findall(statements.lower()))
+        if not tokens or not tokens <= _BARE:
             kinds.add("text")
         if _NUMBER.search(statements):
             kinds.add("number")
