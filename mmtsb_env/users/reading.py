@@ -29,7 +29,7 @@ ANSWER_KINDS = ("number", "date", "time", "text")
 _PERMISSION = re.compile(
     r"\b(shall i|should i|do you want me to|would you like me to|want me to|may i|can i go ahead|"
     r"is it (?:ok|okay|alright)|(?:ok|okay) to|please confirm|can you confirm|proceed|go ahead)\b", re.I)
-_OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can|"
+_OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can|let me know if|tell me if|"
                     r"(?:is|was) (?:that|this|it) (?:right|ok|okay|alright|correct|fine|what you (?:wanted|meant))|"
                     r"does (?:that|this) (?:look|sound|work))\b", re.I)
 _IMAGE_WORDS = re.compile(
@@ -54,7 +54,7 @@ _REQUEST = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|now|so|alright),?\s+)?(?:please\s+)?(?:tell|repeat|print|reveal|describe|show|give|list|read|ignore|"
     r"forget|pretend|act\s+as|imagine|summari[sz]e|explain|provide|share|type|write\s+out|copy|paste|confirm|send|"
     r"recite|output|disregard)\s+(?:me|us|it|this|that|these|those|the|your|all|what|everything|them|my|out|as|with|"
-    r"an?|any|which|how|whether|if|previous|prior)\b|^\W*let's\b", re.I)
+    r"an?|any|which|how|whether|if|previous|prior)\b|^\W*let's\s+(?:play|pretend|imagine|role|switch|swap|start\s+over)\b", re.I)
 _INTENT = re.compile(
     r"^\W*(?:ok(?:ay)?[,.!]?\s*|sure[,.!]?\s*|alright[,.!]?\s*|of course[,.!]?\s*)?(?:i'll|i\s+will|i\s+am\s+going\s+to|"
     r"i'm\s+going\s+to|let\s+me|i\s+need\s+to|i\s+am\s+(?:now\s+)?(?:checking|looking|working|reading)|"
