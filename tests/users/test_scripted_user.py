@@ -91,7 +91,19 @@ def _play_rounds(scenario, turns):
 
 @pytest.mark.parametrize("scenario_id", sorted(s for s in DEMO if not DEMO[s].ui))
 def test_same_words_get_the_same_user_turns_whatever_the_world_and_the_reported_values(scenario_id):
-    scenario = DEMO[scenario_id]
+    _same_words_same_turns(DEMO[scenario_id])
+
+
+NOMINAL_SAMPLE = mmtsb_env.load_suite("nominal")[::23]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", NOMINAL_SAMPLE, ids=lambda s: s.id)
+def test_same_words_same_user_turns_on_a_nominal_sample(scenario):
+    _same_words_same_turns(scenario)
+
+
+def _same_words_same_turns(scenario):
     variants = {
         "right": _conversation(scenario, wrong_writes=False, wrong_reports=False),
         "wrong_writes": _conversation(scenario, wrong_writes=True, wrong_reports=False),
