@@ -3,7 +3,7 @@
 Everything here looks at text the user can read -- the assistant's messages and the user's own
 script -- and nothing else: no image, no world state, no expected value. :func:`read` classifies
 one reply; :func:`expectation` says what kind of reply a round waits for (from the round's own
-script: its guidance, what its query asks, whether its work changes anything); :func:`reported`
+script: its guidance, whether and what its query asks back); :func:`reported`
 says whether the round's replies so far report it done. A wrong value said in the right form
 reads exactly like the right one: whether it *is* right is the judge's business.
 
@@ -171,22 +171,11 @@ _ASKS_DATE = re.compile(r"\b(when(?:'s|\s+(?:did|is|was|does|do|will|are|were|sh
 _ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
 
 
-def _writes(step: dict[str, Any]) -> bool:
-    from ..tools.registry import get_tool
-
-    if "name" not in step:
-        return False
-    try:
-        return bool(get_tool(step["name"]).writes)
-    except KeyError:
-        return False
-
-
 def expectation(rnd: Any) -> tuple[str, ...]:
-    """What round ``rnd`` waits for, from its own script: ``guidance.expects`` when given; else the
-    kinds of information its query asks for ("how much" -> number, "when" -> date, "what time" ->
-    time, otherwise text) when it asks for information back (a ``report``), and ``done`` when
-    its work changes something and it asks for nothing back. ``()``: any report moves on."""
+    """What round ``rnd`` waits for, from its own script: ``guidance.expects`` when given; else,
+    when it asks for information back (it has ``report`` facts -- their values are never read),
+    the kinds its query asks for ("how much" -> number, "when did" -> date, "what time" -> time,
+    otherwise text); else ``done``: any report of the work."""
     guidance = getattr(rnd, "guidance", None)
     if guidance is not None and guidance.expects:
         return tuple(guidance.expects)
@@ -194,9 +183,7 @@ def expectation(rnd: Any) -> tuple[str, ...]:
         kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
                  if rx.search(rnd.query)]
         return tuple(kinds) or ("text",)
-    if any(_writes(step) for step in rnd.solution):
-        return ("done",)
-    return ()
+    return ("done",)
 
 
 def reported(replies: Iterable[Reading], expects: Iterable[str]) -> bool:
