@@ -54,7 +54,7 @@ from ..evaluation.similarity import rouge_l
 from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH, hidden_values
 from ..llm.base import BackendError
 from ..llm.messages import text_only
-from .rules import Move, decide, scripted_texts, with_images
+from .rules import TEMPLATES, Move, decide, with_images
 from .script import delivered_images
 from .scripted import note_move
 
@@ -142,12 +142,11 @@ def hidden_texts(episode: "Episode", move: Move) -> list[str]:
 
 def earned_text(episode: "Episode", move: Move) -> str:
     """What the user may say: its requests so far (and now), what it already said, this move's
-    scripted text and the fixed templates of its round."""
+    scripted text and the fixed templates (a round's own fallback texts only once earned)."""
     upto = max(move.round_index, episode.round_index, 0)
     said = [e.content for e in episode.log if e.sender == episode.USER and e.kind == "message"]
-    rnd_templates = scripted_texts(episode.scenario, min(upto, len(episode.scenario.rounds) - 1))
     queries = [r.query for r in episode.scenario.rounds[: upto + 1]]
-    return "\n".join([*queries, *said, move.text or "", *rnd_templates])
+    return "\n".join([*queries, *said, move.text or "", *TEMPLATES])
 
 
 def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> bool:

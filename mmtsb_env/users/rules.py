@@ -54,7 +54,8 @@ NUDGE_STALL = "Is it done? Let me know once it's finished."
 NUDGE_HANDS_BACK = "I'd like you to take care of it for me, please."
 NUDGE_COULD_NOT = "Please try again. What you need is on the phone and in what I sent you."
 NUDGE_MISSING = "You haven't told me what I asked for yet."
-CONFIRM = GRANT  # kept for callers of the old name
+TEMPLATES = (GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL, NUDGE_HANDS_BACK,
+             NUDGE_COULD_NOT, NUDGE_MISSING)  # the fixed texts; a round's guidance may replace some
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,7 @@ def scripted_texts(scenario: Any, index: int) -> list[str]:
     answers: the templates above and the round's own guidance texts."""
     rnd = scenario.rounds[index]
     g = rnd.guidance
-    texts = [GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL,
-             NUDGE_HANDS_BACK, NUDGE_COULD_NOT, NUDGE_MISSING, g.on_question, g.permission_reply, g.images_message]
+    texts = [*TEMPLATES, g.on_question, g.permission_reply, g.images_message]
     if rnd.wrong_claim is not None:
         texts.append(rnd.wrong_claim.confirm)
     return [t for t in texts if t]
