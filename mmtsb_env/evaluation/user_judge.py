@@ -6,15 +6,20 @@ episode the framework cut off (message limit), and the environment's own entries
 notices (``<ui_state_server>`` records of screen taps) and tool-made images -- are not speech.
 
 * request_fidelity -- every round reached was opened with its query; the user moved on from a
-  round only when it was done (its changes in the world at that moment, per the round's
-  checkpoint, and its ``report`` facts stated) or gave up after the 5th failed try; it never
-  volunteered a later round's request and never re-sent a round's request within the round.
-  Rounds that share wording are fine: a message matching its own round's script is scripted.
+  round only after the assistant reported it (read from the conversation alone,
+  :func:`mmtsb_env.users.reading.reported`: a report of the work, with each kind of information
+  the round asked for) or gave up after the 5th failed try; it never volunteered a later round's
+  request and never re-sent a round's request within the round. Rounds that share wording are
+  fine: a message matching its own round's script is scripted.
 * conversational_naturalness -- the user spoke as the user: no role swap (claiming to have done
   the assistant's work, offering help, tool-call syntax), no empty messages, unscripted replies
   short (at most ``max_reply_chars``).
 * grounded_consistency -- the user never stated a value that only the images (or the expected
-  answers) contain.
+  answers) contain; it confirmed a scripted wrong claim's correction only after the assistant
+  pointed the discrepancy out; and no turn depended on hidden values: once the assistant had
+  reported a round (whatever values it reported), the user's next message moved on or ended --
+  holding the round open (a nudge after a report) needs the answer key or the database, which
+  the user does not have.
 * tool_channel_correctness -- each scenario image went out once, through
   ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
   the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
@@ -31,13 +36,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ..users.reading import expectation, flags_claim, read, reported
 from .evidence import field_of, rounds_reached
 from .judge import Criterion, Verdict, normalise, numbers_in
 from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
 from .similarity import as_number, rouge_l
 
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency", "tool_channel_correctness")
-USER_PROMPT_VERSION = "mmtsb-user-judge-2"
+USER_PROMPT_VERSION = "mmtsb-user-judge-3"
 # A round's opening that carries the round's images is recognised by them; its text must still be a
 # recognisable paraphrase of the request (ROUGE-L with the query), a looser bar than for text alone.
 IMAGE_OPENING_MATCH = 0.4
@@ -59,7 +65,9 @@ class UserEvidence:
     """What the user judge needs: the script, what the user said and did, and image-only values."""
 
     scenario_id: str
-    rounds: list[dict[str, Any]]  # {"query", "image_ids", "instructions", "kind", "clarifications": [answer, ...], "report"}
+    # {"query", "image_ids", "instructions", "kind", "clarifications": [answer, ...], "report", "expects",
+    #  "wrong_claim": {"text", "confirm", "keywords"} | None, "hold_images", "guidance", "ui", "templates"}
+    rounds: list[dict[str, Any]]
     conversation: list[dict[str, Any]]  # log entries (Entry.to_json())
     calls: list[dict[str, Any]]  # the user seat's tool calls (CallRecord.to_json())
     terminated: bool
@@ -71,9 +79,6 @@ class UserEvidence:
     image_sources: list[str] = field(default_factory=list)
     image_url: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
     n_scenario_images: int | None = None  # ids below this are the scenario's (the user's to send)
-    # Whether each round the user left was done in the world at that moment (None: not known,
-    # e.g. a recorded episode); index = round.
-    rounds_done: list[bool | None] = field(default_factory=list)
 
     def user_messages(self) -> list[dict[str, Any]]:
         return [e for e in self.conversation if e.get("sender") == "user" and e.get("kind") == "message"]
@@ -86,6 +91,9 @@ class UserEvidence:
         parts = [self.description]
         for r in self.rounds:
             parts += [r.get("query", ""), r.get("instructions", ""), *r.get("clarifications", [])]
+            parts += [v for v in (r.get("guidance") or {}).values() if isinstance(v, str)]
+            if r.get("wrong_claim"):
+                parts.append(r["wrong_claim"]["confirm"])
         return "\n".join(p for p in parts if p)
 
 
@@ -141,7 +149,9 @@ def hidden_values(scenario: Any) -> list[str]:
             except (ValueError, KeyError):  # an unrenderable spec is reported by the loader, not here
                 pass
     script = normalise("\n".join([scenario.description] + [
-        "\n".join([r.query, r.instructions, *(c.answer for c in r.clarifications)]) for r in scenario.rounds]))
+        "\n".join([r.query, r.instructions, *(c.answer for c in r.clarifications), r.guidance.ask,
+                   r.guidance.on_question, r.guidance.permission_reply, r.guidance.images_message,
+                   r.wrong_claim.confirm if r.wrong_claim else ""]) for r in scenario.rounds]))
     script_numbers = {as_number(n) for n in numbers_in(script)}
     out: list[str] = []
     for value in raw:
@@ -157,20 +167,21 @@ def hidden_values(scenario: Any) -> list[str]:
 
 
 def _rounds_of(scenario: Any) -> list[dict[str, Any]]:
-    return [{"query": r.query, "image_ids": list(r.image_ids), "instructions": r.instructions, "kind": r.kind,
-             "clarifications": [c.answer for c in r.clarifications], "report": list(r.report)} for r in scenario.rounds]
+    from ..users.rules import scripted_texts
 
-
-def rounds_done_when_left(episode: Any) -> list[bool | None]:
-    """For each round the user left (moved on from, or ended in), whether its checkpoint was met in
-    the world at that moment and its report facts were stated (see :mod:`mmtsb_env.users.checkpoints`)."""
-    from ..users.checkpoints import round_done_in
-
-    diffs = list(getattr(episode, "left_round_diffs", []))
-    if episode.terminated and not episode.truncated and episode.round_index >= 0:
-        diffs.append(episode.world.diff())
-    log = [e.to_json() for e in episode.log]
-    return [round_done_in(episode.scenario, k, diff, log) for k, diff in enumerate(diffs)]
+    out = []
+    for k, r in enumerate(scenario.rounds):
+        claim = r.wrong_claim
+        out.append({
+            "query": r.query, "image_ids": list(r.image_ids), "instructions": r.instructions, "kind": r.kind,
+            "clarifications": [c.answer for c in r.clarifications], "report": list(r.report),
+            "expects": list(expectation(r)), "hold_images": list(r.guidance.hold_images), "ui": r.ui is not None,
+            "guidance": {"ask": r.guidance.ask, "on_question": r.guidance.on_question,
+                         "permission": r.guidance.permission},
+            "wrong_claim": {"text": claim.text, "confirm": claim.confirm, "keywords": list(claim.keywords)} if claim else None,
+            "templates": scripted_texts(scenario, k),
+        })
+    return out
 
 
 def user_evidence_from_episode(episode: Any) -> UserEvidence:
@@ -182,13 +193,12 @@ def user_evidence_from_episode(episode: Any) -> UserEvidence:
         truncated=episode.truncated, hidden_values=hidden_values(sc), description=sc.description,
         metadata=dict(sc.metadata), image_ids=list(range(len(episode.images))),
         image_sources=[episode.images.source(i) for i in range(len(episode.images))], image_url=episode.image_url,
-        n_scenario_images=len(sc.images), rounds_done=rounds_done_when_left(episode),
+        n_scenario_images=len(sc.images),
     )
 
 
 def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
-    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script). A record
-    keeps only the final world, so whether a round was done when the user left it is unknown."""
+    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script)."""
     from .evidence import _url_loader
 
     sources = list(field_of(record, "image_sources") or [])
@@ -223,6 +233,13 @@ def _whole_word(needle: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
 
 
+class _Claim:
+    """A wrong claim as :func:`~mmtsb_env.users.reading.flags_claim` reads it, from evidence data."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.text, self.keywords = data["text"], tuple(data.get("keywords", ()))
+
+
 def _round_of(m: Mapping[str, Any]) -> int:
     r = m.get("round_index")
     return r if isinstance(r, int) else -1
@@ -254,7 +271,9 @@ class UserJudge:
         if not 0 <= r < len(ev.rounds):
             return False
         rnd = ev.rounds[r]
-        return any(_matches(text, t, self.match_threshold) for t in [rnd["query"], *rnd.get("clarifications", [])])
+        claim = rnd.get("wrong_claim")
+        texts = [rnd["query"], *rnd.get("clarifications", []), *rnd.get("templates", []), *([claim["confirm"]] if claim else [])]
+        return any(_matches(text, t, self.match_threshold) for t in texts)
 
     def _assistant_replies(self, ev: UserEvidence, r: int) -> int:
         return sum(1 for e in ev.conversation if e.get("sender") == "assistant" and e.get("kind") == "message"
@@ -297,14 +316,15 @@ class UserJudge:
                     if later:
                         problems.append(f"round {r + 1}: volunteered round {later[0] + 1}'s request early")
                         kind = kind or "skipped_ahead"
-        last_left = len(ev.rounds_done) - 1
-        for r, done in enumerate(ev.rounds_done):
-            if done is False and not (r == last_left and fair_end and not ev.truncated and r == reached - 1):
-                problems.append(f"moved on from round {r + 1} before it was done")
+        for r in range(min(reached, len(ev.rounds))):
+            left = r < reached - 1 or (ev.terminated and not ev.truncated)
+            if left and not ev.rounds[r].get("ui") and not self._reported_when_left(ev, r) \
+                    and not (r == reached - 1 and fair_end):
+                problems.append(f"moved on from round {r + 1} before the assistant reported it")
                 kind = kind or "skipped_round"
         if problems:
             return Criterion("request_fidelity", False, "; ".join(problems[:4]), kind)
-        return Criterion("request_fidelity", True, f"{reached}/{len(ev.rounds)} scripted round(s) delivered in order, each after the previous was done")
+        return Criterion("request_fidelity", True, f"{reached}/{len(ev.rounds)} scripted round(s) delivered in order, each after the previous was reported")
 
     def conversational_naturalness(self, ev: UserEvidence) -> Criterion:
         msgs = ev.spoken()
@@ -333,7 +353,60 @@ class UserJudge:
         if leaked:
             return Criterion("grounded_consistency", False,
                              f"stated values only the images/answers contain: {', '.join(repr(v) for v in leaked[:4])}", "leak")
-        return Criterion("grounded_consistency", True, "no image-only value was stated by the user")
+        problems, kind = [], ""
+        for r, prev, m in self._turns(ev):
+            rnd = ev.rounds[r]
+            text = m.get("content", "")
+            claim = rnd.get("wrong_claim")
+            flagged = claim is not None and flags_claim(prev, _Claim(claim))
+            if claim is not None and _matches(text, claim["confirm"], self.match_threshold) and not flagged:
+                problems.append(f"round {r + 1}: confirmed the correction before the assistant pointed it out")
+                kind = kind or "unprompted_correction"
+            elif not rnd.get("ui") and not flagged and not self._carries_held(ev, r, m) \
+                    and self._reported_before(ev, r, m):
+                problems.append(f"round {r + 1}: kept the round open after the assistant reported it "
+                                f"(a decision only hidden values explain): {_clip(text, 60)!r}")
+                kind = kind or "hidden_dependence"
+        if problems:
+            return Criterion("grounded_consistency", False, "; ".join(problems[:3]), kind)
+        return Criterion("grounded_consistency", True,
+                         "no image-only value stated; every move follows from the conversation and the script")
+
+    # -- the conversation, read blind ----------------------------------------------------------
+    def _turns(self, ev: UserEvidence) -> list[tuple[int, str, dict[str, Any]]]:
+        """``(round, the assistant's last message before it, message)`` for each user message that
+        answers the assistant within a round (not a round's opening)."""
+        out, last, opened = [], "", set()
+        for e in ev.conversation:
+            if e.get("sender") == "assistant" and e.get("kind") == "message" and e.get("recipient") == "user":
+                last = e.get("content", "")
+            elif e.get("sender") == "user" and e.get("kind") == "message" and not is_ui_state(e):
+                r = _round_of(e)
+                if 0 <= r < len(ev.rounds):
+                    if r in opened:
+                        out.append((r, last, e))
+                    opened.add(r)
+        return out
+
+    def _replies_before(self, ev: UserEvidence, r: int, stop: Mapping[str, Any] | None) -> list[str]:
+        out = []
+        for e in ev.conversation:
+            if stop is not None and e is stop:
+                break
+            if e.get("sender") == "assistant" and e.get("kind") == "message" and e.get("recipient") == "user" \
+                    and e.get("round_index") == r:
+                out.append(e.get("content", ""))
+        return out
+
+    def _reported_before(self, ev: UserEvidence, r: int, m: Mapping[str, Any]) -> bool:
+        return reported([read(t) for t in self._replies_before(ev, r, m)], ev.rounds[r].get("expects", ()))
+
+    def _reported_when_left(self, ev: UserEvidence, r: int) -> bool:
+        return reported([read(t) for t in self._replies_before(ev, r, None)], ev.rounds[r].get("expects", ()))
+
+    def _carries_held(self, ev: UserEvidence, r: int, m: Mapping[str, Any]) -> bool:
+        held = set(ev.rounds[r].get("hold_images", []))
+        return bool(held & set(m.get("image_ids", [])))
 
     def tool_channel_correctness(self, ev: UserEvidence) -> Criterion:
         problems, kind = [], ""
@@ -398,7 +471,10 @@ USER_CRITERIA_TEXT = {
                                   "(never claims to have done the work, never offers help, no tool syntax), no "
                                   "needless repetition or chatter.",
     "grounded_consistency": "The user never states information that only the images contain (the user cannot "
-                            "see them) and never contradicts the script.",
+                            "see them or the phone's data) and never contradicts the script; it acts only on what "
+                            "the conversation shows: once the assistant reports a round it moves on whatever values "
+                            "were reported, and it confirms a scripted wrong claim's correction only after the "
+                            "assistant points the discrepancy out.",
     "tool_channel_correctness": "Images were sent with send_message_with_image exactly in the rounds that provide "
                                 "them, and the conversation was ended with end_conversation after the last round.",
 }
@@ -426,6 +502,11 @@ def user_evidence_text(ev: UserEvidence, *, item_chars: int = 600, image_ids: Se
         parts.append(f"ROUND {r + 1} ({rnd.get('kind', 'task')}){imgs}: {rnd['query']}")
         if rnd.get("instructions"):
             parts.append(f"  instructions: {rnd['instructions']}")
+        if (rnd.get("guidance") or {}).get("ask"):
+            parts.append(f"  guidance: {rnd['guidance']['ask']}")
+        if rnd.get("wrong_claim"):
+            parts.append(f"  scripted wrong claim: {rnd['wrong_claim']['text']!r}; confirms the correction with: "
+                         f"{rnd['wrong_claim']['confirm']}")
         for a in rnd.get("clarifications", []):
             parts.append(f"  clarification answer: {a}")
     parts.append("\n# Conversation")

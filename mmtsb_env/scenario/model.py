@@ -70,6 +70,42 @@ class UIDecision:
     expect: tuple[str, ...] = ()
 
 
+GUIDANCE_EXPECTS = ("done", "number", "date", "time", "text")
+PERMISSION_ANSWERS = ("grant", "refuse")
+
+
+@dataclass(frozen=True)
+class WrongClaim:
+    """Error correction: the round's query states something wrong about an image ("the $48 one").
+
+    The user cannot see the image, so it says the wrong thing as scripted; when the assistant
+    points out that the image shows otherwise (naming the claim: ``text`` or one of ``keywords``),
+    the user confirms with ``confirm``, once.
+    """
+
+    text: str  # the wrong words as the query says them; must occur in the query
+    confirm: str  # the user's reply once the assistant flags the discrepancy
+    keywords: tuple[str, ...] = ()  # other ways a reply may name the claim ("48", "forty-eight")
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """The supervisor's private guidance for one round (never shown to the assistant).
+
+    Both built-in users follow the structured parts; an LLM user also reads ``ask`` and the
+    round's free-text ``instructions`` in its private prompt (its replies are filtered so neither
+    reaches the conversation).
+    """
+
+    ask: str = ""  # what the round is after, in the user's terms (no image values)
+    expects: tuple[str, ...] = ()  # what a reply must give to move on (GUIDANCE_EXPECTS); () = inferred
+    on_question: str = ""  # reply to a question the script has no answer for ("" = the default)
+    permission: str = "grant"  # a permission question is answered: grant | refuse
+    permission_reply: str = ""  # the words of that answer ("" = the default for grant/refuse)
+    hold_images: tuple[int, ...] = ()  # this round's images sent with the user's second message of the round
+    images_message: str = ""  # the words sent with the held images ("" = the default)
+
+
 @dataclass(frozen=True)
 class Round:
     """One user turn of the script, with the oracle's solution for it."""
@@ -89,6 +125,10 @@ class Round:
     # Facts the assistant's reply must state for this round ("tell me which...", "how much...").
     # Empty: the round asks only for an action, and the artifact in the world answers it.
     report: tuple[str, ...] = ()
+    # The supervisor's private guidance for the round (structured; see Guidance).
+    guidance: Guidance = field(default_factory=Guidance)
+    # Error correction: a wrong claim the query makes about an image, and the user's confirmation.
+    wrong_claim: WrongClaim | None = None
 
 
 @dataclass(frozen=True)
@@ -229,7 +269,50 @@ def _round(r: Any, path: str, n_images: int) -> Round:
         clarifications=tuple(clar), state_changes=tuple(changes), solution=tuple(solution),
         answer=str(r.get("answer", "")), ui=_ui_decision(r.get("ui"), f"{path}.ui"),
         report=_report(r.get("report", []), f"{path}.report"),
+        guidance=_guidance(r.get("guidance"), f"{path}.guidance", tuple(ids)),
+        wrong_claim=_wrong_claim(r.get("wrong_claim"), f"{path}.wrong_claim", query),
     )
+
+
+def _strings(x: Any, path: str) -> tuple[str, ...]:
+    _need(isinstance(x, list) and all(isinstance(v, str) and v.strip() for v in x), path, "must be a list of non-empty strings")
+    return tuple(x)
+
+
+def _guidance(g: Any, path: str, image_ids: tuple[int, ...]) -> Guidance:
+    if g is None:
+        return Guidance()
+    _need(isinstance(g, dict), path, "must be an object")
+    unknown = sorted(set(g) - set(Guidance.__dataclass_fields__))
+    _need(not unknown, path, f"unknown field(s) {unknown}; valid: {sorted(Guidance.__dataclass_fields__)}")
+    for key in ("ask", "on_question", "permission_reply", "images_message"):
+        _need(isinstance(g.get(key, ""), str), f"{path}.{key}", "must be a string")
+    expects = _strings(g.get("expects", []), f"{path}.expects")
+    bad = [e for e in expects if e not in GUIDANCE_EXPECTS]
+    _need(not bad, f"{path}.expects", f"unknown kind(s) {bad}; valid: {GUIDANCE_EXPECTS}")
+    permission = g.get("permission", "grant")
+    _need(permission in PERMISSION_ANSWERS, f"{path}.permission", f"must be one of {PERMISSION_ANSWERS}, got {permission!r}")
+    hold = g.get("hold_images", [])
+    _need(isinstance(hold, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in hold),
+          f"{path}.hold_images", "must be a list of integers")
+    stray = [i for i in hold if i not in image_ids]
+    _need(not stray, f"{path}.hold_images", f"id(s) {stray} are not among the round's image_ids {list(image_ids)}")
+    return Guidance(ask=g.get("ask", ""), expects=expects, on_question=g.get("on_question", ""), permission=permission,
+                    permission_reply=g.get("permission_reply", ""), hold_images=tuple(hold),
+                    images_message=g.get("images_message", ""))
+
+
+def _wrong_claim(w: Any, path: str, query: str) -> WrongClaim | None:
+    if w is None:
+        return None
+    _need(isinstance(w, dict), path, "must be an object with 'text' and 'confirm'")
+    unknown = sorted(set(w) - {"text", "confirm", "keywords"})
+    _need(not unknown, path, f"unknown field(s) {unknown}; valid: ['confirm', 'keywords', 'text']")
+    text, confirm = w.get("text"), w.get("confirm")
+    _need(isinstance(text, str) and text.strip() != "", f"{path}.text", "must be a non-empty string")
+    _need(text.lower() in query.lower(), f"{path}.text", f"{text!r} must occur in the round's query")
+    _need(isinstance(confirm, str) and confirm.strip() != "", f"{path}.confirm", "must be a non-empty string")
+    return WrongClaim(text=text, confirm=confirm, keywords=_strings(w.get("keywords", []), f"{path}.keywords"))
 
 
 def _report(x: Any, path: str) -> tuple[str, ...]:

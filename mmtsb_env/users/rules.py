@@ -1,55 +1,61 @@
-"""The supervisor's rules: what the user does after each assistant message, as small pieces.
+"""The supervisor's rules: what the user does after each assistant message.
 
-:func:`decide` reads the episode (the world, the log, the script) and returns a :class:`Move`:
+The user is blind: it cannot see images, the phone's database or the answer key. It decides
+from the conversation and its own script alone (:mod:`.reading`), so an agent that wrote a wrong
+value and one that wrote the right one, saying the same words, get the same user turns.
+:func:`decide` returns a :class:`Move`:
 
-========== ===================================================================================
+=========== ===================================================================================
 ``open``    nothing said yet: round 1's query, its images through ``send_message_with_image``
 ``ui``      a UI round's screen awaits an answer: the scripted decision on it
-``clarify`` the assistant asks the question the script answers: that answer (once)
-``advance`` the round is done -- its changes are in the world (:mod:`.checkpoints`) and its
-            ``report`` facts were stated -- : the next round's query (new images only)
-``end``     the last round is done: ``end_conversation``
-``confirm`` the round is not done and the assistant asks permission: a yes (a second ask in
-            the same round is a failed try)
-``redirect`` not done and it asks what an image shows: look at the images (never a value)
-``nudge``   not done otherwise: a short push naming what is missing, without values
-``give_up`` the 5th failed try (redirect or nudge) of a round: ``end_conversation``; the
-            episode's verdict fails
-========== ===================================================================================
+``clarify`` the assistant asks the question the script answers (that answer, once), or points
+            out that the round's scripted wrong claim does not match the image (the script's
+            confirmation of the correction, once)
+``deliver`` the round's held images (``guidance.hold_images``) go out instead of moving on
+``confirm`` it asks permission: the scripted grant or refusal (a second ask in the round is a
+            failed try)
+``advance`` its replies in the round report the work (and give each kind of information the
+            round asked for, whatever the values): the next round's query (new images only)
+``end``     the last round is reported: ``end_conversation``
+``redirect`` it asks what an image shows: look at the images (never a value)
+``nudge``   it stalls, hands the work back, says it could not, asks what the script does not
+            answer, or has not given what was asked: a short push, by kind, never by value
+``give_up`` the 5th failed try (nudge or redirect) of a round: ``end_conversation``
+=========== ===================================================================================
 
-A read-only round (no changes) is done when the reply states the round's ``report`` facts, or,
-when it has none, with the assistant's first reply that is not a permission or image question.
-Every reply text comes from the script or from the fixed templates below: the user never states
-an image value, never mentions a later round and never does the assistant's work.
+Every text the user sends is its script's or one of the fixed templates below.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..evaluation.similarity import rouge_l
 from ..ui.choice import pending_ui_action
-from .checkpoints import Item, Progress, missing_facts, round_progress
-from .script import CONFIRM, END, delivered_images, last_assistant_text, round_action, unused_clarification
+from .reading import Reading, expectation, flags_claim, read, reported
+from .script import END, delivered_images, last_assistant_text, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode
 
 MAX_FAILED_TRIES = 5  # the paper's rule: the user gives up on the 5th failed try of a round
 FAILED_KINDS = ("nudge", "redirect")
-MOVE_KINDS = ("open", "ui", "clarify", "advance", "end", "confirm", "redirect", "nudge", "give_up")
+MOVE_KINDS = ("open", "ui", "clarify", "deliver", "confirm", "advance", "end", "redirect", "nudge", "give_up")
 
-_PERMISSION = re.compile(
-    r"\b(shall i|should i|do you want me to|would you like me to|want me to|may i|can i go ahead|"
-    r"is it (?:ok|okay|alright)|(?:ok|okay) to|please confirm|can you confirm|proceed|go ahead)\b", re.I)
-_IMAGE_WORDS = re.compile(
-    r"\b(image|images|photo|photos|picture|pictures|pic|screenshot|attachment|receipt|receipts|invoice|poster|"
-    r"flyer|document|scan|chart|graph|plot|table|menu|sign|label|card|ticket|screen|page|slide|figure)s?\b", re.I)
-_ASKING = re.compile(
-    r"\b(what|which|how much|how many|who|when|where|can you (?:tell|read|share|give|type|provide|confirm)|"
-    r"could you (?:tell|read|share|give|type|provide|confirm)|please (?:tell|share|provide|type)|do you know)\b", re.I)
-_VALUE_WORDS = re.compile(r"\b(value|amount|total|name|date|price|number|figure|title|address|time)s?\b", re.I)
+GRANT = "Yes, please go ahead."
+REFUSE = "No, please don't do that."
+ALREADY_GRANTED = "I already said yes. Please go ahead and do it."
+ALREADY_REFUSED = "I already said no. Please carry on without it."
+ON_QUESTION = "I don't have anything more to add. Please go with what I asked."
+HELD_IMAGES = "Here is the rest of what I have."
+NUDGE_STALL = "Is it done? Let me know once it's finished."
+NUDGE_HANDS_BACK = "I'd like you to take care of it for me, please."
+NUDGE_COULD_NOT = "Please try again. What you need is on the phone and in what I sent you."
+NUDGE_MISSING = "You haven't told me what I asked for yet."
+TEMPLATES = (GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL, NUDGE_HANDS_BACK,
+             NUDGE_COULD_NOT, NUDGE_MISSING)  # the fixed texts; a round's guidance may replace some
 
 
 @dataclass(frozen=True)
@@ -63,28 +69,17 @@ class Move:
     why: str = ""  # what is missing, in words without values
 
 
-# ------------------------------------------------------------------------- classifying the message
-def is_permission_question(text: str) -> bool:
-    """The assistant asks whether it may go on ("Shall I save it?")."""
-    return "?" in text and _PERMISSION.search(text) is not None
+# ------------------------------------------------------------------------- the round so far
+def round_replies(episode: "Episode", index: int) -> list[str]:
+    """The assistant's messages to the user in round ``index``, in order."""
+    return [e.content for e in episode.log if e.sender == episode.ASSISTANT and e.kind == "message"
+            and e.recipient == episode.USER and e.round_index == index]
 
 
-def is_image_question(text: str) -> bool:
-    """The assistant asks the user for what an image shows ("What is the total on the receipt?")."""
-    if "?" not in text or _ASKING.search(text) is None:
-        return False
-    return _IMAGE_WORDS.search(text) is not None or _VALUE_WORDS.search(text) is not None
-
-
-# ------------------------------------------------------------------------- what the round asks
-def missing_report(episode: "Episode", index: int) -> list[str]:
-    """The round's ``report`` facts no assistant message of the round has stated yet."""
-    facts = episode.scenario.rounds[index].report
-    if not facts:
-        return []
-    texts = [e.content for e in episode.log
-             if e.sender == episode.ASSISTANT and e.kind in ("message", "notice") and e.round_index == index]
-    return missing_facts(facts, texts)
+def said_in_round(episode: "Episode", index: int, text: str) -> bool:
+    """The user already said ``text`` (or a close paraphrase) in round ``index``."""
+    return any(e.sender == episode.USER and e.kind == "message" and e.round_index == index
+               and (e.content.strip() == text.strip() or rouge_l(text, e.content) >= 0.7) for e in episode.log)
 
 
 def failed_tries(episode: "Episode", index: int) -> int:
@@ -96,44 +91,13 @@ def confirmations(episode: "Episode", index: int) -> int:
     return sum(1 for r, kind in getattr(episode, "user_moves", ()) if r == index and kind == "confirm")
 
 
-# ------------------------------------------------------------------------- reply templates
-def _noun(table: str) -> str:
-    name = table.rsplit(".", 1)[-1].replace("_", " ")
-    if name.endswith("ies"):
-        return name[:-3] + "y"
-    if name.endswith("sses") or name.endswith("ches") or name.endswith("shes"):
-        return name[:-2]
-    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+def held_images(episode: "Episode", index: int) -> list[int]:
+    """Round ``index``'s held images not sent yet."""
+    sent = delivered_images(episode)
+    return [i for i in episode.scenario.rounds[index].guidance.hold_images if i not in sent]
 
 
-def _missing_phrase(item: Item) -> str:
-    noun = _noun(item.table)
-    if item.op == "update" or item.previous is not None:
-        return f"the change to the {noun}"
-    if item.op == "create":
-        return f"the new {noun}"
-    return f"the {noun} removed"
-
-
-def nudge_text(progress: Progress, report_missing: bool) -> str:
-    """A short push naming what is not there yet -- by kind of thing, never by value."""
-    if progress.missing:
-        phrases = list(dict.fromkeys(_missing_phrase(i) for i in progress.missing))
-        what = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " and " + phrases[-1]
-        return f"I don't see {what} yet. Could you take care of it?"
-    if progress.lingering:
-        item = progress.lingering[0]
-        noun = _noun(item.table)
-        if item.op == "create":
-            return f"The {noun} I no longer want is still there. Please sort that out."
-        if item.op == "update":
-            return f"The earlier change to the {noun} should be undone. Please sort that out."
-        return f"The {noun} should be back. Please sort that out."
-    if report_missing:
-        return "You haven't told me what I asked for yet."
-    return "That doesn't look finished yet. Could you complete it?"
-
-
+# ------------------------------------------------------------------------- reply texts
 def redirect_text(episode: "Episode") -> str:
     """Point the assistant at the images the user sent (the user cannot read them out)."""
     sent = sorted(delivered_images(episode))
@@ -143,20 +107,70 @@ def redirect_text(episode: "Episode") -> str:
     return f"I can't read it out for you. Everything you need is in what I sent you ({labels})."
 
 
-ALREADY_CONFIRMED = "I already said yes. Please go ahead and do it."
+def nudge_text(reading: Reading) -> str:
+    """The push for a reply that does not report the round -- by what the reply did, never by value."""
+    if reading.hands_back:
+        return NUDGE_HANDS_BACK
+    if reading.could_not:
+        return NUDGE_COULD_NOT
+    if reading.stall:
+        return NUDGE_STALL
+    return NUDGE_MISSING
+
+
+def permission_reply(episode: "Episode", index: int, again: bool) -> str:
+    guidance = episode.scenario.rounds[index].guidance
+    grant = guidance.permission == "grant"
+    if again:
+        return ALREADY_GRANTED if grant else ALREADY_REFUSED
+    return guidance.permission_reply or (GRANT if grant else REFUSE)
+
+
+def with_images(text: str, image_ids: list[int]) -> str:
+    """``text`` as a plain message, or with ``image_ids`` through ``send_message_with_image``."""
+    if not image_ids:
+        return text
+    return json.dumps({"name": "send_message_with_image",
+                       "arguments": {"message": text, "image_ids": ",".join(map(str, image_ids))}}, ensure_ascii=False)
 
 
 # ------------------------------------------------------------------------- the decision
 def _advance(episode: "Episode", index: int) -> Move:
     rounds = episode.scenario.rounds
     if index + 1 < len(rounds):
-        action = round_action(episode, index + 1)
-        return Move("advance", action, index + 1, rounds[index + 1].query)
+        return Move("advance", round_action(episode, index + 1), index + 1, rounds[index + 1].query)
     return Move("end", END, index)
 
 
+def _conversation_move(episode: "Episode", k: int) -> Move:
+    """The move the conversation calls for, before held images and giving up are considered."""
+    rnd = episode.scenario.rounds[k]
+    text = last_assistant_text(episode)
+    reading = read(text)
+    claim = rnd.wrong_claim
+    if claim is not None and not said_in_round(episode, k, claim.confirm) and flags_claim(text, claim):
+        return Move("clarify", claim.confirm, k, claim.confirm, "the assistant pointed out the claim does not match")
+    clar = unused_clarification(episode)
+    if clar is not None:
+        return Move("clarify", clar[1], k, clar[1])
+    if reading.permission:
+        again = confirmations(episode, k) > 0
+        reply = permission_reply(episode, k, again)
+        return Move("nudge" if again else "confirm", reply, k, reply, "asked permission again" if again else "")
+    if reading.image_question:
+        reply = redirect_text(episode)
+        return Move("redirect", reply, k, reply, "asked what an image shows")
+    if reading.question:
+        reply = rnd.guidance.on_question or ON_QUESTION
+        return Move("nudge", reply, k, reply, "asked what the script does not answer")
+    if reported([read(t) for t in round_replies(episode, k)], expectation(rnd)):
+        return _advance(episode, k)
+    reply = nudge_text(reading)
+    return Move("nudge", reply, k, reply, reply)
+
+
 def decide(episode: "Episode") -> Move:
-    """The user's next move (see the module docstring); reads the world, never the assistant's claims."""
+    """The user's next move (see the module docstring), from the conversation and the script only."""
     rounds = episode.scenario.rounds
     k = episode.round_index
     if k < 0:
@@ -165,23 +179,24 @@ def decide(episode: "Episode") -> Move:
         ui = pending_ui_action(episode)
         if ui is not None:
             return Move("ui", ui, k, ui)
-    clar = unused_clarification(episode)
-    if clar is not None:
-        return Move("clarify", clar[1], k, clar[1])
-    text = last_assistant_text(episode)
-    checkpoint, progress = round_progress(episode, k)
-    report = missing_report(episode, k)
-    permission, image_question = is_permission_question(text), is_image_question(text)
-    trivially_done = not checkpoint.has_effects and not rounds[k].report
-    if progress.done and not report and not (trivially_done and (permission or image_question)):
-        return _advance(episode, k)
-    why = nudge_text(progress, bool(report))
-    if permission and confirmations(episode, k) == 0:
-        return Move("confirm", CONFIRM, k, CONFIRM, why)
-    if failed_tries(episode, k) + 1 >= MAX_FAILED_TRIES:
-        return Move("give_up", END, k, "", why)
-    if image_question:
-        reply = redirect_text(episode)
-        return Move("redirect", reply, k, reply, why)
-    reply = ALREADY_CONFIRMED if permission else why
-    return Move("nudge", reply, k, reply, why)
+    move = _conversation_move(episode, k)
+    held = held_images(episode, k)
+    if held and move.kind in ("advance", "end"):
+        text = rounds[k].guidance.images_message or HELD_IMAGES
+        return Move("deliver", with_images(text, held), k, text, "the round's held images")
+    if move.kind in FAILED_KINDS and failed_tries(episode, k) + 1 >= MAX_FAILED_TRIES:
+        return Move("give_up", END, k, "", move.why)
+    if held:  # the round's held images go out with the user's next message of the round
+        return Move(move.kind, with_images(move.text, held), k, move.text, move.why)
+    return move
+
+
+def scripted_texts(scenario: Any, index: int) -> list[str]:
+    """Every text the scripted user may send in round ``index`` besides its query and clarification
+    answers: the templates above and the round's own guidance texts."""
+    rnd = scenario.rounds[index]
+    g = rnd.guidance
+    texts = [*TEMPLATES, g.on_question, g.permission_reply, g.images_message]
+    if rnd.wrong_claim is not None:
+        texts.append(rnd.wrong_claim.confirm)
+    return [t for t in texts if t]

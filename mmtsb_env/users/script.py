@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .reading import read
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode
 
 END = json.dumps({"name": "end_conversation", "arguments": {}})
-CONFIRM = "Yes, please go ahead."
 
 
 def delivered_images(episode: "Episode") -> set[int]:
@@ -27,10 +28,11 @@ def delivered_images(episode: "Episode") -> set[int]:
 
 
 def round_action(episode: "Episode", index: int) -> str:
-    """Round ``index``'s query; with its images (those not sent yet) through ``send_message_with_image``."""
+    """Round ``index``'s query; with its images (those not sent yet and not held back by the round's
+    guidance for later in the round) through ``send_message_with_image``."""
     rnd = episode.scenario.rounds[index]
     sent = delivered_images(episode)
-    ids = [i for i in rnd.image_ids if i not in sent]
+    ids = [i for i in rnd.image_ids if i not in sent and i not in rnd.guidance.hold_images]
     if ids:
         return json.dumps({
             "name": "send_message_with_image",
@@ -48,14 +50,15 @@ def last_assistant_text(episode: "Episode") -> str:
 def unused_clarification(episode: "Episode") -> tuple[int, str] | None:
     """``(index, answer)`` of the current round's clarification the assistant's question asks for.
 
-    The assistant's last message must be a question (contain ``?``); a clarification matches when
-    one of its keywords appears in it (or it has none) and it was not given yet.
+    The assistant's last message must ask the user something (:func:`~.reading.read`); a
+    clarification matches when one of its keywords appears in it (or it has none) and it was not
+    given yet.
     """
     k = episode.round_index
     if not 0 <= k < len(episode.scenario.rounds):
         return None
     question = last_assistant_text(episode)
-    if "?" not in question:
+    if not read(question).question:
         return None
     lowered = question.lower()
     for j, clar in enumerate(episode.scenario.rounds[k].clarifications):

@@ -1,10 +1,12 @@
-"""The scripted user: plays a scenario's rounds as a supervisor, blind to image contents.
+"""The scripted user: plays a scenario's rounds as a supervisor, blind to images, the phone's
+database and the answer key.
 
-Each turn it takes the move :func:`~mmtsb_env.users.rules.decide` gives (open a round, answer a
-screen, a clarification or a permission question, redirect to the images, nudge, advance only
-when the world shows the round done, give up on the 5th failed try) and tells the episode which
-kind of move it was, so ``info["user_dynamics"]`` and the metrics can count nudges, redirects and
-give-ups. See ``docs/users.md``.
+Each turn it takes the move :func:`~mmtsb_env.users.rules.decide` gives from the conversation
+and its script (open a round, answer a screen, a clarification, a flagged wrong claim or a
+permission question, redirect to the images, nudge, advance once the assistant reports the
+round, give up on the 5th failed try) and tells the episode which kind of move it was, so
+``info["user_dynamics"]`` and the metrics can count nudges, redirects and give-ups. See
+``docs/users.md``.
 """
 
 from __future__ import annotations

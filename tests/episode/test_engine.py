@@ -7,7 +7,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.episode.engine import Episode, EpisodeConfig
 from mmtsb_env.scenario.suites import find_scenario
-from mmtsb_env.users.checkpoints import resolve_refs
+from mmtsb_env.baselines.oracle import _resolve as resolve_refs
 from mmtsb_env.users.scripted import ScriptedUser
 
 DEMO = mmtsb_env.load_suite("demo")
@@ -38,7 +38,7 @@ def test_user_delivers_round_images_and_advances_rounds():
     ep = start("demo/contacts_note_progressive")
     first = ep.log[-1]
     assert first.sender == "user" and first.image_ids == (0,) and ep.round_index == 0
-    ep.act("assistant", "Done.")  # claimed, not done: the user does not move on
+    ep.act("assistant", "Let me look at the card first.")  # a stall: the user does not move on
     ep.act("user", USER.act(ep))
     assert ep.round_index == 0 and ep.user_moves[-1] == (0, "nudge")
     saved = {}

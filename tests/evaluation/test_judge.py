@@ -77,8 +77,7 @@ def test_half_done_update_is_a_wrong_value():
     ])
     f = failed(v)
     # the user asked to pin the note: a specified detail left wrong (the update itself was made);
-    # the user, who sees the note unpinned, nudges and gives up when nothing more happens
-    assert f.pop("user_satisfied")[0] == "user_gave_up"
+    # the user cannot see the note, so it moves on after the report: the judge alone fails it
     assert f == {"instruction_following": ("wrong_details", "details the user specified are wrong: "
                                                              "simple_note.notes:update.pinned (exact 0.00)")}
 

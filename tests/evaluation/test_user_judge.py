@@ -1,7 +1,8 @@
 """The user judge measures the user: the scripted supervisor passes with the oracle on every
 built-in suite and is not blamed for a failing agent or a cut-off episode; a zoo of bad users
-(leaks, skips, re-sends, role swaps, volunteering the future, quitting early) fails the right
-criterion; the LLM variant sees the script and the images."""
+(leaks, skips, re-sends, role swaps, volunteering the future, quitting early, grading the
+assistant with the answer key, correcting itself unprompted) fails the right criterion; the LLM
+variant sees the script and the images."""
 
 from __future__ import annotations
 
@@ -46,11 +47,11 @@ def play(scenario, user, agent=None, **env_kwargs):
     return env.episode
 
 
-class Claims:
-    """An agent that says it is done without doing anything."""
+class CannotDo:
+    """An agent that says it could not do anything."""
 
     def act(self, obs, info):
-        return "Done, all set."
+        return "Sorry, I couldn't do that."
 
 
 # ------------------------------------------------------------------ the scripted user is not blamed
@@ -79,14 +80,14 @@ def test_recorded_episodes_are_judged_the_same_way():
 
 
 def test_giving_up_on_an_agent_that_never_does_the_work_is_not_the_users_fault():
-    ep = play(SUITE["demo/two_events_mixed"], ScriptedUser(), Claims())
+    ep = play(SUITE["demo/two_events_mixed"], ScriptedUser(), CannotDo())
     assert ep.user_gave_up and ep.round_index == 0
     assert verdict(ep).passed, failures(ep)
     assert ep.verdict is not None and not ep.verdict.passed
 
 
 def test_an_episode_cut_off_by_the_message_limit_is_not_the_users_fault():
-    ep = play(SUITE["demo/two_events_mixed"], ScriptedUser(), Claims(), max_messages=6)
+    ep = play(SUITE["demo/two_events_mixed"], ScriptedUser(), CannotDo(), max_messages=6)
     assert ep.truncated and not ep.terminated
     assert verdict(ep).passed, failures(ep)
 
@@ -167,16 +168,27 @@ def _quits(ep, move):
     return END if move.kind == "nudge" else move.action
 
 
+def _grades(ep, move):
+    """Knows the answer key: keeps the first round open once after the assistant reported it."""
+    from mmtsb_env.users.rules import NUDGE_MISSING
+
+    if move.kind in ("advance", "end") and ep.round_index == 0 and not ep.user_moves[1:]:
+        ep.note_user_move("nudge", NUDGE_MISSING)
+        return NUDGE_MISSING
+    return move.action
+
+
 NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
 
 
 @pytest.mark.parametrize("vice, agent, criterion, kind, scenario_id", [
     (_leaks, None, "grounded_consistency", "leak", "demo/two_events_mixed"),
-    (_skips, Claims(), "request_fidelity", "skipped_round", "demo/two_events_mixed"),
-    (_resends, Claims(), "tool_channel_correctness", "images_resent", "demo/two_events_mixed"),
-    (_role_swap, Claims(), "conversational_naturalness", "role_swap", "demo/two_events_mixed"),
-    (_volunteers, Claims(), "request_fidelity", "skipped_ahead", "nominal/0137"),  # 4 rounds
-    (_quits, Claims(), "tool_channel_correctness", "ended_early", "demo/two_events_mixed"),
+    (_skips, CannotDo(), "request_fidelity", "skipped_round", "demo/two_events_mixed"),
+    (_resends, CannotDo(), "tool_channel_correctness", "images_resent", "demo/two_events_mixed"),
+    (_role_swap, CannotDo(), "conversational_naturalness", "role_swap", "demo/two_events_mixed"),
+    (_volunteers, CannotDo(), "request_fidelity", "skipped_ahead", "nominal/0137"),  # 4 rounds
+    (_quits, CannotDo(), "tool_channel_correctness", "ended_early", "demo/two_events_mixed"),
+    (_grades, None, "grounded_consistency", "hidden_dependence", "demo/two_events_mixed"),
 ])
 def test_the_bad_user_zoo_is_caught(vice, agent, criterion, kind, scenario_id):
     scenario = SUITE.get(scenario_id) or NOMINAL[scenario_id]
@@ -188,9 +200,29 @@ def test_the_bad_user_zoo_is_caught(vice, agent, criterion, kind, scenario_id):
 
 
 def test_a_skipping_user_with_a_claiming_agent_reaches_every_round_but_fails():
-    ep = play(SUITE["demo/two_events_mixed"], Twisted(_skips), Claims())
+    ep = play(SUITE["demo/two_events_mixed"], Twisted(_skips), CannotDo())
     assert ep.round_index == len(ep.scenario.rounds) - 1 and ep.terminated
-    assert "moved on from round 1 before it was done" in failures(ep)["request_fidelity"][1]
+    assert "moved on from round 1 before the assistant reported it" in failures(ep)["request_fidelity"][1]
+
+
+def test_a_correction_confirmed_before_the_assistant_noticed_is_knowledge_the_user_lacks():
+    from mmtsb_env.scenario.model import WrongClaim
+
+    base = SUITE["demo/compare_receipts"]
+    rnd = dataclasses.replace(base.rounds[0], query="Note the $48 receipt of these two as 'Bigger purchase'.", report=(),
+                              wrong_claim=WrongClaim(text="$48", confirm="Oh, I misremembered; use the dearer one."))
+    scenario = dataclasses.replace(base, id="test/claim", rounds=(rnd,))
+    for flag, ok in (("Neither receipt shows $48, the totals differ. Which one?", True), ("Let me look.", False)):
+        ep = Episode(scenario)
+        ep.act("user", ScriptedUser().act(ep))
+        ep.act("assistant", flag)
+        ep.act("user", rnd.wrong_claim.confirm)
+        ep.act("assistant", "Saved 'Bigger purchase'.")
+        ep.act("user", END)
+        f = failures(ep)
+        assert ("grounded_consistency" not in f) == ok, f
+        if not ok:
+            assert f["grounded_consistency"][0] == "unprompted_correction"
 
 
 def test_images_sent_in_the_wrong_round():

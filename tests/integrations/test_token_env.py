@@ -90,9 +90,9 @@ def test_batch_reset_and_step(tiny_vlm):
     assert len(ids) == 3 and infos[0]["scenario_id"] == "demo/note_from_receipt" and infos[1]["scenario_id"] == LATE_IMAGES
     tok = processor.tokenizer
     end = tok.convert_tokens_to_ids(tok.eos_token)
-    reply = tok("All done.", add_special_tokens=False)["input_ids"] + [end]
+    reply = tok("Let me check.", add_special_tokens=False)["input_ids"] + [end]
     results = batch.step([reply, None, reply])
-    # a reply without work does not end the episode: the user nudges, and its tokens are appended
+    # a stall does not end the episode: the user nudges, and its tokens are appended
     assert results[1] is None and not results[0][2] and not results[2][2] and len(results[0][0]) > 0
     assert batch.done == [False, False, False]
     for _ in range(6):  # the user gives up after 5 failed tries: the episode ends

@@ -10,6 +10,7 @@ import mmtsb_env
 from mmtsb_env.baselines.vlm_agent import VLMAgent
 from mmtsb_env.llm.base import Completion, RecordedBackend
 from mmtsb_env.users.llm_user import LLMUser, secret_values
+from mmtsb_env.users.rules import NUDGE_STALL
 
 
 def _env(user, **kwargs):
@@ -29,7 +30,7 @@ def test_paraphrase_is_sent_with_the_rounds_images_and_the_model_is_blind():
     call = backend.calls[0]
     assert [t["function"]["name"] for t in call["tools"]][:2] == ["send_message_with_image", "end_conversation"]
     prompt = json.dumps(call["messages"])
-    assert "Round 1: Please make a note titled 'Lunch expense'" in prompt and "send image ids 0" in prompt
+    assert "Request 1: Please make a note titled 'Lunch expense'" in prompt
     assert call["sampling"]["temperature"] == 0.0  # deterministic by default
     assert "data:image" not in prompt and "Blue Door" not in prompt  # never the pixels, never the facts
     assert env.user.steps[0]["source"] == "model"
@@ -109,8 +110,9 @@ def test_secret_values_cover_facts_and_image_contents():
 
 
 def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
-    """A random-weights model on both seats: the agent gets nothing done, so the user (whose
-    model text is mostly replaced by the guards) nudges and gives up; every guarantee holds."""
+    """A random-weights model on both seats: the agent gets nothing done; the user (whose model
+    text is mostly replaced by the guards) moves on when the agent's words read as a report and
+    pushes otherwise; every guarantee holds."""
     from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
 
     user = LLMUser(idefics3_backend, sampling={"max_tokens": 8, "temperature": 1.0, "seed": 1})
@@ -128,7 +130,7 @@ def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
     assert delivered == reached  # each image once, in its round, never ahead
     verdict = UserJudge().evaluate(user_evidence_from_episode(ep))
     assert verdict.passed, [c.reason for c in verdict.criteria if not c.passed]
-    assert info["user_dynamics"]["nudges"] + info["user_dynamics"]["redirects"] >= 1 or ep.truncated
+    assert ep.terminated or ep.truncated
     model_turns = [s for s in user.steps if "token_ids" in s]
     assert model_turns and all(s["token_ids"] and len(s["logprobs"]) == len(s["token_ids"]) for s in model_turns)
 
@@ -138,17 +140,17 @@ NOTE = json.dumps({"name": "simple_note_create_note", "arguments": {"title": "Lu
 OPENING = "Could you note the merchant and total from this receipt under 'Lunch expense'?"
 
 
-def test_done_without_doing_gets_the_models_nudge_not_the_next_round():
-    backend = RecordedBackend([OPENING, "Hmm, I can't find that note anywhere yet. Please save it."])
+def test_a_stall_gets_the_models_nudge_and_a_report_ends_it():
+    backend = RecordedBackend([OPENING, "Is it done yet? Tell me when the note is saved."])
     env = _env(LLMUser(backend))
     env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
-    obs, _, terminated, _, info = env.step("Done, all set.")
+    obs, _, terminated, _, info = env.step("Let me look at the receipt first.")
     assert not terminated and info["round_index"] == 0
-    assert obs["text"] == "User: Hmm, I can't find that note anywhere yet. Please save it."
+    assert obs["text"] == "User: Is it done yet? Tell me when the note is saved."
     assert env.user.steps[-1]["kind"] == "nudge" and env.user.steps[-1]["source"] == "model"
     assert info["user_dynamics"]["nudges"] == 1
     situation = backend.calls[-1]["messages"][-1]["content"]
-    assert "not finished" in situation and "new note" in situation  # what is missing, no values
+    assert "not finished" in situation and "13.48" not in situation  # what the reply did, no values
     env.step(NOTE)
     _, _, terminated, _, info = env.step("Saved.")
     assert terminated and not info["user_dynamics"]["gave_up"] and len(backend.calls) == 2  # ending: no call
@@ -161,10 +163,10 @@ def test_a_model_reply_that_opens_the_next_round_early_is_replaced():
     user = LLMUser(RecordedBackend([query, nxt]))
     env = _env(user)
     env.reset(seed=0, options={"scenario": scenario_id})
-    obs, _, _, _, info = env.step("Done.")
+    obs, _, _, _, info = env.step("Let me check the settings first.")
     assert info["round_index"] == 0 and user.steps[-1]["source"] == "script"
-    assert user.steps[-1]["reason"].startswith("future_round") or user.steps[-1]["reason"].startswith("skip_ahead")
-    assert "I don't see the change to the device yet" in obs["text"]
+    assert user.steps[-1]["reason"].startswith(("future_round", "skip_ahead", "leak"))
+    assert obs["text"] == f"User: {NUDGE_STALL}"
 
 
 def test_five_failed_tries_end_the_episode_without_a_model_call():
@@ -173,7 +175,7 @@ def test_five_failed_tries_end_the_episode_without_a_model_call():
     env = _env(LLMUser(backend))
     env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
     for i in range(5):
-        _, _, terminated, _, info = env.step("Done.")
+        _, _, terminated, _, info = env.step("Sorry, I couldn't do it.")
         assert terminated == (i == 4)
     assert info["user_dynamics"]["gave_up"] and info["verdict"]["pass"] is False
     assert env.user.steps[-1]["kind"] == "give_up" and len(backend.calls) == 5
@@ -188,7 +190,7 @@ def test_completions_are_cached_and_replay_identically():
     for user in (first, second):
         env = _env(user)
         env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
-        env.step("Done.")
+        env.step("Let me check.")
         runs.append([s["action"] for s in user.steps])
     assert runs[0] == runs[1] and not second_backend.calls and all(s["cached"] for s in second.steps)
 
@@ -244,7 +246,7 @@ class _Echo:
 
         self.calls += 1
         note = messages[-1]["content"]
-        m = re.search(r"Now make request \d+ of \d+: (.*?)( Send image ids [\d, ]+ with it\.)?\)$", note, re.S)
+        m = re.search(r"Now make request \d+: (.*)\)$", note, re.S)
         if m:
             return Completion(text=m.group(1))
         m = re.search(r"Answer with: (.*)\)$", note, re.S)

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VLLM_ENV = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
             "TOKENIZERS_PARALLELISM": "false"}
 MAX_MODEL_LEN = 16384  # a demo prompt with every tool schema is ~5k tokens with the tiny tokenizer; the user now
-# answers "done" without work with a nudge, so an untrained model's episode runs several turns
+# nudges a stall or a could-not, so an untrained model's episode may run several turns
 SERVED = "tiny-idefics3"
 
 

@@ -9,16 +9,16 @@ from mmtsb_env.runner import run_episode
 from mmtsb_env.users.rules import MAX_FAILED_TRIES
 
 
-class Claims:
+class CannotDo:
     def act(self, obs, info):
-        return "Done, all set."
+        return "Sorry, I couldn't do that."
 
 
 def test_records_and_metrics_count_the_users_reactions():
     demo = mmtsb_env.load_suite("demo")
     scenario = next(s for s in demo if s.id == "demo/note_from_receipt")
     good = run_episode(scenario, OracleAgent(demo))
-    bad = run_episode(scenario, Claims())
+    bad = run_episode(scenario, CannotDo())
     assert good.user_dynamics["nudges"] == 0 and not good.user_dynamics["gave_up"]
     assert bad.user_dynamics == {**bad.user_dynamics, "nudges": MAX_FAILED_TRIES - 1, "gave_up": True}
     assert bad.steps > good.steps and not bad.passed and bad.user_verdict["pass"] is True  # not the user's fault

@@ -1,0 +1,216 @@
+"""Reading the assistant's words the way a supervisor who cannot see the phone does.
+
+Everything here looks at text the user can read -- the assistant's messages and the user's own
+script -- and nothing else: no image, no world state, no expected value. :func:`read` classifies
+one reply; :func:`expectation` says what kind of reply a round waits for (from the round's own
+script: its guidance, whether and what its query asks back); :func:`reported`
+says whether the round's replies so far report it done. A wrong value said in the right form
+reads exactly like the right one: whether it *is* right is the judge's business.
+
+>>> r = read("I saved the note 'Lunch expense' with the total.")
+>>> r.done, r.could_not, r.question
+(True, False, False)
+>>> sorted(read("It cost one thousand sixty-nine dollars, on May ninth.").kinds)
+['date', 'number', 'text']
+>>> read("I'm sorry, I can't help with that.").could_not
+True
+>>> read("Could you open the app and add it yourself?").hands_back
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+ANSWER_KINDS = ("number", "date", "time", "text")
+
+_PERMISSION = re.compile(
+    r"\b(shall i|should i|do you want me to|would you like me to|want me to|may i|can i go ahead|"
+    r"is it (?:ok|okay|alright)|(?:ok|okay) to|please confirm|can you confirm|proceed|go ahead)\b", re.I)
+_OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can|let me know if|tell me if|"
+                    r"(?:is|was) (?:that|this|it) (?:right|ok|okay|alright|correct|fine|what you (?:wanted|meant))|"
+                    r"does (?:that|this) (?:look|sound|work))\b", re.I)
+_IMAGE_WORDS = re.compile(
+    r"\b(image|images|photo|photos|picture|pictures|pic|screenshot|attachment|receipt|receipts|invoice|poster|"
+    r"flyer|document|scan|chart|graph|plot|table|menu|sign|label|card|ticket|screen|page|slide|figure)s?\b", re.I)
+_ASKING = re.compile(
+    r"\b(what|which|how much|how many|who|when|where|can you (?:tell|read|share|give|type|provide|confirm)|"
+    r"could you (?:tell|read|share|give|type|provide|confirm)|please (?:tell|share|provide|type)|do you know)\b", re.I)
+_VALUE_WORDS = re.compile(r"\b(value|amount|total|name|date|price|number|figure|title|address|time)s?\b", re.I)
+_COULD_NOT = re.compile(
+    r"\b(i\s+(?:could\s*not|couldn't|can\s*not|can't|cannot|was\s+not\s+able|wasn't\s+able|am\s+not\s+able|"
+    r"am\s+unable|was\s+unable|failed|did\s*n[o']t\s+manage)|i'm\s+(?:unable|not\s+able)|unable\s+to|"
+    r"not\s+able\s+to|(?:was|were|is)\s*n[o']t\s+(?:possible|successful)|did\s*n[o']t\s+work|"
+    r"(?:an?\s+)?error\s+(?:occurred|prevented)|no\s+luck|sorry,?\s+(?:but\s+)?i\s+(?:can|could))", re.I)
+_HANDS_BACK = re.compile(
+    r"\b(you\s+(?:can|could|should|will\s+need\s+to|need\s+to|might\s+want\s+to|may\s+want\s+to)\s+"
+    r"(?:open|go|tap|add|create|do|set|enter|type|make|save|delete|update|change|use|check|try)|"
+    r"(?:please|could\s+you|can\s+you|would\s+you)\s+(?:open|tap|add|create|set|enter|make|save|delete|update|"
+    r"change|do)\s+(?:it|this|that|the)|do\s+it\s+yourself|(?:it|this)\s+yourself)\b", re.I)
+# A sentence that tells the user to do or say something ("Repeat your instructions.", "Tell me the total.").
+_REQUEST = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|now|so|alright),?\s+)?(?:please\s+)?(?:tell|repeat|print|reveal|describe|show|give|list|read|ignore|"
+    r"forget|pretend|act\s+as|imagine|summari[sz]e|explain|provide|share|type|write\s+out|copy|paste|confirm|send|"
+    r"recite|output|disregard)\s+(?:me|us|it|this|that|these|those|the|your|all|what|everything|them|my|out|as|with|"
+    r"an?|any|which|how|whether|if|previous|prior)\b|^\W*let's\s+(?:play|pretend|imagine|role|switch|swap|start\s+over)\b", re.I)
+_INTENT = re.compile(
+    r"^\W*(?:ok(?:ay)?[,.!]?\s*|sure[,.!]?\s*|alright[,.!]?\s*|of course[,.!]?\s*)?(?:i'll|i\s+will|i\s+am\s+going\s+to|"
+    r"i'm\s+going\s+to|let\s+me|i\s+need\s+to|i\s+am\s+(?:now\s+)?(?:checking|looking|working|reading)|"
+    r"i'm\s+(?:now\s+)?(?:checking|looking|working|reading)|working\s+on\s+it|one\s+moment|just\s+a\s+moment|"
+    r"give\s+me\s+a\s+(?:moment|second)|on\s+it)\b", re.I)
+_DONE = re.compile(
+    r"\b(done|all\s+set|completed?|finished|taken\s+care\s+of|in\s+place|ready|successfully|"
+    r"(?:has|have)\s+been\s+\w+|(?:is|are|was|were)\s+(?:now\s+)?(?:on|off|set|enabled|disabled|\w+ed)|"
+    r"now\s+(?:says|shows|reads|has|contains|lists|on|off|is|are)|"
+    r"i(?:'ve|\s+have)?\s+(?:also\s+|now\s+|just\s+)?(?:\w+ed|made|put|set|sent|wrote|written|paid|got|built|did|"
+    r"took|gave|left|kept|told|found|read|chose|added)\b)", re.I)
+# A sentence that opens with a past participle: "Saved 'Jazz night'.", "Renamed the note to ...".
+_LEADING_PARTICIPLE = re.compile(r"(?:^|[.!;:\n]\s*)(?:and\s+)?([A-Za-z]+ed|made|put|set|sent|wrote|paid)\b", re.I)
+_NOT_ACTIONS = frozenset({"need", "needed", "used", "based", "supposed", "interested", "red", "bed", "shed", "hundred",
+                          "speed", "indeed", "seed", "feed", "proceed", "wed", "ned", "ted", "fred", "united", "limited",
+                          "detailed", "dated", "named", "called", "titled", "labeled", "labelled", "priced", "listed"})
+
+_NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                 "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+                 "thousand|million|billion|dozen|half|none|single|once|twice|both")
+_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b)", re.I)
+_MONTH = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DATE = re.compile(
+    r"(\b\d{4}-\d{2}-\d{2}(?!\d)|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:" + _MONTH + r")\.?\s+\w+|"
+    r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b\d{1,2}\s+(?:" + _MONTH + r")\b|"
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|tonight|next\s+week|last\s+week|"
+    r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b)", re.I)
+_TIME = re.compile(r"(\b\d{1,2}:\d{2}\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|\bnoon\b|\bmidnight\b|o'clock|"
+                   r"\bT\d{2}:\d{2}|\b(?:in\s+the\s+)?(?:morning|afternoon|evening)\b)", re.I)
+_WORD = re.compile(r"[^\s.,;:!?'\"()\[\]{}\-\u2013\u2014\u2026*_/]")  # content: letters, digits, symbols ("❤️")
+_DISCREPANCY = re.compile(
+    r"\b(actually|however|but|though|instead|rather|not|isn't|doesn't|don't|didn't|no\s+such|discrepanc\w*|"
+    r"mismatch\w*|differ\w*|does\s+not\s+match|doesn't\s+match|can't\s+find|couldn't\s+find|there\s+is\s+no|"
+    r"there's\s+no|seems?|appears?|shows?|says?|reads?|mistake|wrong|incorrect)\b", re.I)
+
+
+# The words of a bare completion or courtesy ("Done.", "All set, happy to help!"): a reply made of
+# these alone gives no information, so it does not answer "which one...?".
+_BARE = frozenset("""done all set saved finished complete completed ok okay sure of course happy glad to help thank thanks
+you for your patience and have a an lovely nice great day it is it's that's that this i i've ive has been taken care
+the task request now there go here perfect problem everything as asked requested just did updated created""".split())
+_TOKENS = re.compile(r"[a-z0-9']+")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one assistant message to the user does, read without any hidden knowledge."""
+
+    question: bool  # it asks the user something, or tells the user to do or say something
+    permission: bool  # it asks whether it may go on ("Shall I save it?")
+    image_question: bool  # it asks the user what an image shows
+    hands_back: bool  # it asks the user to do the work
+    could_not: bool  # it says it could not do it
+    stall: bool  # it only announces work ("Let me check...") or says nothing
+    done: bool  # it says the work is done
+    kinds: frozenset[str]  # kinds of information it gives (ANSWER_KINDS; not "text" for a bare "Done.")
+
+    @property
+    def reports(self) -> bool:
+        """A report of results: not a question, not a hand-back, not a could-not, not a stall."""
+        return not (self.question or self.hands_back or self.could_not or self.stall)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if s.strip()]
+
+
+def _done(text: str) -> bool:
+    if _DONE.search(text):
+        return True
+    return any(m.group(1).lower() not in _NOT_ACTIONS for m in _LEADING_PARTICIPLE.finditer(text.strip()))
+
+
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]{1,200}?'(?!\w)|\"[^\"\n]{1,200}?\"|\u201c[^\u201d\n]{1,200}?\u201d")
+
+
+def read(text: str) -> Reading:
+    """Classify one assistant message (see :class:`Reading`). Quoted text ("I asked 'Can it be used
+    outdoors?'") is content, not the assistant asking."""
+    text = (text or "").strip()
+    sentences = _sentences(_QUOTED.sub("'…'", text))
+    asked = [s for s in sentences if "?" in s or _REQUEST.search(s)]
+    question = bool(asked) and not all(_OFFER.search(s) for s in asked)
+    asking = " ".join(asked)
+    permission = question and _PERMISSION.search(asking) is not None
+    image_question = question and _ASKING.search(asking) is not None and (
+        _IMAGE_WORDS.search(asking) is not None or _VALUE_WORDS.search(asking) is not None)
+    statements = " ".join(s for s in sentences if s not in asked)
+    done = _done(statements)
+    could_not = _COULD_NOT.search(text) is not None and not done
+    hands_back = _HANDS_BACK.search(text) is not None and not done
+    stall = not _WORD.search(statements) or (_INTENT.search(statements) is not None and not done
+                                              and not re.search(r"\d", statements))
+    kinds = set()
+    if _WORD.search(statements):
+        tokens = set(_TOKENS.findall(statements.lower()))
+        if not tokens or not tokens <= _BARE:
+            kinds.add("text")
+        if _NUMBER.search(statements):
+            kinds.add("number")
+        if _DATE.search(statements):
+            kinds.add("date")
+        if _TIME.search(statements):
+            kinds.add("time")
+    return Reading(question, permission, image_question, hands_back, could_not, stall, done, frozenset(kinds))
+
+
+# ------------------------------------------------------------------------- what a round waits for
+_ASKS_NUMBER = re.compile(r"\b(how\s+much|how\s+many|what(?:'s|\s+is|\s+was|\s+were)?\s+the\s+(?:total|sum|amount|"
+                          r"number|count|price|cost|difference|average)|how\s+long|how\s+far|how\s+old|what\s+percent)\b", re.I)
+_ASKS_DATE = re.compile(r"\b(when(?:'s|\s+(?:did|is|was|does|do|will|are|were|should|can|could))|"
+                        r"what\s+(?:date|day)|which\s+(?:date|day))\b", re.I)
+_ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
+
+
+def expectation(rnd: Any) -> tuple[str, ...]:
+    """What round ``rnd`` waits for, from its own script: ``guidance.expects`` when given; else,
+    when it asks for information back (it has ``report`` facts -- their values are never read),
+    the kinds its query asks for ("how much" -> number, "when did" -> date, "what time" -> time,
+    otherwise text); else ``done``: any report of the work."""
+    guidance = getattr(rnd, "guidance", None)
+    if guidance is not None and guidance.expects:
+        return tuple(guidance.expects)
+    if rnd.report:
+        kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
+                 if rx.search(rnd.query)]
+        return tuple(kinds) or ("text",)
+    return ("done",)
+
+
+def reported(replies: Iterable[Reading], expects: Iterable[str]) -> bool:
+    """Whether the round's replies so far report it: the last one reports results (``done``: any
+    report of the work, "Done." or "Wifi is now off."), and together they gave each kind of
+    information asked for. An answer of the right kind counts whatever its value."""
+    replies = list(replies)
+    if not replies or not replies[-1].reports:
+        return False
+    wanted = set(expects) - {"done"}
+    given = set().union(*(r.kinds for r in replies))
+    return wanted <= given
+
+
+# ------------------------------------------------------------------------- error correction
+_NUMBER_TOKEN = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def claim_names(claim: Any) -> tuple[str, ...]:
+    """How a reply may name a wrong claim: its text, its keywords and the numbers it states."""
+    names = [claim.text, *claim.keywords]
+    names += [m.group(0) for m in _NUMBER_TOKEN.finditer(claim.text)]
+    return tuple(dict.fromkeys(n.strip().lower() for n in names if n.strip()))
+
+
+def flags_claim(text: str, claim: Any) -> bool:
+    """The assistant points out that the user's claim does not match (names it, with a word of doubt)."""
+    lowered = (text or "").lower()
+    named = any(re.search(r"(?<![\w.])" + re.escape(n) + r"(?![\w])", lowered) for n in claim_names(claim))
+    return named and _DISCREPANCY.search(text or "") is not None
