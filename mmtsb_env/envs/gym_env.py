@@ -56,6 +56,8 @@ class MMToolSandboxEnv(gym.Env):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not valid; valid: {self.metadata['render_modes']} or None")
         self.options = EnvOptions.from_kwargs(mode, options)
         self.scenarios = resolve_scenarios(suite, scenarios)
         self.config = self.options.episode_config()
@@ -97,6 +99,20 @@ class MMToolSandboxEnv(gym.Env):
         obs, ids = self._observer.observe(Episode.ASSISTANT)
         info = self._observer.info(Episode.ASSISTANT, ids, components, result.error)
         return obs, float(reward), ep.terminated, ep.truncated, info
+
+    def clone(self) -> "MMToolSandboxEnv":
+        """An independent env that continues exactly as this one would from here.
+
+        The world, the transcripts, the user policy's and the RNGs' state are copied (the base
+        world and the drawn images are shared: nothing writes them). In code mode the copy's
+        sandbox gets the same variables by replaying this episode's code runs in a fresh
+        interpreter on its first code step, each tool call answered with the recorded outcome.
+        Same as ``copy.deepcopy(env)``. A user or judge that holds a live client (an LLM backend)
+        must itself support ``deepcopy``.
+        """
+        import copy
+
+        return copy.deepcopy(self)
 
     def render(self) -> str | None:
         """``"ansi"``: the whole episode log as text."""
