@@ -39,7 +39,7 @@ from typing import Any, Iterable, Sequence
 
 import pyarrow as pa
 
-from ..llm.messages import template_ready
+from ..llm.messages import schemas_text, template_ready
 from .rows import MISSING_IMAGE_RE, MISSING_IMAGES, restore_scenario_images
 
 TOOL_FORMATS = ("openai", "text")
@@ -86,13 +86,6 @@ def _table(source: Any, missing_images: str) -> pa.Table:
     for record in source:
         rows.extend(episode_rows(record, missing_images=missing_images))
     return pa.Table.from_pylist(rows, schema=episode_schema())
-
-
-def schemas_text(tools: Sequence[dict[str, Any]]) -> str:
-    """The tool schemas as system-prompt text, for templates that ignore ``tools=`` (our wording)."""
-    lines = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
-    return ("\n\nTools you can call, one JSON schema per line:\n<tools>\n" + lines + "\n</tools>\n"
-            'Call one by answering <tool_call>{"name": "<tool name>", "arguments": {...}}</tool_call>.')
 
 
 def _with_schemas(messages: list[dict[str, Any]], tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
