@@ -160,3 +160,11 @@ def test_grpo_trainer_with_the_environment_factory_reaches_verdicts(tiny_qwen, t
     assert len(tool_turns) == 2 * len(with_images) > 0  # view_image's result carries its image to the model
     logs = [h for h in trainer.state.log_history if "loss" in h]
     assert logs and "rewards/final_reply_reward/mean" in logs[0]
+
+
+def test_the_episode_trainer_refuses_use_vllm_instead_of_ignoring_it(tmp_path):
+    from mmtsb_env.integrations.trl import EpisodeGRPOTrainer
+
+    args = GRPOConfig(output_dir=str(tmp_path), use_vllm=True, report_to=[], use_cpu=True, bf16=False)
+    with pytest.raises(ValueError, match="use_vllm=True is not supported here"):
+        EpisodeGRPOTrainer(None, make_env=lambda: None, processing_class=None, train_dataset=None, args=args)
