@@ -89,3 +89,19 @@ def test_code_mode_clone_keeps_the_sandbox_variables():
 def test_render_mode_is_checked():
     with pytest.raises(ValueError, match=r"render_mode='human' is not valid; valid: \['ansi'\] or None"):
         mmtsb_env.make_env(suite="demo", render_mode="human")
+
+
+def test_the_pettingzoo_aec_env_deep_copies_mid_episode():
+    aec = mmtsb_env.env(suite="demo", image_size=(16, 16), max_images=1)
+    aec.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    aec.step("Please note my lunch.")  # mid-episode: the user's first turn played
+    twin = copy.deepcopy(aec)
+    outputs = []
+    for env in (aec, twin):
+        lines, seen = iter(["Which receipt?", "The one I sent.", "Done.", "Thanks."] * 3), []
+        for agent in env.agent_iter(max_iter=6):
+            obs, reward, terminated, truncated, info = env.last()
+            seen.append((agent, obs["text"], reward, terminated, truncated))
+            env.step(None if terminated or truncated else next(lines))
+        outputs.append(seen)
+    assert outputs[0] == outputs[1] and len(outputs[0]) > 1
