@@ -7,7 +7,7 @@
   (the pixels are in ``observation["images"]``, the ids in ``new_image_ids``), and ``tools`` is
   sent only when the offered tools changed (:class:`ToolsCache`).
 
-:func:`~mmtsb_env.remote.client` rebuilds the whole message list and the tools on its side.
+:class:`~mmtsb_env.remote.client.RemoteEnv` rebuilds the whole message list and the tools on its side.
 """
 
 from __future__ import annotations
