@@ -37,6 +37,7 @@ from .registry import register_agent
 __all__ = ["AgentStep", "VLMAgent", "make_backend"]
 
 TOOL_FORMATS = ("native", "compact", "none")
+HISTORIES = ("env", "raw")
 
 _NOTES = """
 Working notes:
@@ -92,15 +93,27 @@ class VLMAgent:
         sampling: per-call options for the backend (``temperature``, ``max_tokens``, ``seed``...;
             ``prefill``: text the reply must start with, e.g. ``"<tool_call>"`` to force a tool call).
         keep_history: keep every :class:`AgentStep` of the episode in ``self.history`` (RL loops).
+        history: how the agent's own earlier turns appear in its prompt: ``"env"`` (default) as the
+            environment recorded them (tool calls as ``tool_calls``), or ``"raw"`` as the model
+            wrote them (its ``raw_text``, markup included). With ``"raw"``, an append-only chat
+            template and a model whose sampled tokens re-tokenize to themselves, every prompt
+            extends the previous prompt and completion, so the exported trajectory gets one
+            token sequence with its loss mask and logprobs (``docs/export.md``); otherwise those
+            columns stay null (the per-step ``token_steps`` are kept either way).
     """
 
     def __init__(self, backend: Any, mode: str = "tool", system_prompt: str | None = None, *,
                  max_context_messages: int | None = 40, max_images: int | None = 8, tool_format: str = "native",
-                 sampling: dict[str, Any] | None = None, keep_history: bool = False, name: str | None = None) -> None:
+                 sampling: dict[str, Any] | None = None, keep_history: bool = False, name: str | None = None,
+                 history: str = "env") -> None:
         if mode not in ("tool", "code"):
             raise ValueError(f"mode must be 'tool' or 'code', got {mode!r}")
         if tool_format not in TOOL_FORMATS:
             raise ValueError(f"tool_format must be one of {TOOL_FORMATS}, got {tool_format!r}")
+        if history not in HISTORIES:
+            raise ValueError(f"history must be one of {HISTORIES}, got {history!r}")
+        self.history_format = history
+        self._raw: list[str] = []  # what the model wrote at each step of this episode
         self.backend = backend
         self.mode = mode
         self.system_prompt = system_prompt
@@ -116,6 +129,7 @@ class VLMAgent:
     def reset(self) -> None:
         self.history = []
         self._last = {}
+        self._raw = []
 
     # ------------------------------------------------------------------ prompt
     def system_text(self, info: dict[str, Any]) -> str:
@@ -141,8 +155,22 @@ class VLMAgent:
         history = list(info.get("messages") or [])
         if history and history[0].get("role") == "system":
             history = history[1:]
+        if self._raw and not any(m.get("role") == "assistant" for m in history):
+            self._raw = []  # a new episode that began without reset()
+        if self.history_format == "raw":
+            history = self._own_words(history)
         messages = [{"role": "system", "content": self.system_text(info)}] + history
         return trim_context(messages, self.max_context_messages, self.max_images)
+
+    def _own_words(self, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``history`` with each assistant turn replaced by what the model wrote for it (when they pair up)."""
+        turns = [i for i, m in enumerate(history) if m.get("role") == "assistant"]
+        if len(turns) != len(self._raw):
+            return history
+        out = list(history)
+        for i, raw in zip(turns, self._raw):
+            out[i] = {"role": "assistant", "content": raw}
+        return out
 
     # ------------------------------------------------------------------ acting
     def to_action(self, completion: Completion) -> str:
@@ -160,6 +188,7 @@ class VLMAgent:
         tools = self.tools_for(info)
         completion = self.backend.complete(messages, tools, **self.sampling)
         action = self.to_action(completion)
+        self._raw.append(completion.raw_text or completion.text or "")
         self._last = {
             "prompt_token_ids": completion.prompt_token_ids,
             "token_ids": completion.token_ids,
@@ -183,7 +212,7 @@ class VLMAgent:
 
 
 # ---------------------------------------------------------------------- registry
-_AGENT_KEYS = ("system_prompt", "max_context_messages", "max_images", "tool_format", "keep_history")
+_AGENT_KEYS = ("system_prompt", "max_context_messages", "max_images", "tool_format", "keep_history", "history")
 _SAMPLING_KEYS = ("temperature", "top_p", "max_tokens", "max_new_tokens", "seed", "prefill")
 
 

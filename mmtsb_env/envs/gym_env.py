@@ -15,6 +15,9 @@ from .options import EnvOptions, pick_scenario, resolve_scenarios
 from .spaces import UnicodeText, observation_space
 
 
+MAX_USER_TURNS = 20  # user actions in a row before an episode is cut (a user policy that keeps failing)
+
+
 class MMToolSandboxEnv(gym.Env):
     """One scenario per episode; the action is a string (tool calls, code or a message).
 
@@ -56,6 +59,8 @@ class MMToolSandboxEnv(gym.Env):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not valid; valid: {self.metadata['render_modes']} or None")
         self.options = EnvOptions.from_kwargs(mode, options)
         self.scenarios = resolve_scenarios(suite, scenarios)
         self.config = self.options.episode_config()
@@ -70,33 +75,52 @@ class MMToolSandboxEnv(gym.Env):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
-        if self.episode is not None:
-            self.episode.close()
-        scenario = pick_scenario(self.scenarios, options, self.np_random.integers)
-        self.episode_seed = seed_policies(self.np_random, self.user, self.judge)
-        self.episode = Episode(scenario, self.config, judge=self.judge, seed=self.episode_seed)
-        self._observer = Observer(self.episode, self.obs_config)
+        self._start(seed, options)
         self._run_user()
-        obs, ids = self._observer.observe(Episode.ASSISTANT)
-        info = self._observer.info(Episode.ASSISTANT, ids, None, None)
-        info["episode_seed"] = self.episode_seed
-        return obs, info
+        return self._first_observation()
 
     def step(self, action: Any):
         ep = self._require_episode()
         self._observer.mark_acting(Episode.ASSISTANT)
         result = ep.act(Episode.ASSISTANT, action)
-        reward = result.rewards[Episode.ASSISTANT]
-        components = dict(result.components)
-        for user_result in self._run_user():
-            reward += user_result.rewards[Episode.ASSISTANT]
-            components["delta_f1"] += user_result.components["delta_f1"]
-            components["entity_f1"] = user_result.components["entity_f1"]
-            components["judge"] = max(components["judge"], user_result.components["judge"])
-        obs, ids = self._observer.observe(Episode.ASSISTANT)
-        info = self._observer.info(Episode.ASSISTANT, ids, components, result.error)
-        return obs, float(reward), ep.terminated, ep.truncated, info
+        return self._step_output(result, self._run_user())
+
+    # ------------------------------------------------------------------ async API
+    async def areset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """:meth:`reset` for an event loop: the user's turns are awaited (a user with an ``aact``
+        coroutine, such as :class:`~mmtsb_env.users.llm_user.LLMUser`, awaits its model call;
+        any other runs on a worker thread) and engine work runs on a worker thread, so the loop
+        is never blocked. Same seed, same episode as :meth:`reset`."""
+        import asyncio
+
+        await asyncio.to_thread(self._start, seed, options)
+        await self._arun_user()
+        return await asyncio.to_thread(self._first_observation)
+
+    async def astep(self, action: Any):
+        """:meth:`step` for an event loop (see :meth:`areset`). The terminal judge runs on the
+        engine's worker thread. One env must not be stepped concurrently with itself."""
+        import asyncio
+
+        ep = self._require_episode()
+        self._observer.mark_acting(Episode.ASSISTANT)
+        result = await asyncio.to_thread(ep.act, Episode.ASSISTANT, action)
+        user_results = await self._arun_user()
+        return await asyncio.to_thread(self._step_output, result, user_results)
+
+    def clone(self) -> "MMToolSandboxEnv":
+        """An independent env that continues exactly as this one would from here.
+
+        The world, the transcripts, the user policy's and the RNGs' state are copied (the base
+        world and the drawn images are shared: nothing writes them). In code mode the copy's
+        sandbox gets the same variables by replaying this episode's code runs in a fresh
+        interpreter on its first code step, each tool call answered with the recorded outcome.
+        Same as ``copy.deepcopy(env)``. A user or judge that holds a live client (an LLM backend)
+        must itself support ``deepcopy``.
+        """
+        import copy
+
+        return copy.deepcopy(self)
 
     def render(self) -> str | None:
         """``"ansi"``: the whole episode log as text."""
@@ -114,6 +138,34 @@ class MMToolSandboxEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         return self.episode
 
+    def _start(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        super().reset(seed=seed)
+        if self.episode is not None:
+            self.episode.close()
+        scenario = pick_scenario(self.scenarios, options, self.np_random.integers)
+        self.episode_seed = seed_policies(self.np_random, self.user, self.judge)
+        self.episode = Episode(scenario, self.config, judge=self.judge, seed=self.episode_seed)
+        self._observer = Observer(self.episode, self.obs_config)
+
+    def _first_observation(self):
+        obs, ids = self._observer.observe(Episode.ASSISTANT)
+        info = self._observer.info(Episode.ASSISTANT, ids, None, None)
+        info["episode_seed"] = self.episode_seed
+        return obs, info
+
+    def _step_output(self, result: Any, user_results: list[Any]):
+        ep = self._require_episode()
+        reward = result.rewards[Episode.ASSISTANT]
+        components = dict(result.components)
+        for user_result in user_results:
+            reward += user_result.rewards[Episode.ASSISTANT]
+            components["delta_f1"] += user_result.components["delta_f1"]
+            components["entity_f1"] = user_result.components["entity_f1"]
+            components["judge"] = max(components["judge"], user_result.components["judge"])
+        obs, ids = self._observer.observe(Episode.ASSISTANT)
+        info = self._observer.info(Episode.ASSISTANT, ids, components, result.error)
+        return obs, float(reward), ep.terminated, ep.truncated, info
+
     def _run_user(self) -> list[Any]:
         ep = self._require_episode()
         results = []
@@ -121,7 +173,23 @@ class MMToolSandboxEnv(gym.Env):
         while not ep.done and ep.turn == Episode.USER:
             results.append(ep.act(Episode.USER, self.user.act(ep)))
             guard += 1
-            if guard > 20:  # a user policy that keeps failing: end the episode as truncated
+            if guard > MAX_USER_TURNS:  # a user policy that keeps failing: end the episode as truncated
+                ep.truncated = True
+                break
+        return results
+
+    async def _arun_user(self) -> list[Any]:
+        import asyncio
+
+        ep = self._require_episode()
+        aact = getattr(self.user, "aact", None)
+        results = []
+        guard = 0
+        while not ep.done and ep.turn == Episode.USER:
+            text = await aact(ep) if aact is not None else await asyncio.to_thread(self.user.act, ep)
+            results.append(await asyncio.to_thread(ep.act, Episode.USER, text))
+            guard += 1
+            if guard > MAX_USER_TURNS:
                 ep.truncated = True
                 break
         return results

@@ -21,17 +21,73 @@ class ObsConfig:
     height: int = 336
     width: int = 336
     message_images: str = "url"
+    info_transfer: str = "new"
 
     def __post_init__(self) -> None:
         if self.message_images not in MESSAGE_IMAGES:
             raise ValueError(f"message_images must be one of {MESSAGE_IMAGES}, got {self.message_images!r}")
 
 
-class LazyImages(Mapping):
-    """``info["images"]``: image id -> PIL image, drawn only when looked up."""
+class MessageHistory(list):
+    """``info["messages"]``: the seat's whole chat; ``start`` is where this step's new messages begin.
 
-    def __init__(self, store: Any, ids: list[int]) -> None:
-        self._store, self._ids = store, list(ids)
+    Copied in-process (``copy``/``deepcopy``) it stays whole. Pickled -- an AsyncVectorEnv
+    worker's pipe, a server -- with ``send_all=False`` it carries only ``self[start:]`` (and
+    ``start``, ``complete=False``), so the bytes per step do not grow with the episode;
+    :func:`extend_history` rebuilds the whole list on the receiving side.
+
+    >>> import pickle
+    >>> h = MessageHistory([{"role": "user"}, {"role": "assistant"}, {"role": "tool"}], start=2)
+    >>> sent = pickle.loads(pickle.dumps(h))
+    >>> list(sent), sent.start, sent.complete
+    ([{'role': 'tool'}], 2, False)
+    >>> extend_history(list(h[:2]), sent) == h
+    True
+    """
+
+    def __init__(self, messages: Any = (), *, start: int = 0, complete: bool = True, send_all: bool = False) -> None:
+        super().__init__(messages)
+        self.start, self.complete, self.send_all = start, complete, send_all
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.send_all or not self.complete:
+            return _history, (list(self), self.start, self.complete)
+        return _history, (list(self[self.start:]), self.start, False)
+
+    def __copy__(self) -> "MessageHistory":
+        return MessageHistory(self, start=self.start, complete=self.complete, send_all=self.send_all)
+
+    def __deepcopy__(self, memo: dict) -> "MessageHistory":
+        import copy
+
+        return MessageHistory(copy.deepcopy(list(self), memo), start=self.start, complete=self.complete, send_all=self.send_all)
+
+
+def _history(messages: list, start: int, complete: bool) -> MessageHistory:
+    return MessageHistory(messages, start=start, complete=complete)
+
+
+def extend_history(history: list[dict[str, Any]], received: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The whole chat from the previous one and a received ``info["messages"]`` (whole or new only).
+
+    ``history`` is the list built so far for that env (empty after a reset); a received
+    :class:`MessageHistory` that is not ``complete`` replaces everything from its ``start`` on.
+    """
+    if getattr(received, "complete", True):
+        return list(received)
+    if received.start > len(history):
+        raise ValueError(f"received messages start at {received.start} but only {len(history)} are known; "
+                         "keep every step's info['messages'] of an episode (or set info_transfer='full')")
+    return [*history[:received.start], *received]
+
+
+class LazyImages(Mapping):
+    """``info["images"]``: image id -> PIL image, drawn only when looked up.
+
+    Pickled with ``send_pixels=False`` it carries the ids only (a :class:`SentImageIds`)."""
+
+    def __init__(self, store: Any, ids: list[int], send_pixels: bool = True) -> None:
+        self._store, self._ids, self._send_pixels = store, list(ids), send_pixels
 
     def __getitem__(self, image_id: int) -> Any:
         if image_id not in self._ids:
@@ -48,8 +104,35 @@ class LazyImages(Mapping):
         return f"LazyImages(ids={self._ids})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # sent to another process (async vector envs) or deep-copied: a plain dict of the images
+        # sent to another process (async vector envs): the images drawn, or their ids only
+        if not self._send_pixels:
+            return SentImageIds, (self._ids,)
         return dict, (dict(self.items()),)
+
+    def __deepcopy__(self, memo: dict) -> "LazyImages":
+        return LazyImages(self._store, self._ids, self._send_pixels)  # the store is immutable per image id
+
+
+class SentImageIds(Mapping):
+    """``info["images"]`` received from another process with ``info_transfer="new"``: ids, no pixels."""
+
+    def __init__(self, ids: list[int]) -> None:
+        self._ids = list(ids)
+
+    def __getitem__(self, image_id: int) -> Any:
+        if image_id in self._ids:
+            raise KeyError(f"image {image_id}: images are not sent across processes with info_transfer='new'; "
+                           "read obs['images'], or make the env with info_transfer='full'")
+        raise KeyError(image_id)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __repr__(self) -> str:
+        return f"SentImageIds({self._ids})"
 
 
 def zero_images(shape: tuple[int, ...]) -> np.ndarray:
@@ -79,11 +162,13 @@ class Observer:
         self.episode = episode
         self.config = config
         self._start = {seat: 0 for seat in (Episode.ASSISTANT, Episode.USER)}
+        self._seen = {seat: 0 for seat in (Episode.ASSISTANT, Episode.USER)}
         episode.set_image_resolution(config.height, config.width)
 
     def mark_acting(self, seat: str) -> None:
         """Call just before ``seat`` acts: its next observation starts after this point."""
         self._start[seat] = len(self.episode.log)
+        self._seen[seat] = len(self.episode.transcripts[seat])
 
     def entries(self, seat: str):
         return [e for e in self.episode.log[self._start[seat]:] if e.visible(seat) and e.sender != seat]
@@ -110,9 +195,10 @@ class Observer:
             text += f"\n(Only the last {len(shown)} of {len(ids)} new images are in the image tensor.)"
         return {"text": text, "images": images, "image_count": len(shown)}, ids
 
-    def _messages(self, seat: str) -> list[dict[str, Any]]:
+    def _messages(self, seat: str) -> MessageHistory:
         transcript = self.episode.transcripts[seat]
-        return list(transcript.messages) if self.config.message_images == "url" else transcript.messages_with_image_ids()
+        messages = transcript.messages if self.config.message_images == "url" else transcript.messages_with_image_ids()
+        return MessageHistory(messages, start=min(self._seen[seat], len(messages)), send_all=self.config.info_transfer == "full")
 
     def info(self, seat: str, new_ids: list[int], components: dict[str, float] | None, error: str | None) -> dict[str, Any]:
         ep = self.episode
@@ -121,7 +207,7 @@ class Observer:
             "messages": self._messages(seat),
             "tools": ep.offered_tools(seat),
             "new_image_ids": list(new_ids),
-            "images": LazyImages(ep.images, new_ids),
+            "images": LazyImages(ep.images, new_ids, send_pixels=self.config.info_transfer == "full"),
             "reward_components": dict(components or {"entity_f1": ep.f1, "delta_f1": 0.0, "judge": 0.0}),
             "round_index": ep.round_index,
             "action_error": error,

@@ -31,6 +31,7 @@ MODES = ("tool", "code")
 TOOL_UNIVERSES = ("scenario", "toolbox")
 TOOL_RANKERS = ("bm25", "keyword", "hybrid")
 MESSAGE_IMAGES = ("url", "id")
+INFO_TRANSFERS = ("new", "full")
 CODE_ISOLATIONS = ("process", "thread")
 CODE_JAILS = ("required", "off")
 ENTITY_SCOPES = ("auto", "all", "reference")
@@ -107,6 +108,12 @@ class EnvOptions:
             with PNG data URLs, ready for an OpenAI-style server) or ``"id"`` (``{"type": "image",
             "image_id": N}`` parts; nothing is encoded -- for agents that never look, or that read
             pixels from ``info["images"]``).
+        info_transfer: what ``info`` carries when it is pickled -- sent by an AsyncVectorEnv worker
+            or a server, copied in-process it stays whole: ``"new"`` (default) sends
+            ``info["messages"]`` as only the messages this step added (a :class:`MessageHistory`
+            with ``start``; :func:`~mmtsb_env.envs.observe.extend_history` rebuilds the whole
+            list) and ``info["images"]`` as image ids (the pixels are in ``obs["images"]``);
+            ``"full"`` sends the whole history and the drawn images.
         max_messages: message cap of an episode (default: the scenario's, 100).
         max_steps: cap on the actions of both seats together (the paper's 100 interaction steps).
         time_limit_s: wall-clock limit per episode; when passed the episode ends as truncated and
@@ -141,6 +148,7 @@ class EnvOptions:
     max_images: int = 4
     image_size: tuple[int, int] = (336, 336)
     message_images: str = "url"
+    info_transfer: str = "new"
     max_messages: int | None = None
     max_steps: int | None = None
     time_limit_s: float | None = None
@@ -198,6 +206,7 @@ class EnvOptions:
                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 8 for v in size)):
             raise ValueError(f"image_size={size!r} is not valid; it must be an int or a (height, width) pair of ints >= 8")
         _choices("message_images", self.message_images, MESSAGE_IMAGES)
+        _choices("info_transfer", self.info_transfer, INFO_TRANSFERS)
         _integer("max_messages", self.max_messages, minimum=1, optional=True)
         _integer("max_steps", self.max_steps, minimum=1, optional=True)
         _number("time_limit_s", self.time_limit_s, positive=True, optional=True)
@@ -237,7 +246,7 @@ class EnvOptions:
 
     def obs_config(self) -> ObsConfig:
         return ObsConfig(max_images=self.max_images, height=self.image_size[0], width=self.image_size[1],
-                         message_images=self.message_images)
+                         message_images=self.message_images, info_transfer=self.info_transfer)
 
 
 def resolve_scenarios(suite: str | Sequence[Scenario] | None, scenarios: Sequence[Scenario] | None) -> Sequence[Scenario]:

@@ -237,6 +237,10 @@ class Episode:
         self.verdict: Verdict | None = None
         self.reward_history: list[dict[str, float]] = []
         self._interpreter = None
+        # Every code run with the outcomes of the tool calls it made, in order: a copy of the
+        # episode replays them into its own fresh interpreter (see __deepcopy__).
+        self._code_runs: list[tuple[str, list[CallOutcome]]] = []
+        self._replay: list[CallOutcome] | None = None
         self._cursor = {ASSISTANT: 0, USER: 0}
         self.transcripts = {
             ASSISTANT: ChatTranscript(ASSISTANT, assistant_prompt(scenario, self.config.mode, self.config.tool_search), self.image_url),
@@ -482,7 +486,33 @@ class Episode:
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
             self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
                                             images=self._image_png)
+            self._replay_code_runs()
         return self._interpreter
+
+    def _replay_code_runs(self) -> None:
+        """Rebuild the sandbox variables of a copied episode: rerun its code, each tool call
+        answered with the outcome recorded when the code first ran (the world is not touched)."""
+        for code, outcomes in self._code_runs:
+            self._replay = list(outcomes)
+            try:
+                self._interpreter.run(code)
+            finally:
+                self._replay = None
+
+    def __deepcopy__(self, memo: dict) -> "Episode":
+        """An independent copy that continues identically: world, log, transcripts, tools, RNG-free
+        state; the sandbox interpreter is rebuilt on the copy's first code run by replaying this
+        episode's code runs (their tool calls answered from the record)."""
+        import copy
+
+        new = Episode.__new__(Episode)
+        memo[id(self)] = new
+        memo[id(self.scenario)] = self.scenario  # immutable configuration: shared
+        for name, value in self.__dict__.items():
+            if name != "_interpreter":
+                setattr(new, name, copy.deepcopy(value, memo))
+        new._interpreter = None
+        return new
 
     def _image_png(self, image_id: int) -> bytes:
         """PNG bytes of one of the episode's images (``PIL.Image.open(image_id)`` in code mode)."""
@@ -508,8 +538,14 @@ class Episode:
                     if p.name in kwargs:
                         raise TypeError(f"{name}() got two values for {p.name!r}")
                     kwargs[p.name] = value
+            if episode._replay is not None:  # rebuilding a copy's sandbox: answer from the record
+                recorded = episode._replay.pop(0)
+                if not recorded.ok:
+                    raise ToolCallError(recorded.text)
+                return recorded.result
             outcome_id = f"code_{episode.step_count}_{len(episode.calls)}"
             outcome = episode._call(ASSISTANT, name, kwargs, outcome_id, "code")
+            episode._code_runs[-1][1].append(outcome)
             episode._code_images.extend(outcome.image_ids)
             # Calls made from code are tool calls of the trajectory too (evidence, export), but they
             # are the environment's bookkeeping: not shown to a seat, not counted toward the cap.
@@ -534,7 +570,9 @@ class Episode:
 
         self._code_images: list[int] = []
         try:
-            result = self._interpreter_for().run(code)
+            interpreter = self._interpreter_for()
+            self._code_runs.append((code, []))
+            result = interpreter.run(code)
         except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode
             return f"SandboxError: the code could not be run ({type(exc).__name__}: {exc})", False, []
         text = result.output

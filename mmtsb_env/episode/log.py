@@ -92,6 +92,10 @@ class ChatTranscript:
         self._image_parts: list[tuple[dict[str, Any], int]] = []  # (image_url part, image id), in order
         self._filled = 0  # image parts whose URL is set
 
+    def __len__(self) -> int:
+        """Number of messages (nothing is encoded)."""
+        return len(self._messages)
+
     @property
     def messages(self) -> list[dict[str, Any]]:
         """The history with data URLs (the list is the transcript's own: do not modify it)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from typing import Any, Iterable, Sequence
 
 from .schema import SCHEMA_VERSION
@@ -116,6 +117,14 @@ def _decode_data_url(url: str) -> bytes | None:
     return None
 
 
+def missing_image_text(image_id: Any) -> str:
+    """The text part that stands for an image whose PNG was not stored (its ``image_id`` is kept on the part)."""
+    return f"[image {image_id} not stored]"
+
+
+MISSING_IMAGE_RE = re.compile(r"\[image (-?\d+) not stored\]")
+
+
 def export_messages(messages: Sequence[dict[str, Any]], images_by_id: dict[int, bytes], *,
                     missing_images: str = "error", where: str = "") -> tuple[list[dict[str, Any]], list[bytes], list[int]]:
     """OpenAI messages -> (schema messages, PNG bytes in message order, image id of each).
@@ -148,7 +157,7 @@ def export_messages(messages: Sequence[dict[str, Any]], images_by_id: dict[int, 
                         raise ValueError(
                             f"{where}the messages show image {image_id} but the record holds no PNG for it; "
                             "run with capture_images=True, or pass missing_images='restore' or 'drop'")
-                    parts.append({"type": "text", "text": f"[image {image_id} not stored]", "image_id": None})
+                    parts.append({"type": "text", "text": missing_image_text(image_id), "image_id": image_id})
                     continue
                 parts.append({"type": "image", "text": None, "image_id": image_id})
                 images.append(data)

@@ -5,6 +5,8 @@ after each model turn and appends the returned ``observations`` to the chat. Her
 resets the env on the row's scenario and returns its first messages; ``step`` plays the turn
 (the scripted user answers inside the env) and returns the messages that followed it: tool
 results and the user's next turn, template-ready (:func:`~mmtsb_env.llm.messages.template_ready`),
+The system prompt lists every offered tool's JSON schema (SkyRL's generators keep only the
+messages, never ``init()``'s metadata, so the prompt is the one place the model sees them);
 images as OpenAI ``image_url`` parts with PNG data URLs -- never dropped. ``reward`` is the env's
 step reward (the verdict included on the last step), ``metadata`` carries the verdict and F1.
 
@@ -22,7 +24,7 @@ from typing import Any
 from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
 
 from ..envs.gym_env import make_env
-from ..llm.messages import template_ready
+from ..llm.messages import schemas_text, template_ready
 
 ENV_ID = "mmtsb_env"
 _CONFIG_KEYS = ("suite", "max_turns", "tool_format", "seed")
@@ -34,6 +36,15 @@ def _config(env_config: Any) -> dict[str, Any]:
     if hasattr(env_config, "items"):
         return {k: v for k, v in env_config.items()}
     raise TypeError(f"env_config must be a mapping, got {type(env_config).__name__}")
+
+
+def _with_text(content: Any, text: str) -> Any:
+    if isinstance(content, str):
+        return content + text
+    parts = list(content or [])
+    if parts and parts[-1].get("type") == "text":
+        return [*parts[:-1], {**parts[-1], "text": parts[-1]["text"] + text}]
+    return [*parts, {"type": "text", "text": text}]
 
 
 class MMToolSandboxTextEnv(BaseTextEnv):
@@ -71,7 +82,10 @@ class MMToolSandboxTextEnv(BaseTextEnv):
         _, info = self.env.reset(seed=self.seed, options={"scenario": self.scenario_id})
         self._seen, self.turns, self.last_info = 0, 0, info
         self.tools = list(info["tools"])
-        return self._new_messages(info, skip_assistant=False), {"tools": self.tools, "scenario_id": self.scenario_id}
+        messages = self._new_messages(info, skip_assistant=False)
+        if self.tools and messages and messages[0]["role"] == "system":  # SkyRL's generators drop init()'s metadata
+            messages[0] = {**messages[0], "content": _with_text(messages[0]["content"], schemas_text(self.tools))}
+        return messages, {"tools": self.tools, "scenario_id": self.scenario_id}
 
     def step(self, action: str) -> BaseTextEnvStepOutput:
         self.turns += 1

@@ -201,6 +201,13 @@ def template_ready(messages: list[dict[str, Any]], *, tool_format: str = "openai
     return out
 
 
+def schemas_text(tools: list[dict[str, Any]]) -> str:
+    """The tool schemas as system-prompt text, for templates that ignore ``tools=`` (our wording)."""
+    lines = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+    return ("\n\nTools you can call, one JSON schema per line:\n<tools>\n" + lines + "\n</tools>\n"
+            'Call one by answering <tool_call>{"name": "<tool name>", "arguments": {...}}</tool_call>.')
+
+
 def text_only(messages: list[dict[str, Any]], placeholder: str = "(image not shown)") -> list[dict[str, Any]]:
     """Copies with every image part replaced by ``placeholder`` text and text-only contents joined."""
     out = []

@@ -27,7 +27,32 @@ def image_only_qwen_processor_class():
             self.video_token_id = tokenizer.convert_tokens_to_ids(self.video_token)
             super(Qwen2VLProcessor, self).__init__(image_processor, tokenizer, chat_template=chat_template)
 
+        def __call__(self, *args: Any, **kwargs: Any):
+            out = super().__call__(*args, **kwargs)
+            if kwargs.get("return_tensors") not in ("np", "numpy"):
+                _image_fields_as_tensors(out)
+            return out
+
     return ImageOnlyQwen2VLProcessor
+
+
+IMAGE_FIELDS = ("pixel_values", "image_grid_thw")
+
+
+def _image_fields_as_tensors(out: Any) -> None:
+    """Image fields as torch tensors, as the stock (torchvision) processor returns them even unasked.
+
+    The PIL image processor returns numpy arrays when no ``return_tensors`` is given; callers that
+    concatenate per-prompt fields (TRL's ``environment_factory`` path) then get lists of arrays
+    and fail on ``image_grid_thw.prod``. Text fields are left as they are.
+    """
+    import numpy as np
+    import torch
+
+    for key in IMAGE_FIELDS:
+        value = out.get(key) if hasattr(out, "get") else None
+        if value is not None and not isinstance(value, torch.Tensor):
+            out[key] = torch.as_tensor(np.asarray(value))
 
 
 def _pil_image_processor(path: str | Path, model_type: str):

@@ -248,8 +248,11 @@ class LLMUser:
         system = _SYSTEM.format(requests=_requests_text(episode, upto), guidance=_guidance_text(episode, upto))
         return [{"role": "system", "content": system}, *history, {"role": "user", "content": _instruction(episode, move)}]
 
+    def _cache_key(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
+        return hashlib.sha256(json.dumps([messages, tools, self.sampling], sort_keys=True, default=str).encode()).hexdigest()
+
     def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> tuple[Any, bool]:
-        key = hashlib.sha256(json.dumps([messages, tools, self.sampling], sort_keys=True, default=str).encode()).hexdigest()
+        key = self._cache_key(messages, tools)
         hit = self.cache.get(key)
         if hit is not None:
             return hit, True
@@ -257,17 +260,50 @@ class LLMUser:
         self.cache[key] = completion
         return completion, False
 
+    async def _acomplete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> tuple[Any, bool]:
+        """:meth:`_complete` awaited: the backend's ``acomplete`` if it has one, else ``complete`` on a thread."""
+        import asyncio
+
+        key = self._cache_key(messages, tools)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit, True
+        acomplete = getattr(self.backend, "acomplete", None)
+        if acomplete is not None:
+            completion = await acomplete(messages, tools, **self.sampling)
+        else:
+            completion = await asyncio.to_thread(self.backend.complete, messages, tools, **self.sampling)
+        self.cache[key] = completion
+        return completion, False
+
     # ------------------------------------------------------------------ acting
     def act(self, episode: "Episode") -> str:
-        move = decide(episode)
-        record: dict[str, Any] = {"round_index": episode.round_index, "kind": move.kind, "script": move.action}
+        move, record = decide(episode), {"round_index": episode.round_index}
         if move.kind in NO_MODEL_CALL:
-            return self._send(episode, move, move.action, record, source="script", reason="no model call needed")
+            return self._scripted(episode, move, record, "no model call needed")
         try:
             completion, cached = self._complete(self.messages(episode, move), episode.offered_tools(episode.USER))
         except BackendError as exc:
-            return self._send(episode, move, move.action, record, source="script", reason=f"backend error: {exc}")
-        record.update(model_text=completion.raw_text or completion.text, cached=cached,
+            return self._scripted(episode, move, record, f"backend error: {exc}")
+        return self._finish(episode, move, record, completion, cached)
+
+    async def aact(self, episode: "Episode") -> str:
+        """:meth:`act` with the model call awaited (an event loop is never blocked by it)."""
+        move, record = decide(episode), {"round_index": episode.round_index}
+        if move.kind in NO_MODEL_CALL:
+            return self._scripted(episode, move, record, "no model call needed")
+        try:
+            completion, cached = await self._acomplete(self.messages(episode, move), episode.offered_tools(episode.USER))
+        except BackendError as exc:
+            return self._scripted(episode, move, record, f"backend error: {exc}")
+        return self._finish(episode, move, record, completion, cached)
+
+    def _scripted(self, episode: "Episode", move: Move, record: dict[str, Any], reason: str) -> str:
+        record.update(kind=move.kind, script=move.action)
+        return self._send(episode, move, move.action, record, source="script", reason=reason)
+
+    def _finish(self, episode: "Episode", move: Move, record: dict[str, Any], completion: Any, cached: bool) -> str:
+        record.update(kind=move.kind, script=move.action, model_text=completion.raw_text or completion.text, cached=cached,
                       prompt_token_ids=completion.prompt_token_ids, token_ids=completion.token_ids,
                       logprobs=completion.logprobs, usage=dict(completion.usage))
         text, reason = self._read(completion, episode, move)

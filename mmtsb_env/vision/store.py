@@ -76,6 +76,9 @@ class _Recipe:
         self.key = key if key is not None else ("recipe", next(_RECIPE_IDS))  # unique, never reused like id()
         self._lock = threading.Lock()
 
+    def __deepcopy__(self, memo: dict) -> "_Recipe":
+        return self  # immutable: the same drawing, shared
+
     def image(self) -> Image.Image:
         from .assets import PIXELS
 
@@ -249,6 +252,9 @@ class ImageStore:
             new._urls = dict(self._urls)
         new._lock = threading.Lock()
         return new
+
+    def __deepcopy__(self, memo: dict) -> "ImageStore":
+        return self.fork()  # stored images never change: share them, copy the bookkeeping
 
     def png(self, image_id: Any, height: int = 1024, width: int = 1024) -> bytes:
         """PNG bytes of the image shrunk (never enlarged) to fit ``height x width`` (the payload

@@ -122,6 +122,22 @@ class World:
         self.indexes: dict[Any, Any] = {}
         self._lock = threading.RLock()
 
+    def __deepcopy__(self, memo: dict) -> "World":
+        """An independent copy: the base and scenario layers are shared (never written), the
+        written layers, counters and services are copied, derived indexes are rebuilt on demand."""
+        if self._journal is not None:
+            raise RuntimeError("cannot copy a World inside a transaction")
+        new = World.__new__(World)
+        memo[id(self)] = new
+        new._base, new._initial = self._base, self._initial
+        with self._lock:
+            for name in ("_live", "_external", "_counters", "now", "user_id", "version", "services"):
+                setattr(new, name, copy.deepcopy(getattr(self, name), memo))
+        new._journal = None
+        new.indexes = {}
+        new._lock = threading.RLock()
+        return new
+
     # ------------------------------------------------------------------ reading
     def _lookup(self, table: str, key: Any) -> Any:
         for layer in (self._live, self._external, self._initial, self._base):

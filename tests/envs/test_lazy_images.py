@@ -112,10 +112,10 @@ def test_unknown_message_images_option_is_refused():
         mmtsb_env.make_env(suite="demo", message_images="png")
 
 
-def test_info_images_pickle_as_a_plain_dict(scenario):
+def test_info_images_pickle_as_a_plain_dict_with_info_transfer_full(scenario):
     import pickle
 
-    env = mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id")
+    env = mmtsb_env.make_env(scenarios=[scenario], max_images=0, message_images="id", info_transfer="full")
     _, info = env.reset(seed=0)
     copy = pickle.loads(pickle.dumps(info["images"]))
     assert type(copy) is dict and list(copy) == info["new_image_ids"] and copy == info["images"]

@@ -59,3 +59,17 @@ def test_a_wrong_agent_is_judged_and_the_turn_cap_ends_the_episode():
     assert env.get_metrics() == {"passed": 0.0, "entity_f1": env.last_info["entity_f1"], "turns": 2}
     with pytest.raises(ValueError, match="extras must name the scenario"):
         skyrl.MMToolSandboxTextEnv(env_config=CONFIG, extras={})
+
+
+def test_the_system_prompt_carries_every_tool_schema():
+    """SkyRL's generators keep init()'s messages, not its metadata: the schemas must be in the prompt."""
+    import json
+
+    env = skyrl.MMToolSandboxTextEnv(env_config=CONFIG, extras={"scenario_id": "demo/compare_receipts"})
+    chat, meta = env.init(None)
+    system = chat[0]["content"] if isinstance(chat[0]["content"], str) else "".join(p.get("text", "") for p in chat[0]["content"])
+    assert len(meta["tools"]) > 10
+    for tool in meta["tools"]:
+        assert json.dumps(tool, ensure_ascii=False) in system, tool["function"]["name"]
+    assert "<tool_call>" in system
+    env.close()

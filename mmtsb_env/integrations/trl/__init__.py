@@ -7,14 +7,17 @@
 ``EpisodeRollout``           plays full episodes with the trained model: ids, env mask, rewards
 ``EpisodeGRPOTrainer``       ``GRPOTrainer`` fed by ``EpisodeRollout`` (images of later turns too)
 ``episode_prompts``          a GRPO prompt dataset from a suite (one row per scenario)
+``environment_factory``      a class for ``GRPOTrainer(environment_factory=...)``: tools as methods
+``environment_prompts``      its prompt dataset; ``final_reply_reward`` its reward (verdict included)
 ===========================  ==============================================================
 
 See ``docs/training.md``.
 """
 
+from .environment import environment_factory, environment_prompts, final_reply_reward
 from .grpo import EpisodeGRPOTrainer, EpisodeRollout, env_reward, episode_prompts
 from .sft import ToolsVisionCollator, sft_trainer
 from .tools import tool_functions
 
-__all__ = ["EpisodeGRPOTrainer", "EpisodeRollout", "ToolsVisionCollator", "env_reward", "episode_prompts",
-           "sft_trainer", "tool_functions"]
+__all__ = ["EpisodeGRPOTrainer", "EpisodeRollout", "ToolsVisionCollator", "env_reward", "environment_factory",
+           "environment_prompts", "episode_prompts", "final_reply_reward", "sft_trainer", "tool_functions"]

@@ -169,6 +169,10 @@ class EpisodeGRPOTrainer(GRPOTrainer):
     def __init__(self, model: Any, *, make_env: Callable[[], Any], processing_class: Any, train_dataset: Any,
                  args: Any = None, reward_funcs: Sequence[Any] = (), rollout_kwargs: dict[str, Any] | None = None,
                  **kwargs: Any) -> None:
+        if getattr(args, "use_vllm", False):
+            raise ValueError("EpisodeGRPOTrainer samples with the trained model (transformers generate), one episode at a "
+                             "time; use_vllm=True is not supported here -- for vLLM generation use GRPOTrainer with "
+                             "environment_factory=mmtsb_env.integrations.trl.environment_factory(...)")
         self.episode_rollout = EpisodeRollout(make_env, processing_class, train_dataset, **(rollout_kwargs or {}))
         super().__init__(model=model, reward_funcs=[env_reward, *reward_funcs], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self.episode_rollout, **kwargs)
