@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any, Mapping
 
+from .limits import json_line
 from .provenance import comparable
 from .runner import EpisodeRecord
 
@@ -73,7 +74,7 @@ class RunFolder:
         data = record.to_json()
         if files:
             data["image_files"] = files
-        line = json.dumps(data, default=str, ensure_ascii=False)
+        line = json_line(data)
         with self._lock:
             with (self.path / EPISODES_FILE).open("a", encoding="utf-8") as fh:
                 fh.write(line + "\n")

@@ -146,12 +146,13 @@ def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = Non
             out[f"plot:{name}"] = path
     (run / "report.json").write_text(json.dumps({"metrics": metrics, "episodes": rows}, indent=1, default=str), encoding="utf-8")
     out["json"] = run / "report.json"
-    (run / "report.md").write_text(render_markdown(metrics, rows, data.get("config") or {}, plot_paths), encoding="utf-8")
+    (run / "report.md").write_text(render_markdown(metrics, rows, data.get("config") or {}, plot_paths), encoding="utf-8",
+                                  errors="replace")
     out["markdown"] = run / "report.md"
     if viewer:
         from .viewer import render_viewer
 
-        (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8")
+        (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8", errors="replace")
         out["viewer"] = run / "viewer.html"
     return out
 
