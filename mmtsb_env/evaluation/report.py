@@ -18,12 +18,37 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .metrics import BREAKDOWN_KEYS, FAILURE_CLASSES, episode_summary, summarize
 
 RESULTS_FORMAT = "mmtsb-results-1"
+
+# One line per printed metric (the eval summary, report.md, the tables); docs/evaluation.md repeats them.
+LEGEND = {
+    "episodes": "episodes played, errored ones included",
+    "errored": "episodes where the agent or a model backend failed (not a task failure); left out of every rate",
+    "agent_sr": "Agent SR: share of scored episodes the judge passed (all five criteria)",
+    "mean_entity_f1": "entity F1: how well the world's changes match the expected ones (entity diff), mean over episodes",
+    "avg_steps": "Avg. Steps (the paper's): messages of both seats that count toward the step cap, per episode",
+    "avg_assistant_steps": "assistant steps: the assistant's actions per episode",
+    "user_sr": "User SR: share of episodes whose user seat passed the user judge (blank if not judged)",
+    "ui_sr": "UI SR: share of UI episodes whose UI checks passed (Table 4)",
+    "surfaced_tool_recall": "surfaced tool recall: reference-solution tools that tool search showed (search runs only)",
+    "invoked_tool_recall": "invoked tool recall: reference-solution tools the assistant called (search runs only)",
+    "failure shares": "Table 3: share of failed episodes per failure class (primary: one class each, by precedence)",
+}
+
+
+def legend(keys: Sequence[str] | None = None, *, bullet: str = "  ") -> str:
+    """``key: meaning`` lines for ``keys`` (default: all), each starting with ``bullet``."""
+    return "\n".join(f"{bullet}{k}: {LEGEND[k]}" for k in (keys or LEGEND) if k in LEGEND)
+
+
+METRIC_LEGEND = "metrics:\n" + legend(["episodes", "errored", "agent_sr", "mean_entity_f1", "avg_steps",
+                                        "avg_assistant_steps", "user_sr", "surfaced_tool_recall", "invoked_tool_recall"])
 
 
 def episode_json(record: Any, *, scenario: Any = None, user_verdict: Any = None, with_images: bool = True) -> dict[str, Any]:
@@ -91,12 +116,15 @@ def render_markdown(metrics: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
     lines += ["## Headline", ""]
     lines += _table(["metric", "value"], [
         ("episodes", m["episodes"]), ("errored (excluded below)", m["errored"]["count"]), ("Agent SR", m["agent_sr"]),
-        ("mean entity F1", m["mean_entity_f1"]), ("average steps", m["avg_steps"]), ("User SR", m["user_sr"]),
+        ("mean entity F1", m["mean_entity_f1"]), ("average steps (both seats)", m["avg_steps"]),
+        ("average assistant steps", m.get("avg_assistant_steps")), ("User SR", m["user_sr"]),
         ("surfaced tool recall", m["tool_recall"]["surfaced"]), ("invoked tool recall", m["tool_recall"]["invoked"]),
         ("tool-search calls (total)", m["search_calls"]["total"]),
         ("tokens (total)", (m["tokens"] or {}).get("total_tokens")),
         ("tokens per episode", (m["tokens"] or {}).get("mean_total_per_episode")),
     ])
+    lines += ["", legend(["errored", "agent_sr", "mean_entity_f1", "avg_steps", "avg_assistant_steps", "user_sr",
+                          "surfaced_tool_recall", "invoked_tool_recall"], bullet="- ")]
     if m["errored"]["count"]:
         lines += ["", "## Errored episodes", ""]
         lines += _table(["scenario", "error"], [(e["scenario_id"], e["error"].splitlines()[0] if e["error"] else "")
@@ -130,10 +158,17 @@ def render_markdown(metrics: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
 
 
 def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = None, plots: bool = True,
-                 viewer: bool = True) -> dict[str, Path]:
-    """Write ``report.md``, ``report.json``, ``plots/`` and ``viewer.html`` into ``run_dir``."""
-    run = Path(run_dir)
-    data = dict(results) if results is not None else load_results(run)
+                 viewer: bool = True, out_dir: str | Path | None = None) -> dict[str, Path]:
+    """Write ``report.md``, ``report.json``, ``plots/`` and ``viewer.html`` of the run in ``run_dir``
+    into ``out_dir`` (default: ``run_dir``; elsewhere, the viewer links the run's ``images/``)."""
+    source = Path(run_dir)
+    run = Path(out_dir) if out_dir is not None else source
+    run.mkdir(parents=True, exist_ok=True)
+    data = dict(results) if results is not None else load_results(source)
+    if run.resolve() != source.resolve():
+        prefix = Path(os.path.relpath(source.resolve(), run.resolve())).as_posix()
+        data["episodes"] = [{**ep, "image_files": [f"{prefix}/{f}" for f in ep["image_files"]]} if ep.get("image_files") else ep
+                            for ep in data["episodes"]]
     rows = [episode_summary(ep) for ep in data["episodes"]]
     metrics = summarize(rows)
     out: dict[str, Path] = {}

@@ -193,7 +193,7 @@ def _episode(i: int, ep: Mapping[str, Any], summary: Mapping[str, Any] | None) -
     urls = {k: files[k] if k < len(files) else image_data_url(ep, k) for k in range(n_images)}
     status = _status(ep)
     head = (f"#{i + 1} {_e(ep.get('scenario_id'))} {_tag(status)} "
-            f"<small>F1 {float(ep.get('entity_f1') or 0):.2f} · {int(ep.get('steps') or 0)} steps · seed {_e(ep.get('seed'))}"
+            f"<small>F1 {float(ep.get('entity_f1') or 0):.2f} · {int(ep.get('steps') or 0)} steps ({int(ep.get('assistant_steps') or 0)} by the assistant) · seed {_e(ep.get('seed'))}"
             f" · {_e(ep.get('agent', ''))} · {_e(ep.get('mode', ''))}</small>")
     error = f"<p class='error'><b>Errored:</b> {_e(ep['error'])}</p>" if ep.get("error") else ""
     facts = ""

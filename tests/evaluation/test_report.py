@@ -56,13 +56,16 @@ def test_report_command_rebuilds_and_lists_errored_episodes(run_dir, tmp_path):
     data = load_results(run_dir)
     broken = dict(data["episodes"][0], error="backend error: server went away", passed=False)
     data["episodes"].append(broken)
-    (tmp_path / "results.json").write_text(json.dumps(data))
-    result = runner.invoke(app, ["report", str(tmp_path)])
+    run, out = tmp_path / "run", tmp_path / "out"
+    run.mkdir()
+    (run / "results.json").write_text(json.dumps(data))
+    result = runner.invoke(app, ["report", str(run), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "markdown: " in result.output and "plots: 7 file(s)" in result.output
-    md = (tmp_path / "report.md").read_text()
+    assert sorted(p.name for p in run.iterdir()) == ["results.json"]  # the run folder is only read
+    md = (out / "report.md").read_text()
     assert "| errored (excluded below) | 1 |" in md and "| demo/compare_receipts | backend error: server went away |" in md
-    report = json.loads((tmp_path / "report.json").read_text())
+    report = json.loads((out / "report.json").read_text())
     assert report["metrics"]["episodes"] == 4 and report["metrics"]["agent_sr"] == 1.0
     assert [e["errored"] for e in report["episodes"]] == [False, False, False, True]
 
