@@ -63,6 +63,7 @@ status.textContent=shown.length+' of '+tpls.length+' episode(s) shown';pageLabel
 document.getElementById('prev').disabled=page===0;document.getElementById('next').disabled=page>=pages()-1;
 document.getElementById('image-count').textContent=String(box.querySelectorAll('img').length);}
 function filter(w){which=w;shown=tpls.filter(matches);page=0;
+document.querySelectorAll('tr.idx').forEach(function(r){r.hidden=!matches(r);});
 document.querySelectorAll('.filters button[data-filter]').forEach(function(b){b.classList.toggle('active',b.getAttribute('data-filter')===which);});draw();}
 function jump(){var m=/^#ep-(\\d+)$/.exec(location.hash);if(!m){return false;}
 var k=shown.findIndex(function(t){return t.getAttribute('data-index')===m[1];});
@@ -230,7 +231,7 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
             ("errored", (m.get("errored") or {}).get("count") if isinstance(m.get("errored"), Mapping) else m.get("errored"))]
     kpi_html = "".join(f"<span>{_e(k)}: <b>{_e('—' if v is None else (f'{v:.3f}' if isinstance(v, float) else v))}</b></span>" for k, v in kpis)
     index = "".join(
-        f"<tr><td><a href='#ep-{i}'>{i + 1}</a></td><td>{_e(ep.get('scenario_id'))}</td><td>{_tag(_status(ep))}</td>"
+        f"<tr class='idx' data-status='{_status(ep)}'><td><a href='#ep-{i}'>{i + 1}</a></td><td>{_e(ep.get('scenario_id'))}</td><td>{_tag(_status(ep))}</td>"
         f"<td>{float(ep.get('entity_f1') or 0):.2f}</td><td>{int(ep.get('steps') or 0)}</td>"
         f"<td>{_e((summaries[i].get('failure') if summaries else '') or '')}</td></tr>" for i, ep in enumerate(episodes))
     body = "".join(_episode(i, ep, summaries[i] if summaries else None) for i, ep in enumerate(episodes))
@@ -245,6 +246,6 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
         "<span id='status'>(script not run)</span> · images on this page: <span id='image-count'>?</span> "
         "<button id='prev'>‹ previous</button> <span id='page'></span> <button id='next'>next ›</button></div>"
         "<ul id='js-errors'></ul>"
-        f"<table><tr><th>#</th><th>scenario</th><th>outcome</th><th>F1</th><th>steps</th><th>failure class</th></tr>{index}</table>"
+        f"<table><tr><th>#</th><th>scenario</th><th>outcome</th><th>F1</th><th>steps (both seats)</th><th>failure class</th></tr>{index}</table>"
         f"{body}<div id='episodes'></div></main><script>{_SCRIPT}</script></body></html>"
     )

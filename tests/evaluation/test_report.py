@@ -190,6 +190,28 @@ def test_viewer_shows_one_page_and_follows_episode_links(tmp_path, fragment, pag
         assert re.search(r'<details class="episode" id="ep-57" open="">', dom)  # opened, not only laid out
 
 
+@needs_chromium
+def test_viewer_failed_filter_hides_passing_rows_of_the_index(tmp_path):
+    """Clicking "Failed" (the real button, in Chromium) leaves only failed episodes, in the index
+    table as in the episode list; "All" brings every row back."""
+    page = render_viewer(_many_episodes(9))
+    click = ("<script>document.querySelector(\"button[data-filter='fail']\").click();"
+             "document.body.setAttribute('data-clicked','1');</script></body>")
+    for name, extra in (("fail", click), ("all", click.replace("'fail'", "'all'"))):
+        path = tmp_path / f"{name}.html"
+        path.write_text(page.replace("</body>", extra))
+        proc = _chromium("--dump-dom", path.as_uri(), profile=tmp_path / f"prof-{name}")
+        dom = proc.stdout
+        assert 'data-clicked="1"' in dom and not _console_errors(proc.stderr), proc.stderr[-2000:]
+        rows = re.findall(r'<tr class="idx" data-status="(\w+)"( hidden="")?>', dom)
+        assert len(rows) == 9
+        visible = [status for status, hidden in rows if not hidden]
+        if name == "fail":
+            assert visible == ["fail"] * 3 and '<span id="status">3 of 9 episode(s) shown</span>' in dom
+        else:
+            assert len(visible) == 9
+
+
 def test_write_report_without_plots_or_viewer(run_dir, tmp_path):
     data = load_results(run_dir)
     paths = write_report(tmp_path, results=data, plots=False, viewer=False)
