@@ -25,7 +25,8 @@ def report(
     viewer: bool = typer.Option(True, help="write viewer.html (one run only)"),
 ) -> None:
     """Tables like the paper's over run folders (reads each RUN_DIR/results.json)."""
-    from mmtsb_env.evaluation.report import comparison_tables, load_results, tables_markdown, write_report, write_tables
+    from mmtsb_env.evaluation.report import (comparison_tables, comparison_warnings, load_results, tables_markdown,
+                                             write_report, write_tables)
 
     runs = {}
     for run_dir in run_dirs:
@@ -48,9 +49,12 @@ def report(
         if n_plots:
             typer.echo(f"plots: {n_plots} file(s) in {out / 'plots'}")
     tables = comparison_tables(runs)
-    written = write_tables(tables, out, plots=plots)
+    warnings = comparison_warnings(runs)
+    written = write_tables(tables, out, plots=plots, warnings=warnings)
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo("")
-    typer.echo(tables_markdown(tables))
+    typer.echo(tables_markdown(tables, warnings))
     typer.echo(f"tables: {written['markdown']} and {sum(1 for k in written if k.startswith('csv:'))} CSV file(s) in {out}")
 
 

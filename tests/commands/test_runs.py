@@ -189,3 +189,34 @@ def test_every_printed_metric_has_a_legend(run):
         assert key in summary and f"  {key}: " in result.stderr, key
     md = (run / "report.md").read_text()
     assert "- avg_steps: Avg. Steps (the paper's): messages of both seats" in md
+
+
+# ------------------------------------------------------------------ the paper's tables
+
+def test_report_gives_the_papers_tables_with_suite_harness_seeds_and_a_warning(run, tmp_path):
+    import csv
+
+    ui, rnd = tmp_path / "ui", tmp_path / "random"
+    assert mmtsb("eval", "--suite", "ui", "--limit", "1", "--seeds", "0,1", "--out", str(ui), "-q", "--no-report").returncode == 0
+    assert mmtsb("eval", "--suite", "demo", "--agent", "random", "--limit", "3", "--out", str(rnd), "-q",
+                 "--no-report").returncode == 0
+    out = tmp_path / "tables"
+    result = mmtsb("report", str(run), str(ui), str(rnd), "--out", str(out), "--no-plots")
+    assert result.returncode == 0, result.stderr
+    assert f"warning: the runs differ in suite: demo: {run}, {rnd}; ui: {ui}" in result.stderr
+    assert "**Warning:** the runs differ in suite" in (out / "tables.md").read_text()
+
+    def table(name):
+        with (out / f"{name}.csv").open() as fh:
+            return list(csv.DictReader(fh))
+
+    main = {(r["Model"], r["Suite"]): r for r in table("main")}
+    assert main[("oracle", "ui")]["Seeds"] == "2" and main[("oracle", "ui")]["Agent SR ± (seeds)"] == "0.0"
+    assert main[("oracle", "demo")]["Agent SR ± (seeds)"] == ""  # one seed: no spread
+    assert float(main[("random", "demo")]["Avg. Steps"]) > float(main[("random", "demo")]["Assistant steps"])
+    taxonomy = {(r["Model"], r["Suite"]): r for r in table("taxonomy")}
+    shares = [float(v) for k, v in taxonomy[("random", "demo")].items() if k.endswith(" share")]
+    assert int(taxonomy[("random", "demo")]["Failed"]) == 3 and sum(shares) == pytest.approx(1.0)
+    assert [(r["Model"], r["Suite"], r["UI SR"]) for r in table("ui")] == [("oracle", "ui", "1.0")]
+    assert {"discovery", "by_num_images", "by_image_category"} <= {p.stem for p in out.glob("*.csv")}
+    assert "- failure shares: Table 3" in result.stdout
