@@ -13,7 +13,8 @@ whose judge call fails for good is marked errored and reported apart. The determ
 judge runs on every episode unless ``--no-user-judge``.
 
 With ``--out DIR`` each finished episode is appended to ``DIR/episodes.jsonl`` (images once, in
-``DIR/images/``), so ``--resume`` continues an interrupted run; at the end ``DIR/results.json``
+``DIR/images/``), so ``--resume`` continues an interrupted run (a folder holding a run is refused
+unless ``--resume`` or ``--overwrite``); at the end ``DIR/results.json``
 (with the run's metadata: versions, options, seeds, base-world fingerprint), the Parquet files and,
 unless ``--no-report``, the report of ``mmtsb report DIR`` are written. ``--seeds 0,1,2`` repeats
 the suite per seed. ``--ray local`` (or a cluster address) shards the episodes over Ray workers.
