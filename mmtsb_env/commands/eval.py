@@ -173,7 +173,7 @@ def evaluate(
     from mmtsb_env.evaluation import (
         LLMJudge, compute_metrics, episode_json, evidence_from_record, write_report,
     )
-    from mmtsb_env.evaluation.report import METRIC_LEGEND
+    from mmtsb_env.evaluation.legend import METRIC_LEGEND
     from mmtsb_env.llm.base import BackendError
     from mmtsb_env.provenance import run_metadata
     from mmtsb_env.runner import reads_images, run_suite

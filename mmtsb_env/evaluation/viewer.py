@@ -17,6 +17,7 @@ import json
 from typing import Any, Mapping, Sequence
 
 from .evidence import image_data_url
+from .legend import LEGEND
 from .llm_judge import _changed
 
 MAX_TEXT = 4000
@@ -226,10 +227,14 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
     episodes = list(results.get("episodes", []))
     m = metrics or results.get("metrics") or {}
     cfg = results.get("config") or {}
-    kpis = [("episodes", len(episodes)), ("Agent SR", m.get("agent_sr")), ("mean F1", m.get("mean_entity_f1")),
-            ("avg steps", m.get("avg_steps")), ("User SR", m.get("user_sr")),
-            ("errored", (m.get("errored") or {}).get("count") if isinstance(m.get("errored"), Mapping) else m.get("errored"))]
-    kpi_html = "".join(f"<span>{_e(k)}: <b>{_e('—' if v is None else (f'{v:.3f}' if isinstance(v, float) else v))}</b></span>" for k, v in kpis)
+    kpis = [("episodes", "episodes", len(episodes)), ("Agent SR", "agent_sr", m.get("agent_sr")),
+            ("mean F1", "mean_entity_f1", m.get("mean_entity_f1")), ("avg steps", "avg_steps", m.get("avg_steps")),
+            ("avg assistant steps", "avg_assistant_steps", m.get("avg_assistant_steps")), ("User SR", "user_sr", m.get("user_sr")),
+            ("errored", "errored", (m.get("errored") or {}).get("count") if isinstance(m.get("errored"), Mapping) else m.get("errored"))]
+    kpi_html = "".join(f"<span title='{_e(LEGEND[key])}'>{_e(k)}: <b>{_e('—' if v is None else (f'{v:.3f}' if isinstance(v, float) else v))}</b></span>"
+                       for k, key, v in kpis)
+    kpi_html += ("<details class='legend'><summary>what these mean</summary><ul>"
+                 + "".join(f"<li>{_e(LEGEND[key])}</li>" for _, key, _ in kpis) + "</ul></details>")
     index = "".join(
         f"<tr class='idx' data-status='{_status(ep)}'><td><a href='#ep-{i}'>{i + 1}</a></td><td>{_e(ep.get('scenario_id'))}</td><td>{_tag(_status(ep))}</td>"
         f"<td>{float(ep.get('entity_f1') or 0):.2f}</td><td>{int(ep.get('steps') or 0)}</td>"
