@@ -122,7 +122,7 @@ class RunFolder:
 
 RUN_FILES = (METADATA_FILE, EPISODES_FILE, "results.json", "trajectories.parquet", "steps.parquet", "report.md",
              "report.json", "viewer.html")
-RUN_DIRS = (IMAGES_DIR, "plots", "judge_cache")
+RUN_DIRS = (IMAGES_DIR, "plots")  # judge_cache/ stays: cached LLM verdicts are keyed by their evidence
 
 
 def existing_run(path: Path) -> str | None:
