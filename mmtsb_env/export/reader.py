@@ -136,6 +136,10 @@ def rows_to_records(rows: Sequence[dict[str, Any]]) -> list[Any]:
         for k, v in extra.items():
             if k not in known:  # written by a build whose EpisodeRecord had this field
                 setattr(record, k, v)
+        if main.get("assistant_steps") is None:  # written before "steps" meant both seats: it counted the assistant's
+            from ..evaluation.metrics import paper_steps
+
+            record.steps = paper_steps({"log": record.log, "steps": record.assistant_steps})
         record.user = main["user"]
         record.trainable_seats = [s for s, row in seats.items() if row["trainable"]]
         if USER in seats:

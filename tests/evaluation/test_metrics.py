@@ -156,3 +156,15 @@ def test_ui_sr_is_reported_apart_from_agent_sr():
                          rec("u3", True, 1.0, 3, verdict=v3), rec("t", True, 1.0, 3)])
     assert m["ui"] == {"episodes": 3, "agent_sr": pytest.approx(2 / 3, abs=1e-6), "ui_sr": pytest.approx(2 / 3, abs=1e-6)}
     assert m["agent_sr"] == 0.5 and m["failures"]["primary"]["other"] == 1
+
+
+def test_records_written_when_steps_counted_the_assistant_read_back_in_the_papers_unit():
+    from mmtsb_env.runner import EpisodeRecord
+
+    scenarios = mmtsb_env.load_suite("demo")
+    record = run_suite(scenarios[:1], lambda: OracleAgent(scenarios))[0]
+    old = record.to_json()
+    old["steps"] = old.pop("assistant_steps")  # the old layout: one "steps", the driving loop's count
+    back = EpisodeRecord.from_json(old)
+    assert (back.steps, back.assistant_steps) == (record.steps, record.assistant_steps)
+    assert back.steps > back.assistant_steps
