@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left, insort
-from functools import lru_cache
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
+from ..textcache import text_cache
 from ..tools.errors import InvalidArgument, NotFound
 from ..world.clock import format_datetime, parse_datetime
 
@@ -34,7 +34,7 @@ def words(text: str | None) -> list[str]:
     return _WORD.findall((text or "").lower())
 
 
-@lru_cache(maxsize=200_000)
+@text_cache(maxsize=200_000, budget=16_000_000)
 def _sorted_words(text: str) -> tuple[str, ...]:
     """The distinct words of a stored text, sorted (texts are immutable: searches reuse this)."""
     return tuple(sorted(set(_WORD.findall(text.lower()))))
