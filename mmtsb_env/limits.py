@@ -13,6 +13,18 @@ cap                        characters      what it bounds
 ``MAX_FIELD_CHARS``        20,000          one text written to the world (a note body, a label)
 =========================  ==============  =====================================================
 
+Tool calls are bounded in number, and what an episode keeps of their arguments in size:
+
+==============================  ==========  ================================================
+cap                             value       what it bounds
+==============================  ==========  ================================================
+``MAX_CODE_CALLS``              500         tool calls one code step may make
+``MAX_EPISODE_CALLS``           5,000       tool calls of one episode (both seats)
+``KEPT_CHARS``                  2,000       arguments kept of a failed call (JSON, cut)
+``MAX_KEPT_ARGUMENT_CHARS``     5,000,000   arguments kept of all calls of an episode; past it
+                                            every call's arguments are kept cut like a failed one
+==============================  ==========  ================================================
+
 Text must be valid Unicode: a lone surrogate (``"\\ud800"``, which JSON escapes and Python strings
 can carry but UTF-8 cannot) is refused where it enters, so whatever an episode stores can be
 written as UTF-8 (JSONL, Parquet, reports). :func:`scrub` replaces lone surrogates with U+FFFD for
@@ -38,7 +50,10 @@ MAX_ARGUMENT_CHARS = 20_000
 MAX_ARGUMENTS_CHARS = 100_000
 MAX_FIELD_CHARS = 20_000
 MAX_ARGUMENT_VALUES = 10_000  # strings, numbers, lists and mappings in one call's arguments
-KEPT_CHARS = 2_000  # how much of a refused oversize action the transcript keeps
+KEPT_CHARS = 2_000  # how much of a refused oversize action (or a failed call's arguments) is kept
+MAX_CODE_CALLS = 500
+MAX_EPISODE_CALLS = 5_000
+MAX_KEPT_ARGUMENT_CHARS = 5_000_000
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -92,6 +107,18 @@ def shortened(text: str, keep: int = KEPT_CHARS) -> str:
     if len(text) > keep:
         text = f"{text[:keep]}... [{len(text) - keep:,} more characters cut]"
     return scrub(text)
+
+
+def kept_arguments(arguments: Any, ok: bool, budget: int) -> tuple[Any, int]:
+    """What an episode keeps of a call's ``arguments`` and how many characters that is: the
+    arguments themselves when the call succeeded and their JSON fits ``budget`` (characters
+    left of :data:`MAX_KEPT_ARGUMENT_CHARS`), else ``{"shortened": <their JSON cut to
+    KEPT_CHARS>}`` when the JSON is longer than that."""
+    text = json_line(arguments)
+    if (ok and len(text) <= budget) or len(text) <= KEPT_CHARS:
+        return arguments, len(text)
+    kept = {"shortened": shortened(text)}
+    return kept, KEPT_CHARS
 
 
 def check_arguments(arguments: Any) -> str | None:

@@ -20,8 +20,8 @@ from typing import Any, Callable
 from ..evaluation.entity_diff import EntityScore, EntityScorer
 from ..evaluation.judge import Criterion, Evidence, RubricJudge, Verdict, action_rounds
 from ..evaluation.similarity import rouge_l
-from ..limits import (MAX_ACTION_CHARS, MAX_REPLY_CHARS, bad_unicode, check_arguments, scrub, shortened,
-                      too_long)
+from ..limits import (MAX_ACTION_CHARS, MAX_CODE_CALLS, MAX_EPISODE_CALLS, MAX_KEPT_ARGUMENT_CHARS, MAX_REPLY_CHARS,
+                      bad_unicode, check_arguments, kept_arguments, scrub, shortened, too_long)
 from ..scenario.model import Scenario
 from ..tools import invoke, tools_in
 from ..tools.active import PINNED_TOOLS, ActiveToolSet
@@ -208,6 +208,8 @@ class Episode:
         self.log: list[Entry] = []
         self.message_count = 0  # entries that count toward max_messages (not environment-only ones)
         self.calls: list[CallRecord] = []
+        self.kept_argument_chars = 0  # what self.calls keeps of arguments (limits.kept_arguments)
+        self._code_calls = 0  # tool calls of the current code step
         self.turn = USER
         self.step_count = 0
         self.round_index = -1
@@ -379,12 +381,19 @@ class Episode:
         available = self.tool_allowed if seat == ASSISTANT else self._user_may_use
         hint = ("call api_docs_search_api_docs with a query describing what you need to make it available"
                 if self.config.tool_search else "this scenario offers only the tools listed for it")
+        if len(self.calls) >= MAX_EPISODE_CALLS:  # refused and not recorded: the record stays bounded
+            problem = f"this episode has made {MAX_EPISODE_CALLS:,} tool calls (the cap); no more tool calls run"
+            return CallOutcome(name=shortened(str(name), 80), arguments={"refused": problem}, ok=False,
+                               text=f"Error (limit): {problem}", error_kind="tool_error")
         problem = check_arguments(arguments) or check_arguments(name)
         if problem is not None:  # from code: the call is refused and its oversize arguments are not kept
             outcome = CallOutcome(name=shortened(str(name), 80), arguments={"refused": problem}, ok=False,
                                   text=f"Error (invalid_argument): {problem}", error_kind="invalid_argument")
         else:
             outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)
+            outcome.arguments, size = kept_arguments(outcome.arguments, outcome.ok,
+                                                     MAX_KEPT_ARGUMENT_CHARS - self.kept_argument_chars)
+            self.kept_argument_chars += size
         self.calls.append(CallRecord(self.step_count, seat, via, outcome, self.round_index))
         if outcome.ok and seat == ASSISTANT:
             self.active.touch(name)
@@ -546,6 +555,10 @@ class Episode:
                     if p.name in kwargs:
                         raise TypeError(f"{name}() got two values for {p.name!r}")
                     kwargs[p.name] = value
+            if episode._code_calls >= MAX_CODE_CALLS:  # not run, not recorded
+                raise ToolCallError(f"Error (limit): this code step has made {MAX_CODE_CALLS} tool calls (the cap "
+                                    "per step); no more run in this step")
+            episode._code_calls += 1
             outcome_id = f"code_{episode.step_count}_{len(episode.calls)}"
             outcome = episode._call(ASSISTANT, name, kwargs, outcome_id, "code")
             episode._code_images.extend(outcome.image_ids)
@@ -571,6 +584,7 @@ class Episode:
         from ..sandbox.errors import SandboxInterrupt
 
         self._code_images: list[int] = []
+        self._code_calls = 0
         try:
             result = self._interpreter_for().run(code)
         except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode

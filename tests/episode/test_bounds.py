@@ -13,12 +13,14 @@ import pytest
 import mmtsb_env
 from mmtsb_env.apps.alarms import normalize_time
 from mmtsb_env.evaluation.similarity import _sorted_items, canonical_text, rouge_l
-from mmtsb_env.limits import (MAX_ACTION_CHARS, MAX_ARGUMENT_CHARS, MAX_FIELD_CHARS, MAX_REPLY_CHARS, check_arguments,
-                              scrub)
+from mmtsb_env.apps._common import MAX_QUERY_WORDS
+from mmtsb_env.limits import (KEPT_CHARS, MAX_ACTION_CHARS, MAX_ARGUMENT_CHARS, MAX_CODE_CALLS, MAX_FIELD_CHARS,
+                              MAX_REPLY_CHARS, check_arguments, kept_arguments, scrub)
 from mmtsb_env.runner import run_episode
 from mmtsb_env.textcache import clear_text_caches, text_cache, text_cache_chars
 from mmtsb_env.tools.errors import InvalidArgument
 from mmtsb_env.ui.choice import _option_prices
+from mmtsb_env.vision.plotting import MAX_LABELS
 from mmtsb_env.world.schema import SchemaError
 
 SCENARIO = "demo/note_from_receipt"
@@ -206,3 +208,65 @@ def test_text_caches_keep_no_long_text_and_stay_in_budget():
 def test_scrub_keeps_valid_text_as_is():
     text = "naïve 你好 🙂"
     assert scrub(text) is text
+
+
+# ------------------------------------------------------------------ host work per tool call, calls per step
+
+def code_step(env, body):
+    obs, reward, terminated, truncated, info = env.step(f"```python\n{body}\n```")
+    return obs["text"]
+
+
+def test_a_search_query_over_the_word_cap_is_one_clear_error():
+    env = env_at("code")
+    text = code_step(env, "try:\n    simple_note_search_notes(query='a ' * 5000)\nexcept Exception as e:\n    print(e)")
+    assert f"at most {MAX_QUERY_WORDS}" in text and "5,000 words" in text
+    text = code_step(env, f"print(len(simple_note_search_notes(query='receipt ' * {MAX_QUERY_WORDS})) >= 0)")
+    assert "True" in text
+
+
+def test_a_chart_draws_at_most_the_label_cap_of_texts():
+    env = env_at("code")
+    n = MAX_LABELS + 1
+    text = code_step(env, f"try:\n    plot(type='scatter', x=list(range({n})), y=list(range({n})), labels=['p'] * {n})\n"
+                          "except Exception as e:\n    print(e)")
+    assert f"'labels' has {n} names; at most {MAX_LABELS}" in text
+    text = code_step(env, f"try:\n    plot(type='bar', heights=[1] * {n})\nexcept Exception as e:\n    print(e)")
+    assert f"{n} bars per series; at most {MAX_LABELS}" in text
+    text = code_step(env, f"try:\n    plot(type='pie', sizes=[1] * {n})\nexcept Exception as e:\n    print(e)")
+    assert f"{n} slices; at most {MAX_LABELS}" in text
+
+
+def test_a_code_step_makes_at_most_the_call_cap_and_failed_arguments_are_kept_short():
+    env = env_at("code")
+    text = code_step(env, "last = None\nfor i in range(600):\n    try:\n"
+                          "        simple_note_search_notes(query='a', zz='x' * 19_000)\n"
+                          "    except Exception as e:\n        last = str(e)\nprint(last)")
+    assert f"{MAX_CODE_CALLS} tool calls (the cap per step)" in text
+    calls = [c for c in env.episode.calls if c.via == "code"]
+    assert len(calls) == MAX_CODE_CALLS and not any(c.outcome.ok for c in calls)
+    assert max(len(json.dumps(c.outcome.to_json())) for c in calls) < KEPT_CHARS + 1_500
+    assert all(len(json.dumps(e.tool_calls)) < KEPT_CHARS + 500 for e in env.episode.log if e.tool_calls)
+    code_step(env, "print(len(simple_note_search_notes(query='a')) >= 0)")  # the next step may call again
+    assert [c.via for c in env.episode.calls].count("code") == MAX_CODE_CALLS + 1 and env.episode.calls[-1].outcome.ok
+
+
+def test_an_episode_makes_at_most_the_call_cap(monkeypatch):
+    import mmtsb_env.episode.engine as engine
+
+    monkeypatch.setattr(engine, "MAX_EPISODE_CALLS", 30)
+    env = env_at("code")
+    text = code_step(env, "n = 0\nfor i in range(40):\n    try:\n        simple_note_search_notes(query='a')\n"
+                          "        n += 1\n    except Exception as e:\n        last = str(e)\nprint(n, last)")
+    assert "this episode has made 30 tool calls (the cap)" in text
+    assert len(env.episode.calls) == 30
+
+
+def test_kept_arguments_keep_successful_calls_within_the_budget():
+    big = {"content": "y" * 10_000}
+    assert kept_arguments(big, True, 50_000) == (big, len(json.dumps(big)))
+    kept, size = kept_arguments(big, False, 50_000)
+    assert set(kept) == {"shortened"} and size == KEPT_CHARS and "more characters cut" in kept["shortened"]
+    assert set(kept_arguments(big, True, 5_000)[0]) == {"shortened"}  # past the episode's budget
+    small = {"query": "a"}
+    assert kept_arguments(small, False, 0) == (small, len(json.dumps(small)))
