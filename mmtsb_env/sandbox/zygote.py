@@ -65,7 +65,8 @@ def _preload() -> None:
 
     # imported on first use by the stdlib itself, or by numpy's module __getattr__ (which would
     # fail in a worker and name a file of the jail)
-    lazy = ["_strptime", "traceback", "linecache", "numpy.char", "numpy.testing"]
+    lazy = ["_strptime", "traceback", "linecache", "numpy.ma", "numpy.char", "numpy.strings", "numpy.rec",
+            "numpy.polynomial", "numpy.fft", "numpy.exceptions", "numpy.dtypes", "numpy.matrixlib"]
     codecs = [f"encodings.{m.name}" for m in pkgutil.iter_modules(encodings.__path__)]  # str.encode(...)
     for name in [*policy.MODULE_RULES, *policy.NUMPY_RULES, *policy.PIL_RULES, *lazy, *codecs]:
         try:

@@ -604,3 +604,16 @@ def test_a_full_jail_refuses_one_interpreter_in_one_line_and_the_others_live_on(
     finally:
         for it in [*live, extra]:
             it.close()
+
+
+def test_numpy_submodules_it_imports_lazily_were_imported_by_the_template():
+    """A worker opens no file: numpy functions that import a submodule on first use (np.unique of
+    strings needs numpy.ma) work, instead of failing with a path of the jail."""
+    it = Interpreter({})
+    try:
+        res = it.run("import numpy as np\nprint(np.unique(np.array(['b', 'a', 'b'])))")
+        assert res.output == "['a' 'b']\n", res.error
+        res = it.run("import re\nre.template")
+        assert res.error_kind == "violation" and "'re.template' is not available" in res.error
+    finally:
+        it.close()
