@@ -7,7 +7,9 @@ from importlib import import_module
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="MM-ToolSandBox reinforcement-learning environment.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
+                  context_settings={"max_content_width": 100},
+                  help="MM-ToolSandBox reinforcement-learning environment.")
 
 
 def _load_commands() -> None:

@@ -8,6 +8,10 @@ Layout (``mmtsb eval --out DIR``)::
     DIR/results.json      written at the end: metadata, summary, metrics and every episode
     DIR/trajectories.parquet, steps.parquet, report.md, report.json, plots/, viewer.html
 
+A folder that already holds a run is never replaced silently: ``--resume`` continues it,
+``--overwrite`` replaces it (only the files listed in :data:`RUN_FILES` / :data:`RUN_DIRS` are
+removed), anything else is refused with one line naming both.
+
 Each line of ``episodes.jsonl`` is final (judged) when written; :meth:`RunFolder.open` with
 ``resume=True`` reads them back so the runner skips those (scenario id, seed) pairs, after checking
 that the run's settings are the same (:func:`mmtsb_env.provenance.comparable`).
@@ -21,6 +25,7 @@ import threading
 from pathlib import Path
 from typing import Any, Mapping
 
+from .limits import json_line
 from .provenance import comparable
 from .runner import EpisodeRecord
 
@@ -41,12 +46,27 @@ class RunFolder:
         self._lock = threading.Lock()
 
     @classmethod
-    def open(cls, path: str | Path, metadata: Mapping[str, Any], *, resume: bool = False) -> "RunFolder":
-        """Start a run in ``path`` (an earlier run there is replaced) or, with ``resume``, continue it."""
+    def open(cls, path: str | Path, metadata: Mapping[str, Any], *, resume: bool = False,
+             overwrite: bool = False) -> "RunFolder":
+        """Start a run in ``path`` or, with ``resume``, continue the one there. A folder that holds
+        a run (finished or partial) is refused unless ``resume`` or ``overwrite`` (which first
+        removes that run's files); an unwritable folder is a :class:`RunFolderError` too."""
         folder = cls(Path(path), metadata)
-        folder.path.mkdir(parents=True, exist_ok=True)
         episodes = folder.path / EPISODES_FILE
         meta_path = folder.path / METADATA_FILE
+        held = existing_run(folder.path)
+        if held and not resume and not overwrite:
+            raise RunFolderError(f"--out {path} already holds {held}; add --resume to continue it or --overwrite to replace it")
+        try:
+            if overwrite and held:
+                _remove_run(folder.path)
+            folder.path.mkdir(parents=True, exist_ok=True)
+            probe = folder.path / f".write-test-{threading.get_ident()}"
+            probe.write_text("", encoding="utf-8")
+            probe.unlink()
+        except OSError as exc:
+            raise RunFolderError(f"--out {path}: cannot write there ({exc.strerror or type(exc).__name__}); "
+                                 "choose a folder you can write to") from None
         if resume and meta_path.exists():
             old = json.loads(meta_path.read_text(encoding="utf-8"))
             differ = comparable(old, metadata)
@@ -73,7 +93,7 @@ class RunFolder:
         data = record.to_json()
         if files:
             data["image_files"] = files
-        line = json.dumps(data, default=str, ensure_ascii=False)
+        line = json_line(data)
         with self._lock:
             with (self.path / EPISODES_FILE).open("a", encoding="utf-8") as fh:
                 fh.write(line + "\n")
@@ -98,6 +118,38 @@ class RunFolder:
         record = EpisodeRecord.from_json(data)
         record.images = [(self.path / f).read_bytes() for f in data.get("image_files", [])]
         return record
+
+
+RUN_FILES = (METADATA_FILE, EPISODES_FILE, "results.json", "trajectories.parquet", "steps.parquet", "report.md",
+             "report.json", "viewer.html")
+RUN_DIRS = (IMAGES_DIR, "plots")  # judge_cache/ stays: cached LLM verdicts are keyed by their evidence
+
+
+def existing_run(path: Path) -> str | None:
+    """What run ``path`` holds, in words (``"a finished run of 12 episodes"``), or None."""
+    if not path.is_dir():
+        return None
+    episodes = path / EPISODES_FILE
+    n = 0
+    if episodes.exists():
+        with episodes.open("rb") as fh:
+            n = sum(1 for line in fh if line.strip())
+    if (path / "results.json").exists():
+        return f"a finished run ({n} episode(s) in {EPISODES_FILE})" if n else "a finished run (results.json)"
+    if n or (path / METADATA_FILE).exists():
+        return f"a partial run of {n} episode(s)"
+    return None
+
+
+def _remove_run(path: Path) -> None:
+    """Delete the files a run writes (only those: anything else in the folder stays)."""
+    import shutil
+
+    for name in RUN_FILES:
+        (path / name).unlink(missing_ok=True)
+    for name in RUN_DIRS:
+        if (path / name).is_dir():
+            shutil.rmtree(path / name)
 
 
 def _digest(png: bytes) -> str:

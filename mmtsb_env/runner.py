@@ -37,7 +37,8 @@ class EpisodeRecord:
     mode: str
     agent: str
     metadata: dict[str, Any]
-    steps: int = 0
+    steps: int = 0  # the paper's steps: messages of both seats that count toward the cap (metrics.paper_steps)
+    assistant_steps: int = 0  # the assistant's actions (env.step calls of the driving loop)
     total_reward: float = 0.0
     entity_f1: float = 0.0
     passed: bool = False
@@ -79,6 +80,11 @@ class EpisodeRecord:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
         values["images"] = []
+        if "assistant_steps" not in data:  # written before "steps" meant both seats: it counted the assistant's
+            from .evaluation.metrics import paper_steps
+
+            values["assistant_steps"] = int(data.get("steps") or 0)
+            values["steps"] = paper_steps({**data, "steps": values["assistant_steps"]})
         return cls(**values)
 
     @property
@@ -169,7 +175,13 @@ def run_episode(
     user_log = getattr(env.user, "steps", None)
     user_start = len(user_log) if isinstance(user_log, list) else 0
     start = time.perf_counter()
-    obs, info = env.reset(seed=seed, options={"scenario": scenario})
+    try:
+        obs, info = env.reset(seed=seed, options={"scenario": scenario})
+    except Exception as exc:  # the scenario cannot be set up (an image file is missing...): errored, not a crash
+        return EpisodeRecord(scenario_id=scenario.id, seed=seed, mode=env.options.mode,
+                             agent=agent_name or type(agent).__name__, metadata=dict(scenario.metadata),
+                             error=f"scenario error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                             duration_s=time.perf_counter() - start)
     steps, total, error, extras = 0, 0.0, None, []
     done = False
     while not done:
@@ -194,6 +206,9 @@ def run_episode(
     record = record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
                             error=error, capture_images=capture_images, agent_steps=extras,
                             duration=time.perf_counter() - start)
+    from .evaluation.metrics import paper_steps
+
+    record.assistant_steps, record.steps = steps, paper_steps(record)
     record.user = str(getattr(env.user, "name", type(env.user).__name__))
     if isinstance(user_log, list):
         record.user_steps = list(user_log[user_start:])

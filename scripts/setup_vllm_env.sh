@@ -49,7 +49,11 @@ for dep in project["dependencies"] + ["openai>=1.50", "httpx>=0.27", "pytest>=8"
     print(dep)
 PY
 )
-"$VENV/bin/python" -m pip install --quiet -c "$VENV/constraints.txt" "${DEPS[@]}"
+# pip prints an "ERROR: pip's dependency resolver ..." line here when vLLM's own pins differ from
+# what it finds installed; that is expected and harmless when pip succeeds, so its output goes to a
+# log that is shown only when the install fails.
+"$VENV/bin/python" -m pip install --quiet -c "$VENV/constraints.txt" "${DEPS[@]}" > "$VENV/deps-install.log" 2>&1 \
+    || { cat "$VENV/deps-install.log" >&2; exit 1; }
 "$VENV/bin/python" -m pip install --quiet --no-deps -e "$REPO" > "$VENV/editable-install.log" 2>&1 \
     || { cat "$VENV/editable-install.log" >&2; exit 1; }
 "$VENV/bin/python" -c "import vllm, mmtsb_env.llm, mmtsb_env.baselines; print('vllm', vllm.__version__)" >&2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 from bisect import bisect_left, insort
-from functools import lru_cache
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
+from ..textcache import text_cache
 from ..tools.errors import InvalidArgument, NotFound
 from ..world.clock import format_datetime, parse_datetime
 
@@ -30,11 +30,23 @@ def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | Non
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
+MAX_QUERY_WORDS = 100  # a search query's words; scoring work grows with their number
+
+
 def words(text: str | None) -> list[str]:
     return _WORD.findall((text or "").lower())
 
 
-@lru_cache(maxsize=200_000)
+def query_words(query: str | None) -> list[str]:
+    """The words of a search query, or InvalidArgument past :data:`MAX_QUERY_WORDS` of them."""
+    q = words(query)
+    if len(q) > MAX_QUERY_WORDS:
+        raise InvalidArgument(f"the query has {len(q):,} words; a search takes at most {MAX_QUERY_WORDS} "
+                              "(use the few words that matter)")
+    return q
+
+
+@text_cache(maxsize=200_000, budget=16_000_000)
 def _sorted_words(text: str) -> tuple[str, ...]:
     """The distinct words of a stored text, sorted (texts are immutable: searches reuse this)."""
     return tuple(sorted(set(_WORD.findall(text.lower()))))
@@ -63,7 +75,7 @@ def text_score(query: str | None, *fields: Any) -> float:
     An empty query matches everything with score 1. Matching is case-insensitive on words and
     also accepts a query word that is a prefix of a field word (``"bread"`` ~ ``"breadcrumbs"``).
     """
-    q = words(query)
+    q = query_words(query)
     if not q:
         return 1.0
     return _score_words(q, _texts(fields))
@@ -88,7 +100,7 @@ def _score_words(q: list[str], texts: list[str], masks: dict[str, int] | None = 
 
 def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Sequence[str]) -> list[dict[str, Any]]:
     """Rows matching ``query`` on ``fields``, best first (stable for ties)."""
-    q = words(query)
+    q = query_words(query)
     if not q:
         return list(rows)
     scored = []
@@ -104,7 +116,7 @@ def search_rank(rows: Iterable[dict[str, Any]], query: str | None, fields: Seque
 def rank_texts(items: Iterable[tuple[Any, Sequence[Any]]], query: str | None) -> list[Any]:
     """The items of ``(item, texts)`` pairs whose texts match ``query``, best first (stable for
     ties); the same ranking as :func:`search_rank` without building a row per item."""
-    q = words(query)
+    q = query_words(query)
     if not q:
         return [item for item, _ in items]
     scored = []
@@ -339,7 +351,7 @@ def score_table(
     the linear scan.
     """
     keep = keep or (lambda _row: True)
-    q = words(query)
+    q = query_words(query)
     linear = (not q or not hasattr(world, "base_table")
               or any(world.overlay_keys(t) for t in depends))
     if linear:

@@ -20,7 +20,7 @@ ALARMS = "phone.alarms"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_ALIASES = {**{d: d for d in WEEKDAYS}, **{d[:3]: d for d in WEEKDAYS},
                 "tues": "tuesday", "wed": "wednesday", "thur": "thursday", "thurs": "thursday"}
-_TIME = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([aApP]\.?[mM]\.?)?\s*$")
+_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([aApP]\.?[mM]\.?)?")  # fullmatch on the stripped text: linear
 MAX_SNOOZE = 60
 MAX_LABEL = 100
 
@@ -36,7 +36,7 @@ define_table(
 
 def normalize_time(value: str) -> str:
     """``"7:05"``, ``"07:05:00"`` or ``"7:05 pm"`` -> ``"07:05"`` / ``"19:05"``; InvalidArgument otherwise."""
-    m = _TIME.match(value)
+    m = _TIME.fullmatch(value.strip()) if isinstance(value, str) else None
     if m is None:
         raise InvalidArgument(f"time must look like HH:MM (24-hour, e.g. 07:30 or 19:45), got {value!r}")
     hour, minute, second, meridiem = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)

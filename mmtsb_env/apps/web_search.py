@@ -29,6 +29,7 @@ from typing import Any, Iterable
 
 from ..tools import InvalidArgument, tool
 from ..world.base import BASE_TIME
+from ._common import query_words
 
 APP = "web_search"
 MAX_RESULTS = 8
@@ -306,4 +307,5 @@ def web_search_serper(world, query: str) -> list:
     """
     if not query or not query.strip():
         raise InvalidArgument("query must not be empty")
+    query_words(query)  # at most MAX_QUERY_WORDS
     return search(world, query)

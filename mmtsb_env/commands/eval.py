@@ -13,7 +13,8 @@ whose judge call fails for good is marked errored and reported apart. The determ
 judge runs on every episode unless ``--no-user-judge``.
 
 With ``--out DIR`` each finished episode is appended to ``DIR/episodes.jsonl`` (images once, in
-``DIR/images/``), so ``--resume`` continues an interrupted run; at the end ``DIR/results.json``
+``DIR/images/``), so ``--resume`` continues an interrupted run (a folder holding a run is refused
+unless ``--resume`` or ``--overwrite``); at the end ``DIR/results.json``
 (with the run's metadata: versions, options, seeds, base-world fingerprint), the Parquet files and,
 unless ``--no-report``, the report of ``mmtsb report DIR`` are written. ``--seeds 0,1,2`` repeats
 the suite per seed. ``--ray local`` (or a cluster address) shards the episodes over Ray workers.
@@ -31,6 +32,9 @@ import typer
 from ._common import as_flag, fail, parse_image_size, parse_seeds, setup_logging
 
 USERS = ("scripted", "llm")
+# Named in --help without importing them (tests/commands/test_cli_polish.py keeps these in step).
+AGENT_NAMES = ("oracle", "random", "hf", "vllm", "openai")
+SUITES = ("demo", "nominal", "extended", "ui")
 JUDGES = ("rubric", "llm")
 
 
@@ -58,8 +62,8 @@ def _user_policy(user: str, agent: str, model: Optional[str], base_url: Optional
 
 
 def evaluate(
-    suite: str = typer.Option("demo", help="suite name or folder"),
-    agent: str = typer.Option("oracle", help="agent name (see mmtsb_env.baselines.AGENTS)"),
+    suite: str = typer.Option("demo", help=f"{' | '.join(SUITES)} (built in), or a folder of scenario files"),
+    agent: str = typer.Option("oracle", help=f"{' | '.join(AGENT_NAMES)} (model agents need --model or --base-url)"),
     harness: Optional[str] = typer.Option(None, help="preset: paper | tool | search | search_code | code (docs/harness.md)"),
     mode: Optional[str] = typer.Option(None, help="tool | code (default: the harness's, else tool)"),
     toolbox: Optional[str] = typer.Option(None, help="full | medium | compact | mini"),
@@ -85,6 +89,7 @@ def evaluate(
     limit: Optional[int] = typer.Option(None, help="only the first N scenarios"),
     out: Optional[Path] = typer.Option(None, help="run folder: results.json, Parquet and the report are written here"),
     resume: bool = typer.Option(False, help="continue the run in --out: skip its finished episodes"),
+    overwrite: bool = typer.Option(False, help="replace the run in --out (without it, a folder holding a run is refused)"),
     seed: int = typer.Option(0, help="reset seed (see --seeds)"),
     seeds: Optional[str] = typer.Option(None, help="comma-separated seeds, e.g. 0,1,2: the suite once per seed"),
     judge: str = typer.Option("rubric", help="rubric (deterministic, default) | llm (re-judge with --judge-backend)"),
@@ -124,6 +129,8 @@ def evaluate(
         fail(f"--limit must be >= 1, got {limit}")
     if resume and out is None:
         fail("--resume needs --out DIR (the run folder to continue)")
+    if resume and overwrite:
+        fail("--resume and --overwrite exclude each other: continue the run in --out, or replace it")
     if tool_format not in (None, "native", "compact", "none"):
         fail(f"--tool-format must be native, compact or none, got {tool_format!r}")
     seed_list = parse_seeds(seeds, seed)
@@ -151,6 +158,14 @@ def evaluate(
         fail(f"--agent {agent!r} is not known; choose one of: {', '.join(sorted(AGENTS))}")
     if agent in ("hf", "vllm", "openai") and not (model or base_url):
         fail(f"--agent {agent} needs --model (a model path or served name) or --base-url")
+    from ._backends import check_model_dir, check_server, ensure_vllm
+
+    if agent in ("hf", "vllm"):
+        check_model_dir("--model", model)
+    if agent == "vllm" or (user == "llm" and user_model == "vllm"):
+        ensure_vllm()
+    if agent == "openai":  # (an LLM user whose server fails falls back to its script, by design: docs/users.md)
+        check_server("--base-url", base_url)
     import mmtsb_env
 
     try:
@@ -170,6 +185,7 @@ def evaluate(
     from mmtsb_env.evaluation import (
         LLMJudge, compute_metrics, episode_json, evidence_from_record, write_report,
     )
+    from mmtsb_env.evaluation.legend import METRIC_LEGEND
     from mmtsb_env.llm.base import BackendError
     from mmtsb_env.provenance import run_metadata
     from mmtsb_env.runner import reads_images, run_suite
@@ -185,8 +201,8 @@ def evaluate(
 
     try:
         probe = new_agent()
-    except (ValueError, TypeError, ImportError) as exc:
-        fail(f"--agent {agent}: {exc}")
+    except (ValueError, TypeError, ImportError, BackendError) as exc:
+        fail(f"--agent {agent}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
     if images is None:
         images = reads_images(probe)
     if user == "llm":
@@ -206,7 +222,7 @@ def evaluate(
         from mmtsb_env.runfolder import RunFolder, RunFolderError
 
         try:
-            folder = RunFolder.open(out, metadata, resume=resume)
+            folder = RunFolder.open(out, metadata, resume=resume, overwrite=overwrite)
         except RunFolderError as exc:
             fail(str(exc))
         if folder.records:
@@ -233,15 +249,18 @@ def evaluate(
             collected.append(record)
 
     skip = folder.finished if folder is not None else set()
-    if ray is not None:
-        from mmtsb_env.distributed import run_distributed
+    try:
+        if ray is not None:
+            from mmtsb_env.distributed import run_distributed
 
-        run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray, seeds=seed_list,
-                        env_kwargs=env_kwargs, agent_options=agent_options, capture_images=capture, skip=skip,
-                        on_record=finish, progress=not quiet)
-    else:
-        run_suite(scenarios, new_agent, seeds=seed_list, env_kwargs=env_kwargs, progress=not quiet, agent_name=agent,
-                  capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish)
+            run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray, seeds=seed_list,
+                            env_kwargs=env_kwargs, agent_options=agent_options, capture_images=capture, skip=skip,
+                            on_record=finish, progress=not quiet)
+        else:
+            run_suite(scenarios, new_agent, seeds=seed_list, env_kwargs=env_kwargs, progress=not quiet, agent_name=agent,
+                      capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish)
+    except KeyboardInterrupt:
+        _interrupted(out, len(folder.records) if folder is not None else len(collected))
     records = folder.records if folder is not None else collected
     records = _in_run_order(records, scenarios, seed_list)
     if not user_judge:  # the runner judges the user seat of every episode; drop it when not wanted
@@ -252,12 +271,19 @@ def evaluate(
         "suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "judge": judge_name,
         "seeds": seed_list, "episodes": metrics["episodes"], "errored": metrics["errored"]["count"],
         "agent_sr": metrics["agent_sr"], "mean_entity_f1": metrics["mean_entity_f1"], "avg_steps": metrics["avg_steps"],
+        "avg_assistant_steps": metrics["avg_assistant_steps"],
         "user_sr": metrics["user_sr"], "surfaced_tool_recall": metrics["tool_recall"]["surfaced"],
         "invoked_tool_recall": metrics["tool_recall"]["invoked"],
     }
     typer.echo(json.dumps(summary, indent=2))
+    typer.echo(METRIC_LEGEND, err=True)
+    all_errored = bool(records) and all(r.error for r in records)
+    if any(r.error for r in records):
+        _errored_lines(records)
     if folder is None:
         _next_steps(suite, agent, harness, len(records))
+        if all_errored:
+            raise typer.Exit(1)
         return
     config = {"suite": suite, "agent": agent, "harness": harness, "mode": options.mode, "seeds": seed_list,
               "limit": limit, "judge": judge_name, "user_judge": user_judge}
@@ -278,6 +304,37 @@ def evaluate(
     if report:
         paths = write_report(out, results=payload)
         typer.echo(f"wrote {paths['markdown']}, {paths['json']}, {paths.get('viewer', '')}".rstrip(", "))
+    if all_errored:
+        raise typer.Exit(1)
+
+
+def _errored_lines(records: list[Any]) -> None:
+    """Errored episodes, loud: how many, counted by reason (an error's first line), the first in full."""
+    from collections import Counter
+
+    reasons = Counter(r.error.splitlines()[0][:200] for r in records if r.error)
+    n = sum(reasons.values())
+    first = next(r for r in records if r.error)
+    word = "every episode" if n == len(records) else f"{n} of {len(records)} episodes"
+    typer.echo(f"error: {word} errored (not a task failure: the agent, a model backend or the scenario setup failed); "
+               f"first ({first.scenario_id}, seed {first.seed}): {first.error.splitlines()[0]}", err=True)
+    for reason, count in reasons.most_common():
+        typer.echo(f"  {count:>4} x {reason}", err=True)
+
+
+def _interrupted(out: Optional[Path], done: int) -> None:
+    """Ctrl-C: say what was kept and how to go on (exit code 130)."""
+    import shlex
+    import sys
+
+    if out is None:
+        typer.echo(f"\ninterrupted after {done} episode(s); nothing was saved (add --out DIR to keep finished episodes "
+                   "and continue later with --resume)", err=True)
+    else:
+        argv = [a for a in sys.argv[1:] if a not in ("--resume", "--overwrite")]
+        typer.echo(f"\ninterrupted: {done} finished episode(s) are kept in {out}; continue with: "
+                   f"mmtsb {shlex.join(argv)} --resume", err=True)
+    raise typer.Exit(130)
 
 
 def _in_run_order(records: list[Any], scenarios: list[Any], seeds: list[int]) -> list[Any]:

@@ -24,8 +24,9 @@ def play(
     """Play the assistant seat against the scripted user.
 
     Type a tool call as JSON ({"name": ..., "arguments": {...}}), a ```python block in code mode
-    (end it with a line of three backticks), or plain text to answer the user.
-    ':tools' lists the tools on offer, ':quit' leaves.
+    (end it with a line of three backticks), or plain text to answer the user. Commands (never
+    sent to the user): :tools lists the tools with their parameters, :help lists the commands,
+    :quit leaves.
     """
     import mmtsb_env
 
@@ -58,10 +59,16 @@ def play(
             typer.echo("")
             break
         action = "\n".join(lines)
-        if action.strip() == ":quit":
+        command = action.strip()
+        if command == ":quit":
             break
-        if action.strip() == ":tools":
-            typer.echo(", ".join(t["function"]["name"] for t in info["tools"]) or "(code mode: every tool is a python function)")
+        if command == ":tools":
+            typer.echo(tool_listing(env, info))
+            continue
+        if command.startswith(":") and command[1:2].isalpha() and " " not in command:
+            known = "" if command == ":help" else f"unknown command {command}; "
+            typer.echo(f"{known}commands: {', '.join(f'{c} ({what})' for c, what in COMMANDS.items())}. "
+                       "Anything else is your action: a JSON tool call, a ```python block in code mode, or a reply.")
             continue
         obs, reward, terminated, truncated, info = env.step(action)
         show(obs, info)
@@ -73,6 +80,33 @@ def play(
                 typer.echo(f"  {'ok ' if c['pass'] else 'NO '} {c['criterion']}: {c['reason']}")
             break
     env.close()
+
+
+COMMANDS = {":tools": "the tools on offer, with their parameters", ":help": "this list", ":quit": "leave"}
+
+
+def signature(schema: dict) -> str:
+    """``name(required: type, optional: type = None)`` of an OpenAI-format tool schema."""
+    fn = schema.get("function", schema)
+    params = fn.get("parameters") or {}
+    required = set(params.get("required") or [])
+    parts = []
+    for name, spec in (params.get("properties") or {}).items():
+        kind = spec.get("type", "any")
+        kinds = [k for k in (kind if isinstance(kind, list) else [kind]) if k != "null"]
+        text = f"{name}: {'|'.join(kinds) or 'any'}"
+        parts.append(text if name in required else text + " = None")
+    return f"{fn['name']}({', '.join(parts)})"
+
+
+def tool_listing(env, info) -> str:
+    """One line per tool on offer: its signature (code mode: the python functions the code can call)."""
+    schemas = list(info.get("tools") or [])
+    if not schemas and env.options.mode == "code":
+        from mmtsb_env.tools.registry import get_tool
+
+        schemas = [get_tool(name).schema for name in env.episode._code_tool_names()]
+    return "\n".join(f"  {signature(s)}" for s in schemas) or "(no tools on offer)"
 
 
 def register(app: typer.Typer) -> None:

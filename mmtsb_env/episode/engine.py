@@ -20,6 +20,8 @@ from typing import Any, Callable
 from ..evaluation.entity_diff import EntityScore, EntityScorer, ScoringConfig, resolve_scope
 from ..evaluation.judge import Criterion, Evidence, RubricJudge, Verdict, action_rounds
 from ..evaluation.similarity import rouge_l
+from ..limits import (MAX_ACTION_CHARS, MAX_CODE_CALLS, MAX_EPISODE_CALLS, MAX_KEPT_ARGUMENT_CHARS, MAX_REPLY_CHARS,
+                      bad_unicode, check_arguments, kept_arguments, scrub, shortened, too_long)
 from ..scenario.model import Scenario
 from ..tools import invoke, tools_in
 from ..tools.active import PINNED_TOOLS, ActiveToolSet
@@ -210,6 +212,8 @@ class Episode:
         self.log: list[Entry] = []
         self.message_count = 0  # entries that count toward max_messages (not environment-only ones)
         self.calls: list[CallRecord] = []
+        self.kept_argument_chars = 0  # what self.calls keeps of arguments (limits.kept_arguments)
+        self._code_calls = 0  # tool calls of the current code step
         self.turn = USER
         self.step_count = 0
         self.round_index = -1
@@ -386,7 +390,19 @@ class Episode:
         available = self.tool_allowed if seat == ASSISTANT else self._user_may_use
         hint = ("call api_docs_search_api_docs with a query describing what you need to make it available"
                 if self.config.tool_search else "this scenario offers only the tools listed for it")
-        outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)
+        if len(self.calls) >= MAX_EPISODE_CALLS:  # refused and not recorded: the record stays bounded
+            problem = f"this episode has made {MAX_EPISODE_CALLS:,} tool calls (the cap); no more tool calls run"
+            return CallOutcome(name=shortened(str(name), 80), arguments={"refused": problem}, ok=False,
+                               text=f"Error (limit): {problem}", error_kind="tool_error")
+        problem = check_arguments(arguments) or check_arguments(name)
+        if problem is not None:  # from code: the call is refused and its oversize arguments are not kept
+            outcome = CallOutcome(name=shortened(str(name), 80), arguments={"refused": problem}, ok=False,
+                                  text=f"Error (invalid_argument): {problem}", error_kind="invalid_argument")
+        else:
+            outcome = invoke(self.world, name, arguments, seat=seat, is_available=available, unavailable_hint=hint)
+            outcome.arguments, size = kept_arguments(outcome.arguments, outcome.ok,
+                                                     MAX_KEPT_ARGUMENT_CHARS - self.kept_argument_chars)
+            self.kept_argument_chars += size
         self.calls.append(CallRecord(self.step_count, seat, via, outcome, self.round_index))
         if outcome.ok and seat == ASSISTANT:
             self.active.touch(name)
@@ -394,10 +410,40 @@ class Episode:
                 self.active.add(outcome.discovery.names)
         return outcome
 
+    def _refused(self, seat: str, action: Any) -> str | None:
+        """Refuse an action over the size cap or with invalid Unicode before any work is done on it
+        (the transcript keeps a shortened, scrubbed copy); None when the action may be parsed."""
+        if not isinstance(action, str):
+            return None
+        problem = too_long(action, MAX_ACTION_CHARS, "the action")
+        if problem is None:
+            bad = bad_unicode(action)
+            problem = f"the action is not valid Unicode ({bad}); send UTF-8 text" if bad else None
+        return None if problem is None else self._invalid(seat, problem, shortened(action))
+
+    def _refused_parsed(self, seat: str, parsed: Any, action: str) -> str | None:
+        """Refuse a parsed reply over its cap or tool calls whose arguments break a cap (nothing runs)."""
+        problem = None
+        if isinstance(parsed, Message):
+            problem = too_long(parsed.text, MAX_REPLY_CHARS, "a reply")
+        elif isinstance(parsed, ToolCalls):
+            for call in parsed.calls:
+                problem = check_arguments(call.arguments) or check_arguments(call.name)
+                if problem:
+                    problem = f"Invalid tool call {shortened(call.name, 80)!r}: {problem}"
+                    break
+        return None if problem is None else self._invalid(seat, problem, shortened(action))
+
     def _assistant_act(self, action: Any) -> str | None:
+        refused = self._refused(ASSISTANT, action)
+        if refused is not None:
+            return refused
         parsed = parse_action(action, self.config.mode)
         if isinstance(parsed, Invalid):
             return self._invalid(ASSISTANT, parsed.error, action)
+        refused = self._refused_parsed(ASSISTANT, parsed, action)
+        if refused is not None:
+            return refused
         if isinstance(parsed, Message):
             self._append(sender=ASSISTANT, recipient=USER, kind="message", content=parsed.text)
             self.turn = USER
@@ -428,9 +474,15 @@ class Episode:
         return first_error
 
     def _user_act(self, action: Any) -> str | None:
+        refused = self._refused(USER, action)
+        if refused is not None:
+            return refused
         parsed = parse_action(action, "tool")
         if isinstance(parsed, Invalid):
             return self._invalid(USER, parsed.error, action)
+        refused = self._refused_parsed(USER, parsed, action)
+        if refused is not None:
+            return refused
         if isinstance(parsed, Code):  # pragma: no cover - parse in tool mode never yields code
             return self._invalid(USER, "the user cannot run code")
         if isinstance(parsed, Message):
@@ -543,13 +595,17 @@ class Episode:
                 if not recorded.ok:
                     raise ToolCallError(recorded.text)
                 return recorded.result
+            if episode._code_calls >= MAX_CODE_CALLS:  # not run, not recorded
+                raise ToolCallError(f"Error (limit): this code step has made {MAX_CODE_CALLS} tool calls (the cap "
+                                    "per step); no more run in this step")
+            episode._code_calls += 1
             outcome_id = f"code_{episode.step_count}_{len(episode.calls)}"
             outcome = episode._call(ASSISTANT, name, kwargs, outcome_id, "code")
             episode._code_runs[-1][1].append(outcome)
             episode._code_images.extend(outcome.image_ids)
             # Calls made from code are tool calls of the trajectory too (evidence, export), but they
             # are the environment's bookkeeping: not shown to a seat, not counted toward the cap.
-            call = {"id": outcome_id, "name": name, "arguments": kwargs}
+            call = {"id": outcome_id, "name": name, "arguments": outcome.arguments}
             episode._append(sender=ASSISTANT, recipient=ENVIRONMENT, kind="tool_calls", tool_calls=(call,),
                             visible_to=(ENVIRONMENT,))
             episode._append(sender=ENVIRONMENT, recipient=ASSISTANT, kind="tool_result", content=outcome.text,
@@ -569,6 +625,7 @@ class Episode:
         from ..sandbox.errors import SandboxInterrupt
 
         self._code_images: list[int] = []
+        self._code_calls = 0
         try:
             interpreter = self._interpreter_for()
             self._code_runs.append((code, []))
@@ -578,7 +635,7 @@ class Episode:
         text = result.output
         if result.error:
             text = (text + "\n" if text else "") + result.error
-        return (text or "(no output)"), result.ok, list(self._code_images)
+        return scrub(text or "(no output)"), result.ok, list(self._code_images)
 
     def _run_code_tool(self, code: str) -> dict[str, Any]:
         text, ok, image_ids = self._run_code(code)

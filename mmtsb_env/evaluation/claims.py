@@ -37,9 +37,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
+from ..textcache import text_cache
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, numbers_close, text_contains
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
@@ -52,7 +52,7 @@ _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")
 _SENTENCE = re.compile(r"((?<!\d)[.!?](?!\d)|\n)")
 
 
-@lru_cache(maxsize=8192)  # pure; a judge normalises each message once per value it looks for
+@text_cache(maxsize=8192)  # pure; a judge normalises each message once per value it looks for
 def normalise(text: str) -> str:
     """Case-, accent-, space- and thousands-separator-insensitive form for fact matching.
 

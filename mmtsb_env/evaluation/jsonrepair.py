@@ -18,6 +18,9 @@ import json
 import re
 from typing import Any
 
+# Matched in place (``pattern.match(src, i)``): slicing ``src[i:]`` per token would copy the rest each time.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
 _LITERALS = {"True": "true", "False": "false", "None": "null", "true": "true", "false": "false", "null": "null"}
 _OPEN_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
@@ -118,7 +121,7 @@ def repair(text: str) -> str:
             out.append(":")
             last = ":"
         elif ch.isalpha() or ch == "_":
-            m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", src[i:])
+            m = _WORD.match(src, i)
             word = m.group(0) if m else ch
             need_comma()
             if word in _LITERALS:
@@ -129,7 +132,7 @@ def repair(text: str) -> str:
             i += len(word)
             continue
         elif ch.isdigit() or ch in "-+.":
-            m = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", src[i:])
+            m = _NUMBER.match(src, i)
             if m:
                 need_comma()
                 num = m.group(0).lstrip("+")

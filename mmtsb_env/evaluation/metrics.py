@@ -5,7 +5,8 @@ Records are :class:`~mmtsb_env.runner.EpisodeRecord` objects or their JSON form.
 
 Units follow the paper: ``avg_steps`` counts the messages of *both* roles that count toward the
 step cap (``Scenario.max_messages``: user and assistant messages, tool calls and results; not
-environment-only entries), ``avg_agent_steps`` the assistant's actions. On UI scenarios the
+environment-only entries; a record's ``steps``), ``avg_assistant_steps`` the assistant's actions
+(a record's ``assistant_steps``). On UI scenarios the
 ``ui`` block reports Agent SR (the five criteria) apart from UI SR (the UI checks), as the paper's
 Table 4 does. Tool recall (surfaced, invoked) is computed only for episodes where tool discovery
 was in play (``metadata["tool_search"]``, which the runner records; else: the search tool was called).
@@ -17,7 +18,7 @@ the verdict's own criteria.
 ...                      {"scenario_id": "b", "passed": False, "entity_f1": 0.5, "steps": 6, "error": None,
 ...                       "verdict": {"pass": False, "criteria": [{"criterion": "information_accuracy", "pass": False}]}},
 ...                      {"scenario_id": "c", "error": "backend error: timeout"}])
->>> m["agent_sr"], m["mean_entity_f1"], m["avg_agent_steps"], m["errored"]["count"], m["failures"]["primary"]["factual_error"]
+>>> m["agent_sr"], m["mean_entity_f1"], m["avg_assistant_steps"], m["errored"]["count"], m["failures"]["primary"]["factual_error"]
 (0.5, 0.75, 5.0, 1, 1)
 """
 
@@ -179,7 +180,7 @@ def episode_summary(record: Any, scenario: Any = None, user_verdict: Any = None)
         "passed": bool(field_of(record, "passed")) and error is None,
         "entity_f1": float(field_of(record, "entity_f1") or 0.0),
         "steps": paper_steps(record),
-        "agent_steps": int(field_of(record, "steps") or 0),
+        "assistant_steps": int(field_of(record, "assistant_steps") or field_of(record, "steps") or 0),
         "discovery": discovery,
         "ui": is_ui,
         "core_pass": None if error else core_pass,
@@ -229,7 +230,7 @@ def _rates(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "agent_sr": round(sum(r["passed"] for r in scored) / n, 6) if n else None,
         "mean_entity_f1": _mean(r["entity_f1"] for r in scored),
         "avg_steps": _mean(r["steps"] for r in scored),
-        "avg_agent_steps": _mean(r.get("agent_steps", r["steps"]) for r in scored),
+        "avg_assistant_steps": _mean(r.get("assistant_steps", r["steps"]) for r in scored),
         "user_sr": _mean(float(r["user_pass"]) for r in scored if r["user_pass"] is not None),
     }
 

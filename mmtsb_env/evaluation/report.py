@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .legend import legend
 from .metrics import BREAKDOWN_KEYS, FAILURE_CLASSES, episode_summary, summarize
 
 RESULTS_FORMAT = "mmtsb-results-1"
+
 
 
 def episode_json(record: Any, *, scenario: Any = None, user_verdict: Any = None, with_images: bool = True) -> dict[str, Any]:
@@ -91,12 +94,15 @@ def render_markdown(metrics: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
     lines += ["## Headline", ""]
     lines += _table(["metric", "value"], [
         ("episodes", m["episodes"]), ("errored (excluded below)", m["errored"]["count"]), ("Agent SR", m["agent_sr"]),
-        ("mean entity F1", m["mean_entity_f1"]), ("average steps", m["avg_steps"]), ("User SR", m["user_sr"]),
+        ("mean entity F1", m["mean_entity_f1"]), ("average steps (both seats)", m["avg_steps"]),
+        ("average assistant steps", m.get("avg_assistant_steps")), ("User SR", m["user_sr"]),
         ("surfaced tool recall", m["tool_recall"]["surfaced"]), ("invoked tool recall", m["tool_recall"]["invoked"]),
         ("tool-search calls (total)", m["search_calls"]["total"]),
         ("tokens (total)", (m["tokens"] or {}).get("total_tokens")),
         ("tokens per episode", (m["tokens"] or {}).get("mean_total_per_episode")),
     ])
+    lines += ["", legend(["errored", "agent_sr", "mean_entity_f1", "avg_steps", "avg_assistant_steps", "user_sr",
+                          "surfaced_tool_recall", "invoked_tool_recall"], bullet="- ")]
     if m["errored"]["count"]:
         lines += ["", "## Errored episodes", ""]
         lines += _table(["scenario", "error"], [(e["scenario_id"], e["error"].splitlines()[0] if e["error"] else "")
@@ -130,10 +136,17 @@ def render_markdown(metrics: Mapping[str, Any], rows: Sequence[Mapping[str, Any]
 
 
 def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = None, plots: bool = True,
-                 viewer: bool = True) -> dict[str, Path]:
-    """Write ``report.md``, ``report.json``, ``plots/`` and ``viewer.html`` into ``run_dir``."""
-    run = Path(run_dir)
-    data = dict(results) if results is not None else load_results(run)
+                 viewer: bool = True, out_dir: str | Path | None = None) -> dict[str, Path]:
+    """Write ``report.md``, ``report.json``, ``plots/`` and ``viewer.html`` of the run in ``run_dir``
+    into ``out_dir`` (default: ``run_dir``; elsewhere, the viewer links the run's ``images/``)."""
+    source = Path(run_dir)
+    run = Path(out_dir) if out_dir is not None else source
+    run.mkdir(parents=True, exist_ok=True)
+    data = dict(results) if results is not None else load_results(source)
+    if run.resolve() != source.resolve():
+        prefix = Path(os.path.relpath(source.resolve(), run.resolve())).as_posix()
+        data["episodes"] = [{**ep, "image_files": [f"{prefix}/{f}" for f in ep["image_files"]]} if ep.get("image_files") else ep
+                            for ep in data["episodes"]]
     rows = [episode_summary(ep) for ep in data["episodes"]]
     metrics = summarize(rows)
     out: dict[str, Path] = {}
@@ -146,12 +159,13 @@ def write_report(run_dir: str | Path, *, results: Mapping[str, Any] | None = Non
             out[f"plot:{name}"] = path
     (run / "report.json").write_text(json.dumps({"metrics": metrics, "episodes": rows}, indent=1, default=str), encoding="utf-8")
     out["json"] = run / "report.json"
-    (run / "report.md").write_text(render_markdown(metrics, rows, data.get("config") or {}, plot_paths), encoding="utf-8")
+    (run / "report.md").write_text(render_markdown(metrics, rows, data.get("config") or {}, plot_paths), encoding="utf-8",
+                                  errors="replace")
     out["markdown"] = run / "report.md"
     if viewer:
         from .viewer import render_viewer
 
-        (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8")
+        (run / "viewer.html").write_text(render_viewer(data, rows, metrics), encoding="utf-8", errors="replace")
         out["viewer"] = run / "viewer.html"
     return out
 
@@ -172,49 +186,104 @@ def run_label(data: Mapping[str, Any], fallback: str) -> tuple[str, str]:
     return str(model), str(interface)
 
 
+def run_suite(data: Mapping[str, Any]) -> str:
+    """The suite a run played (its name or folder as given to ``mmtsb eval --suite``)."""
+    cfg = data.get("config") or {}
+    return str(cfg.get("suite") or (data.get("metadata") or {}).get("suite") or "?")
+
+
+def _spread(values: Sequence[float | None]) -> float | None:
+    """Sample standard deviation over seeds (None with fewer than two seeds)."""
+    import statistics
+
+    vals = [v for v in values if v is not None]
+    return round(statistics.stdev(vals), 6) if len(vals) > 1 else None
+
+
 def comparison_tables(runs: Mapping[str, Mapping[str, Any]]) -> dict[str, Table]:
-    """The paper's tables over runs (``name -> results.json payload``): ``main`` (Agent SR, F1,
-    Avg. Steps, User SR per model and interface), ``discovery`` (surfaced/invoked recall, search
-    calls per scenario) and one ``by_<key>`` table per breakdown (Agent SR and n per value)."""
+    """The paper's tables over runs (``name -> results.json payload``), each row naming the model,
+    the suite and the interface (harness or mode):
+
+    * ``main`` (Table 2): Agent SR, entity F1, Avg. Steps (both seats), assistant steps, User SR,
+      with the spread (sample standard deviation) of Agent SR and F1 over the run's seeds;
+    * ``taxonomy`` (Table 3): each failure class's share of the failed episodes (primary class);
+    * ``ui`` (Table 4, UI runs only): Agent SR over the five criteria and UI SR over the UI checks;
+    * ``discovery`` (Table 11): surfaced/invoked recall of the reference tools, search calls;
+    * ``by_<key>`` (Table 12 and the design axes): Agent SR (n) per value of each breakdown.
+    """
     summaries = {}
     for name, data in runs.items():
         rows = [episode_summary(ep) for ep in data["episodes"]]
-        summaries[name] = (run_label(data, name), summarize(rows))
-    main = (["Model", "Interface", "Episodes", "Agent SR", "F1", "Avg. Steps", "User SR"],
-            [[m, i, s["episodes"], s["agent_sr"], s["mean_entity_f1"], s["avg_steps"], s["user_sr"]]
-             for (m, i), s in summaries.values()])
-    discovery = (["Model", "Interface", "Surfaced recall", "Invoked recall", "Search calls / scenario"],
-                 [[m, i, s["tool_recall"]["surfaced"], s["tool_recall"]["invoked"], s["search_calls"]["mean"]]
-                  for (m, i), s in summaries.values()])
-    tables: dict[str, Table] = {"main": main, "discovery": discovery}
+        by_seed: dict[Any, list[Mapping[str, Any]]] = {}
+        for ep, row in zip(data["episodes"], rows):
+            by_seed.setdefault(ep.get("seed", 0), []).append(row)
+        per_seed = [summarize(group) for group in by_seed.values()]
+        model, interface = run_label(data, name)
+        summaries[name] = ((model, run_suite(data), interface), summarize(rows), per_seed)
+    label = ["Model", "Suite", "Interface"]
+    main = (label + ["Seeds", "Episodes", "Agent SR", "Agent SR ± (seeds)", "F1", "F1 ± (seeds)", "Avg. Steps",
+                     "Assistant steps", "User SR"],
+            [[*lab, len(seeds), s["episodes"], s["agent_sr"], _spread([x["agent_sr"] for x in seeds]), s["mean_entity_f1"],
+              _spread([x["mean_entity_f1"] for x in seeds]), s["avg_steps"], s.get("avg_assistant_steps"), s["user_sr"]]
+             for lab, s, seeds in summaries.values()])
+    taxonomy = (label + ["Failed"] + [f"{c} share" for c in FAILURE_CLASSES],
+                [[*lab, s["failures"]["failed"]] + [round(s["failures"]["primary"][c] / s["failures"]["failed"], 6)
+                                                    if s["failures"]["failed"] else None for c in FAILURE_CLASSES]
+                 for lab, s, _ in summaries.values()])
+    discovery = (label + ["Surfaced recall", "Invoked recall", "Search calls / scenario"],
+                 [[*lab, s["tool_recall"]["surfaced"], s["tool_recall"]["invoked"], s["search_calls"]["mean"]]
+                  for lab, s, _ in summaries.values()])
+    tables: dict[str, Table] = {"main": main, "taxonomy": taxonomy}
+    ui_rows = [[*lab, s["ui"]["episodes"], s["ui"]["agent_sr"], s["ui"]["ui_sr"]] for lab, s, _ in summaries.values() if s["ui"]]
+    if ui_rows:
+        tables["ui"] = (label + ["UI episodes", "Agent SR", "UI SR"], ui_rows)
+    tables["discovery"] = discovery
     for key in BREAKDOWN_KEYS:
         values: list[str] = []
-        for _, s in summaries.values():
+        for _, s, _ in summaries.values():
             values += [v for v in (s["breakdowns"].get(key) or {}) if v not in values]
         if not values:
             continue
-        header = ["Model", "Interface"] + [f"{v} SR (n)" for v in values]
         rows_ = []
-        for (m, i), s in summaries.values():
+        for lab, s, _ in summaries.values():
             groups = s["breakdowns"].get(key) or {}
-            rows_.append([m, i] + [f"{groups[v]['agent_sr']:.3f} ({groups[v]['n']})"
+            rows_.append([*lab] + [f"{groups[v]['agent_sr']:.3f} ({groups[v]['n']})"
                                    if v in groups and groups[v]["agent_sr"] is not None else "—" for v in values])
-        tables[f"by_{key}"] = (header, rows_)
+        tables[f"by_{key}"] = (label + [f"{v} SR (n)" for v in values], rows_)
     return tables
 
 
-TABLE_TITLES = {"main": "Main results", "discovery": "Tool discovery"}
+def comparison_warnings(runs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Why the rows of :func:`comparison_tables` may not be comparable: runs of different suites,
+    harnesses (interfaces) or episode counts, each one line naming the runs."""
+    warnings = []
+    for what, of in (("suite", run_suite), ("interface", lambda d: run_label(d, "")[1]),
+                     ("episode count", lambda d: str(len(d["episodes"])))):
+        values: dict[str, list[str]] = {}
+        for name, data in runs.items():
+            values.setdefault(of(data), []).append(name)
+        if len(values) > 1:
+            warnings.append(f"the runs differ in {what}: " + "; ".join(f"{v}: {', '.join(names)}" for v, names in values.items()))
+    return warnings
 
 
-def tables_markdown(tables: Mapping[str, Table]) -> str:
-    lines: list[str] = []
+TABLE_TITLES = {"main": "Main results (Table 2)", "taxonomy": "Failure taxonomy, share of failed episodes (Table 3)",
+                "ui": "UI scenarios (Table 4)", "discovery": "Tool discovery (Table 11)"}
+
+
+def tables_markdown(tables: Mapping[str, Table], warnings: Sequence[str] = ()) -> str:
+    lines: list[str] = [f"**Warning:** {w}" for w in warnings] + ([""] if warnings else [])
     for name, (header, rows) in tables.items():
         title = TABLE_TITLES.get(name) or f"By {name[3:].replace('_', ' ')}"
         lines += [f"## {title}", ""] + _table(header, rows) + [""]
+    lines += ["Legend:", legend(["agent_sr", "mean_entity_f1", "avg_steps", "avg_assistant_steps", "user_sr", "ui_sr",
+                                 "surfaced_tool_recall", "invoked_tool_recall", "failure shares"], bullet="- "),
+              "- ± (seeds): sample standard deviation over the run's seeds (blank with one seed)", ""]
     return "\n".join(lines)
 
 
-def write_tables(tables: Mapping[str, Table], out_dir: str | Path, *, plots: bool = True) -> dict[str, Path]:
+def write_tables(tables: Mapping[str, Table], out_dir: str | Path, *, plots: bool = True,
+                 warnings: Sequence[str] = ()) -> dict[str, Path]:
     """``tables.md``, one ``<table>.csv`` per table and (``plots``) ``compare_<table>.png`` into ``out_dir``."""
     import csv
 
@@ -228,17 +297,19 @@ def write_tables(tables: Mapping[str, Table], out_dir: str | Path, *, plots: boo
             writer.writerow(header)
             writer.writerows([["" if c is None else c for c in r] for r in rows])
         paths[f"csv:{name}"] = path
-    (out / "tables.md").write_text("# mmtsb results\n\n" + tables_markdown(tables), encoding="utf-8")
+    (out / "tables.md").write_text("# mmtsb results\n\n" + tables_markdown(tables, warnings), encoding="utf-8")
     paths["markdown"] = out / "tables.md"
     if plots:
         from .plots import comparison_chart
 
         header, rows = tables["main"]
-        paths["plot:main"] = comparison_chart([f"{r[0]} / {r[1]}" for r in rows],
-                                              {"Agent SR": [r[3] for r in rows], "F1": [r[4] for r in rows],
-                                               "User SR": [r[6] for r in rows]}, out / "compare_main.png", "Main results")
+        col = {name: header.index(name) for name in ("Agent SR", "F1", "User SR")}
+        paths["plot:main"] = comparison_chart([f"{r[0]} / {r[1]} / {r[2]}" for r in rows],
+                                              {name: [r[i] for r in rows] for name, i in col.items()},
+                                              out / "compare_main.png", "Main results")
         header, rows = tables["discovery"]
-        paths["plot:discovery"] = comparison_chart([f"{r[0]} / {r[1]}" for r in rows],
-                                                   {"surfaced recall": [r[2] for r in rows], "invoked recall": [r[3] for r in rows]},
+        col = {"surfaced recall": header.index("Surfaced recall"), "invoked recall": header.index("Invoked recall")}
+        paths["plot:discovery"] = comparison_chart([f"{r[0]} / {r[1]} / {r[2]}" for r in rows],
+                                                   {name: [r[i] for r in rows] for name, i in col.items()},
                                                    out / "compare_discovery.png", "Tool discovery")
     return paths

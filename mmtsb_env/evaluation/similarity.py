@@ -35,9 +35,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Callable
 
+from ..textcache import text_cache
 from ..world.clock import parse_datetime
 
 NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
@@ -96,7 +97,7 @@ def _token_pattern() -> re.Pattern[str]:
     return _token_re
 
 
-@lru_cache(maxsize=16384)
+@text_cache(maxsize=16384)
 def _tokens(text: str) -> tuple[str, ...]:
     norm = unicodedata.normalize("NFKC", text).casefold()
     out: list[str] = []
@@ -145,7 +146,7 @@ def lcs_length(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -
     return len(b) - bin(v).count("1")
 
 
-@lru_cache(maxsize=16384)
+@text_cache(maxsize=4096)
 def _lcs_masks(b: tuple[str, ...]) -> dict[str, int]:
     """Bit ``i`` of ``masks[t]`` is set when ``b[i] == t`` (memoised: one side of a pair recurs)."""
     masks: dict[str, int] = {}
@@ -184,7 +185,7 @@ def rouge_l(expected: Any, actual: Any, tol: Tolerances | None = None) -> float:
     return score
 
 
-@lru_cache(maxsize=16384)
+@text_cache(maxsize=16384)
 def _rouge_forms(text: str) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
     """The canonical text's tokens, and those of its sorted list items (``None`` for one item)."""
     canon = _canonical(text)
@@ -213,7 +214,9 @@ _CURRENCY_WORD = re.compile(r"(?<=\d)\s*(?:usd|eur|gbp|cad|aud|jpy|inr|chf|dolla
                             r"|\b(?:usd|eur|gbp|cad|aud|jpy|inr|chf)\s*(?=\d)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?!\.?\d)")
-_ITEM_SPLIT = re.compile(r"\s*(?:\n|;|,)\s*")
+_ITEM_SEPARATOR = re.compile(r"[\n;,]")
+_SPACE_RUN = re.compile(r"\s+")  # one match per run: linear (``\s*\n\s*`` rescans a run from each of its spaces)
+_INLINE_SPACES = re.compile(r"[ \t\r\f\v]+")
 
 
 def _date(groups: tuple[str, ...], order: tuple[str, str, str]) -> str | None:
@@ -232,7 +235,7 @@ def _decimal(m: re.Match[str]) -> str:
     return m.group(1) + ("." + frac if frac else "")
 
 
-@lru_cache(maxsize=16384)
+@text_cache(maxsize=16384)
 def _canonical(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).casefold()
     for pattern, order in _DATE_FORMS:
@@ -241,7 +244,13 @@ def _canonical(text: str) -> str:
     t = _CURRENCY_WORD.sub("", t)
     t = _THOUSANDS.sub("", t)
     t = _DECIMAL.sub(_decimal, t)
-    return re.sub(r"[ \t\r\f\v]+", " ", re.sub(r"\s*\n\s*", "\n", t)).strip()
+    return _SPACE_RUN.sub(_collapse, t).strip()
+
+
+def _collapse(m: re.Match[str]) -> str:
+    """A run of white space: one line break if it holds one, else its blanks and tabs as one space."""
+    run = m.group(0)
+    return "\n" if "\n" in run else _INLINE_SPACES.sub(" ", run)
 
 
 def canonical_text(value: Any) -> str:
@@ -254,7 +263,7 @@ def canonical_text(value: Any) -> str:
 
 def _sorted_items(text: str) -> str | None:
     """The text's list items (lines, ``;`` or ``,`` separated) sorted, or ``None`` for a single item."""
-    items = [x for x in _ITEM_SPLIT.split(text) if x]
+    items = [x for x in (part.strip() for part in _ITEM_SEPARATOR.split(text)) if x]
     return "\n".join(sorted(items)) if len(items) > 1 else None
 
 
@@ -267,7 +276,7 @@ def text_contains(needle: Any, text: Any) -> bool:
     return _contained(n).search(t) is not None
 
 
-@lru_cache(maxsize=8192)
+@text_cache(maxsize=8192)
 def _contained(n: str) -> re.Pattern[str]:
     """The pattern of ``n`` as whole words/numbers (compiled once: ``re``'s own cache is small)."""
     left = r"(?<![0-9a-z.])" if n[0].isascii() and n[0].isalnum() else ""

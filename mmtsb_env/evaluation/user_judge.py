@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..users.reading import expectation, flags_claim, read, reported
+from ..textcache import text_cache
 from .evidence import field_of, rounds_reached
 from .judge import Criterion, Verdict, normalise, numbers_in
 from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
@@ -228,7 +228,7 @@ def _mentions(text: str, value: str) -> bool:
     return _whole_word(normalise(value)).search(normalise(text)) is not None
 
 
-@lru_cache(maxsize=8192)
+@text_cache(maxsize=8192)
 def _whole_word(needle: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + re.escape(needle) + r"(?!\w)")
 

@@ -17,6 +17,7 @@ import json
 from typing import Any, Mapping, Sequence
 
 from .evidence import image_data_url
+from .legend import LEGEND
 from .llm_judge import _changed
 
 MAX_TEXT = 4000
@@ -63,6 +64,7 @@ status.textContent=shown.length+' of '+tpls.length+' episode(s) shown';pageLabel
 document.getElementById('prev').disabled=page===0;document.getElementById('next').disabled=page>=pages()-1;
 document.getElementById('image-count').textContent=String(box.querySelectorAll('img').length);}
 function filter(w){which=w;shown=tpls.filter(matches);page=0;
+document.querySelectorAll('tr.idx').forEach(function(r){r.hidden=!matches(r);});
 document.querySelectorAll('.filters button[data-filter]').forEach(function(b){b.classList.toggle('active',b.getAttribute('data-filter')===which);});draw();}
 function jump(){var m=/^#ep-(\\d+)$/.exec(location.hash);if(!m){return false;}
 var k=shown.findIndex(function(t){return t.getAttribute('data-index')===m[1];});
@@ -193,7 +195,7 @@ def _episode(i: int, ep: Mapping[str, Any], summary: Mapping[str, Any] | None) -
     urls = {k: files[k] if k < len(files) else image_data_url(ep, k) for k in range(n_images)}
     status = _status(ep)
     head = (f"#{i + 1} {_e(ep.get('scenario_id'))} {_tag(status)} "
-            f"<small>F1 {float(ep.get('entity_f1') or 0):.2f} · {int(ep.get('steps') or 0)} steps · seed {_e(ep.get('seed'))}"
+            f"<small>F1 {float(ep.get('entity_f1') or 0):.2f} · {int(ep.get('steps') or 0)} steps ({int(ep.get('assistant_steps') or 0)} by the assistant) · seed {_e(ep.get('seed'))}"
             f" · {_e(ep.get('agent', ''))} · {_e(ep.get('mode', ''))}</small>")
     error = f"<p class='error'><b>Errored:</b> {_e(ep['error'])}</p>" if ep.get("error") else ""
     facts = ""
@@ -225,12 +227,16 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
     episodes = list(results.get("episodes", []))
     m = metrics or results.get("metrics") or {}
     cfg = results.get("config") or {}
-    kpis = [("episodes", len(episodes)), ("Agent SR", m.get("agent_sr")), ("mean F1", m.get("mean_entity_f1")),
-            ("avg steps", m.get("avg_steps")), ("User SR", m.get("user_sr")),
-            ("errored", (m.get("errored") or {}).get("count") if isinstance(m.get("errored"), Mapping) else m.get("errored"))]
-    kpi_html = "".join(f"<span>{_e(k)}: <b>{_e('—' if v is None else (f'{v:.3f}' if isinstance(v, float) else v))}</b></span>" for k, v in kpis)
+    kpis = [("episodes", "episodes", len(episodes)), ("Agent SR", "agent_sr", m.get("agent_sr")),
+            ("mean F1", "mean_entity_f1", m.get("mean_entity_f1")), ("avg steps", "avg_steps", m.get("avg_steps")),
+            ("avg assistant steps", "avg_assistant_steps", m.get("avg_assistant_steps")), ("User SR", "user_sr", m.get("user_sr")),
+            ("errored", "errored", (m.get("errored") or {}).get("count") if isinstance(m.get("errored"), Mapping) else m.get("errored"))]
+    kpi_html = "".join(f"<span title='{_e(LEGEND[key])}'>{_e(k)}: <b>{_e('—' if v is None else (f'{v:.3f}' if isinstance(v, float) else v))}</b></span>"
+                       for k, key, v in kpis)
+    kpi_html += ("<details class='legend'><summary>what these mean</summary><ul>"
+                 + "".join(f"<li>{_e(LEGEND[key])}</li>" for _, key, _ in kpis) + "</ul></details>")
     index = "".join(
-        f"<tr><td><a href='#ep-{i}'>{i + 1}</a></td><td>{_e(ep.get('scenario_id'))}</td><td>{_tag(_status(ep))}</td>"
+        f"<tr class='idx' data-status='{_status(ep)}'><td><a href='#ep-{i}'>{i + 1}</a></td><td>{_e(ep.get('scenario_id'))}</td><td>{_tag(_status(ep))}</td>"
         f"<td>{float(ep.get('entity_f1') or 0):.2f}</td><td>{int(ep.get('steps') or 0)}</td>"
         f"<td>{_e((summaries[i].get('failure') if summaries else '') or '')}</td></tr>" for i, ep in enumerate(episodes))
     body = "".join(_episode(i, ep, summaries[i] if summaries else None) for i, ep in enumerate(episodes))
@@ -245,6 +251,6 @@ def render_viewer(results: Mapping[str, Any], summaries: Sequence[Mapping[str, A
         "<span id='status'>(script not run)</span> · images on this page: <span id='image-count'>?</span> "
         "<button id='prev'>‹ previous</button> <span id='page'></span> <button id='next'>next ›</button></div>"
         "<ul id='js-errors'></ul>"
-        f"<table><tr><th>#</th><th>scenario</th><th>outcome</th><th>F1</th><th>steps</th><th>failure class</th></tr>{index}</table>"
+        f"<table><tr><th>#</th><th>scenario</th><th>outcome</th><th>F1</th><th>steps (both seats)</th><th>failure class</th></tr>{index}</table>"
         f"{body}<div id='episodes'></div></main><script>{_SCRIPT}</script></body></html>"
     )

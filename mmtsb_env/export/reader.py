@@ -118,7 +118,8 @@ def rows_to_records(rows: Sequence[dict[str, Any]]) -> list[Any]:
         record = EpisodeRecord(
             **optional,
             scenario_id=main["scenario_id"], seed=main["seed"], mode=main["mode"], agent=main["agent"],
-            metadata=json.loads(main["metadata"] or "{}"), steps=main["steps"], total_reward=main["total_reward"],
+            metadata=json.loads(main["metadata"] or "{}"), steps=main["steps"],
+            assistant_steps=main.get("assistant_steps", main["steps"]), total_reward=main["total_reward"],
             entity_f1=main["entity_f1"], passed=main["passed"], terminated=main["terminated"],
             truncated=main["truncated"], error=main["error"], verdict=verdict,
             entity=json.loads(main["entity"] or "{}"), rewards=rewards,
@@ -135,6 +136,10 @@ def rows_to_records(rows: Sequence[dict[str, Any]]) -> list[Any]:
         for k, v in extra.items():
             if k not in known:  # written by a build whose EpisodeRecord had this field
                 setattr(record, k, v)
+        if main.get("assistant_steps") is None:  # written before "steps" meant both seats: it counted the assistant's
+            from ..evaluation.metrics import paper_steps
+
+            record.steps = paper_steps({"log": record.log, "steps": record.assistant_steps})
         record.user = main["user"]
         record.trainable_seats = [s for s, row in seats.items() if row["trainable"]]
         if USER in seats:
@@ -155,10 +160,13 @@ def read_parquet(path: str | Path) -> list[Any]:
 
 
 def load_run(run_dir: str | Path) -> list[Any]:
-    """EpisodeRecords of a saved run: ``trajectories.parquet`` if present, else ``results.json``.
+    """EpisodeRecords of a saved run, with every image the run stored.
 
-    ``run_dir`` may also name either file. ``results.json`` (``mmtsb eval --out``) holds no
-    images; export its records with ``missing_images="restore"``.
+    ``run_dir`` may be the run folder of ``mmtsb eval --out`` (its ``results.json``, or
+    ``episodes.jsonl`` when the run did not finish, else ``trajectories.parquet``) or name one of
+    those files. Records read from JSON get their images back from the folder's ``images/`` (the
+    ``image_files`` of each episode), so a folder and its ``results.json`` give the same records;
+    images a run did not store are restored by the exporter (``missing_images="restore"``).
     """
     from dataclasses import fields
 
@@ -167,16 +175,30 @@ def load_run(run_dir: str | Path) -> list[Any]:
 
     path = Path(run_dir)
     if path.is_dir():
-        if (path / TRAJECTORIES_FILE).exists():
-            return read_parquet(path / TRAJECTORIES_FILE)
-        path = path / "results.json"
+        for name in ("results.json", "episodes.jsonl", TRAJECTORIES_FILE):
+            if (path / name).exists():
+                path = path / name
+                break
+        else:
+            raise FileNotFoundError(f"{run_dir}: no results.json, episodes.jsonl or {TRAJECTORIES_FILE} "
+                                    "(write one with `mmtsb eval --out DIR`)")
     if path.suffix == ".parquet":
         return read_parquet(path)
     if not path.exists():
         raise FileNotFoundError(f"{run_dir}: no {TRAJECTORIES_FILE} or results.json (write one with `mmtsb eval --out DIR`)")
-    data = json.loads(path.read_text())
-    episodes = data.get("episodes") if isinstance(data, dict) else None
+    if path.suffix == ".jsonl":
+        episodes = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        episodes = data.get("episodes") if isinstance(data, dict) else None
     if not isinstance(episodes, list):
         raise ValueError(f"{path}: expected an object with an 'episodes' list (the results.json of `mmtsb eval --out`)")
     known = {f.name for f in fields(EpisodeRecord)}
-    return [EpisodeRecord(**{k: v for k, v in ep.items() if k in known}) for ep in episodes]
+    records = []
+    for ep in episodes:
+        record = EpisodeRecord(**{k: v for k, v in ep.items() if k in known and k != "images"})
+        files = [path.parent / f for f in ep.get("image_files") or []]
+        if files and all(f.exists() for f in files):
+            record.images = [f.read_bytes() for f in files]
+        records.append(record)
+    return records

@@ -239,7 +239,7 @@ def _int(value: Any) -> int | None:
 
 # EpisodeRecord fields with their own columns; any other field goes to the ``extra`` JSON column.
 MAPPED_FIELDS = frozenset({
-    "scenario_id", "seed", "mode", "agent", "metadata", "steps", "total_reward", "entity_f1", "passed", "terminated",
+    "scenario_id", "seed", "mode", "agent", "metadata", "steps", "assistant_steps", "total_reward", "entity_f1", "passed", "terminated",
     "truncated", "error", "verdict", "user_verdict", "entity", "rewards", "messages", "user_messages", "tools", "log",
     "calls", "diff", "images", "image_sources", "agent_steps", "duration_s", "user", "user_steps", "trainable_seats",
 })
@@ -317,6 +317,7 @@ def episode_rows(record: Any, *, seats: Sequence[str] = SEATS, trainable: Sequen
             "image_ids": image_ids,
             "tools": _json(tools or []),
             "steps": int(record.steps),
+            "assistant_steps": int(getattr(record, "assistant_steps", 0) or 0),
             "seat_steps": len(steps),
             "rewards": rewards,
             "reward_components": steps,

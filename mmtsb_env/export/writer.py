@@ -33,6 +33,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..limits import scrub_deep
 from .rows import SEATS, episode_rows, record_repeat_key, step_rows
 from .schema import episode_schema, step_schema
 
@@ -82,7 +83,7 @@ class AtomicParquetFile:
     def _write(self, rows: list[dict[str, Any]]) -> None:
         if self._writer is None:
             raise RuntimeError(f"{self.path}: the writer is closed")
-        table = pa.Table.from_pylist(rows, schema=self.schema)
+        table = pa.Table.from_pylist(scrub_deep(rows), schema=self.schema)  # Parquet text is UTF-8: lone surrogates -> U+FFFD
         self._writer.write_table(table, row_group_size=len(rows))
         self.rows_written += len(rows)
 

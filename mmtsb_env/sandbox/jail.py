@@ -7,13 +7,18 @@ Two maintained tools do the work; this module only says what they should do.
   namespaces disabled, and a filesystem holding only: the interpreter, its shared library and
   standard library (without ``site-packages``), the system's shared libraries, the sandbox's own
   modules and the third-party packages agent code may import (:data:`PACKAGES`), all read-only; a
-  fresh ``/proc`` of the new PID namespace, a minimal ``/dev`` and a small private ``/tmp``. The
-  template is the jail's PID 1: when it exits the kernel kills every process of the jail.
+  fresh, read-only ``/proc`` of the new PID namespace, a minimal read-only ``/dev`` and an empty,
+  read-only ``/tmp`` (nothing in the jail can create a file anywhere). The template is the jail's
+  PID 1: when it exits the kernel kills every process of the jail.
 * **libseccomp** (through ``pyseccomp``) compiles two seccomp filters on the host:
   :data:`JAIL_DENIED` for everything in the jail (given to ``bwrap --seccomp``), and
-  :data:`WORKER_DENIED` that each worker adds right after it was forked (no fork, no exec, no
-  signals, no ``prlimit`` of another process). Workers load theirs with the kernel's own
-  ``prctl(PR_SET_SECCOMP)`` call (:func:`confine_worker`).
+  :data:`WORKER_DENIED` (and the argument rules beside it) that each worker adds right after it
+  was forked: no fork, no exec, no signal to anyone else by any route (``kill`` and its kin,
+  ``fcntl``/``ioctl`` that would make the kernel signal another process), no scheduling or
+  ``prlimit`` of another process, no System V or POSIX IPC, no ``memfd``, no extended attributes.
+  Workers load it with the kernel's own ``prctl(PR_SET_SECCOMP)`` call (:func:`confine_worker`);
+  once a worker's two threads run, it adds :data:`SEALED` (no ``clone`` at all) to both
+  (:func:`seal_worker`), so a worker holds exactly two of the jail's :data:`JAIL_PROCESSES` tasks.
 
 When the host runs as root, the jail does not run as root: the runtime's directories are first
 bind-mounted into a private staging mount namespace (``unshare``), then ``setpriv`` drops to
@@ -40,8 +45,9 @@ BWRAP = "bwrap"  # the launcher (tests replace it to simulate a kernel without u
 SITE = "/jail/site"  # where the sandbox package and its third-party packages appear in the jail
 STAGE = "/mnt"  # root only: mount point of the staging tmpfs (in a private mount namespace)
 NOBODY = 65534
-TMP_BYTES = 16 * 1024 * 1024
-JAIL_PROCESSES = 512  # RLIMIT_NPROC for the jail's uid: tasks (threads included) of all workers
+JAIL_PROCESSES = 2048  # RLIMIT_NPROC for the jail's uid: tasks (threads included) of the template and all workers
+WORKER_TASKS = 2  # a sealed worker's threads: the main (protocol) thread and the executor
+MAX_WORKERS = (JAIL_PROCESSES - 1) // WORKER_TASKS  # live interpreters per host process (1,023)
 # top-level packages agent code may import (policy.MODULE_RULES etc. beyond the stdlib), with the
 # directories of shared libraries their wheels ship beside them
 PACKAGES = {"RestrictedPython": (), "numpy": ("numpy.libs",), "PIL": ("pillow.libs",)}
@@ -64,8 +70,22 @@ CLONE_THREAD = 0x00010000
 WORKER_DENIED = (
     "fork", "vfork", "execve", "execveat", "kill", "tkill", "tgkill", "rt_sigqueueinfo",
     "rt_tgsigqueueinfo", "pidfd_send_signal", "pidfd_open", "setpriority", "sched_setaffinity",
-    "sched_setscheduler", "sched_setparam", "ioprio_set", "setsid", "setpgid",
+    "sched_setscheduler", "sched_setparam", "sched_setattr", "ioprio_set", "setsid", "setpgid",
+    "migrate_pages", "move_pages", "process_madvise", "process_mrelease",
+    # IPC objects outlive the worker (they belong to the jail's IPC namespace, i.e. the template)
+    "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop",
+    "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+    "mq_getsetattr", "memfd_create", "memfd_secret",
+    "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
 )
+# fcntl/ioctl commands that make the kernel send a signal (any, SIGKILL included) to another
+# process: the owner of an O_ASYNC descriptor, the signal it gets, a socket's process group. The
+# command is an unsigned int: only its low 32 bits are compared (the kernel ignores the rest).
+F_SETOWN, F_SETSIG, F_SETOWN_EX = 8, 10, 15
+FIOSETOWN, SIOCSPGRP, TIOCSPGRP = 0x8901, 0x8902, 0x5410
+SIGNAL_ROUTES = (("fcntl", (F_SETOWN, F_SETSIG, F_SETOWN_EX)), ("ioctl", (FIOSETOWN, SIOCSPGRP, TIOCSPGRP)))
+# added to a worker once its threads run: no new task at all (clone3 already answers ENOSYS)
+SEALED = ("clone",)
 
 
 class JailUnavailable(RuntimeError):
@@ -77,8 +97,8 @@ class JailUnavailable(RuntimeError):
 
 
 @lru_cache(maxsize=1)
-def _filters() -> tuple[bytes, bytes]:
-    """(jail filter, worker filter) as BPF programs compiled by libseccomp."""
+def _filters() -> tuple[bytes, bytes, bytes]:
+    """(jail filter, worker filter, sealing filter) as BPF programs compiled by libseccomp."""
     try:
         import pyseccomp as sc
     except (ImportError, OSError) as exc:  # the bindings or libseccomp.so.2 missing
@@ -103,7 +123,10 @@ def _filters() -> tuple[bytes, bytes]:
     worker = [(eperm, name, ()) for name in WORKER_DENIED]
     worker.append((eperm, "clone", (sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0),)))  # threads only
     worker.append((eperm, "prlimit64", (sc.Arg(0, sc.NE, 0),)))  # its own limits only
-    return compile_(jail), compile_(worker)
+    for call, commands in SIGNAL_ROUTES:
+        worker += [(eperm, call, (sc.Arg(1, sc.MASKED_EQ, 0xFFFFFFFF, command),)) for command in commands]
+    sealed = [(eperm, name, ()) for name in SEALED]
+    return compile_(jail), compile_(worker), compile_(sealed)
 
 
 def jail_filter() -> bytes:
@@ -112,6 +135,17 @@ def jail_filter() -> bytes:
 
 def worker_filter() -> bytes:
     return _filters()[1]
+
+
+def sealing_filter() -> bytes:
+    return _filters()[2]
+
+
+def seccomp_syscall() -> int:
+    """The number of the ``seccomp`` system call on this machine (the jail cannot ask libseccomp)."""
+    import pyseccomp as sc
+
+    return sc.resolve_syscall(sc.Arch.NATIVE, "seccomp")
 
 
 def _package_binds() -> list[tuple[str, str]]:
@@ -175,8 +209,8 @@ def launch_command(python_args: list[str], seccomp_fd: int) -> list[str]:
             args += ["--symlink", os.readlink(path), path]
     if os.path.isfile("/etc/ld.so.cache"):
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
-    for path in ("/", "/dev", *covered):  # every tmpfs but /tmp read-only
+    args += ["--proc", "/proc", "--dev", "/dev", "--perms", "0555", "--size", "4096", "--tmpfs", "/tmp"]
+    for path in ("/", "/dev", "/tmp", "/proc", *covered):  # nothing writable: no file can be created
         args += ["--remount-ro", path]
     args += ["--chdir", "/", "--seccomp", str(seccomp_fd), "--", interpreter(), *python_args]
     if not staged:
@@ -201,13 +235,13 @@ def _libc():
     return ctypes.CDLL(None, use_errno=True)
 
 
-def confine_template() -> None:
+def confine_template(tasks: int = JAIL_PROCESSES) -> None:
     """Template start-up: not dumpable (no worker can read its memory through /proc) and a
     ceiling on the jail's tasks."""
     import resource
 
     _libc().prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
-    resource.setrlimit(resource.RLIMIT_NPROC, (JAIL_PROCESSES, JAIL_PROCESSES))
+    resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
 
 
 def confine_worker(bpf: bytes) -> None:
@@ -224,3 +258,19 @@ def confine_worker(bpf: bytes) -> None:
     fprog = SockFprog(len(bpf) // 8, ctypes.addressof(program))
     if libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
         raise OSError(ctypes.get_errno(), "loading the worker's seccomp filter failed")
+
+
+def seal_worker(bpf: bytes, seccomp_nr: int) -> None:
+    """Add ``bpf`` (:data:`SEALED`) to every thread of this process at once (``seccomp()`` with
+    ``SECCOMP_FILTER_FLAG_TSYNC``): from now on the worker starts no thread."""
+    import ctypes
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    libc = _libc()
+    program = ctypes.create_string_buffer(bpf, len(bpf))
+    fprog = SockFprog(len(bpf) // 8, ctypes.addressof(program))
+    # SECCOMP_SET_MODE_FILTER 1, SECCOMP_FILTER_FLAG_TSYNC 1
+    if libc.syscall(ctypes.c_long(seccomp_nr), ctypes.c_uint(1), ctypes.c_uint(1), ctypes.byref(fprog)) != 0:
+        raise OSError(ctypes.get_errno(), "sealing the worker (seccomp TSYNC) failed")

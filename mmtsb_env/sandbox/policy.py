@@ -423,7 +423,7 @@ class ModuleRule:
 MODULE_RULES: dict[str, ModuleRule] = {
     "json": ModuleRule(),
     "math": ModuleRule(),
-    "re": ModuleRule(),
+    "re": ModuleRule(deny={"template", "TEMPLATE", "T"}),  # undocumented, deprecated
     "datetime": ModuleRule(deny={"datetime_CAPI"}),
     "collections": ModuleRule(submodules={"abc"}),
     "collections.abc": ModuleRule(),

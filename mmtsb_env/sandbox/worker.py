@@ -51,6 +51,7 @@ HELLO = b"!"
 _UCRED = struct.Struct("iII")  # struct ucred: pid, uid, gid
 PARENT_EXTRA_GRACE_S = 0.5  # a run still busy this long after its deadline: the worker is killed
 START_TIMEOUT_S = 30.0
+CLOSE_GRACE_S = 0.2  # how long a closing host waits for the worker to take "close" (then kills it)
 ERROR_KINDS = {None, "syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion"}
 # default object reprs show memory addresses, which differ between processes
 _ADDRESS = re.compile(r"( at 0x)[0-9a-fA-F]{4,16}>")
@@ -90,6 +91,26 @@ def _read_frame_blocking(fd: int) -> bytes:
     return _read_exact_blocking(fd, size)
 
 
+def _write_frame_deadline(fd: int, payload: bytes, deadline: float) -> bool:
+    """Host side: write one frame to the worker's non-blocking socket by ``deadline``; False when
+    the worker did not take it in time (it is not reading: the caller kills it)."""
+    view = memoryview(_HEADER.pack(len(payload)) + payload)
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT | select.POLLHUP | select.POLLERR)
+    while view:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if not poller.poll(max(1, int(remaining * 1000))):
+            continue
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            continue
+        view = view[written:]
+    return True
+
+
 def _read_exact_deadline(fd: int, n: int, deadline: float) -> bytes | None:
     chunks = []
     poller = select.poll()
@@ -100,7 +121,10 @@ def _read_exact_deadline(fd: int, n: int, deadline: float) -> bytes | None:
             return None
         if not poller.poll(max(1, int(remaining * 1000))):
             continue
-        chunk = os.read(fd, min(n, 1 << 20))
+        try:
+            chunk = os.read(fd, min(n, 1 << 20))
+        except BlockingIOError:
+            continue
         if not chunk:
             raise EOFError
         chunks.append(chunk)
@@ -147,8 +171,9 @@ def _scrub(outcome: dict[str, Any]) -> dict[str, Any]:
     return outcome
 
 
-def child_main(fd: int) -> None:
-    """Serve one host interpreter over socket ``fd`` (runs in a worker forked from the template)."""
+def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> None:
+    """Serve one host interpreter over socket ``fd`` (runs in a worker forked from the template);
+    in the jail, ``sealing_filter`` is added to both threads once the executor thread runs."""
     import resource
 
     _die_with_template()
@@ -178,6 +203,10 @@ def child_main(fd: int) -> None:
     engine = Engine({n: make_stub(n) for n in names}, limits, allow_numpy=True, soft_memory_mb=None,
                     seed=config["seed"], clock=config["clock"], unguarded=bool(config.get("unguarded")))
     engine.warm_up()
+    if sealing_filter:
+        from .jail import seal_worker
+
+        seal_worker(sealing_filter, seccomp_nr)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     cpu = cpu_seconds(limits)
@@ -277,11 +306,13 @@ class IsolatedBackend:
             self.sock = None
             self.rfd = self.wfd = None
             raise RuntimeError(f"could not start the sandbox worker process: {exc}") from None
+        sock.setblocking(False)  # every read and write of the host waits on a deadline
         config = {"tools": sorted(n for n in self.functions if n != IMAGE_CALL), "limits": self.limits,
                   "seed": self.seed, "clock": self.clock, "images": IMAGE_CALL in self.functions,
                   "unguarded": self.unguarded}
         try:
-            _write_frame(self.wfd, pickle.dumps(config))
+            if not _write_frame_deadline(self.wfd, pickle.dumps(config), time.monotonic() + START_TIMEOUT_S):
+                raise WorkerDied("the sandbox worker did not start in time")
             frame = _read_exact_deadline(self.rfd, _HEADER.size, time.monotonic() + START_TIMEOUT_S)
             if frame is None:
                 raise WorkerDied("the sandbox worker did not start in time")
@@ -317,7 +348,7 @@ class IsolatedBackend:
         if self.pid is None:
             return
         try:
-            _write_frame(self.wfd, pickle.dumps({"t": "close"}))
+            _write_frame_deadline(self.wfd, pickle.dumps({"t": "close"}), time.monotonic() + CLOSE_GRACE_S)
         except OSError:
             pass
         self._kill()
@@ -356,9 +387,9 @@ class IsolatedBackend:
         deadline = time.monotonic() + float(self.limits.timeout_s) + PARENT_EXTRA_GRACE_S
         message = {"t": "run", "code": marshal.dumps(unit.code), "filename": unit.filename, "source": unit.source}
         try:
-            _write_frame(self.wfd, pickle.dumps(message))
+            sent = _write_frame_deadline(self.wfd, pickle.dumps(message), deadline)
             while True:
-                event = self._receive(deadline)
+                event = self._receive(deadline) if sent else None
                 if event is None:
                     self._kill()
                     return self._lost(
@@ -368,7 +399,7 @@ class IsolatedBackend:
                     )
                 tag = event.get("t")
                 if tag == "call":
-                    self._serve_call(event)
+                    sent = self._serve_call(event, deadline)
                 elif tag == "done":
                     outcome = self._validate_outcome(event)
                     if outcome.get("abandoned"):
@@ -386,13 +417,16 @@ class IsolatedBackend:
     def variables(self) -> list[str]:
         if self.pid is None:
             return []
+        deadline = time.monotonic() + 5.0
         try:
-            _write_frame(self.wfd, pickle.dumps({"t": "vars"}))
-            event = self._receive(time.monotonic() + 5.0)
+            event = self._receive(deadline) if _write_frame_deadline(self.wfd, pickle.dumps({"t": "vars"}), deadline) else None
         except (EOFError, OSError, ValueError):
             self._kill()
             return []
-        if not event or event.get("t") != "vars" or not isinstance(event.get("names"), list):
+        if event is None:  # it did not answer in time
+            self._kill()
+            return []
+        if event.get("t") != "vars" or not isinstance(event.get("names"), list):
             return []
         return [n for n in event["names"] if isinstance(n, str)]
 
@@ -434,7 +468,8 @@ class IsolatedBackend:
         return {"ok": ok, "output": output, "error": error, "error_kind": kind,
                 "abandoned": bool(event.get("abandoned"))}
 
-    def _serve_call(self, event: dict[str, Any]) -> None:
+    def _serve_call(self, event: dict[str, Any], deadline: float) -> bool:
+        """Run one tool call for the worker and send the reply by ``deadline`` (False: not taken)."""
         name, args, kwargs = event.get("name"), event.get("args"), event.get("kwargs")
         if not isinstance(name, str) or not isinstance(args, list) or not isinstance(kwargs, dict):
             raise ValueError("malformed call")
@@ -453,4 +488,4 @@ class IsolatedBackend:
         except Exception as exc:  # noqa: BLE001 - an unpicklable result
             payload = pickle.dumps({"ok": False, "type": "TypeError",
                                     "args": (f"the result of {name} could not be sent: {exc}",), "kind": None})
-        _write_frame(self.wfd, payload)
+        return _write_frame_deadline(self.wfd, payload, deadline)

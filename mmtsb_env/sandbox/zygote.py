@@ -41,7 +41,7 @@ _BOOT = (
     "import sys, types\n"
     "pkg = types.ModuleType('mmtsb_env'); pkg.__path__ = [sys.argv[2]]; sys.modules['mmtsb_env'] = pkg\n"
     "from mmtsb_env.sandbox.zygote import serve\n"
-    "serve(int(sys.argv[1]), b'')\n"
+    "serve(int(sys.argv[1]))\n"
 )
 # Runs in the jail (``python -s -S -P``: no site-packages; the environment is the one given
 # below): the jail's filesystem holds only the runtime and ``jail.SITE``, where ``mmtsb_env`` is a
@@ -50,7 +50,7 @@ _JAIL_BOOT = (
     "import sys\n"
     "sys.path.insert(0, sys.argv[2])\n"
     "from mmtsb_env.sandbox.zygote import serve\n"
-    "serve(int(sys.argv[1]), bytes.fromhex(sys.argv[3]))\n"
+    "serve(int(sys.argv[1]), bytes.fromhex(sys.argv[3]), bytes.fromhex(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))\n"
 )
 
 
@@ -63,7 +63,10 @@ def _preload() -> None:
     import encodings
     import pkgutil
 
-    lazy = ["_strptime", "traceback", "linecache"]  # imported on first use by the stdlib itself
+    # imported on first use by the stdlib itself, or by numpy's module __getattr__ (which would
+    # fail in a worker and name a file of the jail)
+    lazy = ["_strptime", "traceback", "linecache", "numpy.ma", "numpy.char", "numpy.strings", "numpy.rec",
+            "numpy.polynomial", "numpy.fft", "numpy.exceptions", "numpy.dtypes", "numpy.matrixlib"]
     codecs = [f"encodings.{m.name}" for m in pkgutil.iter_modules(encodings.__path__)]  # str.encode(...)
     for name in [*policy.MODULE_RULES, *policy.NUMPY_RULES, *policy.PIL_RULES, *lazy, *codecs]:
         try:
@@ -79,16 +82,22 @@ def _preload() -> None:
     policy.warm_caches()
 
 
-def serve(fd: int, worker_filter: bytes) -> None:
-    """Template main loop (runs in the exec'd process; ``worker_filter``: the seccomp program
-    each worker loads right after the fork, empty without the jail)."""
+def serve(fd: int, worker_filter: bytes = b"", sealing_filter: bytes = b"", seccomp_nr: int = 0,
+          tasks: int = 0) -> None:
+    """Template main loop (runs in the exec'd process). In the jail: ``worker_filter`` is the
+    seccomp program each worker loads right after the fork, ``sealing_filter`` the one it adds
+    (through system call ``seccomp_nr``) once its threads run, ``tasks`` the jail's ceiling on
+    tasks; all empty without the jail.
+
+    A fork that fails (the ceiling reached) is answered with ``-errno`` instead of a pid: the
+    template never exits over it, so the other workers live on."""
     sock = socket.socket(fileno=fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # workers are reaped automatically
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the host's Ctrl-C is the host's business
     if worker_filter:
         from .jail import confine_template
 
-        confine_template()
+        confine_template(tasks)
     _preload()
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -106,7 +115,10 @@ def serve(fd: int, worker_filter: bytes) -> None:
             return  # the host went away
         if not fds:
             continue
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError as exc:  # EAGAIN: the jail's task ceiling (RLIMIT_NPROC) is reached
+            pid = -(exc.errno or 1)
         if pid == 0:
             code = 70
             try:
@@ -120,7 +132,7 @@ def serve(fd: int, worker_filter: bytes) -> None:
                     confine_worker(worker_filter)  # before any thread exists: all inherit it
                 from .worker import child_main
 
-                child_main(fds[0])
+                child_main(fds[0], sealing_filter, seccomp_nr)
                 code = 0
             except BaseException:  # noqa: BLE001 - never return into the template loop
                 pass
@@ -151,6 +163,7 @@ class _Template:
         }
         keep = [child.fileno()]
         filter_read = None
+        self.max_workers = 0
         if jail == "off":
             command = [sys.executable, "-s", *_SAFE_PATH, "-c", _BOOT, str(child.fileno()), package_dir]
         else:
@@ -158,6 +171,7 @@ class _Template:
 
             try:
                 jail_bpf, worker_bpf = kernel_jail.jail_filter(), kernel_jail.worker_filter()
+                sealing_bpf, seccomp_nr = kernel_jail.sealing_filter(), kernel_jail.seccomp_syscall()
             except kernel_jail.JailUnavailable:
                 parent.close()
                 child.close()
@@ -167,7 +181,9 @@ class _Template:
             os.close(filter_write)
             keep.append(filter_read)
             command = kernel_jail.launch_command(
-                ["-s", "-S", *_SAFE_PATH, "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex()], filter_read)
+                ["-s", "-S", *_SAFE_PATH, "-c", _JAIL_BOOT, str(child.fileno()), kernel_jail.SITE, worker_bpf.hex(),
+                 sealing_bpf.hex(), str(seccomp_nr), str(kernel_jail.JAIL_PROCESSES)], filter_read)
+            self.max_workers = (kernel_jail.JAIL_PROCESSES - 1) // kernel_jail.WORKER_TASKS
         # start-up errors (the launcher's, the template's before it is ready) go to an unlinked file:
         # read if the start fails; never a pipe that a later write could block on or break
         self.errors = tempfile.TemporaryFile()
@@ -235,6 +251,11 @@ class _Template:
         finally:
             theirs.close()
         (pid,) = _PID.unpack(data)
+        if pid < 0:
+            ours.close()
+            most = f": at most {self.max_workers} interpreters can be live at once in one process" if self.max_workers else ""
+            raise JailFull(f"the sandbox template could not start another worker process ({os.strerror(-pid)}){most}; "
+                           "close some")
         return pid, ours
 
     def close(self) -> None:
@@ -246,6 +267,10 @@ class _Template:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class JailFull(RuntimeError):
+    """The template could not fork a worker (the jail's task ceiling); the template lives on."""
 
 
 _lock = threading.Lock()

@@ -580,6 +580,9 @@ def api_docs_search_api_docs(world, query: str | None = "", page_index: int | No
         page_index: page of results to return, from 0.
         page_limit: tools per page (1-20).
     """
+    from ..apps._common import query_words
+
+    query_words(query)  # at most MAX_QUERY_WORDS
     index_ = 0 if page_index is None else page_index
     limit = 5 if page_limit is None else page_limit
     if index_ < 0:

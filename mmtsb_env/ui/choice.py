@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode
     from ..scenario.model import UIDecision
 
-_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)|(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:USD|EUR|GBP|dollars)")
+# A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
+_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+                    r"|(?<![\d,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:USD|EUR|GBP|dollars)")
 _PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
 _SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
 _NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)

@@ -194,11 +194,12 @@ def ui_judge_messages(episode: Any, image_url: Callable[[int], str] | None = Non
 
 def parse_ui_judge_reply(text: str) -> Verdict:
     """Read the judge's JSON reply; a missing criterion or unreadable reply fails."""
-    match = re.search(r"\{.*\}", text or "", re.DOTALL)
+    text = text or ""
+    start, end = text.find("{"), text.rfind("}")  # the outermost braces (a regex `\{.*\}` rescans from every "{")
     data: dict[str, Any] = {}
-    if match:
+    if 0 <= start < end:
         try:
-            data = json.loads(match.group(0))
+            data = json.loads(text[start:end + 1])
         except json.JSONDecodeError:
             data = {}
     found = {str(c.get("criterion")): c for c in data.get("criteria", []) if isinstance(c, dict)}

@@ -23,6 +23,7 @@ MAX_PIXELS = 16_000_000
 MAX_POINTS = 100_000
 MAX_ABS = 1e100
 MAX_TEXT = 300
+MAX_LABELS = 200  # texts drawn from the data (point labels, bar and tick names, pie slices): each is a text artist
 PLOT_TYPES = ("line", "bar", "scatter", "histogram", "boxplot", "pie", "heatmap")
 LINE_STYLES = {"solid": "-", "dashed": "--", "dotted": ":", "dashdot": "-.", "-": "-", "--": "--", ":": ":",
                "-.": "-.", "none": "None", "": "None"}
@@ -207,8 +208,8 @@ def make_plot(
     ls = LINE_STYLES[line_style]
     mk = _marker(marker, default="o" if kind == "scatter" else None)
     for name, values in (("labels", labels), ("categories", categories)):
-        if values is not None and len(values) > MAX_POINTS:
-            raise InvalidArgument(f"parameter {name!r} is too long")
+        if values is not None:
+            _check_labels(values, name)
 
     # -- data checks per type (all before drawing)
     plan: dict[str, Any] = {}
@@ -241,6 +242,8 @@ def make_plot(
             n = len(series[""])
         else:
             raise InvalidArgument("plot type 'bar' needs 'heights' (or 'groups' for grouped bars)")
+        if n > MAX_LABELS:
+            raise InvalidArgument(f"a bar chart has {n} bars per series; at most {MAX_LABELS} are allowed")
         cats = [str(c) for c in categories] if categories is not None else [str(i + 1) for i in range(n)]
         if len(cats) != n:
             raise InvalidArgument(f"parameter 'categories' has {len(cats)} names but there are {n} bars per series; they must match")
@@ -290,6 +293,8 @@ def make_plot(
         vals = _finite_list(sizes if sizes is not None else data, name, nonneg=True)
         if sum(vals) <= 0:
             raise InvalidArgument(f"parameter {name!r} must have a positive sum")
+        if len(vals) > MAX_LABELS:
+            raise InvalidArgument(f"a pie chart has {len(vals)} slices; at most {MAX_LABELS} are allowed")
         if labels is not None:
             _same_len(vals, name, labels, "labels")
         ex = None
@@ -373,8 +378,19 @@ def _matrix(matrix: Any) -> dict[str, Any]:
         if labels is not None:
             if not isinstance(labels, list) or len(labels) != n:
                 raise InvalidArgument(f"parameter 'matrix.{key}' must be a list of {n} names")
+            _check_labels(labels, f"matrix.{key}")
             out[key] = [str(v) for v in labels]
     return out
+
+
+def _check_labels(values: Sequence[Any], name: str) -> None:
+    """Texts the chart draws one artist each for: at most :data:`MAX_LABELS`, each at most
+    :data:`MAX_TEXT` characters (drawing time grows with both)."""
+    if len(values) > MAX_LABELS:
+        raise InvalidArgument(f"parameter {name!r} has {len(values)} names; at most {MAX_LABELS} are allowed")
+    for value in values:
+        if len(str(value)) > MAX_TEXT:
+            raise InvalidArgument(f"a name in parameter {name!r} is too long ({len(str(value))} characters, at most {MAX_TEXT})")
 
 
 def _draw(kind: str, ax, fig, plan: dict[str, Any], p: dict[str, Any]) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Mapping
 
+from ..limits import check_field
 from .schema import SchemaError, TABLES
 
 Row = dict[str, Any]
@@ -244,6 +245,7 @@ class World:
             raise SchemaError(f"table {table!r}: row has no value for key {key_col!r}")
         if self.exists(table, key):
             raise SchemaError(f"table {table!r}: a row with {key_col}={key!r} already exists")
+        _check_texts(table, full)
         self._write(table, key, _copy_row(full))
         return _copy_row(full)
 
@@ -257,6 +259,7 @@ class World:
             unknown = [c for c in fields if c not in spec.columns]
             if unknown:
                 raise SchemaError(f"table {table!r}: unknown column(s) {unknown}")
+        _check_texts(table, fields)
         new = dict(current)
         new.update({k: copy.deepcopy(v) for k, v in fields.items()})
         if spec is not None:
@@ -398,3 +401,11 @@ def build_layer(rows_by_table: Mapping[str, list[Row]], below: Layer | None = No
             full = spec.complete(merged) if spec is not None else _copy_row(merged)
             out[full[key_col]] = full
     return Layer(tables)
+
+
+def _check_texts(table: str, values: Mapping[str, Any]) -> None:
+    """Refuse a write whose text is over the written-field cap or not valid Unicode (nothing is written)."""
+    for column, value in values.items():
+        problem = check_field(value, f"{table}.{column}")
+        if problem:
+            raise SchemaError(problem)

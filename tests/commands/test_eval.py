@@ -181,18 +181,20 @@ def test_report_over_two_runs_prints_the_papers_tables(tmp_path):
     result = runner.invoke(app, ["report", str(a), str(b), "--out", str(tmp_path / "tables")])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "| Model | Interface | Episodes | Agent SR | F1 | Avg. Steps | User SR |" in out
-    assert "| oracle | tool | 2 | 1.000 | 1.000 |" in out and "| oracle | paper | 2 | 1.000 | 1.000 |" in out
-    assert "| Model | Interface | Surfaced recall | Invoked recall | Search calls / scenario |" in out
+    assert ("| Model | Suite | Interface | Seeds | Episodes | Agent SR | Agent SR ± (seeds) | F1 | F1 ± (seeds) | "
+            "Avg. Steps | Assistant steps | User SR |") in out
+    assert "| oracle | demo | tool | 1 | 2 | 1.000 | — | 1.000 |" in out and "| oracle | demo | paper | 1 | 2 | 1.000 | — | 1.000 |" in out
+    assert "| Model | Suite | Interface | Surfaced recall | Invoked recall | Search calls / scenario |" in out
     # recall only where discovery is on: the tool harness has none, the paper's oracle finds every tool
-    assert "| oracle | tool | — | — | 0.000 |" in out and "| oracle | paper | 1.000 | 1.000 |" in out
+    assert "| oracle | demo | tool | — | — | 0.000 |" in out and "| oracle | demo | paper | 1.000 | 1.000 |" in out
     for key in ("image_arrival", "flow_type", "challenge_type", "image_category", "num_images"):
         assert (tmp_path / "tables" / f"by_{key}.csv").is_file(), key
     main = (tmp_path / "tables" / "main.csv").read_text().splitlines()
-    assert main[0] == "Model,Interface,Episodes,Agent SR,F1,Avg. Steps,User SR" and len(main) == 3
+    header = main[0].split(",")
+    assert header[:3] == ["Model", "Suite", "Interface"] and len(main) == 3
     assert (tmp_path / "tables" / "compare_main.png").read_bytes().startswith(b"\x89PNG")
-    paper_steps = float(main[2].split(",")[5])
-    tool_steps = float(main[1].split(",")[5])
+    paper_steps = float(main[2].split(",")[header.index("Avg. Steps")])
+    tool_steps = float(main[1].split(",")[header.index("Avg. Steps")])
     assert paper_steps > tool_steps  # searching costs steps
 
 

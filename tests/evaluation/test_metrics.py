@@ -77,7 +77,7 @@ def test_rates_exclude_errored_episodes():
     ]
     m = compute_metrics(records)
     assert (m["episodes"], m["agent_sr"], m["mean_entity_f1"], m["avg_steps"], m["user_sr"]) == (3, 0.5, 0.75, 5.0, 0.5)
-    assert m["avg_agent_steps"] == 5.0 and m["ui"] is None
+    assert m["avg_assistant_steps"] == 5.0 and m["ui"] is None
     assert m["errored"] == {"count": 1, "episodes": [{"scenario_id": "c", "error": "backend error: connection refused"}]}
     assert m["criteria_pass_rates"]["information_accuracy"] == 0.5 and m["criteria_pass_rates"]["task_completion"] == 1.0
     assert m["failures"]["primary"]["factual_error"] == 1 and m["failures"]["failed"] == 1
@@ -119,7 +119,7 @@ def test_breakdowns_by_metadata():
     ]
     b = compute_metrics(records)["breakdowns"]
     assert b["flow_type"]["lookup"] == {"n": 2, "errored": 0, "agent_sr": 0.5, "mean_entity_f1": 0.75, "avg_steps": 3.0,
-                                   "avg_agent_steps": 3.0, "user_sr": None}
+                                   "avg_assistant_steps": 3.0, "user_sr": None}
     assert b["flow_type"]["compare"]["errored"] == 1 and b["flow_type"]["compare"]["agent_sr"] is None
     assert b["image_category"]["receipt"]["n"] == 2 and b["image_category"]["poster"]["agent_sr"] == 1.0
     assert list(b["num_images"]) == ["1", "2", "10"]  # numeric order
@@ -132,11 +132,12 @@ def test_metrics_on_real_records_with_scenarios():
     m = compute_metrics(records, scenarios)
     assert m["agent_sr"] == 1.0 and m["tool_recall"] == {"episodes": 0, "surfaced": None, "invoked": None}  # no discovery
     # steps in the paper's unit: both roles' messages, tool calls and results (the step cap's unit)
+    # one meaning of "steps": a record's steps are the paper's; the assistant's actions are named apart
     for r in records:
         counted = [e for e in r.log if e["visible_to"] != ["environment"]]
-        assert len(counted) > r.steps
+        assert len(counted) == r.steps > r.assistant_steps > 0
     assert m["avg_steps"] == pytest.approx(sum(len([e for e in r.log if e["visible_to"] != ["environment"]]) for r in records) / 4)
-    assert m["avg_agent_steps"] == pytest.approx(sum(r.steps for r in records) / 4)
+    assert m["avg_assistant_steps"] == pytest.approx(sum(r.assistant_steps for r in records) / 4)
     with_search = run_suite(scenarios[:2], lambda: OracleAgent(scenarios), env_kwargs={"tool_search": True})
     searched = compute_metrics(with_search, scenarios)
     # with discovery on, the oracle searches for each tool before calling it: every reference tool surfaced and invoked
@@ -155,3 +156,15 @@ def test_ui_sr_is_reported_apart_from_agent_sr():
                          rec("u3", True, 1.0, 3, verdict=v3), rec("t", True, 1.0, 3)])
     assert m["ui"] == {"episodes": 3, "agent_sr": pytest.approx(2 / 3, abs=1e-6), "ui_sr": pytest.approx(2 / 3, abs=1e-6)}
     assert m["agent_sr"] == 0.5 and m["failures"]["primary"]["other"] == 1
+
+
+def test_records_written_when_steps_counted_the_assistant_read_back_in_the_papers_unit():
+    from mmtsb_env.runner import EpisodeRecord
+
+    scenarios = mmtsb_env.load_suite("demo")
+    record = run_suite(scenarios[:1], lambda: OracleAgent(scenarios))[0]
+    old = record.to_json()
+    old["steps"] = old.pop("assistant_steps")  # the old layout: one "steps", the driving loop's count
+    back = EpisodeRecord.from_json(old)
+    assert (back.steps, back.assistant_steps) == (record.steps, record.assistant_steps)
+    assert back.steps > back.assistant_steps

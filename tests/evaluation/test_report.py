@@ -56,13 +56,16 @@ def test_report_command_rebuilds_and_lists_errored_episodes(run_dir, tmp_path):
     data = load_results(run_dir)
     broken = dict(data["episodes"][0], error="backend error: server went away", passed=False)
     data["episodes"].append(broken)
-    (tmp_path / "results.json").write_text(json.dumps(data))
-    result = runner.invoke(app, ["report", str(tmp_path)])
+    run, out = tmp_path / "run", tmp_path / "out"
+    run.mkdir()
+    (run / "results.json").write_text(json.dumps(data))
+    result = runner.invoke(app, ["report", str(run), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "markdown: " in result.output and "plots: 7 file(s)" in result.output
-    md = (tmp_path / "report.md").read_text()
+    assert sorted(p.name for p in run.iterdir()) == ["results.json"]  # the run folder is only read
+    md = (out / "report.md").read_text()
     assert "| errored (excluded below) | 1 |" in md and "| demo/compare_receipts | backend error: server went away |" in md
-    report = json.loads((tmp_path / "report.json").read_text())
+    report = json.loads((out / "report.json").read_text())
     assert report["metrics"]["episodes"] == 4 and report["metrics"]["agent_sr"] == 1.0
     assert [e["errored"] for e in report["episodes"]] == [False, False, False, True]
 
@@ -185,6 +188,28 @@ def test_viewer_shows_one_page_and_follows_episode_links(tmp_path, fragment, pag
     assert f'<span id="page">page {page} of 3</span>' in dom and '<span id="status">60 of 60 episode(s) shown</span>' in dom
     if fragment:
         assert re.search(r'<details class="episode" id="ep-57" open="">', dom)  # opened, not only laid out
+
+
+@needs_chromium
+def test_viewer_failed_filter_hides_passing_rows_of_the_index(tmp_path):
+    """Clicking "Failed" (the real button, in Chromium) leaves only failed episodes, in the index
+    table as in the episode list; "All" brings every row back."""
+    page = render_viewer(_many_episodes(9))
+    click = ("<script>document.querySelector(\"button[data-filter='fail']\").click();"
+             "document.body.setAttribute('data-clicked','1');</script></body>")
+    for name, extra in (("fail", click), ("all", click.replace("'fail'", "'all'"))):
+        path = tmp_path / f"{name}.html"
+        path.write_text(page.replace("</body>", extra))
+        proc = _chromium("--dump-dom", path.as_uri(), profile=tmp_path / f"prof-{name}")
+        dom = proc.stdout
+        assert 'data-clicked="1"' in dom and not _console_errors(proc.stderr), proc.stderr[-2000:]
+        rows = re.findall(r'<tr class="idx" data-status="(\w+)"( hidden="")?>', dom)
+        assert len(rows) == 9
+        visible = [status for status, hidden in rows if not hidden]
+        if name == "fail":
+            assert visible == ["fail"] * 3 and '<span id="status">3 of 9 episode(s) shown</span>' in dom
+        else:
+            assert len(visible) == 9
 
 
 def test_write_report_without_plots_or_viewer(run_dir, tmp_path):

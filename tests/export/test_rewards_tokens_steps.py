@@ -101,7 +101,7 @@ def test_token_ids_logprobs_and_loss_mask():
     for tok, m, lp in zip(assistant["token_ids"], assistant["loss_mask"], assistant["logprobs"]):
         assert (m == 1) == (tok < 1000)  # generated tokens are < 1000 in this fake vocabulary
         assert lp == (-0.5 if m else 0.0)
-    assert len(assistant["token_steps"]) == record.steps
+    assert len(assistant["token_steps"]) == record.assistant_steps
     assert json.loads(assistant["agent_steps"])[0] == {"usage": {"completion_tokens": assistant["token_steps"][0]["completion_ids"].__len__()}}
     assert user["token_ids"] is None and user["loss_mask"] is None and user["token_steps"] is None
 
@@ -111,7 +111,7 @@ def test_history_rewriting_template_keeps_steps_but_no_flat_sequence():
     record = run_episode(next(s for s in DEMO if s.id == MULTI), agent)
     row = episode_rows(record, seats=["assistant"], missing_images="drop")[0]
     assert row["token_ids"] is None and row["loss_mask"] is None and row["logprobs"] is None
-    assert len(row["token_steps"]) == record.steps and row["token_steps"][1]["prompt_ids"][0] == 7
+    assert len(row["token_steps"]) == record.assistant_steps and row["token_steps"][1]["prompt_ids"][0] == 7
 
 
 def test_flatten_tokens_rules():

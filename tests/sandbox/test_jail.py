@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -251,7 +252,7 @@ print("JAILPROBE", json.dumps(out))
 '''
 
 
-def test_unguarded_code_cannot_signal_connect_or_write_outside_tmp(unguarded):
+def test_unguarded_code_cannot_signal_connect_or_write_anywhere(unguarded):
     it = Interpreter({"host_pid": os.getpid}, Limits(timeout_s=20))
     try:
         res = it.run(PROBES)
@@ -261,11 +262,8 @@ def test_unguarded_code_cannot_signal_connect_or_write_outside_tmp(unguarded):
         it.close()
     denied = {"EPERM", "EACCES", "EROFS", "ENOENT", "ESRCH", "EFBIG"}
     for name, outcome in out.items():
-        if name == "write /tmp/x":
-            assert outcome == "ok", out  # the jail's private /tmp takes a name...
-        else:
-            assert outcome in denied, (name, outcome)
-    assert out["write bytes /tmp/y"] == "EFBIG"  # ...but no byte (RLIMIT_FSIZE=0)
+        assert outcome in denied, (name, outcome)
+    assert out["write /tmp/x"] == out["write bytes /tmp/y"] == "EROFS"  # /tmp is read-only too
     assert out["kill host"] == out["raw kill syscall"] == "EPERM"  # seccomp; and invisible anyway
     assert all(out[k] == "EPERM" for k in out if k.startswith("socket"))
 
@@ -298,9 +296,11 @@ except OSError as exc:
 import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 out["raw clone"] = "ok" if libc.syscall(56, 17, 0, 0, 0, 0) >= 0 else errno.errorcode[ctypes.get_errno()]
-spinner = threading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True)
-spinner.start()  # a thread is allowed; it lives and dies with the worker
-out["thread"] = spinner.is_alive()
+try:
+    threading.Thread(target=lambda: [None for _ in iter(int, 1)], daemon=True).start()
+    out["thread"] = "ok"
+except RuntimeError:  # the worker is sealed once its two threads run
+    out["thread"] = "refused"
 print("JAILFORK", json.dumps(out))
 '''
 
@@ -315,7 +315,7 @@ def test_nothing_it_starts_survives_close_or_a_timeout(unguarded):
         assert res.ok, res.error
         out = result_line(res.output, "JAILFORK")
         assert out.pop("popen") in ("EPERM", "EMFILE")  # refused either way (no pipe, or no clone)
-        assert out == {"fork": "EPERM", "posix_spawn": "EPERM", "raw clone": "EPERM", "thread": True}
+        assert out == {"fork": "EPERM", "posix_spawn": "EPERM", "raw clone": "EPERM", "thread": "refused"}
         assert set(jail_processes(worker)) == others | {template}  # nothing was started
         # a single C call past the deadline: the host kills the worker
         res = it.run("import re\nre.match(r'(a+)+$', 'a' * 40 + 'b')")
@@ -458,3 +458,162 @@ def test_choosing_thread_mode_for_an_env_warns_when_it_is_built(monkeypatch):
     monkeypatch.setattr(interpreter, "_thread_warned", False)
     with pytest.warns(RuntimeWarning, match="trusted code only"):
         mmtsb_env.make_env(suite=[SCENARIO], mode="code", code_isolation="thread").close()
+
+
+# ---------------------------------------------------------------------------------------------
+# One worker against the others, the template and later episodes (the red team's findings)
+
+SIGNAL_OTHERS = r'''
+import os, fcntl, signal, errno, json
+os.close(0); os.close(1)
+out = {}
+for t in [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())]:
+    r, w = os.pipe()
+    for name, args in (("F_SETOWN", (fcntl.F_SETOWN, t)), ("F_SETSIG", (fcntl.F_SETSIG, signal.SIGKILL))):
+        try:
+            fcntl.fcntl(r, *args)
+            out[name] = "ok"
+        except OSError as exc:
+            out[name] = errno.errorcode[exc.errno]
+    fcntl.fcntl(r, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
+    os.write(w, b"x")
+    os.close(r); os.close(w)
+print("JAILSIG", json.dumps(out))
+'''
+
+
+def test_unguarded_code_cannot_have_the_kernel_signal_another_worker(unguarded):
+    victim, attacker = Interpreter({}), Interpreter({})
+    try:
+        assert victim.run("x = 41").ok
+        victim_pid = victim._backend.pid
+        res = attacker.run(SIGNAL_OTHERS)
+        assert res.ok, res.error
+        assert result_line(res.output, "JAILSIG") == {"F_SETOWN": "EPERM", "F_SETSIG": "EPERM"}
+        time.sleep(0.2)  # a SIGIO/SIGKILL would have been delivered at the write
+        res = victim.run("print(x + 1)")
+        assert res.output == "42\n" and victim._backend.pid == victim_pid
+    finally:
+        victim.close()
+        attacker.close()
+
+
+ROUTES = r'''
+import ctypes, errno, os, struct, json
+os.close(0); os.close(1)
+libc = ctypes.CDLL(None, use_errno=True)
+out = {}
+def sys(name, nr, *args):
+    out[name] = "ok" if libc.syscall(nr, *args) >= 0 else errno.errorcode[ctypes.get_errno()]
+r, w = os.pipe()
+sys("fcntl F_SETOWN_EX", 72, r, 15, 0)
+sys("fcntl F_SETOWN (high bits)", 72, r, ctypes.c_ulong(8 | 1 << 32), 1)
+sys("ioctl FIOSETOWN", 16, r, 0x8901, 0)
+sys("ioctl SIOCSPGRP", 16, r, 0x8902, 0)
+sys("sched_setattr template", 314, 1, struct.pack("IIQiIQQQ", 48, 5, 0, 19, 0, 0, 0, 0), 0)
+sys("sched_setattr self", 314, 0, struct.pack("IIQiIQQQ", 48, 5, 0, 19, 0, 0, 0, 0), 0)
+sys("shmget", 29, 0, 40 << 20, 0o1600)
+sys("msgget", 68, 0, 0o1600)
+sys("semget", 64, 0, 1, 0o1600)
+sys("mq_open", 240, b"q", 0o102, 0o600, 0)
+sys("memfd_create", 319, b"m", 0)
+sys("setxattr /tmp", 188, b"/tmp", b"user.x", b"v", 1, 0)
+sys("fsetxattr pipe", 190, r, b"user.x", b"v", 1, 0)
+os.close(r); os.close(w)
+sys("mkdir /tmp/d", 83, b"/tmp/d", 0o700)
+with open("/proc/self/mountinfo") as fh:
+    mounts = {line.split()[4]: line.split()[5].split(",")[0] for line in fh}
+print("JAILROUTES", json.dumps(out))
+print("JAILMOUNTS", json.dumps(mounts))
+'''
+
+
+def test_unguarded_code_has_no_route_to_signal_slow_down_or_leave_anything_behind(unguarded):
+    """Signals through fcntl/ioctl, the template's scheduling, IPC objects and memfds (which outlive
+    the worker in the template's IPC namespace), files and extended attributes (in /tmp): all
+    refused, and nothing is left for a later worker to read."""
+    it = Interpreter({}, Limits(timeout_s=10))
+    try:
+        res = it.run(ROUTES)
+        assert res.ok, res.error
+        out, mounts = result_line(res.output, "JAILROUTES"), result_line(res.output, "JAILMOUNTS")
+    finally:
+        it.close()
+    for name, outcome in out.items():
+        assert outcome == ("EROFS" if name.startswith("mkdir") else "EPERM"), (name, outcome)
+    assert {mounts[path] for path in ("/", "/tmp", "/dev", "/proc")} == {"ro"}, mounts
+    assert all(path.startswith("/dev/") for path, mode in mounts.items() if mode == "rw"), mounts  # device nodes only
+
+
+def test_a_worker_that_never_reads_its_replies_cannot_block_the_host(unguarded):
+    """It sends many image requests without reading a reply, then sleeps holding the GIL (so no
+    CPU limit fires): the host's writes wait on the run's deadline, then the worker is killed."""
+    flood = ("import os, struct, ctypes\n"
+             "frame = b'{\"t\":\"call\",\"name\":\"<image>\",\"args\":[0],\"kwargs\":{}}'\n"
+             "for _ in range(40):\n"
+             "    os.write(3, struct.pack('>I', len(frame)) + frame)\n"
+             "ctypes.PyDLL(None).pause()\n")
+    it = Interpreter({}, Limits(timeout_s=2), images=lambda image_id: b"\x89PNG" + b"x" * 1_000_000)
+    results = []
+    runner = threading.Thread(target=lambda: results.append(it.run(flood)), daemon=True)
+    try:
+        runner.start()
+        runner.join(120)  # a hang detector only: the run ends at its deadline (2.5 s)
+        assert not runner.is_alive(), "env.step() blocked on the worker"
+        res = results[0]
+        assert res.error_kind == "timeout" and "killed" in res.error
+        assert it.run("print('fresh')").output.endswith("fresh\n")
+    finally:
+        if not runner.is_alive():
+            it.close()
+
+
+@pytest.fixture
+def small_jail(monkeypatch):
+    """A template whose jail holds 7 tasks: itself and three sealed workers (two threads each)."""
+    def restart():
+        with zygote._lock:
+            template = zygote._templates.pop("required", None)
+            if template is not None:
+                template.close()
+
+    restart()
+    monkeypatch.setattr(jail, "JAIL_PROCESSES", 7)
+    yield 3
+    monkeypatch.undo()
+    restart()
+
+
+def test_a_full_jail_refuses_one_interpreter_in_one_line_and_the_others_live_on(small_jail, unguarded):
+    live = [Interpreter({}) for _ in range(small_jail)]
+    extra = Interpreter({})
+    try:
+        for i, it in enumerate(live):
+            assert it.run(f"x = {i}").ok
+        pids = [it._backend.pid for it in live]
+        res = live[0].run("import threading\nthreading.Thread(target=print).start()")
+        assert "can't start new thread" in res.error  # a worker cannot take another's share
+        res = extra.run("print('extra')")
+        assert not res.ok and "\n" not in res.error, res.error
+        assert "could not start another worker process" in res.error and "at most 3 interpreters" in res.error
+        for i, it in enumerate(live):  # the template did not die: every other worker lives on
+            assert it.run("print(x)").output == f"{i}\n" and it._backend.pid == pids[i]
+        live[0].close()
+        assert wait_gone(pids[:1]) == []
+        assert extra.run("print('extra')").output == "extra\n"  # room again
+    finally:
+        for it in [*live, extra]:
+            it.close()
+
+
+def test_numpy_submodules_it_imports_lazily_were_imported_by_the_template():
+    """A worker opens no file: numpy functions that import a submodule on first use (np.unique of
+    strings needs numpy.ma) work, instead of failing with a path of the jail."""
+    it = Interpreter({})
+    try:
+        res = it.run("import numpy as np\nprint(np.unique(np.array(['b', 'a', 'b'])))")
+        assert res.output == "['a' 'b']\n", res.error
+        res = it.run("import re\nre.template")
+        assert res.error_kind == "violation" and "'re.template' is not available" in res.error
+    finally:
+        it.close()
