@@ -115,7 +115,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
 
     score = ep.entity_score()
     n_images = len(ep.images)
-    return EpisodeRecord(
+    record = EpisodeRecord(
         scenario_id=ep.scenario.id,
         seed=seed,
         mode=ep.config.mode,
@@ -145,6 +145,10 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         agent_steps=agent_steps,
         duration_s=duration,
     )
+    from .evaluation.metrics import paper_steps
+
+    record.assistant_steps, record.steps = steps, paper_steps(record)  # ``steps`` (the driving loop's) are the assistant's
+    return record
 
 
 def _user_verdict(ep: Any) -> dict[str, Any]:
@@ -206,9 +210,7 @@ def run_episode(
     record = record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
                             error=error, capture_images=capture_images, agent_steps=extras,
                             duration=time.perf_counter() - start)
-    from .evaluation.metrics import paper_steps
 
-    record.assistant_steps, record.steps = steps, paper_steps(record)
     record.user = str(getattr(env.user, "name", type(env.user).__name__))
     if isinstance(user_log, list):
         record.user_steps = list(user_log[user_start:])

@@ -6,8 +6,8 @@ episodes pile such texts up. :func:`text_cache` differs in three ways:
 
 * a call whose text arguments are longer than ``max_chars`` in total is computed and not kept
   (the functions are linear, so a long text costs its own time once, never memory afterwards);
-* keys longer than :data:`DIGEST_OVER` characters are stored as a 16-byte BLAKE2 digest of the
-  text (plus its length), not the text;
+* so a key is at most ``max_chars`` characters: the text itself (its hash is cached by Python, so
+  a hit costs no pass over the text; a digest would cost one per call);
 * at most ``maxsize`` entries and ``budget`` characters of argument text are kept, the least
   recently used going first.
 
@@ -23,15 +23,12 @@ empties every one of them (``MMToolSandboxEnv.close`` does not need to: the boun
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-DIGEST_OVER = 128  # keys longer than this are stored as a digest
 
 _CACHES: list["_BoundedCache"] = []
 
@@ -40,17 +37,11 @@ def _size(value: Any) -> int:
     if isinstance(value, str):
         return len(value)
     if isinstance(value, tuple):
-        return sum(_size(v) for v in value) + len(value)
+        try:
+            return sum(map(len, value)) + len(value)  # a tuple of texts (tokens): at C speed
+        except TypeError:
+            return sum(_size(v) for v in value) + len(value)
     return 1
-
-
-def _key_part(value: Any) -> Any:
-    if isinstance(value, str) and len(value) > DIGEST_OVER:
-        return ("#", len(value), hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=16).digest())
-    if isinstance(value, tuple) and _size(value) > DIGEST_OVER:
-        raw = "\x00".join(v if isinstance(v, str) else repr(v) for v in value)
-        return ("#t", len(value), hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest())
-    return value
 
 
 class _BoundedCache:
@@ -61,23 +52,16 @@ class _BoundedCache:
         self.hits = self.misses = 0
         self.lock = threading.Lock()
 
-    def __call__(self, *args: Any) -> Any:
+    def miss(self, args: tuple) -> Any:
+        """Compute ``fn(*args)``; keep it when the texts are short enough, evicting to stay in bounds."""
+        self.misses += 1
+        value = self.fn(*args)
         size = sum(_size(a) for a in args)
         if size > self.max_chars:
-            self.misses += 1
-            return self.fn(*args)
-        key = tuple(_key_part(a) for a in args)
+            return value
         with self.lock:
-            found = self.entries.get(key)
-            if found is not None:
-                self.entries.move_to_end(key)
-                self.hits += 1
-                return found[0]
-        value = self.fn(*args)
-        with self.lock:
-            self.misses += 1
-            if key not in self.entries:
-                self.entries[key] = (value, size)
+            if args not in self.entries:
+                self.entries[args] = (value, size)
                 self.chars += size
                 while len(self.entries) > self.maxsize or self.chars > self.budget:
                     _, (_, dropped) = self.entries.popitem(last=False)
@@ -94,16 +78,25 @@ class _BoundedCache:
                 "maxsize": self.maxsize, "max_chars": self.max_chars, "budget": self.budget}
 
 
-def text_cache(maxsize: int = 4096, max_chars: int = 4096, budget: int = 2_000_000) -> Callable[[F], F]:
+def text_cache(maxsize: int = 4096, max_chars: int = 65_536, budget: int = 2_000_000) -> Callable[[F], F]:
     """Memoise a pure function of texts (or tuples of texts) within the bounds above."""
 
     def wrap(fn: F) -> F:
         cache = _BoundedCache(fn, maxsize, max_chars, budget)
         _CACHES.append(cache)
+        entries, miss = cache.entries, cache.miss
 
         @wraps(fn)
         def cached(*args: Any) -> Any:
-            return cache(*args)
+            found = entries.get(args)  # a hit is one dict lookup (a text's hash is cached) and a move
+            if found is None:
+                return miss(args)
+            try:
+                entries.move_to_end(args)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
+            cache.hits += 1
+            return found[0]
 
         cached.cache_clear = cache.clear  # type: ignore[attr-defined]
         cached.cache_info = cache.info  # type: ignore[attr-defined]

@@ -42,7 +42,7 @@ def test_assistant_row_rewards_are_the_gym_rewards(scenario):
     record, rewards = play_assistant(scenario)
     row = episode_rows(record, seats=["assistant"])[0]
     assert row["rewards"] == rewards  # exact, step by step
-    assert row["seat_steps"] == record.steps == len(rewards)
+    assert row["seat_steps"] == record.assistant_steps == len(rewards)
     assert row["seat_return"] == pytest.approx(record.total_reward) and row["total_reward"] == record.total_reward
     comps = row["reward_components"]
     assert comps[-1]["entity_f1"] == 1.0 and comps[-1]["judge"] == 1.0

@@ -25,7 +25,7 @@ def test_full_episode_with_a_tiny_model(hf_backend, tool_format):
     agent = VLMAgent(hf_backend, tool_format=tool_format, sampling={"max_tokens": 8, "temperature": 1.0, "seed": 0})
     record = run_episode(_scenario("demo/compare_receipts"), agent, agent_name="hf")
     assert record.error is None and record.terminated and not record.truncated
-    assert record.steps == len(record.agent_steps) >= 1
+    assert record.assistant_steps == len(record.agent_steps) >= 1
     step = record.agent_steps[0]
     assert len(step["token_ids"]) == len(step["logprobs"]) == step["usage"]["completion_tokens"]
     assert step["usage"]["prompt_tokens"] == len(step["prompt_token_ids"]) > 100

@@ -67,7 +67,7 @@ def test_step_limit_truncates_judges_and_records_consistently():
         assert truncated == (i == 2) and not terminated
     assert info["step_limit"] and info["verdict"]["pass"] is False and info["entity_f1"] == 0.0
     record = env.records[0]
-    assert record.truncated and not record.terminated and record.verdict["pass"] is False and record.steps == 3
+    assert record.truncated and not record.terminated and record.verdict["pass"] is False and record.assistant_steps == 3
     assert sum(e["reward"] for e in record.rewards) == pytest.approx(sum(rewards))
     env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
     assert env.env.elapsed_steps == 0

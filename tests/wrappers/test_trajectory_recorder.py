@@ -45,7 +45,7 @@ def test_abandoned_episode_is_recorded_as_truncated():
     env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})  # no step: nothing to record
     env.step('{"name": "view_image", "arguments": {"image_id": 0}}')
     env.reset(seed=0, options={"scenario": "demo/compare_receipts"})
-    assert len(env.records) == 1 and env.records[0].truncated and env.records[0].steps == 1
+    assert len(env.records) == 1 and env.records[0].truncated and env.records[0].assistant_steps == 1
     env.close()
     assert len(env.records) == 1  # the last one took no step
     skip = TrajectoryRecorder(make(), record_unfinished=False)

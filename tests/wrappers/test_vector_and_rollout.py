@@ -53,8 +53,8 @@ def test_32_envs_in_threads_match_the_sequential_run():
     rollout = BatchedRollout(envs, PerEpisodeAgents(lambda: OracleAgent(DEMO)), max_workers=32, capture_images=True,
                              agent_name="oracle")
     records = rollout.run(units)
-    assert rollout.batch_sizes[0] == 32 and sum(rollout.batch_sizes) == sum(r.steps for r in records)
-    assert rollout.policy_calls == len(rollout.batch_sizes) == max(r.steps for r in records)
+    assert rollout.batch_sizes[0] == 32 and sum(rollout.batch_sizes) == sum(r.assistant_steps for r in records)
+    assert rollout.policy_calls == len(rollout.batch_sizes) == max(r.assistant_steps for r in records)
     by_id = {s.id: s for s in DEMO}
     for unit, record in zip(units, records):
         sequential = run_episode(by_id[unit.scenario], OracleAgent(DEMO), seed=unit.seed, env=make(), capture_images=True,
@@ -85,4 +85,4 @@ def test_continuous_batching_and_policy_protocol():
 def test_max_steps_truncates_with_a_verdict():
     rollout = BatchedRollout([make()], lambda batch: [CHEAP] * len(batch), max_steps=4)
     record = rollout.run(["demo/note_from_receipt"])[0]
-    assert record.truncated and record.steps == 4 and record.verdict["pass"] is False
+    assert record.truncated and record.assistant_steps == 4 < record.steps and record.verdict["pass"] is False
