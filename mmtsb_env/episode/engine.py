@@ -551,6 +551,8 @@ class Episode:
         image id (with a loader for data URLs), tool calls with results, and the whole log."""
         from dataclasses import asdict
 
+        from ..evaluation.grounding import scenario_grounds
+
         score = score or self.entity_score()
         assistant_calls = [c for c in self.calls if c.seat == ASSISTANT]
         return Evidence(
@@ -578,6 +580,8 @@ class Episode:
             extra_criteria=self._ui_criteria(),
             reports=[list(r.report) for r in self.scenario.rounds],
             action_rounds=action_rounds(self.scenario),
+            grounds=scenario_grounds(self.scenario),
+            image_facts=[dict(im.facts) for im in self.scenario.images],
         )
 
     def _ui_criteria(self) -> list[Any]:

@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .entity_diff import EntityScore, score_changes
+from .grounding import scenario_grounds
 from .judge import Evidence, action_rounds
 
 
@@ -71,6 +72,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)
+        grounds, image_facts = scenario_grounds(scenario), [dict(im.facts) for im in scenario.images]
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
@@ -78,6 +80,8 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         facts = list(field_of(record, "facts") or [])
         reports = [list(r) for r in field_of(record, "reports") or []]
         actions = [bool(x) for x in field_of(record, "action_rounds") or []]
+        grounds = [str(x) for x in field_of(record, "grounds") or []]
+        image_facts = [dict(x) for x in field_of(record, "image_facts") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -107,4 +111,6 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         image_url=_url_loader(record),
         reports=reports,
         action_rounds=actions,
+        grounds=grounds,
+        image_facts=image_facts,
     )

@@ -449,4 +449,6 @@ def example_evidence() -> Evidence:
         n_failed_calls=0, n_invalid_actions=0,
         calls=[{"seat": "assistant", "name": "simple_note_create_note", "arguments": {"title": "Lunch"}, "ok": True, "result": {"id": 7}}],
         expected_changes=[{"operation": "create", "table": "simple_note.notes", "row": want[0].row}], diff=diff,
+        grounds=["Make a note titled 'Lunch' with this receipt's total.", "Sunrise Diner", "18.53"],
+        image_facts=[{"label": "Sunrise Diner", "amount": 18.53}],
     )

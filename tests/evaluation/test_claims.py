@@ -1,5 +1,6 @@
-"""Claims in replies: what commits to a fact and what does not (hedging, carpets, competing and
-near-miss values), and how the rubric judge uses per-round reports and legacy facts."""
+"""Claims in replies: what commits to a fact and what does not (hedging, carpets, candidate lists,
+sprays, both candidates of a choice), numbers matched by rounding, and how the rubric judge uses
+per-round reports and legacy facts."""
 
 from __future__ import annotations
 
@@ -15,16 +16,23 @@ from mmtsb_env.evaluation.llm_judge import example_evidence
 @pytest.mark.parametrize("reply, status", [
     ("Lumen Hardware cost more: $22.13.", "stated"),
     ("The bigger one was 22.13 USD (the other was 20.51).", "stated"),
-    ("Roughly 22.1.", "stated"),                                     # within 1 % in a reply
+    ("Roughly 22.1.", "stated"),                                     # rounded to the precision written
+    ("About $22.", "stated"),
+    ("twenty-two dollars and change", "stated"),                     # words, rounded
     ("It was either 20.51 or 22.13.", "hedged"),
     ("Maybe 22.13.", "hedged"),
     ("I think 22.13, but I can't tell.", "hedged"),
-    ("It is 22.10, 22.16 or thereabouts", "hedged"),                 # two near values, neither exact
-    ("22.10, 22.16", "hedged"),
-    ("The total is 21.50.", "contradicted"),                         # a near miss asserted
-    ("Totals: " + ", ".join(f"{x / 10:.1f}" for x in range(100, 400, 2)), "carpet"),
+    ("The total is $22.13 / $22.31 / $28.13.", "hedged"),            # a list of readings
+    ("22.13, 22.31", "hedged"),
+    ("Between 22.13 and 22.50.", "hedged"),                          # a range
+    ("The amount is 21.90. The amount is 22.13. The amount is 22.40.", "hedged"),  # a spray
+    ("Lumen Hardware at $22.13, vs $20.51 at Pine Street Books.", "stated"),      # context
+    ("It is 22.10, 22.16 or thereabouts", "missing"),                # neighbours are other values, not 22.13
+    ("The total is 22.14.", "missing"),                              # as precise as the truth, and different
+    ("The total is 21.50.", "missing"),                              # wrong: the judge's grounding says so
+    ("Totals: " + ", ".join(f"{x / 10:.1f}" for x in range(100, 400)), "carpet"),
     ("Done.", "missing"),
-    ("The total is 95.00.", "missing"),                              # far away: not about this fact
+    ("The total is 95.00.", "missing"),
 ])
 def test_claim_status_of_a_numeric_fact(reply, status):
     assert claim_status("22.13", [reply]) == status
