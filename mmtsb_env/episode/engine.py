@@ -551,7 +551,7 @@ class Episode:
         image id (with a loader for data URLs), tool calls with results, and the whole log."""
         from dataclasses import asdict
 
-        from ..evaluation.grounding import scenario_grounds
+        from ..evaluation.grounding import image_facts, scenario_grounds
 
         score = score or self.entity_score()
         assistant_calls = [c for c in self.calls if c.seat == ASSISTANT]
@@ -581,7 +581,7 @@ class Episode:
             reports=[list(r.report) for r in self.scenario.rounds],
             action_rounds=action_rounds(self.scenario),
             grounds=scenario_grounds(self.scenario),
-            image_facts=[dict(im.facts) for im in self.scenario.images],
+            image_facts=image_facts(self.scenario),
         )
 
     def _ui_criteria(self) -> list[Any]:

@@ -46,6 +46,8 @@ here but by :mod:`.grounding` (nothing true supports it).
 ('stated', 'stated')
 >>> claim_status("2", ["You have two cards."]), claim_status("2024-04-25T22:59:00", ["On 25 April 2024 at 22:59."])
 ('stated', 'stated')
+>>> claim_status("2024-02-25T15:58:08", ["On 25 February 2024 at 3:58 PM."])
+'stated'
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from .values import rounds_to
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
 _VALUE = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+_TO_THE_MINUTE = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$")
 _DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?\b|(?<![\d:])\d{2}:\d{2}(?::\d{2})?(?![\d:])")
 # Between two numbers of a carpet: only separators, currency marks and "and"/"to" (not "-" or "/":
 # phone numbers and dates are single values).
@@ -143,7 +146,10 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     fact = str(fact)
     if as_number(fact) is not None:
         return bool(_matching(fact, text))
-    return text_contains(fact, text) or normalise(fact) in normalise(text)
+    if text_contains(fact, text) or normalise(fact) in normalise(text):
+        return True
+    minute = _TO_THE_MINUTE.match(canonical_text(fact))  # a time said to the minute states its seconds
+    return minute is not None and text_contains(minute.group(1), text)
 
 
 @dataclass(frozen=True)

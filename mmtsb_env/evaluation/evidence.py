@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .entity_diff import EntityScore, score_changes
-from .grounding import scenario_grounds
+from .grounding import image_facts, scenario_grounds
 from .judge import Evidence, action_rounds
 
 
@@ -72,7 +72,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)
-        grounds, image_facts = scenario_grounds(scenario), [dict(im.facts) for im in scenario.images]
+        grounds, shown = scenario_grounds(scenario), image_facts(scenario)
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
@@ -81,7 +81,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         reports = [list(r) for r in field_of(record, "reports") or []]
         actions = [bool(x) for x in field_of(record, "action_rounds") or []]
         grounds = [str(x) for x in field_of(record, "grounds") or []]
-        image_facts = [dict(x) for x in field_of(record, "image_facts") or []]
+        shown = [dict(x) for x in field_of(record, "image_facts") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -112,5 +112,5 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         reports=reports,
         action_rounds=actions,
         grounds=grounds,
-        image_facts=image_facts,
+        image_facts=shown,
     )

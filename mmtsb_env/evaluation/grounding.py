@@ -183,6 +183,12 @@ def scenario_grounds(scenario: Any) -> list[str]:
     return [t for t in _flatten(parts) if t]
 
 
+def image_facts(scenario: Any) -> list[dict[str, Any]]:
+    """What each image of a scenario shows: its declared facts, or (for images declared without
+    them) its render content."""
+    return [dict(im.facts) if im.facts else dict((im.render or {}).get("content") or {}) for im in scenario.images]
+
+
 def image_amounts(image_facts: Iterable[Any]) -> list[float]:
     """The non-whole amounts the images show (their sums and differences are true too)."""
     out: list[float] = []
