@@ -635,6 +635,7 @@ class WordsAndProse(ZooAgent):
 
 def _choice_facts(scenario: Scenario, index: int) -> list[tuple[str, list[str]]]:
     """The named answers a round reports that are a choice among what the images show, with their rivals."""
+    from ..evaluation.claims import asserts
     from ..evaluation.grounding import image_facts, rivals_of
 
     facts = list(scenario.rounds[index].report)
@@ -642,7 +643,8 @@ def _choice_facts(scenario: Scenario, index: int) -> list[tuple[str, list[str]]]
     out = []
     for f in facts:
         if as_number(f) is None:
-            rivals = rivals_of(f, shown, list(scenario.facts) + facts)
+            rivals = [r for r in rivals_of(f, shown, list(scenario.facts) + facts)
+                      if not asserts(r, scenario.rounds[index].answer)]
             if rivals:
                 out.append((f, rivals))
     return out
@@ -778,10 +780,15 @@ class PoolDump(ZooAgent):
         return out
 
 
+def _first_image_round(scenario: Scenario) -> int | None:
+    return next((i for i, r in enumerate(scenario.rounds) if r.image_ids), None)
+
+
 class CannotRead(ZooAgent):
-    """Honest about failing: in every round that comes with images it does nothing and says it could
-    not read them; other rounds it does as the oracle. It must score no better than it deserves,
-    and no reward exploit may beat it."""
+    """Honest about failing: from the first round that brings images on it does nothing and says it
+    could not read them (what it could not read, later rounds cannot use either); earlier rounds
+    it does as the oracle. It must score no better than it deserves, and no reward exploit may
+    beat it."""
 
     name = "cannot_read"
     should_pass = False
@@ -790,21 +797,23 @@ class CannotRead(ZooAgent):
 
     @classmethod
     def applies(cls, scenario: Scenario) -> bool:
-        return super().applies(scenario) and any(r.image_ids for r in scenario.rounds)
+        return super().applies(scenario) and _first_image_round(scenario) is not None
 
     @classmethod
     def expected_category(cls, scenario: Scenario) -> str | None:
         from ..evaluation.judge import action_rounds
 
         acts = action_rounds(scenario)
-        skipped = [i for i, r in enumerate(scenario.rounds) if r.image_ids]
-        return "task_failure" if any(acts[i] for i in skipped) else "factual_error"
+        return "task_failure" if any(acts[_first_image_round(scenario):]) else "factual_error"
+
+    def _blind(self, scenario: Scenario, index: int) -> bool:
+        return index >= _first_image_round(scenario)
 
     def steps(self, scenario: Scenario, index: int) -> list[Step]:
-        return [] if scenario.rounds[index].image_ids else super().steps(scenario, index)
+        return [] if self._blind(scenario, index) else super().steps(scenario, index)
 
     def closing(self, scenario: Scenario, index: int) -> str:
-        return self.SORRY if scenario.rounds[index].image_ids else super().closing(scenario, index)
+        return self.SORRY if self._blind(scenario, index) else super().closing(scenario, index)
 
 
 def _omission(scenario: Scenario) -> tuple[int, int] | None:

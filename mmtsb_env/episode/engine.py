@@ -582,6 +582,7 @@ class Episode:
             action_rounds=action_rounds(self.scenario),
             grounds=scenario_grounds(self.scenario),
             image_facts=image_facts(self.scenario),
+            answers=[r.answer for r in self.scenario.rounds],
         )
 
     def _ui_criteria(self) -> list[Any]:

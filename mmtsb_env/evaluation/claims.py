@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, text_contains
+from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
 from .values import rounds_to
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
@@ -128,15 +128,30 @@ def _matches(fact_value: float, raw: str, integral: bool) -> bool:
 
 
 def _matching(fact: str, text: str) -> list[tuple[int, int, str]]:
+    """The numbers of ``text`` that state numeric ``fact``: the fact rounded as they are written."""
     value = as_number(fact)
     assert value is not None
     integral = "." not in fact
     return [v for v in _values(text) if _matches(value, v[2], integral)]
 
 
+def states(fact: str, text: str) -> bool:
+    """Whether ``text`` states ``fact`` as a value: a number rounded to the precision written
+    (:func:`~.values.rounds_to`), other facts as :func:`fact_in_text` finds them. The judge's test.
+
+    >>> states("22.13", "about $22"), states("22.13", "22.14"), states("2", "two cards")
+    (True, False, True)
+    """
+    fact = str(fact)
+    if as_number(fact) is not None:
+        return bool(_matching(fact, text))
+    return fact_in_text(fact, text)
+
+
 def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
-    """Whether ``text`` mentions ``fact``: numbers by value (rounded as written), other facts as
-    normalised text (no judgement on whether the mention commits; see :func:`claim_status`).
+    """Whether ``text`` mentions ``fact``: numbers by value within the reply tolerance (1 %;
+    integers exactly), other facts as normalised text. A lenient test of a mention (the scripted
+    user's); the judge asks :func:`states` and :func:`claim_status`.
 
     >>> fact_in_text("$18.53", "The total was 18.53 dollars"), fact_in_text("9.00", "Parking: $9")
     (True, True)
@@ -144,8 +159,11 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     (True, False)
     """
     fact = str(fact)
-    if as_number(fact) is not None:
-        return bool(_matching(fact, text))
+    value = as_number(fact)
+    if value is not None:
+        integral = "." not in fact
+        return any(numbers_close(value, float(raw.replace(",", "")), tol, integral=integral and "." not in raw)
+                   for _, _, raw in _values(text))
     if text_contains(fact, text) or normalise(fact) in normalise(text):
         return True
     minute = _TO_THE_MINUTE.match(canonical_text(fact))  # a time said to the minute states its seconds
@@ -285,6 +303,12 @@ def _masked(text: str, names: Sequence[str]) -> str:
     return t
 
 
+def asserts(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` outside context (parentheses, "vs", "than"... clauses): the
+    reference reply asserting a candidate makes it part of the answer, not a rival."""
+    return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
+
+
 def commits_among(fact: str, text: str, rivals: Sequence[str]) -> bool | None:
     """For a choice: ``True`` when ``text`` asserts ``fact`` and no rival as firmly, ``False`` when it
     says of a rival what it says of the fact (same clause with the names and numbers masked:
@@ -313,11 +337,11 @@ def commits_among(fact: str, text: str, rivals: Sequence[str]) -> bool | None:
 
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
                allowed: Sequence[float]) -> str:
-    if not fact_in_text(fact, text):
+    if not states(fact, text):
         return "missing"
     if is_carpet(text, rules, expected):
         return "carpet"
-    said = [s for s in sentences(text) if fact_in_text(fact, s)]
+    said = [s for s in sentences(text) if states(fact, s)]
     if any(hedges(s) for s in said):
         return "hedged"
     if as_number(fact) is not None:

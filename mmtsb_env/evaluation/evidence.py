@@ -73,6 +73,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)
         grounds, shown = scenario_grounds(scenario), image_facts(scenario)
+        answers = [r.answer for r in scenario.rounds]
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
@@ -82,6 +83,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         actions = [bool(x) for x in field_of(record, "action_rounds") or []]
         grounds = [str(x) for x in field_of(record, "grounds") or []]
         shown = [dict(x) for x in field_of(record, "image_facts") or []]
+        answers = [str(x) for x in field_of(record, "answers") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -113,4 +115,5 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         action_rounds=actions,
         grounds=grounds,
         image_facts=shown,
+        answers=answers,
     )

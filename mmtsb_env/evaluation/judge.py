@@ -36,8 +36,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, claim_status, commits_among, fact_in_text, hedges, in_candidate_list,
-                     is_carpet, normalise, numbers_in)
+from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
+                     in_candidate_list, is_carpet, normalise, numbers_in)
 from .grounding import episode_grounds, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, text_contains
@@ -85,6 +85,8 @@ class Evidence:
     grounds: list[str] = field(default_factory=list)
     # What each image shows (``ImageSpec.facts``): the candidates of a choice, amounts to add up.
     image_facts: list[dict[str, Any]] = field(default_factory=list)
+    # Per round (in order): the reference reply (``Round.answer``): what it asserts is no rival.
+    answers: list[str] = field(default_factory=list)
 
     def assistant_calls(self) -> list[dict[str, Any]]:
         return [c for c in self.calls if c.get("seat", "assistant") == "assistant"]
@@ -100,6 +102,7 @@ class Evidence:
             "conversation": self.conversation, "image_ids": list(self.image_ids), "image_sources": list(self.image_sources),
             "metadata": self.metadata, "description": self.description, "reports": [list(r) for r in self.reports],
             "action_rounds": list(self.action_rounds), "grounds": list(self.grounds), "image_facts": list(self.image_facts),
+            "answers": list(self.answers),
         }
 
     def replies(self) -> list[tuple[int | None, str]]:
@@ -216,14 +219,16 @@ _ISO_DATETIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})")
 
 
 def _artifact_text(diff: Mapping[str, Any]) -> str:
-    """Every value the episode wrote (created rows, updated rows after the change), as text; an ISO
-    date-time with its date and its time apart (a reminder set for "2026-05-29T10:00:00+00:00"
-    holds the date "2026-05-29")."""
+    """Every value the episode wrote (created rows, updated rows after the change), as text, each
+    row also on one line (a contact's first and last name together); an ISO date-time with its
+    date and its time apart (a reminder set for "2026-05-29T10:00:00+00:00" holds the date
+    "2026-05-29")."""
     parts: list[str] = []
     for d in diff.values():
         rows = list(d.get("created", [])) + [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])]
         for row in rows:
-            parts += [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            values = [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            parts += values + [" ".join(v for v in values if v.strip())]
     return "\n".join(_ISO_DATETIME.sub(r"\1 \2", p) for p in parts)
 
 
@@ -251,6 +256,18 @@ def _choices_in(want: str, ev: Evidence) -> list[tuple[str, list[str]]]:
         if rivals:
             out.append((x, rivals))
     return out
+
+
+def _replaced(facts: Any, text: Any) -> bool:
+    """Whether a text missing some numeric facts holds other amounts in their place (a misread
+    total, not an item left out)."""
+    facts = [str(f) for f in (facts if isinstance(facts, list) else [facts])]
+    text = text if isinstance(text, str) else json.dumps(text, default=str)
+    missing = [f for f in facts if as_number(f) is not None and not text_contains(f, text)]
+    if not missing:
+        return False
+    wanted = {as_number(f) for f in facts if as_number(f) is not None}
+    return any("." in n and as_number(n) not in wanted for n in numbers_in(text))
 
 
 def _omitted_rows(groups: list[Any], done: set[tuple[int, int]]) -> list[str]:
@@ -410,7 +427,7 @@ class RubricJudge:
             if found == n and not extras:
                 return True, "", False
             why = f"{found}/{n} fact(s)" + (f", {len(extras)} not shown: {_brief(extras, 3)}" if extras else "")
-            return False, why, not extras and found > 0
+            return False, why, not extras and found > 0 and not _replaced(want, got)
         if measure not in TEXT_MEASURES:
             return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}", False)
         if score < self.min_text_similarity:
@@ -589,8 +606,8 @@ class RubricJudge:
         allowed = self._allowed_numbers(ev)
         every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
 
-        def status(fact: str, pools: list[str], exclude: list[str], first: bool) -> str:
-            rivals = rivals_of(fact, ev.image_facts, exclude)
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
+            rivals = [r for r in rivals_of(fact, ev.image_facts, exclude) if not asserts(r, answer)]
             got = [claim_status(fact, [text], self.tolerances, self.claims, numeric, rivals=rivals, allowed=allowed)
                    for text in pools]
             if first:  # a round's answer: the first round that mentions it decides
@@ -600,14 +617,19 @@ class RubricJudge:
         out: list[FactStatus] = []
         for r, facts in enumerate(ev.reports):
             pools = ["\n".join(by_round[k]) for k in order if k >= r] + ["\n".join(by_round.get(None, []))]
-            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True), r) for fact in facts]
+            answer = ev.answers[r] if r < len(ev.answers) else ""
+            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r)
+                     for fact in facts]
             out += _omissions(group)
         if ev.facts:
             artifacts = _artifact_text(ev.diff)
             pools = ["\n".join(by_round[k]) for k in order] + ["\n".join(by_round.get(None, []))]
+            reported = any(ev.reports)
             group = []
             for fact in ev.facts:
-                st = status(fact, pools, every_fact, False)
+                st = status(fact, pools, every_fact, False, "\n".join(ev.answers))
+                if st == "missing" and reported:
+                    continue  # the rounds' reports say what each reply must state; the legacy list only must not be hedged
                 if st == "missing" and text_contains(fact, artifacts):
                     st = "stated"
                 group.append(FactStatus(repr(fact), fact, st, None))

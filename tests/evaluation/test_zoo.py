@@ -10,13 +10,18 @@ import dataclasses
 import pytest
 
 import mmtsb_env
-from mmtsb_env.baselines.zoo import SHOULD_FAIL, SHOULD_PASS, ZOO, Terse, claimable, round_facts
+from mmtsb_env.baselines.zoo import (SHOULD_FAIL, SHOULD_PASS, ZOO, BothCandidates, CannotRead, CommitlessSpray, OmitsItem,
+                                     PoolDump, Terse, WordsAndProse, WrongNumberInReply, claimable, round_facts)
 from mmtsb_env.evaluation.taxonomy import classify
 from mmtsb_env.runner import run_episode
 
 DEMO = mmtsb_env.load_suite("demo")
 NOMINAL = mmtsb_env.load_suite("nominal")
 NOMINAL_SAMPLE = NOMINAL[::43][:6]  # spread over the flow types; works on today's and regenerated suites
+# need a facts list drawn from a phrase pool / several items of one kind in the last round: nominal only
+NOT_ON_DEMO = {PoolDump, OmitsItem}
+# the behaviours of information accuracy (#31), each on up to 4 nominal scenarios it applies to
+ACCURACY_ZOO = (Terse, WordsAndProse, BothCandidates, CommitlessSpray, WrongNumberInReply, PoolDump, CannotRead, OmitsItem)
 
 
 def play(agent_cls, scenario, scenarios, mode):
@@ -54,7 +59,7 @@ def _mismatches(results):
 def test_every_behaviour_is_shown_on_the_demo_suite(demo_results):
     _, results = demo_results
     shown = {cls for cls, *_ in results}
-    assert shown == set(ZOO), {c.name for c in set(ZOO) - shown}
+    assert shown == set(ZOO) - NOT_ON_DEMO, {c.name for c in set(ZOO) - NOT_ON_DEMO - shown}
 
 
 def test_demo_verdicts_and_categories_are_all_right(demo_results):
@@ -79,6 +84,32 @@ def test_should_fail_agents_fail_whatever_else_they_do(demo_results):
             assert not rec.passed and primary == cls.category, (cls.name, s.id)
         else:
             assert cls in SHOULD_PASS and rec.passed and rec.entity_f1 == 1.0, (cls.name, s.id)
+
+
+def _spread(cls, k=4):
+    fits = [s for s in NOMINAL if cls.applies(s)]
+    return fits[::max(1, len(fits) // k)][:k]
+
+
+@pytest.mark.parametrize("cls", ACCURACY_ZOO, ids=lambda c: c.name)
+def test_information_accuracy_behaviours_get_the_papers_verdict_on_nominal(cls):
+    """Every behaviour of #31 on scenarios spread over the nominal suite: the verdict and the class
+    a correct judge gives (the accuracy per behaviour in docs/evaluation.md is measured the same way)."""
+    picked = _spread(cls)
+    assert picked, cls.name
+    results = [(cls, s, *play(cls, s, picked, "tool")) for s in picked]
+    assert _mismatches(results) == []
+
+
+def test_exploits_do_not_beat_an_honest_agent_that_cannot_read():
+    """Reward = entity F1 plus the judge's pass: an agent that sprays candidates, names every
+    candidate or dumps a pool earns no more than the honest one that says it could not read."""
+    for exploit in (CommitlessSpray, BothCandidates, PoolDump):
+        for s in _spread(exploit, 3):
+            honest = run_episode(s, CannotRead([s]))
+            cheat = run_episode(s, exploit([s]))
+            assert not cheat.passed and not honest.passed
+            assert sum(r["judge"] for r in cheat.rewards) <= sum(r["judge"] for r in honest.rewards), (exploit.name, s.id)
 
 
 def test_rewards_stay_potential_based(demo_results):
