@@ -122,8 +122,8 @@ def _canon(text: str) -> str:
 
 
 def _matches(fact_value: float, raw: str, integral: bool) -> bool:
-    if integral and "." not in raw:
-        return float(raw.replace(",", "")) == fact_value
+    if integral and "." not in raw:  # counts exactly; a large whole number may be rounded to tens, hundreds...
+        return float(raw.replace(",", "")) == fact_value or (abs(fact_value) >= 100 and rounds_to(raw, fact_value))
     return rounds_to(raw, fact_value)
 
 
