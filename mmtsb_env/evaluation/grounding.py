@@ -168,6 +168,68 @@ def ungrounded(text: str, grounds: Grounds) -> list[str]:
     return bad
 
 
+def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
+    """Per item name an image shows (a chart category, a volunteer, a receipt line): the numbers
+    true of it (its amount, quantity, time...), over every image showing an item of that name."""
+    out: dict[str, set[float]] = {}
+    for facts in image_facts:
+        items = facts.get("items") if isinstance(facts, dict) else None
+        for it in items if isinstance(items, list) else []:
+            if not isinstance(it, dict) or not isinstance(it.get("name"), str) or len(it["name"]) < 2:
+                continue
+            values = out.setdefault(it["name"], set())
+            for k, v in it.items():
+                if k == "name":
+                    continue
+                for text in _flatten(v):
+                    values.update(float(n.replace(",", "")) for n in _NUMBER.findall(_canon(text)))
+    return out
+
+
+_BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
+
+
+def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
+    """Small whole numbers (which grounding does not judge) stated right after an item an image
+    shows that are none of that item's values: "Mon at 3" when the chart shows Mon at 2. Only the
+    first number within a short distance after the name, in the same sentence, counts.
+
+    >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
+    >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
+    ([], ['3'])
+    >>> misbound("I added 3 tasks for Mon.", shown)
+    []
+    """
+    from .claims import sentences
+    from .similarity import canonical_text
+
+    items = _item_values(image_facts)
+    if not items:
+        return []
+    labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
+    out: list[str] = []
+    for sentence in sentences(statements(text)):
+        t = _canon(sentence)
+        for label in sorted(labels, key=len, reverse=True):  # a title's own numbers ("Tray 3") are not values
+            t = re.sub(re.escape(canonical_text(label)), lambda m: "#" * len(m.group(0)), t)
+        t = _TIME.sub(lambda m: "#" * len(m.group(0)), _ISO_DATE.sub(lambda m: "#" * len(m.group(0)), t))
+        spans = []
+        for name, values in items.items():
+            key = canonical_text(name)
+            for m in re.finditer(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", t):
+                spans.append((m.start(), m.end(), values))
+        spans.sort()
+        for k, (start, end, values) in enumerate(spans):
+            stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
+            m = _NUMBER.search(t, end)
+            if m is None or m.start() >= stop or "." in m.group(0):
+                continue
+            value = float(m.group(0).replace(",", ""))
+            if value <= SMALL_WHOLE and value not in values and m.group(0) not in out:
+                out.append(m.group(0))
+    return out
+
+
 def scenario_grounds(scenario: Any) -> list[str]:
     """The scenario's own true values as texts: images (declared facts and render content), seeded
     rows, the user's words and state changes, the reference solution and answers, reports, facts

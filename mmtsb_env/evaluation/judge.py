@@ -38,7 +38,7 @@ from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
                      in_candidate_list, is_carpet, normalise, numbers_in)
-from .grounding import episode_grounds, rivals_of, shown_texts, ungrounded, written_values
+from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, text_contains
 
@@ -638,17 +638,19 @@ class RubricJudge:
 
     def ungrounded_values(self, ev: Evidence) -> list[str]:
         """Values stated in the assistant's messages or written into the world that no true value of
-        the episode supports (:mod:`.grounding`); judged only when the scenario's own values are
-        known (``ev.grounds``)."""
+        the episode supports, and small counts stated right after an item an image shows that are
+        not that item's (:mod:`.grounding`); judged only when the scenario's own values are known
+        (``ev.grounds``)."""
         if not ev.grounds:
             return []
         grounds = episode_grounds(ev)
         out: list[str] = []
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
-                out += [f"{v!r} (reply)" for v in ungrounded(str(e.get("content") or ""), grounds)]
+                text = str(e.get("content") or "")
+                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
         for where, text in written_values(ev.diff):
-            out += [f"{v!r} ({where})" for v in ungrounded(text, grounds)]
+            out += [f"{v!r} ({where})" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
         return list(dict.fromkeys(out))
 
 
