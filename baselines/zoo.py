@@ -699,11 +699,11 @@ class CommitlessSpray(ZooAgent):
 
 
 def _reply_number(scenario: Scenario) -> tuple[int, str] | None:
-    """(round, decimal number) the oracle's reply states that the user never said and no report or
-    fact lists (a value only the grounding can check)."""
+    """(round, amount) the oracle's reply states in dollars that the user never said and no report
+    or fact lists (a value only the grounding can check)."""
     said = _user_words(scenario)
     listed = {x for i in range(len(scenario.rounds)) for x in round_facts(scenario, i)} | set(scenario.facts)
-    found = [(i, m.group(0)) for i, r in enumerate(scenario.rounds) for m in _DECIMAL.finditer(r.answer or "")
+    found = [(i, m.group(0)[1:]) for i, r in enumerate(scenario.rounds) for m in _MONEY.finditer(r.answer or "")
              if not text_contains(m.group(0), said)]
     unlisted = [(i, n) for i, n in found if not any(text_contains(n, x) for x in listed)]
     return unlisted[0] if unlisted else None
@@ -730,13 +730,12 @@ class WrongNumberInReply(ZooAgent):
         return re.sub(r"(?<![\d.,])" + re.escape(number) + r"(?![\d])", wrong, text, count=1)
 
 
-def _pool_of(text: str) -> list[str] | None:
+def _pool_of(facts: list[str]) -> list[str]:
+    """The phrase pool the facts are drawn from (the first one holding any of them)."""
     from ..evaluation.similarity import phrase_pools
 
-    for pool in phrase_pools():
-        if sum(1 for p in pool if text_contains(p, text)) >= 1 and len(pool) >= 7:
-            return list(pool)
-    return None
+    return next((list(pool) for pool in phrase_pools() if any(text_contains(p, f) and text_contains(f, p)
+                                                                for p in pool for f in facts)), [])
 
 
 def _pool_columns(scenario: Scenario) -> list[list[str]]:
@@ -762,8 +761,10 @@ class PoolDump(ZooAgent):
     category = "factual_error"
 
     @classmethod
-    def applies(cls, scenario: Scenario) -> bool:
-        return super().applies(scenario) and bool(_pool_columns(scenario))
+    def applies(cls, scenario: Scenario) -> bool:  # a pool with phrases the lists leave out
+        columns = _pool_columns(scenario) if super().applies(scenario) else []
+        wanted = [f for facts in columns for f in facts]
+        return bool(columns) and any(not any(text_contains(p, f) for f in wanted) for p in _pool_of(wanted))
 
     def steps(self, scenario: Scenario, index: int) -> list[Step]:
         wanted = [f for facts in _pool_columns(scenario) for f in facts]
@@ -773,8 +774,7 @@ class PoolDump(ZooAgent):
                 args = dict(st.get("arguments", {}))
                 for key, value in args.items():
                     if isinstance(value, str) and key in _TEXT_KEYS and any(text_contains(f, value) for f in wanted):
-                        pool = _pool_of(value) or []
-                        args[key] = value + "\n" + "\n".join(p for p in pool if not text_contains(p, value))
+                        args[key] = value + "\n" + "\n".join(p for p in _pool_of(wanted) if not text_contains(p, value))
                 st = {**st, "arguments": args}
             out.append(st)
         return out

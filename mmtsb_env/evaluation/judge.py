@@ -258,6 +258,18 @@ def _choices_in(want: str, ev: Evidence) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _pool_extras(want: str, text: str) -> list[str]:
+    """Phrases of a generator pool (errands, repairs, classes...) that a written text names and its
+    expected text does not, for pools the expected text draws from: items nobody read."""
+    from .similarity import phrase_pools
+
+    out: list[str] = []
+    for pool in phrase_pools():
+        if any(text_contains(p, want) for p in pool):
+            out += [p for p in pool if text_contains(p, text) and not text_contains(p, want) and p not in out]
+    return out
+
+
 def _replaced(facts: Any, text: Any) -> bool:
     """Whether a text missing some numeric facts holds other amounts in their place (a misread
     total, not an item left out)."""
@@ -439,6 +451,9 @@ class RubricJudge:
                 return False, f"number(s) {', '.join(lost)} not in the text", False
             if hedges(text) and not hedges(want):
                 return False, "the text offers alternatives", False
+            extras = _pool_extras(want, text)
+            if extras:
+                return False, f"the text names item(s) the expected text does not: {_brief(extras, 3)}", False
             listed = [n for n in numbers_in(want) if "." in n and in_candidate_list(n, text, self._allowed_numbers(ev))]
             if listed:
                 return False, f"the text lists other candidates with {', '.join(listed)}", False
