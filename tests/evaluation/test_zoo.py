@@ -12,6 +12,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.baselines.zoo import (SHOULD_FAIL, SHOULD_PASS, ZOO, BothCandidates, CannotRead, CommitlessSpray, OmitsItem,
                                      PoolDump, Terse, WordsAndProse, WrongNumberInReply, claimable, round_facts)
+from mmtsb_env.evaluation.similarity import as_number
 from mmtsb_env.evaluation.taxonomy import classify
 from mmtsb_env.runner import run_episode
 
@@ -153,3 +154,29 @@ def test_zoo_docstring_examples():
 
     result = doctest.testmod(zoo)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_a_terse_date_time_is_not_read_as_a_wrong_amount():
+    """Last session's false negative: Terse answers "2024-05-27T23:34:19." to a round asking when
+    an account was made, and "Done." to an invoice round whose totals it writes into a note; the
+    date-time's parts (2024, 23, 34, 19) are not amounts, and no later total is contradicted."""
+    import re
+
+    timed = [s for s in NOMINAL if any(re.match(r"\d{4}-\d{2}-\d{2}T", f) for r in s.rounds for f in r.report)
+             and any(as_number(f) is not None and "." in f for f in s.facts)][:3]
+    assert timed
+    for s in timed:
+        rec, _ = play(Terse, s, [s], "tool")
+        assert rec.passed, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
+
+
+def test_a_date_time_reply_does_not_contradict_an_amount_written_into_a_note():
+    from mmtsb_env.evaluation import RubricJudge
+    from mmtsb_env.evaluation.llm_judge import example_evidence
+
+    ev = example_evidence()
+    ev.facts = ["1,826.99", "2024-05-27T23:34:19"]
+    ev.grounds = ev.grounds + ["1,826.99", "2024-05-27T23:34:19"]
+    ev.assistant_messages = ["2024-05-27T23:34:19.", "Done."]
+    ev.diff = {"simple_note.notes": {"created": [{"id": 7, "title": "Lunch", "content": "Sunrise Diner $18.53; Clearwater $1,826.99"}]}}
+    assert RubricJudge().information_accuracy(ev).passed
