@@ -6,7 +6,8 @@ that hold true values:
 
 * the scenario's own truth (:func:`scenario_grounds`): what each image shows (its declared facts
   and its render content), the rows the scenario seeds, what the user says and changes, the
-  reference solution's arguments and answers, the reports, the expected changes;
+  reference solution's arguments and answers, the reports, the expected changes, and the dates of
+  the two weeks around the scenario's now ("tomorrow" is a true date to state);
 * what the episode itself saw: every tool result of either seat, the arguments of the user's
   calls, what the user said.
 
@@ -242,7 +243,21 @@ def scenario_grounds(scenario: Any) -> list[str]:
                   [step.get("arguments") for step in rnd.solution], [step.get("say") for step in rnd.solution],
                   [(c.row, c.fields) for c in rnd.state_changes]]
     parts += [(c.row, c.fields) for c in scenario.expected_changes]
+    parts += _days_around(scenario.reference_time)
     return [t for t in _flatten(parts) if t]
+
+
+RELATIVE_DAYS = 14  # "tomorrow", "next Friday": dates this close to the scenario's now are true dates to state
+
+
+def _days_around(reference_time: str) -> list[str]:
+    from datetime import date, timedelta
+
+    try:
+        today = date.fromisoformat(str(reference_time)[:10])
+    except ValueError:
+        return []
+    return [(today + timedelta(days=k)).isoformat() for k in range(-RELATIVE_DAYS, RELATIVE_DAYS + 1)]
 
 
 def image_facts(scenario: Any) -> list[dict[str, Any]]:
