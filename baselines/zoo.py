@@ -590,7 +590,270 @@ class GivesUp(ZooAgent):
         return "I'm sorry, I can't help with that."
 
 
-SHOULD_PASS = (Terse, Reformatted, Polite, ExtraReads, ConfirmsFirst)
+# ---------------------------------------------------------------------------------------------
+# Information accuracy (#31): formats people use, and answers that do not commit or are not true
+# ---------------------------------------------------------------------------------------------
+
+_SMALL_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                "sixteen seventeen eighteen nineteen twenty").split()
+_ISO_DATETIME = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:[+-]\d{2}:\d{2}|Z)?")
+_PLAIN_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b(?!T)")
+_LONE_SMALL = re.compile(r"(?<=[a-z(] )(\d{1,2})(?![\d.,:/\-]|\s*(?:[ap]m)\b)|(?<=\()(\d{1,2})(?=\))")
+_DOLLARS = re.compile(r"\$(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})\b")
+
+
+def prose_values(text: str) -> str:
+    """Values in the forms people write in prose: small counts in words ("3 five-star ratings" ->
+    "three five-star ratings", 12 -> "a dozen"), dates day first ("25 April 2024 at 22:59"),
+    amounts with thousands separators and "dollars" instead of "$".
+
+    >>> prose_values("You last logged in on 2024-04-25T22:59:00; it has 3 ratings (12), due 2026-05-09: $1826.99")
+    'You last logged in on 25 April 2024 at 22:59; it has three ratings (a dozen), due 9 May 2026: 1,826.99 dollars'
+    """
+    def word(m: re.Match[str]) -> str:
+        n = int(m.group(1) or m.group(2))
+        return "a dozen" if n == 12 else (_SMALL_WORDS[n] if n <= 20 else m.group(0))
+
+    out = _LONE_SMALL.sub(word, text)
+    out = _ISO_DATETIME.sub(lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)} at {m.group(4)}:{m.group(5)}"
+                            + (f":{m.group(6)}" if m.group(6) and m.group(6) != "00" else "")
+                            if 1 <= int(m.group(2)) <= 12 else m.group(0), out)
+    out = _PLAIN_DATE.sub(lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}"
+                          if 1 <= int(m.group(2)) <= 12 else m.group(0), out)
+    return _DOLLARS.sub(lambda m: f"{int(m.group(1).replace(',', '')):,}.{m.group(2)} dollars", out)
+
+
+class WordsAndProse(ZooAgent):
+    """The oracle's work; its replies say small counts in words, dates in prose (day first, "at"
+    the time) and amounts as "1,826.99 dollars"."""
+
+    name = "words_and_prose"
+
+    def closing(self, scenario: Scenario, index: int) -> str:
+        return prose_values(super().closing(scenario, index))
+
+
+def _choice_facts(scenario: Scenario, index: int) -> list[tuple[str, list[str]]]:
+    """The named answers a round reports that are a choice among what the images show, with their rivals."""
+    from ..evaluation.claims import asserts
+    from ..evaluation.grounding import image_facts, rivals_of
+
+    facts = list(scenario.rounds[index].report)
+    shown = image_facts(scenario)
+    out = []
+    for f in facts:
+        if as_number(f) is None:
+            rivals = [r for r in rivals_of(f, shown, list(scenario.facts) + facts)
+                      if not asserts(r, scenario.rounds[index].answer)]
+            if rivals:
+                out.append((f, rivals))
+    return out
+
+
+class BothCandidates(ZooAgent):
+    """Does the work, then answers a choice a round asks for by naming every candidate alike ("It is
+    Lumen Hardware. It is Pine Street Books."), the right one among them, and the round's other
+    facts plainly; other rounds as the oracle."""
+
+    name = "both_candidates"
+    should_pass = False
+    category = "factual_error"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and any(_choice_facts(scenario, i) for i in range(len(scenario.rounds)))
+
+    def closing(self, scenario: Scenario, index: int) -> str:
+        choices = _choice_facts(scenario, index)
+        if not choices:
+            return super().closing(scenario, index)
+        named = {fact for fact, _ in choices}
+        others = [f"{f}." for f in scenario.rounds[index].report if f not in named]
+        return " ".join([f"It is {c}." for fact, rivals in choices for c in sorted([fact, *rivals[:3]])] + others)
+
+
+class CommitlessSpray(ZooAgent):
+    """Does the work, then asserts forty candidates for each amount it should report or wrote ("The
+    amount is X." with X 2.1 % apart, the right one among them)."""
+
+    name = "commitless_spray"
+    should_pass = False
+    category = "factual_error"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and bool(_numeric_facts(scenario))
+
+    def closing(self, scenario: Scenario, index: int) -> str:
+        facts = claimable(scenario, index)
+        if not facts:
+            return "Done."
+        parts = []
+        for f in facts:
+            value = as_number(f)
+            if value is None or "." not in f:
+                parts.append(f"{f}.")
+                continue
+            parts += [f"The amount is {value * (1 + 0.021 * k):.2f}." for k in range(-20, 20)]
+        return " ".join(parts)
+
+
+def _reply_number(scenario: Scenario) -> tuple[int, str] | None:
+    """(round, amount) the oracle's reply states in dollars that the user never said and no report
+    or fact lists (a value only the grounding can check)."""
+    said = _user_words(scenario)
+    listed = {x for i in range(len(scenario.rounds)) for x in round_facts(scenario, i)} | set(scenario.facts)
+    found = [(i, m.group(0)[1:]) for i, r in enumerate(scenario.rounds) for m in _MONEY.finditer(r.answer or "")
+             if not text_contains(m.group(0), said)]
+    unlisted = [(i, n) for i, n in found if not any(text_contains(n, x) for x in listed)]
+    return unlisted[0] if unlisted else None
+
+
+class WrongNumberInReply(ZooAgent):
+    """The oracle's work and replies, but one amount in a reply that no report or fact lists is a
+    dollar off ("$23.13" for the $22.13 the note holds)."""
+
+    name = "wrong_number_in_reply"
+    should_pass = False
+    category = "factual_error"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and _reply_number(scenario) is not None
+
+    def closing(self, scenario: Scenario, index: int) -> str:
+        text = super().closing(scenario, index)
+        at, number = _reply_number(scenario)
+        if index != at:
+            return text
+        wrong = f"{float(number.replace(',', '')) + 1:,.{len(number.split('.')[1])}f}"
+        return re.sub(r"(?<![\d.,])" + re.escape(number) + r"(?![\d])", wrong, text, count=1)
+
+
+def _pool_of(facts: list[str]) -> list[str]:
+    """The phrase pool the facts are drawn from (the first one holding any of them)."""
+    from ..evaluation.similarity import phrase_pools
+
+    return next((list(pool) for pool in phrase_pools() if any(text_contains(p, f) and text_contains(f, p)
+                                                                for p in pool for f in facts)), [])
+
+
+def _pool_columns(scenario: Scenario) -> list[list[str]]:
+    """The ``facts`` lists of expected changes whose facts come from a phrase pool."""
+    from ..evaluation.similarity import phrase_pools
+
+    out = []
+    for c in scenario.expected_changes:
+        for col, measure in c.measures.items():
+            facts = (c.row or c.fields or {}).get(col)
+            if measure == "facts" and isinstance(facts, list) and len(facts) >= 2 and any(
+                    any(text_contains(p, f) and text_contains(f, p) for p in pool) for pool in phrase_pools() for f in facts):
+                out.append(facts)
+    return out
+
+
+class PoolDump(ZooAgent):
+    """Writes every phrase of the pool the images draw from instead of the ones they show (a list of
+    every errand there is): the facts are all there, and so is everything else."""
+
+    name = "pool_dump"
+    should_pass = False
+    category = "factual_error"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:  # a pool with phrases the lists leave out
+        columns = _pool_columns(scenario) if super().applies(scenario) else []
+        wanted = [f for facts in columns for f in facts]
+        return bool(columns) and any(not any(text_contains(p, f) for f in wanted) for p in _pool_of(wanted))
+
+    def steps(self, scenario: Scenario, index: int) -> list[Step]:
+        wanted = [f for facts in _pool_columns(scenario) for f in facts]
+        out = []
+        for st in super().steps(scenario, index):
+            if _writes(st):
+                args = dict(st.get("arguments", {}))
+                for key, value in args.items():
+                    if isinstance(value, str) and key in _TEXT_KEYS and any(text_contains(f, value) for f in wanted):
+                        args[key] = value + "\n" + "\n".join(p for p in _pool_of(wanted) if not text_contains(p, value))
+                st = {**st, "arguments": args}
+            out.append(st)
+        return out
+
+
+def _first_image_round(scenario: Scenario) -> int | None:
+    return next((i for i, r in enumerate(scenario.rounds) if r.image_ids), None)
+
+
+class CannotRead(ZooAgent):
+    """Honest about failing: from the first round that brings images on it does nothing and says it
+    could not read them (what it could not read, later rounds cannot use either); earlier rounds
+    it does as the oracle. It must score no better than it deserves, and no reward exploit may
+    beat it."""
+
+    name = "cannot_read"
+    should_pass = False
+    category = "task_failure"
+    SORRY = "I'm sorry, I could not read the image clearly enough to do this."
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and _first_image_round(scenario) is not None
+
+    @classmethod
+    def expected_category(cls, scenario: Scenario) -> str | None:
+        from ..evaluation.judge import action_rounds
+
+        acts = action_rounds(scenario)
+        return "task_failure" if any(acts[_first_image_round(scenario):]) else "factual_error"
+
+    def _blind(self, scenario: Scenario, index: int) -> bool:
+        return index >= _first_image_round(scenario)
+
+    def steps(self, scenario: Scenario, index: int) -> list[Step]:
+        return [] if self._blind(scenario, index) else super().steps(scenario, index)
+
+    def closing(self, scenario: Scenario, index: int) -> str:
+        return self.SORRY if self._blind(scenario, index) else super().closing(scenario, index)
+
+
+def _omission(scenario: Scenario) -> tuple[int, int] | None:
+    """(round, step) of the last of several writes by one item tool in the scenario's last round,
+    whose result nothing later uses: the item an agent leaves out."""
+    for i, rnd in list(enumerate(scenario.rounds))[-1:]:  # the last round: a user who gives up on it loses no other
+        writes = [(j, st) for j, st in enumerate(rnd.solution) if _writes(st)]
+        names = [st["name"] for _, st in writes]
+        for j, st in reversed(writes):
+            if names.count(st["name"]) >= 2 and not st.get("save_as") and st["name"] in _ITEM_TOOLS:
+                return i, j
+    return None
+
+
+# tools that make one item of a list each (a text to each person, a task per errand, an event per poster)
+_ITEM_TOOLS = frozenset({"messages_send_text_message", "gmail_send_email", "todoist_create_task", "create_calendar_event",
+                         "simple_note_create_note", "contacts_add_contact", "add_reminder", "amazon_add_product_to_cart",
+                         "spotify_like_song"})
+
+
+class OmitsItem(ZooAgent):
+    """Does the workflow but leaves one of several items out (texts three of four people, adds two
+    of three tasks) in the last round, and replies as if it had done them all."""
+
+    name = "omits_item"
+    should_pass = False
+    category = "incomplete_execution"
+
+    @classmethod
+    def applies(cls, scenario: Scenario) -> bool:
+        return super().applies(scenario) and _omission(scenario) is not None
+
+    def steps(self, scenario: Scenario, index: int) -> list[Step]:
+        at, j = _omission(scenario)
+        base = super().steps(scenario, index)
+        return base[:j] + base[j + 1:] if index == at else base
+
+
+
+SHOULD_PASS = (Terse, Reformatted, Polite, ExtraReads, ConfirmsFirst, WordsAndProse)
 SHOULD_FAIL = (Misreads, WrongEntity, SkipsRound, ClaimsWithoutDoing, Hedges, NumberCarpet, CollateralWrite, WrongDetail,
-               GivesUp)
+               GivesUp, BothCandidates, CommitlessSpray, WrongNumberInReply, PoolDump, CannotRead, OmitsItem)
 ZOO = SHOULD_PASS + SHOULD_FAIL

@@ -24,6 +24,8 @@ def main() -> None:
     ap.add_argument("--suite", default="demo")
     ap.add_argument("--sample", type=int, default=0, help="every k-th scenario so that about this many are run (0: all)")
     ap.add_argument("--mode", action="append", choices=["tool", "code"])
+    ap.add_argument("--only", action="append", help="run only these behaviours (by name)")
+    ap.add_argument("--show", action="store_true", help="print every episode the judge got wrong, with its failed criteria")
     args = ap.parse_args()
     scenarios = mmtsb_env.load_suite(args.suite)
     if args.sample:
@@ -31,7 +33,7 @@ def main() -> None:
     matrix: Counter[tuple[str, str]] = Counter()
     per: dict[str, list[tuple[bool, bool | None]]] = defaultdict(list)
     for mode in args.mode or ["tool"]:
-        for cls in ZOO:
+        for cls in [c for c in ZOO if not args.only or c.name in args.only]:
             for s in scenarios:
                 if not cls.applies(s):
                     continue
@@ -40,6 +42,9 @@ def main() -> None:
                 want = "pass" if cls.should_pass else cls.expected_category(s)
                 got = "errored" if rec.error else ("pass" if rec.passed else primary)
                 matrix[(want, got)] += 1
+                if args.show and want != got:
+                    print(f"{cls.name} {s.id} ({mode}): expected {want}, judged {got}",
+                          [(c["criterion"], c.get("kind"), c["reason"][:200]) for c in rec.verdict["criteria"] if not c["pass"]])
                 per[cls.name].append((rec.passed == cls.should_pass, None if cls.should_pass else got == want))
     labels = ["pass", *FAILURE_CLASSES, "errored"]
     rows = [lab for lab in labels if any(matrix[(lab, c)] for c in labels)]

@@ -655,6 +655,8 @@ class Episode:
         image id (with a loader for data URLs), tool calls with results, and the whole log."""
         from dataclasses import asdict
 
+        from ..evaluation.grounding import image_facts, scenario_grounds
+
         score = score or self.entity_score()
         assistant_calls = [c for c in self.calls if c.seat == ASSISTANT]
         return Evidence(
@@ -682,6 +684,9 @@ class Episode:
             extra_criteria=self._ui_criteria(),
             reports=[list(r.report) for r in self.scenario.rounds],
             action_rounds=action_rounds(self.scenario),
+            grounds=scenario_grounds(self.scenario),
+            image_facts=image_facts(self.scenario),
+            answers=[r.answer for r in self.scenario.rounds],
         )
 
     def _ui_criteria(self) -> list[Any]:

@@ -1,35 +1,53 @@
-"""Claims in the assistant's replies: does a reply *commit* to a fact?
+"""Claims in the assistant's replies (and written texts): does the text *commit* to one answer?
 
-A fact counts as stated only when a reply asserts it. Three ways of mentioning a value without
-committing to it do not count:
+A fact counts as stated only when a reply asserts it as *the* answer. Ways of mentioning a value
+without committing to it -- all ``"hedged"``:
 
-* **hedging** -- the sentence that states the fact also offers an alternative or doubt
+* **hedging words** -- the statement that states the fact also offers doubt or an alternative
   ("maybe X or Y", "either 20.51 or 22.13", "I think it is X"), see :data:`HEDGES`;
-* **a number carpet** -- a reply that sprays numbers: a run of at least ``carpet_run`` numbers
-  with nothing but separators between them, or more than ``carpet_max`` distinct numbers;
-* **competing values** -- for a numeric fact that the reply never states exactly, two different
-  numbers that both lie within the tolerance of it ("22.10, 22.16" for 22.13).
+* **candidate lists** -- the fact stands in a bare list or range with other values of its kind
+  that are not asked for ("$13.48 / $13.84 / $18.43", "13.48, 13.84", "between 13 and 14");
+* **sprays** -- the same statement made with different values ("The amount is 13.20. The amount
+  is 13.48. ..."): one claim, several answers;
+* **both candidates** -- for a choice among named candidates (``rivals``: the other receipts,
+  events, chart categories), another candidate is asserted on its own as firmly as the fact: named
+  in a clause that does not mention the fact and is not context, unless the fact's own clause
+  makes the choice (a comparative or selection word: "more", "cheapest", "earlier", "it's") and
+  the rival's does not ("Pine was $20.51. Lumen was $22.13, so Lumen cost more." commits).
 
-A numeric fact that no reply states but some reply gets *nearly* right (within ``near_miss``,
-15 %, yet outside the tolerance: "$18.15" for 18.53) is ``"contradicted"``: the reply asserts a
-wrong value.
+Context is fine: a rival in parentheses or after "vs", "than", "compared to", "while",
+"whereas", "unlike", "not", "instead of" is context ("Lumen at $22.13, vs $20.51 at Pine"), and
+questions assert nothing. A **number carpet** -- a run of at least ``carpet_run`` numbers with
+only separators between them, or more than ``carpet_max`` distinct numbers -- is ``"carpet"``.
 
-Numbers in replies match by value within the reply tolerance (1 %, integers exactly); other facts
-match after :func:`~.similarity.canonical_text` (dates in any common format, amounts with or
-without currency and separators, case) as whole words.
+Numbers match by value when the reply's number is the fact rounded to the precision the reply
+writes it with ("22" and "22.1" state 22.13; "22.14" does not, see :func:`~.values.rounds_to`);
+numbers in words count ("two of your cards"). Other facts match after
+:func:`~.similarity.canonical_text` (dates and times in any common form, amounts with or without
+currency and separators, case) as whole words. Whether a stated value is *wrong* is not decided
+here but by :mod:`.grounding` (nothing true supports it).
 
 >>> claim_status("22.13", ["Lumen Hardware was more expensive at $22.13 (Pine Street Books: $20.51)."])
 'stated'
 >>> claim_status("Lumen Hardware", ["It was maybe Pine Street Books or Lumen Hardware."])
 'hedged'
->>> claim_status("22.13", [", ".join(f"{10 + i / 5:.1f}" for i in range(150))])
+>>> claim_status("22.13", [", ".join(f"{10 + i / 10:.1f}" for i in range(300))])
 'carpet'
->>> claim_status("22.13", ["Saved 22.13. Should I also file the 20.51 one or keep it?"])
+>>> claim_status("13.48", ["The total is $13.48 / $13.84 / $18.43."]), claim_status("13.48", ["Total: $13.48."])
+('hedged', 'stated')
+>>> claim_status("13.48", [" ".join(f"The amount is {x:.2f}." for x in (13.2, 13.48, 13.76))])
+'hedged'
+>>> rivals = ["Pine Street Books"]
+>>> claim_status("Lumen Hardware", ["Lumen Hardware $22.13. Pine Street Books $20.51."], rivals=rivals)
+'hedged'
+>>> claim_status("Lumen Hardware", ["Pine Street Books was $20.51 and Lumen Hardware $22.13, so Lumen Hardware cost more."], rivals=rivals)
 'stated'
->>> claim_status("18.53", ["Saved. The total is $18.15."])
-'contradicted'
 >>> claim_status("2026-05-02", ["The Night Market (May 2, 2026) is earlier."]), claim_status("9.00", ["Parking: $9"])
 ('stated', 'stated')
+>>> claim_status("2", ["You have two cards."]), claim_status("2024-04-25T22:59:00", ["On 25 April 2024 at 22:59."])
+('stated', 'stated')
+>>> claim_status("2024-02-25T15:58:08", ["On 25 February 2024 at 3:58 PM."])
+'stated'
 """
 
 from __future__ import annotations
@@ -37,19 +55,38 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..textcache import text_cache
-from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, numbers_close, text_contains
+from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
+from .values import rounds_to
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
+# a number as a value: not part of a word, code, date or time
+_VALUE = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+_TO_THE_MINUTE = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$")
+_DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?\b|(?<![\d:])\d{2}:\d{2}(?::\d{2})?(?![\d:])")
 # Between two numbers of a carpet: only separators, currency marks and "and"/"to" (not "-" or "/":
 # phone numbers and dates are single values).
 _CARPET_GAP = re.compile(r"^(?:[\s,;:|()\[\]$€£¥₹₩%*+]|\.\.\.|…|\band\b|\bto\b)*$", re.IGNORECASE)
+# Between two candidates of a list or range: separators, currency marks, "or", "and", "to", "-", "/".
+_LIST_GAP = re.compile(r"^(?:[\s,;:|/$€£¥₹₩%*+\-–—~]|usd|eur|gbp|\.\.\.|…|\band\b|\bor\b|\bto\b|\bbetween\b)*$",
+                       re.IGNORECASE)
 HEDGES = ("maybe", "perhaps", "possibly", "probably", "might", "either", "or", "unsure", "not sure", "not certain",
           "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between")
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")
-_SENTENCE = re.compile(r"((?<!\d)[.!?](?!\d)|\n)")
+_SENTENCE = re.compile(r"([.!?](?=\s|$)|(?<!\d)[.!?](?!\d)|\n)")
+_ABBREVIATION = re.compile(r"(?:\b(?:vs|e\.g|i\.e|approx|no|inc|st|dr|mr|mrs|ms|jr|sr|co|ltd|etc|ave|apt)|\b[A-Za-z])$",
+                           re.IGNORECASE)
+# Clause boundaries; the clause after a "context" boundary (or inside parentheses) only gives context.
+_CONTEXT_OPENERS = r"vs\.?|versus|than|compared (?:to|with)|while|whereas|unlike|not|instead of|rather than|against"
+_CLAUSE_SPLIT = re.compile(rf"(\(|\)|;|,?\s+(?:but|so|and so|which|{_CONTEXT_OPENERS})\b|,\s+)", re.IGNORECASE)
+_CONTEXT_START = re.compile(rf"^(?:\(|,?\s*(?:{_CONTEXT_OPENERS})\b)", re.IGNORECASE)
+_SELECTION = re.compile(
+    r"\b(?:more|less|most|least|higher|lower|highest|lowest|bigger|biggest|larger|largest|smaller|smallest|cheaper"
+    r"|cheapest|pricier|priciest|expensive|earlier|earliest|later|latest|sooner|soonest|first|greater|greatest"
+    r"|fewer|fewest|longer|longest|shorter|shortest|closest|nearest|winner|answer|best|it'?s|it is|that'?s|that is"
+    r"|is the one|the one|matches|correct)\b", re.IGNORECASE)
 
 
 @text_cache(maxsize=8192)  # pure; a judge normalises each message once per value it looks for
@@ -71,21 +108,50 @@ def numbers_in(text: str) -> list[str]:
     return _NUM_IN_TEXT.findall(text)
 
 
-def _matching_numbers(fact: str, text: str, tol: Tolerances) -> set[float]:
+@text_cache(maxsize=8192)
+def _values(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(start, end, raw)`` of the numbers ``text`` states as values, with number words read as
+    digits and the numbers inside dates and times left out (positions in the canonical text)."""
+    t = _DATE_OR_TIME.sub(lambda m: " " * len(m.group(0)), _canon(text))
+    return tuple((m.start(), m.end(), m.group(0)) for m in _VALUE.finditer(t))
+
+
+@text_cache(maxsize=8192)
+def _canon(text: str) -> str:
+    return canonical_dates(text)
+
+
+def _matches(fact_value: float, raw: str, integral: bool) -> bool:
+    if integral and "." not in raw:  # counts exactly; a large whole number may be rounded to tens, hundreds...
+        return float(raw.replace(",", "")) == fact_value or (abs(fact_value) >= 100 and rounds_to(raw, fact_value))
+    return rounds_to(raw, fact_value)
+
+
+def _matching(fact: str, text: str) -> list[tuple[int, int, str]]:
+    """The numbers of ``text`` that state numeric ``fact``: the fact rounded as they are written."""
     value = as_number(fact)
     assert value is not None
     integral = "." not in fact
-    found = set()
-    for raw in numbers_in(text):
-        got = as_number(raw)
-        if got is not None and numbers_close(value, got, tol, integral=integral and "." not in raw):
-            found.add(got)
-    return found
+    return [v for v in _values(text) if _matches(value, v[2], integral)]
+
+
+def states(fact: str, text: str) -> bool:
+    """Whether ``text`` states ``fact`` as a value: a number rounded to the precision written
+    (:func:`~.values.rounds_to`), other facts as :func:`fact_in_text` finds them. The judge's test.
+
+    >>> states("22.13", "about $22"), states("22.13", "22.14"), states("2", "two cards")
+    (True, False, True)
+    """
+    fact = str(fact)
+    if as_number(fact) is not None:
+        return bool(_matching(fact, text))
+    return fact_in_text(fact, text)
 
 
 def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
-    """Whether ``text`` mentions ``fact``: numbers by value (1 % for decimals), other facts as
-    normalised text (no judgement on whether the mention commits; see :func:`claim_status`).
+    """Whether ``text`` mentions ``fact``: numbers by value within the reply tolerance (1 %;
+    integers exactly), other facts as normalised text. A lenient test of a mention (the scripted
+    user's); the judge asks :func:`states` and :func:`claim_status`.
 
     >>> fact_in_text("$18.53", "The total was 18.53 dollars"), fact_in_text("9.00", "Parking: $9")
     (True, True)
@@ -93,16 +159,21 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     (True, False)
     """
     fact = str(fact)
-    if as_number(fact) is not None:
-        return bool(_matching_numbers(fact, text, tol))
-    return text_contains(fact, text) or normalise(fact) in normalise(text)
+    value = as_number(fact)
+    if value is not None:
+        integral = "." not in fact
+        return any(numbers_close(value, float(raw.replace(",", "")), tol, integral=integral and "." not in raw)
+                   for _, _, raw in _values(text))
+    if text_contains(fact, text) or normalise(fact) in normalise(text):
+        return True
+    minute = _TO_THE_MINUTE.match(canonical_text(fact))  # a time said to the minute states its seconds
+    return minute is not None and text_contains(minute.group(1), text)
 
 
 @dataclass(frozen=True)
 class ClaimRules:
     carpet_run: int = 6  # this many numbers in a row with only separators between them
     carpet_max: int = 40  # or more distinct numbers than this in one reply
-    near_miss: float = 0.15  # a number this close to a numeric fact, but not within tolerance, contradicts it
 
 
 DEFAULT_RULES = ClaimRules()
@@ -127,14 +198,19 @@ def is_carpet(text: str, rules: ClaimRules = DEFAULT_RULES, expected: int = 0) -
     return False
 
 
-def _sentences(text: str) -> list[str]:
-    """The statements of a text (questions -- sentences ending in "?" -- are not statements)."""
-    parts = _SENTENCE.split(text)
-    out = []
-    for i in range(0, len(parts), 2):
-        end = parts[i + 1] if i + 1 < len(parts) else ""
-        if parts[i].strip() and end != "?":
-            out.append(parts[i].strip())
+def sentences(text: str) -> list[str]:
+    """The statements of a text (questions -- sentences ending in "?" -- are not statements); a
+    full stop after an abbreviation ("vs.", "St.") or inside a number ends nothing."""
+    out, start = [], 0
+    for m in _SENTENCE.finditer(text):
+        if m.group(0) == "." and _ABBREVIATION.search(text[start:m.start()]):
+            continue
+        part = text[start:m.start()].strip()
+        if part and m.group(0) != "?":
+            out.append(part)
+        start = m.end()
+    if text[start:].strip():
+        out.append(text[start:].strip())
     return out
 
 
@@ -143,41 +219,151 @@ def hedges(text: str) -> bool:
     return _HEDGE.search(canonical_text(text)) is not None
 
 
-def _near_miss(fact: str, text: str, rules: ClaimRules) -> bool:
-    value = as_number(fact)
-    if value is None or value == 0:
-        return False
-    for raw in numbers_in(text):
-        got = as_number(raw)
-        if got is not None and got != value and abs(got - value) <= rules.near_miss * abs(value):
+def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = ()) -> bool:
+    """Whether numeric ``fact`` stands in ``text`` in a bare list or range with another number that
+    is not ``allowed`` (the other values asked for): "$13.48 / $13.84", "between 13 and 14"."""
+    allowed = list(allowed)
+    values = _values(text)
+    t = _canon(text)
+    hits = {v for v in _matching(fact, text)}
+    for i, v in enumerate(values):
+        if v not in hits:
+            continue
+        for j in (i - 1, i + 1):
+            if not 0 <= j < len(values):
+                continue
+            w = values[j]
+            gap = t[w[1]:v[0]] if j < i else t[v[1]:w[0]]
+            other = float(w[2].replace(",", ""))
+            if _LIST_GAP.match(gap) and not any(rounds_to(w[2], a) for a in allowed):
+                if w not in hits and not (other.is_integer() and other <= 31 and "." not in w[2] and "." in v[2]):
+                    return True
+    return False
+
+
+def sprays(text: str) -> bool:
+    """Whether ``text`` makes one single-value statement with different values ("The amount is X."
+    repeated with several X, some not small whole numbers)."""
+    seen: dict[str, set[str]] = {}
+    for sentence in sentences(text):
+        values = _values(sentence)
+        if len(values) != 1:  # a claim of one value; sentences with several numbers are records
+            continue
+        t = _canon(sentence)
+        template, last = [], 0
+        for start, end, _ in values:
+            template.append(t[last:start])
+            last = end
+        template.append(t[last:])
+        key = "#".join(template).strip()
+        if not re.search(r"[a-z]", key):
+            continue
+        seen.setdefault(key, set()).add("|".join(raw for _, _, raw in values))
+    for variants in seen.values():
+        if len(variants) > 1 and any(not (float(x.replace(",", "")).is_integer() and float(x.replace(",", "")) <= 31)
+                                     for v in variants for x in v.split("|")):
             return True
     return False
 
 
-def _status_in(fact: str, text: str, tol: Tolerances, rules: ClaimRules, expected: int) -> str:
-    if not fact_in_text(fact, text, tol):
-        return "contradicted" if _near_miss(fact, text, rules) and not is_carpet(text, rules, expected) else "missing"
+def clauses(text: str) -> list[tuple[str, bool]]:
+    """``(clause, is_context)`` of a text's statements: split at ``;``, commas, parentheses and
+    connectives; a clause in parentheses or opened by "vs", "than", "while", "not", ... is context."""
+    out: list[tuple[str, bool]] = []
+    for sentence in sentences(text):
+        parts = _CLAUSE_SPLIT.split(sentence)
+        depth, context = 0, False
+        for k, part in enumerate(parts):
+            if k % 2 == 1:  # a boundary
+                if part == "(":
+                    depth += 1
+                elif part == ")":
+                    depth = max(0, depth - 1)
+                context = depth > 0 or bool(_CONTEXT_START.match(part))
+                continue
+            if part.strip():
+                out.append((part.strip(), context or depth > 0))
+    return out
+
+
+def _template(clause: str) -> str:
+    """What a clause says about the candidate it names: the clause with candidates and numbers masked."""
+    t = re.sub(r"qqcand\d+qq", "#", clause)
+    t = re.sub(r"\d+(?:\.\d+)?", "#", t)
+    return re.sub(r"\W+", " ", t).strip()
+
+
+def _masked(text: str, names: Sequence[str]) -> str:
+    """The canonical text with each name replaced by a token ``qqcand<i>qq`` (``i``: its index)."""
+    t = canonical_text(text)
+    for i, name in sorted(enumerate(names), key=lambda p: -len(p[1])):
+        key = canonical_text(name)
+        if key:
+            t = re.sub(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", f"qqcand{i}qq", t)
+    return t
+
+
+def asserts(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` outside context (parentheses, "vs", "than"... clauses): the
+    reference reply asserting a candidate makes it part of the answer, not a rival."""
+    return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
+
+
+def commits_among(fact: str, text: str, rivals: Sequence[str]) -> bool | None:
+    """For a choice: ``True`` when ``text`` asserts ``fact`` and no rival as firmly, ``False`` when it
+    says of a rival what it says of the fact (same clause with the names and numbers masked:
+    "Lumen Hardware $22.13. Pine Street Books $20.51.") and makes no choice only the fact gets
+    (a clause with a selection word: "so Lumen cost more"), or names the fact only together with
+    rivals; ``None`` when it names no rival. What a text says differently of a rival is context
+    ("Added Jovan. Isadora is already in your contacts.")."""
+    named = [r for r in rivals if text_contains(r, text)]
+    if not named:
+        return None
+    t = _masked(text, [fact, *named])
+    own, other = [], set()
+    for clause, context in clauses(t):
+        has_fact = "qqcand0qq" in clause
+        has_rival = re.search(r"qqcand[1-9]\d*qq", clause) is not None
+        if has_fact and not has_rival:
+            own.append((_template(clause), clause))
+        elif has_rival and not has_fact and not context:
+            other.add(_template(clause))
+    if not own:
+        return False
+    if not other & {tpl for tpl, _ in own}:
+        return True
+    return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
+
+
+def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
+               allowed: Sequence[float]) -> str:
+    if not states(fact, text):
+        return "missing"
     if is_carpet(text, rules, expected):
         return "carpet"
-    value = as_number(fact)
-    if value is not None:
-        near = _matching_numbers(fact, text, tol)
-        if len(near) > 1 and not any(abs(v - value) <= tol.amount_tol + tol.abs_tol for v in near):
+    said = [s for s in sentences(text) if states(fact, s)]
+    if any(hedges(s) for s in said):
+        return "hedged"
+    if as_number(fact) is not None:
+        if any(in_candidate_list(fact, s, allowed) for s in said) or sprays(text):
             return "hedged"
-    said = [s for s in _sentences(text) if fact_in_text(fact, s, tol)]
-    return "hedged" if any(hedges(s) for s in said) else "stated"
+    elif rivals and commits_among(fact, text, rivals) is False:
+        return "hedged"
+    return "stated"
 
 
-_RANK = {"stated": 4, "hedged": 3, "contradicted": 2, "carpet": 1, "missing": 0}
+_RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
 
 
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
-                 rules: ClaimRules = DEFAULT_RULES, expected: int = 0) -> str:
+                 rules: ClaimRules = DEFAULT_RULES, expected: int = 0, *, rivals: Sequence[str] = (),
+                 allowed: Sequence[float] = ()) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
-    mentioned with alternatives or doubt), ``"contradicted"`` (a near-miss number stated instead),
-    ``"carpet"`` (only inside a number carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere: the claim is
-    then ``"hedged"``. ``expected``: see :func:`is_carpet`."""
-    statuses = [_status_in(str(fact), text, tol, rules, expected) for text in replies]
+    mentioned without committing, see the module docstring), ``"carpet"`` (only inside a number
+    carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere:
+    the claim is then ``"hedged"``. ``expected``: see :func:`is_carpet`; ``rivals``: the other
+    candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer)."""
+    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed) for text in replies]
     if "hedged" in statuses:
         return "hedged"
     return max(statuses, key=_RANK.__getitem__, default="missing")

@@ -12,6 +12,7 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 from .entity_diff import EntityScore, ScoringConfig, score_changes
+from .grounding import image_facts, scenario_grounds
 from .judge import Evidence, action_rounds
 
 
@@ -72,6 +73,8 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)
+        grounds, shown = scenario_grounds(scenario), image_facts(scenario)
+        answers = [r.answer for r in scenario.rounds]
         criteria, description = scenario.completion_criteria, scenario.description
     else:
         expected = list(field_of(record, "expected_changes") or [])
@@ -79,6 +82,9 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         facts = list(field_of(record, "facts") or [])
         reports = [list(r) for r in field_of(record, "reports") or []]
         actions = [bool(x) for x in field_of(record, "action_rounds") or []]
+        grounds = [str(x) for x in field_of(record, "grounds") or []]
+        shown = [dict(x) for x in field_of(record, "image_facts") or []]
+        answers = [str(x) for x in field_of(record, "answers") or []]
         meta = field_of(record, "metadata") or {}
         n_rounds = int(field_of(record, "n_rounds") or meta.get("num_rounds") or rounds_reached(log))
         criteria, description = str(field_of(record, "completion_criteria") or ""), ""
@@ -108,4 +114,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         image_url=_url_loader(record),
         reports=reports,
         action_rounds=actions,
+        grounds=grounds,
+        image_facts=shown,
+        answers=answers,
     )

@@ -36,9 +36,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import DEFAULT_RULES, ClaimRules, claim_status, fact_in_text, hedges, is_carpet, normalise, numbers_in
+from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
+                     in_candidate_list, is_carpet, normalise, numbers_in)
+from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
-from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, is_id_column, text_contains
+from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, text_contains
 
 __all__ = ["CRITERIA", "Criterion", "Evidence", "RubricJudge", "Verdict", "fact_in_text", "normalise", "numbers_in"]
 
@@ -78,6 +80,13 @@ class Evidence:
     reports: list[list[str]] = field(default_factory=list)
     # Per round (in order): whether the round asks for a change (its reference solution writes).
     action_rounds: list[bool] = field(default_factory=list)
+    # The scenario's true values as texts (:func:`~.grounding.scenario_grounds`: images, seeded rows,
+    # the reference solution...); the judge adds the tool results and the user's words itself.
+    grounds: list[str] = field(default_factory=list)
+    # What each image shows (``ImageSpec.facts``): the candidates of a choice, amounts to add up.
+    image_facts: list[dict[str, Any]] = field(default_factory=list)
+    # Per round (in order): the reference reply (``Round.answer``): what it asserts is no rival.
+    answers: list[str] = field(default_factory=list)
 
     def assistant_calls(self) -> list[dict[str, Any]]:
         return [c for c in self.calls if c.get("seat", "assistant") == "assistant"]
@@ -92,7 +101,8 @@ class Evidence:
             "completion_criteria": self.completion_criteria, "expected_changes": self.expected_changes, "diff": self.diff,
             "conversation": self.conversation, "image_ids": list(self.image_ids), "image_sources": list(self.image_sources),
             "metadata": self.metadata, "description": self.description, "reports": [list(r) for r in self.reports],
-            "action_rounds": list(self.action_rounds),
+            "action_rounds": list(self.action_rounds), "grounds": list(self.grounds), "image_facts": list(self.image_facts),
+            "answers": list(self.answers),
         }
 
     def replies(self) -> list[tuple[int | None, str]]:
@@ -209,14 +219,16 @@ _ISO_DATETIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})")
 
 
 def _artifact_text(diff: Mapping[str, Any]) -> str:
-    """Every value the episode wrote (created rows, updated rows after the change), as text; an ISO
-    date-time with its date and its time apart (a reminder set for "2026-05-29T10:00:00+00:00"
-    holds the date "2026-05-29")."""
+    """Every value the episode wrote (created rows, updated rows after the change), as text, each
+    row also on one line (a contact's first and last name together); an ISO date-time with its
+    date and its time apart (a reminder set for "2026-05-29T10:00:00+00:00" holds the date
+    "2026-05-29")."""
     parts: list[str] = []
     for d in diff.values():
         rows = list(d.get("created", [])) + [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])]
         for row in rows:
-            parts += [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            values = [str(v) for v in row.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+            parts += values + [" ".join(v for v in values if v.strip())]
     return "\n".join(_ISO_DATETIME.sub(r"\1 \2", p) for p in parts)
 
 
@@ -234,6 +246,66 @@ def _looked_up_numbers(ev: Evidence) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _choices_in(want: str, ev: Evidence) -> list[tuple[str, list[str]]]:
+    """The texts an image shows that the expected text names (a store, an event), each with its
+    rivals the expected text does not name: a written text must not name those as firmly."""
+    shown = list(dict.fromkeys(t for t in shown_texts(ev.image_facts) if len(t) >= 3 and text_contains(t, want)))
+    out = []
+    for x in shown:
+        rivals = [r for r in rivals_of(x, ev.image_facts, shown) if not text_contains(r, want)]
+        if rivals:
+            out.append((x, rivals))
+    return out
+
+
+def _pool_extras(want: str, text: str) -> list[str]:
+    """Phrases of a generator pool (errands, repairs, classes...) that a written text names and its
+    expected text does not, for pools the expected text draws from: items nobody read."""
+    from .similarity import phrase_pools
+
+    out: list[str] = []
+    for pool in phrase_pools():
+        if any(text_contains(p, want) for p in pool):
+            out += [p for p in pool if text_contains(p, text) and not text_contains(p, want) and p not in out]
+    return out
+
+
+def _replaced(facts: Any, text: Any) -> bool:
+    """Whether a text missing some numeric facts holds other amounts in their place (a misread
+    total, not an item left out)."""
+    facts = [str(f) for f in (facts if isinstance(facts, list) else [facts])]
+    text = text if isinstance(text, str) else json.dumps(text, default=str)
+    missing = [f for f in facts if as_number(f) is not None and not text_contains(f, text)]
+    if not missing:
+        return False
+    wanted = {as_number(f) for f in facts if as_number(f) is not None}
+    return any("." in n and as_number(n) not in wanted for n in numbers_in(text))
+
+
+def _omitted_rows(groups: list[Any], done: set[tuple[int, int]]) -> list[str]:
+    """Expected rows left out of a group that got some of its rows and no wrong row instead (one of
+    N items omitted -- not a missing workflow, not acting on the wrong row)."""
+    out = []
+    for g in groups:
+        got = sum(1 for i in range(g.n_expected) if (id(g), i) in done)
+        if 0 < got < g.n_expected and not g.unpaired_actual:
+            out += [f"{g.table}:{g.operation} ({g.n_expected - got} of {g.n_expected})"] * (g.n_expected - got)
+    return out
+
+
+def _is_write(call: Mapping[str, Any]) -> bool:
+    """Whether a call (made, or tried) is to a tool that changes the world."""
+    from ..tools.errors import ToolError
+    from ..tools.registry import get_tool
+
+    if call.get("wrote"):
+        return True
+    try:
+        return bool(get_tool(str(call.get("name"))).writes)
+    except (KeyError, ToolError):
+        return False
+
+
 def _brief(items: list[str], limit: int = 4) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -247,6 +319,7 @@ class ValueCheck:
     specified: bool  # the user stated the expected value (instruction following), else information accuracy
     ok: bool
     why: str = ""
+    omitted: bool = False  # wrong only by leaving items out (or a placeholder): incomplete, not false
 
 
 def user_specified(column: str, value: Any, user_text: str) -> bool:
@@ -290,8 +363,10 @@ class RubricJudge:
     def evaluate(self, ev: Evidence) -> Verdict:
         attempts = self.attempts(ev)
         checks = self.value_checks(ev, attempts)
-        crit = [self.task_completion(ev, attempts), self.instruction_following(ev, checks), self.tool_use_validity(ev),
-                self.no_side_effects(ev), self.information_accuracy(ev, checks)] + list(ev.extra_criteria)
+        facts = self.fact_statuses(ev)
+        crit = [self.task_completion(ev, attempts), self.instruction_following(ev, checks, facts, attempts),
+                self.tool_use_validity(ev), self.no_side_effects(ev), self.information_accuracy(ev, checks, facts)] \
+            + list(ev.extra_criteria)
         return Verdict(all(c.passed for c in crit), crit, self.name)
 
     # -- the values of paired rows -----------------------------------------------------------------
@@ -338,8 +413,8 @@ class RubricJudge:
             want = self._expected_values(ev, g, i)
             for col, (score, measure) in columns.items():
                 value = want.get(col)
-                ok, why = self._column_ok(value, actual.get(col) if actual is not None else None, score, measure)
-                out.append(ValueCheck(f"{g.table}:{g.operation}.{col}", user_specified(col, value, said), ok, why))
+                ok, why, omitted = self._column_ok(value, actual.get(col) if actual is not None else None, score, measure, ev)
+                out.append(ValueCheck(f"{g.table}:{g.operation}.{col}", user_specified(col, value, said), ok, why, omitted))
         return out
 
     @staticmethod
@@ -355,19 +430,37 @@ class RubricJudge:
             return None
         return _actual_row(ev.diff, g.table, g.operation, g.actual_keys[j])
 
-    def _column_ok(self, want: Any, got: Any, score: float, measure: str) -> tuple[bool, str]:
+    def _column_ok(self, want: Any, got: Any, score: float, measure: str, ev: Evidence) -> tuple[bool, str, bool]:
+        """(right, why not, wrong only by omission) of one compared column."""
+        if isinstance(got, str) and is_placeholder(got) and not (isinstance(want, str) and is_placeholder(want)):
+            return False, f"placeholder {got.strip()[:30]!r}", True
+        if measure == "facts":
+            found, n, extras = facts_counts(want, got)
+            if found == n and not extras:
+                return True, "", False
+            why = f"{found}/{n} fact(s)" + (f", {len(extras)} not shown: {_brief(extras, 3)}" if extras else "")
+            return False, why, not extras and found > 0 and not _replaced(want, got)
         if measure not in TEXT_MEASURES:
-            return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}")
+            return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}", False)
         if score < self.min_text_similarity:
-            return False, f"{measure} {score:.2f}"
+            return False, f"{measure} {score:.2f}", False
         if isinstance(want, str) and got is not None:
             text = str(got)
             lost = [n for n in numbers_in(want) if not text_contains(n, text)]
             if lost:
-                return False, f"number(s) {', '.join(lost)} not in the text"
+                return False, f"number(s) {', '.join(lost)} not in the text", False
             if hedges(text) and not hedges(want):
-                return False, "the text offers alternatives"
-        return True, ""
+                return False, "the text offers alternatives", False
+            extras = _pool_extras(want, text)
+            if extras:
+                return False, f"the text names item(s) the expected text does not: {_brief(extras, 3)}", False
+            listed = [n for n in numbers_in(want) if "." in n and in_candidate_list(n, text, self._allowed_numbers(ev))]
+            if listed:
+                return False, f"the text lists other candidates with {', '.join(listed)}", False
+            for shown, rivals in _choices_in(want, ev):
+                if commits_among(shown, text, rivals) is False:
+                    return False, f"the text names other candidates as firmly as {shown!r}", False
+        return True, "", False
 
     # -- criteria ------------------------------------------------------------------------------
     def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
@@ -383,18 +476,31 @@ class RubricJudge:
                              f"{', '.join(str(r + 1) for r in idle)}", "missing_changes")
         if not missing:
             return Criterion("task_completion", True, f"all {n_expected} expected change(s) were made")
+        omitted = _omitted_rows(expected_groups, done)
+        if len(omitted) == len(missing) and not idle:
+            return Criterion("task_completion", True, f"{n_expected - len(missing)}/{n_expected} expected change(s) made; every "
+                             f"requested kind of change was made (the {len(missing)} left out are judged by instruction following)")
         if len(missing) == n_expected:
             return Criterion("task_completion", False, f"none of the {n_expected} expected change(s) was made", "no_progress")
         return Criterion("task_completion", False,
                          f"{len(missing)}/{n_expected} expected change(s) missing: {_brief(missing)}", "missing_changes")
 
-    def instruction_following(self, ev: Evidence, checks: list[ValueCheck] | None = None) -> Criterion:
+    def instruction_following(self, ev: Evidence, checks: list[ValueCheck] | None = None,
+                              facts: list[FactStatus] | None = None, attempts: list[Any] | None = None) -> Criterion:
         checks = self.value_checks(ev) if checks is None else checks
+        facts = self.fact_statuses(ev) if facts is None else facts
+        attempts = self.attempts(ev) if attempts is None else attempts
         problems, kind = [], ""
-        wrong = [f"{c.where} ({c.why})" for c in checks if c.specified and not c.ok]
+        wrong = [f"{c.where} ({c.why})" for c in checks if c.specified and not c.ok and not c.omitted]
         if wrong:
             problems.append(f"details the user specified are wrong: {_brief(wrong)}")
             kind = "wrong_details"
+        done = {(id(g), i) for g, i, _, _ in attempts}
+        left_out = _omitted_rows([g for g in ev.entity.groups if g.n_expected > 0], done) \
+            + [f"{c.where} ({c.why})" for c in checks if c.omitted] + [f.label for f in facts if f.status == "omitted"]
+        if left_out and not _rounds_without_action(ev):
+            problems.append(f"item(s) left out: {_brief(left_out)}")
+            kind = kind or "omitted_items"
         if ev.rounds_delivered < ev.n_rounds:
             problems.append(f"only {max(0, ev.rounds_delivered)}/{ev.n_rounds} rounds reached")
             kind = kind or "rounds_missing"
@@ -418,6 +524,8 @@ class RubricJudge:
 
     def tool_use_validity(self, ev: Evidence) -> Criterion:
         calls = ev.assistant_calls() if ev.calls else []
+        writes = [c for c in calls if _is_write(c)]
+        failed_writes = sum(1 for c in writes if not c.get("ok", True))
         n = len(calls) if calls else ev.n_tool_calls
         failed = sum(1 for c in calls if not c.get("ok", True)) if calls else ev.n_failed_calls
         repeats = Counter(
@@ -431,6 +539,9 @@ class RubricJudge:
                              "repeated_failures")
         if ratio > self.max_failed_call_ratio:
             return Criterion("tool_use_validity", False, f"{summary} (more than {self.max_failed_call_ratio:.0%} failed)", "failed_calls")
+        if writes and failed_writes / len(writes) > self.max_failed_call_ratio:
+            return Criterion("tool_use_validity", False, f"{summary}; {failed_writes}/{len(writes)} calls that change the world "
+                             f"failed (more than {self.max_failed_call_ratio:.0%})", "failed_writes")
         if ev.n_invalid_actions > self.max_invalid_actions:
             return Criterion("tool_use_validity", False, f"{summary} (more than {self.max_invalid_actions} invalid)", "invalid_actions")
         return Criterion("tool_use_validity", True, summary)
@@ -450,52 +561,128 @@ class RubricJudge:
         note = f" ({len(e.exempted)} bookkeeping change(s) exempt)" if e.exempted else ""
         return Criterion("no_side_effects", True, "no unrequested changes" + note)
 
-    def information_accuracy(self, ev: Evidence, checks: list[ValueCheck] | None = None) -> Criterion:
+    def information_accuracy(self, ev: Evidence, checks: list[ValueCheck] | None = None,
+                             facts: list[FactStatus] | None = None) -> Criterion:
         checks = self.value_checks(ev) if checks is None else checks
-        replies = ev.replies()
-        texts = [t for _, t in replies]
-        looked_up = _looked_up_numbers(ev)
-        numeric = len(looked_up) + sum(1 for f in [*ev.facts, *(x for r in ev.reports for x in r)] if as_number(f) is not None)
+        facts = self.fact_statuses(ev) if facts is None else facts
+        texts = [t for _, t in ev.replies()]
+        numeric = self._n_numeric(ev)
         carpets = [i for i, t in enumerate(texts) if is_carpet(t, self.claims, numeric)]
         if carpets:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
-        wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok]
-        unsure: list[str] = []
-        contradicted: list[str] = []
-        missing: list[str] = []
-        n_facts = 0
-        for r, facts in enumerate(ev.reports):
-            pool = [t for ri, t in replies if ri is None or ri >= r]
-            for fact in facts:
-                n_facts += 1
-                status = claim_status(fact, pool, self.tolerances, self.claims, numeric)
-                if status == "hedged":
-                    unsure.append(f"{fact!r} (round {r + 1})")
-                elif status == "contradicted":
-                    contradicted.append(f"{fact!r} (round {r + 1})")
-                elif status != "stated":
-                    missing.append(f"{fact!r} (round {r + 1})")
-        artifacts = _artifact_text(ev.diff) if ev.facts else ""
-        for fact in ev.facts:
-            n_facts += 1
-            status = claim_status(fact, texts, self.tolerances, self.claims, numeric)
-            if status == "hedged":
-                unsure.append(repr(fact))
-            elif status == "contradicted":
-                contradicted.append(repr(fact))
-            elif status != "stated" and not text_contains(fact, artifacts):
-                missing.append(repr(fact))
+        wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok and not c.omitted]
+        unsure = [f.label for f in facts if f.status in ("hedged", "carpet")]
         # what the assistant says about the values it wrote must commit too, asked for or not
-        unsure += [f"{n!r} (written)" for n in looked_up if claim_status(n, texts, self.tolerances, self.claims, numeric) == "hedged"]
+        allowed = self._allowed_numbers(ev)
+        unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
+                   if claim_status(n, texts, self.tolerances, self.claims, numeric, allowed=allowed) == "hedged"]
         if unsure:
-            return Criterion("information_accuracy", False, f"reply hedges between candidates for {_brief(unsure)}", "hedged")
+            return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
             return Criterion("information_accuracy", False, f"wrong values in {_brief(wrong)}", "wrong_values")
-        if contradicted:
-            return Criterion("information_accuracy", False, f"a reply states a wrong value for {_brief(contradicted)}", "wrong_claim")
+        unsupported = self.ungrounded_values(ev)
+        if unsupported:
+            return Criterion("information_accuracy", False,
+                             f"stated value(s) that no tool result, image or world value supports: {_brief(unsupported)}",
+                             "wrong_claim")
+        missing = [f.label for f in facts if f.status == "missing"]
         if missing:
             return Criterion("information_accuracy", False,
-                             f"{len(missing)}/{n_facts} fact(s) not stated: {_brief(missing)}", "missing_facts")
+                             f"{len(missing)}/{len(facts)} fact(s) not stated: {_brief(missing)}", "missing_facts")
         n_values = sum(1 for c in checks if not c.specified)
-        return Criterion("information_accuracy", True, f"{n_facts} fact(s) stated and {n_values} looked-up value(s) right")
+        return Criterion("information_accuracy", True, f"{len(facts)} fact(s) stated and {n_values} looked-up value(s) right")
+
+    # -- facts the replies must state ------------------------------------------------------------
+    def _n_numeric(self, ev: Evidence) -> int:
+        return len(_looked_up_numbers(ev)) + sum(1 for f in [*ev.facts, *(x for r in ev.reports for x in r)]
+                                                  if as_number(f) is not None)
+
+    @staticmethod
+    def _allowed_numbers(ev: Evidence) -> list[float]:
+        """Every number the episode asks for (a list of them is an answer, not a list of candidates)."""
+        out = [as_number(f) for f in [*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]]
+        return [x for x in out if x is not None]
+
+    def fact_statuses(self, ev: Evidence) -> list[FactStatus]:
+        """Whether each fact a round must report (and each legacy fact) was stated, and how. A
+        round's facts are looked for in the replies of that round, then of each later round in
+        turn (work can finish late); the first round that mentions a fact decides. Of a round's
+        (or the legacy) facts, when some are stated and the others are simply absent, the absent
+        ones are ``"omitted"`` (one of N items left out)."""
+        # messages only: a screen the assistant shows (a UI notice) offers choices, it asserts none
+        replies = [(e.get("round_index"), str(e.get("content") or "")) for e in ev.conversation
+                   if e.get("sender") == "assistant" and e.get("kind") == "message"] if ev.conversation else ev.replies()
+        by_round: dict[Any, list[str]] = {}
+        for r, text in replies:
+            by_round.setdefault(r, []).append(text)
+        order = sorted((k for k in by_round if k is not None))
+        numeric = self._n_numeric(ev)
+        allowed = self._allowed_numbers(ev)
+        every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
+
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
+            rivals = [r for r in rivals_of(fact, ev.image_facts, exclude) if not asserts(r, answer)]
+            got = [claim_status(fact, [text], self.tolerances, self.claims, numeric, rivals=rivals, allowed=allowed)
+                   for text in pools]
+            if first:  # a round's answer: the first round that mentions it decides
+                return next((g for g in got if g != "missing"), "missing")
+            return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
+
+        out: list[FactStatus] = []
+        for r, facts in enumerate(ev.reports):
+            pools = ["\n".join(by_round[k]) for k in order if k >= r] + ["\n".join(by_round.get(None, []))]
+            answer = ev.answers[r] if r < len(ev.answers) else ""
+            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r)
+                     for fact in facts]
+            out += _omissions(group)
+        if ev.facts:
+            artifacts = _artifact_text(ev.diff)
+            pools = ["\n".join(by_round[k]) for k in order] + ["\n".join(by_round.get(None, []))]
+            reported = any(ev.reports)
+            group = []
+            for fact in ev.facts:
+                st = status(fact, pools, every_fact, False, "\n".join(ev.answers))
+                if st == "missing" and reported:
+                    continue  # the rounds' reports say what each reply must state; the legacy list only must not be hedged
+                if st == "missing" and text_contains(fact, artifacts):
+                    st = "stated"
+                group.append(FactStatus(repr(fact), fact, st, None))
+            out += _omissions(group)
+        return out
+
+    def ungrounded_values(self, ev: Evidence) -> list[str]:
+        """Values stated in the assistant's messages or written into the world that no true value of
+        the episode supports, and small counts stated right after an item an image shows that are
+        not that item's (:mod:`.grounding`); judged only when the scenario's own values are known
+        (``ev.grounds``)."""
+        if not ev.grounds:
+            return []
+        grounds = episode_grounds(ev)
+        out: list[str] = []
+        for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
+            if e.get("sender") == "assistant" and e.get("kind") == "message":
+                text = str(e.get("content") or "")
+                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
+        for where, text in written_values(ev.diff):
+            out += [f"{v!r} ({where})" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
+        return list(dict.fromkeys(out))
+
+
+_STATUS_RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
+
+
+@dataclass(frozen=True)
+class FactStatus:
+    label: str  # how a reason names it
+    fact: str
+    status: str  # stated | hedged | carpet | missing | omitted
+    round_index: int | None
+
+
+def _omissions(group: list[FactStatus]) -> list[FactStatus]:
+    """Some of a group's facts stated and the rest absent (none hedged): the absent are omitted."""
+    statuses = {f.status for f in group}
+    if "stated" in statuses and "missing" in statuses and not statuses & {"hedged", "carpet"}:
+        return [FactStatus(f.label, f.fact, "omitted", f.round_index) if f.status == "missing" else f for f in group]
+    return group

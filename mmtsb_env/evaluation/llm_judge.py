@@ -40,24 +40,30 @@ from .entity_diff import EntityScore, _key_column
 from .judge import CRITERIA, Criterion, Evidence, Verdict
 from .jsonrepair import JSONRepairError, parse_json_object
 
-PROMPT_VERSION = "mmtsb-agent-judge-2"
+PROMPT_VERSION = "mmtsb-agent-judge-3"
 
 AGENT_CRITERIA_TEXT = {
     "task_completion": "The actions the user asked for were attempted and their tool calls succeeded: each expected "
                        "change has a matching actual change (right table, right row), and every round that asks for a "
                        "change got one. Whether the values are right belongs to the next criteria.",
     "instruction_following": "The details the user stated themselves are right in the changes (the values listed as "
-                             "'stated by the user'); every round was handled, including goal changes, corrections and "
-                             "clarifications, with a reply each round, until the user closed the conversation.",
+                             "'stated by the user'); no item was left out (one of several rows, list items or asked-for "
+                             "facts missing, or a placeholder written instead of a value); every round was handled, "
+                             "including goal changes, corrections and clarifications, with a reply each round, until "
+                             "the user closed the conversation.",
     "tool_use_validity": "Tool calls were well-formed and appropriate; failed calls were understood and fixed, "
-                         "not repeated blindly; no invented tools or ids.",
+                         "not repeated blindly; no invented tools or ids; most calls that change data succeeded "
+                         "(failed writes are not excused by many successful reads).",
     "no_side_effects": "Nothing was created, changed or deleted that the user did not ask for.",
     "information_accuracy": "The answer or the artifact is factually correct: values read from images, looked up or "
                             "computed are right in the changes (amounts to the cent), and each round that must report "
-                            "facts states them in a reply of that round or later (stated numbers may differ by 1 % for "
-                            "rounding). A reply must commit: naming competing candidates, hedging, or listing a spread "
-                            "of numbers does not state a fact. A round that asks only for an action needs no reply "
-                            "content: its changes answer it.",
+                            "facts states them in a reply of that round or later. Every number, date, time, name or "
+                            "amount a reply or a written text states, asked for or not, must agree with the tool "
+                            "results, the data and the images; a stated number may be the true one rounded (22 or 22.1 "
+                            "for 22.13), never a different value as precise (22.14). A reply must commit to one "
+                            "answer: hedging, naming every candidate alike, listing several readings, or repeating a "
+                            "claim with different values does not state a fact; other values given as context are "
+                            "fine. A round that asks only for an action needs no reply content: its changes answer it.",
 }
 
 _AGENT_SYSTEM = """You grade one episode of an assistant that operates a simulated phone for its owner (the user).
@@ -449,4 +455,6 @@ def example_evidence() -> Evidence:
         n_failed_calls=0, n_invalid_actions=0,
         calls=[{"seat": "assistant", "name": "simple_note_create_note", "arguments": {"title": "Lunch"}, "ok": True, "result": {"id": 7}}],
         expected_changes=[{"operation": "create", "table": "simple_note.notes", "row": want[0].row}], diff=diff,
+        grounds=["Make a note titled 'Lunch' with this receipt's total.", "Sunrise Diner", "18.53"],
+        image_facts=[{"label": "Sunrise Diner", "amount": 18.53}],
     )

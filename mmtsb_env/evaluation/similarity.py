@@ -35,11 +35,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from ..textcache import text_cache
 from ..world.clock import parse_datetime
+from .values import canonical_times, words_to_digits
 
 NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
 AMOUNT_TOL = 0.005  # half a cent: amounts written to the world must match to the cent
@@ -208,7 +209,10 @@ _DATE_FORMS = (  # (pattern, order of the year/month/day groups)
     (re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b"), ("d", "m", "y")),
     (re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"), ("y", "m", "d")),
     (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), ("m", "d", "y")),
+    (re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b"), ("d", "m", "y")),
 )
+# an ISO date-time, or a date followed by a time ("2024-04-25, at 22:59"): "2024-04-25 22:59"
+_DATE_TIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:t|,?\s+(?:at\s+)?)(\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:z|[+-]00:?00)?(?![\d:])")
 _CURRENCY_SIGN = re.compile(r"[$€£¥₹₩]\s*(?=[-+]?\d)")
 _CURRENCY_WORD = re.compile(r"(?<=\d)\s*(?:usd|eur|gbp|cad|aud|jpy|inr|chf|dollars?|euros?|pounds?)\b"
                             r"|\b(?:usd|eur|gbp|cad|aud|jpy|inr|chf)\s*(?=\d)")
@@ -236,10 +240,21 @@ def _decimal(m: re.Match[str]) -> str:
 
 
 @text_cache(maxsize=16384)
-def _canonical(text: str) -> str:
-    t = unicodedata.normalize("NFKC", text).casefold()
+def canonical_dates(text: str) -> str:
+    """The text case-folded, with number words as digits (:func:`~.values.words_to_digits`), dates
+    in any common form as ISO ``2026-05-09``, clock times as 24-hour ``HH:MM`` and a date followed
+    by its time as ``2026-05-09 22:59`` (``"25 April 2024 at 10:59 PM"``, ``"2024-04-25T22:59:00"``);
+    amounts are left as written."""
+    t = words_to_digits(unicodedata.normalize("NFKC", text)).casefold()
     for pattern, order in _DATE_FORMS:
         t = pattern.sub(lambda m, o=order: _date(m.groups(), o) or m.group(0), t)
+    t = canonical_times(t)
+    return canonical_times(_DATE_TIME.sub(lambda m: f"{m.group(1)} {int(m.group(2).split(':')[0]):02d}:{m.group(2).split(':', 1)[1]}", t))
+
+
+@text_cache(maxsize=16384)
+def _canonical(text: str) -> str:
+    t = canonical_dates(text)
     t = _CURRENCY_SIGN.sub("", t)
     t = _CURRENCY_WORD.sub("", t)
     t = _THOUSANDS.sub("", t)
@@ -463,18 +478,64 @@ def present(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) ->
     return 0.0 if _empty(actual) else 1.0
 
 
-def facts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
-    """The fraction of the expected facts (a list of strings; a single string is one fact) that
-    the actual text contains (:func:`text_contains`: normalised, whole words, amounts to the cent).
-    For free text whose wording is free but whose content is not ("the summary names the store
-    and the total")."""
+# Phrase pools images draw list items from (the generator's own lists): a written list naming pool
+# phrases no image shows was not read off an image.
+_POOL_NAMES = ("ERRANDS", "REPAIRS", "WEEKDAYS", "VENUES", "CLASSES", "JOB_TITLES", "CARD_COMPANIES", "ORGANISERS")
+
+
+@lru_cache(maxsize=1)
+def phrase_pools() -> tuple[tuple[str, ...], ...]:
+    from ..generation import pools
+
+    return tuple(tuple(getattr(pools, name)) for name in _POOL_NAMES)
+
+
+def facts_counts(expected: Any, actual: Any) -> tuple[int, int, list[str]]:
+    """(facts found, facts expected, extra items) of a ``facts`` column: the extra items are the
+    phrases of a pool some expected fact comes from that the text names although no expected fact
+    is that phrase (``"water the ferns"`` in a list of errands the image does not show)."""
     items = _as_list(expected)
     items = [items] if not isinstance(items, list) else items
-    items = [x for x in items if not _empty(x)]
-    if not items:
-        return 1.0
+    items = [str(x) for x in items if not _empty(x)]
     text = actual if isinstance(actual, str) else ("" if actual is None else json.dumps(actual, ensure_ascii=False, default=str))
-    return round(sum(1 for f in items if text_contains(f, text)) / len(items), 6)
+    found = sum(1 for f in items if text_contains(f, text))
+    wanted = {canonical_text(f) for f in items}
+    extras: list[str] = []
+    for pool in phrase_pools():
+        if not wanted & {canonical_text(p) for p in pool}:
+            continue
+        extras += [p for p in pool if canonical_text(p) not in wanted and p not in extras and text_contains(p, text)]
+    return found, len(items), extras
+
+
+def facts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
+    """F1 of a text against the facts it must hold (a list of strings; a single string is one fact):
+    recall is the fraction of the facts the text contains (:func:`text_contains`: normalised, whole
+    words, amounts to the cent); precision is the share of facts among the facts and the *extra
+    items* the text names -- phrases of the same pool no expected fact is (:func:`facts_counts`),
+    so writing a whole pool of errands scores below writing the ones the image shows. For free
+    text whose wording is free but whose content is not ("the summary names the store and the total")."""
+    found, n, extras = facts_counts(expected, actual)
+    if not n:
+        return 1.0
+    if not found:
+        return 0.0
+    recall, precision = found / n, found / (found + len(extras))
+    return round(2 * precision * recall / (precision + recall), 6)
+
+
+_PLACEHOLDER = re.compile(r"^\s*(?:\[[^\]]*\]|\{[^}]*\}|<[^>]*>|tbd|todo|xxx+|n/?a|placeholder|\?+|\.\.\.|…|-+)\s*$"
+                          r"|\[(?:amount|total|name|date|value|insert|your|placeholder)[^\]]*\]|\{\{[^}]*\}\}",
+                          re.IGNORECASE)
+
+
+def is_placeholder(value: Any) -> bool:
+    """Whether a written value stands in for one not filled in (``"[amount]"``, ``"TBD"``, ``"{{date}}"``).
+
+    >>> is_placeholder("Total: [amount]"), is_placeholder("TBD"), is_placeholder("Total: $22.13")
+    (True, True, False)
+    """
+    return isinstance(value, str) and bool(_PLACEHOLDER.search(value))
 
 
 def one(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:

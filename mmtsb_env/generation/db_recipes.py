@@ -533,7 +533,7 @@ def _seed_rosters(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str,
             rows.append([full, day, f"{hour:02d}:00", hours])
             items.append({"name": full, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
             people.append({"full": full, "first_name": c["first_name"], "phone": c["phone_number"], "day": day,
-                           "time": f"{hour:02d}:00", "hours": hours})
+                           "time": f"{hour:02d}:00", "hours": hours, "hours_shown": str(hours)})
         im.content["rows"], im.items = rows, items
         t[i] = {"present": False, "items": people}
     return {}, t
@@ -556,6 +556,7 @@ RosterTextLookup = missing_recipe(MissingRow(
     add=op("messages_send_text_message", phone_number="{phone}",
            message="Hi {first_name}, your volunteer shift is {day} at {time} for {hours} hours."),
     added=("Texted {full}: {day} {time}, {hours} h.", "{full}: {day} {time}"), facts=("{full}",), slip=_roster_slip,
+    only=("{time}", "{hours_shown}"),  # asked for: the start time and the hours
 ), __name__)
 
 

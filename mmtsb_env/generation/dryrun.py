@@ -10,6 +10,8 @@ created during the episode are compared with the ``ignore`` measure.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -159,6 +161,20 @@ PRESENT_COLUMNS = frozenset({"subject"})
 FACT_COLUMNS = frozenset({"content", "body", "description", "message", "text", "comment", "title"})
 
 
+def _where(text: str, value: str) -> int:
+    """Where ``value`` first stands in ``text`` as a whole word or number (-1: nowhere)."""
+    m = re.search(r"(?<![0-9a-z.])" + re.escape(value) + r"(?![0-9a-z]|\.\d)", text) if value else None
+    return m.start() if m else -1
+
+
+def _holds(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value``: a number or a value of up to two characters as a whole word
+    (a count read off a chart: "6"; "10" is not in "110"), a longer value anywhere."""
+    if len(value) <= 2 or re.fullmatch(r"[\d.,:]+", value):
+        return _where(text, value) >= 0
+    return value in text
+
+
 def free_text_measures(changes: list[dict[str, Any]], spoken: list[str], values: list[str],
                        keep: frozenset[tuple[str, str]] = frozenset()) -> list[dict[str, Any]]:
     """Loosen the comparison of text columns whose wording the user never gave.
@@ -186,9 +202,9 @@ def free_text_measures(changes: list[dict[str, Any]], spoken: list[str], values:
                 measures[col] = "present"
             elif col in FACT_COLUMNS:
                 text = norm(value)
-                found = sorted({v for v in values if len(norm(v)) >= 2 and norm(v) in text}, key=lambda v: text.index(norm(v)))
+                found = sorted({v for v in values if _holds(text, norm(v))}, key=lambda v: _where(text, norm(v)) if _where(text, norm(v)) >= 0 else text.find(norm(v)))
                 # a fact inside a longer fact adds nothing
-                found = [v for v in found if not any(v != w and norm(v) in norm(w) for w in found)]
+                found = [v for v in found if not any(v != w and _holds(norm(w), norm(v)) for w in found)]
                 if found:
                     cols[col], measures[col] = found, "facts"
                 else:

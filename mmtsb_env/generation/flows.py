@@ -294,17 +294,20 @@ def _filter(flow: Flow, b: Build, imgs: list[Img]) -> Payload:
                     p.entries.append({"title": it["name"], "weekday": it["day"], "time": it["time"], "image": im,
                                       "date": next_weekday(b.now, it["day"]).isoformat()})
                     p.keys += [it["name"]]
+                    p.image_values += [it["day"], it["time"], money(it["amount"])]  # asked for: day, time (and the fee)
                     p.facts += [it["name"]]
                 elif theme == "price_list" and it["amount"] < v["threshold"]:
                     p.lines.append(f"{it['name']}: {dollars(it['amount'])}")
                     p.entries.append({"title": it["name"], "amount": it["amount"], "image": im})
                     p.keys += [it["name"]]
+                    p.image_values += [money(it["amount"])]  # asked for: the price
                     p.facts += [it["name"]]
                 elif theme == "shift_roster" and it["day"] == v["day"]:
                     p.lines.append(f"{it['name']}: {it['day']} {it['time']}")
                     p.entries.append({"title": f"{it['name']} shift", "weekday": it["day"], "time": it["time"], "image": im,
                                       "date": next_weekday(b.now, it["day"]).isoformat()})
                     p.keys += [it["name"]]
+                    p.image_values += [it["day"], it["time"]]  # asked for: the start time
                     p.facts += [it["name"]]
         elif cat == "event_poster":
             ok = date.fromisoformat(im.date).weekday() >= 5 if v["test"] == "weekend" else im.extra["free"]

@@ -1,5 +1,6 @@
-"""Claims in replies: what commits to a fact and what does not (hedging, carpets, competing and
-near-miss values), and how the rubric judge uses per-round reports and legacy facts."""
+"""Claims in replies: what commits to a fact and what does not (hedging, carpets, candidate lists,
+sprays, both candidates of a choice), numbers matched by rounding, and how the rubric judge uses
+per-round reports and legacy facts."""
 
 from __future__ import annotations
 
@@ -15,16 +16,23 @@ from mmtsb_env.evaluation.llm_judge import example_evidence
 @pytest.mark.parametrize("reply, status", [
     ("Lumen Hardware cost more: $22.13.", "stated"),
     ("The bigger one was 22.13 USD (the other was 20.51).", "stated"),
-    ("Roughly 22.1.", "stated"),                                     # within 1 % in a reply
+    ("Roughly 22.1.", "stated"),                                     # rounded to the precision written
+    ("About $22.", "stated"),
+    ("twenty-two dollars and change", "stated"),                     # words, rounded
     ("It was either 20.51 or 22.13.", "hedged"),
     ("Maybe 22.13.", "hedged"),
     ("I think 22.13, but I can't tell.", "hedged"),
-    ("It is 22.10, 22.16 or thereabouts", "hedged"),                 # two near values, neither exact
-    ("22.10, 22.16", "hedged"),
-    ("The total is 21.50.", "contradicted"),                         # a near miss asserted
-    ("Totals: " + ", ".join(f"{x / 10:.1f}" for x in range(100, 400, 2)), "carpet"),
+    ("The total is $22.13 / $22.31 / $28.13.", "hedged"),            # a list of readings
+    ("22.13, 22.31", "hedged"),
+    ("Between 22.13 and 22.50.", "hedged"),                          # a range
+    ("The amount is 21.90. The amount is 22.13. The amount is 22.40.", "hedged"),  # a spray
+    ("Lumen Hardware at $22.13, vs $20.51 at Pine Street Books.", "stated"),      # context
+    ("It is 22.10, 22.16 or thereabouts", "missing"),                # neighbours are other values, not 22.13
+    ("The total is 22.14.", "missing"),                              # as precise as the truth, and different
+    ("The total is 21.50.", "missing"),                              # wrong: the judge's grounding says so
+    ("Totals: " + ", ".join(f"{x / 10:.1f}" for x in range(100, 400)), "carpet"),
     ("Done.", "missing"),
-    ("The total is 95.00.", "missing"),                              # far away: not about this fact
+    ("The total is 95.00.", "missing"),
 ])
 def test_claim_status_of_a_numeric_fact(reply, status):
     assert claim_status("22.13", [reply]) == status
@@ -95,3 +103,73 @@ def test_hedging_about_a_written_amount_fails_even_when_nothing_was_asked():
     ev.assistant_messages = ["Saved the note with 18.53 or maybe 18.35, I could not read it well."]
     c = RubricJudge().information_accuracy(ev)
     assert not c.passed and c.kind == "hedged" and "'18.53' (written)" in c.reason
+
+
+# The forms people write values in: (fact, reply, stated?)
+FORMS = [
+    # counts in words, up to twenty and "a dozen"
+    ("2", "You have two of your cards on file.", True),
+    ("2", "You have 2 cards.", True),
+    ("12", "There were a dozen of them.", True),
+    ("12", "There were twelve.", True),
+    ("20", "Twenty people signed up.", True),
+    ("17", "seventeen five-star ratings", True),
+    ("21", "twenty-one days", True),
+    ("3", "You have two cards.", False),
+    ("1", "the one at Pine Street", False),                       # a pronoun, not a count
+    # currency with or without a symbol, with or without thousands separators
+    ("1826.99", "It comes to $1,826.99.", True),
+    ("1,826.99", "It comes to 1826.99 dollars.", True),
+    ("1826.99", "Total: USD 1,826.99", True),
+    ("9.00", "Parking was $9.", True),
+    ("22.13", "about $22", True),                                  # rounded as written
+    ("22.13", "22.1", True),
+    ("22.13", "$22.14", False),                                    # as precise, different: another value
+    ("12.29", "$12.30", False),
+    ("1396", "about 1,400 visitors", True),
+    ("1396", "about 1,500 visitors", False),
+    # dates and times in prose and common numeric forms
+    ("2024-04-25T22:59:00", "on 25 April 2024 at 22:59", True),
+    ("2024-04-25T22:59:00", "on April 25, 2024, 10:59 PM", True),
+    ("2024-04-25T22:59:00", "2024-04-25 22:59", True),
+    ("2024-02-25T15:58:08", "on 25 February 2024 at 3:58 pm", True),   # to the minute
+    ("2024-04-25T22:59:00", "on 25 April 2024 at 21:59", False),
+    ("2026-05-09", "Saturday, May 9th, 2026", True),
+    ("2026-05-09", "9 May 2026", True),
+    ("2026-05-09", "05/09/2026", True),
+    ("2026-05-09", "09.05.2026", True),
+    ("2026-05-09", "May 10, 2026", False),
+    ("14:00", "at 2 PM", True),
+    ("09:00", "at 9am", True),
+    ("14:00", "at 4 PM", False),
+]
+
+
+@pytest.mark.parametrize("fact, reply, ok", FORMS)
+def test_the_forms_people_write_values_in(fact, reply, ok):
+    assert (claim_status(fact, [reply]) == "stated") is ok
+
+
+# One committed answer: (fact, reply, rivals, status)
+COMMITMENT = [
+    ("Lumen Hardware", "Lumen Hardware, at $22.13 vs $20.51 at Pine Street Books.", ["Pine Street Books"], "stated"),
+    ("Lumen Hardware", "Lumen Hardware was more expensive ($22.13; Pine Street Books was $20.51).", ["Pine Street Books"], "stated"),
+    ("Lumen Hardware", "Pine Street Books was $20.51 and Lumen Hardware $22.13, so Lumen Hardware cost more.",
+     ["Pine Street Books"], "stated"),
+    ("Lumen Hardware", "Lumen Hardware cost more than Pine Street Books.", ["Pine Street Books"], "stated"),
+    ("Jovan Drummond", "Added Jovan Drummond. Isadora Fairbanks is already in your contacts.", ["Isadora Fairbanks"], "stated"),
+    ("Lumen Hardware", "Lumen Hardware $22.13. Pine Street Books $20.51.", ["Pine Street Books"], "hedged"),
+    ("Lumen Hardware", "It is Lumen Hardware. It is Pine Street Books.", ["Pine Street Books"], "hedged"),
+    ("Lumen Hardware", "Lumen Hardware and Pine Street Books.", ["Pine Street Books"], "hedged"),
+    ("Lumen Hardware", "Either Lumen Hardware or Pine Street Books.", ["Pine Street Books"], "hedged"),
+    ("13.48", "The total is $13.48 / $13.84 / $18.43.", [], "hedged"),
+    ("13.48", "The total is somewhere between 13.48 and 13.84.", [], "hedged"),
+    ("13.48", "The amount is 13.20. The amount is 13.48. The amount is 13.76.", [], "hedged"),
+    ("13.48", "Blue Door Cafe: $13.48 (the receipt before was $18.43).", [], "stated"),
+    ("13.48", "Coffee $13.48, parking $9.00.", [], "stated"),
+]
+
+
+@pytest.mark.parametrize("fact, reply, rivals, status", COMMITMENT)
+def test_one_committed_answer(fact, reply, rivals, status):
+    assert claim_status(fact, [reply], rivals=rivals) == status

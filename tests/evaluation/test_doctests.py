@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["similarity", "entity_diff", "reference_specs", "judge", "claims", "jsonrepair", "llm_judge", "metrics"]
+MODULES = ["similarity", "entity_diff", "reference_specs", "judge", "claims", "grounding", "values", "jsonrepair", "llm_judge",
+           "metrics"]
 
 
 @pytest.mark.parametrize("name", MODULES)

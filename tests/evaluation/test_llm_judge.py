@@ -211,7 +211,8 @@ def test_prompt_gives_the_same_per_round_information_as_the_rubric():
     assert "Expected values the assistant had to find (images, lookups, computation): simple_note.notes.title, " \
            "simple_note.notes.content, simple_note.notes.user_id." in text
     system = backend.calls[0]["messages"][0]["content"]
-    assert "must commit" in system and "competing candidates" in system and "to the cent" in system
+    assert "commit to one" in system and "every candidate alike" in system and "to the cent" in system
+    assert "never a different value as precise" in system
     gift = SUITE["demo/gift_ideas_update"]
     ev = evidence_from_record(run_episode(gift, OracleAgent([gift])), gift)
     backend = RecordedBackend([GOOD])

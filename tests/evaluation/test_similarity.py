@@ -162,15 +162,28 @@ def test_present_ignores_the_expected_value():
     assert MEASURES["present"] is present and measure_for("subject", "x", "present") is present
 
 
-def test_facts_is_the_fraction_of_facts_contained():
+def test_facts_is_f1_over_the_facts_and_the_extra_items_of_their_pool():
     text = "Receipts: Lumen Hardware 22.13 USD, Pine Street Books $20.51 (May 9, 2026)"
     assert facts(["Lumen Hardware", "$22.13"], text) == 1.0
-    assert facts(["Lumen Hardware", "22.31"], text) == 0.5
-    assert facts(["2026-05-09", "20.51", "Blue Door"], text) == pytest.approx(2 / 3, abs=1e-6)
+    assert facts(["Lumen Hardware", "22.31"], text) == pytest.approx(2 / 3, abs=1e-6)  # recall 1/2, precision 1
+    assert facts(["2026-05-09", "20.51", "Blue Door"], text) == pytest.approx(0.8, abs=1e-6)
     assert facts('["lumen hardware"]', text) == 1.0 and facts("Pine Street", text) == 1.0
     assert facts([], "anything") == 1.0 and facts(["x"], None) == 0.0
     assert facts(["22.1"], "22.13") == 0.0 and facts(["12"], "costs 120") == 0.0   # whole numbers only
     assert measure_for("body", ["a"], "facts") is facts
+
+
+def test_a_pool_dump_scores_below_reading_the_image():
+    from mmtsb_env.generation.pools import ERRANDS
+
+    shown = ["pay water bill", "fix bike tire", "buy cat litter"]
+    assert facts(shown, "Errands: pay water bill; fix bike tire; buy cat litter") == 1.0
+    dump = "; ".join(ERRANDS)  # every errand the generator knows, none read
+    assert facts(shown, dump) == pytest.approx(2 * (3 / 14) / (1 + 3 / 14), abs=1e-6) and facts(shown, dump) < 0.4
+    assert facts(shown, "pay water bill; fix bike tire") == pytest.approx(0.8, abs=1e-6)   # one left out
+    assert facts(shown, "pay water bill, fix bike tire, buy cat litter, water the ferns") == pytest.approx(6 / 7, abs=1e-6)
+    # words outside the pools are not items: prose around the facts costs nothing
+    assert facts(shown, "Hi Anne, here are the errands: pay water bill, fix bike tire and buy cat litter. Thanks!") == 1.0
 
 
 def test_text_contains_handles_scripts_without_spaces():

@@ -10,13 +10,19 @@ import dataclasses
 import pytest
 
 import mmtsb_env
-from mmtsb_env.baselines.zoo import SHOULD_FAIL, SHOULD_PASS, ZOO, Terse, claimable, round_facts
+from mmtsb_env.baselines.zoo import (SHOULD_FAIL, SHOULD_PASS, ZOO, BothCandidates, CannotRead, CommitlessSpray, OmitsItem,
+                                     PoolDump, Terse, WordsAndProse, WrongNumberInReply, claimable, round_facts)
+from mmtsb_env.evaluation.similarity import as_number
 from mmtsb_env.evaluation.taxonomy import classify
 from mmtsb_env.runner import run_episode
 
 DEMO = mmtsb_env.load_suite("demo")
 NOMINAL = mmtsb_env.load_suite("nominal")
 NOMINAL_SAMPLE = NOMINAL[::43][:6]  # spread over the flow types; works on today's and regenerated suites
+# need a facts list drawn from a phrase pool / several items of one kind in the last round: nominal only
+NOT_ON_DEMO = {PoolDump, OmitsItem}
+# the behaviours of information accuracy (#31), each on up to 4 nominal scenarios it applies to
+ACCURACY_ZOO = (Terse, WordsAndProse, BothCandidates, CommitlessSpray, WrongNumberInReply, PoolDump, CannotRead, OmitsItem)
 
 
 def play(agent_cls, scenario, scenarios, mode):
@@ -54,7 +60,7 @@ def _mismatches(results):
 def test_every_behaviour_is_shown_on_the_demo_suite(demo_results):
     _, results = demo_results
     shown = {cls for cls, *_ in results}
-    assert shown == set(ZOO), {c.name for c in set(ZOO) - shown}
+    assert shown == set(ZOO) - NOT_ON_DEMO, {c.name for c in set(ZOO) - NOT_ON_DEMO - shown}
 
 
 def test_demo_verdicts_and_categories_are_all_right(demo_results):
@@ -79,6 +85,32 @@ def test_should_fail_agents_fail_whatever_else_they_do(demo_results):
             assert not rec.passed and primary == cls.category, (cls.name, s.id)
         else:
             assert cls in SHOULD_PASS and rec.passed and rec.entity_f1 == 1.0, (cls.name, s.id)
+
+
+def _spread(cls, k=4):
+    fits = [s for s in NOMINAL if cls.applies(s)]
+    return fits[::max(1, len(fits) // k)][:k]
+
+
+@pytest.mark.parametrize("cls", ACCURACY_ZOO, ids=lambda c: c.name)
+def test_information_accuracy_behaviours_get_the_papers_verdict_on_nominal(cls):
+    """Every behaviour of #31 on scenarios spread over the nominal suite: the verdict and the class
+    a correct judge gives (the accuracy per behaviour in docs/evaluation.md is measured the same way)."""
+    picked = _spread(cls)
+    assert picked, cls.name
+    results = [(cls, s, *play(cls, s, picked, "tool")) for s in picked]
+    assert _mismatches(results) == []
+
+
+def test_exploits_do_not_beat_an_honest_agent_that_cannot_read():
+    """Reward = entity F1 plus the judge's pass: an agent that sprays candidates, names every
+    candidate or dumps a pool earns no more than the honest one that says it could not read."""
+    for exploit in (CommitlessSpray, BothCandidates, PoolDump):
+        for s in _spread(exploit, 3):
+            honest = run_episode(s, CannotRead([s]))
+            cheat = run_episode(s, exploit([s]))
+            assert not cheat.passed and not honest.passed
+            assert sum(r["judge"] for r in cheat.rewards) <= sum(r["judge"] for r in honest.rewards), (exploit.name, s.id)
 
 
 def test_rewards_stay_potential_based(demo_results):
@@ -122,3 +154,29 @@ def test_zoo_docstring_examples():
 
     result = doctest.testmod(zoo)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_a_terse_date_time_is_not_read_as_a_wrong_amount():
+    """Last session's false negative: Terse answers "2024-05-27T23:34:19." to a round asking when
+    an account was made, and "Done." to an invoice round whose totals it writes into a note; the
+    date-time's parts (2024, 23, 34, 19) are not amounts, and no later total is contradicted."""
+    import re
+
+    timed = [s for s in NOMINAL if any(re.match(r"\d{4}-\d{2}-\d{2}T", f) for r in s.rounds for f in r.report)
+             and any(as_number(f) is not None and "." in f for f in s.facts)][:3]
+    assert timed
+    for s in timed:
+        rec, _ = play(Terse, s, [s], "tool")
+        assert rec.passed, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
+
+
+def test_a_date_time_reply_does_not_contradict_an_amount_written_into_a_note():
+    from mmtsb_env.evaluation import RubricJudge
+    from mmtsb_env.evaluation.llm_judge import example_evidence
+
+    ev = example_evidence()
+    ev.facts = ["1,826.99", "2024-05-27T23:34:19"]
+    ev.grounds = ev.grounds + ["1,826.99", "2024-05-27T23:34:19"]
+    ev.assistant_messages = ["2024-05-27T23:34:19.", "Done."]
+    ev.diff = {"simple_note.notes": {"created": [{"id": 7, "title": "Lunch", "content": "Sunrise Diner $18.53; Clearwater $1,826.99"}]}}
+    assert RubricJudge().information_accuracy(ev).passed

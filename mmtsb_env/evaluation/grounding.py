@@ -1,0 +1,374 @@
+"""Grounds: every value an episode could truthfully state, and the stated values nothing grounds.
+
+The paper's judge checks the final answer *and* the artifacts against the tool results, the
+database and the images, and trusts no claim. Here the **grounds** of an episode are the texts
+that hold true values:
+
+* the scenario's own truth (:func:`scenario_grounds`): what each image shows (its declared facts
+  and its render content), the rows the scenario seeds, what the user says and changes, the
+  reference solution's arguments and answers, the reports, the expected changes, and the dates of
+  the two weeks around the scenario's now ("tomorrow" is a true date to state);
+* what the episode itself saw: every tool result of either seat, the arguments of the user's
+  calls, what the user said.
+
+From those texts :class:`Grounds` collects the true numbers (plus the sums and differences of
+pairs of image amounts, and each date's year), dates and clock times. A **stated value** -- a
+number, date or time in an assistant statement (not a question) or in a text or amount the
+episode wrote -- is *grounded* when it is one of them: a number when it is a true number rounded
+to the precision it is written with (:func:`~.values.rounds_to`: "$22" and "22.1" for 22.13, never
+"22.14" or "23.13"), a date or time when it is one. Small whole numbers (0-31: counts, days,
+hours, list positions) and identifiers of seven or more digits written as part of a longer code
+are not judged here. A stated value nothing grounds contradicts the world: the judge fails
+information accuracy (``wrong_claim``).
+
+>>> g = Grounds.from_texts(["Lumen Hardware total $22.13", "Pine Street Books 20.51 on 2026-05-02 at 18:30"])
+>>> ungrounded("Lumen was $22.13, vs $20.51 at Pine (about $22).", g)
+[]
+>>> ungrounded("The note says $22.13 but the total was $23.13; it was on May 3, 2026 at 6:30 PM.", g)
+['2026-05-03', '23.13']
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .similarity import canonical_dates, is_id_column, is_text_column
+from .values import decimals, rounds_to
+
+# a number as written (thousands separators allowed), not part of a word, code or date
+_NUMBER = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_TIME = re.compile(r"(?<![\d:])(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?![\d:])")
+_PHONE = re.compile(r"(?<![\w])(?:\+?1[\s.-]?)?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-](\d{4})(?![\w])")
+_LONG_DIGITS = re.compile(r"(?<![\w.])\d{7,}(?![\w.])")
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+SMALL_WHOLE = 31  # whole numbers up to this are counts, days, hours or positions: not judged
+
+
+def _flatten(value: Any) -> Iterable[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _flatten(v)
+    elif isinstance(value, (list, tuple, set)):
+        for v in value:
+            yield from _flatten(v)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, float):
+        yield repr(value) if not value.is_integer() else str(int(value))
+    else:
+        yield str(value)
+
+
+def _canon(text: str) -> str:
+    return canonical_dates(unicodedata.normalize("NFKC", text))
+
+
+@dataclass
+class Grounds:
+    """The true numbers, dates and times of an episode (see the module docstring)."""
+
+    numbers: set[float] = field(default_factory=set)
+    rounded: set[tuple[int, float]] = field(default_factory=set)  # (decimals, value rounded to them)
+    dates: set[str] = field(default_factory=set)
+    times: set[str] = field(default_factory=set)
+    digits: set[str] = field(default_factory=set)  # long digit strings (phone numbers, codes)
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = ()) -> "Grounds":
+        g = cls()
+        for text in texts:
+            g.add_text(text)
+        amounts = sorted({a for a in amounts if a and not float(a).is_integer()})[:80]
+        for i, a in enumerate(amounts):
+            for b in amounts[i + 1:]:
+                g.add_number(round(a + b, 2))
+                g.add_number(round(abs(a - b), 2))
+        if amounts:
+            g.add_number(round(sum(amounts), 2))
+        return g
+
+    def add_number(self, value: float) -> None:
+        if value in self.numbers:
+            return
+        self.numbers.add(value)
+        for d in range(4):
+            self.rounded.add((d, round(value, d)))
+
+    def add_text(self, text: str) -> None:
+        t = _canon(str(text))
+        for m in _PHONE.finditer(t):
+            self.digits.add("".join(m.groups()))
+        for m in _LONG_DIGITS.finditer(t):
+            self.digits.add(m.group(0))
+        for m in _ISO_DATE.finditer(t):
+            self.dates.add(m.group(0))
+            self.add_number(float(m.group(1)))
+        for m in _TIME.finditer(t):
+            self.times.add(f"{m.group(1)}:{m.group(2)}")
+        for raw in _NUMBER.findall(_TIME.sub(" ", _ISO_DATE.sub(" ", t))):
+            self.add_number(float(raw.replace(",", "")))
+
+    def supports(self, raw: str) -> bool:
+        """Whether the number written as ``raw`` is a true number rounded as written."""
+        value = float(raw.replace(",", ""))
+        d = decimals(raw)
+        if d < 4 and (d, round(value, d)) in self.rounded:
+            return True
+        if d == 0 and value % 10 == 0:
+            return any(rounds_to(raw, v) for v in self.numbers if abs(v - value) <= 0.01 * abs(value))
+        return any(math.isclose(v, value, abs_tol=1e-9) for v in self.numbers)
+
+
+def statements(text: str) -> str:
+    """``text`` without its questions (a question asserts nothing)."""
+    return _QUESTION.sub(" ", text)
+
+
+def stated_values(text: str) -> list[tuple[str, str]]:
+    """``(kind, value)`` of every number, date and time stated in ``text`` (``kind``: ``"number"``,
+    ``"date"``, ``"time"``, ``"digits"``), in the forms people write them."""
+    t = _canon(statements(text))
+    out: list[tuple[str, str]] = []
+    for m in _PHONE.finditer(t):
+        out.append(("digits", "".join(m.groups())))
+    t = _PHONE.sub(" ", t)
+    for m in _LONG_DIGITS.finditer(t):
+        out.append(("digits", m.group(0)))
+    t = _LONG_DIGITS.sub(" ", t)
+    out += [("date", m.group(0)) for m in _ISO_DATE.finditer(t)]
+    t = _ISO_DATE.sub(" ", t)
+    out += [("time", f"{m.group(1)}:{m.group(2)}") for m in _TIME.finditer(t)]
+    t = _TIME.sub(" ", t)
+    out += [("number", raw) for raw in _NUMBER.findall(t)]
+    return out
+
+
+def ungrounded(text: str, grounds: Grounds) -> list[str]:
+    """The values ``text`` states that nothing in ``grounds`` supports (see the module docstring)."""
+    bad: list[str] = []
+    for kind, value in stated_values(text):
+        if kind == "number":
+            plain = value.replace(",", "")
+            if "." not in plain and float(plain) <= SMALL_WHOLE:
+                continue
+            ok = grounds.supports(value)
+        elif kind == "date":
+            ok = value in grounds.dates
+        elif kind == "time":
+            ok = value in grounds.times
+        else:
+            ok = value in grounds.digits or any(value in d or d in value for d in grounds.digits)
+        if not ok and value not in bad:
+            bad.append(value)
+    return bad
+
+
+def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
+    """Per item name an image shows (a chart category, a volunteer, a receipt line): the numbers
+    true of it (its amount, quantity, time...), over every image showing an item of that name."""
+    out: dict[str, set[float]] = {}
+    for facts in image_facts:
+        items = facts.get("items") if isinstance(facts, dict) else None
+        for it in items if isinstance(items, list) else []:
+            if not isinstance(it, dict) or not isinstance(it.get("name"), str) or len(it["name"]) < 2:
+                continue
+            values = out.setdefault(it["name"], set())
+            for k, v in it.items():
+                if k == "name":
+                    continue
+                for text in _flatten(v):
+                    values.update(float(n.replace(",", "")) for n in _NUMBER.findall(_canon(text)))
+    return out
+
+
+_BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
+
+
+def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
+    """Small whole numbers (which grounding does not judge) stated right after an item an image
+    shows that are none of that item's values: "Mon at 3" when the chart shows Mon at 2. Only the
+    first number within a short distance after the name, in the same sentence, counts.
+
+    >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
+    >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
+    ([], ['3'])
+    >>> misbound("I added 3 tasks for Mon.", shown)
+    []
+    """
+    from .claims import sentences
+    from .similarity import canonical_text
+
+    items = _item_values(image_facts)
+    if not items:
+        return []
+    labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
+    out: list[str] = []
+    for sentence in sentences(statements(text)):
+        t = _canon(sentence)
+        for label in sorted(labels, key=len, reverse=True):  # a title's own numbers ("Tray 3") are not values
+            t = re.sub(re.escape(canonical_text(label)), lambda m: "#" * len(m.group(0)), t)
+        t = _TIME.sub(lambda m: "#" * len(m.group(0)), _ISO_DATE.sub(lambda m: "#" * len(m.group(0)), t))
+        spans = []
+        for name, values in items.items():
+            key = canonical_text(name)
+            for m in re.finditer(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", t):
+                spans.append((m.start(), m.end(), values))
+        spans.sort()
+        for k, (start, end, values) in enumerate(spans):
+            stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
+            m = _NUMBER.search(t, end)
+            if m is None or m.start() >= stop or "." in m.group(0):
+                continue
+            value = float(m.group(0).replace(",", ""))
+            if value <= SMALL_WHOLE and value not in values and m.group(0) not in out:
+                out.append(m.group(0))
+    return out
+
+
+def scenario_grounds(scenario: Any) -> list[str]:
+    """The scenario's own true values as texts: images (declared facts and render content), seeded
+    rows, the user's words and state changes, the reference solution and answers, reports, facts
+    and expected changes."""
+    parts: list[Any] = [scenario.description, scenario.reference_time, list(scenario.facts), scenario.initial_entities]
+    for image in scenario.images:
+        parts += [image.facts, (image.render or {}).get("content")]
+    for rnd in scenario.rounds:
+        parts += [rnd.query, rnd.instructions, rnd.answer, list(rnd.report), [c.answer for c in rnd.clarifications],
+                  [step.get("arguments") for step in rnd.solution], [step.get("say") for step in rnd.solution],
+                  [(c.row, c.fields) for c in rnd.state_changes]]
+    parts += [(c.row, c.fields) for c in scenario.expected_changes]
+    parts += _days_around(scenario.reference_time)
+    return [t for t in _flatten(parts) if t]
+
+
+RELATIVE_DAYS = 14  # "tomorrow", "next Friday": dates this close to the scenario's now are true dates to state
+
+
+def _days_around(reference_time: str) -> list[str]:
+    from datetime import date, timedelta
+
+    try:
+        today = date.fromisoformat(str(reference_time)[:10])
+    except ValueError:
+        return []
+    return [(today + timedelta(days=k)).isoformat() for k in range(-RELATIVE_DAYS, RELATIVE_DAYS + 1)]
+
+
+def image_facts(scenario: Any) -> list[dict[str, Any]]:
+    """What each image of a scenario shows: its declared facts, or (for images declared without
+    them) its render content."""
+    return [dict(im.facts) if im.facts else dict((im.render or {}).get("content") or {}) for im in scenario.images]
+
+
+def image_amounts(image_facts: Iterable[Any]) -> list[float]:
+    """The non-whole amounts the images show (their sums and differences are true too)."""
+    out: list[float] = []
+    for text in _flatten(list(image_facts)):
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        if not value.is_integer():
+            out.append(value)
+    return out
+
+
+def _roles(facts: Any, role: str = "") -> Iterable[tuple[str, str]]:
+    """``(role, text)`` of every text an image's facts hold: ``label``, ``items.name``, ``venue``..."""
+    if isinstance(facts, dict):
+        for k, v in facts.items():
+            yield from _roles(v, f"{role}.{k}" if role else k)
+    elif isinstance(facts, (list, tuple)):
+        for v in facts:
+            yield from _roles(v, role)
+    elif isinstance(facts, str) and facts.strip():
+        yield role, facts
+
+
+def shown_texts(image_facts: Iterable[Any]) -> list[str]:
+    """Every non-numeric text the images show (labels, item names, venues, dates...)."""
+    return [text for facts in image_facts for _, text in _roles(facts) if not as_plain_number(text)]
+
+
+def rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[str] = ()) -> list[str]:
+    """The other candidates of a choice whose answer is ``fact``: every text the images show in the
+    role ``fact`` has there (other receipts' stores, other events' names or dates, other chart
+    categories), except ``exclude`` (the other values asked for) and texts that contain ``fact``
+    or that ``fact`` contains.
+
+    >>> shown = [{"label": "Lumen Hardware", "date": "2026-05-02"}, {"label": "Pine Street Books", "date": "2026-05-04"}]
+    >>> rivals_of("Lumen Hardware", shown), rivals_of("2026-05-04", shown), rivals_of("22.13", shown)
+    (['Pine Street Books'], ['2026-05-02'], [])
+    """
+    from .similarity import canonical_text
+
+    key = canonical_text(fact)
+    if not key or as_plain_number(fact):
+        return []
+    pairs = [pair for facts in image_facts for pair in _roles(facts)]
+    roles = {role for role, text in pairs if canonical_text(text) == key}
+    skip = {canonical_text(x) for x in exclude} | {key}
+    out: list[str] = []
+    for role, text in pairs:
+        c = canonical_text(text)
+        if role in roles and c not in skip and key not in c and c not in key and text not in out and not as_plain_number(text):
+            out.append(text)
+    return out
+
+
+def as_plain_number(text: str) -> bool:
+    try:
+        float(str(text).replace(",", "").lstrip("$"))
+        return True
+    except ValueError:
+        return False
+
+
+def episode_grounds(ev: Any) -> Grounds:
+    """The :class:`Grounds` of an :class:`~.judge.Evidence`: its ``grounds`` texts (the scenario's),
+    its tool results, the user's words and calls, the facts, reports and expected changes."""
+    texts: list[str] = list(ev.grounds)
+    texts += [ev.user_text(), ev.description, *ev.facts, *(f for r in ev.reports for f in r)]
+    for c in ev.calls:
+        texts += list(_flatten(c.get("result")))
+        if c.get("error"):
+            texts.append(str(c.get("error")))
+        if c.get("seat") == "user":
+            texts += list(_flatten(c.get("arguments")))
+    for change in ev.expected_changes:
+        texts += list(_flatten([change.get("row"), change.get("fields")]))
+    for e in ev.conversation:
+        if e.get("sender") != "assistant" and e.get("kind") not in ("message",):
+            texts.append(str(e.get("content") or ""))
+    texts += list(_flatten(ev.image_facts))
+    return Grounds.from_texts(texts, image_amounts(ev.image_facts))
+
+
+def written_values(diff: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(where, text)`` of every text and amount an episode wrote: text columns and non-whole
+    numbers of created rows and of the changed columns of updated rows (ids, flags, timestamps
+    are not statements, nor are the apps' own bookkeeping rows: notifications, sessions, codes)."""
+    from .entity_diff import DEFAULT_EXEMPTIONS
+
+    out: list[tuple[str, str]] = []
+    for table, d in diff.items():
+        rows = [(r, None) for r in d.get("created", []) if not any(e.covers(table, "create") for e in DEFAULT_EXEMPTIONS)]
+        rows += [(u["after"], u.get("before")) if isinstance(u, dict) else (u[1], u[0]) for u in d.get("updated", [])
+                 if not any(e.covers(table, "update") for e in DEFAULT_EXEMPTIONS)]
+        for row, old in rows:
+            for col, value in row.items():
+                if old is not None and old.get(col) == value:
+                    continue
+                if isinstance(value, str) and is_text_column(col):
+                    out.append((f"{table}.{col}", value))
+                elif isinstance(value, float) and not value.is_integer() and not is_id_column(col):
+                    out.append((f"{table}.{col}", repr(value) if len(repr(value)) < 12 else f"{value:.2f}"))
+                elif isinstance(value, list) and is_text_column(col):
+                    out.append((f"{table}.{col}", json.dumps(value, ensure_ascii=False)))
+    return out
