@@ -21,7 +21,7 @@ def play(stdin: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 
 def test_play_catches_unknown_commands_and_lists_the_known_ones(tmp_path):
-    out = play(":help\n:frobnicate\nhello there\n:quit\n", tmp_path=tmp_path)
+    out = play(":help\n:frobnicate\nWhich receipts do you mean?\n:quit\n", tmp_path=tmp_path)
     assert out.returncode == 0, out.stderr
     turns = out.stdout.split("assistant> ")
     assert "commands: :tools" in turns[1] and ":quit (leave)" in turns[1] and "unknown" not in turns[1]

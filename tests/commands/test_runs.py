@@ -99,15 +99,28 @@ def test_an_eval_whose_episodes_all_errored_exits_non_zero_with_the_reasons(tmp_
     suite.mkdir()
     data = json.loads(SCENARIO.read_text())
     data["id"] = "mine/bad_image"
-    data["images"] = [{"path": "no/such/file.png"}]
+    data["images"][0] = {"render": {"kind": "receipt", "seed": 1, "content": {"items": "not a list"}}}  # fails at reset
     (suite / "bad_image.json").write_text(json.dumps(data))
     result = mmtsb("eval", "--suite", str(suite), "--out", str(tmp_path / "run"), "-q")
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
-    assert "error: every episode errored" in result.stderr and "cannot open no/such/file.png" in result.stderr
-    assert "   1 x scenario error: mine/bad_image: images[0].path" in result.stderr
+    assert "error: every episode errored" in result.stderr and "content.items must be a list" in result.stderr
+    assert "   1 x scenario error: mine/bad_image: images[0].render" in result.stderr
     record = json.loads((tmp_path / "run" / "episodes.jsonl").read_text())
     assert record["error"].startswith("scenario error") and not record["passed"]
+
+
+def test_a_suite_whose_image_files_are_missing_is_refused_before_the_first_episode(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    data = json.loads(SCENARIO.read_text())
+    data["id"] = "mine/missing_file"
+    data["images"] = [{"path": "no/such/file.png"}]
+    (suite / "missing.json").write_text(json.dumps(data))
+    result = mmtsb("eval", "--suite", str(suite), "--out", str(tmp_path / "run"), "-q")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert one_line_error(result).startswith("error: image files not found under .: no 1 of 1 missing")
+    assert not (tmp_path / "run").exists()
 
 
 def test_an_unreachable_model_server_is_one_line_before_any_episode():
