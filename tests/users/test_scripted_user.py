@@ -21,7 +21,8 @@ from mmtsb_env.evaluation.user_judge import hidden_values
 from mmtsb_env.scenario.model import Guidance, WrongClaim
 from mmtsb_env.users.llm_user import secret_values
 from mmtsb_env.users.rules import (ALREADY_GRANTED, GRANT, HELD_IMAGES, MAX_FAILED_TRIES, NUDGE_COULD_NOT,
-                                   NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE, decide)
+                                   GO_BY_WHAT_YOU_SEE, NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE,
+                                   decide)
 from mmtsb_env.users.scripted import ScriptedUser
 
 DEMO = {s.id: s for s in mmtsb_env.load_suite("demo")}
@@ -433,3 +434,39 @@ def test_a_dotted_date_and_time_answer_the_round_end_to_end():
         if info["round_index"] != 1 or terminated:
             break
     assert info["round_index"] == 2 and info["user_dynamics"]["nudges"] == 0 and not info["user_dynamics"]["gave_up"]
+
+
+# ------------------------------------------------------------------ a doubt about the user's own words
+def _doubt_scenarios():
+    claimed = _claim_scenario()
+    plain = dataclasses.replace(claimed, id="test/no_claim", rounds=(dataclasses.replace(claimed.rounds[0], wrong_claim=None),))
+    return {"claim": claimed, "no claim": plain}
+
+
+@pytest.mark.parametrize("doubt", ["Before I save it: the receipt does not show $48, actually.",
+                                   "There is no $48 receipt here. Which one did you mean?",
+                                   "Hmm, neither receipt says $48."])
+def test_a_doubt_about_the_users_own_value_gets_the_same_move_whether_or_not_the_script_holds_a_wrong_claim(doubt):
+    """Whether $48 is a scripted wrong claim must not change what kind of move the doubt gets: the
+    user answers from its script (the claim's confirmation, or "go by what you find") once, it does
+    not end the conversation or count a failed try; either way the next report moves on."""
+    moves = {}
+    for name, scenario in _doubt_scenarios().items():
+        env = _env(scenario)
+        text, terminated, info = _step(env, doubt)
+        assert not terminated and info["round_index"] == 0
+        moves[name] = (env.episode.user_moves[-1][1], {k: info["user_dynamics"][k] for k in ("clarifications", "nudges")})
+        if name == "no claim":
+            assert text == f"User: {GO_BY_WHAT_YOU_SEE}"
+        _, _, again = _step(env, "Just to be sure: there is no $48 receipt, right?")  # answered once a round
+        assert again["user_dynamics"]["clarifications"] == 1
+        _, terminated, _ = _step(env, "Saved 'Bigger purchase' with the more expensive receipt.")
+        assert terminated
+    assert moves["claim"] == moves["no claim"] == ("clarify", {"clarifications": 1, "nudges": 0})
+
+
+def test_a_doubt_in_a_report_of_the_work_moves_on_whether_or_not_the_script_holds_a_wrong_claim():
+    for scenario in _doubt_scenarios().values():
+        env = _env(scenario)
+        _, terminated, info = _step(env, "The receipts show $52, not $48, so I saved 'Bigger purchase' with $52.")
+        assert terminated and info["user_dynamics"]["clarifications"] == 0
