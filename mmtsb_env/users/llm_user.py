@@ -109,7 +109,7 @@ _ON_ASKING = re.compile(r"\b(clarif\w*|if\s+(?:the\s+assistant|it|they|you(?:'re
 
 def private_guidance(episode: "Episode", index: int) -> str:
     """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: every
-    sentence that carries a held answer (:func:`held_answers`: verbatim, normalised, or most of its
+    sentence that carries a held answer (:func:`held_answers`: its words as a run, or half of its
     rare words) or quotes a reply to give when asked is removed -- those are earned, not given."""
     rnd = episode.scenario.rounds[index]
     held = held_answers(episode)
@@ -135,7 +135,7 @@ been being to of in on at by for with from as into onto about over under up down
 have has had will would can could should may might must shall i me my mine you your yours we us our they them their he
 him his she her what which who whom when where why how all any each every some one just also too very only own same other
 please thanks thank ok okay sure let me get got go going make made want need like know see say said tell told ask asked
-now again still yet more most less much many few mean use used thing things one ones way sorry oh well""".split())
+now again still yet more most less much many few mean use used thing things ones way sorry oh well""".split())
 HELD_SHARE = 0.5  # a reply carrying this share of a held answer's rare words gives the answer away
 GUIDANCE_SHARE = 0.3  # ...this share of a guidance text's rare words (and at least GUIDANCE_MIN of them) quotes it
 GUIDANCE_MIN = 2
@@ -250,9 +250,8 @@ def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
         return "a piece of a distinctive token"
     if (_ngrams(reply) - _ngrams(allowed)) & set().union(*(_ngrams(t) for t in hidden)):
         return "a 5-word run"
-    earned = {" ".join(_words(t)) for t in (allowed, move.text or "")}
     for answer in held_answers(episode):
-        if any(_contains(e, answer) for e in earned):
+        if _contains(allowed, answer):  # earned: given now or before
             continue
         if _contains(reply, answer) or _overlap(reply, answer, public) >= HELD_SHARE:
             return "an unearned answer"
