@@ -19,7 +19,8 @@ notices (``<ui_state_server>`` records of screen taps) and tool-made images -- a
   pointed the discrepancy out; and no turn depended on hidden values: once the assistant had
   reported a round (whatever values it reported), the user's next message moved on or ended --
   holding the round open (a nudge after a report) needs the answer key or the database, which
-  the user does not have.
+  the user does not have (answering a doubt the assistant raised about the user's own words is
+  not holding it open).
 * tool_channel_correctness -- each scenario image went out once, through
   ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
   the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
@@ -35,8 +36,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..users.reading import expectation, flags_claim, read, reported
 from ..textcache import text_cache
+from ..users.reading import expectation, flags_claim, flags_own_words, read, reported
 from .evidence import field_of, rounds_reached
 from .judge import Criterion, Verdict, normalise, numbers_in
 from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
@@ -359,10 +360,11 @@ class UserJudge:
             text = m.get("content", "")
             claim = rnd.get("wrong_claim")
             flagged = claim is not None and flags_claim(prev, _Claim(claim))
+            doubted = flags_own_words(prev, rnd["query"], _Claim(claim) if claim is not None else None)
             if claim is not None and _matches(text, claim["confirm"], self.match_threshold) and not flagged:
                 problems.append(f"round {r + 1}: confirmed the correction before the assistant pointed it out")
                 kind = kind or "unprompted_correction"
-            elif not rnd.get("ui") and not flagged and not self._carries_held(ev, r, m) \
+            elif not rnd.get("ui") and not doubted and not self._carries_held(ev, r, m) \
                     and self._reported_before(ev, r, m):
                 problems.append(f"round {r + 1}: kept the round open after the assistant reported it "
                                 f"(a decision only hidden values explain): {_clip(text, 60)!r}")

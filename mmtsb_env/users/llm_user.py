@@ -7,17 +7,20 @@ model, in our own prompt, what to do now; the model writes the user's words.
 
 What the model is given is what the user has earned (structural, not a request to behave): the
 requests it has already made and the one it makes now, the round's private guidance (``ask``
-and ``instructions``), and -- only in the turn that answers the matching question -- the
-clarification answer or the correction's confirmation. Never the scenario description, later
-rounds, other clarification answers, reports, expected changes or image contents (images are
-``[image N]`` labels). Every reply then passes an output filter (a replaced reply is the scripted
-one; ``LLMUser.replaced`` counts why):
+and ``instructions``, minus every sentence that carries a clarification answer or a correction's
+confirmation, or quotes a reply to give when asked: :func:`private_guidance`), and -- only in
+the turn that answers the matching question -- the clarification answer or the correction's
+confirmation. Never the scenario description, later rounds, other clarification answers,
+reports, expected changes or image contents (images are ``[image N]`` labels). Every reply then
+passes an output filter (a replaced reply is the scripted one; ``LLMUser.replaced`` counts why):
 
 - ``leak``: it states a scenario value (image contents, expected answers) the script line does
-  not, or carries text of a hidden field -- a distinctive token (with digits, inner capitals or
-  underscores) or a run of 5 words from the description, any round's guidance or instructions,
-  an unearned clarification or confirmation, a later round, a report or the oracle's answer --
-  that nothing the user has earned contains;
+  not, or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
+  case, punctuation, underscores and hyphens aside) that nothing the user has earned contains --
+  a distinctive token (with digits, inner capitals or underscores), whole, split or a piece that
+  identifies it alone; a run of 5 words of any hidden field; an unearned clarification answer or
+  confirmation however short (its words as a run, or half its rare words); or a guidance text's
+  rare words (at least 2 and 30 % of them, in any order, with anything between);
 - ``future_round``/``skip_ahead``: it echoes a later round's request or opens the next round
   before the rules move on; ``resend``: it repeats the current round's request;
   ``unrecognised``: an opening too far from the round's request;
@@ -45,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, Any, MutableMapping
 
@@ -86,27 +90,98 @@ def _requests_text(episode: "Episode", upto: int) -> str:
     return "\n".join(f"Request {i + 1}: {rnd.query}" for i, rnd in enumerate(episode.scenario.rounds[: upto + 1]))
 
 
-def _guidance_text(episode: "Episode", index: int) -> str:
+def held_answers(episode: "Episode") -> list[str]:
+    """The texts the user gives only when the assistant asks for them: every round's clarification
+    answers and wrong-claim confirmations."""
+    out = []
+    for rnd in episode.scenario.rounds:
+        out += [c.answer for c in rnd.clarifications]
+        if rnd.wrong_claim is not None:
+            out.append(rnd.wrong_claim.confirm)
+    return [t for t in out if t.strip()]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)])\s+|\n+")
+_QUOTE = re.compile(r"[\"\u201c\u201d]|(?<!\w)'|'(?!\w)")
+_ON_ASKING = re.compile(r"\b(clarif\w*|if\s+(?:the\s+assistant|it|they|you(?:'re|\s+are)?)\s+(?:is\s+)?ask\w*|"
+                        r"(?:if|when|only\s+(?:if|when))\s+asked|answer(?:s|ed|ing)?\s*:|reply\s*:|say\s*:|respond\s*:)", re.I)
+
+
+def private_guidance(episode: "Episode", index: int) -> str:
+    """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: every
+    sentence that carries a held answer (:func:`held_answers`: its words as a run, or half of its
+    rare words) or quotes a reply to give when asked is removed -- those are earned, not given."""
     rnd = episode.scenario.rounds[index]
-    parts = [rnd.guidance.ask, rnd.instructions]
-    return "\n".join(p for p in parts if p) or "(none)"
+    held = held_answers(episode)
+    public = _content(_words(rnd.query))
+    kept = []
+    for part in (rnd.guidance.ask, rnd.instructions):
+        for sentence in _SENTENCE_END.split(part or ""):
+            if not sentence.strip():
+                continue
+            quotes_on_ask = _QUOTE.search(sentence) is not None and _ON_ASKING.search(sentence) is not None
+            if quotes_on_ask or any(_contains(sentence, h) or _overlap(sentence, h, public) >= HELD_SHARE for h in held):
+                continue
+            kept.append(sentence.strip())
+    return " ".join(kept) or "(none)"
 
 
+# ------------------------------------------------------------------ comparing texts, normalised
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*[A-Za-z0-9]")
 _WORDS = re.compile(r"[a-z0-9]+")
+# Function words: never evidence that a reply carries a hidden text.
+_STOP = frozenset("""the a an and or but if then than that this these those there here it its it's is are was were be
+been being to of in on at by for with from as into onto about over under up down out off so not no yes do does did done
+have has had will would can could should may might must shall i me my mine you your yours we us our they them their he
+him his she her what which who whom when where why how all any each every some one just also too very only own same other
+please thanks thank ok okay sure let me get got go going make made want need like know see say said tell told ask asked
+now again still yet more most less much many few mean use used thing things ones way sorry oh well""".split())
+HELD_SHARE = 0.5  # a reply carrying this share of a held answer's rare words gives the answer away
+GUIDANCE_SHARE = 0.3  # ...this share of a guidance text's rare words (and at least GUIDANCE_MIN of them) quotes it
+GUIDANCE_MIN = 2
 
 
-def _distinctive_tokens(text: str) -> set[str]:
-    """Tokens that identify a text: with digits, inner capitals or underscores ("INV-20417", "MKDesc")."""
+def _words(text: str) -> list[str]:
+    """Lower-case words of ``text``, split at anything not a letter or digit ("MK_ask7" -> mk, ask7)."""
+    return _WORDS.findall(unicodedata.normalize("NFKC", text or "").casefold())
+
+
+def _content(words: list[str]) -> set[str]:
+    return {w for w in words if w not in _STOP and (len(w) >= 3 or any(c.isdigit() for c in w))}
+
+
+def _contains(text: str, needle: str) -> bool:
+    """``needle``'s words occur in ``text``'s words as a run (case, punctuation and separators aside)."""
+    hay, pin = " " + " ".join(_words(text)) + " ", " ".join(_words(needle))
+    return bool(pin) and f" {pin} " in hay
+
+
+def _overlap(text: str, hidden: str, public: set[str]) -> float:
+    """Share of ``hidden``'s rare words (content words not in ``public``) that ``text`` uses."""
+    rare = _content(_words(hidden)) - public
+    return len(rare & set(_words(text))) / len(rare) if rare else 0.0
+
+
+def _distinctive_tokens(text: str) -> set[tuple[str, ...]]:
+    """Tokens that identify a text -- with digits, inner capitals or underscores ("INV-20417",
+    "MKDesc", "MK_ask7") -- as runs of normalised words ("mk", "ask7")."""
     out = set()
-    for tok in _TOKEN.findall(text):
+    for tok in _TOKEN.findall(text or ""):
         if (any(c.isdigit() for c in tok) and len(tok) >= 3) or "_" in tok or any(c.isupper() for c in tok[1:]):
-            out.add(tok.lower())
+            run = tuple(_words(tok))
+            if len(run) > 1 or _content(list(run)):  # not a capitalised function word ("IT", "OK")
+                out.add(run)
     return out
 
 
+def _marked_parts(tokens: set[tuple[str, ...]]) -> set[str]:
+    """The pieces of distinctive tokens that identify them alone: letters mixed with digits, or 3+ digits."""
+    return {w for tok in tokens for w in tok
+            if (any(c.isdigit() for c in w) and any(c.isalpha() for c in w)) or (w.isdigit() and len(w) >= 3)}
+
+
 def _ngrams(text: str, n: int = NGRAM) -> set[tuple[str, ...]]:
-    words = _WORDS.findall(text.lower())
+    words = _words(text)
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
@@ -149,16 +224,44 @@ def earned_text(episode: "Episode", move: Move) -> str:
     return "\n".join([*queries, *said, move.text or "", *TEMPLATES])
 
 
-def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> bool:
-    """The reply carries a hidden field's distinctive token or a 5-word run of it (see the module docstring)."""
+def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
+    """What hidden text the reply carries (``None``: nothing), compared normalised -- case,
+    punctuation, underscores and hyphens aside (see the module docstring):
+
+    - a distinctive token of any hidden field, whole or split ("MK_ask7" as "MK ask7"), or a piece
+      of one that identifies it alone ("ask7"), or a 5-word run of any hidden field;
+    - an unearned held answer (clarification answer, correction confirmation), however short:
+      its words as a run, or half of its rare words;
+    - a guidance text (``guidance.ask``, ``instructions`` of any round): at least
+      :data:`GUIDANCE_MIN` and :data:`GUIDANCE_SHARE` of its rare words, in any order and with
+      anything between them.
+
+    Rare words are content words that nothing the user has earned (its requests so far, what it
+    said, this move's line, the fixed templates) contains."""
     allowed = earned_text(episode, move)
-    allowed_tokens, allowed_grams = _distinctive_tokens(allowed), _ngrams(allowed)
+    words, allowed_words = set(_words(reply)), _words(allowed)
+    public = _content(allowed_words)
     hidden = hidden_texts(episode, move)
-    tokens = _distinctive_tokens(reply) - allowed_tokens
-    if tokens and tokens & set().union(*(_distinctive_tokens(t) for t in hidden)):
-        return True
-    grams = _ngrams(reply) - allowed_grams
-    return bool(grams) and bool(grams & set().union(*(_ngrams(t) for t in hidden)))
+    hidden_tokens = {tok for tok in set().union(*(_distinctive_tokens(t) for t in hidden))
+                     if not _contains(allowed, " ".join(tok))}
+    if any(_contains(reply, " ".join(tok)) for tok in hidden_tokens):
+        return "a distinctive token"
+    if (words - set(allowed_words)) & _marked_parts(hidden_tokens):
+        return "a piece of a distinctive token"
+    if (_ngrams(reply) - _ngrams(allowed)) & set().union(*(_ngrams(t) for t in hidden)):
+        return "a 5-word run"
+    for answer in held_answers(episode):
+        if _contains(allowed, answer):  # earned: given now or before
+            continue
+        if _contains(reply, answer) or _overlap(reply, answer, public) >= HELD_SHARE:
+            return "an unearned answer"
+    for rnd in episode.scenario.rounds:
+        for guidance in (rnd.guidance.ask, rnd.instructions):
+            rare = _content(_words(guidance)) - public
+            found = rare & words
+            if len(found) >= GUIDANCE_MIN and len(found) >= GUIDANCE_SHARE * len(rare):
+                return "private guidance"
+    return None
 
 
 def _leaves(value: Any):
@@ -245,7 +348,7 @@ class LLMUser:
         guidance), the user seat's history (images as labels), what to do now."""
         history = text_only(episode.transcripts[episode.USER].messages_with_image_ids()[1:], placeholder="")
         upto = max(move.round_index, episode.round_index, 0)
-        system = _SYSTEM.format(requests=_requests_text(episode, upto), guidance=_guidance_text(episode, upto))
+        system = _SYSTEM.format(requests=_requests_text(episode, upto), guidance=private_guidance(episode, upto))
         return [{"role": "system", "content": system}, *history, {"role": "user", "content": _instruction(episode, move)}]
 
     def _cache_key(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
@@ -366,8 +469,9 @@ class LLMUser:
         lowered, allowed = text.lower(), line.lower()
         if any(value in lowered and value not in allowed for value in secret_values(episode)):
             return None, "leak: reply states a scenario fact the script does not give"
-        if leaks_hidden_text(text, episode, move):
-            return None, "leak: reply carries text of a hidden field (description, guidance, unearned answer, later round)"
+        carried = leaks_hidden_text(text, episode, move)
+        if carried is not None:
+            return None, f"leak: reply carries text of a hidden field ({carried})"
         if move.kind in ("open", "advance"):
             carried_by_images = not isinstance(parse_action(move.action, "tool"), Message)
             bar = IMAGE_OPENING_MATCH if carried_by_images else ROUND_MATCH

@@ -9,8 +9,10 @@ value and one that wrote the right one, saying the same words, get the same user
 ``open``    nothing said yet: round 1's query, its images through ``send_message_with_image``
 ``ui``      a UI round's screen awaits an answer: the scripted decision on it
 ``clarify`` the assistant asks the question the script answers (that answer, once), or points
-            out that the round's scripted wrong claim does not match the image (the script's
-            confirmation of the correction, once)
+            out, before saying the work is done, that something the user stated does not match
+            (once a round: the scripted wrong claim's confirmation when it names the claim, else
+            the neutral :data:`GO_BY_WHAT_YOU_SEE` -- the same move whether or not the script
+            holds a wrong claim)
 ``deliver`` the round's held images (``guidance.hold_images``) go out instead of moving on
 ``confirm`` it asks permission: the scripted grant or refusal (a second ask in the round is a
             failed try)
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..evaluation.similarity import rouge_l
 from ..ui.choice import pending_ui_action
-from .reading import Reading, expectation, flags_claim, read, reported
+from .reading import Reading, expectation, flags_claim, flags_own_words, read, reported
 from .script import END, delivered_images, last_assistant_text, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,8 +56,9 @@ NUDGE_STALL = "Is it done? Let me know once it's finished."
 NUDGE_HANDS_BACK = "I'd like you to take care of it for me, please."
 NUDGE_COULD_NOT = "Please try again. What you need is on the phone and in what I sent you."
 NUDGE_MISSING = "You haven't told me what I asked for yet."
+GO_BY_WHAT_YOU_SEE = "I may have got that wrong. Please go by what you find, not by what I said."
 TEMPLATES = (GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL, NUDGE_HANDS_BACK,
-             NUDGE_COULD_NOT, NUDGE_MISSING)  # the fixed texts; a round's guidance may replace some
+             NUDGE_COULD_NOT, NUDGE_MISSING, GO_BY_WHAT_YOU_SEE)  # the fixed texts; a round's guidance may replace some
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,14 @@ def said_in_round(episode: "Episode", index: int, text: str) -> bool:
     """The user already said ``text`` (or a close paraphrase) in round ``index``."""
     return any(e.sender == episode.USER and e.kind == "message" and e.round_index == index
                and (e.content.strip() == text.strip() or rouge_l(text, e.content) >= 0.7) for e in episode.log)
+
+
+def discrepancy_answered(episode: "Episode", index: int) -> bool:
+    """The user already answered a doubt about its own words in round ``index`` (confirmed the
+    scripted wrong claim's correction or said :data:`GO_BY_WHAT_YOU_SEE`): it does so once a round."""
+    claim = episode.scenario.rounds[index].wrong_claim
+    return said_in_round(episode, index, GO_BY_WHAT_YOU_SEE) or (
+        claim is not None and said_in_round(episode, index, claim.confirm))
 
 
 def failed_tries(episode: "Episode", index: int) -> int:
@@ -148,8 +159,10 @@ def _conversation_move(episode: "Episode", k: int) -> Move:
     text = last_assistant_text(episode)
     reading = read(text)
     claim = rnd.wrong_claim
-    if claim is not None and not said_in_round(episode, k, claim.confirm) and flags_claim(text, claim):
-        return Move("clarify", claim.confirm, k, claim.confirm, "the assistant pointed out the claim does not match")
+    if not reading.done and flags_own_words(text, rnd.query, claim) and not discrepancy_answered(episode, k):
+        if claim is not None and flags_claim(text, claim):
+            return Move("clarify", claim.confirm, k, claim.confirm, "the assistant pointed out the claim does not match")
+        return Move("clarify", GO_BY_WHAT_YOU_SEE, k, GO_BY_WHAT_YOU_SEE, "the assistant doubted what the user stated")
     clar = unused_clarification(episode)
     if clar is not None:
         return Move("clarify", clar[1], k, clar[1])

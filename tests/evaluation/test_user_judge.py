@@ -225,6 +225,28 @@ def test_a_correction_confirmed_before_the_assistant_noticed_is_knowledge_the_us
             assert f["grounded_consistency"][0] == "unprompted_correction"
 
 
+def test_answering_a_doubt_about_the_users_own_words_is_not_holding_the_round_open():
+    """With no wrong claim scripted, the user answers "the receipt does not show $48" neutrally
+    from its script; the judge reads the doubt as the conversation's reason, not hidden values."""
+    from mmtsb_env.users.rules import GO_BY_WHAT_YOU_SEE
+
+    base = SUITE["demo/compare_receipts"]
+    rnd = dataclasses.replace(base.rounds[0], query="Note the $48 receipt of these two as 'Bigger purchase'.", report=())
+    scenario = dataclasses.replace(base, id="test/doubt", rounds=(rnd,))
+    for doubt, ok in (("Before I save it: the receipt does not show $48, actually.", True),
+                      ("I noted the receipt.", False)):
+        ep = Episode(scenario)
+        ep.act("user", ScriptedUser().act(ep))
+        ep.act("assistant", doubt)
+        ep.act("user", GO_BY_WHAT_YOU_SEE)
+        ep.act("assistant", "Saved 'Bigger purchase'.")
+        ep.act("user", END)
+        f = failures(ep)
+        assert ("grounded_consistency" not in f) == ok, f
+        if not ok:
+            assert f["grounded_consistency"][0] == "hidden_dependence"
+
+
 def test_images_sent_in_the_wrong_round():
     rounds = SUITE["demo/two_events_mixed"].rounds
     ep = Episode(SUITE["demo/two_events_mixed"])

@@ -21,7 +21,8 @@ from mmtsb_env.evaluation.user_judge import hidden_values
 from mmtsb_env.scenario.model import Guidance, WrongClaim
 from mmtsb_env.users.llm_user import secret_values
 from mmtsb_env.users.rules import (ALREADY_GRANTED, GRANT, HELD_IMAGES, MAX_FAILED_TRIES, NUDGE_COULD_NOT,
-                                   NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE, decide)
+                                   GO_BY_WHAT_YOU_SEE, NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE,
+                                   decide)
 from mmtsb_env.users.scripted import ScriptedUser
 
 DEMO = {s.id: s for s in mmtsb_env.load_suite("demo")}
@@ -382,3 +383,90 @@ def test_kinds_of_information_a_reply_gives(text, kinds):
     from mmtsb_env.users.reading import read
 
     assert set(read(text).kinds) == kinds
+
+
+# Natural wordings of dates, times and counts are answers of their kind; look-alikes of another kind are not.
+_ACCEPTED = [
+    ("date", "It's due on 9th May."), ("date", "Due 09.05.2026."), ("date", "You made it on 27.05.2024."),
+    ("date", "Due 2026/05/09."), ("date", "It is due May 9."), ("date", "Created 27 May 2024."),
+    ("date", "It's due the 9th of May."), ("date", "Due on the ninth."),
+    ("time", "It starts at half past seven."), ("time", "It starts at 19h30."), ("time", "Starts at quarter to eight."),
+    ("time", "It starts at 1930 hours."), ("time", "It starts at 7.30pm."), ("time", "Starts 7:30."),
+    ("time", "At 3 pm."), ("time", "Ten past nine."),
+    ("number", "There are a couple."), ("number", "No songs are queued."), ("number", "Nothing is in the queue."),
+    ("number", "None."), ("number", "It's zero."), ("number", "Your queue is empty."), ("number", "There's just one."),
+    ("number", "It cost €1.234,50."), ("number", "Not a single one."),
+]
+_REFUSED = [
+    ("date", "It's due soon."), ("date", "It cost $13.48."), ("date", "It took 48 hours."),
+    ("time", "It cost $13.48."), ("time", "It took 48 hours."), ("time", "It's later."), ("time", "Due 27.05.2024."),
+    ("number", "Lumen Hardware."), ("number", "No problem, happy to help!"), ("number", "no."), ("number", "Done."),
+]
+
+
+@pytest.mark.parametrize("kind, text", _ACCEPTED)
+def test_natural_dates_times_and_counts_are_read_as_answers(kind, text):
+    from mmtsb_env.users.reading import read, reported
+
+    assert kind in read(text).kinds and reported([read(text)], (kind,)), read(text)
+
+
+@pytest.mark.parametrize("kind, text", _REFUSED)
+def test_look_alikes_of_another_kind_are_not_read_as_answers(kind, text):
+    from mmtsb_env.users.reading import read
+
+    assert kind not in read(text).kinds, read(text)
+
+
+def test_a_dotted_date_and_time_answer_the_round_end_to_end():
+    """nominal/0033 round 2 asks when the account was made: a dotted date is an answer, not a give-up."""
+    scenario = next(s for s in mmtsb_env.load_suite("nominal") if s.id == "nominal/0033")
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool", max_images=0)
+    agent = OracleAgent([scenario], mode="tool")
+    obs, info = env.reset(seed=0)
+    while info["round_index"] < 1:
+        obs, _, _, _, info = env.step(agent.act(obs, info))
+    while True:
+        action = agent.act(obs, info)
+        if not action.lstrip().startswith("{"):
+            action = "You made your SimpleNote account on 27.05.2024 at 23:34."
+        obs, _, terminated, _, info = env.step(action)
+        if info["round_index"] != 1 or terminated:
+            break
+    assert info["round_index"] == 2 and info["user_dynamics"]["nudges"] == 0 and not info["user_dynamics"]["gave_up"]
+
+
+# ------------------------------------------------------------------ a doubt about the user's own words
+def _doubt_scenarios():
+    claimed = _claim_scenario()
+    plain = dataclasses.replace(claimed, id="test/no_claim", rounds=(dataclasses.replace(claimed.rounds[0], wrong_claim=None),))
+    return {"claim": claimed, "no claim": plain}
+
+
+@pytest.mark.parametrize("doubt", ["Before I save it: the receipt does not show $48, actually.",
+                                   "There is no $48 receipt here. Which one did you mean?",
+                                   "Hmm, neither receipt says $48."])
+def test_a_doubt_about_the_users_own_value_gets_the_same_move_whether_or_not_the_script_holds_a_wrong_claim(doubt):
+    """Whether $48 is a scripted wrong claim must not change what kind of move the doubt gets: the
+    user answers from its script (the claim's confirmation, or "go by what you find") once, it does
+    not end the conversation or count a failed try; either way the next report moves on."""
+    moves = {}
+    for name, scenario in _doubt_scenarios().items():
+        env = _env(scenario)
+        text, terminated, info = _step(env, doubt)
+        assert not terminated and info["round_index"] == 0
+        moves[name] = (env.episode.user_moves[-1][1], {k: info["user_dynamics"][k] for k in ("clarifications", "nudges")})
+        if name == "no claim":
+            assert text == f"User: {GO_BY_WHAT_YOU_SEE}"
+        _, _, again = _step(env, "Just to be sure: there is no $48 receipt, right?")  # answered once a round
+        assert again["user_dynamics"]["clarifications"] == 1
+        _, terminated, _ = _step(env, "Saved 'Bigger purchase' with the more expensive receipt.")
+        assert terminated
+    assert moves["claim"] == moves["no claim"] == ("clarify", {"clarifications": 1, "nudges": 0})
+
+
+def test_a_doubt_in_a_report_of_the_work_moves_on_whether_or_not_the_script_holds_a_wrong_claim():
+    for scenario in _doubt_scenarios().values():
+        env = _env(scenario)
+        _, terminated, info = _step(env, "The receipts show $52, not $48, so I saved 'Bigger purchase' with $52.")
+        assert terminated and info["user_dynamics"]["clarifications"] == 0
