@@ -11,14 +11,15 @@ that hold true values:
 * what the episode itself saw: every tool result of either seat, the arguments of the user's
   calls, what the user said.
 
-From those texts :class:`Grounds` collects the true numbers (plus the sums and differences of
-pairs of image amounts, and each date's year), dates and clock times. A **stated value** -- a
+From those texts :class:`Grounds` collects the true numbers (plus simple arithmetic of the
+amounts the images show and the replies must report: halves, sums and differences of pairs, one's
+share of the other as a ratio or a percentage; and each date's year), dates and clock times. A **stated value** -- a
 number, date or time in an assistant statement (not a question) or in a text or amount the
 episode wrote -- is *grounded* when it is one of them: a number when it is a true number rounded
 to the precision it is written with (:func:`~.values.rounds_to`: "$22" and "22.1" for 22.13, never
 "22.14" or "23.13"), a date or time when it is one. Small whole numbers (0-31: counts, days,
 hours, list positions) and identifiers of seven or more digits written as part of a longer code
-are not judged here. A stated value nothing grounds contradicts the world: the judge fails
+are not judged here unless written as money ("$12"). A stated value nothing grounds contradicts the world: the judge fails
 information accuracy (``wrong_claim``).
 
 >>> g = Grounds.from_texts(["Lumen Hardware total $22.13", "Pine Street Books 20.51 on 2026-05-02 at 18:30"])
@@ -85,10 +86,17 @@ class Grounds:
         for text in texts:
             g.add_text(text)
         amounts = sorted({a for a in amounts if a and not float(a).is_integer()})[:80]
+        for a in amounts:
+            g.add_number(round(a / 2, 2))  # "half is $450.97"
         for i, a in enumerate(amounts):
             for b in amounts[i + 1:]:
                 g.add_number(round(a + b, 2))
                 g.add_number(round(abs(a - b), 2))
+                for x, y in ((a, b), (b, a)):  # "7.9% more", "92.7% of it", "1.08 times"
+                    if y > 0:
+                        g.add_number(round(100 * abs(x - y) / y, 4))
+                        g.add_number(round(100 * x / y, 4))
+                        g.add_number(round(x / y, 4))
         if amounts:
             g.add_number(round(sum(amounts), 2))
         return g
@@ -132,7 +140,8 @@ def statements(text: str) -> str:
 
 def stated_values(text: str) -> list[tuple[str, str]]:
     """``(kind, value)`` of every number, date and time stated in ``text`` (``kind``: ``"number"``,
-    ``"date"``, ``"time"``, ``"digits"``), in the forms people write them."""
+    ``"amount"`` -- a number with a currency mark --, ``"date"``, ``"time"``, ``"digits"``), in the
+    forms people write them."""
     t = _canon(statements(text))
     out: list[tuple[str, str]] = []
     for m in _PHONE.finditer(t):
@@ -145,18 +154,24 @@ def stated_values(text: str) -> list[tuple[str, str]]:
     t = _ISO_DATE.sub(" ", t)
     out += [("time", f"{m.group(1)}:{m.group(2)}") for m in _TIME.finditer(t)]
     t = _TIME.sub(" ", t)
-    out += [("number", raw) for raw in _NUMBER.findall(t)]
+    for m in _NUMBER.finditer(t):
+        money = _MONEY_BEFORE.search(t[:m.start()]) or _MONEY_AFTER.match(t[m.end():])
+        out.append(("amount" if money else "number", m.group(0)))
     return out
+
+
+_MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:usd|eur|gbp)\s?$", re.IGNORECASE)
+_MONEY_AFTER = re.compile(r"\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b", re.IGNORECASE)
 
 
 def ungrounded(text: str, grounds: Grounds) -> list[str]:
     """The values ``text`` states that nothing in ``grounds`` supports (see the module docstring)."""
     bad: list[str] = []
     for kind, value in stated_values(text):
-        if kind == "number":
+        if kind in ("number", "amount"):
             plain = value.replace(",", "")
-            if "." not in plain and float(plain) <= SMALL_WHOLE:
-                continue
+            if kind == "number" and "." not in plain and float(plain) <= SMALL_WHOLE:
+                continue  # an amount ("$12") is judged however small
             ok = grounds.supports(value)
         elif kind == "date":
             ok = value in grounds.dates
@@ -347,7 +362,15 @@ def episode_grounds(ev: Any) -> Grounds:
         if e.get("sender") != "assistant" and e.get("kind") not in ("message",):
             texts.append(str(e.get("content") or ""))
     texts += list(_flatten(ev.image_facts))
-    return Grounds.from_texts(texts, image_amounts(ev.image_facts))
+    asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
+    return Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked)
+
+
+def _plain_float(text: Any) -> float | None:
+    try:
+        return float(str(text))
+    except ValueError:
+        return None
 
 
 def written_values(diff: dict[str, Any]) -> list[tuple[str, str]]:
