@@ -258,6 +258,7 @@ def hedges_about(fact: str, sentence: str) -> bool:
     return False
 
 
+_NEGATION = re.compile(r"\b(?:no|not|isn'?t|wasn'?t|aren'?t|never|instead of|rather than)\b")
 _WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||\bor\b|\band\b)\s*")
 _CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
              ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -276,30 +277,46 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     >>> in_text_list("Blue Door Cafe", "Blue Door Cafe, total $13.48")
     False
     """
-    import difflib
-
-    key = canonical_text(fact)
-    if not key or as_number(fact) is not None:
+    key = " ".join(re.sub(r"[^\w\s]", " ", canonical_text(fact)).split())
+    if not key or as_number(fact) is not None or not re.search(r"[a-z]{3}", key):  # names, not dates or codes
         return False
     n = len(key.split())
-    mates = {canonical_text(p) for pool in [*pools, *_CALENDAR] if key in {canonical_text(x) for x in pool} for p in pool}
+    def plain(x: str) -> str:
+        return " ".join(re.sub(r"[^\w\s]", " ", canonical_text(x)).split())
+
+    mates = {plain(p) for pool in [*pools, *_CALENDAR] if key in {plain(x) for x in pool} for p in pool}
     mates.discard(key)
-    allowed = {canonical_text(x) for x in exclude}
+    allowed = {plain(x) for x in exclude}
     for sentence in sentences(text):
-        items = [p.strip() for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
+        items = [plain(p) for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
         for k, item in enumerate(items):
             if not re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", item):
                 continue
             for j in (k - 1, k + 1):
                 if not 0 <= j < len(items) or not items[j]:
                     continue
-                words = items[j].split()
+                words = re.sub(r"[^\w\s]", " ", items[j]).split()
+                if len(words) > n + 1 and not (j == 0 or j == len(items) - 1) or _NEGATION.search(items[j]):
+                    continue  # a clause of its own, not an item of the list; a correction ("no project called X")
                 window = " ".join(words[:n] if j > k else words[-n:])
                 if window == key or window in allowed or any(window.startswith(a) or window.endswith(a) for a in allowed if a):
                     continue
-                if window in mates or (len(key) >= 5 and difflib.SequenceMatcher(None, key, window).ratio() >= 0.75):
+                bare = not re.search(r"\d", item + items[j])  # "Keyboard cleaning: $39.00; Battery swap: $39.00" are records
+                if (bare and window in mates) or _misreading(key, window):
                     return True
     return False
+
+
+def _misreading(key: str, other: str) -> bool:
+    """Whether ``other`` reads like a misreading of name ``key``: as many words, each alike in
+    spelling ("Lumin Hardware", "Lumen Hardwares", "Indigo Gate Tailor", "Blue Dog Cafe"), and
+    not words that merely share a surname ("Odessa Lindqvist", "Leandro Lindqvist")."""
+    import difflib
+
+    a, b = key.split(), other.split()
+    if len(a) != len(b) or a == b or len(key) < 5:
+        return False
+    return all(x == y or difflib.SequenceMatcher(None, x, y).ratio() >= 0.55 for x, y in zip(a, b))
 
 
 def near_values(fact: str, text: str, allowed: Iterable[float] = ()) -> list[str]:
@@ -413,7 +430,9 @@ def asserts(name: str, text: str) -> bool:
     return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
 
 
-_ANSWERING = re.compile(r"\b(?:it'?s|it is|that'?s|that is|the answer|winner|is the one|correct|matches)\b", re.IGNORECASE)
+_NOT_A_CHOICE = {"it's", "its", "it is", "that's", "thats", "that is", "the one", "is the one", "correct", "matches", "answer",
+                 "winner", "first"}
+_ANSWERING = re.compile(r"\b(?:it'?s|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
 
 
 def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", also: Sequence[str] = ()) -> bool | None:
@@ -432,7 +451,7 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
         return None
     t = _masked(text, [fact, *named, *extra])
     firm = {f"qqcand{i}qq" for i in range(1, len(named) + 1)}
-    chosen = {w.lower() for w in _SELECTION.findall(canonical_text(asked))} - {"it's", "its", "it is", "that's", "thats", "that is", "the one"}
+    chosen = {w.lower() for w in _SELECTION.findall(canonical_text(asked))} - _NOT_A_CHOICE
     own, other = [], set()
     for clause, context in clauses(t):
         has_fact = "qqcand0qq" in clause

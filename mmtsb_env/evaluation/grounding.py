@@ -36,6 +36,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .similarity import canonical_dates, is_id_column, is_text_column
@@ -79,6 +80,8 @@ class Grounds:
     dates: set[str] = field(default_factory=set)
     times: set[str] = field(default_factory=set)
     digits: set[str] = field(default_factory=set)  # long digit strings (phone numbers, codes)
+    phrases: list[str] = field(default_factory=list)  # the texts, lower-cased words only (names are looked up here)
+    words: set[str] = field(default_factory=set)  # every word of them
 
     @classmethod
     def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = ()) -> "Grounds":
@@ -109,6 +112,10 @@ class Grounds:
             self.rounded.add((d, round(value, d)))
 
     def add_text(self, text: str) -> None:
+        plain = _plain_words(str(text))
+        if plain:
+            self.phrases.append(plain)
+            self.words.update(plain.split())
         t = _canon(str(text))
         for m in _PHONE.finditer(t):
             self.digits.add("".join(m.groups()))
@@ -122,6 +129,17 @@ class Grounds:
         for raw in _NUMBER.findall(_TIME.sub(" ", _ISO_DATE.sub(" ", t))):
             self.add_number(float(raw.replace(",", "")))
 
+    def names(self, name: str) -> bool:
+        """Whether ``name`` (a proper name a text states) is one of the world's: said as a phrase in
+        some true text, or made only of words the world or the tools use (a name the agent composes
+        from known words -- "Weekly Lunch Expense" -- is not a misreading)."""
+        key = _plain_words(name)
+        if not key:
+            return True
+        if any(f" {key} " in f" {p} " for p in self.phrases):
+            return True
+        return all(w in self.words or w in _tool_words() for w in key.split())
+
     def supports(self, raw: str) -> bool:
         """Whether the number written as ``raw`` is a true number rounded as written."""
         value = float(raw.replace(",", ""))
@@ -131,6 +149,54 @@ class Grounds:
         if d == 0 and value % 10 == 0:
             return any(rounds_to(raw, v) for v in self.numbers if abs(v - value) <= 0.01 * abs(value))
         return any(math.isclose(v, value, abs_tol=1e-9) for v in self.numbers)
+
+
+def _plain_words(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    return " ".join(re.findall(r"[a-z0-9]+", t))
+
+
+@lru_cache(maxsize=1)
+def _tool_words() -> frozenset[str]:
+    """The words of every tool's name and description and of everyday English a reply opens with:
+    the apps' own vocabulary ("Do Not Disturb", "Wi-Fi") is no misread name."""
+    from ..tools.registry import REGISTRY, _load_apps
+
+    _load_apps()
+    texts = [f"{t.name} {json.dumps(t.schema)}" for t in REGISTRY.values()]
+    return frozenset(_plain_words(" ".join(texts)).split()) | frozenset(_plain_words(_EVERYDAY).split())
+
+
+_EVERYDAY = ("I the a an it its it's my your our this that these those here there done saved added created moved updated "
+             "deleted removed sent emailed texted set found okay ok sure yes no please note task event alarm reminder "
+             "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+             "august september october november december am pm usd eur gbp mr mrs ms dr st ave rd "
+             "wi fi wifi airplane flight bluetooth cellular mobile data hotspot do not disturb dark light mode low power "
+             "location services battery saver flashlight")
+# a proper name: two or more capitalised words (small joining words allowed between them)
+_NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
+_OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
+
+
+def stated_names(text: str) -> list[str]:
+    """The proper names a text states (not asks about): runs of two or more capitalised words,
+    without an opening article or pronoun ("It's Pine Street Books" names "Pine Street Books").
+
+    >>> stated_names("Done: I saved the note with Red Barn Diner, total $13.48. It's Pine Street Books.")
+    ['Red Barn Diner', 'Pine Street Books']
+    """
+    from .claims import sentences
+
+    out: list[str] = []
+    for sentence in sentences(statements(text)):
+        for m in _NAME.finditer(sentence):
+            words = m.group(0).split()
+            while words and (words[0].lower() in _OPENERS or not words[0][:1].isupper()):
+                words = words[1:]
+            if sum(1 for w in words if w[:1].isupper()) >= 2 and " ".join(words) not in out:
+                out.append(" ".join(words))
+    return out
 
 
 def statements(text: str) -> str:
@@ -181,6 +247,10 @@ def ungrounded(text: str, grounds: Grounds) -> list[str]:
             ok = value in grounds.digits or any(value in d or d in value for d in grounds.digits)
         if not ok and value not in bad:
             bad.append(value)
+    for name in stated_names(text):  # a sentence's first word is capitalised anyway: "Saved Blue Door Cafe"
+        rest = name.split(" ", 1)[1] if " " in name else ""
+        if not grounds.names(name) and not (" " in rest and grounds.names(rest)) and name not in bad:
+            bad.append(name)
     return bad
 
 

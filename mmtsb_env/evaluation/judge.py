@@ -471,18 +471,13 @@ class RubricJudge:
 
     def _uncommitted(self, items: list[str], text: str, ev: Evidence) -> str:
         """Why a written text holding every fact it must still does not commit to them (it offers
-        alternatives, lists other readings or candidates beside a fact), or ``""``."""
+        alternatives, or lists other readings of a fact or other members of its pool beside it), or
+        ``""``."""
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
-        listed += [x for x in items if as_number(x) is not None and "." in x
-                   and in_candidate_list(x, text, self._allowed_numbers(ev))]
         if listed:
-            return f"the text lists other readings or candidates with {_brief(listed, 2)}"
-        for x in items:
-            rivals = [r for r in rivals_of(x, ev.image_facts, items)]
-            if rivals and commits_among(x, text, rivals) is False:
-                return f"the text names other candidates as firmly as {x!r}"
+            return f"the text lists other readings with {_brief(listed, 2)}"
         return ""
 
     # -- criteria ------------------------------------------------------------------------------
