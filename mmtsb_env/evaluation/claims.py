@@ -65,6 +65,8 @@ from .values import rounds_to
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
 _VALUE = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2}) \d{2}:\d{2}(?::\d{2})?$")
+_DAY_IN_TEXT = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?![\d-])((?:,?\s+(?:at\s+)?)\d{2}:\d{2})?")
 _TO_THE_MINUTE = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$")
 _DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?\b|(?<![\d:])\d{2}:\d{2}(?::\d{2})?(?![\d:])")
 # Between two numbers of a carpet: only separators, currency marks and "and"/"to" (not "-" or "/":
@@ -182,7 +184,10 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     if text_contains(fact, text) or normalise(fact) in normalise(text):
         return True
     minute = _TO_THE_MINUTE.match(canonical_text(fact))  # a time said to the minute states its seconds
-    return minute is not None and text_contains(minute.group(1), text)
+    if minute is not None and text_contains(minute.group(1), text):
+        return True
+    day = _DATE_TIME.match(canonical_text(fact))  # a date-time said to the day: rounded, like "$22" for 22.13
+    return day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text)))
 
 
 @dataclass(frozen=True)

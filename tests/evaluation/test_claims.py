@@ -224,3 +224,13 @@ SECOND_CHECK = [
 @pytest.mark.parametrize("fact, reply, kwargs, status", SECOND_CHECK)
 def test_the_second_outside_check(fact, reply, kwargs, status):
     assert claim_status(fact, [reply], **kwargs) == status
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("On 27 May 2024.", "stated"),                     # the date-time rounded to the day
+    ("On 27 May 2024 at 11:34 PM.", "stated"),
+    ("On 27 May 2024 at 10:34 PM.", "missing"),        # another time of that day
+    ("On 28 May 2024.", "missing"),
+])
+def test_a_date_time_said_to_the_day(reply, status):
+    assert claim_status("2024-05-27T23:34:19", [reply]) == status
