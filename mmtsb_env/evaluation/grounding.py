@@ -173,7 +173,11 @@ _EVERYDAY = ("I the a an it its it's my your our this that these those here ther
              "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
              "august september october november december am pm usd eur gbp mr mrs ms dr st ave rd "
              "wi fi wifi airplane flight bluetooth cellular mobile data hotspot do not disturb dark light mode low power "
-             "location services battery saver flashlight")
+             "location services battery saver flashlight "
+             "let me know if you we they he she him her them us need anything else thanks thank hope helps help have has "
+             "had was is are be been will would can could should all any more most new now just also only then than "
+             "what which who when where why how with without for from to of in on at by about into over under up down "
+             "out off again today tomorrow yesterday good great happy best regards hi hello dear team")
 # a proper name: two or more capitalised words (small joining words allowed between them)
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
 _OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
