@@ -150,8 +150,8 @@ def states(fact: str, text: str) -> bool:
     (True, False, True)
     """
     fact = str(fact)
-    if re.fullmatch(r"\d{7,}", fact):  # a phone number or code, in any of its written forms
-        return fact in _digit_strings(text)
+    if re.fullmatch(r"\d{7,}", fact) and fact in _digit_strings(text):  # a phone number or code, in any written form
+        return True
     if as_number(fact) is not None:
         return bool(_matching(fact, text))
     return fact_in_text(fact, text)
@@ -162,7 +162,7 @@ _PHONE = re.compile(r"(?<![\w])(?:\+?1[\s.-]?)?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]
 
 def _digit_strings(text: str) -> set[str]:
     """The long digit strings of a text: plain, and phone numbers as written ("(977) 630-1663")."""
-    return set(re.findall(r"(?<![\w.])\d{7,}(?![\w.])", text)) | {"".join(m.groups()) for m in _PHONE.finditer(text)}
+    return set(re.findall(r"(?<![\w.])\d{7,}(?!\w|\.\d)", text)) | {"".join(m.groups()) for m in _PHONE.finditer(text)}
 
 
 def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
