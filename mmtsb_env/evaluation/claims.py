@@ -247,8 +247,8 @@ def hedges_about(fact: str, sentence: str) -> bool:
 
     >>> hedges_about("11", "You have 11 labels, such as friend or coworker."), hedges_about("11", "Maybe 11.")
     (False, True)
-    >>> hedges_about("Lumen Hardware", "Lumen Hardware, or maybe Pine Street Books."), hedges_about("Lumen Hardware", "Lumen Hardware, or Pine Street Books.")
-    (True, True)
+    >>> hedges_about("Lumen", "Lumen, or maybe Pine."), hedges_about("Lumen", "Lumen, or Pine."), hedges_about("Lumen", "Lumen, as I said or wrote.")
+    (True, True, False)
     """
     c = canonical_text(sentence)
     if _DOUBT.search(c):
@@ -382,9 +382,10 @@ def sprays(text: str, fact: str | None = None) -> bool:
         if not re.search(r"[a-z]", key):
             continue
         seen.setdefault(key, set()).add("|".join(raw for _, _, raw in values))
+    value = as_number(fact) if fact is not None else None
     for variants in seen.values():
-        if len(variants) > 1 and fact is not None and any(_matches(as_number(fact), x, "." not in fact)
-                                                          for v in variants for x in v.split("|") if as_number(fact) is not None):
+        raws = [x for v in variants for x in v.split("|")]
+        if len(variants) > 1 and value is not None and any(_matches(value, x, "." not in str(fact)) for x in raws):
             return True
         if len(variants) > 1 and any(not (float(x.replace(",", "")).is_integer() and float(x.replace(",", "")) <= 31)
                                      for v in variants for x in v.split("|")):

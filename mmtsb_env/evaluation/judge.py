@@ -549,9 +549,10 @@ class RubricJudge:
             if not _is_write(c):
                 continue
             key = (c.get("name"), json.dumps(c.get("arguments"), sort_keys=True, default=str))
-            if c.get("ok", True) and key in seen:
-                continue
-            seen.add(key) if c.get("ok", True) else None
+            if c.get("ok", True):
+                if key in seen:
+                    continue
+                seen.add(key)
             writes.append(c)
         failed_writes = sum(1 for c in writes if not c.get("ok", True))
         n = len(calls) if calls else ev.n_tool_calls
