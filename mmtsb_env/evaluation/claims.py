@@ -52,6 +52,7 @@ here but by :mod:`.grounding` (nothing true supports it).
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -64,6 +65,8 @@ from .values import rounds_to
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
 _VALUE = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2}) \d{2}:\d{2}(?::\d{2})?$")
+_DAY_IN_TEXT = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?![\d-])((?:,?\s+(?:at\s+)?)\d{2}:\d{2})?")
 _TO_THE_MINUTE = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}):\d{2}$")
 _DATE_OR_TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?\b|(?<![\d:])\d{2}:\d{2}(?::\d{2})?(?![\d:])")
 # Between two numbers of a carpet: only separators, currency marks and "and"/"to" (not "-" or "/":
@@ -74,7 +77,11 @@ _LIST_GAP = re.compile(r"^(?:[\s,;:|/$€£¥₹₩%*+\-–—~]|usd|eur|gbp|\.\
                        re.IGNORECASE)
 HEDGES = ("maybe", "perhaps", "possibly", "probably", "might", "either", "or", "unsure", "not sure", "not certain",
           "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between")
+ALTERNATIVES = ("either", "or")  # hedges only about the value they stand next to (not "friend or coworker")
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")
+_DOUBT = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES if h not in ALTERNATIVES) + r")\b")
+_ALTERNATIVE = re.compile(r"\b(?:either|or)\b")
+_NOT_ALTERNATIVE = re.compile(r"\b(?:whether or not|either way|or so|or not|or other|or edits?|or changes?)\b")
 _SENTENCE = re.compile(r"([.!?](?=\s|$)|(?<!\d)[.!?](?!\d)|\n)")
 _ABBREVIATION = re.compile(r"(?:\b(?:vs|e\.g|i\.e|approx|no|inc|st|dr|mr|mrs|ms|jr|sr|co|ltd|etc|ave|apt)|\b[A-Za-z])$",
                            re.IGNORECASE)
@@ -143,9 +150,19 @@ def states(fact: str, text: str) -> bool:
     (True, False, True)
     """
     fact = str(fact)
+    if re.fullmatch(r"\d{7,}", fact) and fact in _digit_strings(text):  # a phone number or code, in any written form
+        return True
     if as_number(fact) is not None:
         return bool(_matching(fact, text))
     return fact_in_text(fact, text)
+
+
+_PHONE = re.compile(r"(?<![\w])(?:\+?1[\s.-]?)?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})(?![\w])")
+
+
+def _digit_strings(text: str) -> set[str]:
+    """The long digit strings of a text: plain, and phone numbers as written ("(977) 630-1663")."""
+    return set(re.findall(r"(?<![\w.])\d{7,}(?!\w|\.\d)", text)) | {"".join(m.groups()) for m in _PHONE.finditer(text)}
 
 
 def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
@@ -167,7 +184,10 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     if text_contains(fact, text) or normalise(fact) in normalise(text):
         return True
     minute = _TO_THE_MINUTE.match(canonical_text(fact))  # a time said to the minute states its seconds
-    return minute is not None and text_contains(minute.group(1), text)
+    if minute is not None and text_contains(minute.group(1), text):
+        return True
+    day = _DATE_TIME.match(canonical_text(fact))  # a date-time said to the day: rounded, like "$22" for 22.13
+    return day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text)))
 
 
 @dataclass(frozen=True)
@@ -219,6 +239,109 @@ def hedges(text: str) -> bool:
     return _HEDGE.search(canonical_text(text)) is not None
 
 
+def hedges_about(fact: str, sentence: str) -> bool:
+    """Whether a statement of ``fact`` offers doubt about it: a word of doubt anywhere in the
+    sentence ("maybe", "I think"), or an alternative ("or", "either") in the clause that states the
+    fact or in a clause next to it that opens with one ("Lumen, or Pine"); an "or" elsewhere in
+    the sentence ("11 labels, such as friend or coworker") is about something else.
+
+    >>> hedges_about("11", "You have 11 labels, such as friend or coworker."), hedges_about("11", "Maybe 11.")
+    (False, True)
+    >>> hedges_about("Lumen", "Lumen, or maybe Pine."), hedges_about("Lumen", "Lumen, or Pine."), hedges_about("Lumen", "Lumen, as I said or wrote.")
+    (True, True, False)
+    """
+    c = canonical_text(sentence)
+    if _DOUBT.search(c):
+        return True
+    parts = [canonical_text(clause) for clause, _ in clauses(sentence)]
+    for k, part in enumerate(parts):
+        if not states(fact, part):
+            continue
+        near = [part] + [p for p in parts[max(0, k - 1):k + 2] if p != part and re.match(r"^(?:or|either)\b", p)]
+        if any(_ALTERNATIVE.search(_NOT_ALTERNATIVE.sub(" ", p)) for p in near):
+            return True
+    return False
+
+
+_NEGATION = re.compile(r"\b(?:no|not|isn'?t|wasn'?t|aren'?t|never|instead of|rather than)\b")
+_WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||\bor\b|\band\b)\s*")
+_CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+             ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+              "november", "december"))
+
+
+def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Sequence[Sequence[str]] = ()) -> bool:
+    """Whether text ``fact`` stands in ``text`` in a bare list with another reading of it or another
+    member of its pool (weekdays, months, a generator pool): "Lumen Hardware / Lumin Hardware",
+    "Monday / Tuesday / ... / Sunday". Items that are other asked-for values (``exclude``) are fine.
+
+    >>> in_text_list("Lumen Hardware", "Lumen Hardware / Lumin Hardware was more expensive.")
+    True
+    >>> in_text_list("Sunday", "Today is Monday, Tuesday, Wednesday or Sunday."), in_text_list("Sunday", "It's Sunday, and sunny.")
+    (True, False)
+    >>> in_text_list("Blue Door Cafe", "Blue Door Cafe, total $13.48")
+    False
+    """
+    key = " ".join(re.sub(r"[^\w\s]", " ", canonical_text(fact)).split())
+    if not key or as_number(fact) is not None or not re.search(r"[a-z]{3}", key):  # names, not dates or codes
+        return False
+    n = len(key.split())
+    def plain(x: str) -> str:
+        return " ".join(re.sub(r"[^\w\s]", " ", canonical_text(x)).split())
+
+    mates = {plain(p) for pool in [*pools, *_CALENDAR] if key in {plain(x) for x in pool} for p in pool}
+    mates.discard(key)
+    allowed = {plain(x) for x in exclude}
+    for sentence in sentences(text):
+        items = [plain(p) for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
+        for k, item in enumerate(items):
+            if not re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", item):
+                continue
+            for j in (k - 1, k + 1):
+                if not 0 <= j < len(items) or not items[j]:
+                    continue
+                words = re.sub(r"[^\w\s]", " ", items[j]).split()
+                if len(words) > n + 1 and not (j == 0 or j == len(items) - 1) or _NEGATION.search(items[j]):
+                    continue  # a clause of its own, not an item of the list; a correction ("no project called X")
+                window = " ".join(words[:n] if j > k else words[-n:])
+                if window == key or window in allowed or any(window.startswith(a) or window.endswith(a) for a in allowed if a):
+                    continue
+                bare = not re.search(r"\d", item + items[j])  # "Keyboard cleaning: $39.00; Battery swap: $39.00" are records
+                if (bare and window in mates) or _misreading(key, window):
+                    return True
+    return False
+
+
+def _misreading(key: str, other: str) -> bool:
+    """Whether ``other`` reads like a misreading of name ``key``: as many words, each alike in
+    spelling ("Lumin Hardware", "Lumen Hardwares", "Indigo Gate Tailor", "Blue Dog Cafe"), and
+    not words that merely share a surname ("Odessa Lindqvist", "Leandro Lindqvist")."""
+    import difflib
+
+    a, b = key.split(), other.split()
+    if len(a) != len(b) or a == b or len(key) < 5:
+        return False
+    return all(x == y or difflib.SequenceMatcher(None, x, y).ratio() >= 0.55 for x, y in zip(a, b))
+
+
+def near_values(fact: str, text: str, allowed: Iterable[float] = ()) -> list[str]:
+    """The whole numbers ``text`` states within 2 of numeric ``fact`` that do not state it and are
+    not other asked-for values: "9 ... 10 ... 11 ... 12" around a count of 11, "$12 ... $13 ...
+    $14" around 13.38."""
+    value = as_number(fact)
+    if value is None:
+        return []
+    allowed = list(allowed)
+    out = []
+    for _, _, raw in _values(text):
+        if "." in raw or _matches(value, raw, "." not in fact):
+            continue
+        v = float(raw.replace(",", ""))
+        if 0 < abs(v - value) <= 2 and not any(math.isclose(v, a) for a in allowed) and raw not in out:
+            out.append(raw)
+    return out
+
+
 def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = ()) -> bool:
     """Whether numeric ``fact`` stands in ``text`` in a bare list or range with another number that
     is not ``allowed`` (the other values asked for): "$13.48 / $13.84", "between 13 and 14"."""
@@ -241,9 +364,9 @@ def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = ()) -> bo
     return False
 
 
-def sprays(text: str) -> bool:
+def sprays(text: str, fact: str | None = None) -> bool:
     """Whether ``text`` makes one single-value statement with different values ("The amount is X."
-    repeated with several X, some not small whole numbers)."""
+    repeated with several X, some not small whole numbers, or one of them ``fact``)."""
     seen: dict[str, set[str]] = {}
     for sentence in sentences(text):
         values = _values(sentence)
@@ -259,7 +382,11 @@ def sprays(text: str) -> bool:
         if not re.search(r"[a-z]", key):
             continue
         seen.setdefault(key, set()).add("|".join(raw for _, _, raw in values))
+    value = as_number(fact) if fact is not None else None
     for variants in seen.values():
+        raws = [x for v in variants for x in v.split("|")]
+        if len(variants) > 1 and value is not None and any(_matches(value, x, "." not in str(fact)) for x in raws):
+            return True
         if len(variants) > 1 and any(not (float(x.replace(",", "")).is_integer() and float(x.replace(",", "")) <= 31)
                                      for v in variants for x in v.split("|")):
             return True
@@ -309,25 +436,41 @@ def asserts(name: str, text: str) -> bool:
     return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
 
 
-def commits_among(fact: str, text: str, rivals: Sequence[str]) -> bool | None:
+_NOT_A_CHOICE = {"it's", "its", "it is", "that's", "thats", "that is", "the one", "is the one", "correct", "matches", "answer",
+                 "winner", "first"}
+_ANSWERING = re.compile(r"\b(?:it'?s|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
+
+
+def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", also: Sequence[str] = ()) -> bool | None:
     """For a choice: ``True`` when ``text`` asserts ``fact`` and no rival as firmly, ``False`` when it
     says of a rival what it says of the fact (same clause with the names and numbers masked:
     "Lumen Hardware $22.13. Pine Street Books $20.51.") and makes no choice only the fact gets
     (a clause with a selection word: "so Lumen cost more"), or names the fact only together with
     rivals; ``None`` when it names no rival. What a text says differently of a rival is context
-    ("Added Jovan. Isadora is already in your contacts.")."""
+    ("Added Jovan. Isadora is already in your contacts."). A rival's own clause that answers
+    ("it's", "the answer") or makes the choice asked for (a selection word of ``asked``, the
+    reference reply: "The more expensive one was Pine") asserts it however the fact is worded;
+    ``also``: candidates the reference reply names too (saved, listed), judged only by that test."""
     named = [r for r in rivals if text_contains(r, text)]
-    if not named:
+    extra = [r for r in also if r not in named and text_contains(r, text)]
+    if not named and not extra:
         return None
-    t = _masked(text, [fact, *named])
+    t = _masked(text, [fact, *named, *extra])
+    firm = {f"qqcand{i}qq" for i in range(1, len(named) + 1)}
+    chosen = {w.lower() for w in _SELECTION.findall(canonical_text(asked))} - _NOT_A_CHOICE
     own, other = [], set()
     for clause, context in clauses(t):
         has_fact = "qqcand0qq" in clause
-        has_rival = re.search(r"qqcand[1-9]\d*qq", clause) is not None
-        if has_fact and not has_rival:
+        tokens = set(re.findall(r"qqcand[1-9]\d*qq", clause))
+        if has_fact and not tokens & firm:
             own.append((_template(clause), clause))
-        elif has_rival and not has_fact and not context:
-            other.add(_template(clause))
+        elif tokens and not has_fact and not context:
+            if _ANSWERING.search(clause) or chosen & {w.lower() for w in _SELECTION.findall(clause)}:
+                return False
+            if tokens & firm:
+                other.add(_template(clause))
+    if not named:
+        return None
     if not own:
         return False
     if not other & {tpl for tpl, _ in own}:
@@ -336,20 +479,29 @@ def commits_among(fact: str, text: str, rivals: Sequence[str]) -> bool | None:
 
 
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
-               allowed: Sequence[float]) -> str:
+               allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str]) -> str:
     if not states(fact, text):
         return "missing"
     if is_carpet(text, rules, expected):
         return "carpet"
     said = [s for s in sentences(text) if states(fact, s)]
-    if any(hedges(s) for s in said):
+    if any(hedges_about(fact, s) for s in said):
         return "hedged"
     if as_number(fact) is not None:
-        if any(in_candidate_list(fact, s, allowed) for s in said) or sprays(text):
+        if any(in_candidate_list(fact, s, allowed) for s in said) or sprays(text, fact) or len(near_values(fact, text, allowed)) >= 2:
             return "hedged"
-    elif rivals and commits_among(fact, text, rivals) is False:
-        return "hedged"
+    else:
+        if in_text_list(fact, text, others, _pools()):
+            return "hedged"
+        if (rivals or also) and commits_among(fact, text, rivals, asked, also) is False:
+            return "hedged"
     return "stated"
+
+
+def _pools() -> tuple[tuple[str, ...], ...]:
+    from .similarity import phrase_pools
+
+    return phrase_pools()
 
 
 _RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
@@ -357,13 +509,16 @@ _RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
 
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
                  rules: ClaimRules = DEFAULT_RULES, expected: int = 0, *, rivals: Sequence[str] = (),
-                 allowed: Sequence[float] = ()) -> str:
+                 allowed: Sequence[float] = (), asked: str = "", others: Sequence[str] = (),
+                 also: Sequence[str] = ()) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
     mentioned without committing, see the module docstring), ``"carpet"`` (only inside a number
     carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere:
     the claim is then ``"hedged"``. ``expected``: see :func:`is_carpet`; ``rivals``: the other
-    candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer)."""
-    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed) for text in replies]
+    candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer);
+    ``asked``: the reference reply (the choice it makes); ``others``: the other facts asked for;
+    ``also``: candidates the reference reply names too (see :func:`commits_among`)."""
+    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also) for text in replies]
     if "hedged" in statuses:
         return "hedged"
     return max(statuses, key=_RANK.__getitem__, default="missing")

@@ -11,14 +11,15 @@ that hold true values:
 * what the episode itself saw: every tool result of either seat, the arguments of the user's
   calls, what the user said.
 
-From those texts :class:`Grounds` collects the true numbers (plus the sums and differences of
-pairs of image amounts, and each date's year), dates and clock times. A **stated value** -- a
+From those texts :class:`Grounds` collects the true numbers (plus simple arithmetic of the
+amounts the images show and the replies must report: halves, sums and differences of pairs, one's
+share of the other as a ratio or a percentage; and each date's year), dates and clock times. A **stated value** -- a
 number, date or time in an assistant statement (not a question) or in a text or amount the
 episode wrote -- is *grounded* when it is one of them: a number when it is a true number rounded
 to the precision it is written with (:func:`~.values.rounds_to`: "$22" and "22.1" for 22.13, never
 "22.14" or "23.13"), a date or time when it is one. Small whole numbers (0-31: counts, days,
 hours, list positions) and identifiers of seven or more digits written as part of a longer code
-are not judged here. A stated value nothing grounds contradicts the world: the judge fails
+are not judged here unless written as money ("$12"). A stated value nothing grounds contradicts the world: the judge fails
 information accuracy (``wrong_claim``).
 
 >>> g = Grounds.from_texts(["Lumen Hardware total $22.13", "Pine Street Books 20.51 on 2026-05-02 at 18:30"])
@@ -35,6 +36,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .similarity import canonical_dates, is_id_column, is_text_column
@@ -78,6 +80,8 @@ class Grounds:
     dates: set[str] = field(default_factory=set)
     times: set[str] = field(default_factory=set)
     digits: set[str] = field(default_factory=set)  # long digit strings (phone numbers, codes)
+    phrases: list[str] = field(default_factory=list)  # the texts, lower-cased words only (names are looked up here)
+    words: set[str] = field(default_factory=set)  # every word of them
 
     @classmethod
     def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = ()) -> "Grounds":
@@ -85,10 +89,17 @@ class Grounds:
         for text in texts:
             g.add_text(text)
         amounts = sorted({a for a in amounts if a and not float(a).is_integer()})[:80]
+        for a in amounts:
+            g.add_number(round(a / 2, 2))  # "half is $450.97"
         for i, a in enumerate(amounts):
             for b in amounts[i + 1:]:
                 g.add_number(round(a + b, 2))
                 g.add_number(round(abs(a - b), 2))
+                for x, y in ((a, b), (b, a)):  # "7.9% more", "92.7% of it", "1.08 times"
+                    if y > 0:
+                        g.add_number(round(100 * abs(x - y) / y, 4))
+                        g.add_number(round(100 * x / y, 4))
+                        g.add_number(round(x / y, 4))
         if amounts:
             g.add_number(round(sum(amounts), 2))
         return g
@@ -101,6 +112,10 @@ class Grounds:
             self.rounded.add((d, round(value, d)))
 
     def add_text(self, text: str) -> None:
+        plain = _plain_words(str(text))
+        if plain:
+            self.phrases.append(plain)
+            self.words.update(plain.split())
         t = _canon(str(text))
         for m in _PHONE.finditer(t):
             self.digits.add("".join(m.groups()))
@@ -114,6 +129,17 @@ class Grounds:
         for raw in _NUMBER.findall(_TIME.sub(" ", _ISO_DATE.sub(" ", t))):
             self.add_number(float(raw.replace(",", "")))
 
+    def names(self, name: str) -> bool:
+        """Whether ``name`` (a proper name a text states) is one of the world's: said as a phrase in
+        some true text, or made only of words the world or the tools use (a name the agent composes
+        from known words -- "Weekly Lunch Expense" -- is not a misreading)."""
+        key = _plain_words(name)
+        if not key:
+            return True
+        if any(f" {key} " in f" {p} " for p in self.phrases):
+            return True
+        return all(w in self.words or w in _tool_words() for w in key.split())
+
     def supports(self, raw: str) -> bool:
         """Whether the number written as ``raw`` is a true number rounded as written."""
         value = float(raw.replace(",", ""))
@@ -125,6 +151,58 @@ class Grounds:
         return any(math.isclose(v, value, abs_tol=1e-9) for v in self.numbers)
 
 
+def _plain_words(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    return " ".join(re.findall(r"[a-z0-9]+", t))
+
+
+@lru_cache(maxsize=1)
+def _tool_words() -> frozenset[str]:
+    """The words of every tool's name and description and of everyday English a reply opens with:
+    the apps' own vocabulary ("Do Not Disturb", "Wi-Fi") is no misread name."""
+    from ..tools.registry import REGISTRY, _load_apps
+
+    _load_apps()
+    texts = [f"{t.name} {json.dumps(t.schema)}" for t in REGISTRY.values()]
+    return frozenset(_plain_words(" ".join(texts)).split()) | frozenset(_plain_words(_EVERYDAY).split())
+
+
+_EVERYDAY = ("I the a an it its it's my your our this that these those here there done saved added created moved updated "
+             "deleted removed sent emailed texted set found okay ok sure yes no please note task event alarm reminder "
+             "monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+             "august september october november december am pm usd eur gbp mr mrs ms dr st ave rd "
+             "wi fi wifi airplane flight bluetooth cellular mobile data hotspot do not disturb dark light mode low power "
+             "location services battery saver flashlight "
+             "let me know if you we they he she him her them us need anything else thanks thank hope helps help have has "
+             "had was is are be been will would can could should all any more most new now just also only then than "
+             "what which who when where why how with without for from to of in on at by about into over under up down "
+             "out off again today tomorrow yesterday good great happy best regards hi hello dear team")
+# a proper name: two or more capitalised words (small joining words allowed between them)
+_NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
+_OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
+
+
+def stated_names(text: str) -> list[str]:
+    """The proper names a text states (not asks about): runs of two or more capitalised words,
+    without an opening article or pronoun ("It's Pine Street Books" names "Pine Street Books").
+
+    >>> stated_names("Done: I saved the note with Red Barn Diner, total $13.48. It's Pine Street Books.")
+    ['Red Barn Diner', 'Pine Street Books']
+    """
+    from .claims import sentences
+
+    out: list[str] = []
+    for sentence in sentences(statements(text)):
+        for m in _NAME.finditer(sentence):
+            words = m.group(0).split()
+            while words and (words[0].lower() in _OPENERS or not words[0][:1].isupper()):
+                words = words[1:]
+            if sum(1 for w in words if w[:1].isupper()) >= 2 and " ".join(words) not in out:
+                out.append(" ".join(words))
+    return out
+
+
 def statements(text: str) -> str:
     """``text`` without its questions (a question asserts nothing)."""
     return _QUESTION.sub(" ", text)
@@ -132,7 +210,8 @@ def statements(text: str) -> str:
 
 def stated_values(text: str) -> list[tuple[str, str]]:
     """``(kind, value)`` of every number, date and time stated in ``text`` (``kind``: ``"number"``,
-    ``"date"``, ``"time"``, ``"digits"``), in the forms people write them."""
+    ``"amount"`` -- a number with a currency mark --, ``"date"``, ``"time"``, ``"digits"``), in the
+    forms people write them."""
     t = _canon(statements(text))
     out: list[tuple[str, str]] = []
     for m in _PHONE.finditer(t):
@@ -145,18 +224,24 @@ def stated_values(text: str) -> list[tuple[str, str]]:
     t = _ISO_DATE.sub(" ", t)
     out += [("time", f"{m.group(1)}:{m.group(2)}") for m in _TIME.finditer(t)]
     t = _TIME.sub(" ", t)
-    out += [("number", raw) for raw in _NUMBER.findall(t)]
+    for m in _NUMBER.finditer(t):
+        money = _MONEY_BEFORE.search(t[:m.start()]) or _MONEY_AFTER.match(t[m.end():])
+        out.append(("amount" if money else "number", m.group(0)))
     return out
+
+
+_MONEY_BEFORE = re.compile(r"[$€£¥₹]\s?$|\b(?:usd|eur|gbp)\s?$", re.IGNORECASE)
+_MONEY_AFTER = re.compile(r"\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b", re.IGNORECASE)
 
 
 def ungrounded(text: str, grounds: Grounds) -> list[str]:
     """The values ``text`` states that nothing in ``grounds`` supports (see the module docstring)."""
     bad: list[str] = []
     for kind, value in stated_values(text):
-        if kind == "number":
+        if kind in ("number", "amount"):
             plain = value.replace(",", "")
-            if "." not in plain and float(plain) <= SMALL_WHOLE:
-                continue
+            if kind == "number" and "." not in plain and float(plain) <= SMALL_WHOLE:
+                continue  # an amount ("$12") is judged however small
             ok = grounds.supports(value)
         elif kind == "date":
             ok = value in grounds.dates
@@ -166,6 +251,10 @@ def ungrounded(text: str, grounds: Grounds) -> list[str]:
             ok = value in grounds.digits or any(value in d or d in value for d in grounds.digits)
         if not ok and value not in bad:
             bad.append(value)
+    for name in stated_names(text):  # a sentence's first word is capitalised anyway: "Saved Blue Door Cafe"
+        rest = name.split(" ", 1)[1] if " " in name else ""
+        if not grounds.names(name) and not (" " in rest and grounds.names(rest)) and name not in bad:
+            bad.append(name)
     return bad
 
 
@@ -347,7 +436,15 @@ def episode_grounds(ev: Any) -> Grounds:
         if e.get("sender") != "assistant" and e.get("kind") not in ("message",):
             texts.append(str(e.get("content") or ""))
     texts += list(_flatten(ev.image_facts))
-    return Grounds.from_texts(texts, image_amounts(ev.image_facts))
+    asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
+    return Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked)
+
+
+def _plain_float(text: Any) -> float | None:
+    try:
+        return float(str(text))
+    except ValueError:
+        return None
 
 
 def written_values(diff: dict[str, Any]) -> list[tuple[str, str]]:

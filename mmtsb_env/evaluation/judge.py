@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
-                     in_candidate_list, is_carpet, normalise, numbers_in)
+                     in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
 from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
-from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, text_contains
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, phrase_pools,
+                         text_contains)
 
 __all__ = ["CRITERIA", "Criterion", "Evidence", "RubricJudge", "Verdict", "fact_in_text", "normalise", "numbers_in"]
 
@@ -437,7 +438,9 @@ class RubricJudge:
         if measure == "facts":
             found, n, extras = facts_counts(want, got)
             if found == n and not extras:
-                return True, "", False
+                items = [str(x) for x in (want if isinstance(want, list) else [want]) if x not in (None, "")]
+                why = self._uncommitted(items, got if isinstance(got, str) else json.dumps(got, default=str), ev)
+                return (not why, why, False)
             why = f"{found}/{n} fact(s)" + (f", {len(extras)} not shown: {_brief(extras, 3)}" if extras else "")
             return False, why, not extras and found > 0 and not _replaced(want, got)
         if measure not in TEXT_MEASURES:
@@ -460,7 +463,22 @@ class RubricJudge:
             for shown, rivals in _choices_in(want, ev):
                 if commits_among(shown, text, rivals) is False:
                     return False, f"the text names other candidates as firmly as {shown!r}", False
+            shown = [t for t in shown_texts(ev.image_facts) if len(t) >= 3 and text_contains(t, want)]
+            listed = [x for x in dict.fromkeys(shown) if in_text_list(x, text, shown, phrase_pools())]
+            if listed:
+                return False, f"the text lists other readings with {_brief(listed, 2)}", False
         return True, "", False
+
+    def _uncommitted(self, items: list[str], text: str, ev: Evidence) -> str:
+        """Why a written text holding every fact it must still does not commit to them (it offers
+        alternatives, or lists other readings of a fact or other members of its pool beside it), or
+        ``""``."""
+        if hedges(text) and not any(hedges(x) for x in items):
+            return "the text offers alternatives"
+        listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
+        if listed:
+            return f"the text lists other readings with {_brief(listed, 2)}"
+        return ""
 
     # -- criteria ------------------------------------------------------------------------------
     def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
@@ -524,7 +542,18 @@ class RubricJudge:
 
     def tool_use_validity(self, ev: Evidence) -> Criterion:
         calls = ev.assistant_calls() if ev.calls else []
-        writes = [c for c in calls if _is_write(c)]
+        # a successful write repeated with the same arguments changes nothing the first did not:
+        # it counts once (padding failed writes with no-op writes does not dilute them)
+        writes, seen = [], set()
+        for c in calls:
+            if not _is_write(c):
+                continue
+            key = (c.get("name"), json.dumps(c.get("arguments"), sort_keys=True, default=str))
+            if c.get("ok", True):
+                if key in seen:
+                    continue
+                seen.add(key)
+            writes.append(c)
         failed_writes = sum(1 for c in writes if not c.get("ok", True))
         n = len(calls) if calls else ev.n_tool_calls
         failed = sum(1 for c in calls if not c.get("ok", True)) if calls else ev.n_failed_calls
@@ -622,8 +651,11 @@ class RubricJudge:
         every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
 
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
-            rivals = [r for r in rivals_of(fact, ev.image_facts, exclude) if not asserts(r, answer)]
-            got = [claim_status(fact, [text], self.tolerances, self.claims, numeric, rivals=rivals, allowed=allowed)
+            candidates = rivals_of(fact, ev.image_facts, exclude)
+            rivals = [r for r in candidates if not asserts(r, answer)]
+            got = [claim_status(fact, [text], self.tolerances, self.claims, numeric, rivals=rivals, allowed=allowed,
+                                asked=answer, others=[x for x in every_fact if x != fact],
+                                also=[r for r in candidates if r not in rivals])
                    for text in pools]
             if first:  # a round's answer: the first round that mentions it decides
                 return next((g for g in got if g != "missing"), "missing")

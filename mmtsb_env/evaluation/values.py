@@ -65,7 +65,17 @@ def words_to_digits(text: str) -> str:
             return word
         return str(_under_100(word))
 
-    return _NUMBER_WORDS.sub(sub, text)
+    text = _NUMBER_WORDS.sub(sub, text)
+    text = _THOUSANDS.sub(lambda m: str(1000 * (1 if m.group(1).lower() == "a" else int(m.group(1))) + int(m.group(2) or 0)), text)
+    text = _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(3)):02d} {m.group(2)}", text)
+    return _KILO.sub(lambda m: f"{round(float(m.group(1)) * 1000):d}", text)
+
+
+# after the words below 1,000 are digits: "3 thousand 200" -> 3200, "901 dollars and 94 cents" ->
+# "901.94 dollars", "3.2k" -> 3200
+_THOUSANDS = re.compile(r"\b(a|\d{1,3}) thousand(?:,?\s+(?:and\s+)?(\d{1,3})(?![\d,.]))?\b", re.IGNORECASE)
+_CENTS = re.compile(r"\b(\d+) (dollars?|euros?|pounds?)(?:,)? and (\d{1,2}) cents?\b", re.IGNORECASE)
+_KILO = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s?[kK](?![\w])")
 
 
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)

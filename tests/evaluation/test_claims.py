@@ -173,3 +173,64 @@ COMMITMENT = [
 @pytest.mark.parametrize("fact, reply, rivals, status", COMMITMENT)
 def test_one_committed_answer(fact, reply, rivals, status):
     assert claim_status(fact, [reply], rivals=rivals) == status
+
+
+# The second outside check (#31): what still passed or failed wrongly, and its verdict now.
+# (fact, reply, keyword arguments of claim_status, status)
+RECEIPTS = dict(rivals=["Pine Street Books"], asked="Lumen Hardware was more expensive at $22.13 (Pine Street Books was $20.51).")
+SECOND_CHECK = [
+    # both candidates, each in a sentence of its own wording
+    ("Lumen Hardware", "It's Pine Street Books. The more expensive one was Lumen Hardware.", RECEIPTS, "hedged"),
+    ("Lumen Hardware", "The winner is Lumen Hardware. Pine Street Books is the answer.", RECEIPTS, "hedged"),
+    ("Night Market", "It's the Night Market. The earlier event is the Indie Film Festival.",
+     dict(also=["Indie Film Festival"], asked="Saved 'Indie Film Festival'. The Night Market (2026-05-02) is earlier."), "hedged"),
+    ("Stonebridge Electric", "The smallest invoice is Northgate Cleaning Services at $587.93. Stonebridge Electric, $162.37, is the answer.",
+     dict(rivals=["Northgate Cleaning Services"], asked="Stonebridge Electric at $162.37 is the smallest invoice."), "hedged"),
+    ("Lumen Hardware", "Pine Street Books was cheaper; Lumen Hardware was more expensive.", RECEIPTS, "stated"),
+    ("Night Market", "Saved 'Indie Film Festival'. The Night Market is earlier.",
+     dict(also=["Indie Film Festival"], asked="Saved 'Indie Film Festival'. The Night Market (2026-05-02) is earlier."), "stated"),
+    # sprays of small whole numbers and of neighbouring amounts
+    ("11", "The count is 9. The count is 10. The count is 11. The count is 12. The count is 13.", {}, "hedged"),
+    ("11", "You have 9 labels. I count 10. There are 11 of them. Altogether 12.", {}, "hedged"),
+    ("13.38", "It is the cheapest, at about $12. I read roughly $13 on the tag. Near $14 all in.", {}, "hedged"),
+    ("11", "You have 11 relationship labels.", {}, "stated"),
+    ("13.38", "It is the cheapest at $13.", {}, "stated"),
+    # a pool dumped into a reply, readings of a name listed
+    ("Sunday", "Today is Monday / Tuesday / Wednesday / Thursday / Friday / Saturday / Sunday.", {}, "hedged"),
+    ("Sunday", "Monday, Tuesday, Wednesday, Thursday, Friday, Saturday, Sunday.", {}, "hedged"),
+    ("Sunday", "It's Sunday. Yesterday was Saturday.", {}, "stated"),
+    ("Lumen Hardware", "Lumen Hardware / Lumen Hardwares / Lumin Hardware / Lumen Hardwire was more expensive.", RECEIPTS, "hedged"),
+    ("Lumen Hardware", "The pricier one: Lumen Hardware, Lumin Hardware, Lumen Hardwire (hard to read).", RECEIPTS, "hedged"),
+    ("Lumen Hardware", "Lumen Hardware and Pine Street Books were both in the bag; Lumen Hardware cost more.", RECEIPTS, "stated"),
+    # an "or" about something else is no hedge about the value
+    ("11", "You have 11 relationship labels, such as friend or coworker.", {}, "stated"),
+    ("Lumen Hardware", "Either way you look at it, Lumen Hardware was more expensive.", RECEIPTS, "stated"),
+    ("Lumen Hardware", "Lumen Hardware was more expensive, and I saved it without any other changes or edits.", RECEIPTS, "stated"),
+    ("Lumen Hardware", "Lumen Hardware, whether or not you count the tax, was more expensive.", RECEIPTS, "stated"),
+    ("Lumen Hardware", "Lumen Hardware, or Pine Street Books.", RECEIPTS, "hedged"),
+    # phone numbers, amounts in words past a thousand and with cents, "3.2k"
+    ("9776301663", "Your number is (977) 630-1663.", {}, "stated"),
+    ("9776301663", "Your number is 977-630-1663.", {}, "stated"),
+    ("9776301663", "It's +1 977 630 1663.", {}, "stated"),
+    ("9776301663", "977.630.1663", {}, "stated"),
+    ("9776301663", "Your number is (977) 630-1664.", {}, "missing"),
+    ("3200", "three thousand two hundred dollars", {}, "stated"),
+    ("901.94", "nine hundred and one dollars and ninety-four cents", {}, "stated"),
+    ("901.94", "nine hundred and one dollars and ninety-five cents", {}, "missing"),
+    ("3200", "It was 3.2k dollars.", {}, "stated"),
+]
+
+
+@pytest.mark.parametrize("fact, reply, kwargs, status", SECOND_CHECK)
+def test_the_second_outside_check(fact, reply, kwargs, status):
+    assert claim_status(fact, [reply], **kwargs) == status
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("On 27 May 2024.", "stated"),                     # the date-time rounded to the day
+    ("On 27 May 2024 at 11:34 PM.", "stated"),
+    ("On 27 May 2024 at 10:34 PM.", "missing"),        # another time of that day
+    ("On 28 May 2024.", "missing"),
+])
+def test_a_date_time_said_to_the_day(reply, status):
+    assert claim_status("2024-05-27T23:34:19", [reply]) == status
