@@ -35,12 +35,13 @@ import functools
 import io
 import itertools
 import threading
+from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
 
-from ..tools.errors import NotFound
+from ..tools.errors import InvalidArgument, NotFound
 
 # Neutral grey used to pad letterboxed images.
 PAD_COLOR = (128, 128, 128)
@@ -60,6 +61,10 @@ def _as_rgb(image: Any) -> Image.Image:
     out = image.convert("RGB")  # a copy even when already RGB
     out.load()
     return out
+
+
+class ImageBudgetExceeded(InvalidArgument):
+    """A tool would make more image pixels than one episode may hold (ImageStore.MAX_TOOL_IMAGE_BYTES)."""
 
 
 _RECIPE_IDS = itertools.count()
@@ -106,6 +111,8 @@ class ImageStore:
     """
 
     URL_CACHE_SIZE = 64
+    DRAWN_CACHE_BYTES = 64 * 2**20  # drawn recipes one store keeps (most recent first)
+    MAX_TOOL_IMAGE_BYTES = 256 * 2**20  # RGB bytes of all images tools may make in one store
 
     def __init__(self, images: Sequence[Image.Image | Callable[[], Image.Image]] = (), sources: Sequence[str] | None = None,
                  keys: Sequence[Any] | None = None) -> None:
@@ -120,7 +127,11 @@ class ImageStore:
                                                      for im, k in zip(images, keys)]
         self._keys: list[Any] = keys
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
-        self._made: dict[int, Image.Image] = {}  # recipes drawn for this store (kept while it lives)
+        # The last recipes this store drew, kept up to DRAWN_CACHE_BYTES (a drawing that does not
+        # fit is returned unkept; evicted ones are redrawn or found in the shared pixel cache).
+        self._made: OrderedDict[int, Image.Image] = OrderedDict()
+        self._drawn: set[int] = set()  # recipes this store has drawn at least once (is_made)
+        self._tool_bytes = 0  # RGB bytes of every image tools made in this store (recipes too)
         self._sizes: dict[int, tuple[int, int]] = {}  # derived images' sizes known without drawing
         self._urls: dict[tuple[int, int, int], str] = {}
         self._lock = threading.Lock()
@@ -152,15 +163,47 @@ class ImageStore:
         item = self._images[image_id]
         if not isinstance(item, _Recipe):
             return item
-        made = self._made.get(image_id)
-        if made is None:
-            made = self._made[image_id] = item.image()
+        with self._lock:
+            made = self._made.get(image_id)
+            if made is not None:
+                self._made.move_to_end(image_id)
+                return made
+        made = item.image()
+        self._keep_drawn(image_id, made)
         return made
 
+    def _keep_drawn(self, image_id: int, made: Image.Image) -> None:
+        """Keep a drawing in this store's small LRU (bounded by DRAWN_CACHE_BYTES)."""
+        size = made.width * made.height * 3
+        with self._lock:
+            self._drawn.add(image_id)
+            if size > self.DRAWN_CACHE_BYTES:
+                return
+            self._made[image_id] = made
+            self._made.move_to_end(image_id)
+            while sum(im.width * im.height * 3 for im in self._made.values()) > self.DRAWN_CACHE_BYTES:
+                self._made.popitem(last=False)
+
     def is_made(self, image_id: Any) -> bool:
-        """Whether this store holds the image's pixels (False for a recipe it never drew)."""
+        """Whether this store has had the image's pixels (False for a recipe it never drew)."""
         image_id = self._check(image_id)
-        return not isinstance(self._images[image_id], _Recipe) or image_id in self._made
+        return not isinstance(self._images[image_id], _Recipe) or image_id in self._drawn
+
+    def tool_bytes(self) -> int:
+        """RGB bytes of all images tools made in this store (derived recipes counted at their size)."""
+        return self._tool_bytes
+
+    def _charge(self, width: int, height: int) -> None:
+        """Count a tool-made image of ``width x height`` against MAX_TOOL_IMAGE_BYTES, or refuse it."""
+        size = int(width) * int(height) * 3
+        with self._lock:
+            if self._tool_bytes + size > self.MAX_TOOL_IMAGE_BYTES:
+                cap = self.MAX_TOOL_IMAGE_BYTES // 2**20
+                raise ImageBudgetExceeded(
+                    f"a {width}x{height} image would take this episode's images made by tools to "
+                    f"{(self._tool_bytes + size) / 2**20:,.0f} MB, over the cap of {cap:,} MB (3 bytes per pixel); "
+                    "make smaller images (crop before resizing)")
+            self._tool_bytes += size
 
     def key(self, image_id: Any) -> Any:
         """The image's content key: a scenario image's, or ``("derived", source key, op, args)``
@@ -194,22 +237,36 @@ class ImageStore:
         source_id = self._check(source_id)
         key = self.key(source_id)
         if key is None:
+            if size is not None:  # refused before drawing when the size is known
+                self._charge(*size)
+                return self._append(_as_rgb(make(self.get(source_id))), None, ("tool", note))
             return self.add(make(self.get(source_id)), source="tool", note=note)
         source = self._images[source_id]
         derived_key = ("derived", key, op, args)
         recipe = _Recipe(lambda: make(source.image() if isinstance(source, _Recipe) else source), derived_key)
+        if size is None:  # learnt by drawing it (shared process-wide like every derived size)
+            from .assets import PRODUCTS
+
+            size = PRODUCTS.get((derived_key, "size"), lambda: tuple(recipe.image().size))
+        self._charge(*size)
+        new_id = self._append(recipe, derived_key, ("tool", note))
+        self._sizes[new_id] = (int(size[0]), int(size[1]))
+        return new_id
+
+    def _append(self, item: "Image.Image | _Recipe", key: Any, meta: tuple[str, str]) -> int:
         with self._lock:
-            self._images.append(recipe)
-            self._keys.append(derived_key)
-            self._meta.append(("tool", note))
-            new_id = len(self._images) - 1
-            if size is not None:
-                self._sizes[new_id] = (int(size[0]), int(size[1]))
-            return new_id
+            self._images.append(item)
+            self._keys.append(key)
+            self._meta.append(meta)
+            return len(self._images) - 1
 
     def nbytes(self) -> int:
-        """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
-        return sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
+        """RGB bytes this store holds: its loaded and tool-made images and the drawings it keeps
+        (at most DRAWN_CACHE_BYTES; the rest live in the shared, bounded pixel cache)."""
+        with self._lock:
+            made = list(self._made.values())
+        pinned = sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
+        return pinned + sum(im.width * im.height * 3 for im in made)
 
     def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
         """The image resized to fit ``height x width`` (aspect kept, no padding), read-only ``uint8``.
@@ -233,12 +290,9 @@ class ImageStore:
     # ------------------------------------------------------------------ writing
     def add(self, image: Image.Image, *, source: str = "tool", note: str = "") -> int:
         """Store an RGB copy of ``image`` and return its new id."""
-        rgb = _as_rgb(image)
-        with self._lock:
-            self._images.append(rgb)
-            self._keys.append(None)
-            self._meta.append((source, note))
-            return len(self._images) - 1
+        width, height = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
+        self._charge(width, height)
+        return self._append(_as_rgb(image), None, (source, note))
 
     def fork(self) -> "ImageStore":
         """A new store with the same images (shared, they are immutable) and its own future ids."""
@@ -247,7 +301,9 @@ class ImageStore:
             new._images = list(self._images)
             new._keys = list(self._keys)
             new._meta = list(self._meta)
-            new._made = dict(self._made)
+            new._made = OrderedDict(self._made)
+            new._drawn = set(self._drawn)
+            new._tool_bytes = self._tool_bytes
             new._sizes = dict(self._sizes)
             new._urls = dict(self._urls)
         new._lock = threading.Lock()
