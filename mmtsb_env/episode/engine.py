@@ -28,6 +28,7 @@ from ..tools.active import PINNED_TOOLS, ActiveToolSet
 from ..tools.calling import CallOutcome
 from ..tools.registry import ASSISTANT, USER, get_tool
 from ..world import World, build_layer
+from ..vision.store import DeliveredImages
 from ..world.base import base_world
 from .actions import Code, Invalid, Message, ToolCalls, parse_action
 from .log import ENVIRONMENT, ChatTranscript, Entry
@@ -205,8 +206,10 @@ class Episode:
         base = base_world(scenario.world_seed)
         self.images = images if images is not None else _scenario_images(scenario, self.config.image_root,
                                                                            self.config.stand_in_images)
+        # Tools (and code) see only the images delivered to the assistant: a later round's
+        # images become readable when the user sends them (see _append).
         self.world = World(base.layer, _initial_layer(scenario), now=scenario.now, user_id=scenario.user_id,
-                           services={"images": self.images})
+                           services={"images": DeliveredImages(self.images)})
         self.world.services["run_code"] = self._run_code_tool
         self.world.services["toolbox"] = self.config.toolbox
         self.log: list[Entry] = []
@@ -272,6 +275,8 @@ class Episode:
 
     def _append(self, **kwargs: Any) -> Entry:
         entry = Entry(index=len(self.log), round_index=self.round_index if self.round_index >= 0 else None, **kwargs)
+        if entry.image_ids and entry.visible(ASSISTANT):
+            self.world.services["images"].deliver(entry.image_ids)
         self.log.append(entry)
         if entry.visible_to != (ENVIRONMENT,):
             self.message_count += 1
@@ -570,9 +575,10 @@ class Episode:
         """PNG bytes of one of the episode's images (``PIL.Image.open(image_id)`` in code mode)."""
         from ..vision.store import png_bytes
 
-        if not isinstance(image_id, int) or not 0 <= image_id < len(self.images):
-            raise ValueError(f"there is no image {image_id!r} (this episode has images 0..{len(self.images) - 1})")
-        return png_bytes(self.images.get(image_id))
+        view = self.world.services["images"]
+        if image_id not in view:
+            raise ValueError(view.unknown(image_id))
+        return png_bytes(view.get(image_id))
 
     def _code_tool_names(self) -> list[str]:
         names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]

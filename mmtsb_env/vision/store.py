@@ -143,6 +143,13 @@ class ImageStore:
     def __contains__(self, image_id: Any) -> bool:
         return _is_int(image_id) and 0 <= image_id < len(self._images)
 
+    def unknown(self, image_id: Any) -> str:
+        """The error text for an id this store does not have."""
+        n = len(self._images)
+        if n == 0:
+            return f"image {image_id} does not exist; there are no images yet"
+        return f"image {image_id} does not exist; " + ("the only valid id is 0" if n == 1 else f"valid ids are 0-{n - 1}")
+
     def ids(self) -> list[int]:
         return list(range(len(self._images)))
 
@@ -152,10 +159,7 @@ class ImageStore:
             raise NotFound(f"image id must be an integer, got {type(image_id).__name__} {image_id!r}")
         if 0 <= image_id < n:
             return image_id
-        if n == 0:
-            raise NotFound(f"image {image_id} does not exist; there are no images yet")
-        valid = "the only valid id is 0" if n == 1 else f"valid ids are 0-{n - 1}"
-        raise NotFound(f"image {image_id} does not exist; {valid}")
+        raise NotFound(self.unknown(image_id))
 
     def get(self, image_id: Any) -> Image.Image:
         """The image with this id (do not modify it), or :class:`NotFound`."""
@@ -351,6 +355,121 @@ class ImageStore:
 
     def __repr__(self) -> str:
         return f"ImageStore({len(self)} images)"
+
+
+class DeliveredImages:
+    """The assistant's view of an episode's :class:`ImageStore`: only the images it has been
+    given -- sent to it in a message (:meth:`deliver`) or made by a tool through this view.
+
+    Every tool reads images through ``world.services["images"]``, which is this view, so an
+    image a later round will send cannot be read, viewed, cropped or drawn before then. An id
+    not delivered gets the same error as one that does not exist, which names only the ids the
+    assistant has. ``len()`` is the number of ids allocated (what the user's send tool checks
+    against); the episode itself reads the whole store.
+
+    >>> store = ImageStore([Image.new("RGB", (4, 2)), Image.new("RGB", (2, 2))])
+    >>> view = DeliveredImages(store)
+    >>> view.deliver([0]); 1 in view, view.ids()
+    (False, [0])
+    >>> view.size(1)
+    Traceback (most recent call last):
+    ...
+    mmtsb_env.tools.errors.NotFound: no image 1 yet; images you have: 0
+    >>> view.add(Image.new("RGB", (1, 1))), view.ids()
+    (2, [0, 2])
+    """
+
+    def __init__(self, store: ImageStore, delivered: Any = ()) -> None:
+        self.store = store
+        self._delivered: set[int] = set(delivered)
+
+    def deliver(self, image_ids: Any) -> None:
+        """Make these ids usable by the assistant (they were just sent to it)."""
+        self._delivered.update(i for i in image_ids if i in self.store)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def __contains__(self, image_id: Any) -> bool:
+        return _is_int(image_id) and int(image_id) in self._delivered
+
+    def ids(self) -> list[int]:
+        return sorted(self._delivered)
+
+    def unknown(self, image_id: Any) -> str:
+        """The error text for an id the assistant does not have."""
+        have = _id_ranges(self.ids())
+        return f"no image {image_id} yet; " + (f"images you have: {have}" if have else "you have no images yet")
+
+    def _check(self, image_id: Any) -> int:
+        if not _is_int(image_id):
+            raise NotFound(f"image id must be an integer, got {type(image_id).__name__} {image_id!r}")
+        if int(image_id) not in self._delivered:
+            raise NotFound(self.unknown(image_id))
+        return int(image_id)
+
+    def get(self, image_id: Any) -> Image.Image:
+        return self.store.get(self._check(image_id))
+
+    def size(self, image_id: Any) -> tuple[int, int]:
+        return self.store.size(self._check(image_id))
+
+    def key(self, image_id: Any) -> Any:
+        return self.store.key(self._check(image_id))
+
+    def is_made(self, image_id: Any) -> bool:
+        return self.store.is_made(self._check(image_id))
+
+    def source(self, image_id: Any) -> str:
+        return self.store.source(self._check(image_id))
+
+    def note(self, image_id: Any) -> str:
+        return self.store.note(self._check(image_id))
+
+    def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
+        return self.store.fitted(self._check(image_id), height, width)
+
+    def png(self, image_id: Any, height: int = 1024, width: int = 1024) -> bytes:
+        return self.store.png(self._check(image_id), height, width)
+
+    def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
+        return self.store.data_url(self._check(image_id), height, width)
+
+    def derive(self, source_id: Any, *args: Any, **kwargs: Any) -> int:
+        new_id = self.store.derive(self._check(source_id), *args, **kwargs)
+        self._delivered.add(new_id)
+        return new_id
+
+    def add(self, image: Image.Image, **kwargs: Any) -> int:
+        new_id = self.store.add(image, **kwargs)
+        self._delivered.add(new_id)
+        return new_id
+
+    def nbytes(self) -> int:
+        return self.store.nbytes()
+
+    def tool_bytes(self) -> int:
+        return self.store.tool_bytes()
+
+    def __deepcopy__(self, memo: dict) -> "DeliveredImages":
+        import copy
+
+        return DeliveredImages(copy.deepcopy(self.store, memo), self._delivered)
+
+    def __repr__(self) -> str:
+        return f"DeliveredImages({len(self._delivered)} of {len(self.store)} images)"
+
+
+def _id_ranges(ids: list[int], most: int = 20) -> str:
+    """``[0, 1, 2, 5]`` -> ``"0-2, 5"`` (at most ``most`` runs, then how many more)."""
+    runs: list[list[int]] = []
+    for i in ids:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs[:most])
+    return text + (f" and {len(runs) - most} more runs" if len(runs) > most else "")
 
 
 def _is_int(value: Any) -> bool:
