@@ -46,7 +46,7 @@ from .errors import (
     SandboxViolation,
     make_tool_error,
 )
-from .policy import OutputCollector, RunState, build_namespace, plain_argument, plain_kwargs, plain_result, scalar_args
+from .policy import OutputCollector, RunState, TooManyValues, build_namespace, plain_call, plain_result, scalar_args
 
 IMAGE_CALL = "<image>"  # reserved function name (never an identifier): image bytes by id, for PIL
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
@@ -137,8 +137,10 @@ class _Generation:
         def tool(*args, **kwargs):
             if state.halt or threading.get_ident() != state.thread:
                 state.stop()
-            plain_args = plain_argument(list(args))
-            plain_kw = plain_kwargs(kwargs)
+            try:
+                plain_args, plain_kw = plain_call(args, kwargs)
+            except TooManyValues as exc:  # refused here: nothing of it is copied or sent
+                raise make_tool_error("ToolCallError", (f"Error (invalid_argument): {exc}",), "invalid_argument") from None
             gen.call_seq += 1
             call_id = gen.call_seq
             events.put(("call", call_id, name, plain_args, plain_kw))

@@ -44,9 +44,20 @@ from .compiler import CompiledUnit
 from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
 from .jail import JailUnavailable
 from .policy import plain_result, scalar_args
+from .arguments import check_arguments
+
+
+def child_frame_cap(limits: Any) -> int:
+    """Bytes a worker's frame may have: a tool call's, or a run's outcome (output and error at
+    up to 6 bytes a character, a JSON escape)."""
+    return 2 * MAX_CALL_FRAME + 6 * (int(limits.max_output_chars) + 20_200)
 
 _HEADER = struct.Struct(">I")
-MAX_CHILD_MESSAGE = 64 * 1024 * 1024
+# A tool call's frame from the worker: its stub refuses arguments over the limits.check_arguments
+# caps, or whose JSON is longer than this, before sending; the host reads a frame no longer than
+# child_frame_cap(limits) (a call, or a run's outcome with its output) and kills a worker that
+# announces more, before reading or parsing it.
+MAX_CALL_FRAME = 512 * 1024
 HELLO = b"!"
 _UCRED = struct.Struct("iII")  # struct ucred: pid, uid, gid
 PARENT_EXTRA_GRACE_S = 0.5  # a run still busy this long after its deadline: the worker is killed
@@ -186,12 +197,26 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
     config = pickle.loads(_read_frame_blocking(fd))
     limits = config["limits"]
 
+    def encode(obj: dict[str, Any]) -> bytes:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass")
+
     def send(obj: dict[str, Any]) -> None:
-        _write_frame(fd, json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass"))
+        _write_frame(fd, encode(obj))
+
+    def refuse(problem: str) -> RemoteToolError:
+        return RemoteToolError("ToolCallError", (f"Error (invalid_argument): {problem}",), "invalid_argument")
 
     def make_stub(name: str) -> Callable[..., Any]:
         def stub(*args, **kwargs):
-            send({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            # the host's caps, applied before anything is sent (the host never parses more)
+            problem = check_arguments([*args, kwargs])
+            if problem:
+                raise refuse(problem)
+            frame = encode({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            if len(frame) > MAX_CALL_FRAME:
+                raise refuse(f"the arguments take {len(frame):,} bytes as JSON, over the cap of {MAX_CALL_FRAME:,} "
+                             "bytes for one call; send less")
+            _write_frame(fd, frame)
             reply = pickle.loads(_read_frame_blocking(fd))
             if reply.get("ok"):
                 return reply.get("value")
@@ -232,7 +257,13 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
             if outcome.get("abandoned"):
                 return
         elif kind == "vars":
-            send({"t": "vars", "names": engine.variables()})
+            names, size = [], 0
+            for n in engine.variables():  # as many as fit one call frame
+                size += len(n.encode("utf-8", "surrogatepass")) + 4
+                if size > MAX_CALL_FRAME:
+                    break
+                names.append(n)
+            send({"t": "vars", "names": names})
         elif kind == "close":
             return
 
@@ -444,7 +475,7 @@ class IsolatedBackend:
         if header is None:
             return None
         (size,) = _HEADER.unpack(header)
-        if size > MAX_CHILD_MESSAGE:
+        if size > child_frame_cap(self.limits):
             raise ValueError("message too large")
         body = _read_exact_deadline(self.rfd, size, deadline)
         if body is None:
