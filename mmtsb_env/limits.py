@@ -41,7 +41,6 @@ text the environment itself must keep (the refused action in the transcript, cod
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 # The argument caps and text checks live with the sandbox, whose worker applies them too before it

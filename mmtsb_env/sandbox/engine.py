@@ -305,6 +305,19 @@ def classify(exc: BaseException) -> str:
     return "runtime"
 
 
+def run_timeout(limits: Any, timeout_s: float | None) -> float:
+    """The time limit of one run: ``timeout_s`` when given (a replay's share of its budget), never
+    more than the limits' ``timeout_s``; at least a millisecond."""
+    cap = float(limits.timeout_s)
+    if timeout_s is None:
+        return cap
+    try:
+        value = float(timeout_s)
+    except (TypeError, ValueError):
+        return cap
+    return cap if value != value else max(0.001, min(cap, value))
+
+
 def exception_line(exc: BaseException, timeout_s: float, output_hard: int) -> str:
     if isinstance(exc, SandboxTimeout):
         return f"TimeoutError: execution exceeded the time limit of {timeout_s:g} s and was stopped"
@@ -374,10 +387,11 @@ class Engine:
         self._token = 0
 
     # -- public --------------------------------------------------------------------------------
-    def run(self, unit: Unit) -> dict[str, Any]:
+    def run(self, unit: Unit, timeout_s: float | None = None) -> dict[str, Any]:
+        """Run ``unit``; ``timeout_s`` (at most the limits') bounds this run instead of the limits'."""
         gen = self._ensure_generation()
         try:
-            return self._supervise(gen, unit)
+            return self._supervise(gen, unit, timeout_s)
         except BaseException:
             self._abandon(gen)
             raise
@@ -427,9 +441,9 @@ class Engine:
             if gen.running:
                 _set_async_exc(gen.thread_id, exc_type)
 
-    def _supervise(self, gen: _Generation, unit: Unit) -> dict[str, Any]:
+    def _supervise(self, gen: _Generation, unit: Unit, timeout_s: float | None = None) -> dict[str, Any]:
         limits = self.limits
-        timeout_s = float(limits.timeout_s)
+        timeout_s = run_timeout(limits, timeout_s)
         state = gen.state
         self._token += 1
         token = self._token

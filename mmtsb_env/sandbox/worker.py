@@ -41,7 +41,7 @@ import time
 from typing import Any, Callable
 
 from .compiler import CompiledUnit
-from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
+from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit, run_timeout
 from .jail import JailUnavailable
 from .policy import plain_result, scalar_args
 from .arguments import check_arguments
@@ -249,7 +249,7 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
         if kind == "run":
             unit = Unit(marshal.loads(message["code"]), message["filename"], message["source"])
             try:
-                outcome = engine.run(unit)
+                outcome = engine.run(unit, message.get("timeout_s"))
             except MemoryError:
                 outcome = {"ok": False, "output": "", "error": "MemoryError: out of memory", "error_kind": "memory",
                            "abandoned": False}
@@ -400,13 +400,13 @@ class IsolatedBackend:
         self._kill()  # EOF (dead) or an unsolicited message: either way it cannot be trusted
         return True
 
-    def run(self, unit: CompiledUnit) -> dict[str, Any]:
+    def run(self, unit: CompiledUnit, timeout_s: float | None = None) -> dict[str, Any]:
         note = None
         if self._reap_if_dead():
             note = "[the sandbox worker process had exited and was restarted: variables from earlier runs were lost]"
         if self.pid is None:
             self._start()
-        outcome = self._run(unit)
+        outcome = self._run(unit, run_timeout(self.limits, timeout_s))
         if note:
             if outcome["error"]:
                 outcome["error"] = outcome["error"] + "\n" + note
@@ -414,9 +414,10 @@ class IsolatedBackend:
                 outcome["output"] = note + ("\n" + outcome["output"] if outcome["output"] else "")
         return outcome
 
-    def _run(self, unit: CompiledUnit) -> dict[str, Any]:
-        deadline = time.monotonic() + float(self.limits.timeout_s) + PARENT_EXTRA_GRACE_S
-        message = {"t": "run", "code": marshal.dumps(unit.code), "filename": unit.filename, "source": unit.source}
+    def _run(self, unit: CompiledUnit, timeout_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s + PARENT_EXTRA_GRACE_S
+        message = {"t": "run", "code": marshal.dumps(unit.code), "filename": unit.filename, "source": unit.source,
+                   "timeout_s": timeout_s}
         try:
             sent = _write_frame_deadline(self.wfd, pickle.dumps(message), deadline)
             while True:
@@ -425,7 +426,7 @@ class IsolatedBackend:
                     self._kill()
                     return self._lost(
                         "timeout",
-                        f"TimeoutError: execution exceeded the time limit of {float(self.limits.timeout_s):g} s; "
+                        f"TimeoutError: execution exceeded the time limit of {timeout_s:g} s; "
                         "the sandbox worker was killed",
                     )
                 tag = event.get("t")
