@@ -12,6 +12,12 @@ recipe keyed by (source key, operation, arguments) -- the operations are determi
 image made the same way in an earlier episode reuses its size and model-resolution products
 and is drawn only when something reads its full-resolution pixels.
 
+Memory is bounded per store: a store keeps the drawings it read in a small LRU
+(:attr:`ImageStore.DRAWN_CACHE_BYTES`), and the images tools make count 3 bytes a pixel against
+:attr:`ImageStore.MAX_TOOL_IMAGE_BYTES` (derived recipes at their size, drawn or not); past it a
+tool is refused with one line. The assistant reaches a store through :class:`DeliveredImages`,
+which shows only the images delivered to it.
+
 >>> from PIL import Image
 >>> store = ImageStore([Image.new("RGB", (4, 2))])
 >>> store.add(Image.new("L", (3, 3)), note="crop")
