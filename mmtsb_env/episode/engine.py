@@ -28,6 +28,7 @@ from ..tools.active import PINNED_TOOLS, ActiveToolSet
 from ..tools.calling import CallOutcome
 from ..tools.registry import ASSISTANT, USER, get_tool
 from ..world import World, build_layer
+from ..vision.store import DeliveredImages
 from ..world.base import base_world
 from .actions import Code, Invalid, Message, ToolCalls, parse_action
 from .log import ENVIRONMENT, ChatTranscript, Entry
@@ -205,8 +206,10 @@ class Episode:
         base = base_world(scenario.world_seed)
         self.images = images if images is not None else _scenario_images(scenario, self.config.image_root,
                                                                            self.config.stand_in_images)
+        # Tools (and code) see only the images delivered to the assistant: a later round's
+        # images become readable when the user sends them (see _append).
         self.world = World(base.layer, _initial_layer(scenario), now=scenario.now, user_id=scenario.user_id,
-                           services={"images": self.images})
+                           services={"images": DeliveredImages(self.images)})
         self.world.services["run_code"] = self._run_code_tool
         self.world.services["toolbox"] = self.config.toolbox
         self.log: list[Entry] = []
@@ -243,8 +246,12 @@ class Episode:
         self._interpreter = None
         # Every code run with the outcomes of the tool calls it made, in order: a copy of the
         # episode replays them into its own fresh interpreter (see __deepcopy__).
-        self._code_runs: list[tuple[str, list[CallOutcome]]] = []
+        # Each entry: (code, its calls' outcomes, (ok, output, error) of the run) -- the result
+        # a replay must reproduce.
+        self._code_runs: list[tuple[str, list[CallOutcome], Any]] = []
+        self._replay_note: str | None = None  # said once when a copy's replay did not reproduce its runs
         self._replay: list[CallOutcome] | None = None
+        self._replay_overrun = False  # a replayed run asked for more calls than were recorded
         self._cursor = {ASSISTANT: 0, USER: 0}
         self.transcripts = {
             ASSISTANT: ChatTranscript(ASSISTANT, assistant_prompt(scenario, self.config.mode, self.config.tool_search), self.image_url),
@@ -272,6 +279,8 @@ class Episode:
 
     def _append(self, **kwargs: Any) -> Entry:
         entry = Entry(index=len(self.log), round_index=self.round_index if self.round_index >= 0 else None, **kwargs)
+        if entry.image_ids and entry.visible(ASSISTANT):
+            self.world.services["images"].deliver(entry.image_ids)
         self.log.append(entry)
         if entry.visible_to != (ENVIRONMENT,):
             self.message_count += 1
@@ -536,20 +545,40 @@ class Episode:
             limits = Limits(timeout_s=self.config.code_timeout_s, isolation=self.config.code_isolation,
                             jail=self.config.code_jail, **memory)
             seed = self.seed if self.seed is not None else zlib.crc32(self.scenario.id.encode())
-            self._interpreter = Interpreter(functions=functions, limits=limits, seed=seed, clock=self.scenario.now,
-                                            images=self._image_png)
-            self._replay_code_runs()
+            make = lambda: Interpreter(functions=functions, limits=limits, seed=seed,  # noqa: E731
+                                       clock=self.scenario.now, images=self._image_png)
+            self._interpreter = make()
+            problem = self._replay_code_runs()
+            if problem is not None:  # start the copy's sandbox afresh rather than differ silently
+                self._interpreter.close()
+                self._interpreter = make()
+                self._replay_note = (f"[this copy's sandbox was reset: replaying the episode's {len(self._code_runs)} "
+                                     f"earlier code run(s) to rebuild its variables {problem}; variables from earlier "
+                                     "runs were lost]")
         return self._interpreter
 
-    def _replay_code_runs(self) -> None:
+    def _replay_code_runs(self) -> str | None:
         """Rebuild the sandbox variables of a copied episode: rerun its code, each tool call
-        answered with the outcome recorded when the code first ran (the world is not touched)."""
-        for code, outcomes in self._code_runs:
+        answered with the outcome recorded when the code first ran (the world is not touched),
+        all runs together within one code step's timeout. None when every run gave its recorded
+        result with its recorded calls; else what went differently."""
+        end = time.monotonic() + float(self.config.code_timeout_s)
+        for number, (code, outcomes, recorded) in enumerate(self._code_runs, 1):
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return f"ran out of the step's {float(self.config.code_timeout_s):g} s before run {number}"
             self._replay = list(outcomes)
+            self._replay_overrun = False
             try:
-                self._interpreter.run(code)
+                result = self._interpreter.run(code, timeout_s=remaining)
+                left, overrun = len(self._replay), self._replay_overrun
             finally:
                 self._replay = None
+            if overrun or left:
+                return f"made a different number of tool calls in run {number} than it did"
+            if (result.ok, result.output, result.error) != recorded:
+                return f"gave a different result in run {number} (it was cut off by its time limit or depends on timing)"
+        return None
 
     def __deepcopy__(self, memo: dict) -> "Episode":
         """An independent copy that continues identically: world, log, transcripts, tools, RNG-free
@@ -570,9 +599,10 @@ class Episode:
         """PNG bytes of one of the episode's images (``PIL.Image.open(image_id)`` in code mode)."""
         from ..vision.store import png_bytes
 
-        if not isinstance(image_id, int) or not 0 <= image_id < len(self.images):
-            raise ValueError(f"there is no image {image_id!r} (this episode has images 0..{len(self.images) - 1})")
-        return png_bytes(self.images.get(image_id))
+        view = self.world.services["images"]
+        if image_id not in view:
+            raise ValueError(view.unknown(image_id))
+        return png_bytes(view.get(image_id))
 
     def _code_tool_names(self) -> list[str]:
         names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]
@@ -591,6 +621,9 @@ class Episode:
                         raise TypeError(f"{name}() got two values for {p.name!r}")
                     kwargs[p.name] = value
             if episode._replay is not None:  # rebuilding a copy's sandbox: answer from the record
+                if not episode._replay:  # more calls than recorded: the replay has diverged
+                    episode._replay_overrun = True
+                    raise ToolCallError("Error (replay): this run made more tool calls than when it first ran")
                 recorded = episode._replay.pop(0)
                 if not recorded.ok:
                     raise ToolCallError(recorded.text)
@@ -628,13 +661,17 @@ class Episode:
         self._code_calls = 0
         try:
             interpreter = self._interpreter_for()
-            self._code_runs.append((code, []))
+            calls: list[CallOutcome] = []
+            self._code_runs.append((code, calls, None))
             result = interpreter.run(code)
+            self._code_runs[-1] = (code, calls, (result.ok, result.output, result.error))
         except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode
             return f"SandboxError: the code could not be run ({type(exc).__name__}: {exc})", False, []
         text = result.output
         if result.error:
             text = (text + "\n" if text else "") + result.error
+        if self._replay_note is not None:
+            text, self._replay_note = self._replay_note + ("\n" + text if text else ""), None
         return scrub(text or "(no output)"), result.ok, list(self._code_images)
 
     def _run_code_tool(self, code: str) -> dict[str, Any]:

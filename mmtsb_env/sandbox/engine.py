@@ -46,7 +46,7 @@ from .errors import (
     SandboxViolation,
     make_tool_error,
 )
-from .policy import OutputCollector, RunState, build_namespace, plain_argument, plain_kwargs, plain_result, scalar_args
+from .policy import OutputCollector, RunState, TooManyValues, build_namespace, plain_call, plain_result, scalar_args
 
 IMAGE_CALL = "<image>"  # reserved function name (never an identifier): image bytes by id, for PIL
 COOPERATIVE_GRACE_S = 0.05  # wait this long after setting the halt flag before injecting
@@ -137,8 +137,10 @@ class _Generation:
         def tool(*args, **kwargs):
             if state.halt or threading.get_ident() != state.thread:
                 state.stop()
-            plain_args = plain_argument(list(args))
-            plain_kw = plain_kwargs(kwargs)
+            try:
+                plain_args, plain_kw = plain_call(args, kwargs)
+            except TooManyValues as exc:  # refused here: nothing of it is copied or sent
+                raise make_tool_error("ToolCallError", (f"Error (invalid_argument): {exc}",), "invalid_argument") from None
             gen.call_seq += 1
             call_id = gen.call_seq
             events.put(("call", call_id, name, plain_args, plain_kw))
@@ -303,6 +305,19 @@ def classify(exc: BaseException) -> str:
     return "runtime"
 
 
+def run_timeout(limits: Any, timeout_s: float | None) -> float:
+    """The time limit of one run: ``timeout_s`` when given (a replay's share of its budget), never
+    more than the limits' ``timeout_s``; at least a millisecond."""
+    cap = float(limits.timeout_s)
+    if timeout_s is None:
+        return cap
+    try:
+        value = float(timeout_s)
+    except (TypeError, ValueError):
+        return cap
+    return cap if value != value else max(0.001, min(cap, value))
+
+
 def exception_line(exc: BaseException, timeout_s: float, output_hard: int) -> str:
     if isinstance(exc, SandboxTimeout):
         return f"TimeoutError: execution exceeded the time limit of {timeout_s:g} s and was stopped"
@@ -372,10 +387,11 @@ class Engine:
         self._token = 0
 
     # -- public --------------------------------------------------------------------------------
-    def run(self, unit: Unit) -> dict[str, Any]:
+    def run(self, unit: Unit, timeout_s: float | None = None) -> dict[str, Any]:
+        """Run ``unit``; ``timeout_s`` (at most the limits') bounds this run instead of the limits'."""
         gen = self._ensure_generation()
         try:
-            return self._supervise(gen, unit)
+            return self._supervise(gen, unit, timeout_s)
         except BaseException:
             self._abandon(gen)
             raise
@@ -425,9 +441,9 @@ class Engine:
             if gen.running:
                 _set_async_exc(gen.thread_id, exc_type)
 
-    def _supervise(self, gen: _Generation, unit: Unit) -> dict[str, Any]:
+    def _supervise(self, gen: _Generation, unit: Unit, timeout_s: float | None = None) -> dict[str, Any]:
         limits = self.limits
-        timeout_s = float(limits.timeout_s)
+        timeout_s = run_timeout(limits, timeout_s)
         state = gen.state
         self._token += 1
         token = self._token

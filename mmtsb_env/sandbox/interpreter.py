@@ -148,7 +148,8 @@ class Interpreter:
     def isolated(self) -> bool:
         return isinstance(self._backend, IsolatedBackend)
 
-    def run(self, code: str) -> ExecResult:
+    def run(self, code: str, timeout_s: float | None = None) -> ExecResult:
+        """Run ``code``; ``timeout_s`` (never more than ``limits.timeout_s``) bounds this run."""
         start = time.perf_counter()
         if isinstance(code, bytes):
             code = code.decode("utf-8", "replace")
@@ -169,10 +170,10 @@ class Interpreter:
                     "violation", time.perf_counter() - start,
                 )
             if isinstance(self._backend, Engine):
-                outcome = self._backend.run(Unit(unit.code, unit.filename, unit.source))
+                outcome = self._backend.run(Unit(unit.code, unit.filename, unit.source), timeout_s)
             else:
                 try:
-                    outcome = self._backend.run(unit)
+                    outcome = self._backend.run(unit, timeout_s)
                 except JailRefused as exc:
                     return ExecResult(False, "", refusal_line(str(exc)), "runtime", time.perf_counter() - start)
                 except RuntimeError as exc:  # the worker process could not be started

@@ -47,6 +47,7 @@ from typing import Any, Callable
 
 from RestrictedPython.transformer import INSPECT_ATTRIBUTES
 
+from .arguments import MAX_ARGUMENT_VALUES
 from .compiler import READABLE_DUNDERS
 from .errors import (
     AttributeViolation,
@@ -866,11 +867,22 @@ TYPE_STANDINS[LazyRange] = range  # type(range(10**12)) is range
 # Data crossing the tool boundary
 
 
-def plain_argument(value: Any, depth: int = 0) -> Any:
+class TooManyValues(ValueError):
+    """Tool arguments with more values than :data:`~.arguments.MAX_ARGUMENT_VALUES`."""
+
+
+def plain_argument(value: Any, depth: int = 0, budget: list[int] | None = None) -> Any:
     """A JSON-like copy of an argument the agent passes to a provided function.
 
-    dict (str keys), list/tuple (-> list), str, int, float, bool, None; anything else is refused.
+    dict (str keys), list/tuple (-> list), str, int, float, bool, None; anything else is refused,
+    and so is a value holding more than MAX_ARGUMENT_VALUES values (:class:`TooManyValues`,
+    raised before more is copied; ``budget`` is the count left, shared down the nesting).
     """
+    if budget is None:
+        budget = [MAX_ARGUMENT_VALUES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooManyValues(f"the arguments hold more than {MAX_ARGUMENT_VALUES:,} values (the cap); send fewer")
     if depth > 100:
         raise ValueError("tool arguments are nested too deeply")
     if value is None or value is True or value is False:
@@ -891,12 +903,13 @@ def plain_argument(value: Any, depth: int = 0) -> Any:
         for k, v in list(dict.items(value)):
             if not isinstance(k, str):
                 raise TypeError(f"tool arguments must be JSON-like: dict keys must be strings, not {type(k).__name__}")
-            out[str.__str__(k)] = plain_argument(v, depth + 1)
+            out[str.__str__(k)] = plain_argument(v, depth + 1, budget)
         return out
-    if isinstance(value, list):
-        return [plain_argument(v, depth + 1) for v in list.copy(value)]
-    if isinstance(value, tuple):
-        return [plain_argument(v, depth + 1) for v in tuple.__iter__(value)]
+    if isinstance(value, (list, tuple)):
+        if len(value) > budget[0]:  # refused before a copy of a long list is made
+            raise TooManyValues(f"the arguments hold more than {MAX_ARGUMENT_VALUES:,} values (the cap); send fewer")
+        items = list.copy(value) if isinstance(value, list) else tuple.__iter__(value)
+        return [plain_argument(v, depth + 1, budget) for v in items]
     raise TypeError(
         f"tool arguments must be JSON-like (dict/list/str/int/float/bool/None), not {type(value).__name__}"
     )
@@ -906,6 +919,12 @@ def plain_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Keyword arguments as a dict of exact ``str`` keys and plain values (keys included: a ``str``
     subclass key with a hostile ``__hash__``/``__eq__`` must never reach host code)."""
     return plain_argument(kwargs)
+
+
+def plain_call(args: Any, kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Plain copies of a call's positional and keyword arguments, with one value budget for both."""
+    budget = [MAX_ARGUMENT_VALUES + 1]  # the host counts the arguments' mapping, not a list of positionals
+    return plain_argument(list(args), 0, budget), plain_argument(kwargs, 0, budget)
 
 
 _PLAIN_SCALARS = frozenset({type(None), bool, int, float, str, bytes})

@@ -41,12 +41,23 @@ import time
 from typing import Any, Callable
 
 from .compiler import CompiledUnit
-from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit
+from .engine import IMAGE_CALL, Engine, RemoteToolError, Unit, run_timeout
 from .jail import JailUnavailable
 from .policy import plain_result, scalar_args
+from .arguments import check_arguments
+
+
+def child_frame_cap(limits: Any) -> int:
+    """Bytes a worker's frame may have: a tool call's, or a run's outcome (output and error at
+    up to 6 bytes a character, a JSON escape)."""
+    return 2 * MAX_CALL_FRAME + 6 * (int(limits.max_output_chars) + 20_200)
 
 _HEADER = struct.Struct(">I")
-MAX_CHILD_MESSAGE = 64 * 1024 * 1024
+# A tool call's frame from the worker: its stub refuses arguments over the limits.check_arguments
+# caps, or whose JSON is longer than this, before sending; the host reads a frame no longer than
+# child_frame_cap(limits) (a call, or a run's outcome with its output) and kills a worker that
+# announces more, before reading or parsing it.
+MAX_CALL_FRAME = 512 * 1024
 HELLO = b"!"
 _UCRED = struct.Struct("iII")  # struct ucred: pid, uid, gid
 PARENT_EXTRA_GRACE_S = 0.5  # a run still busy this long after its deadline: the worker is killed
@@ -186,12 +197,26 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
     config = pickle.loads(_read_frame_blocking(fd))
     limits = config["limits"]
 
+    def encode(obj: dict[str, Any]) -> bytes:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass")
+
     def send(obj: dict[str, Any]) -> None:
-        _write_frame(fd, json.dumps(obj, ensure_ascii=False, allow_nan=True).encode("utf-8", "surrogatepass"))
+        _write_frame(fd, encode(obj))
+
+    def refuse(problem: str) -> RemoteToolError:
+        return RemoteToolError("ToolCallError", (f"Error (invalid_argument): {problem}",), "invalid_argument")
 
     def make_stub(name: str) -> Callable[..., Any]:
         def stub(*args, **kwargs):
-            send({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            # the host's caps, applied before anything is sent (the host never parses more)
+            problem = check_arguments([*args, kwargs])
+            if problem:
+                raise refuse(problem)
+            frame = encode({"t": "call", "name": name, "args": list(args), "kwargs": kwargs})
+            if len(frame) > MAX_CALL_FRAME:
+                raise refuse(f"the arguments take {len(frame):,} bytes as JSON, over the cap of {MAX_CALL_FRAME:,} "
+                             "bytes for one call; send less")
+            _write_frame(fd, frame)
             reply = pickle.loads(_read_frame_blocking(fd))
             if reply.get("ok"):
                 return reply.get("value")
@@ -224,7 +249,7 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
         if kind == "run":
             unit = Unit(marshal.loads(message["code"]), message["filename"], message["source"])
             try:
-                outcome = engine.run(unit)
+                outcome = engine.run(unit, message.get("timeout_s"))
             except MemoryError:
                 outcome = {"ok": False, "output": "", "error": "MemoryError: out of memory", "error_kind": "memory",
                            "abandoned": False}
@@ -232,7 +257,13 @@ def child_main(fd: int, sealing_filter: bytes = b"", seccomp_nr: int = 0) -> Non
             if outcome.get("abandoned"):
                 return
         elif kind == "vars":
-            send({"t": "vars", "names": engine.variables()})
+            names, size = [], 0
+            for n in engine.variables():  # as many as fit one call frame
+                size += len(n.encode("utf-8", "surrogatepass")) + 4
+                if size > MAX_CALL_FRAME:
+                    break
+                names.append(n)
+            send({"t": "vars", "names": names})
         elif kind == "close":
             return
 
@@ -369,13 +400,13 @@ class IsolatedBackend:
         self._kill()  # EOF (dead) or an unsolicited message: either way it cannot be trusted
         return True
 
-    def run(self, unit: CompiledUnit) -> dict[str, Any]:
+    def run(self, unit: CompiledUnit, timeout_s: float | None = None) -> dict[str, Any]:
         note = None
         if self._reap_if_dead():
             note = "[the sandbox worker process had exited and was restarted: variables from earlier runs were lost]"
         if self.pid is None:
             self._start()
-        outcome = self._run(unit)
+        outcome = self._run(unit, run_timeout(self.limits, timeout_s))
         if note:
             if outcome["error"]:
                 outcome["error"] = outcome["error"] + "\n" + note
@@ -383,9 +414,10 @@ class IsolatedBackend:
                 outcome["output"] = note + ("\n" + outcome["output"] if outcome["output"] else "")
         return outcome
 
-    def _run(self, unit: CompiledUnit) -> dict[str, Any]:
-        deadline = time.monotonic() + float(self.limits.timeout_s) + PARENT_EXTRA_GRACE_S
-        message = {"t": "run", "code": marshal.dumps(unit.code), "filename": unit.filename, "source": unit.source}
+    def _run(self, unit: CompiledUnit, timeout_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s + PARENT_EXTRA_GRACE_S
+        message = {"t": "run", "code": marshal.dumps(unit.code), "filename": unit.filename, "source": unit.source,
+                   "timeout_s": timeout_s}
         try:
             sent = _write_frame_deadline(self.wfd, pickle.dumps(message), deadline)
             while True:
@@ -394,7 +426,7 @@ class IsolatedBackend:
                     self._kill()
                     return self._lost(
                         "timeout",
-                        f"TimeoutError: execution exceeded the time limit of {float(self.limits.timeout_s):g} s; "
+                        f"TimeoutError: execution exceeded the time limit of {timeout_s:g} s; "
                         "the sandbox worker was killed",
                     )
                 tag = event.get("t")
@@ -444,7 +476,7 @@ class IsolatedBackend:
         if header is None:
             return None
         (size,) = _HEADER.unpack(header)
-        if size > MAX_CHILD_MESSAGE:
+        if size > child_frame_cap(self.limits):
             raise ValueError("message too large")
         body = _read_exact_deadline(self.rfd, size, deadline)
         if body is None:

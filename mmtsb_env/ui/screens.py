@@ -63,9 +63,7 @@ def parse_placeholders(image_placeholders: Any, store: Any) -> dict[str, int]:
         if isinstance(image_id, bool) or not isinstance(image_id, int):
             raise InvalidArgument(f"image_placeholders[{key!r}] must be an image id (integer), got {raw!r}")
         if image_id not in store:
-            n = len(store)
-            valid = f"valid ids are 0-{n - 1}" if n else "there are no images"
-            raise NotFound(f"image_placeholders[{key!r}]: image {image_id} does not exist; {valid}")
+            raise NotFound(f"image_placeholders[{key!r}]: {store.unknown(image_id)}")
         out[str(key).strip()] = image_id
     return out
 
@@ -105,9 +103,7 @@ def _image_issues(surface: Surface, store: Any) -> list[Issue]:
             url = comp.props.get("url") or {}
             ref, prop = (image_ref(url.get("literalString")) if isinstance(url, dict) else None), "url"
         if ref is not None and ref not in store:
-            n = len(store)
-            issues.append(component_issue(surface, comp, prop, f"image {ref} does not exist in the image store"
-                                          + (f" (valid ids 0-{n - 1})" if n else " (it is empty)")))
+            issues.append(component_issue(surface, comp, prop, store.unknown(ref)))
     return issues
 
 

@@ -12,6 +12,12 @@ recipe keyed by (source key, operation, arguments) -- the operations are determi
 image made the same way in an earlier episode reuses its size and model-resolution products
 and is drawn only when something reads its full-resolution pixels.
 
+Memory is bounded per store: a store keeps the drawings it read in a small LRU
+(:attr:`ImageStore.DRAWN_CACHE_BYTES`), and the images tools make count 3 bytes a pixel against
+:attr:`ImageStore.MAX_TOOL_IMAGE_BYTES` (derived recipes at their size, drawn or not); past it a
+tool is refused with one line. The assistant reaches a store through :class:`DeliveredImages`,
+which shows only the images delivered to it.
+
 >>> from PIL import Image
 >>> store = ImageStore([Image.new("RGB", (4, 2))])
 >>> store.add(Image.new("L", (3, 3)), note="crop")
@@ -35,12 +41,13 @@ import functools
 import io
 import itertools
 import threading
+from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from PIL import Image
 
-from ..tools.errors import NotFound
+from ..tools.errors import InvalidArgument, NotFound
 
 # Neutral grey used to pad letterboxed images.
 PAD_COLOR = (128, 128, 128)
@@ -60,6 +67,10 @@ def _as_rgb(image: Any) -> Image.Image:
     out = image.convert("RGB")  # a copy even when already RGB
     out.load()
     return out
+
+
+class ImageBudgetExceeded(InvalidArgument):
+    """A tool would make more image pixels than one episode may hold (ImageStore.MAX_TOOL_IMAGE_BYTES)."""
 
 
 _RECIPE_IDS = itertools.count()
@@ -106,6 +117,8 @@ class ImageStore:
     """
 
     URL_CACHE_SIZE = 64
+    DRAWN_CACHE_BYTES = 64 * 2**20  # drawn recipes one store keeps (most recent first)
+    MAX_TOOL_IMAGE_BYTES = 256 * 2**20  # RGB bytes of all images tools may make in one store
 
     def __init__(self, images: Sequence[Image.Image | Callable[[], Image.Image]] = (), sources: Sequence[str] | None = None,
                  keys: Sequence[Any] | None = None) -> None:
@@ -120,7 +133,11 @@ class ImageStore:
                                                      for im, k in zip(images, keys)]
         self._keys: list[Any] = keys
         self._meta: list[tuple[str, str]] = [(str(s), "") for s in sources]
-        self._made: dict[int, Image.Image] = {}  # recipes drawn for this store (kept while it lives)
+        # The last recipes this store drew, kept up to DRAWN_CACHE_BYTES (a drawing that does not
+        # fit is returned unkept; evicted ones are redrawn or found in the shared pixel cache).
+        self._made: OrderedDict[int, Image.Image] = OrderedDict()
+        self._drawn: set[int] = set()  # recipes this store has drawn at least once (is_made)
+        self._tool_bytes = 0  # RGB bytes of every image tools made in this store (recipes too)
         self._sizes: dict[int, tuple[int, int]] = {}  # derived images' sizes known without drawing
         self._urls: dict[tuple[int, int, int], str] = {}
         self._lock = threading.Lock()
@@ -132,6 +149,13 @@ class ImageStore:
     def __contains__(self, image_id: Any) -> bool:
         return _is_int(image_id) and 0 <= image_id < len(self._images)
 
+    def unknown(self, image_id: Any) -> str:
+        """The error text for an id this store does not have."""
+        n = len(self._images)
+        if n == 0:
+            return f"image {image_id} does not exist; there are no images yet"
+        return f"image {image_id} does not exist; " + ("the only valid id is 0" if n == 1 else f"valid ids are 0-{n - 1}")
+
     def ids(self) -> list[int]:
         return list(range(len(self._images)))
 
@@ -141,10 +165,7 @@ class ImageStore:
             raise NotFound(f"image id must be an integer, got {type(image_id).__name__} {image_id!r}")
         if 0 <= image_id < n:
             return image_id
-        if n == 0:
-            raise NotFound(f"image {image_id} does not exist; there are no images yet")
-        valid = "the only valid id is 0" if n == 1 else f"valid ids are 0-{n - 1}"
-        raise NotFound(f"image {image_id} does not exist; {valid}")
+        raise NotFound(self.unknown(image_id))
 
     def get(self, image_id: Any) -> Image.Image:
         """The image with this id (do not modify it), or :class:`NotFound`."""
@@ -152,15 +173,47 @@ class ImageStore:
         item = self._images[image_id]
         if not isinstance(item, _Recipe):
             return item
-        made = self._made.get(image_id)
-        if made is None:
-            made = self._made[image_id] = item.image()
+        with self._lock:
+            made = self._made.get(image_id)
+            if made is not None:
+                self._made.move_to_end(image_id)
+                return made
+        made = item.image()
+        self._keep_drawn(image_id, made)
         return made
 
+    def _keep_drawn(self, image_id: int, made: Image.Image) -> None:
+        """Keep a drawing in this store's small LRU (bounded by DRAWN_CACHE_BYTES)."""
+        size = made.width * made.height * 3
+        with self._lock:
+            self._drawn.add(image_id)
+            if size > self.DRAWN_CACHE_BYTES:
+                return
+            self._made[image_id] = made
+            self._made.move_to_end(image_id)
+            while sum(im.width * im.height * 3 for im in self._made.values()) > self.DRAWN_CACHE_BYTES:
+                self._made.popitem(last=False)
+
     def is_made(self, image_id: Any) -> bool:
-        """Whether this store holds the image's pixels (False for a recipe it never drew)."""
+        """Whether this store has had the image's pixels (False for a recipe it never drew)."""
         image_id = self._check(image_id)
-        return not isinstance(self._images[image_id], _Recipe) or image_id in self._made
+        return not isinstance(self._images[image_id], _Recipe) or image_id in self._drawn
+
+    def tool_bytes(self) -> int:
+        """RGB bytes of all images tools made in this store (derived recipes counted at their size)."""
+        return self._tool_bytes
+
+    def _charge(self, width: int, height: int) -> None:
+        """Count a tool-made image of ``width x height`` against MAX_TOOL_IMAGE_BYTES, or refuse it."""
+        size = int(width) * int(height) * 3
+        with self._lock:
+            if self._tool_bytes + size > self.MAX_TOOL_IMAGE_BYTES:
+                cap = self.MAX_TOOL_IMAGE_BYTES // 2**20
+                raise ImageBudgetExceeded(
+                    f"a {width}x{height} image would take this episode's images made by tools to "
+                    f"{(self._tool_bytes + size) / 2**20:,.0f} MB, over the cap of {cap:,} MB (3 bytes per pixel); "
+                    "make smaller images (crop before resizing)")
+            self._tool_bytes += size
 
     def key(self, image_id: Any) -> Any:
         """The image's content key: a scenario image's, or ``("derived", source key, op, args)``
@@ -194,22 +247,36 @@ class ImageStore:
         source_id = self._check(source_id)
         key = self.key(source_id)
         if key is None:
+            if size is not None:  # refused before drawing when the size is known
+                self._charge(*size)
+                return self._append(_as_rgb(make(self.get(source_id))), None, ("tool", note))
             return self.add(make(self.get(source_id)), source="tool", note=note)
         source = self._images[source_id]
         derived_key = ("derived", key, op, args)
         recipe = _Recipe(lambda: make(source.image() if isinstance(source, _Recipe) else source), derived_key)
+        if size is None:  # learnt by drawing it (shared process-wide like every derived size)
+            from .assets import PRODUCTS
+
+            size = PRODUCTS.get((derived_key, "size"), lambda: tuple(recipe.image().size))
+        self._charge(*size)
+        new_id = self._append(recipe, derived_key, ("tool", note))
+        self._sizes[new_id] = (int(size[0]), int(size[1]))
+        return new_id
+
+    def _append(self, item: "Image.Image | _Recipe", key: Any, meta: tuple[str, str]) -> int:
         with self._lock:
-            self._images.append(recipe)
-            self._keys.append(derived_key)
-            self._meta.append(("tool", note))
-            new_id = len(self._images) - 1
-            if size is not None:
-                self._sizes[new_id] = (int(size[0]), int(size[1]))
-            return new_id
+            self._images.append(item)
+            self._keys.append(key)
+            self._meta.append(meta)
+            return len(self._images) - 1
 
     def nbytes(self) -> int:
-        """RGB bytes this store pins: its loaded and tool-made images (drawings live in the pixel cache)."""
-        return sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
+        """RGB bytes this store holds: its loaded and tool-made images and the drawings it keeps
+        (at most DRAWN_CACHE_BYTES; the rest live in the shared, bounded pixel cache)."""
+        with self._lock:
+            made = list(self._made.values())
+        pinned = sum(im.width * im.height * 3 for im in list(self._images) if isinstance(im, Image.Image))
+        return pinned + sum(im.width * im.height * 3 for im in made)
 
     def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
         """The image resized to fit ``height x width`` (aspect kept, no padding), read-only ``uint8``.
@@ -233,12 +300,9 @@ class ImageStore:
     # ------------------------------------------------------------------ writing
     def add(self, image: Image.Image, *, source: str = "tool", note: str = "") -> int:
         """Store an RGB copy of ``image`` and return its new id."""
-        rgb = _as_rgb(image)
-        with self._lock:
-            self._images.append(rgb)
-            self._keys.append(None)
-            self._meta.append((source, note))
-            return len(self._images) - 1
+        width, height = image.size if isinstance(image, Image.Image) else (image.shape[1], image.shape[0])
+        self._charge(width, height)
+        return self._append(_as_rgb(image), None, (source, note))
 
     def fork(self) -> "ImageStore":
         """A new store with the same images (shared, they are immutable) and its own future ids."""
@@ -247,7 +311,9 @@ class ImageStore:
             new._images = list(self._images)
             new._keys = list(self._keys)
             new._meta = list(self._meta)
-            new._made = dict(self._made)
+            new._made = OrderedDict(self._made)
+            new._drawn = set(self._drawn)
+            new._tool_bytes = self._tool_bytes
             new._sizes = dict(self._sizes)
             new._urls = dict(self._urls)
         new._lock = threading.Lock()
@@ -295,6 +361,121 @@ class ImageStore:
 
     def __repr__(self) -> str:
         return f"ImageStore({len(self)} images)"
+
+
+class DeliveredImages:
+    """The assistant's view of an episode's :class:`ImageStore`: only the images it has been
+    given -- sent to it in a message (:meth:`deliver`) or made by a tool through this view.
+
+    Every tool reads images through ``world.services["images"]``, which is this view, so an
+    image a later round will send cannot be read, viewed, cropped or drawn before then. An id
+    not delivered gets the same error as one that does not exist, which names only the ids the
+    assistant has. ``len()`` is the number of ids allocated (what the user's send tool checks
+    against); the episode itself reads the whole store.
+
+    >>> store = ImageStore([Image.new("RGB", (4, 2)), Image.new("RGB", (2, 2))])
+    >>> view = DeliveredImages(store)
+    >>> view.deliver([0]); 1 in view, view.ids()
+    (False, [0])
+    >>> view.size(1)
+    Traceback (most recent call last):
+    ...
+    mmtsb_env.tools.errors.NotFound: no image 1 yet; images you have: 0
+    >>> view.add(Image.new("RGB", (1, 1))), view.ids()
+    (2, [0, 2])
+    """
+
+    def __init__(self, store: ImageStore, delivered: Any = ()) -> None:
+        self.store = store
+        self._delivered: set[int] = set(delivered)
+
+    def deliver(self, image_ids: Any) -> None:
+        """Make these ids usable by the assistant (they were just sent to it)."""
+        self._delivered.update(i for i in image_ids if i in self.store)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def __contains__(self, image_id: Any) -> bool:
+        return _is_int(image_id) and int(image_id) in self._delivered
+
+    def ids(self) -> list[int]:
+        return sorted(self._delivered)
+
+    def unknown(self, image_id: Any) -> str:
+        """The error text for an id the assistant does not have."""
+        have = _id_ranges(self.ids())
+        return f"no image {image_id} yet; " + (f"images you have: {have}" if have else "you have no images yet")
+
+    def _check(self, image_id: Any) -> int:
+        if not _is_int(image_id):
+            raise NotFound(f"image id must be an integer, got {type(image_id).__name__} {image_id!r}")
+        if int(image_id) not in self._delivered:
+            raise NotFound(self.unknown(image_id))
+        return int(image_id)
+
+    def get(self, image_id: Any) -> Image.Image:
+        return self.store.get(self._check(image_id))
+
+    def size(self, image_id: Any) -> tuple[int, int]:
+        return self.store.size(self._check(image_id))
+
+    def key(self, image_id: Any) -> Any:
+        return self.store.key(self._check(image_id))
+
+    def is_made(self, image_id: Any) -> bool:
+        return self.store.is_made(self._check(image_id))
+
+    def source(self, image_id: Any) -> str:
+        return self.store.source(self._check(image_id))
+
+    def note(self, image_id: Any) -> str:
+        return self.store.note(self._check(image_id))
+
+    def fitted(self, image_id: Any, height: int, width: int) -> np.ndarray:
+        return self.store.fitted(self._check(image_id), height, width)
+
+    def png(self, image_id: Any, height: int = 1024, width: int = 1024) -> bytes:
+        return self.store.png(self._check(image_id), height, width)
+
+    def data_url(self, image_id: Any, height: int = 1024, width: int = 1024) -> str:
+        return self.store.data_url(self._check(image_id), height, width)
+
+    def derive(self, source_id: Any, *args: Any, **kwargs: Any) -> int:
+        new_id = self.store.derive(self._check(source_id), *args, **kwargs)
+        self._delivered.add(new_id)
+        return new_id
+
+    def add(self, image: Image.Image, **kwargs: Any) -> int:
+        new_id = self.store.add(image, **kwargs)
+        self._delivered.add(new_id)
+        return new_id
+
+    def nbytes(self) -> int:
+        return self.store.nbytes()
+
+    def tool_bytes(self) -> int:
+        return self.store.tool_bytes()
+
+    def __deepcopy__(self, memo: dict) -> "DeliveredImages":
+        import copy
+
+        return DeliveredImages(copy.deepcopy(self.store, memo), self._delivered)
+
+    def __repr__(self) -> str:
+        return f"DeliveredImages({len(self._delivered)} of {len(self.store)} images)"
+
+
+def _id_ranges(ids: list[int], most: int = 20) -> str:
+    """``[0, 1, 2, 5]`` -> ``"0-2, 5"`` (at most ``most`` runs, then how many more)."""
+    runs: list[list[int]] = []
+    for i in ids:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs[:most])
+    return text + (f" and {len(runs) - most} more runs" if len(runs) > most else "")
 
 
 def _is_int(value: Any) -> bool:

@@ -86,6 +86,66 @@ def test_code_mode_clone_keeps_the_sandbox_variables():
     twin.close()
 
 
+def _code_env(**kwargs):
+    env = mmtsb_env.make_env(suite="demo", mode="code", image_size=(32, 32), max_images=1, **kwargs)
+    env.reset(seed=0, options={"scenario": "demo/note_from_receipt"})
+    return env
+
+
+def _code(text):
+    return f"```python\n{text}\n```"
+
+
+@pytest.mark.parametrize("tamper, why", [
+    (lambda runs: runs[0][1].pop(), "made a different number of tool calls in run 1"),
+    (lambda runs: runs.__setitem__(0, (*runs[0][:2], (True, "other output", None))), "gave a different result in run 1"),
+])
+def test_a_replay_that_diverges_resets_the_copys_sandbox_and_says_so(tamper, why):
+    """The copy's first code step replays the original's runs; when one does not give back what was
+    recorded (more or fewer tool calls, another result), the copy starts a fresh sandbox and its
+    observation says so once, instead of going on with variables that differ from the original's."""
+    env = _code_env()
+    env.step(_code("kept = simple_note_search_notes('receipt')\nprint(type(kept).__name__)"))
+    twin = env.clone()
+    tamper(twin.episode._code_runs)
+    probe = _code("try:\n    kept\n    print('has kept')\nexcept NameError:\n    print('no kept')")
+    a, *_ = env.step(probe)
+    b, *_ = twin.step(probe)
+    assert "has kept" in a["text"] and "reset" not in a["text"]
+    assert f"this copy's sandbox was reset: replaying the episode's 1 earlier code run(s) to rebuild its variables {why}" in b["text"]
+    assert "no kept" in b["text"] and "IndexError" not in b["text"]
+    c, *_ = twin.step(_code("print(1)"))
+    assert "reset" not in c["text"]  # said once
+    env.close()
+    twin.close()
+
+
+def test_the_replay_shares_one_step_timeout(monkeypatch):
+    """Each replayed run gets what is left of one code step's timeout, not a full timeout of its own:
+    runs the original cut off at the limit cannot all be replayed, and the copy is reset."""
+    from mmtsb_env.sandbox import Interpreter
+
+    env = _code_env(code_timeout_s=0.5)
+    for _ in range(3):
+        obs, *_ = env.step(_code("while True:\n    pass"))
+        assert "time limit" in obs["text"]
+    twin = env.clone()
+    given = []
+    run = Interpreter.run
+
+    def spy(self, code, timeout_s=None):
+        given.append(timeout_s)
+        return run(self, code, timeout_s)
+
+    monkeypatch.setattr(Interpreter, "run", spy)
+    obs, *_ = twin.step(_code("print(7)"))
+    replayed = given[:-1]
+    assert 1 <= len(replayed) < 3 and all(t is not None and t <= 0.5 for t in replayed)
+    assert "this copy's sandbox was reset" in obs["text"] and obs["text"].rstrip().endswith("7")
+    env.close()
+    twin.close()
+
+
 def test_render_mode_is_checked():
     with pytest.raises(ValueError, match=r"render_mode='human' is not valid; valid: \['ansi'\] or None"):
         mmtsb_env.make_env(suite="demo", render_mode="human")

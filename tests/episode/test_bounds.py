@@ -75,8 +75,44 @@ def test_an_oversize_argument_from_code_is_refused_and_not_kept():
         "```python\ntry:\n    simple_note_create_note(title='t', content='z' * 1_000_000)\n"
         "except Exception as e:\n    print(e)\n```")
     assert f"{MAX_ARGUMENT_CHARS:,}" in obs["text"] and env.episode.world.diff() == {}
-    assert max(len(json.dumps(c.outcome.to_json())) for c in env.episode.calls) < 1_000
+    assert max((len(json.dumps(c.outcome.to_json())) for c in env.episode.calls), default=0) < 1_000
     assert all(len(json.dumps(e.tool_calls)) < 1_000 for e in env.episode.log if e.tool_calls)
+
+
+@pytest.mark.parametrize("code, needle", [
+    ("x = [999] * 6_000_000\nsimple_note_search_notes(x, x)", "more than 10,000 values"),
+    ("simple_note_search_notes('a' * 30_000)", "over the cap of 20,000 characters"),
+    ("simple_note_search_notes([10 ** 4000] * 200)", "bytes as JSON, over the cap of 524,288 bytes"),
+])
+def test_arguments_over_a_cap_are_refused_in_the_worker_before_the_host_reads_them(code, needle):
+    """The worker's stub applies the host's caps (and a byte cap on the call's JSON) before sending:
+    the host records no call, so it never received, parsed or checked those arguments."""
+    env = env_at("code")
+    obs, *_ = env.step(f"```python\ntry:\n    {code.replace(chr(10), chr(10) + '    ')}\nexcept Exception as e:\n    print(e)\n```")
+    assert "Error (invalid_argument)" in obs["text"] and needle in obs["text"]
+    assert [c for c in env.episode.calls if c.seat == "assistant"] == []
+    env.close()
+
+
+def test_the_host_rejects_an_oversize_worker_frame_without_reading_it():
+    import socket
+    import time
+    import struct
+
+    from mmtsb_env.sandbox import Limits
+    from mmtsb_env.sandbox.worker import MAX_CALL_FRAME, IsolatedBackend, child_frame_cap
+
+    limits = Limits()
+    assert MAX_CALL_FRAME < child_frame_cap(limits) < 2 * 2**20  # was 64 MiB: a JSON parse of ~600 MB of objects
+    host, child = socket.socketpair()
+    child.sendall(struct.pack(">I", child_frame_cap(limits) + 1) + b"[" * 1000)
+    worker = IsolatedBackend.__new__(IsolatedBackend)
+    worker.rfd, worker.limits = host.fileno(), limits
+    with pytest.raises(ValueError, match="too large"):
+        worker._receive(time.monotonic() + 10.0)
+    assert len(host.recv(2000)) == 1000  # the body was left unread
+    host.close()
+    child.close()
 
 
 def test_a_written_field_over_the_cap_is_refused_by_the_world():

@@ -47,7 +47,7 @@ def test_images_by_id_and_bytes(env):
     ))
     assert "RGB (6, 4) ok" in obs["text"]
     obs, *_ = env.step(code("from PIL import Image\nImage.open(99)"))
-    assert "there is no image 99" in obs["text"]
+    assert "no image 99 yet; images you have: 0" in obs["text"]
 
 
 def test_the_worker_is_fenced_below_the_policy():

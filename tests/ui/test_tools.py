@@ -80,7 +80,7 @@ def test_delete_surface(ui, world):
     ([{"surfaceUpdate": {"surfaceId": "s", "components": [text("t", "x")]}}], ["has no beginRendering yet"]),
     (screen("s", [{"id": "root", "component": {"Column": {"children": ["root"]}}}]), ["cycle: root -> root"]),
     (screen("s", [{"id": "root", "component": {"Image": {"url": "IMAGE_URL_3"}}}]), ["placeholder IMAGE_URL_3 has no image"]),
-    (screen("s", [{"id": "root", "component": {"Image": {"image_id": 7}}}]), ["image 7 does not exist", "valid ids 0-2", "$[0].surfaceUpdate.components[0].component.Image.image_id"]),
+    (screen("s", [{"id": "root", "component": {"Image": {"image_id": 7}}}]), ["image 7 does not exist", "valid ids are 0-2", "$[0].surfaceUpdate.components[0].component.Image.image_id"]),
     ([{"deleteSurface": {"surfaceId": "ghost"}}], ["there is no surface 'ghost' to delete"]),
     (screen("s", [{"id": "root", "component": {"Text": {"txt": "x"}}}]), ["'text' is a required property", "'txt' was unexpected"]),
 ])

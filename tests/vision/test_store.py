@@ -87,7 +87,7 @@ def test_recipes_are_made_once_on_first_use_and_shared_by_forks():
     assert image.mode == "RGB" and image.size == (6, 4) and calls == [1]
     assert fork.is_made(0) and not store.is_made(0)  # the drawing is shared, each store marks what it drew
     assert store.get(0) is image and store.is_made(0) and calls == [1]
-    assert store.nbytes() == 2 * 2 * 3  # drawings live in the shared pixel cache, not in the store
+    assert store.nbytes() == 2 * 2 * 3 + 6 * 4 * 3  # the loaded image and the drawing it keeps
 
 
 def test_keyed_images_share_fitted_pixels_and_png_across_stores():
@@ -225,3 +225,41 @@ def test_data_url_encodes_the_fitted_pixels_byte_for_byte(make_quadrants, monkey
     fitted = keyed.fitted(0, 120, 120)
     assert (np.asarray(from_data_url(keyed.data_url(0, 120, 120))) == fitted).all()
     assert resizes == [(120, 120)]  # the observation's resize, not a second one for the URL
+
+
+def test_drawn_recipes_are_not_pinned_past_the_stores_drawing_cache(monkeypatch):
+    """Reading many large derived images keeps at most DRAWN_CACHE_BYTES of them alive in the store."""
+    import gc
+    import weakref
+
+    from mmtsb_env.vision import assets
+
+    assets.clear()
+    monkeypatch.setattr(assets.PIXELS, "max_bytes", 0)  # the shared cache keeps nothing: only the store could
+    monkeypatch.setattr(ImageStore, "DRAWN_CACHE_BYTES", 3 * 300 * 300 * 3)
+    store = ImageStore([lambda: Image.new("RGB", (50, 50), (9, 9, 9))], keys=[("render", "pin-test")])
+    alive = []
+    for i in range(12):
+        big = store.derive(0, "resize", (300, 300 - i), lambda im, i=i: im.resize((300, 300 - i)), size=(300, 300 - i))
+        alive.append(weakref.ref(store.get(big)))
+    gc.collect()
+    assert sum(r() is not None for r in alive) <= 3
+    assert store.nbytes() <= ImageStore.DRAWN_CACHE_BYTES
+    assert store.tool_bytes() == sum(300 * (300 - i) * 3 for i in range(12))  # every made pixel is counted
+
+
+def test_an_episode_store_refuses_tool_images_past_its_byte_cap():
+    from mmtsb_env.tools.errors import InvalidArgument
+
+    store = ImageStore([lambda: Image.new("RGB", (50, 50))], keys=[("render", "cap-test")])
+    side = 4096
+    fits = ImageStore.MAX_TOOL_IMAGE_BYTES // (side * side * 3)
+    for _ in range(fits):
+        store.derive(0, "resize", (side, side), lambda im: im.resize((side, side)), size=(side, side))
+    with pytest.raises(InvalidArgument, match=r"over the cap of 256 MB .*make smaller images"):
+        store.derive(0, "resize", (side, side - 1), lambda im: im.resize((side, side - 1)), size=(side, side - 1))
+    with pytest.raises(InvalidArgument, match="over the cap"):
+        store.add(Image.new("RGB", (4096, 2048)))
+    assert len(store) == 1 + fits and store.tool_bytes() <= ImageStore.MAX_TOOL_IMAGE_BYTES
+    small = store.add(Image.new("RGB", (8, 8)))  # what still fits is made
+    assert store.get(small).size == (8, 8)

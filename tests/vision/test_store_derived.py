@@ -113,7 +113,7 @@ def test_trajectories_are_identical_cold_warm_and_without_caches(monkeypatch):
     _same(cold, uncached)
     assert len(assets.PRODUCTS) == len(assets.PIXELS) == 0
     texts = [step[0] for step in cold]
-    assert "does not exist" in texts[8] and '"width": 50' in texts[6] + texts[7]  # the failing crop, the resize's size
+    assert "no image 9 yet; images you have: 0-6" in texts[8] and '"width": 50' in texts[6] + texts[7]  # the failing crop, the resize's size
     assert any(step[1].any() for step in cold[1:6])  # the new images reached the tensor
 
 
