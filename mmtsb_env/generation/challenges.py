@@ -76,8 +76,10 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     """
     right = contradiction_target(p) if p is not None else None
     which = None
+    if right is not None and (right in b.tolerances or right in p.tolerances):
+        return False  # read off an axis: a near miss may be a fair reading
     if right is None:
-        priced = [i for i in scope if b.imgs[i].amount]
+        priced = [i for i in scope if b.imgs[i].amount and not b.imgs[i].extra.get("read_tolerance")]
         if not priced:
             return False
         i = b.rng.choice(priced)
