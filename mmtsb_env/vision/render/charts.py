@@ -36,7 +36,10 @@ TOPICS = [
 # brings back (seeds 0-9: 6-10 % read as delivered, 81-87 % with the tools).
 SMALL_SHARP = Scan(3.0, noise=6.0, quality=50, light=0.1, scale=0.7)
 # kind -> level -> its scan, where not the level's own
-SCANS: dict[str, dict[int, Scan]] = {"line_chart": {3: SMALL_SHARP}, "bar_chart": {3: SMALL_SHARP}}
+# the pie too since its legend gives values and shares (issue #29): the shared level-3 scan left 57 %
+# of them readable with the tools over seeds 0-9
+SCANS: dict[str, dict[int, Scan]] = {"line_chart": {3: SMALL_SHARP}, "bar_chart": {3: SMALL_SHARP},
+                                     "pie_chart": {3: SMALL_SHARP}}
 COLORS = ["#4472c4", "#ed7d31", "#70ad47", "#5b9bd5", "#a5a5a5", "#9e480e", "#264478", "#c00000"]
 
 COMMON = {
@@ -64,11 +67,7 @@ def _topic(ctx: Ctx, n_series: int = 1) -> dict[str, Any]:
         labels = MONTHS[start:start + r.randint(5, 7)]
     labels = list(labels)
     def series() -> list[float]:
-        if units == "°C":  # a temperature follows the year (coldest in January, warmest in July)
-            season = [0.5 - 0.5 * math.cos(2 * math.pi * MONTHS.index(m) / 12) for m in labels]
-            vals = [lo + (hi - lo) * min(1.0, max(0.0, f + r.uniform(-0.08, 0.08))) for f in season]
-        else:
-            vals = [r.uniform(lo, hi) for _ in labels]
+        vals = [r.uniform(lo, hi) for _ in labels]
         return [float(round(v)) if integer else round(v, 1) for v in vals]
     return {"title": title, "labels": labels, "units": units, "values": series(),
             "series": {name: series() for name in ["2024", "2025", "2026"][:n_series]}}
