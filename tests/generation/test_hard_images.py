@@ -214,3 +214,31 @@ def test_tool_legibility_finds_unread_values_and_settles_a_scenario():
         if sp.render["difficulty"] >= 2:
             assert tool_legible(sp.render) == [], (s.id, sp.render["kind"])
     assert max(sp.render["difficulty"] for sp in s.images) == HARD_LEVEL
+
+
+def _prints_values(im) -> bool:
+    kind, content = im.render["kind"], im.render["content"]
+    if kind in ("bar_chart", "line_chart"):
+        return content["value_labels"]
+    if kind == "chart_read":
+        return im.render["difficulty"] == 0
+    return kind != "tally_photo"  # pies and infographics print theirs; a tally is counted
+
+
+def test_the_shipped_nominal_suite_needs_seeing():
+    import mmtsb_env
+
+    suite = mmtsb_env.load_suite("nominal")
+    levels = [im.render["difficulty"] for s in suite for im in s.images]
+    assert sum(lv >= 2 for lv in levels) / len(levels) >= 0.4
+    assert all(max(im.render["difficulty"] for im in s.images) == HARD_LEVEL for s in suite)
+    charts = [im for s in suite for im in s.images if im.category == "chart"]
+    assert sum(not _prints_values(im) for im in charts) / len(charts) >= 0.5
+    assert all(im.render["content"]["value_labels"] for im in charts if im.render["kind"] == "pie_chart")
+    for s in suite:  # every needed value of a chart read off its axis has its tolerance
+        tol = s.metadata["value_tolerances"]
+        for im in s.images:
+            if im.category == "chart" and im.facts.get("read_tolerance"):
+                for it in im.facts["items"]:
+                    v = f"{it['amount']:,.0f}"
+                    assert v not in s.metadata["image_values"] or tol.get(v, 0) >= im.facts["read_tolerance"], (s.id, v)
