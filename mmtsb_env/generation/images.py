@@ -47,10 +47,10 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 2), ("calendar_day", 2)),
     "business_card": (("business_card", 4), ("chat_screen", 3), ("inbox", 3)),
     "invoice": (("invoice", 5), ("statement", 5)),
-    "price_tag": (("price_tag", 2), ("product_photo", 8)),
+    "price_tag": (("price_tag", 1), ("product_photo", 9)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
     "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
-    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 4)),
+    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
 
