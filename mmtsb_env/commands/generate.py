@@ -29,6 +29,8 @@ def generate_command(
     by_flow: bool = typer.Option(False, help="one JSON list per flow (built-in suite layout) instead of one file per scenario"),
     world_seed: int = typer.Option(0, help="base world seed"),
     workers: int = typer.Option(1, min=1, help="processes running the oracle episodes (same scenarios whatever the number)"),
+    legible: bool = typer.Option(False, "--legible", help="check with tesseract that each level 2-3 image's needed values "
+                                 "read with the visual tools; redraw it a level lower otherwise (~1 s per such image)"),
     gzip: bool = typer.Option(False, "--gzip", help="write compact .json.gz files (large suites shipped as package data)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log more"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar, warnings only"),
@@ -43,6 +45,11 @@ def generate_command(
         fail(f"--verify must be full, tool, static or none, got {verify!r}")
     if n < 1:
         fail(f"--n must be >= 1, got {n}")
+    if legible:
+        from mmtsb_env.generation.ocr import tesseract_available
+
+        if not tesseract_available():
+            fail("--legible needs Debian's tesseract (apt-get install -y tesseract-ocr)")
     stats = GenerationStats()
     _settle_heap(world_seed)
     try:
@@ -50,7 +57,7 @@ def generate_command(
             scenarios = generate(n, seed, flow=flow or None, challenge=challenge or None, arrival=arrival or None,
                                  category=category, domains=domain or None, verify=mode, id_prefix=id_prefix,
                                  id_format="{prefix}/{index:04d}" if numbered else None, stats=stats,
-                                 world_seed=world_seed, workers=workers)
+                                 world_seed=world_seed, workers=workers, legible=legible)
     except ValueError as exc:
         fail(str(exc))
     files = write_scenarios(scenarios, out, group_by="flow_type" if by_flow else None, compress=gzip,

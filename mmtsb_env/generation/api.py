@@ -18,6 +18,7 @@ from ..scenario.model import Scenario
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
 from .compose import GenerationError, compose, recipe_name
 from .dryrun import SolutionError
+from .images import legibility_checked
 from .verify import VerificationReport, verify as verify_scenario
 
 
@@ -218,7 +219,8 @@ class _Walk:
 def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None, challenge: str | Collection[str] | None = None,
              arrival: str | Collection[str] | None = None, category: str | None = None, domains: Collection[str] | None = None,
              world_seed: int = 0, verify: bool | str = True, id_prefix: str = "gen", id_format: str | None = None,
-             stats: GenerationStats | None = None, max_attempts: int = 25, workers: int = 1) -> list[Scenario]:
+             stats: GenerationStats | None = None, max_attempts: int = 25, workers: int = 1,
+             legible: bool = False) -> list[Scenario]:
     """``n`` verified scenarios, balanced over the (flow, challenge, arrival) cells allowed by the filters.
 
     Cells are visited in a seed-shuffled round-robin (a cell that fails is retried with new seeds
@@ -231,6 +233,10 @@ def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None
     ``workers > 1`` runs the oracle episodes of ``verify=True``/``"tool"`` in that many worker
     processes: this process composes and checks scenarios statically, going on as if each will
     pass, and steps back to where it was in the rare case one fails (see :mod:`.parallel`).
+
+    ``legible=True`` checks with tesseract that every needed value of each level 2-3 image is
+    legible with the visual tools, redrawing the image a level lower otherwise
+    (:func:`.images.settle_levels`; about a second of OCR per such image, so for suites, not RL loops).
 
     >>> [s.id for s in generate(2, seed=3, flow="filter", verify="static")]
     ['gen/3-0000', 'gen/3-0001']
@@ -254,13 +260,14 @@ def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None
     check = _checker(verify, stats)
     start = time.perf_counter()
     try:
-        if workers > 1 and verify not in (False, "static"):
-            from .parallel import walk_in_parallel
+        with legibility_checked(legible):
+            if workers > 1 and verify not in (False, "static"):
+                from .parallel import walk_in_parallel
 
-            walk_in_parallel(walk, workers, code=None if verify in (True, "full") else False)
-        else:
-            while not walk.done:
-                walk.step(check)
+                walk_in_parallel(walk, workers, code=None if verify in (True, "full") else False)
+            else:
+                while not walk.done:
+                    walk.step(check)
     finally:
         stats.seconds += time.perf_counter() - start
     return walk.out

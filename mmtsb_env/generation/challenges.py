@@ -61,9 +61,10 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
 
 
 def contradiction_target(p: Payload) -> str | None:
-    """The fact a user would misremember: the last money amount or date the result reports."""
+    """The fact a user would misremember: the last money amount (with its cents: a chart's count
+    such as "1,425" is no price) or date the result reports."""
     for f in reversed(p.facts):
-        if _MONEY.match(f) and ("." in f or "," in f) or _ISO.match(f):
+        if _MONEY.match(f) and "." in f or _ISO.match(f):
             return f
     return None
 
@@ -76,8 +77,10 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     """
     right = contradiction_target(p) if p is not None else None
     which = None
+    if right is not None and (right in b.tolerances or right in p.tolerances):
+        return False  # read off an axis: a near miss may be a fair reading
     if right is None:
-        priced = [i for i in scope if b.imgs[i].amount]
+        priced = [i for i in scope if b.imgs[i].amount and b.imgs[i].category != "chart"]  # a chart's value is no price
         if not priced:
             return False
         i = b.rng.choice(priced)

@@ -18,6 +18,7 @@ from ..tools.registry import get_tool
 from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, GenerationError, Part, call, unique
 from .engine import vision_steps
+from .images import number, settle_levels
 from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
@@ -147,6 +148,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
         extra = aside(b, parts)
         if extra is not None:
             parts.append(extra)
+    settle_levels(b.imgs, seed)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
@@ -166,6 +168,22 @@ def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -
         if connectivity_mutation(b, parts[i], parts[i + 1:]):
             return
     raise GenerationError("no round can take a state mutation")
+
+
+def value_tolerances(b: Build) -> dict[str, float]:
+    """Needed values a careful reader may get slightly wrong, and by how much: each value of a chart
+    read off its axis (the image's ``read_tolerance``) and what flows computed from them. Empty
+    when every needed value is printed. (Data for the judge and entity F1: a number within its
+    tolerance is read right.)"""
+    out = dict(b.tolerances)
+    needed = set(b.image_values) | set(b.derived)
+    for im in b.imgs:
+        tol = im.extra.get("read_tolerance", 0.0)
+        for it in im.items if tol else ():
+            v = number(it["amount"])
+            if v in needed:
+                out[v] = max(tol, out.get(v, 0.0))
+    return dict(sorted(out.items()))
 
 
 def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge: str, arrival: str, seed: int,
@@ -204,9 +222,10 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
         "metadata": {
             "flow_type": flow, "challenge_type": challenge, "image_arrival": arrival, "image_categories": categories,
             "num_images": len(b.imgs), "num_rounds": len(rounds), "domains": domains,
-            "difficulty": "easy" if max(im.difficulty for im in b.imgs) == 0 else "medium",
+            "difficulty": ("easy", "medium", "medium", "hard")[max(im.difficulty for im in b.imgs)],
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
+            "value_tolerances": value_tolerances(b),
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")

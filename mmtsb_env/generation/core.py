@@ -49,6 +49,8 @@ class Payload:
     image_values: list[str] = field(default_factory=list)  # shown only in images
     derived: list[str] = field(default_factory=list)  # computed from image values
     keys: list[str] = field(default_factory=list)  # shown in images, also present in the world
+    # value -> how far a careful reading may be off (values read off a chart's axis, and what is computed from them)
+    tolerances: dict[str, float] = field(default_factory=dict)
 
     @property
     def body(self) -> str:
@@ -88,6 +90,7 @@ class Build:
         self.image_values: list[str] = []
         self.derived: list[str] = []
         self.keys: list[str] = []
+        self.tolerances: dict[str, float] = {}  # see Payload.tolerances
         self.tool_use: dict[str, int] = {}  # tools the suite used so far (coverage-first choice of table rows)
         self.recipe_use: dict[str, int] = {}  # recipes the suite used so far (see db_recipes.make_db_recipe)
         self._next_id: dict[str, int] = {}
@@ -114,6 +117,8 @@ class Build:
             for v in values:
                 if v and v not in bucket:
                     bucket.append(v)
+        for v, tol in payload.tolerances.items():
+            self.tolerances[v] = max(tol, self.tolerances.get(v, 0.0))
 
     def img(self, category: str, **kwargs: Any) -> int:
         self.imgs.append(self.drafter.make(category, **kwargs))

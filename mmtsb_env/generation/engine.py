@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from ..tools.registry import get_tool
 from .core import Build, Part
+from .images import HARD_LEVEL
 
 OWNER = "$owner"  # a where-value: the scenario owner's id
 OPS = ("create", "update", "delete")
@@ -412,6 +413,7 @@ def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead
 # in a larger scene is cropped to it before reading; a degraded flat image gets its contrast raised.
 VISION_CROP_FACTS = ("doc_box", "product_box")
 ENHANCE_FACTOR = 1.6
+ZOOM = 2  # resize_image factor for a crop at the top level (what ocr.assisted_views reads)
 
 
 def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
@@ -447,8 +449,14 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
             w, h = frame
             left, upper = (max(0, min(999, int(v * 1000 // d))) for v, d in ((box[0], w), (box[1], h)))
             right, lower = (min(1000, max(lo + 1, -(-int(v * 1000) // d))) for v, d, lo in ((box[2], w, left), (box[3], h, upper)))
-            steps.append({"name": "crop_image", "arguments": {"image_id": target, "left": left, "upper": upper,
-                                                              "right": right, "lower": lower}})
+            crop = {"name": "crop_image", "arguments": {"image_id": target, "left": left, "upper": upper,
+                                                        "right": right, "lower": lower}}
+            steps.append(crop)
+            if im.difficulty >= HARD_LEVEL:  # the top level's print is small: the crop is read at twice its size
+                crop["save_as"] = label = f"crop{i}"
+                width, height = (box[2] - box[0]) * ZOOM, (box[3] - box[1]) * ZOOM
+                steps.append({"name": "resize_image", "arguments": {"image_id": {"$ref": f"{label}.image_id"},
+                                                                    "width": int(width), "height": int(height)}})
         elif target == i:
             steps.append({"name": "enhance_image", "arguments": {"image_id": i, "factor": ENHANCE_FACTOR}})
     return steps

@@ -64,7 +64,7 @@ class Flow:
             if cat == "sign" and self.name != "filter":
                 kwargs = {"style": "storefront"}
             if cat == "chart" and v.get("topic") is not None:
-                kwargs = {"topic": v["topic"]}
+                kwargs = {"topic": v["topic"], "avoid": v.get("threshold")}
             ids.append(b.img(cat, **kwargs))
         if self.name == "filter" and cat == "business_card":
             titles = ["Project Manager", "Marketing Manager", "Office Manager"]
@@ -381,6 +381,10 @@ def _compute(flow: Flow, b: Build, imgs: list[Img]) -> Payload:
     text = number(value) if cat == "chart" else dollars(value)
     shown = number(value) if cat == "chart" else money(value)
     p = Payload(headline=what, lines=[f"{what}: {text}"], amount=value)
+    if cat == "chart":  # values read off an axis: the result is as far off as its terms may be
+        tol = sum(im.extra.get("read_tolerance", 0.0) * (len(im.items) if op == "sum" else 2) for im in imgs)
+        if tol:
+            p.tolerances[shown] = round(tol, 10)
     p.derived += [shown]
     p.facts += [shown]
     p.summary = f"{what}: {text}."

@@ -18,9 +18,11 @@ categories within scenarios as the paper's do. ``Img.group`` names the group.
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..vision.render._common import seed_int
 from ..vision.render.groups import group_of
@@ -45,12 +47,89 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 2), ("calendar_day", 2)),
     "business_card": (("business_card", 4), ("chat_screen", 3), ("inbox", 3)),
     "invoice": (("invoice", 5), ("statement", 5)),
-    "price_tag": (("price_tag", 3), ("product_photo", 7)),
+    "price_tag": (("price_tag", 1), ("product_photo", 9)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
     "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
-    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 3)),
+    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
+
+
+# the share of images drawn at each level 0-3 (a documented mix, not a quarter each: at level 2
+# tesseract still reads 44-100 % of a family's values as delivered, so the mix leans on level 3,
+# the level that needs the visual tools; with :func:`ensure_hard` about 45 % of nominal's images
+# end at level 3 and two thirds at levels 2-3 -- docs/images.md "Levels in the suites")
+LEVEL_MIX = (0.15, 0.20, 0.25, 0.40)
+# the share of bar and line charts that print their values (the others are read off the axis; with
+# chart_read past level 0 and tally_photo, over half the chart images print no value)
+PRINTED_SHARE = 0.1
+# the level whose values the visual tools bring back (crop, zoom, enhance, rotate: plain reading
+# <= 40 % for every calibrated family, docs/images.md); every scenario has an image there
+HARD_LEVEL = 3
+
+
+def level_of(seed: int) -> int:
+    """An image's level, drawn over :data:`LEVEL_MIX` from its seed alone (deterministic)."""
+    x, acc = random.Random(seed_int("level", seed)).random(), 0.0
+    for level, share in enumerate(LEVEL_MIX):
+        acc += share
+        if x < acc:
+            return level
+    return len(LEVEL_MIX) - 1
+
+
+# whether composing checks that every needed value of a level 2-3 image is legible with the visual
+# tools (tesseract over the tools' views, :func:`ocr.tool_legible`; about a second an image), set
+# by ``generate(..., legible=True)`` / ``mmtsb generate --legible`` through :func:`legibility_checked`
+LEGIBLE: ContextVar[bool] = ContextVar("legible", default=False)
+
+
+@contextmanager
+def legibility_checked(on: bool = True) -> Iterator[None]:
+    token = LEGIBLE.set(on)
+    try:
+        yield
+    finally:
+        LEGIBLE.reset(token)
+
+
+def _legible(im: "Img") -> bool:
+    from .ocr import tool_legible
+
+    return not tool_legible(im.render_spec())
+
+
+def settle_levels(imgs: list["Img"], seed: int) -> None:
+    """Give a scenario's images their final levels: with :data:`LEGIBLE` on, an image at level 2-3
+    whose needed values tesseract cannot read even with the visual tools is redrawn a level lower
+    until they are (levels 0-1 are read plain: 90-100 % for every family); then one image is
+    raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`). GenerationError when no
+    image can be both hard and legible (the attempt is redrawn)."""
+    from .core import GenerationError
+
+    check = LEGIBLE.get()
+    if check:
+        for im in imgs:
+            while im.difficulty >= 2 and not _legible(im):
+                im.difficulty -= 1
+    if not ensure_hard(imgs, seed, _legible if check else None):
+        raise GenerationError("no image of this scenario stays legible at the top level")
+
+
+def ensure_hard(imgs: list["Img"], seed: int, legible: Callable[["Img"], bool] | None = None) -> bool:
+    """Raise one image to :data:`HARD_LEVEL` when none of ``imgs`` is there, so no scenario can be
+    read without the visual tools (tried in an order drawn from ``seed``; with ``legible`` only one
+    that passes it). False when none can be raised."""
+    if not imgs or any(im.difficulty >= HARD_LEVEL for im in imgs):
+        return True
+    order = list(range(len(imgs)))
+    random.Random(seed_int("hard", seed)).shuffle(order)
+    for pick in order:
+        was, imgs[pick].difficulty = imgs[pick].difficulty, HARD_LEVEL
+        if legible is None or legible(imgs[pick]):
+            return True
+        imgs[pick].difficulty = was
+    return False
 
 
 def pick_rendering(key: str, seed: int) -> str:
@@ -139,6 +218,7 @@ class Drafter:
     def __init__(self, rng: random.Random, wi: WorldIndex, now: datetime) -> None:
         self.rng, self.wi, self.now = rng, wi, now
         self.used: set[str] = set()
+        self.chart_values: list[tuple[list[float], float]] = []  # each chart's values and read tolerance
 
     # ------------------------------------------------------------------ helpers
     def fresh(self, make: Callable[[], str], check_world: bool = True) -> str:
@@ -160,8 +240,16 @@ class Drafter:
     def seed(self) -> int:
         return self.rng.randint(0, 2**31 - 1)
 
-    def difficulty(self) -> int:
-        return 0 if self.rng.random() < 0.6 else 1
+    def _seeded(self) -> tuple[int, int]:
+        """A fresh image seed and the level it draws."""
+        seed = self.seed()
+        return seed, self.difficulty(seed)
+
+    def difficulty(self, seed: int) -> int:
+        """The image's level, drawn from its own seed over :data:`LEVEL_MIX` (so the flows' draws
+        are untouched); :func:`ensure_hard` then raises one image of a scenario to the top level
+        when none is there."""
+        return level_of(seed)
 
     def future_date(self, lo: int = 3, hi: int = 45) -> str:
         return (self.now.date() + timedelta(days=self.rng.randint(lo, hi))).isoformat()
@@ -208,7 +296,7 @@ class Drafter:
             "items": [{"name": i["name"], "qty": i["qty"], "price": i["price"]} for i in items],
             "tax": tax, "tax_rate": tax_rate, "total": total, "payment": f"VISA **** {last4}", "currency": "$",
         }
-        return Img("receipt", "receipt", content, self.seed(), self.difficulty(), label=merchant, amount=total,
+        return Img("receipt", "receipt", content, *self._seeded(), label=merchant, amount=total,
                    date=when, items=items, extra={"subtotal": subtotal, "tax": tax, "card_last4": last4, "shop": shop})
 
     def invoice(self, bill_to: str | None = None, taxed: bool = False) -> Img:
@@ -239,7 +327,7 @@ class Drafter:
             "items": [{"description": l["name"], "qty": l["qty"], "unit_price": l["unit_price"]} for l in lines],
             "tax_rate": tax_rate, "tax": tax, "total": total, "currency": "$",
         }
-        return Img("invoice", "invoice", content, self.seed(), self.difficulty(), label=company, amount=total, date=due,
+        return Img("invoice", "invoice", content, *self._seeded(), label=company, amount=total, date=due,
                    items=lines, extra={"invoice_number": number, "bill_to": bill, "subtotal": subtotal})
 
     def business_card(self, person: dict[str, str] | None = None) -> Img:
@@ -257,7 +345,7 @@ class Drafter:
             self.used.add(norm(person["name"]))
         content = {"name": person["name"], "title": person["title"], "company": person["company"],
                    "phone": person["phone"], "email": person["email"]}
-        return Img("business_card", "business_card", content, self.seed(), self.difficulty(), label=person["name"],
+        return Img("business_card", "business_card", content, *self._seeded(), label=person["name"],
                    person=dict(person))
 
     def event_poster(self, weekend: bool | None = None, free: bool | None = None) -> Img:
@@ -276,42 +364,89 @@ class Drafter:
         price = 0 if free else rng.choice([8, 12, 15, 18, 22, 25, 30, 35])
         content = {"title": title, "date": day, "time": time, "venue": venue, "price": price if price else "Free",
                    "currency": "$", "organiser": rng.choice(pools.ORGANISERS)}
-        return Img("event_poster", "event_poster", content, self.seed(), self.difficulty(), label=title,
+        return Img("event_poster", "event_poster", content, *self._seeded(), label=title,
                    amount=float(price), date=day, time=time, extra={"venue": venue, "free": not price})
 
-    def chart(self, kind: str | None = None, topic: tuple | None = None) -> Img:
+    def chart(self, kind: str | None = None, topic: tuple | None = None, avoid: float | None = None) -> Img:
+        """A chart record; nine in ten bar and line charts print no values (:data:`PRINTED_SHARE`):
+        those are read off the axis, right within ``read_tolerance`` (in the image's facts; the
+        renderer reports the same). A chart's highest and lowest values stand out from its others,
+        the scenario's highest and lowest chart values from every other (by both tolerances), and
+        an unprinted chart's values keep clear of ``avoid`` (a filter's threshold): what a flow
+        picks is never a matter of reading precision (:meth:`_clear`)."""
+        from ..vision.render.charts import read_tolerance
+
         rng = self.rng
         kind = kind or rng.choice(["bar_chart", "bar_chart", "line_chart", "pie_chart"])
         title0, units, labels, (lo, hi) = topic or rng.choice(pools.CHART_TOPICS)
         title = self.fresh(lambda: f"{title0} {rng.choice(['2024', '2025', '(North Branch)', '(South Branch)', '- Team A', '- Team B'])}",
                            check_world=False)
-        values: list[float] = []
-        for _ in labels:
-            while True:
-                v = float(rng.randint(int(lo), int(hi)))
-                if v not in values:
-                    values.append(v)
-                    break
+        values = self._chart_values(title0, labels, lo, hi)
         seed = self.seed()
         kind = pick_rendering(kind, seed)
-        content = {"title": title, "labels": list(labels), "values": values, "units": units, "value_labels": True}
+        counted = None
+        if kind == "tally_photo":  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
+            counted = None if topic is not None else self._tally(seed)
+            if counted is None:
+                kind = "bar_chart"
+        printed = kind not in ("bar_chart", "line_chart") or random.Random(seed_int("printed", seed)).random() < PRINTED_SHARE
+        tol = 0.0
+        for _ in range(60):
+            tol = 0.0 if printed else read_tolerance(values, False, bars=kind == "bar_chart")
+            if self._clear(values, tol, avoid):
+                break
+            values = self._chart_values(title0, labels, lo, hi)
+        else:
+            printed, tol = True, 0.0  # no clear draw for a chart read off its axis: this one prints its values
+        content = {"title": title, "labels": list(labels), "values": values, "units": units, "value_labels": printed}
         if kind == "bar_chart":
             content["horizontal"] = False
         elif kind == "chart_read":  # values sit on minor gridlines, so they can be read exactly
             values = on_gridlines(values)
             content = {"title": title, "labels": list(labels), "values": values, "units": units}
-        elif kind == "tally_photo":  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
-            counted = None if topic is not None else self._tally(seed)
-            if counted is None:
-                kind, content["horizontal"] = "bar_chart", False
-            else:
-                title, shape, labels, values = counted
-                units = ""
-                content = {"title": title, "labels": labels, "values": values, "units": units, "shape": shape}
+        elif counted is not None:
+            title, shape, labels, values = counted
+            units = ""
+            content = {"title": title, "labels": labels, "values": values, "units": units, "shape": shape}
+        self.chart_values.append((list(values), tol))
         items = [{"name": l, "amount": v} for l, v in zip(labels, values)]
         top = max(items, key=lambda i: i["amount"])
-        return Img("chart", kind, content, seed, self.difficulty(), label=title, amount=top["amount"], items=items,
-                   extra={"units": units, "top": top["name"], "total": sum(values)})
+        return Img("chart", kind, content, seed, self.difficulty(seed), label=title, amount=top["amount"], items=items,
+                   extra={"units": units, "top": top["name"], "total": sum(values), "read_tolerance": tol})
+
+    def _chart_values(self, title: str, labels, lo: float, hi: float) -> list[float]:
+        """Distinct whole values in ``[lo, hi]``, one per label; a month series follows its season
+        (:data:`pools.SEASONS`: no July colder than May)."""
+        rng, values = self.rng, []
+        season = pools.SEASONS.get(title)
+        for label in labels:
+            for _ in range(200):
+                if season is not None:
+                    mid = lo + (hi - lo) * season[label]
+                    v = float(round(min(hi, max(lo, mid + rng.uniform(-0.12, 0.12) * (hi - lo)))))
+                else:
+                    v = float(rng.randint(int(lo), int(hi)))
+                if v not in values:
+                    break
+            values.append(v)
+        return values
+
+    def _clear(self, values: list[float], tol: float, avoid: float | None) -> bool:
+        """Whether a new chart's ``values`` (read within ``tol``) can be told apart where a flow
+        picks: from ``avoid``; its own highest and lowest from its other values; and the scenario's
+        highest and lowest chart value (over every chart so far, :meth:`chart`) from all others."""
+        if avoid is not None and tol and any(abs(v - avoid) <= tol for v in values):
+            return False
+        for e in {min(values), max(values)}:
+            if tol and any(abs(e - v) <= 2 * tol for v in values if v != e):
+                return False
+        every = [(v, t) for vals, t in self.chart_values for v in vals] + [(v, tol) for v in values]
+        for pick in (max, min):
+            k = pick(range(len(every)), key=lambda j: every[j][0])
+            e, te = every[k]
+            if any(abs(e - v) <= te + t for j, (v, t) in enumerate(every) if j != k):
+                return False
+        return True
 
     def _tally(self, seed: int) -> tuple[str, str, list[str], list[float]] | None:
         """A counting chart for ``tally_photo`` (drawn from the image seed, so the flows' draws stay
@@ -351,7 +486,7 @@ class Drafter:
             old = round(price * rng.uniform(1.15, 1.5), 2)
             content["old_price"] = old
             extra["old_price"] = old
-        return Img("price_tag", "price_tag", content, self.seed(), self.difficulty(), label=name, amount=price,
+        return Img("price_tag", "price_tag", content, *self._seeded(), label=name, amount=price,
                    extra=extra)
 
     def sign(self, style: str | None = None, early: bool | None = None) -> Img:
@@ -369,7 +504,7 @@ class Drafter:
             sub = ""
             extra = {"code": code}
         content = {"text": text, "subtext": sub, "style": style, "skew": False}
-        return Img("sign", "sign", content, self.seed(), 0, label=text, extra={"style": style, **extra})
+        return Img("sign", "sign", content, *self._seeded(), label=text, extra={"style": style, **extra})
 
     def table_document(self, theme: str | None = None) -> Img:
         rng = self.rng
@@ -397,7 +532,7 @@ class Drafter:
                 rows.append([p.full_name, day, f"{hour:02d}:00", hours])
                 items.append({"name": p.full_name, "person_id": p.id, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
         content = {"title": title, "headers": list(headers), "rows": rows, "subtitle": "", "notes": ""}
-        return Img("table_document", "table_document", content, self.seed(), 0, label=title, items=items,
+        return Img("table_document", "table_document", content, *self._seeded(), label=title, items=items,
                    extra={"theme": theme, "headers": list(headers)})
 
     def handwritten_note(self, lines: list[str] | None = None, title: str | None = None) -> Img:
@@ -409,7 +544,7 @@ class Drafter:
         title = title if title is not None else rng.choice(["To do", "Errands", "Don't forget", "This week"])
         content = {"text": "\n".join(lines), "title": title, "paper": rng.choice(["lined", "plain", "sticky"]),
                    "ink": rng.choice(["blue", "black"]), "signature": ""}
-        return Img("handwritten_note", "handwritten_note", content, self.seed(), 0, label=title,
+        return Img("handwritten_note", "handwritten_note", content, *self._seeded(), label=title,
                    items=[{"name": l} for l in lines])
 
     def song_list(self, lines: list[str], title: str) -> Img:
@@ -432,7 +567,7 @@ class Drafter:
                                    "do_not_disturb": rng.random() < 0.4, "hotspot": rng.random() < 0.2,
                                    "battery": rng.randint(12, 97)}
         content["airplane_mode"] = not device["cellular"] and not device["wifi"] and rng.random() < 0.5
-        img = Img("settings", "settings_screen", content, self.seed(), self.difficulty(), label=device_name,
+        img = Img("settings", "settings_screen", content, *self._seeded(), label=device_name,
                   extra={"device": dict(device)})
         return img
 

@@ -192,8 +192,9 @@ NEEDED = {
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "event_poster": lambda f: [f["venue"], f["date_text"], f["price_text"]],
     "handwritten_note": lambda f: list(f["lines"]),
-    # a pie's names, and the percentages where the level prints them
-    "pie_chart": lambda f: list(f["labels"]) + ([f"{p:.1f}" for p in f["percentages"]] if f["value_labels"] else []),
+    # a pie's names, and the values and percentages where the level prints them
+    "pie_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] + [f"{p:.1f}" for p in f["percentages"]]
+                                                if f["value_labels"] else []),
     # a shelf tag: the product and its price (and the price it was, for a sale's savings)
     "price_tag": lambda f: [f["product"], f["price_text"]] + ([_money(f, f["old_price"])] if f["on_sale"] else []),
     # a card's contact: who, what and how to reach them (the card is cropped to its doc_box first)
@@ -251,34 +252,67 @@ def upright(image, rotation: int):
     return image.transpose(back[int(rotation) % 360])
 
 
+def tool_box(facts: dict):
+    """The box the agent's ``crop_image`` goes to (the oracle's, :func:`engine.vision_steps`): the
+    document, or the product with its sticker and the shelf strip under it; None for a whole image."""
+    if "product_box" in facts:
+        a, b = facts["product_box"], facts["label_box"]
+        return [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
+    return facts.get("doc_box")
+
+
+def read_values(r, values: list[str], psm: int = 6, plain: bool = True) -> tuple[list[bool], list[bool]]:
+    """Which of ``values`` tesseract reads in the rendered image ``r``: as delivered, and with the
+    visual tools (turned upright when taken sideways, cropped to :func:`tool_box`, zoomed 2x, then
+    also with raised contrast; the next view only while values are left unread). ``plain=False``
+    skips the reading as delivered (the assisted reading starts from the tools' first view)."""
+    plain_text = _squash(ocr_text(r.image, psm)) if plain else ""
+    box = tool_box(r.facts)
+    image = r.image
+    if r.facts.get("rotation"):  # a photo taken sideways or upside down: rotate_image turns it back first
+        image, box = upright(image, r.facts["rotation"]), r.facts["upright_box"]
+    helped = plain_text  # what the agent reads without tools it need not recover with them
+    keys = [_squash(v) for v in values]
+    for view in assisted_views(image, box):
+        if all(k in helped for k in keys):
+            break
+        helped += " \n " + _squash(ocr_text(view, psm))
+    return [k in plain_text for k in keys], [k in helped for k in keys]
+
+
+# families whose needed values are not text (read off gridlines, counted, seen): no OCR check
+NOT_TEXT = {"tally_photo", "object_scene"}
+
+
+def tool_legible(spec: dict, psm: int = 6) -> list[str]:
+    """The values of :data:`NEEDED` that tesseract does not read in an image even with the visual
+    tools (empty: every one is legible). A ``chart_read`` past level 0 is checked on its names, as
+    its values are read off the gridlines."""
+    from ..vision.render import render
+
+    kind = spec["kind"]
+    if kind in NOT_TEXT or kind not in NEEDED:
+        return []
+    r = render(spec)
+    values = list(r.facts["labels"]) if kind == "chart_read" and not r.facts["value_labels"] else NEEDED[kind](r.facts)
+    _, helped = read_values(r, values, psm, plain=False)
+    return [v for v, ok in zip(values, helped) if not ok]
+
+
 def level_reading(kind: str, difficulty: int, seeds: Iterable[int] = (0,), psm: int = 6) -> LevelReading:
     """Render ``kind`` at ``difficulty`` for each seed and count the :data:`NEEDED` values
-    tesseract reads, from the image as delivered and from its :func:`assisted_views` (of the
-    photo turned :func:`upright` first when it was taken sideways)."""
+    tesseract reads (:func:`read_values`), as delivered and with the visual tools."""
     from ..vision.render import render
 
     out = LevelReading(kind, difficulty)
     for seed in seeds:
         r = render({"kind": kind, "seed": seed, "difficulty": difficulty}, use_cache=False)
         values = NEEDED[kind](r.facts)
-        plain = _squash(ocr_text(r.image, psm))
-        box = r.facts.get("doc_box")
-        if "product_box" in r.facts:  # the product with its sticker, and the shelf strip under it
-            a, b = r.facts["product_box"], r.facts["label_box"]
-            box = [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
-        image = r.image
-        if r.facts.get("rotation"):  # a photo taken sideways or upside down: rotate_image turns it back first
-            image, box = upright(image, r.facts["rotation"]), r.facts["upright_box"]
-        helped = plain  # what the agent reads without tools it need not recover with them
-        for view in assisted_views(image, box):  # the next tool only while values are left unread
-            if all(_squash(v) in helped for v in values):
-                break
-            helped += " \n " + _squash(ocr_text(view, psm))
-        for v in values:
-            key = _squash(v)
+        plain, helped = read_values(r, values, psm)
+        for v, p, h in zip(values, plain, helped):
             out.facts += 1
-            out.plain += key in plain
-            out.assisted += key in helped
-            if key not in helped and len(out.misses) < 10:
+            out.plain += p
+            out.assisted += h
+            if not h and len(out.misses) < 10:
                 out.misses.append(v)
     return out

@@ -95,6 +95,14 @@ CHART_TOPICS = [
     ("Team Hours Logged", "h", ["Design", "Backend", "Frontend", "QA", "Support"], (20, 140)),
 ]
 
+# month series follow their season: each month's place in the topic's range (0 = its low, 1 = its
+# high), before a little noise (home electricity peaks with winter heating and dips in spring;
+# rain builds through the autumn)
+SEASONS = {
+    "Monthly Electricity Use": {"Jan": 0.9, "Feb": 0.8, "Mar": 0.6, "Apr": 0.35, "May": 0.2, "Jun": 0.3},
+    "Rainfall by Month": {"Jul": 0.15, "Aug": 0.2, "Sep": 0.4, "Oct": 0.65, "Nov": 0.85},
+}
+
 # ---------------------------------------------------------------------------- price tags (not in the store)
 TAG_PRODUCTS = [
     ("Ceramic Pour-Over Set", "Kinto", "mug"), ("Stainless Water Bottle 1L", "Hydra", "bottle"),

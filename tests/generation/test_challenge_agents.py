@@ -70,7 +70,8 @@ def test_believing_the_user_over_the_image_fails():
         i = _kind_round(s, "correction")
         r = s.rounds[i]
         right = r.report[0]
-        m = re.search(r"\$?(\d[\d,]*\.\d\d|\d{4}-\d\d-\d\d)", r.query.replace(right, ""))
+        # an amount, a date, or a chart value with a thousands separator (what contradiction_target takes)
+        m = re.search(r"\$?(\d[\d,]*\.\d\d|\d{4}-\d\d-\d\d|\d{1,3}(?:,\d{3})+)", r.query.replace(right, ""))
         assert m, (s.id, r.query)
         wrong = m.group(1)
 

@@ -194,7 +194,7 @@ def test_fill_and_pick():
 
 
 def test_vision_steps_crop_photos_and_enhance_degraded_images():
-    from mmtsb_env.generation.images import Drafter
+    from mmtsb_env.generation.images import HARD_LEVEL, Drafter
     from mmtsb_env.vision.render import render
 
     b = build(0)
@@ -210,7 +210,14 @@ def test_vision_steps_crop_photos_and_enhance_degraded_images():
             assert steps == []
         elif kind == "receipt_photo":  # crop_image takes 0-1000 coordinates: the pixel box scaled by the frame
             facts = render(b.imgs[i].render_spec()).facts
-            crop = steps[-1]
+            if difficulty >= HARD_LEVEL:  # the top level's crop is read at twice its size
+                zoom = steps.pop()
+                assert zoom["name"] == "resize_image" and zoom["arguments"]["image_id"] == {"$ref": f"crop{i}.image_id"}
+                assert steps[-1]["save_as"] == f"crop{i}"
+                box = facts["upright_box"] if facts.get("rotation") else facts["doc_box"]
+                assert (zoom["arguments"]["width"], zoom["arguments"]["height"]) == (2 * (box[2] - box[0]), 2 * (box[3] - box[1]))
+            crop = dict(steps[-1])
+            crop.pop("save_as", None)
             assert crop["name"] == "crop_image"
             if facts.get("rotation"):  # a photo taken sideways: turned back first, the crop is of the upright photo
                 assert steps[0] == {"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(facts["rotation"]),
@@ -226,3 +233,4 @@ def test_vision_steps_crop_photos_and_enhance_degraded_images():
         else:
             assert steps == [{"name": "enhance_image", "arguments": {"image_id": i, "factor": engine.ENHANCE_FACTOR}}]
     assert any(k == ("receipt_photo", 1) for k in kinds) and any(k[1] == 1 and k[0] != "receipt_photo" for k in kinds)
+    assert any(k == ("receipt_photo", HARD_LEVEL) for k in kinds)

@@ -78,6 +78,6 @@ def test_visual_tools_only_for_degraded_images_of_the_round():
                     assert i in r.image_ids, (s.id, st)  # before using the image the round delivers
                     assert s.images[i].render["difficulty"] >= 1, (s.id, i)
                     if st["name"] == "crop_image":
-                        # photos and business cards report where their picture lies (doc_box, product_box)
+                        # photos, business cards and signs report where their picture lies (doc_box, product_box)
                         kind = s.images[i].render["kind"]
-                        assert kind.endswith("_photo") or kind == "business_card", (s.id, i, kind)
+                        assert kind.endswith("_photo") or kind in ("business_card", "sign"), (s.id, i, kind)

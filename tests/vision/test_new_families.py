@@ -73,10 +73,11 @@ def test_infographic_shares_callout_and_pictogram():
     facts, texts = drawn({"kind": "infographic", "content": content})
     assert facts["shares"] == {"Mystery": 60.0, "Romance": 30.0, "Poetry": 10.0}
     assert facts["max_label"] == "Mystery" and facts["max_value"] == 300 and facts["total"] == 500
-    assert facts["callout"] == "Mystery leads with 300, 60% of the total" and facts["pictogram_tens"] == 6
+    # the headline names no item or value (issue #29: "Mystery leads with 300" answered compare flows)
+    assert facts["callout"] == "How the total splits across 3 categories" and facts["pictogram_tens"] == 6
     for share in ("60% of total", "30% of total", "10% of total"):
         assert share in texts
-    assert facts["callout"] in " ".join(texts) or any(t.startswith("Mystery leads") for t in texts)
+    assert facts["callout"] in " ".join(texts) or any(t.startswith("How the total") for t in texts)
 
 
 def test_infographic_gives_no_share_where_one_means_nothing():
@@ -84,7 +85,7 @@ def test_infographic_gives_no_share_where_one_means_nothing():
     facts, texts = drawn({"kind": "infographic", "content": {"title": "Temps", "labels": ["May", "Jun"],
                                                             "values": [12.5, 18.0], "units": "°C"}})
     assert facts["shares"] is None and facts["pictogram_tens"] is None
-    assert facts["callout"] == "Jun is the highest at 18 °C" and not any("of total" in t for t in texts)
+    assert facts["callout"] == "2 figures side by side, in °C" and not any("of total" in t for t in texts)
 
 
 def test_screens_show_the_records_details():

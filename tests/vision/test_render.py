@@ -45,7 +45,7 @@ def test_difficulty_changes_pixels_not_facts(kind):
     hard = render({"kind": kind, "seed": 3, "difficulty": 2})
     assert base.image.size != hard.image.size or (_pixels(base.image) != _pixels(hard.image)).any()
     # where the picture lies (doc_box, frame) follows the level's view; what it says does not
-    strip = lambda f: {k: v for k, v in f.items() if k not in ("distractors", "value_labels", "skewed", "doc_box", "frame")}  # noqa: E731
+    strip = lambda f: {k: v for k, v in f.items() if k not in ("distractors", "value_labels", "read_tolerance", "skewed", "doc_box", "frame")}  # noqa: E731
     assert strip(base.facts) == strip(hard.facts)
     assert "distractors" not in base.facts
 

@@ -158,7 +158,8 @@ class Screen:
 
     def _status_bar(self, c: dict) -> None:
         cv = self.canvas
-        cv.text((22, 11), "9:41", "sans-bold", 14, c["text"])
+        r = self.ctx.rng("clock")  # the time the screenshot was taken (every screenshot its own)
+        cv.text((22, 11), f"{r.randint(7, 22)}:{r.randint(0, 59):02d}", "sans-bold", 14, c["text"])
         right = WIDTH - 20
         cv.rect((right - 26, 13, right - 3, 25), outline=c["text"], width=1.4, radius=3)
         cv.rect((right - 24, 15, right - 9, 23), fill=c["text"], radius=1.5)

@@ -88,6 +88,7 @@ def draw_chart_read(ctx: Ctx):
     facts = {"title": title, "labels": labels, "values": values, "units": units, "series_name": name,
              "value_labels": lv == 0, "axis_top": top, "major_step": major, "minor_step": minor,
              "on_grid": on_grid(values, minor), "previous": previous, "dual_axis": right is not None,
+             "read_tolerance": 0.0,  # the values sit on minor gridlines: read exactly
              **_extremes(labels, values)}
     if drafting():
         return Image.new("RGB", (W, H), (255, 255, 255)), facts

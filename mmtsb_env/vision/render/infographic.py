@@ -2,7 +2,7 @@
 
 The same content (and defaults) as ``bar_chart``, and the same facts, drawn as a portrait
 infographic: a title band, a "highlight" panel with a pictogram row (how many in ten of the
-total the largest item takes), then one panel per item with an icon, its label, its value in big
+total the largest item takes, under a headline that names no item or value), then one panel per item with an icon, its label, its value in big
 type, a small bar scaled to the largest value and (for additive quantities) its share of the
 total. Facts add ``shares`` (percent of the total per label, or None when a share means nothing,
 e.g. temperatures or values already in %) and ``callout`` (the highlight's sentence).
@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from . import family
 from ._common import Bool, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, jpeg, line_height, mix, rgb, wrap
-from .charts import COMMON, _content, _extremes, _fmt
+from .charts import COMMON, _content, _extremes, _fmt, read_tolerance
 
 W, H = 768, 1024
 # (accent, panel tint) per theme; level 2 uses the muted variants
@@ -43,7 +43,8 @@ def chart_record(ctx: Ctx) -> dict:
     value_labels = flat.get("value_labels", lambda r: True)
     horizontal = flat.get("horizontal", lambda r: r.random() < 0.25)
     return {"title": c["title"], "labels": c["labels"], "values": c["values"], "units": c["units"],
-            "value_labels": value_labels, "horizontal": horizontal, **_extremes(c["labels"], c["values"])}
+            "value_labels": value_labels, "horizontal": horizontal,
+            "read_tolerance": read_tolerance(c["values"], value_labels), **_extremes(c["labels"], c["values"])}
 
 
 def shares(values: list[float], units: str) -> list[float] | None:
@@ -92,10 +93,12 @@ def draw_infographic(ctx: Ctx):
     share = shares(values, units)
     top = f["max_label"]
     tens = round(share[labels.index(top)] / 10) if share else None
+    # the highlight names no item and no value: the number a task needs is one among the panels'
+    # (a callout "X leads with 17.8" answered compare flows by itself)
     if share:
-        callout = f"{top} leads with {_fmt(f['max_value'], units)}, {_pct(share[labels.index(top)])} of the total"
+        callout = f"How the total splits across {len(labels)} categories"
     else:
-        callout = f"{top} is the highest at {_fmt(f['max_value'], units)}"
+        callout = f"{len(labels)} figures side by side" + (f", in {units}" if units else "")
     lv = ctx.difficulty
     r = ctx.rng("style")
     accent, tint = (rgb(c) for c in THEMES[r.randrange(len(THEMES))])
@@ -110,7 +113,7 @@ def draw_infographic(ctx: Ctx):
         notes.append(fact_box)
     ctx.distractors.extend(notes)
     facts = {**f, "shares": dict(zip(labels, share)) if share else None, "callout": callout,
-             "pictogram_tens": tens}
+             "pictogram_tens": tens, "read_tolerance": 0.0}  # every value printed in its panel
     if drafting():
         return Image.new("RGB", (W, H), (255, 255, 255)), facts
 

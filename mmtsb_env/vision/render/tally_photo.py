@@ -141,7 +141,7 @@ def draw_tally_photo(ctx: Ctx):
     c = _content(ctx)
     chart = Ctx(kind="bar_chart", content={k: c[k] for k in ("title", "labels", "values", "units", "value_labels")},
                 seed=ctx.seed, difficulty=0)
-    f = chart_record(chart)
+    f = {**chart_record(chart), "read_tolerance": 0.0}  # counts are counted exactly
     lv = ctx.difficulty
     r = ctx.rng("layout")
     labels, values = c["labels"], [int(v) for v in c["values"]]
