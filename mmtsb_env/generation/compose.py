@@ -22,6 +22,7 @@ from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
 from .recipes import GenericRecipe
+from .staging import stage_lookalikes
 from .voice import TELLS, pick_persona, speak
 from .warmups import aside
 from .world_index import world_index
@@ -149,6 +150,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
             parts.append(extra)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
+    b.lookalikes = stage_lookalikes(b, parts)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
 
@@ -207,6 +209,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "difficulty": "easy" if max(im.difficulty for im in b.imgs) == 0 else "medium",
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
+            "lookalikes": list(getattr(b, "lookalikes", [])),
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")
