@@ -24,14 +24,7 @@ from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_o
 from .recipes import GenericRecipe
 from .staging import stage_lookalikes
 from .voice import TELLS, pick_persona, speak
-from .warmups import aside
 from .world_index import world_index
-
-
-# a closing round from the domain tables ("oh, and ..."): in the patterns where a round without
-# images reads as intended (progressive wants images in every task round, late in the last third)
-ASIDE_ARRIVALS = ("upfront", "mixed")
-ASIDE_RATE = 0.8
 
 
 # ---------------------------------------------------------------------------- text pieces
@@ -114,7 +107,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
             recipe_use: dict[str, int] | None = None) -> Scenario:
     """Generate one scenario for the given axes (None = drawn from ``seed``). GenerationError if impossible.
 
-    ``tool_use`` counts the tools a suite used so far; table rounds (warm-ups, asides) favour the least used.
+    ``tool_use`` counts the tools a suite used so far; table rounds (setup reads before late images) favour the least used.
     ``recipe_use`` counts the recipes it used so far (:func:`recipe_name`); a flow's recipe is drawn among
     its least used ones, so no recipe takes a whole cell.
     """
@@ -144,10 +137,6 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
         b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
     _apply_challenge(b, recipe, parts, challenge)
-    if arrival in ASIDE_ARRIVALS and len(parts) < MAX_ROUNDS and b.rng.random() < ASIDE_RATE:
-        extra = aside(b, parts)
-        if extra is not None:
-            parts.append(extra)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
     b.lookalikes = stage_lookalikes(b, parts)
@@ -210,6 +199,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
             "lookalikes": list(getattr(b, "lookalikes", [])),
+            "round_roles": [p.role if p.role != "task" or p.kind == "task" else "challenge" for p in parts],
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")

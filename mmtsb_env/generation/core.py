@@ -70,6 +70,7 @@ class Part:
     image_ids: list[int] = field(default_factory=list)  # images delivered with this round
     is_task: bool = False  # does work on the world (a state mutation may precede it)
     report: list[str] = field(default_factory=list)  # facts the request asks to be told back (Round.report)
+    role: str = "task"  # setup (text-only, before late images) | task | share (the result sent on) | challenge
 
 
 class Build:

@@ -244,7 +244,7 @@ class DBRecipe(RecipeBase, ABC):
                 had = bool(self.share.clarify)
                 steps = self.share.write(p, additive=False)
                 part = Part(f"Also {self.share.intent()}: a short summary of what you found and changed.", steps,
-                            self.share.done(), is_task=True)
+                            self.share.done(), is_task=True, role="share")
                 if had:
                     part.clarifications.append(self.share.clarify)
                 parts.append(part)

@@ -14,7 +14,7 @@ Arguments and phrasings are templates: ``"{name}"`` alone keeps the column's val
 anything else is formatted text; ``{v}`` is the value a read found (``{v_raw}`` unformatted); in a Flow the
 read row's columns win and a write's own row is also there as ``{w_<column>}``; ``{me_email}``,
 ``{me_name}``, ``{me_phone}`` are the owner's. Read values are taken by calling the tool on the
-scenario's real starting world (``warmups``' probe), so the answer is always right.
+scenario's real starting world (:func:`probe`), so the answer is always right.
 :func:`choose` picks rows coverage-first: rows whose tools the suite has used least come
 first (``Build.tool_use``, kept by the suite walk), so rarely used tools are reached.
 A malformed row raises :class:`TableError` naming the row and what is wrong, when the table is
@@ -375,18 +375,21 @@ FLOW_SHARE = 0.2  # how often a table round tries a cross-app flow first
 
 
 def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead: str = "",
-           ops: tuple[str, ...] = OPS, avoid_apps: set[str] = frozenset(), tries: int = 8) -> Part | None:
+           ops: tuple[str, ...] = OPS, avoid_apps: set[str] = frozenset(), only_apps: set[str] = frozenset(),
+           tries: int = 8) -> Part | None:
     """A round from the least-used rows of the tables (``b.tool_use`` counts tools the suite used so far).
 
     Rows whose tools were used least come first, a domain's main create/update/delete tools first
     among equals; a share of the rounds try the cross-app flows first. ``ops`` limits the writes
     (a warm-up only creates), ``avoid_apps`` skips rows touching apps the scenario's other rounds
-    change (their values would no longer be those of the starting world).
+    change (their values would no longer be those of the starting world), ``only_apps`` keeps rows
+    whose apps all belong to that set.
     """
     used_rows = b.__dict__.setdefault("_rows_used", set())
     use, main = b.tool_use, main_tools()
     avoid_apps = set(avoid_apps) | set(b.__dict__.get("avoid_apps", ()))
     pool = [r for r in all_rows() if r.kind in kinds and id(r) not in used_rows and not (apps_of(r) & avoid_apps)
+            and (not only_apps or apps_of(r) <= only_apps)
             and (not isinstance(r, Write) or r.change[0] in ops)
             and (not isinstance(r, Flow) or all(w.change[0] in ops for w in r.writes))]
     flows_first = "flow" in kinds and b.rng.random() < FLOW_SHARE

@@ -15,7 +15,7 @@ from . import sinks as S
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
-from .warmups import warmup
+from .warmups import setup_read
 from .challenges import can_edit, contradict, edit_made
 
 
@@ -55,7 +55,8 @@ class RecipeBase:
         return text
 
     def generic_setup(self, sink: S.Sink | None) -> Part:
-        """A text-only round before the images (late arrival): a contact's address the sink will need, or a warm-up."""
+        """A text-only round before the images (late arrival): a contact's address the sink will need, or a
+        question about the app the task works in."""
         b = self.b
         if sink is not None and sink.person is not None and (sink.pre_steps or sink.clarify) and not sink.created:
             steps = list(sink.pre_steps)
@@ -63,9 +64,17 @@ class RecipeBase:
             sink.pre_steps, sink.clarify = [], None
             req = f"Before I send you some pictures: what email address do I have saved for {sink.spoken}?"
             return Part(req, steps, f"{sink.full}'s email address is {sink.person['email']}.", facts=[sink.person["email"]],
-                        clarifications=clar, report=[sink.person["email"]])
-        used = self.__dict__.setdefault("_warmups", set())
-        return warmup(b, used)
+                        clarifications=clar, report=[sink.person["email"]], role="setup")
+        return setup_read(b, self.task_apps())
+
+    def task_apps(self) -> set[str]:
+        """The apps the scenario's task writes to (a setup round asks about one of them)."""
+        apps = set(getattr(self, "domains", ()) or ())
+        for s in (getattr(self, "sink", None), getattr(self, "share", None)):
+            if s is not None:
+                apps |= set(s.row.domains)
+        apps.discard("supervisor")
+        return apps
 
 
 def ref_noun(b: Build, scope: list[int]) -> str:
@@ -170,7 +179,7 @@ class GenericRecipe(RecipeBase):
                 made = sink.setup_request() if self.late_container and not sink.setup_done else None
                 if made is not None:
                     req, steps, answer = made
-                    parts.append(Part(req, steps, answer, is_task=True))
+                    parts.append(Part(req, steps, answer, is_task=True, role="setup"))
                 else:
                     parts.append(self.generic_setup(sink))
                 continue
@@ -180,7 +189,7 @@ class GenericRecipe(RecipeBase):
                 had_clarify = bool(share.clarify)
                 steps = share.write(last_payload, additive=False)
                 req = f"Also {share.intent()}: the same result you just gave me."
-                part = Part(req, steps, share.done(), is_task=True)
+                part = Part(req, steps, share.done(), is_task=True, role="share")
                 if had_clarify:
                     part.clarifications.append(share.clarify)
                 parts.append(part)
