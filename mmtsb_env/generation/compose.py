@@ -10,6 +10,7 @@ expected changes, and assembles a format-v1 :class:`~mmtsb_env.scenario.model.Sc
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -22,7 +23,9 @@ from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
 from .recipes import GenericRecipe
-from .staging import stage_lookalikes
+from .staging import cleanup_part, stage_lookalikes
+from .db_base import DBRecipe
+from .story import draw_story, follow_on
 from .voice import TELLS, pick_persona, speak
 from .world_index import world_index
 
@@ -43,15 +46,49 @@ DESCRIPTIONS = {
 }
 
 
-def _instructions(part: Part, last: bool) -> str:
+def _instructions(b: Build, part: Part, i: int, parts: list[Part], lookalike_nouns: dict[str, str]) -> str:
+    """The round's private guidance for the user simulator: what to send, what to keep back, how to answer."""
+    last = i == len(parts) - 1
     bits = []
     if part.image_ids:
-        bits.append(f"Send image(s) {', '.join(map(str, part.image_ids))} with this message.")
+        bits.append(f"Send image(s) {', '.join(map(str, part.image_ids))} with this message (send_message_with_image). "
+                    "You cannot see them: never describe them or guess what they show; if asked, point the assistant to them.")
+    elif any(p.image_ids for p in parts[:i]):
+        bits.append("Send no new image; this refers to what you sent before.")
+    else:
+        bits.append("Send no image yet; do not mention what the pictures will show.")
+    if part.kind == "goal_change":
+        bits.append("You changed your mind: what the assistant made for the earlier request is no longer wanted. "
+                    "Expect it to remove or change that, not to leave it behind.")
+    elif part.kind == "state_mutation" and part.state_changes:
+        bits.append("You changed something on the phone yourself just before this message; if asked, say so, but do not explain the details.")
+    elif part.kind == "correction" and part.claim is None:
+        bits.append("You are correcting a detail you gave earlier; the assistant should fix what it already did.")
+    bits.extend(part.guidance)
+    for noun in sorted({lookalike_nouns[t] for t in _tables_of(part) if t in lookalike_nouns}):
+        bits.append(f"Your phone also holds older or similarly named {noun}; if the assistant asks which one you mean, "
+                    "say the one that matches the picture or your request exactly, not the old one.")
     for c in part.clarifications:
         bits.append(f"If the assistant asks for clarification, answer: \"{c['answer']}\"")
-    bits.append("Do not describe what is in the images; the assistant has to read them itself.")
-    bits.append("When the assistant confirms it is done, " + ("end the conversation." if last else "move on to the next round."))
+    if part.report:
+        bits.append("Make sure the assistant tells you the result you asked for before you move on.")
+    bits.append("When the assistant confirms it is done, " + ("end the conversation." if last else "move on to the next round.")
+                + " If it stops short, say briefly what is still missing.")
     return " ".join(bits)
+
+
+LOOKALIKE_NOUNS = {"phone.contacts": "contacts with the same first name", "calendar.events": "events with the same title",
+                   "reminder.reminders": "reminders", "simple_note.notes": "notes", "todoist.tasks": "tasks",
+                   "gmail.drafts": "drafts", "file_system.files": "files", "phone.alarms": "alarms",
+                   "spotify.playlists": "playlists", "venmo.payment_requests": "payment requests"}
+
+
+def _tables_of(part: Part) -> set[str]:
+    """Tables a round's tools work on (their app's tables, as the staging layer names them)."""
+    apps = {get_tool(st["name"]).app for st in part.steps if "name" in st}
+    if apps & {"contacts", "messages", "alarms", "phone", "gmail", "venmo"}:
+        apps |= {"phone"}
+    return {t for t in LOOKALIKE_NOUNS if t.split(".")[0] in apps or (t == "phone.alarms" and "alarms" in apps)}
 
 
 # ---------------------------------------------------------------------------- challenge helpers
@@ -136,20 +173,33 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     if getattr(recipe, "variant", None) == "edit":  # notes and files keep their exact wording there (see _assemble)
         b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
-    _apply_challenge(b, recipe, parts, challenge)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
     b.lookalikes = stage_lookalikes(b, parts)
+    _apply_challenge(b, recipe, parts, challenge)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
 
 
+_CHANGES_ROWS = re.compile(r"update|delete|remove|modify|mark|complete")
+
+
 def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -> None:
-    """Goal changes and corrections are woven in by the recipe; state mutations are added here."""
+    """Goal changes and corrections are woven in by the recipe; state mutations are added here: mostly
+    the user asks to delete a staged look-alike (an old copy of what the task works on), else the
+    user's own connectivity change before a round."""
     if challenge != "state_mutation":
         return
-    if any(p.kind == "state_mutation" for p in parts):
-        return  # the recipe planned a change of its target rows
+    changes = [st["name"] for p in parts if p.kind == "state_mutation" for st in p.steps if "name" in st]
+    if any(_CHANGES_ROWS.search(t) for t in changes):
+        return  # the recipe planned a change of its target rows, and the solution updates or deletes rows
+    if len(parts) < MAX_ROUNDS:
+        extra = cleanup_part(b, b.lookalikes)
+        if extra is not None:
+            parts.append(extra)
+            return
+    if changes:
+        return  # the user changed target rows themselves; the solution works around them
     candidates = [i for i in range(len(parts)) if parts[i].is_task]
     b.rng.shuffle(candidates)
     candidates.sort(key=lambda i: i == 0)  # prefer a later round
@@ -163,12 +213,23 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
               world_seed: int, scenario_id: str | None) -> Scenario:
     rounds = []
     persona = pick_persona(b.rng)
+    lookalike_nouns = {e["table"]: LOOKALIKE_NOUNS[e["table"]] for e in getattr(b, "lookalikes", []) if e["table"] in LOOKALIKE_NOUNS}
+    main = max({im.category for im in b.imgs}, key=lambda c: (sum(im.category == c for im in b.imgs), c))
+    me = b.owner
+    plural0 = b.imgs[0].plural if len({im.category for im in b.imgs}) == 1 else "images"
+    story = draw_story(b.rng, main, persona.name, f"{me.first_name} {me.last_name}", DESCRIPTIONS[flow].format(plural=plural0))
+    own_scene = isinstance(recipe, DBRecipe)  # its first request sets its own scene ("I'm coordinating volunteers.")
     for i, p in enumerate(parts):
-        query = speak(b.rng, persona, p.request, first=i == 0)
+        if i == 0:
+            lead = "" if own_scene else story.opening
+        else:
+            lead = follow_on(b.rng, p.role, p.kind, bool(p.image_ids))
+        query = speak(b.rng, persona, p.request, first=i == 0, lead=lead)
         if not p.report and p.facts and TELLS.search(query):
             p.report = list(p.facts)
         rounds.append({
-            "query": query, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
+            "query": query, "image_ids": list(p.image_ids),
+            "instructions": p.instructions or _instructions(b, p, i, parts, lookalike_nouns),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
             "answer": p.answer, "report": list(p.report),
         })
@@ -180,14 +241,13 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
     domains.discard("vision")
     domains = sorted(domains)
     categories = unique([im.category for im in b.imgs])
-    plural = b.imgs[0].plural if len({im.category for im in b.imgs}) == 1 else "images"
     data = {
         "id": scenario_id or f"gen/{seed}",
         "domains": domains,
         "reference_time": b.now.isoformat(),
         "user_id": b.wi.owner_id,
         "world_seed": world_seed,
-        "description": DESCRIPTIONS[flow].format(plural=plural),
+        "description": story.description,
         "initial_entities": b.entities,
         "images": [im.to_spec() for im in b.imgs],
         "rounds": rounds,
@@ -199,6 +259,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
             "lookalikes": list(getattr(b, "lookalikes", [])),
+            "error_claims": [{"round": i, **p.claim} for i, p in enumerate(parts) if p.claim],
             "round_roles": [p.role if p.role != "task" or p.kind == "task" else "challenge" for p in parts],
         },
     }

@@ -16,7 +16,7 @@ from . import sinks as S
 from .challenges import Slip, apply_slip, contradict
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .layout import skeleton
-from .recipes import RecipeBase
+from .recipes import CONTRADICTION_SHARE, RecipeBase
 from .sinks import Mistake
 
 
@@ -225,8 +225,8 @@ class DBRecipe(RecipeBase, ABC):
             # the user states a detail the phone's data contradicts, misreads a printed amount (the images
             # contradict them), or corrects their own detail
             own = self.offers("mistake")
-            world = self.offers("slip") and (not own or b.rng.random() < 0.4)
-            contradiction = not world and any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
+            contradiction = any(b.imgs[i].amount for i in self.ids) and b.rng.random() < CONTRADICTION_SHARE
+            world = not contradiction and self.offers("slip") and (not own or b.rng.random() < 0.6)
             challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":
             challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]

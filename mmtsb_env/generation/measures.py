@@ -143,10 +143,18 @@ def mutation_touches_staged(s: Scenario) -> bool:
 
 
 def correction_contradicts_image(s: Scenario) -> bool:
-    """A correction round whose query states a value that the images contradict (the generator's record of it)."""
-    return any(r.kind == "correction" and r.report and not any(f in r.query for f in r.report) and
-               any(f in (s.metadata.get("image_values", []) + s.metadata.get("derived_values", [])) for f in r.report)
-               for r in s.rounds) or "image_claim" in str(s.metadata.get("recipe", ""))
+    """The user states a value an image contradicts: a ``metadata.error_claims`` entry (source
+    ``image``) that holds -- its round is a correction whose query carries the wrong value and not
+    the right one, and the right value is one the images show or give (and the reply reports)."""
+    shown = set(map(str, s.metadata.get("image_values", []))) | set(map(str, s.metadata.get("derived_values", []))) | set(s.facts)
+    for claim in s.metadata.get("error_claims", []):
+        if claim.get("source") != "image" or not 0 <= claim.get("round", -1) < len(s.rounds):
+            continue
+        r = s.rounds[claim["round"]]
+        right, wrong = str(claim.get("right")), str(claim.get("wrong"))
+        if r.kind == "correction" and wrong in r.query and right not in r.query and right in shown and right in r.report:
+            return True
+    return False
 
 
 def unrelated_rounds(s: Scenario) -> int:

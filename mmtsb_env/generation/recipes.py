@@ -28,6 +28,10 @@ DOMAIN_CATEGORIES = {
 }
 
 
+EDIT_SHARE = 0.25  # generic state mutations where the user takes back part of what the assistant made
+CONTRADICTION_SHARE = 0.85  # error corrections where the user's value contradicts an image (when one shows a value)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -109,9 +113,9 @@ class GenericRecipe(RecipeBase):
         flow = make_flow(b, flow_name, category)
         n = max(n, flow.min_group + (1 if arrival != "upfront" else 0))
         ids = flow.draft(b, n)
-        # state mutation: mostly the user takes back part of what was made (one round more), else the
-        # phone's connectivity changes under the assistant (no extra round)
-        edit = challenge == "state_mutation" and b.rng.random() < 0.75
+        # state mutation: sometimes the user takes back part of what was made (one round more); else the
+        # composer has the user delete a staged look-alike, or change the phone's connectivity
+        edit = challenge == "state_mutation" and b.rng.random() < EDIT_SHARE
         if edit:
             budget = min(budget, 4)
         slots = skeleton(arrival, ids, b.rng, budget=budget, min_group=max(1, flow.min_group), additive=flow.additive)
@@ -130,10 +134,11 @@ class GenericRecipe(RecipeBase):
             variant = "criterion" if flippable and b.rng.random() < 0.5 else "destination"
             need_undo = variant == "destination"
         elif challenge == "error_correction":
+            # mostly the paper's kind: the user states a value one of the images contradicts
             roll = b.rng.random()
-            if roll < (0.65 if flow.name in ("compare", "compute") else 0.35):
-                variant = "contradiction"  # the user states a value the images contradict
-            elif flow.name == "compare" and roll < 0.85:
+            if roll < CONTRADICTION_SHARE and any(b.imgs[i].amount or b.imgs[i].date for i in ids):
+                variant = "contradiction"
+            elif flow.name == "compare" and roll < 0.93:
                 variant = "criterion"
             else:
                 variant = "sink"
@@ -144,7 +149,7 @@ class GenericRecipe(RecipeBase):
         sink = b.rng.choice([S.NoteSink, S.FileSink])(b) if late_container else choose_sink(b, full, flow, need_extend=flow.additive and (len(tasks) > 1 or late_container),
                            need_revise=(not flow.additive and len(tasks) > 1) or variant == "criterion" or late_container,
                            need_undo=need_undo, need_mistake=need_mistake,
-                           need_online=challenge == "state_mutation" and not edit and b.rng.random() < 0.8,
+                           need_online=challenge == "state_mutation" and not edit and b.rng.random() < 0.3,
                            need_edit=edit)
         share = None
         if any(s.role == "share" for s in slots):

@@ -336,3 +336,52 @@ def _person_named_in_full(b: Build, parts: list[Part], contact: dict[str, Any]) 
     full = f"{contact.get('first_name', '')} {contact.get('last_name', '')}".strip()
     said = " ".join(p.request for p in parts) + " " + " ".join(json.dumps(im.render_spec(), ensure_ascii=False) for im in b.imgs)
     return bool(full) and norm(full) in norm(said)
+
+
+# ---------------------------------------------------------------------------- state mutation on the staged world
+# table -> (delete tool, its key argument, the column holding that argument's value, what the user calls the row)
+DELETES: dict[str, tuple[str, str, str, str]] = {
+    "simple_note.notes": ("simple_note_delete_note", "note_id", "id", "note"),
+    "todoist.tasks": ("todoist_delete_task", "task_id", "id", "Todoist task"),
+    "gmail.drafts": ("gmail_delete_draft", "draft_id", "id", "email draft"),
+    "file_system.files": ("file_system_delete_file", "file_path", "path", "file"),
+    "phone.alarms": ("alarms_delete_alarm", "alarm_id", "id", "alarm"),
+    "reminder.reminders": ("remove_reminder", "reminder_id", "reminder_id", "reminder"),
+    "calendar.events": ("remove_calendar_event", "calendar_event_id", "calendar_event_id", "calendar event"),
+    "spotify.playlists": ("spotify_delete_playlist", "playlist_id", "id", "playlist"),
+    "venmo.payment_requests": ("venmo_delete_payment_request", "payment_request_id", "id", "Venmo request"),
+}
+CLEANUP_ASKS = (
+    "While you're in there, my old {noun} {name} is out of date now, so please delete it. Leave the current one alone.",
+    "Also, I still have the old {noun} {name} lying around; delete that one, it's obsolete. Don't touch the new one.",
+    "And please get rid of the outdated {noun} {name} - I don't need it any more, but keep everything else.",
+)
+
+
+def cleanup_part(b: Build, lookalikes: list[dict[str, Any]]) -> Part | None:
+    """A state-mutation round: the user asks to delete one staged look-alike (the old one, not the one the task
+    uses), named so that only it fits; None when no staged look-alike can be named that way."""
+    from ..world.schema import TABLES
+    from .core import call
+
+    options = [e for e in lookalikes if e["table"] in DELETES]
+    b.rng.shuffle(options)
+    for e in options:
+        table = e["table"]
+        tool, arg, col, noun = DELETES[table]
+        look, key = LOOKS[table], TABLES[table].key
+        row = next((r for r in b.entities.get(table, []) if r.get(key) == e["key"]), None)
+        if row is None:
+            continue
+        label = str(row.get(look.label) or "")
+        same = [r for r in list(b.wi.tables.get(table, {}).values()) + b.entities.get(table, [])
+                if norm(str(r.get(look.label) or "")) == norm(label)]
+        if not label or len(same) > 1 or _shows(label, b.image_values + b.derived + b.keys):
+            continue  # one row only fits the name, and naming it gives nothing of the images away
+        name = f"'{label}'" if col != "path" else label
+        ask = b.rng.choice(CLEANUP_ASKS).format(noun=noun, name=name)
+        part = Part(ask, [call(tool, **{arg: row[col]})], f"Deleted the old {noun} {name}; the current one is unchanged.",
+                    kind="state_mutation", is_task=True, role="challenge")
+        part.guidance.append(f"You want only the old {noun} {name} deleted, nothing else.")
+        return part
+    return None
