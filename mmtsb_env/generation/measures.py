@@ -88,6 +88,7 @@ def _targets(s: Scenario) -> list[tuple[str, Any, str]]:
 
 
 def _key(table: str) -> str:
+    import mmtsb_env.apps  # noqa: F401  (declares the tables)
     from ..world.schema import TABLES
 
     spec = TABLES.get(table)
@@ -120,8 +121,10 @@ def recorded_lookalikes(s: Scenario) -> list[dict[str, Any]]:
         row = next((r for r in s.initial_entities.get(table, []) if r.get(k) == e.get("key")), None)
         if row is None:
             continue
-        if e.get("of") == "new":
-            labels = [label_of(c.row or {}) for c in s.expected_changes if c.table == table and c.operation == "create"]
+        of = str(e.get("of"))
+        if of == "new" or of.startswith("new:"):  # a row the task makes (in this table, or in the one named)
+            made_in = of[4:] or table
+            labels = [label_of(c.row or {}) for c in s.expected_changes if c.table == made_in and c.operation == "create"]
         else:
             target = next((r for r in s.initial_entities.get(table, []) if r.get(k) == e.get("of")), None)
             target = target or world_index(s.world_seed).tables.get(table, {}).get(e.get("of"))

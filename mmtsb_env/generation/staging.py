@@ -81,6 +81,13 @@ def _other_project(b: Build, row: dict[str, Any]) -> dict[str, Any]:
     return {"project_id": b.rng.choice(sorted(projects)), "section_id": None, "order_index": 1} if projects else {}
 
 
+def _email_as_draft(b: Build, row: dict[str, Any]) -> dict[str, Any]:
+    if row.get("sender_id") != b.wi.owner_id:
+        return {}
+    return {"user_id": b.wi.owner_id, "recipient_ids": list(row.get("recipient_ids") or []), "subject": row.get("subject"),
+            "body": row.get("body")}
+
+
 LOOKS: dict[str, Look] = {
     "phone.contacts": Look("first_name", person=True, fresh=("email", "phone_number"), by="name"),
     "calendar.events": Look("title", same_label=True, when=("start_datetime", "end_datetime"), text=("description",),
@@ -96,8 +103,12 @@ LOOKS: dict[str, Look] = {
     "spotify.playlists": Look("title", when=("created_at", "updated_at"), by="name"),
     "venmo.payment_requests": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_amount),
 }
-PER_TABLE = 3  # targets per table that get a look-alike
-MIN_STAGED = 6  # below this many look-alikes, the targets get a second (and third) one
+# a table whose new rows get look-alikes in another table: (that table, the row there)
+TWINS: dict[str, tuple[str, Callable[[Build, dict[str, Any]], dict[str, Any]]]] = {
+    "gmail.emails": ("gmail.drafts", _email_as_draft),
+}
+PER_TABLE = 4  # targets per table that get a look-alike
+MIN_STAGED = 8  # below this many look-alikes, the targets get a second (and third) one
 
 
 # ---------------------------------------------------------------------------- values
@@ -272,6 +283,9 @@ def targets(b: Build, parts: list[Part], run: Any) -> dict[str, list[dict[str, A
     for table, d in run.world.diff().items():
         if table in LOOKS:
             out.setdefault(table, []).extend([*d.created, *(before for before, _ in d.updated), *d.deleted])
+        elif table in TWINS:  # a row the task makes has a look-alike in a sibling table (a sent email: an old draft)
+            twin, convert = TWINS[table]
+            out.setdefault(twin, []).extend({**convert(b, r), "_made_in": table} for r in d.created if convert(b, r))
     for table, rows in b.entities.items():
         if table in LOOKS:
             out.setdefault(table, []).extend(rows)
@@ -294,7 +308,7 @@ def stage_lookalikes(b: Build, parts: list[Part]) -> list[dict[str, Any]]:
     found = targets(b, parts, run)
     order = sorted(found, key=lambda t: (t == "phone.contacts", t))
     total = 0
-    for rounds in (1, 2, 3):
+    for rounds in (1, 2, 3, 4):
         for table in order:
             seen: set[str] = set()
             for target in found[table]:
@@ -306,11 +320,12 @@ def stage_lookalikes(b: Build, parts: list[Part]) -> list[dict[str, Any]]:
                     break
                 if table == "phone.contacts" and not _person_named_in_full(b, parts, target):
                     continue
-                made = make_lookalike(b, table, target)
+                made = make_lookalike(b, table, {k: v for k, v in target.items() if k != "_made_in"})
                 labels = {norm(str(r.get(LOOKS[table].label))) for r, *_ in plan.get(table, [])}
                 if made is not None and (LOOKS[table].person or norm(str(made[0].get(LOOKS[table].label))) not in labels
                                          or LOOKS[table].same_label):
-                    plan.setdefault(table, []).append((made[0], target.get(TABLES[table].key), made[1], made[2]))
+                    of = f"new:{target['_made_in']}" if "_made_in" in target else target.get(TABLES[table].key)
+                    plan.setdefault(table, []).append((made[0], of, made[1], made[2]))
                     total += 1
         if total >= MIN_STAGED:
             break
