@@ -26,6 +26,8 @@ from .world_index import norm
 
 _MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")
 _ISO = re.compile(r"^\d{4}-\d\d-\d\d$")
+_TIME = re.compile(r"^\d{1,2}:\d\d$")
+_PHONE = re.compile(r"^(?=(?:\D*\d){7,15}\D*$)[\d\-\s().+]+$")
 
 
 def _shown(b: Build) -> str:
@@ -39,6 +41,16 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
         if _ISO.match(right):
             d = date.fromisoformat(right) + timedelta(days=b.rng.choice([-3, -2, -1, 1, 2, 3, 7]))
             cand = d.isoformat()
+        elif _TIME.match(right):  # a time read half an hour or an hour off
+            h, m = (int(x) for x in right.split(":"))
+            t = (h * 60 + m + b.rng.choice([-90, -60, -30, 30, 60, 90])) % (24 * 60)
+            cand = f"{t // 60:02d}:{t % 60:02d}" if len(right.split(":")[0]) == 2 else f"{t // 60}:{t % 60:02d}"
+        elif _PHONE.match(right):  # a phone number with two neighbouring digits swapped
+            d = list(right)
+            pos = [k for k, ch in enumerate(d) if ch.isdigit()][3:]
+            j = b.rng.randrange(len(pos) - 1)
+            d[pos[j]], d[pos[j + 1]] = d[pos[j + 1]], d[pos[j]]
+            cand = "".join(d)
         elif _MONEY.match(right):
             decimals = 2 if "." in right else 0
             v = float(right.replace(",", ""))
@@ -60,6 +72,20 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
     return None
 
 
+def claimable(im: Any) -> str | None:
+    """The value of an image a user could misread and state wrongly: its amount, else its time, else a
+    person's phone number (as printed)."""
+    if im.amount:
+        return f"{im.amount:,.2f}"
+    for t in (im.time, (im.extra or {}).get("opens")):
+        if t and _TIME.match(str(t)):
+            return str(t)
+    phone = (im.person or {}).get("phone")
+    if phone and _PHONE.match(str(phone)):
+        return str(phone)
+    return None
+
+
 def contradiction_target(p: Payload) -> str | None:
     """The fact a user would misremember: the last money amount or date the result reports."""
     for f in reversed(p.facts):
@@ -77,18 +103,19 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     right = contradiction_target(p) if p is not None else None
     which = None
     if right is None:
-        priced = [i for i in scope if b.imgs[i].amount]
+        shown_values = {i: claimable(b.imgs[i]) for i in scope}
+        priced = [i for i in scope if shown_values[i]]
         if not priced:
             return False
         i = b.rng.choice(priced)
-        right = f"{b.imgs[i].amount:,.2f}"
+        right = shown_values[i]
         k = sorted(scope).index(i)
         one = b.imgs[i].noun
         which = f"this {one}" if len(scope) == 1 else f"the {ORDINALS[k]} {one}"
     wrong = wrong_value(b, right, (list(p.facts) if p else []) + b.image_values + b.derived)
     if wrong is None:
         return False
-    money = not _ISO.match(right)
+    money = bool(_MONEY.match(right))
     shown_wrong = f"${wrong}" if money else wrong
     shown_right = f"${right}" if money else right
     if which is None:

@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from . import sinks as S
-from .challenges import Slip, apply_slip, contradict
+from .challenges import Slip, apply_slip, claimable, contradict
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .layout import skeleton
 from .recipes import CONTRADICTION_SHARE, RecipeBase
@@ -225,7 +225,7 @@ class DBRecipe(RecipeBase, ABC):
             # the user states a detail the phone's data contradicts, misreads a printed amount (the images
             # contradict them), or corrects their own detail
             own = self.offers("mistake")
-            contradiction = any(b.imgs[i].amount for i in self.ids) and b.rng.random() < CONTRADICTION_SHARE
+            contradiction = any(claimable(b.imgs[i]) for i in self.ids) and b.rng.random() < CONTRADICTION_SHARE
             world = not contradiction and self.offers("slip") and (not own or b.rng.random() < 0.6)
             challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":

@@ -16,7 +16,7 @@ from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import setup_read
-from .challenges import can_edit, contradict, edit_made
+from .challenges import can_edit, claimable, contradict, edit_made
 
 
 # image categories whose results suit a domain's sinks (used to honour a domain preference)
@@ -136,7 +136,7 @@ class GenericRecipe(RecipeBase):
         elif challenge == "error_correction":
             # mostly the paper's kind: the user states a value one of the images contradicts
             roll = b.rng.random()
-            if roll < CONTRADICTION_SHARE and any(b.imgs[i].amount or b.imgs[i].date for i in ids):
+            if roll < CONTRADICTION_SHARE and any(b.imgs[i].date or claimable(b.imgs[i]) for i in ids):
                 variant = "contradiction"
             elif flow.name == "compare" and roll < 0.93:
                 variant = "criterion"
