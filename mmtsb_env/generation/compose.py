@@ -16,7 +16,7 @@ from typing import Any
 
 from ..scenario.model import Scenario
 from ..tools.registry import get_tool
-from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
+from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, GenerationError, Part, call, unique
 from .engine import vision_steps
 from .db_recipes import make_db_recipe
@@ -164,7 +164,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     b.recipe_use = dict(recipe_use or {})
     extra_round = challenge in ("goal_change", "error_correction")
     budget = 5 - (1 if extra_round else 0)
-    n = n_images or rng.randint(MIN_IMAGES, MAX_IMAGES)
+    n = n_images or rng.choices(list(IMAGE_COUNT_WEIGHTS), weights=list(IMAGE_COUNT_WEIGHTS.values()))[0]
 
     if flow in GENERIC_FLOWS:
         recipe = GenericRecipe.make(b, flow, n, arrival, challenge, budget, category=category)
@@ -176,30 +176,44 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
     b.lookalikes = stage_lookalikes(b, parts)
-    _apply_challenge(b, recipe, parts, challenge)
+    _apply_challenge(b, recipe, parts, challenge, arrival)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
 
 
-_CHANGES_ROWS = re.compile(r"update|delete|remove|modify|mark|complete")
+_CHANGES_ROWS = re.compile(r"update|delete|remove|modify")
 
 
-def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -> None:
+def _merge(part: Part, extra: Part) -> None:
+    """``extra``'s request and work added to ``part`` (which becomes a state mutation)."""
+    part.request, part.answer = f"{part.request} {extra.request}", f"{part.answer} {extra.answer}"
+    part.steps += extra.steps
+    part.guidance += extra.guidance
+    part.kind = "state_mutation"
+
+
+def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str, arrival: str) -> None:
     """Goal changes and corrections are woven in by the recipe; state mutations are added here: mostly
     the user asks to delete a staged look-alike (an old copy of what the task works on), else the
     user's own connectivity change before a round."""
     if challenge != "state_mutation":
         return
-    changes = [st["name"] for p in parts if p.kind == "state_mutation" for st in p.steps if "name" in st]
-    if any(_CHANGES_ROWS.search(t) for t in changes):
-        return  # the recipe planned a change of its target rows, and the solution updates or deletes rows
-    if len(parts) < MAX_ROUNDS:
-        extra = cleanup_part(b, b.lookalikes)
-        if extra is not None:
+    mutations = [p for p in parts if p.kind == "state_mutation"]
+    # the recipe's own: the user changed target rows, and the solution updates or deletes stored rows
+    fixes_rows = any(p.state_changes and any(_CHANGES_ROWS.search(st.get("name", "")) for st in p.steps) for p in mutations)
+    extra = cleanup_part(b, b.lookalikes) if not fixes_rows else None
+    if extra is not None:
+        if mutations:  # the user takes back part of what was made: and the old copy goes too
+            _merge(mutations[-1], extra)
+        elif len(parts) >= MAX_ROUNDS:  # no room for a round of its own: the last request asks for it too
+            _merge(parts[-1], extra)
+        elif arrival == "late":  # before the pictures, so they still arrive in the last third
+            parts.insert(next(i for i, p in enumerate(parts) if p.image_ids), extra)
+        else:
             parts.append(extra)
-            return
-    if changes:
-        return  # the user changed target rows themselves; the solution works around them
+        return
+    if mutations:
+        return  # the recipe planned a change of the rows: its target rows, or what the assistant made
     candidates = [i for i in range(len(parts)) if parts[i].is_task]
     b.rng.shuffle(candidates)
     candidates.sort(key=lambda i: i == 0)  # prefer a later round

@@ -417,14 +417,20 @@ VISION_CROP_FACTS = ("doc_box", "product_box")
 ENHANCE_FACTOR = 1.6
 
 
-def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
-    """The visual tool calls the round's new harder images need before their values are read.
+VISION_MIN_DIFFICULTY = 2  # below this level an image is legible as sent: the reference path reads it directly
+UPRIGHT_MIN_ANGLE = 45  # a photo turned at least this far (sideways, upside down) is turned back first at any level
 
-    Only images of difficulty >= 1 (rotation, blur, noise; small print): a photo taken sideways
-    or upside down (the renderer reports its ``rotation``) is turned back first; photos are
-    cropped to the box the renderer reports (its draft pass, no pixels drawn here; ``crop_image``
-    takes 0-1000 coordinates, so the pixel box is scaled by the reported ``frame``), other images
-    are enhanced.
+
+def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
+    """The visual tool calls the round's new images need before their values are read.
+
+    The visual tools are always offered, but the reference path uses them only where an image is
+    not legible as sent (the paper never mandates them): a photo taken sideways or upside down
+    (the renderer reports its ``rotation``) is turned back first; from
+    :data:`VISION_MIN_DIFFICULTY` on (heavy blur, noise, small print), photos are also cropped to
+    the box the renderer reports (its draft pass, no pixels drawn here; ``crop_image`` takes
+    0-1000 coordinates, so the pixel box is scaled by the reported ``frame``) and other images are
+    enhanced.
     """
     from ..vision.render import render
 
@@ -434,10 +440,13 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
         if im.difficulty < 1:
             continue
         facts = render(im.render_spec()).facts
+        angle = facts.get("rotation")
+        turned = isinstance(angle, (int, float)) and abs(angle) % 360 >= UPRIGHT_MIN_ANGLE
+        if im.difficulty < VISION_MIN_DIFFICULTY and not turned:
+            continue
         box = next((facts[k] for k in VISION_CROP_FACTS if isinstance(facts.get(k), (list, tuple)) and len(facts[k]) == 4), None)
         frame = facts.get("frame")
         target: Any = i
-        angle = facts.get("rotation")
         if isinstance(angle, (int, float)) and angle:
             label = f"upright{i}"
             steps.append({"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(angle), "expand": True},
@@ -446,6 +455,8 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
             box = facts.get("upright_box", box)
             if frame and angle % 180:
                 frame = frame[::-1]
+        if im.difficulty < VISION_MIN_DIFFICULTY:
+            continue  # turned upright; otherwise legible
         if box is not None and frame:
             w, h = frame
             left, upper = (max(0, min(999, int(v * 1000 // d))) for v, d in ((box[0], w), (box[1], h)))
