@@ -109,6 +109,28 @@ FOLLOW_ONS: dict[str, tuple[str, ...]] = {
     "setup": ("",),
 }
 
+# why the user wants it, said after a short request (flow or round role -> sentences)
+REASONS: dict[str, tuple[str, ...]] = {
+    "aggregate": ("I want it all in one place so I stop digging through photos.", "That way I have everything together later.",
+                  "I'll need the whole lot in one place later this week."),
+    "compare": ("I only want to act on the best one, not all of them.", "I can't be bothered to compare them myself.",
+                "I keep going back and forth on which one it is."),
+    "filter": ("I don't care about the rest of them.", "Only those matter to me right now.", "The others can wait."),
+    "compute": ("I want the number right, so please don't guess.", "I'd rather not do the maths myself.",
+                "Make sure the number comes from the pictures."),
+    "validate": ("I'd like my phone to match what's on paper.", "I don't trust what I saved back then.",
+                 "Some of it was typed in a hurry."),
+    "lookup_chain": ("It should all be on my phone somewhere.", "You'll have to look things up for this one.",
+                     "I know it's in there, I just can't find it quickly."),
+    "cross_reference": ("I don't want duplicates on my phone.", "Only what's missing, please.",
+                        "I've lost track of what I already have."),
+    "setup": ("The pictures will follow in a minute.", "I'll send you the pictures right after this.",
+              "Then I've got some photos for you."),
+    "share": ("They asked me about it earlier.", "They'll want to see it too.", "It saves me writing it up myself."),
+}
+SHORT = 30  # requests shorter than this many words get a reason
+
+
 PERSONA_TRAITS = {
     "terse": "You write short, to-the-point messages.",
     "chatty": "You are friendly and chatty.",
@@ -142,3 +164,8 @@ def follow_on(rng: random.Random, role: str, kind: str, delivers: bool) -> str:
     else:
         key = "more_images" if delivers else "no_images"
     return rng.choice(FOLLOW_ONS[key])
+
+
+def reason(rng: random.Random, flow: str, role: str) -> str:
+    """A sentence saying why (for a short request)."""
+    return rng.choice(REASONS.get(role) or REASONS.get(flow) or ("",))

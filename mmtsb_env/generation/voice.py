@@ -329,12 +329,14 @@ def _join(opener: str, text: str) -> str:
     return opener + text
 
 
-def speak(rng: random.Random, persona: Persona, text: str, *, first: bool, lead: str = "") -> str:
-    """``text`` worded by ``persona`` (``first``: the conversation's first request; ``lead``: a
-    sentence of the user's story put first, :mod:`.story`)."""
+def speak(rng: random.Random, persona: Persona, text: str, *, first: bool, lead: str = "", tail: str = "") -> str:
+    """``text`` worded by ``persona`` (``first``: the conversation's first request; ``lead`` and
+    ``tail``: sentences of the user's story put first and last, :mod:`.story`)."""
     text = reopen(rng, rephrase(rng, text))
     if lead:
         text = f"{lead} {text}"
+    if tail:
+        text = f"{text.rstrip()} {tail}"
     for a, b in persona.swaps:
         text = _outside_quotes(text, lambda s, a=a, b=b: s.replace(a, b))
     text = _join(rng.choice(persona.openers if first else persona.later), text)
