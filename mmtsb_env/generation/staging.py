@@ -364,7 +364,6 @@ DELETES: dict[str, tuple[str, str, str, str]] = {
     "reminder.reminders": ("remove_reminder", "reminder_id", "reminder_id", "reminder"),
     "calendar.events": ("remove_calendar_event", "calendar_event_id", "calendar_event_id", "calendar event"),
     "spotify.playlists": ("spotify_delete_playlist", "playlist_id", "id", "playlist"),
-    "venmo.payment_requests": ("venmo_delete_payment_request", "payment_request_id", "id", "Venmo request"),
 }
 CLEANUP_ASKS = (
     "While you're in there, my old {noun} {name} is out of date now, so please delete it. Leave the current one alone.",

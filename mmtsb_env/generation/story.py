@@ -157,10 +157,10 @@ def draw_story(rng: random.Random, category: str, persona: str, owner_name: str,
 
 def follow_on(rng: random.Random, role: str, kind: str, delivers: bool) -> str:
     """The sentence a later round opens with."""
-    if kind in ("goal_change", "correction", "state_mutation") and not (kind == "correction" and delivers):
-        key = kind
-    elif role in ("share", "setup"):
+    if role in ("share", "setup"):
         key = role
+    elif kind in ("goal_change", "correction", "state_mutation") and not (kind == "correction" and delivers):
+        key = kind
     else:
         key = "more_images" if delivers else "no_images"
     return rng.choice(FOLLOW_ONS[key])
