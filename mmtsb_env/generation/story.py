@@ -92,6 +92,10 @@ SITUATIONS: dict[str, tuple[tuple[str, str], ...]] = {
          "You are setting your phone up like your old one."),
     ),
 }
+# how the first sentence ends (so that no opening sentence repeats across a suite)
+ENDINGS = ("", " - it's been a long week", " and I want it done today", ", so bear with me", " and I'm short on time",
+           " and honestly it's a mess", ", which is why I need you", " and I keep putting it off", " before I forget",
+           " and the deadline is close", " and I'd rather not do it by hand", " - fun times")
 GENERIC_SITUATION = ("I've got a few pictures I need help with.", "You have pictures you need help with.")
 
 # round role / kind -> first sentences of a later round
@@ -150,6 +154,7 @@ class Story:
 def draw_story(rng: random.Random, category: str, persona: str, owner_name: str, flow_text: str) -> Story:
     """The scenario's situation for its main image category, in the persona's voice."""
     opening, situation = rng.choice(SITUATIONS.get(category, (GENERIC_SITUATION,)))
+    opening = opening[:-1] + rng.choice(ENDINGS) + opening[-1]
     trait = PERSONA_TRAITS.get(persona, "")
     description = f"You are {owner_name}. {trait} {situation} {flow_text}".replace("  ", " ").strip()
     return Story(opening, description)

@@ -33,7 +33,9 @@ def test_every_design_cell_at_least_twice(suite):
 def test_spread_over_domains_and_image_categories(suite):
     dom = Counter(d for s in suite for d in s.domains)
     cat = Counter(c for s in suite for c in s.metadata["image_categories"])
-    assert set(DOMAINS) <= set(dom) and min(dom[d] for d in DOMAINS) >= 10
+    # every app; spotify (only SpotifyLookup and a setup read use it, since the asides went: issue #32) is the thinnest
+    assert set(DOMAINS) <= set(dom) and min(dom[d] for d in DOMAINS) >= 5, dom
+    assert sum(dom[d] >= 10 for d in DOMAINS) >= 14, dom
     # settings screenshots have one recipe (SettingsMatch), which plays two of the 28 flow x challenge pairs and gets
     # its fair share of them (the suite draws among the least used recipes); every other category is in >= 10
     assert set(CATEGORIES) <= set(cat) and cat["settings"] >= 5, cat
