@@ -70,32 +70,51 @@ SITUATIONS: dict[str, tuple[tuple[str, str], ...]] = {
          "You are exploring a new neighbourhood and photographed shop signs."),
         ("I'm planning errands for Saturday and took photos of the opening hours.",
          "You are planning Saturday errands from photos of shop signs."),
+        ("We just moved to this part of town and I photographed the shops on our street.",
+         "You just moved and photographed the shops nearby."),
+        ("I walked the high street at lunch and took pictures of a few shop fronts.",
+         "You photographed shop fronts on the high street."),
+        ("My mum is visiting and I'm working out where we can go and when.",
+         "Your mother is visiting and you are planning where to go."),
     ),
     "table_document": (
         ("I'm coordinating the schedule for our group and the tables came through today.",
          "You are coordinating a group's schedule from tables."),
         ("I got the latest sheets from the office and need to act on them.",
          "You received sheets from the office that need acting on."),
+        ("The community centre posted its new timetable and I took pictures of it.",
+         "You photographed a community centre's timetable."),
+        ("Our club secretary sent round the printed tables for next month.",
+         "Your club sent printed tables for next month."),
     ),
     "handwritten_note": (
         ("I found some handwritten notes in my bag and want them sorted out.",
          "You found handwritten notes and want them dealt with."),
         ("My partner left me a few scribbled lists this morning.",
          "Your partner left you handwritten lists."),
+        ("I jotted some things down on paper during the meeting and want them on my phone.",
+         "You jotted notes on paper during a meeting."),
+        ("My flatmate wrote me a few notes on the fridge.",
+         "Your flatmate left notes on the fridge."),
     ),
     "song_list": (
         ("A friend has been sending me music recommendations all week.",
          "A friend sent you music recommendations."),
+        ("I'm putting together music for a road trip.", "You are collecting music for a road trip."),
     ),
     "settings": (
         ("I'm setting up my phone the way my old one was.",
          "You are setting your phone up like your old one."),
+        ("My phone has been acting up since the update.", "Your phone has been acting up since an update."),
+        ("I took screenshots of my settings before the reset.", "You screenshotted your settings before a reset."),
     ),
 }
 # how the first sentence ends (so that no opening sentence repeats across a suite)
 ENDINGS = ("", " - it's been a long week", " and I want it done today", ", so bear with me", " and I'm short on time",
            " and honestly it's a mess", ", which is why I need you", " and I keep putting it off", " before I forget",
-           " and the deadline is close", " and I'd rather not do it by hand", " - fun times")
+           " and the deadline is close", " and I'd rather not do it by hand", " - fun times",
+           " and I could use a hand", ", long story", " and my head is spinning", " and I need it sorted",
+           " while I have five minutes", " on my lunch break")
 GENERIC_SITUATION = ("I've got a few pictures I need help with.", "You have pictures you need help with.")
 
 # round role / kind -> first sentences of a later round
