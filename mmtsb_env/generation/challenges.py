@@ -137,11 +137,12 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     part.request = f"{part.request} {claim}"
     part.answer = f"{fixed} {part.answer}"
     part.kind = "correction"
-    part.clarifications.append({"answer": f"Oh, you're right - I misread it. Go with what the {noun or 'image'} shows.",
-                                "keywords": ["shows", "says", "image", "not", "misread", "actually"]})
+    part.confirm = f"Oh, you're right - I misread it. Go with what the {noun or 'image'} shows."
+    part.clarifications.append({"answer": part.confirm, "keywords": ["shows", "says", "image", "not", "misread", "actually"]})
     part.guidance.append(f"You state {shown_wrong} on purpose: you misread it. If the assistant points out that the image "
                          f"shows something else, agree that the image is right; never insist on {shown_wrong}.")
     part.claim = {"wrong": wrong, "right": right, "source": "image"}
+    part.claim_text = shown_wrong
     part.report = [right]
     if right not in part.facts:
         part.facts.append(right)

@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..scenario.model import Scenario
+from ..scenario.model import Round, Scenario
 from ..tools.registry import get_tool
 from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, GenerationError, Part, call, unique
@@ -181,6 +181,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
                      scenario_id=scenario_id)
 
 
+WRONG_CLAIMS = "wrong_claim" in Round.__dataclass_fields__  # the scenario model carries scripted wrong claims (issue #30)
 _CHANGES_ROWS = re.compile(r"update|delete|remove|modify")
 
 
@@ -242,8 +243,14 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
         query = speak(b.rng, persona, p.request, first=i == 0, lead=lead, tail=tail)
         if not p.report and p.facts and TELLS.search(query):
             p.report = list(p.facts)
+        extra = {}
+        if p.claim and p.claim_text and WRONG_CLAIMS and p.claim_text.lower() in query.lower():
+            # issue #30's Round.wrong_claim, once the scenario model has it: the user simulator confirms it
+            # itself, so the confirmation is no longer a clarification
+            extra["wrong_claim"] = {"text": p.claim_text, "confirm": p.confirm, "keywords": [p.claim["wrong"]]}
+            p.clarifications = [c for c in p.clarifications if c.get("answer") != p.confirm]
         rounds.append({
-            "query": query, "image_ids": list(p.image_ids),
+            **extra, "query": query, "image_ids": list(p.image_ids),
             "instructions": p.instructions or _instructions(b, p, i, parts, lookalike_nouns),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
             "answer": p.answer, "report": list(p.report),

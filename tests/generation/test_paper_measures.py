@@ -172,3 +172,43 @@ def test_deleting_the_row_meant_instead_of_its_old_copy_fails():
         if found == 3:
             break
     assert found >= 1
+
+
+def test_look_alikes_never_change_what_the_task_means():
+    """The solution played with and without the staged look-alikes makes the same expected changes."""
+    import dataclasses
+
+    from mmtsb_env.generation.dryrun import expected_changes, play as dry
+    from mmtsb_env.generation.staging import DELETES
+    from mmtsb_env.world.schema import table_spec
+
+    checked = 0
+    for s in nominal()[:40]:
+        fake = {(e["table"], e["key"]) for e in s.metadata.get("lookalikes", [])}
+        if not fake:
+            continue
+        bare = {t: [r for r in rows if (t, r[table_spec(t).key]) not in fake] for t, rows in s.initial_entities.items()}
+        # the clean-up of a look-alike (a state mutation) deletes it: those steps go, and its expected delete
+        cleanups = set()
+        for t, rows in s.initial_entities.items():
+            if t in DELETES:
+                tool, arg, col, _ = DELETES[t]
+                cleanups |= {(tool, arg, r[col]) for r in rows if (t, r[table_spec(t).key]) in fake}
+        rounds = [dataclasses.replace(r, solution=tuple(st for st in r.solution if not any(
+            st.get("name") == tool and st.get("arguments", {}).get(arg) == v for tool, arg, v in cleanups))) for r in s.rounds]
+        runs = [dry(rounds, ents, reference_time=s.reference_time, user_id=s.user_id) for ents in (s.initial_entities, bare)]
+        with_, without = (sorted(map(repr, expected_changes(r.world))) for r in runs)
+        assert with_ == without, s.id
+        checked += 1
+    assert checked >= 25
+
+
+def test_typos_never_touch_an_ordinal():
+    import random
+
+    from mmtsb_env.generation.voice import PERSONAS, speak
+
+    sloppy = next(p for p in PERSONAS if p.name == "sloppy")
+    for seed in range(40):
+        out = speak(random.Random(seed), sloppy, "Compare the second receipt with the fourth receipt and the earliest one.", first=True)
+        assert "second" in out and "fourth" in out and "earliest" in out, out
