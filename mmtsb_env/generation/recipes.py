@@ -29,7 +29,7 @@ DOMAIN_CATEGORIES = {
 
 
 EDIT_SHARE = 0.25  # generic state mutations where the user takes back part of what the assistant made
-CONTRADICTION_SHARE = 0.85  # error corrections where the user's value contradicts an image (when one shows a value)
+CONTRADICTION_SHARE = 0.95  # error corrections where the user's value contradicts an image (when one shows a value)
 
 
 def _cap(text: str) -> str:
