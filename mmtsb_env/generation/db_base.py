@@ -16,7 +16,11 @@ from . import sinks as S
 from .challenges import Slip, apply_slip, claimable, contradict
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .layout import skeleton
-from .recipes import CONTRADICTION_SHARE, RecipeBase
+from .recipes import RecipeBase
+
+# error corrections of a database recipe where an image contradicts the user (when one shows a value); the rest
+# are mostly the phone's data contradicting the user (world slips), which only these recipes can stage
+DB_CONTRADICTION_SHARE = 0.85
 from .sinks import Mistake
 
 
@@ -225,7 +229,7 @@ class DBRecipe(RecipeBase, ABC):
             # the user states a detail the phone's data contradicts, misreads a printed amount (the images
             # contradict them), or corrects their own detail
             own = self.offers("mistake")
-            contradiction = any(claimable(b.imgs[i]) for i in self.ids) and b.rng.random() < CONTRADICTION_SHARE
+            contradiction = any(claimable(b.imgs[i]) for i in self.ids) and b.rng.random() < DB_CONTRADICTION_SHARE
             world = not contradiction and self.offers("slip") and (not own or b.rng.random() < 0.6)
             challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":
