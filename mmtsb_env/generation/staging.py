@@ -186,7 +186,11 @@ def make_lookalike(b: Build, table: str, target: dict[str, Any]) -> tuple[dict[s
     spec = TABLES[table]
     row = {k: v for k, v in target.items() if k in spec.columns and k not in spec.auto_columns}
     key = spec.key
-    row[key] = f"{look.strkey}_{b.new_id(table + '#')}" if look.strkey else b.new_id(table)
+    taken = {r.get(key) for r in b.entities.get(table, [])}
+    while True:  # a key no staged row has (a recipe may have set its rows' keys itself)
+        row[key] = f"{look.strkey}_{b.new_id(table + '#')}" if look.strkey else b.new_id(table)
+        if row[key] not in taken and row[key] not in b.wi.tables.get(table, {}):
+            break
     by, shared = look.by, []
     if look.person:
         first = target.get("first_name") or ""

@@ -175,6 +175,16 @@ def test_deleting_the_row_meant_instead_of_its_old_copy_fails():
     assert found >= 1
 
 
+def test_a_look_alike_never_takes_a_staged_rows_key():
+    from mmtsb_env.world.schema import table_spec
+
+    for s in nominal():
+        for t, rows in s.initial_entities.items():
+            keys = [r[table_spec(t).key] for r in rows]
+            assert len(keys) == len(set(keys)), (s.id, t)
+        assert all(e["key"] != e["of"] for e in s.metadata.get("lookalikes", [])), s.id
+
+
 def test_look_alikes_never_change_what_the_task_means():
     """The solution played with and without the staged look-alikes makes the same expected changes."""
     import dataclasses
