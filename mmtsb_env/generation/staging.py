@@ -285,8 +285,9 @@ def targets(b: Build, parts: list[Part], run: Any) -> dict[str, list[dict[str, A
     """Rows of :data:`LOOKS` tables the solution creates, updates or deletes, then the recipe's staged rows there."""
     out: dict[str, list[dict[str, Any]]] = {}
     for table, d in run.world.diff().items():
-        if table in LOOKS:
-            out.setdefault(table, []).extend([*d.created, *(before for before, _ in d.updated), *d.deleted])
+        if table in LOOKS:  # rows the task makes are marked: their look-alike imitates a row not there yet ("new")
+            out.setdefault(table, []).extend([*({**r, "_made_in": table} for r in d.created), *(before for before, _ in d.updated),
+                                              *d.deleted])
         elif table in TWINS:  # a row the task makes has a look-alike in a sibling table (a sent email: an old draft)
             twin, convert = TWINS[table]
             out.setdefault(twin, []).extend({**convert(b, r), "_made_in": table} for r in d.created if convert(b, r))
@@ -328,7 +329,8 @@ def stage_lookalikes(b: Build, parts: list[Part]) -> list[dict[str, Any]]:
                 labels = {norm(str(r.get(LOOKS[table].label))) for r, *_ in plan.get(table, [])}
                 if made is not None and (LOOKS[table].person or norm(str(made[0].get(LOOKS[table].label))) not in labels
                                          or LOOKS[table].same_label):
-                    of = f"new:{target['_made_in']}" if "_made_in" in target else target.get(TABLES[table].key)
+                    made_in = target.get("_made_in")
+                    of = target.get(TABLES[table].key) if made_in is None else "new" if made_in == table else f"new:{made_in}"
                     plan.setdefault(table, []).append((made[0], of, made[1], made[2]))
                     total += 1
         if total >= MIN_STAGED:
