@@ -37,6 +37,8 @@ CATEGORIES = {
     "settings": ("settings_screen",),  # screenshots of a phone's Settings app (the settings flow: generation/settings_recipe.py)
 }
 MIN_IMAGES, MAX_IMAGES = 3, 6
+# how often a scenario draws 3, 4, 5 or 6 images (the paper's scenarios: six is the most common, 63 %)
+IMAGE_COUNT_WEIGHTS = {3: 1, 4: 1, 5: 1, 6: 8}
 MIN_ROUNDS, MAX_ROUNDS = 2, 5
 
 

@@ -26,6 +26,8 @@ from .world_index import norm
 
 _MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")
 _ISO = re.compile(r"^\d{4}-\d\d-\d\d$")
+_TIME = re.compile(r"^\d{1,2}:\d\d$")
+_PHONE = re.compile(r"^(?=(?:\D*\d){7,15}\D*$)[\d\-\s().+]+$")
 
 
 def _shown(b: Build) -> str:
@@ -39,6 +41,16 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
         if _ISO.match(right):
             d = date.fromisoformat(right) + timedelta(days=b.rng.choice([-3, -2, -1, 1, 2, 3, 7]))
             cand = d.isoformat()
+        elif _TIME.match(right):  # a time read half an hour or an hour off
+            h, m = (int(x) for x in right.split(":"))
+            t = (h * 60 + m + b.rng.choice([-90, -60, -30, 30, 60, 90])) % (24 * 60)
+            cand = f"{t // 60:02d}:{t % 60:02d}" if len(right.split(":")[0]) == 2 else f"{t // 60}:{t % 60:02d}"
+        elif _PHONE.match(right):  # a phone number with two neighbouring digits swapped
+            d = list(right)
+            pos = [k for k, ch in enumerate(d) if ch.isdigit()][3:]
+            j = b.rng.randrange(len(pos) - 1)
+            d[pos[j]], d[pos[j + 1]] = d[pos[j + 1]], d[pos[j]]
+            cand = "".join(d)
         elif _MONEY.match(right):
             decimals = 2 if "." in right else 0
             v = float(right.replace(",", ""))
@@ -57,6 +69,20 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
             return None
         if cand != right and cand not in taken and norm(cand) not in shown:
             return cand
+    return None
+
+
+def claimable(im: Any) -> str | None:
+    """The value of an image a user could misread and state wrongly: its amount, else its time, else a
+    person's phone number (as printed)."""
+    if im.amount:
+        return f"{im.amount:,.2f}"
+    for t in (im.time, (im.extra or {}).get("opens")):
+        if t and _TIME.match(str(t)):
+            return str(t)
+    phone = (im.person or {}).get("phone")
+    if phone and _PHONE.match(str(phone)):
+        return str(phone)
     return None
 
 
@@ -80,18 +106,19 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     if right is not None and (right in b.tolerances or right in p.tolerances):
         return False  # read off an axis: a near miss may be a fair reading
     if right is None:
-        priced = [i for i in scope if b.imgs[i].amount and b.imgs[i].category != "chart"]  # a chart's value is no price
+        shown_values = {i: claimable(b.imgs[i]) for i in scope if b.imgs[i].category != "chart"}  # a chart's value is no price
+        priced = [i for i in shown_values if shown_values[i]]
         if not priced:
             return False
         i = b.rng.choice(priced)
-        right = f"{b.imgs[i].amount:,.2f}"
+        right = shown_values[i]
         k = sorted(scope).index(i)
         one = b.imgs[i].noun
         which = f"this {one}" if len(scope) == 1 else f"the {ORDINALS[k]} {one}"
     wrong = wrong_value(b, right, (list(p.facts) if p else []) + b.image_values + b.derived)
     if wrong is None:
         return False
-    money = not _ISO.match(right)
+    money = bool(_MONEY.match(right))
     shown_wrong = f"${wrong}" if money else wrong
     shown_right = f"${right}" if money else right
     if which is None:
@@ -113,6 +140,12 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     part.request = f"{part.request} {claim}"
     part.answer = f"{fixed} {part.answer}"
     part.kind = "correction"
+    part.confirm = f"Oh, you're right - I misread it. Go with what the {noun or 'image'} shows."
+    part.clarifications.append({"answer": part.confirm, "keywords": ["shows", "says", "image", "not", "misread", "actually"]})
+    part.guidance.append(f"You state {shown_wrong} on purpose: you misread it. If the assistant points out that the image "
+                         f"shows something else, agree that the image is right; never insist on {shown_wrong}.")
+    part.claim = {"wrong": wrong, "right": right, "source": "image"}
+    part.claim_text = shown_wrong
     part.report = [right]
     if right not in part.facts:
         part.facts.append(right)

@@ -10,12 +10,13 @@ expected changes, and assembles a format-v1 :class:`~mmtsb_env.scenario.model.Sc
 from __future__ import annotations
 
 import random
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..scenario.model import Scenario
+from ..scenario.model import Round, Scenario
 from ..tools.registry import get_tool
-from .axes import ARRIVALS, CHALLENGES, FLOWS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
+from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, GenerationError, Part, call, unique
 from .engine import vision_steps
 from .images import number, settle_levels
@@ -23,15 +24,11 @@ from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
 from .recipes import GenericRecipe
+from .staging import cleanup_part, stage_lookalikes
+from .db_base import DBRecipe
+from .story import SHORT, draw_story, follow_on, reason
 from .voice import TELLS, pick_persona, speak
-from .warmups import aside
 from .world_index import world_index
-
-
-# a closing round from the domain tables ("oh, and ..."): in the patterns where a round without
-# images reads as intended (progressive wants images in every task round, late in the last third)
-ASIDE_ARRIVALS = ("upfront", "mixed")
-ASIDE_RATE = 0.8
 
 
 # ---------------------------------------------------------------------------- text pieces
@@ -50,15 +47,49 @@ DESCRIPTIONS = {
 }
 
 
-def _instructions(part: Part, last: bool) -> str:
+def _instructions(b: Build, part: Part, i: int, parts: list[Part], lookalike_nouns: dict[str, str]) -> str:
+    """The round's private guidance for the user simulator: what to send, what to keep back, how to answer."""
+    last = i == len(parts) - 1
     bits = []
     if part.image_ids:
-        bits.append(f"Send image(s) {', '.join(map(str, part.image_ids))} with this message.")
+        bits.append(f"Send image(s) {', '.join(map(str, part.image_ids))} with this message (send_message_with_image). "
+                    "You cannot see them: never describe them or guess what they show; if asked, point the assistant to them.")
+    elif any(p.image_ids for p in parts[:i]):
+        bits.append("Send no new image; this refers to what you sent before.")
+    else:
+        bits.append("Send no image yet; do not mention what the pictures will show.")
+    if part.kind == "goal_change":
+        bits.append("You changed your mind: what the assistant made for the earlier request is no longer wanted. "
+                    "Expect it to remove or change that, not to leave it behind.")
+    elif part.kind == "state_mutation" and part.state_changes:
+        bits.append("You changed something on the phone yourself just before this message; if asked, say so, but do not explain the details.")
+    elif part.kind == "correction" and part.claim is None:
+        bits.append("You are correcting a detail you gave earlier; the assistant should fix what it already did.")
+    bits.extend(part.guidance)
+    for noun in sorted({lookalike_nouns[t] for t in _tables_of(part) if t in lookalike_nouns}):
+        bits.append(f"Your phone also holds older or similarly named {noun}; if the assistant asks which one you mean, "
+                    "say the one that matches the picture or your request exactly, not the old one.")
     for c in part.clarifications:
         bits.append(f"If the assistant asks for clarification, answer: \"{c['answer']}\"")
-    bits.append("Do not describe what is in the images; the assistant has to read them itself.")
-    bits.append("When the assistant confirms it is done, " + ("end the conversation." if last else "move on to the next round."))
+    if part.report:
+        bits.append("Make sure the assistant tells you the result you asked for before you move on.")
+    bits.append("When the assistant confirms it is done, " + ("end the conversation." if last else "move on to the next round.")
+                + " If it stops short, say briefly what is still missing.")
     return " ".join(bits)
+
+
+LOOKALIKE_NOUNS = {"phone.contacts": "contacts with the same first name", "calendar.events": "events with the same title",
+                   "reminder.reminders": "reminders", "simple_note.notes": "notes", "todoist.tasks": "tasks",
+                   "gmail.drafts": "drafts", "file_system.files": "files", "phone.alarms": "alarms",
+                   "spotify.playlists": "playlists", "venmo.payment_requests": "payment requests"}
+
+
+def _tables_of(part: Part) -> set[str]:
+    """Tables a round's tools work on (their app's tables, as the staging layer names them)."""
+    apps = {get_tool(st["name"]).app for st in part.steps if "name" in st}
+    if apps & {"contacts", "messages", "alarms", "phone", "gmail", "venmo"}:
+        apps |= {"phone"}
+    return {t for t in LOOKALIKE_NOUNS if t.split(".")[0] in apps or (t == "phone.alarms" and "alarms" in apps)}
 
 
 # ---------------------------------------------------------------------------- challenge helpers
@@ -114,7 +145,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
             recipe_use: dict[str, int] | None = None) -> Scenario:
     """Generate one scenario for the given axes (None = drawn from ``seed``). GenerationError if impossible.
 
-    ``tool_use`` counts the tools a suite used so far; table rounds (warm-ups, asides) favour the least used.
+    ``tool_use`` counts the tools a suite used so far; table rounds (setup reads before late images) favour the least used.
     ``recipe_use`` counts the recipes it used so far (:func:`recipe_name`); a flow's recipe is drawn among
     its least used ones, so no recipe takes a whole cell.
     """
@@ -134,7 +165,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     b.recipe_use = dict(recipe_use or {})
     extra_round = challenge in ("goal_change", "error_correction")
     budget = 5 - (1 if extra_round else 0)
-    n = n_images or rng.randint(MIN_IMAGES, MAX_IMAGES)
+    n = n_images or rng.choices(list(IMAGE_COUNT_WEIGHTS), weights=list(IMAGE_COUNT_WEIGHTS.values()))[0]
 
     if flow in GENERIC_FLOWS:
         recipe = GenericRecipe.make(b, flow, n, arrival, challenge, budget, category=category)
@@ -143,24 +174,49 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     if getattr(recipe, "variant", None) == "edit":  # notes and files keep their exact wording there (see _assemble)
         b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
-    _apply_challenge(b, recipe, parts, challenge)
-    if arrival in ASIDE_ARRIVALS and len(parts) < MAX_ROUNDS and b.rng.random() < ASIDE_RATE:
-        extra = aside(b, parts)
-        if extra is not None:
-            parts.append(extra)
     settle_levels(b.imgs, seed)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
+    b.lookalikes = stage_lookalikes(b, parts)
+    _apply_challenge(b, recipe, parts, challenge, arrival)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
 
 
-def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str) -> None:
-    """Goal changes and corrections are woven in by the recipe; state mutations are added here."""
+WRONG_CLAIMS = "wrong_claim" in Round.__dataclass_fields__  # the scenario model carries scripted wrong claims (issue #30)
+_CHANGES_ROWS = re.compile(r"update|delete|remove|modify")
+
+
+def _merge(part: Part, extra: Part) -> None:
+    """``extra``'s request and work added to ``part`` (which becomes a state mutation)."""
+    part.request, part.answer = f"{part.request} {extra.request}", f"{part.answer} {extra.answer}"
+    part.steps += extra.steps
+    part.guidance += extra.guidance
+    part.kind = "state_mutation"
+
+
+def _apply_challenge(b: Build, recipe: Any, parts: list[Part], challenge: str, arrival: str) -> None:
+    """Goal changes and corrections are woven in by the recipe; state mutations are added here: mostly
+    the user asks to delete a staged look-alike (an old copy of what the task works on), else the
+    user's own connectivity change before a round."""
     if challenge != "state_mutation":
         return
-    if any(p.kind == "state_mutation" for p in parts):
-        return  # the recipe planned a change of its target rows
+    mutations = [p for p in parts if p.kind == "state_mutation"]
+    # the recipe's own: the user changed target rows, and the solution updates or deletes stored rows
+    fixes_rows = any(p.state_changes and any(_CHANGES_ROWS.search(st.get("name", "")) for st in p.steps) for p in mutations)
+    extra = cleanup_part(b, b.lookalikes) if not fixes_rows else None
+    if extra is not None:
+        if mutations:  # the user takes back part of what was made: and the old copy goes too
+            _merge(mutations[-1], extra)
+        elif len(parts) >= MAX_ROUNDS:  # no room for a round of its own: the last request asks for it too
+            _merge(parts[-1], extra)
+        elif arrival == "late":  # before the pictures, so they still arrive in the last third
+            parts.insert(next(i for i, p in enumerate(parts) if p.image_ids), extra)
+        else:
+            parts.append(extra)
+        return
+    if mutations:
+        return  # the recipe planned a change of the rows: its target rows, or what the assistant made
     candidates = [i for i in range(len(parts)) if parts[i].is_task]
     b.rng.shuffle(candidates)
     candidates.sort(key=lambda i: i == 0)  # prefer a later round
@@ -190,12 +246,30 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
               world_seed: int, scenario_id: str | None) -> Scenario:
     rounds = []
     persona = pick_persona(b.rng)
+    lookalike_nouns = {e["table"]: LOOKALIKE_NOUNS[e["table"]] for e in getattr(b, "lookalikes", []) if e["table"] in LOOKALIKE_NOUNS}
+    main = max({im.category for im in b.imgs}, key=lambda c: (sum(im.category == c for im in b.imgs), c))
+    me = b.owner
+    plural0 = b.imgs[0].plural if len({im.category for im in b.imgs}) == 1 else "images"
+    story = draw_story(b.rng, main, persona.name, f"{me.first_name} {me.last_name}", DESCRIPTIONS[flow].format(plural=plural0))
+    own_scene = isinstance(recipe, DBRecipe)  # its first request sets its own scene ("I'm coordinating volunteers.")
     for i, p in enumerate(parts):
-        query = speak(b.rng, persona, p.request, first=i == 0)
+        if i == 0:
+            lead = "" if own_scene else story.opening
+        else:
+            lead = follow_on(b.rng, p.role, p.kind, bool(p.image_ids))
+        tail = reason(b.rng, flow, p.role) if len(f"{lead} {p.request}".split()) < SHORT else ""
+        query = speak(b.rng, persona, p.request, first=i == 0, lead=lead, tail=tail)
         if not p.report and p.facts and TELLS.search(query):
             p.report = list(p.facts)
+        extra = {}
+        if p.claim and p.claim_text and WRONG_CLAIMS and p.claim_text.lower() in query.lower():
+            # issue #30's Round.wrong_claim, once the scenario model has it: the user simulator confirms it
+            # itself, so the confirmation is no longer a clarification
+            extra["wrong_claim"] = {"text": p.claim_text, "confirm": p.confirm, "keywords": [p.claim["wrong"]]}
+            p.clarifications = [c for c in p.clarifications if c.get("answer") != p.confirm]
         rounds.append({
-            "query": query, "image_ids": list(p.image_ids), "instructions": p.instructions or _instructions(p, i == len(parts) - 1),
+            **extra, "query": query, "image_ids": list(p.image_ids),
+            "instructions": p.instructions or _instructions(b, p, i, parts, lookalike_nouns),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
             "answer": p.answer, "report": list(p.report),
         })
@@ -207,14 +281,13 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
     domains.discard("vision")
     domains = sorted(domains)
     categories = unique([im.category for im in b.imgs])
-    plural = b.imgs[0].plural if len({im.category for im in b.imgs}) == 1 else "images"
     data = {
         "id": scenario_id or f"gen/{seed}",
         "domains": domains,
         "reference_time": b.now.isoformat(),
         "user_id": b.wi.owner_id,
         "world_seed": world_seed,
-        "description": DESCRIPTIONS[flow].format(plural=plural),
+        "description": story.description,
         "initial_entities": b.entities,
         "images": [im.to_spec() for im in b.imgs],
         "rounds": rounds,
@@ -226,6 +299,9 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
             "value_tolerances": value_tolerances(b),
+            "lookalikes": list(getattr(b, "lookalikes", [])),
+            "error_claims": [{"round": i, **p.claim} for i, p in enumerate(parts) if p.claim],
+            "round_roles": [p.role if p.role != "task" or p.kind == "task" else "challenge" for p in parts],
         },
     }
     provisional = Scenario.from_dict({**data, "expected_changes": []}, source="generator")

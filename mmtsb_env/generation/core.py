@@ -72,6 +72,11 @@ class Part:
     image_ids: list[int] = field(default_factory=list)  # images delivered with this round
     is_task: bool = False  # does work on the world (a state mutation may precede it)
     report: list[str] = field(default_factory=list)  # facts the request asks to be told back (Round.report)
+    guidance: list[str] = field(default_factory=list)  # private notes for the user simulator (Round.instructions)
+    claim: dict[str, Any] | None = None  # a scripted wrong value the user states (error correction)
+    claim_text: str = ""  # the claim's words as the request says them ("$45.10")
+    confirm: str = ""  # the user's reply once the assistant points the claim out
+    role: str = "task"  # setup (text-only, before late images) | task | share (the result sent on) | challenge
 
 
 class Build:

@@ -13,10 +13,14 @@ from datetime import timedelta
 from typing import Any
 
 from . import sinks as S
-from .challenges import Slip, apply_slip, contradict
+from .challenges import Slip, apply_slip, claimable, contradict
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .layout import skeleton
 from .recipes import RecipeBase
+
+# error corrections of a database recipe where an image contradicts the user (when one shows a value); the rest
+# are mostly the phone's data contradicting the user (world slips), which only these recipes can stage
+DB_CONTRADICTION_SHARE = 0.85
 from .sinks import Mistake
 
 
@@ -225,8 +229,8 @@ class DBRecipe(RecipeBase, ABC):
             # the user states a detail the phone's data contradicts, misreads a printed amount (the images
             # contradict them), or corrects their own detail
             own = self.offers("mistake")
-            world = self.offers("slip") and (not own or b.rng.random() < 0.4)
-            contradiction = not world and any(b.imgs[i].amount for i in self.ids) and b.rng.random() < 0.45
+            contradiction = any(claimable(b.imgs[i]) for i in self.ids) and b.rng.random() < DB_CONTRADICTION_SHARE
+            world = not contradiction and self.offers("slip") and (not own or b.rng.random() < 0.6)
             challenge_at = None if contradiction or world else tasks[0]
         elif self.challenge == "goal_change":
             challenge_at = tasks[0] if len(tasks) > 1 and b.rng.random() < 0.5 else tasks[-1]
@@ -244,7 +248,7 @@ class DBRecipe(RecipeBase, ABC):
                 had = bool(self.share.clarify)
                 steps = self.share.write(p, additive=False)
                 part = Part(f"Also {self.share.intent()}: a short summary of what you found and changed.", steps,
-                            self.share.done(), is_task=True)
+                            self.share.done(), is_task=True, role="share")
                 if had:
                     part.clarifications.append(self.share.clarify)
                 parts.append(part)

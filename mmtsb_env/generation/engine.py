@@ -14,7 +14,7 @@ Arguments and phrasings are templates: ``"{name}"`` alone keeps the column's val
 anything else is formatted text; ``{v}`` is the value a read found (``{v_raw}`` unformatted); in a Flow the
 read row's columns win and a write's own row is also there as ``{w_<column>}``; ``{me_email}``,
 ``{me_name}``, ``{me_phone}`` are the owner's. Read values are taken by calling the tool on the
-scenario's real starting world (``warmups``' probe), so the answer is always right.
+scenario's real starting world (:func:`probe`), so the answer is always right.
 :func:`choose` picks rows coverage-first: rows whose tools the suite has used least come
 first (``Build.tool_use``, kept by the suite walk), so rarely used tools are reached.
 A malformed row raises :class:`TableError` naming the row and what is wrong, when the table is
@@ -376,18 +376,21 @@ FLOW_SHARE = 0.2  # how often a table round tries a cross-app flow first
 
 
 def choose(b: Build, kinds: tuple[str, ...] = ("read", "write", "flow"), *, lead: str = "",
-           ops: tuple[str, ...] = OPS, avoid_apps: set[str] = frozenset(), tries: int = 8) -> Part | None:
+           ops: tuple[str, ...] = OPS, avoid_apps: set[str] = frozenset(), only_apps: set[str] = frozenset(),
+           tries: int = 8) -> Part | None:
     """A round from the least-used rows of the tables (``b.tool_use`` counts tools the suite used so far).
 
     Rows whose tools were used least come first, a domain's main create/update/delete tools first
     among equals; a share of the rounds try the cross-app flows first. ``ops`` limits the writes
     (a warm-up only creates), ``avoid_apps`` skips rows touching apps the scenario's other rounds
-    change (their values would no longer be those of the starting world).
+    change (their values would no longer be those of the starting world), ``only_apps`` keeps rows
+    whose apps all belong to that set.
     """
     used_rows = b.__dict__.setdefault("_rows_used", set())
     use, main = b.tool_use, main_tools()
     avoid_apps = set(avoid_apps) | set(b.__dict__.get("avoid_apps", ()))
     pool = [r for r in all_rows() if r.kind in kinds and id(r) not in used_rows and not (apps_of(r) & avoid_apps)
+            and (not only_apps or apps_of(r) <= only_apps)
             and (not isinstance(r, Write) or r.change[0] in ops)
             and (not isinstance(r, Flow) or all(w.change[0] in ops for w in r.writes))]
     flows_first = "flow" in kinds and b.rng.random() < FLOW_SHARE
@@ -416,14 +419,20 @@ ENHANCE_FACTOR = 1.6
 ZOOM = 2  # resize_image factor for a crop at the top level (what ocr.assisted_views reads)
 
 
-def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
-    """The visual tool calls the round's new harder images need before their values are read.
+VISION_MIN_DIFFICULTY = 2  # below this level an image is legible as sent: the reference path reads it directly
+UPRIGHT_MIN_ANGLE = 45  # a photo turned at least this far (sideways, upside down) is turned back first at any level
 
-    Only images of difficulty >= 1 (rotation, blur, noise; small print): a photo taken sideways
-    or upside down (the renderer reports its ``rotation``) is turned back first; photos are
-    cropped to the box the renderer reports (its draft pass, no pixels drawn here; ``crop_image``
-    takes 0-1000 coordinates, so the pixel box is scaled by the reported ``frame``), other images
-    are enhanced.
+
+def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
+    """The visual tool calls the round's new images need before their values are read.
+
+    The visual tools are always offered, but the reference path uses them only where an image is
+    not legible as sent (the paper never mandates them): a photo taken sideways or upside down
+    (the renderer reports its ``rotation``) is turned back first; from
+    :data:`VISION_MIN_DIFFICULTY` on (heavy blur, noise, small print), photos are also cropped to
+    the box the renderer reports (its draft pass, no pixels drawn here; ``crop_image`` takes
+    0-1000 coordinates, so the pixel box is scaled by the reported ``frame``) and other images are
+    enhanced.
     """
     from ..vision.render import render
 
@@ -433,10 +442,13 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
         if im.difficulty < 1:
             continue
         facts = render(im.render_spec()).facts
+        angle = facts.get("rotation")
+        turned = isinstance(angle, (int, float)) and abs(angle) % 360 >= UPRIGHT_MIN_ANGLE
+        if im.difficulty < VISION_MIN_DIFFICULTY and not turned:
+            continue
         box = next((facts[k] for k in VISION_CROP_FACTS if isinstance(facts.get(k), (list, tuple)) and len(facts[k]) == 4), None)
         frame = facts.get("frame")
         target: Any = i
-        angle = facts.get("rotation")
         if isinstance(angle, (int, float)) and angle:
             label = f"upright{i}"
             steps.append({"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(angle), "expand": True},
@@ -445,6 +457,8 @@ def vision_steps(b: Build, part: Part) -> list[dict[str, Any]]:
             box = facts.get("upright_box", box)
             if frame and angle % 180:
                 frame = frame[::-1]
+        if im.difficulty < VISION_MIN_DIFFICULTY:
+            continue  # turned upright; otherwise legible
         if box is not None and frame:
             w, h = frame
             left, upper = (max(0, min(999, int(v * 1000 // d))) for v, d in ((box[0], w), (box[1], h)))

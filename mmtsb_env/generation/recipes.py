@@ -15,8 +15,8 @@ from . import sinks as S
 from .core import Build, GenerationError, Part, Payload, describe_images, unique
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
-from .warmups import warmup
-from .challenges import can_edit, contradict, edit_made
+from .warmups import setup_read
+from .challenges import can_edit, claimable, contradict, edit_made
 
 
 # image categories whose results suit a domain's sinks (used to honour a domain preference)
@@ -26,6 +26,10 @@ DOMAIN_CATEGORIES = {
     "venmo": ("receipt", "invoice", "price_tag", "event_poster"), "splitwise": ("receipt", "invoice", "price_tag"),
     "supervisor": ("receipt", "invoice", "price_tag"),
 }
+
+
+EDIT_SHARE = 0.25  # generic state mutations where the user takes back part of what the assistant made
+CONTRADICTION_SHARE = 0.95  # error corrections where the user's value contradicts an image (when one shows a value)
 
 
 def _cap(text: str) -> str:
@@ -55,7 +59,8 @@ class RecipeBase:
         return text
 
     def generic_setup(self, sink: S.Sink | None) -> Part:
-        """A text-only round before the images (late arrival): a contact's address the sink will need, or a warm-up."""
+        """A text-only round before the images (late arrival): a contact's address the sink will need, or a
+        question about the app the task works in."""
         b = self.b
         if sink is not None and sink.person is not None and (sink.pre_steps or sink.clarify) and not sink.created:
             steps = list(sink.pre_steps)
@@ -63,9 +68,17 @@ class RecipeBase:
             sink.pre_steps, sink.clarify = [], None
             req = f"Before I send you some pictures: what email address do I have saved for {sink.spoken}?"
             return Part(req, steps, f"{sink.full}'s email address is {sink.person['email']}.", facts=[sink.person["email"]],
-                        clarifications=clar, report=[sink.person["email"]])
-        used = self.__dict__.setdefault("_warmups", set())
-        return warmup(b, used)
+                        clarifications=clar, report=[sink.person["email"]], role="setup")
+        return setup_read(b, self.task_apps())
+
+    def task_apps(self) -> set[str]:
+        """The apps the scenario's task writes to (a setup round asks about one of them)."""
+        apps = set(getattr(self, "domains", ()) or ())
+        for s in (getattr(self, "sink", None), getattr(self, "share", None)):
+            if s is not None:
+                apps |= set(s.row.domains)
+        apps.discard("supervisor")
+        return apps
 
 
 def ref_noun(b: Build, scope: list[int]) -> str:
@@ -100,9 +113,9 @@ class GenericRecipe(RecipeBase):
         flow = make_flow(b, flow_name, category)
         n = max(n, flow.min_group + (1 if arrival != "upfront" else 0))
         ids = flow.draft(b, n)
-        # state mutation: mostly the user takes back part of what was made (one round more), else the
-        # phone's connectivity changes under the assistant (no extra round)
-        edit = challenge == "state_mutation" and b.rng.random() < 0.75
+        # state mutation: sometimes the user takes back part of what was made (one round more); else the
+        # composer has the user delete a staged look-alike, or change the phone's connectivity
+        edit = challenge == "state_mutation" and b.rng.random() < EDIT_SHARE
         if edit:
             budget = min(budget, 4)
         slots = skeleton(arrival, ids, b.rng, budget=budget, min_group=max(1, flow.min_group), additive=flow.additive)
@@ -121,10 +134,11 @@ class GenericRecipe(RecipeBase):
             variant = "criterion" if flippable and b.rng.random() < 0.5 else "destination"
             need_undo = variant == "destination"
         elif challenge == "error_correction":
+            # mostly the paper's kind: the user states a value one of the images contradicts
             roll = b.rng.random()
-            if roll < (0.65 if flow.name in ("compare", "compute") else 0.35):
-                variant = "contradiction"  # the user states a value the images contradict
-            elif flow.name == "compare" and roll < 0.85:
+            if roll < CONTRADICTION_SHARE and any(b.imgs[i].date or claimable(b.imgs[i]) for i in ids):
+                variant = "contradiction"
+            elif flow.name == "compare" and roll < 0.93:
                 variant = "criterion"
             else:
                 variant = "sink"
@@ -135,7 +149,7 @@ class GenericRecipe(RecipeBase):
         sink = b.rng.choice([S.NoteSink, S.FileSink])(b) if late_container else choose_sink(b, full, flow, need_extend=flow.additive and (len(tasks) > 1 or late_container),
                            need_revise=(not flow.additive and len(tasks) > 1) or variant == "criterion" or late_container,
                            need_undo=need_undo, need_mistake=need_mistake,
-                           need_online=challenge == "state_mutation" and not edit and b.rng.random() < 0.8,
+                           need_online=challenge == "state_mutation" and not edit and b.rng.random() < 0.3,
                            need_edit=edit)
         share = None
         if any(s.role == "share" for s in slots):
@@ -170,7 +184,7 @@ class GenericRecipe(RecipeBase):
                 made = sink.setup_request() if self.late_container and not sink.setup_done else None
                 if made is not None:
                     req, steps, answer = made
-                    parts.append(Part(req, steps, answer, is_task=True))
+                    parts.append(Part(req, steps, answer, is_task=True, role="setup"))
                 else:
                     parts.append(self.generic_setup(sink))
                 continue
@@ -180,7 +194,7 @@ class GenericRecipe(RecipeBase):
                 had_clarify = bool(share.clarify)
                 steps = share.write(last_payload, additive=False)
                 req = f"Also {share.intent()}: the same result you just gave me."
-                part = Part(req, steps, share.done(), is_task=True)
+                part = Part(req, steps, share.done(), is_task=True, role="share")
                 if had_clarify:
                     part.clarifications.append(share.clarify)
                 parts.append(part)

@@ -304,8 +304,13 @@ def _outside_quotes(text: str, fn) -> str:
     return "".join(out)
 
 
+# words that point at an image or a row (never misspelt: the agent must use them)
+_KEEP = frozenset({"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "last", "earlier", "before",
+                   "cheapest", "highest", "lowest", "largest", "smallest", "earliest", "latest"})
+
+
 def _typo(rng: random.Random, text: str) -> str:
-    words = [(m.start(), m.group(0)) for m in re.finditer(r"\b[a-z]{6,}\b", text)]
+    words = [(m.start(), m.group(0)) for m in re.finditer(r"\b[a-z]{6,}\b", text) if m.group(0) not in _KEEP]
     if not words:
         return text
     start, w = rng.choice(words)
@@ -324,9 +329,14 @@ def _join(opener: str, text: str) -> str:
     return opener + text
 
 
-def speak(rng: random.Random, persona: Persona, text: str, *, first: bool) -> str:
-    """``text`` worded by ``persona`` (``first``: the conversation's first request)."""
+def speak(rng: random.Random, persona: Persona, text: str, *, first: bool, lead: str = "", tail: str = "") -> str:
+    """``text`` worded by ``persona`` (``first``: the conversation's first request; ``lead`` and
+    ``tail``: sentences of the user's story put first and last, :mod:`.story`)."""
     text = reopen(rng, rephrase(rng, text))
+    if lead:
+        text = f"{lead} {text}"
+    if tail:
+        text = f"{text.rstrip()} {tail}"
     for a, b in persona.swaps:
         text = _outside_quotes(text, lambda s, a=a, b=b: s.replace(a, b))
     text = _join(rng.choice(persona.openers if first else persona.later), text)

@@ -69,17 +69,15 @@ def test_believing_the_user_over_the_image_fails():
     for s in cases:
         i = _kind_round(s, "correction")
         r = s.rounds[i]
-        right = r.report[0]
-        # an amount, a date, or a chart value with a thousands separator (what contradiction_target takes)
-        m = re.search(r"\$?(\d[\d,]*\.\d\d|\d{4}-\d\d-\d\d|\d{1,3}(?:,\d{3})+)", r.query.replace(right, ""))
-        assert m, (s.id, r.query)
-        wrong = m.group(1)
+        claim = next(c for c in s.metadata["error_claims"] if c["round"] == i)  # the scripted wrong value
+        right, wrong = claim["right"], claim["wrong"]
+        assert right == r.report[0] and wrong in r.query and right not in r.query, (s.id, r.query)
 
         def believe(data, right=right, wrong=wrong):
             text = json.dumps(data["rounds"])
             for a, b in ((right, wrong), (right.replace(",", ""), wrong.replace(",", ""))):
                 text = text.replace(a, b)
-            if "-" not in right:  # amounts written as numbers
+            if re.fullmatch(r"[\d,]+(\.\d+)?", right):  # amounts written as numbers
                 text = re.sub(rf"(?<![\d.]){re.escape(str(float(right.replace(',', ''))))}(?![\d])",
                               str(float(wrong.replace(",", ""))), text)
             data["rounds"] = json.loads(text)

@@ -193,7 +193,11 @@ def test_fill_and_pick():
     assert engine.spoken(None) is None and engine.spoken([1]) is None and engine.spoken(0) == "0"
 
 
-def test_vision_steps_crop_photos_and_enhance_degraded_images():
+def test_vision_steps_only_where_an_image_is_not_legible_as_sent():
+    """Legible images (levels below VISION_MIN_DIFFICULTY) are read directly, unless the photo is turned (then only
+    turned upright); from that level on, photos are cropped to their document and other images enhanced."""
+    import dataclasses
+
     from mmtsb_env.generation.images import HARD_LEVEL, Drafter
     from mmtsb_env.vision.render import render
 
@@ -202,12 +206,18 @@ def test_vision_steps_crop_photos_and_enhance_degraded_images():
     kinds = {}
     for _ in range(60):
         im = d.make("receipt")
-        b.imgs.append(im)
-        kinds.setdefault((im.kind, im.difficulty), len(b.imgs) - 1)
-    for (kind, difficulty), i in kinds.items():
+        for level in sorted({im.difficulty, engine.VISION_MIN_DIFFICULTY}):
+            b.imgs.append(dataclasses.replace(im, difficulty=level))
+            kinds.setdefault((im.kind, level, bool(render(b.imgs[-1].render_spec()).facts.get("rotation"))), len(b.imgs) - 1)
+    for (kind, difficulty, turned), i in kinds.items():
         steps = engine.vision_steps(b, Part("q", image_ids=[i]))
+        facts = render(b.imgs[i].render_spec()).facts
+        big_turn = turned and abs(facts["rotation"]) % 360 >= engine.UPRIGHT_MIN_ANGLE
         if difficulty == 0:
             assert steps == []
+        elif difficulty < engine.VISION_MIN_DIFFICULTY:
+            assert steps == ([{"name": "rotate_image", "arguments": {"image_id": i, "angle": -float(facts["rotation"]), "expand": True},
+                               "save_as": f"upright{i}"}] if big_turn else []), (kind, difficulty, steps)
         elif kind == "receipt_photo":  # crop_image takes 0-1000 coordinates: the pixel box scaled by the frame
             facts = render(b.imgs[i].render_spec()).facts
             if difficulty >= HARD_LEVEL:  # the top level's crop is read at twice its size
@@ -230,7 +240,7 @@ def test_vision_steps_crop_photos_and_enhance_degraded_images():
             a = crop["arguments"]
             assert abs(a["left"] - box[0] * 1000 / w) <= 1 and abs(a["right"] - box[2] * 1000 / w) <= 1
             assert abs(a["upper"] - box[1] * 1000 / h) <= 1 and abs(a["lower"] - box[3] * 1000 / h) <= 1
-        else:
+        elif not facts.get("rotation"):
             assert steps == [{"name": "enhance_image", "arguments": {"image_id": i, "factor": engine.ENHANCE_FACTOR}}]
-    assert any(k == ("receipt_photo", 1) for k in kinds) and any(k[1] == 1 and k[0] != "receipt_photo" for k in kinds)
-    assert any(k == ("receipt_photo", HARD_LEVEL) for k in kinds)
+    assert any(k[0] == "receipt_photo" and k[1] == engine.VISION_MIN_DIFFICULTY for k in kinds)
+    assert any(k[1] == 1 for k in kinds) and any(k[1] == engine.VISION_MIN_DIFFICULTY and k[0] != "receipt_photo" for k in kinds)

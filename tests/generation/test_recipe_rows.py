@@ -83,7 +83,7 @@ def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
     assert report.ok, report.problems
     assert report.tool_f1 == 1.0
     fixed = {c.key: c for c in s.expected_changes if c.table == "calendar.events" and c.operation == "update"}
-    seeded = {e["calendar_event_id"]: e for e in s.initial_entities["calendar.events"]}
+    seeded = {e["calendar_event_id"]: e for e in recipe_rows(s, "calendar.events")}
     for key, change in fixed.items():  # only stale events are fixed, and to a venue a poster shows
         assert seeded[key]["formatted_address"] == TBA
         venue = change.fields["formatted_address"]
@@ -137,7 +137,7 @@ def test_an_item_the_user_did_leaves_the_other_items_of_its_image_to_do(monkeypa
     s = _played(monkeypatch, "ErrandsXref", "state_mutation")
     own = [c.row["title"] for r in s.rounds for c in r.state_changes if c.op == "insert"]
     created = [st["arguments"]["title"] for st in _calls(s, "todoist_create_task")]
-    stored = {e["title"] for e in s.initial_entities["todoist.tasks"]}
+    stored = {e["title"] for e in recipe_rows(s, "todoist.tasks")}
     assert len(own) == 1 and own[0] not in created and not stored & set(created)
     assert len(stored) == len(s.images) and len(created) == 2 * len(s.images) - 1  # three errands a list: the other missing one is added
 
@@ -164,6 +164,15 @@ def test_a_corrected_playlist_moves_every_song_added(monkeypatch):
     assert {a["playlist_id"] for a in into}.isdisjoint({a["playlist_id"] for a in added})
 
 
+def recipe_rows(s, table):
+    """The rows the recipe staged in ``table`` (not the staging layer's look-alikes, ``metadata.lookalikes``)."""
+    from mmtsb_env.world.schema import table_spec
+
+    key = table_spec(table).key
+    fake = {e["key"] for e in s.metadata.get("lookalikes", []) if e["table"] == table}
+    return [r for r in s.initial_entities.get(table, []) if r[key] not in fake]
+
+
 def _due(s):
     """Each invoice's due date by the label its reminder is searched with."""
     return {im.facts["label"]: im.facts["date"] for im in s.images}
@@ -181,7 +190,7 @@ def test_a_corrected_hour_retimes_every_reminder_checked_and_every_later_one(mon
     s = _played(monkeypatch, "ReminderValidate", "error_correction", corrected_early)
     at = next(k for k, r in enumerate(s.rounds) if r.kind == "correction")
     assert "9 AM" in s.rounds[at].query and "10 AM" in s.rounds[at].query
-    seeded = {e["reminder_id"]: e["reminder_datetime"] for e in s.initial_entities["reminder.reminders"]}
+    seeded = {e["reminder_id"]: e["reminder_datetime"] for e in recipe_rows(s, "reminder.reminders")}
     final = {c.key: c.fields["reminder_datetime"] for c in s.expected_changes if c.table == "reminder.reminders"}
     assert set(final) == set(seeded)  # every reminder ends at 10 AM, the ones that were right at 9 AM too
     assert all(when.endswith("T10:00:00+00:00") for when in final.values())
@@ -199,10 +208,10 @@ def test_a_deleted_reminder_is_added_again_and_the_goal_change_retimes_it(monkey
     assert added[0]["arguments"]["reminder_datetime"] == iso(_due(s)[label], "09:00")
     g = _played(monkeypatch, "ReminderValidate", "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds))
     at = next(k for k, r in enumerate(g.rounds) if r.kind == "goal_change")
-    checked = {e["reminder_id"] for e in g.initial_entities["reminder.reminders"]}
+    checked = {e["reminder_id"] for e in recipe_rows(g, "reminder.reminders")}
     moved = _retimed(g, g.rounds[at:at + 1])
     assert moved and set(moved) <= checked
-    by_id = {e["reminder_id"]: e for e in g.initial_entities["reminder.reminders"]}
+    by_id = {e["reminder_id"]: e for e in recipe_rows(g, "reminder.reminders")}
     due = _due(g)
     for rid, when in moved.items():  # the day before the due date, right or not before
         label = by_id[rid]["content"].removeprefix("Pay ").removesuffix(" invoice")
@@ -232,7 +241,7 @@ def _prices(text):
 def test_a_price_sheet_is_rewritten_whole_and_a_goal_change_restores_it_and_copies_the_corrected_list(monkeypatch):
     s = _played(monkeypatch, "NotePriceValidate", "goal_change", lambda s: any(r.kind == "goal_change" for r in s.rounds[1:]))
     tags = {im.facts["label"]: f"${im.facts['amount']:.2f}" for im in s.images}
-    note, old = s.initial_entities["simple_note.notes"]
+    note, old = recipe_rows(s, "simple_note.notes")
     stored = _prices(note["content"])
     assert set(stored) == set(tags) and stored != tags and old["title"] == note["title"] + " (old)"
     at = next(k for k, r in enumerate(s.rounds) if r.kind == "goal_change")
@@ -277,7 +286,7 @@ class _OldHourRule(ZooAgent):
 
     def steps(self, scenario, index):
         at = next(k for k, r in enumerate(scenario.rounds) if r.kind == "correction")
-        right_before = {e["reminder_id"] for e in scenario.initial_entities["reminder.reminders"]
+        right_before = {e["reminder_id"] for e in recipe_rows(scenario, "reminder.reminders")
                         if e["reminder_datetime"] == iso(_due(scenario)[e["content"][4:-8]], "09:00")}
         steps = list(scenario.rounds[index].solution)
         if index <= at:

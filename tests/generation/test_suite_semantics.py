@@ -25,7 +25,11 @@ def _by(suite, challenge):
 
 def mutation_variant(s) -> str:
     """How a state-mutation scenario changes the world under the assistant."""
+    from mmtsb_env.generation.measures import mutation_touches_staged
+
     changes = [c for r in s.rounds for c in r.state_changes]
+    if mutation_touches_staged(s):
+        return "staged_rows"  # the solution updates or deletes rows staged for the scenario
     if any(c.table == "setting.device" for c in changes):
         return "device"
     if changes:
@@ -42,20 +46,17 @@ def correction_variant(s) -> str:
     return "own_detail"
 
 
-def test_state_mutation_is_mostly_about_entities(suite):
+def test_state_mutation_is_mostly_about_staged_entities(suite):
     sm = _by(suite, "state_mutation")
     variants = Counter(mutation_variant(s) for s in sm)
-    assert set(variants) == {"device", "world_rows", "made_rows"}
-    assert variants["device"] <= 0.4 * len(sm), variants
+    assert variants["staged_rows"] >= 0.7 * len(sm), variants
+    assert variants["device"] <= 0.2 * len(sm), variants
     for s in sm:
         if mutation_variant(s) == "made_rows":
             r = next(r for r in s.rounds if r.kind == "state_mutation")
             tools = [st["name"] for st in r.solution if "name" in st]
             assert tools and all(any(w in t for w in ("delete", "update", "remove")) for t in tools), (s.id, tools)
             assert not r.image_ids
-        if mutation_variant(s) == "world_rows":
-            r = next(r for r in s.rounds if r.kind == "state_mutation")
-            assert all(c.table != "setting.device" for c in r.state_changes)
 
 
 def _has_value(text: str, value: str) -> bool:
@@ -71,7 +72,7 @@ def test_has_value_needs_whole_values():
 def test_error_correction_has_image_contradictions_and_own_corrections(suite):
     ec = _by(suite, "error_correction")
     variants = Counter(correction_variant(s) for s in ec)
-    assert variants["contradicts_image"] >= 10 and variants["own_detail"] >= 20, variants
+    assert variants["contradicts_image"] >= 0.6 * len(ec), variants
     for s in ec:
         if correction_variant(s) != "contradicts_image":
             continue

@@ -1,5 +1,6 @@
-"""Tool coverage of the built-in suites' solutions (issue #18): distinct tools, every domain's main
-create/update/delete tools, cross-app rounds, visual tools where images need them."""
+"""Tool coverage of the built-in suites' solutions (issue #18, narrowed by issue #32: no round is about
+something other than the images): distinct tools, every domain's main create/update/delete tools, no
+cross-app errands, visual tools only where images need them."""
 
 from __future__ import annotations
 
@@ -34,37 +35,50 @@ def cross_app(rnd) -> bool:
     return False
 
 
-def test_at_least_300_distinct_tools_over_the_built_in_suites():
+def test_distinct_tools_over_the_built_in_suites():
+    """Measured after issue #32 (docs/generation.md): the warm-ups and asides, which drew least-used tools from
+    the domain tables, are gone, so coverage fell from 326 (265 in nominal) to 211 (140)."""
     union = set()
     for name in BUILT_IN:
         union |= set(tools_of(suite(name)))
-    assert len(union) >= 300, len(union)
-    assert len(set(tools_of(suite("nominal")))) >= 200  # nominal alone (measured in docs/generation.md)
+    assert len(union) >= 200, len(union)
+    assert len(set(tools_of(suite("nominal")))) >= 135
+
+
+# main tools no story reaches since the warm-ups went (issue #32): sending a text is never undone, no recipe
+# makes or renames a playlist or renames the phone account, and no scenario needs the web yet; a cart quantity
+# is updated by one recipe's rare variant (no built-in suite drew it this time)
+UNREACHED = {"messages_delete_text_message", "phone_update_account_name", "spotify_create_playlist",
+             "spotify_update_playlist", "web_search_serper", "amazon_update_product_quantity_in_cart"}
 
 
 def test_every_domain_main_create_update_delete_tool_is_used():
     used = set()
     for name in BUILT_IN:
         used |= set(tools_of(suite(name)))
-    missing = [t for tools in MAIN.values() for t in tools if t not in used]
-    assert missing == []
+    missing = {t for tools in MAIN.values() for t in tools if t not in used}
+    assert missing <= UNREACHED, missing - UNREACHED
     nominal = set(tools_of(suite("nominal")))
-    assert [t for tools in MAIN.values() for t in tools if t not in nominal] == []
+    assert len({t for tools in MAIN.values() for t in tools if t not in nominal} - UNREACHED) <= 3
 
 
-def test_cross_app_rounds_read_in_one_app_and_write_in_two_others():
-    rounds = [r for s in suite("nominal") for r in s.rounds if cross_app(r)]
-    assert len(rounds) >= 25, len(rounds)
-    # they say back what they read (the round's report), and their changes are expected changes
-    table_flows = [r for r in rounds if r.report]
-    assert len(table_flows) >= 15
-    extended = sum(cross_app(r) for s in suite("extended") for r in s.rounds)
-    assert extended >= 200, extended
+def test_no_cross_app_errands_outside_the_story():
+    """The table flows (read in one app, write in two others) came as warm-ups and asides, rounds about
+    something other than the images; the paper's scenarios have none, and neither do ours (issue #32): a
+    round that reads in one app and writes in two others is now a task or a pivot of the story."""
+    for s in suite("nominal"):
+        for r, role in zip(s.rounds, s.metadata["round_roles"]):
+            assert not (cross_app(r) and role in ("setup", "warmup", "aside")), s.id
 
 
-def test_visual_tools_only_for_degraded_images_of_the_round():
+def test_visual_tools_only_where_an_image_is_not_legible_as_sent():
+    """The reference path turns a sideways or upside-down photo upright; cropping and enhancing only from
+    difficulty 2 on (the nominal suite has none): the paper never mandates the visual tools."""
+    from mmtsb_env.generation.engine import UPRIGHT_MIN_ANGLE, VISION_MIN_DIFFICULTY
+    from mmtsb_env.vision.render import render
+
     used = tools_of(suite("nominal"))
-    assert used["crop_image"] > 0 and used["enhance_image"] > 0 and used["rotate_image"] > 0
+    assert used["rotate_image"] > 0
     for s in suite("nominal"):
         for r in s.rounds:
             source = {}  # save_as of a visual step -> the delivered image it started from
@@ -76,8 +90,8 @@ def test_visual_tools_only_for_degraded_images_of_the_round():
                     if "save_as" in st:
                         source[st["save_as"]] = i
                     assert i in r.image_ids, (s.id, st)  # before using the image the round delivers
-                    assert s.images[i].render["difficulty"] >= 1, (s.id, i)
-                    if st["name"] == "crop_image":
-                        # photos, business cards and signs report where their picture lies (doc_box, product_box)
-                        kind = s.images[i].render["kind"]
-                        assert kind.endswith("_photo") or kind in ("business_card", "sign"), (s.id, i, kind)
+                    if st["name"] == "rotate_image":
+                        angle = render(s.images[i].render).facts.get("rotation")
+                        assert abs(angle) % 360 >= UPRIGHT_MIN_ANGLE, (s.id, i, angle)
+                    else:
+                        assert s.images[i].render["difficulty"] >= VISION_MIN_DIFFICULTY, (s.id, i)

@@ -47,14 +47,14 @@ WHERE = {
 def example(recipe: str, variant: str) -> Scenario:
     """The first generated scenario (by seed) where ``recipe`` realises the world contradiction ``variant``."""
     flow, domain = WHERE[(recipe, variant)]
-    for seed in range(200):
+    for seed in range(600):
         try:
             s = compose(seed, flow, "error_correction", None, prefer=frozenset({domain}))
         except GenerationError:
             continue
         if s.metadata["recipe"].split("/")[0] == f"{recipe}+world_slip:{variant}":
             return s
-    raise AssertionError(f"no seed below 200 gives {recipe} / {variant}")
+    raise AssertionError(f"no seed below 600 gives {recipe} / {variant}")
 
 
 def _round(s: Scenario) -> int:
@@ -223,13 +223,14 @@ def test_the_nominal_suite_has_world_contradictions_in_several_recipes():
         assert all(r.kind != "correction" or r.report for r in s.rounds), s.id
 
 
-def test_the_extended_suite_has_the_date_contradiction_and_the_other_variants():
+def test_the_extended_suite_has_world_contradictions():
     suite = mmtsb_env.load_suite("extended")
     slips = [s for s in suite if "+world_slip:" in s.metadata["recipe"]]
     variants = {s.metadata["recipe"].split(":")[-1].split("/")[0] for s in slips}
-    assert {"date", "name", "number", "card", "present"} <= variants, variants
+    # most error corrections are now the images contradicting the user (issue #32), so the rarer world slips,
+    # the date among them, may miss a suite: `example` above composes each variant, the date ones included
+    assert {"name", "number", "card", "present"} <= variants, variants
     dated = [s for s in slips if "+world_slip:date" in s.metadata["recipe"]]
-    assert dated
     for s in dated:
         r = next(r for r in s.rounds if r.kind == "correction")
         assert r.report[0] in r.answer and r.report[0] not in r.query, s.id

@@ -36,7 +36,7 @@ def cache_dir(tmp_path, monkeypatch):
 
 def test_a_second_process_reads_the_offered_schemas_instead_of_parsing(tmp_path):
     offered, parsed = _reset_counts(tmp_path)
-    assert offered > 100 and parsed == offered  # empty cache: every offered tool is parsed
+    assert offered > 40 and parsed == offered  # empty cache: every offered tool is parsed (nominal/0000 offers 54)
     again, parsed_again = _reset_counts(tmp_path)
     assert again == offered and parsed_again == 0
 
