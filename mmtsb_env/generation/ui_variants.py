@@ -352,8 +352,8 @@ def oracle_check(scenario: Scenario, max_steps: int | None = None) -> tuple[bool
     rec = run_episode(scenario, OracleAgent([scenario]), env=env)
     if not (rec.entity_f1 == 1.0 and rec.passed and rec.error is None):
         return False, f"f1={rec.entity_f1} passed={rec.passed} error={rec.error} verdict={json.dumps(rec.verdict)[:400]}"
-    if max_steps is not None and rec.steps > max_steps:
-        return False, f"{rec.steps} steps > {max_steps}"
+    if max_steps is not None and rec.assistant_steps > max_steps:
+        return False, f"{rec.assistant_steps} steps > {max_steps}"
     mismatch = user_choice(scenario, env.episode)
     return (mismatch is None), mismatch or ""
 

@@ -74,12 +74,7 @@ def test_the_check_finds_a_value_left_off_the_list():
     assert unchecked(fixed) == []
 
 
-STALE = pytest.mark.xfail(reason="the shipped suite predates the generator fix of #31 (values of one character, a "
-                                  "shift's or class's time and hours); passes once the lead regenerates it -- then drop "
-                                  "this mark", strict=True)
-
-
-@pytest.mark.parametrize("suite", ["demo", pytest.param("nominal", marks=STALE), pytest.param("ui", marks=STALE)])
+@pytest.mark.parametrize("suite", ["demo", "nominal", "ui"])
 def test_no_requested_value_is_unchecked_in_the_shipped_suites(suite):
     bad = {s.id: unchecked(s) for s in mmtsb_env.load_suite(suite)}
     bad = {k: v for k, v in bad.items() if v}

@@ -600,7 +600,12 @@ def test_a_full_jail_refuses_one_interpreter_in_one_line_and_the_others_live_on(
             assert it.run("print(x)").output == f"{i}\n" and it._backend.pid == pids[i]
         live[0].close()
         assert wait_gone(pids[:1]) == []
-        assert extra.run("print('extra')").output == "extra\n"  # room again
+        for _ in range(50):  # room again once the template has reaped the closed worker (it does so between requests)
+            res = extra.run("print('extra')")
+            if res.ok:
+                break
+            time.sleep(0.1)
+        assert res.output == "extra\n", res.error
     finally:
         for it in [*live, extra]:
             it.close()
