@@ -74,7 +74,7 @@ def wrong_value(b: Build, right: str, taken: list[str]) -> str | None:
 
 def claimable(im: Any) -> str | None:
     """The value of an image a user could misread and state wrongly: its amount, else its time, else a
-    person's phone number (as printed)."""
+    person's phone number (as printed), else its date."""
     if im.amount:
         return f"{im.amount:,.2f}"
     for t in (im.time, (im.extra or {}).get("opens")):
@@ -83,6 +83,8 @@ def claimable(im: Any) -> str | None:
     phone = (im.person or {}).get("phone")
     if phone and _PHONE.match(str(phone)):
         return str(phone)
+    if im.date and _ISO.match(str(im.date)):
+        return str(im.date)
     return None
 
 
@@ -104,7 +106,10 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
     right = contradiction_target(p) if p is not None else None
     which = None
     if right is not None and (right in b.tolerances or right in p.tolerances):
-        return False  # read off an axis: a near miss may be a fair reading
+        right = None  # read off an axis, where a near miss may be a fair reading: a printed amount instead
+        keep = list(part.report)  # the values read off the axis are still asked for
+    else:
+        keep = []
     if right is None:
         shown_values = {i: claimable(b.imgs[i]) for i in scope if b.imgs[i].category != "chart"}  # a chart's value is no price
         priced = [i for i in shown_values if shown_values[i]]
@@ -146,7 +151,7 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
                          f"shows something else, agree that the image is right; never insist on {shown_wrong}.")
     part.claim = {"wrong": wrong, "right": right, "source": "image"}
     part.claim_text = shown_wrong
-    part.report = [right]
+    part.report = [right, *(v for v in keep if v != right)]
     if right not in part.facts:
         part.facts.append(right)
     return True

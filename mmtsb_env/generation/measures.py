@@ -189,6 +189,19 @@ def _tools(s: Scenario) -> set[str]:
     return {st["name"] for r in s.rounds for st in r.solution if "name" in st}
 
 
+def vision_on_legible(s: Scenario) -> int:
+    """Visual tool calls of the reference path on an image legible as sent (below the level that
+    needs the tools; turning a sideways photo upright is allowed at any level). The paper offers the
+    tools and never mandates them where an image can be read as it arrives."""
+    from .engine import VISION_MIN_DIFFICULTY
+
+    level = {i: (im.render or {}).get("difficulty", 0) for i, im in enumerate(s.images)}
+    return sum(1 for r in s.rounds for st in r.solution
+               if "name" in st and st["name"] != "rotate_image" and get_tool(st["name"]).app == VISION_APP
+               and isinstance(st.get("arguments", {}).get("image_id"), int)
+               and level.get(st["arguments"]["image_id"], 0) < VISION_MIN_DIFFICULTY)
+
+
 def suite_measures(scenarios: Sequence[Scenario]) -> dict[str, Any]:
     """The issue's measures over ``scenarios`` (shares are fractions 0-1)."""
     n = len(scenarios) or 1
@@ -214,6 +227,7 @@ def suite_measures(scenarios: Sequence[Scenario]) -> dict[str, Any]:
         "six_image_share": sum(len(s.images) == 6 for s in scenarios) / n,
         "web_search_share": sum(WEB_TOOL in _tools(s) for s in scenarios) / n,
         "vision_in_reference_path_share": sum(any(get_tool(t).app == VISION_APP for t in _tools(s)) for s in scenarios) / n,
+        "vision_on_legible_share": sum(vision_on_legible(s) > 0 for s in scenarios) / n,
         "described_share": sum(bool(s.description.strip()) and bool(s.metadata.get("persona")) for s in scenarios) / n,
     }
 
@@ -239,7 +253,8 @@ def measures_rows(m: dict[str, Any]) -> list[tuple[str, str, str]]:
          f"{m['unrelated_rounds']} in {m['scenarios_with_unrelated_rounds']} scenarios"),
         ("six-image scenarios", REFERENCE["six_image_share"], _pct(m["six_image_share"])),
         ("scenarios using web search", REFERENCE["web_search_share"], _pct(m["web_search_share"])),
-        ("vision tools in the reference path", REFERENCE["vision_in_reference_path_share"], _pct(m["vision_in_reference_path_share"])),
+        ("vision tools in the reference path (on an image legible as sent)", REFERENCE["vision_in_reference_path_share"],
+         f"{_pct(m['vision_in_reference_path_share'])} ({_pct(m['vision_on_legible_share'])})"),
     ]
 
 

@@ -74,6 +74,13 @@ def _other_amount(b: Build, row: dict[str, Any]) -> dict[str, Any]:
             "status": b.rng.choice(["approved", "denied"])}
 
 
+def _other_paid(b: Build, row: dict[str, Any]) -> dict[str, Any]:
+    """An older expense of another amount (and no receipt): its shares are not staged, it was settled."""
+    amount = float(row.get("paid_amount") or row.get("amount") or 20.0)
+    other = round(amount + b.rng.choice([-1, 1]) * b.rng.choice([4.5, 8.25, 13.0]), 2) if amount > 20 else round(amount + 11.5, 2)
+    return {"paid_amount": other, "amount": other, "receipt_file_name": None, "receipt_file_content": None}
+
+
 def _other_project(b: Build, row: dict[str, Any]) -> dict[str, Any]:
     """An old task lives in another of the owner's projects (the target's project keeps its order)."""
     projects = [p["id"] for p in b.wi.tables.get("todoist.projects", {}).values()
@@ -101,6 +108,7 @@ LOOKS: dict[str, Look] = {
     "file_system.files": Look("path", text=("content",), when=("created_at", "updated_at"), by="name"),
     "phone.alarms": Look("label", fixed={"enabled": False}, by="name", vary=_other_time),
     "spotify.playlists": Look("title", when=("created_at", "updated_at"), by="name"),
+    "splitwise.expenses": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_paid),
     "venmo.payment_requests": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_amount),
 }
 # a table whose new rows get look-alikes in another table: (that table, the row there)
@@ -228,6 +236,10 @@ def make_lookalike(b: Build, table: str, target: dict[str, Any]) -> tuple[dict[s
             row[col] = b.rng.choice(NEUTRAL_TEXT)
     row.update(look.fixed)
     row.update(look.vary(b, row))
+    image_only = [v for v in b.image_values + b.derived if v not in shared]
+    for col, value in list(row.items()):  # a side detail read off an image (an event's venue) is left out
+        if col not in (key, look.label) and isinstance(value, str) and _shows(value, image_only):
+            row[col] = None
     if _shows(json.dumps(row, ensure_ascii=False, default=str), [v for v in b.image_values + b.derived if v not in shared]):
         return None
     return row, by, shared

@@ -8,6 +8,8 @@ from mmtsb_env.baselines import OracleAgent
 from mmtsb_env.episode.log import ChatTranscript, Entry
 from mmtsb_env.generation import generate_one
 from mmtsb_env.runner import run_episode
+from mmtsb_env.scenario.model import Scenario
+from mmtsb_env.tools.registry import get_tool
 from mmtsb_env.wrappers import ChatObservation
 
 
@@ -17,8 +19,14 @@ def scenario():
     from mmtsb_env.vision import assets
 
     assets.clear()
-    # (a seed whose images are all clean: the oracle calls no visual tool, so nothing needs pixels)
-    return generate_one(14, "compare", "none", "progressive", verify=False)
+    # every generated scenario has an image only the visual tools make legible; drawn plain and read
+    # without the tools, nothing in the episode needs pixels
+    s = generate_one(14, "compare", "none", "progressive", verify=False).to_dict()
+    for im in s["images"]:
+        im["render"]["difficulty"] = 0
+    for r in s["rounds"]:
+        r["solution"] = [st for st in r["solution"] if get_tool(st["name"]).app != "vision"]
+    return Scenario.from_dict(s, source="test")
 
 
 def made(env):
@@ -58,7 +66,7 @@ def test_info_images_draws_only_the_image_looked_up(scenario):
 
 
 def test_observation_tensors_draw_the_delivered_images_only(scenario):
-    env = mmtsb_env.make_env(scenarios=[scenario])
+    env = mmtsb_env.make_env(scenarios=[scenario], max_images=len(scenario.images))
     obs, info = env.reset(seed=0)
     delivered = set(info["new_image_ids"])
     assert obs["image_count"] == len(delivered) and obs["images"][0].any()

@@ -92,9 +92,11 @@ def test_half_the_scenarios_need_disambiguation(m):
 
 
 def test_error_corrections_are_mostly_image_contradictions(m):
-    """Most (the paper's 12 of 13); the rest are the phone's data contradicting the user and own corrections."""
+    """Most, as issue #32 asks (the paper's 12 of 13; ours about 56 %: an image must show a money amount,
+    a time, a phone number or a date to be misquoted); the rest are the phone's data contradicting the
+    user and own corrections."""
     hit, n = m["correction_contradicts_image"]
-    assert n >= 60 and hit >= 0.6 * n, (hit, n)
+    assert n >= 60 and hit > 0.5 * n, (hit, n)
 
 
 def test_state_mutations_update_or_delete_staged_rows(m):
@@ -113,7 +115,9 @@ def test_one_story_per_scenario(m):
 
 def test_the_papers_image_mix(m):
     assert m["six_image_share"] >= 0.5, m["image_counts"]
-    assert m["vision_in_reference_path_share"] <= 0.1
+    # every scenario has an image at the top level, which the reference path zooms (issue #29); on an
+    # image legible as sent the tools are offered and never used (issue #32)
+    assert m["vision_on_legible_share"] == 0, m["vision_in_reference_path_share"]
 
 
 # ---------------------------------------------------------------------------- acting on a look-alike fails
@@ -125,15 +129,23 @@ def _swap(value, old, new):
     return new if value == old else value
 
 
+def _visual(step) -> bool:
+    """A visual tool call (its numbers are pixel coordinates, never row keys)."""
+    from mmtsb_env.tools.registry import get_tool
+
+    return "name" in step and get_tool(step["name"]).app == "vision"
+
+
 def _careless(s: Scenario):
     """``s`` with every solution argument naming a staged target row pointed at its look-alike instead, or None."""
     for e in s.metadata.get("lookalikes", []):
         if e["of"] == "new" or str(e["of"]).startswith("new:"):
             continue
-        if any(e["of"] in [v for st in r.solution for v in st.get("arguments", {}).values()] for r in s.rounds):
+        if any(e["of"] in [v for st in r.solution if not _visual(st) for v in st.get("arguments", {}).values()] for r in s.rounds):
             def edit(data, e=e):
                 for r in data["rounds"]:
-                    r["solution"] = [{**st, "arguments": _swap(st.get("arguments", {}), e["of"], e["key"])} for st in r["solution"]]
+                    r["solution"] = [st if _visual(st) else {**st, "arguments": _swap(st.get("arguments", {}), e["of"], e["key"])}
+                                     for st in r["solution"]]
             return changed(s, edit)
     return None
 

@@ -105,6 +105,13 @@ class TrustsClaim(_Settings):
         claimed = next(c for c, label in REAL.items() if label in r.report)  # the switch the user was wrong about
         return [st for st in r.solution if st.get("name") != SETTER[claimed]]
 
+    def closing(self, s, index):
+        r = s.rounds[index]
+        if r.kind != "correction":
+            return super().closing(s, index)
+        changed = [REAL[c] for c, setter in SETTER.items() for st in self.steps(s, index) if st.get("name") == setter]
+        return f"Done. I changed {', '.join(changed) or 'nothing'} and left the rest as it was."
+
 
 def test_match_steps_flip_exactly_what_differs():
     cur = {"wifi": False, "cellular": False, "location_service": False, "low_battery_mode": True}
@@ -150,4 +157,5 @@ def test_agent_that_believes_the_wrong_claim_fails_and_the_oracle_passes():
     assert verify(s, code=False).ok
     assert run_episode(s, _Settings([s])).passed
     rec = run_episode(s, TrustsClaim([s]))
-    assert not rec.passed and rec.entity_f1 < 1.0
+    # (its final world may still be right: a later round can set the same switch again; its report is not)
+    assert not rec.passed, rec.verdict

@@ -72,7 +72,7 @@ def test_has_value_needs_whole_values():
 def test_error_correction_has_image_contradictions_and_own_corrections(suite):
     ec = _by(suite, "error_correction")
     variants = Counter(correction_variant(s) for s in ec)
-    assert variants["contradicts_image"] >= 0.6 * len(ec), variants
+    assert variants["contradicts_image"] > 0.5 * len(ec), variants  # most (issue #32)
     for s in ec:
         if correction_variant(s) != "contradicts_image":
             continue

@@ -137,11 +137,13 @@ def _open_move(scenario, k):
 
 
 def test_an_unearned_clarification_answer_is_caught_however_short():
-    scenario = SUITES["nominal"]["nominal/0030"]
-    k = next(i for i, r in enumerate(scenario.rounds) if r.clarifications)
+    # the first nominal round whose clarification answer names a person ("I mean Robert Johnson.")
+    scenario, k, first, last = next(
+        (s, k, m.group(1), m.group(2)) for s in SUITES["nominal"].values() for k, r in enumerate(s.rounds)
+        for c in r.clarifications[:1] for m in [re.fullmatch(r"I mean ([A-Z][a-z]+) ([A-Z][a-z]+)\.", c.answer)] if m)
     ep, move, query = Episode(scenario), _open_move(scenario, k), scenario.rounds[k].query
     assert leaks_hidden_text(query, ep, move) is None
-    for smuggled in (f"{query} I mean Robert Johnson.", f"{query} i-mean robert_johnson", f"{query} Johnson, I mean."):
+    for smuggled in (f"{query} I mean {first} {last}.", f"{query} i-mean {first.lower()}_{last.lower()}", f"{query} {last}, I mean."):
         assert leaks_hidden_text(smuggled, ep, move) == "an unearned answer", smuggled
     answer = scenario.rounds[k].clarifications[0].answer  # earned: the clarify move gives it
     assert leaks_hidden_text(f"Oh, {answer}", ep, Move("clarify", answer, k, answer)) is None

@@ -79,7 +79,8 @@ def _conversation(scenario, *, wrong_writes: bool, wrong_reports: bool, writes: 
 
 
 def _play_rounds(scenario, turns):
-    env = _env(scenario)
+    # room for the probing turns on top of the oracle's (a long scenario would otherwise hit the message cap)
+    env = _env(scenario, max_messages=400)
     for round_turns in turns:
         for t in round_turns:
             if env.episode.done:

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from mmtsb_env.generation.core import Part
-from mmtsb_env.generation.engine import vision_steps
+from mmtsb_env.generation.engine import VISION_MIN_DIFFICULTY, vision_steps
 from mmtsb_env.generation.images import Img
 from mmtsb_env.generation.ocr import NEEDED, _squash, ocr_text, tesseract_available, upright
 from mmtsb_env.tools import invoke
@@ -55,10 +55,18 @@ def test_turns_are_reported_and_only_from_level_1(kind):
     assert back[y0:y1, x0:x1].mean() > back.mean() - 12  # the paper lies where the box says (posters can be dark)
 
 
-def test_oracle_turns_the_photo_back_and_crops_the_document():
-    seed, f = _turned("receipt_photo", want=90)
-    spec = {"kind": "receipt_photo", "seed": seed, "difficulty": 1}
+def test_oracle_turns_a_legible_photo_back_and_reads_it_as_it_is():
+    seed, _ = _turned("receipt_photo", want=90)
     img = Img("receipt", "receipt_photo", {}, seed, 1)
+    steps = vision_steps(type("B", (), {"imgs": [img]})(), Part("", image_ids=[0]))
+    assert [s["name"] for s in steps] == ["rotate_image"]  # below VISION_MIN_DIFFICULTY: no crop needed
+
+
+def test_oracle_turns_the_photo_back_and_crops_the_document():
+    level = VISION_MIN_DIFFICULTY
+    seed, f = _turned("receipt_photo", level, want=90)
+    spec = {"kind": "receipt_photo", "seed": seed, "difficulty": level}
+    img = Img("receipt", "receipt_photo", {}, seed, level)
     steps = vision_steps(type("B", (), {"imgs": [img]})(), Part("", image_ids=[0]))
     assert [s["name"] for s in steps] == ["rotate_image", "crop_image"]
     assert steps[0]["arguments"] == {"image_id": 0, "angle": -90.0, "expand": True}
