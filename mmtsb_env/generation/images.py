@@ -576,7 +576,17 @@ class Drafter:
         img = getattr(self, category)(**kwargs)
         if category != "chart":  # charts pick inside :meth:`chart` (reading off gridlines needs other values)
             img.kind = pick_rendering(img.kind, img.seed)
+        if img.kind == "product_photo":  # known by its look among look-alikes: the user says which one
+            img.extra["look"] = look_of(img)
         return img
+
+
+def look_of(img: Img) -> str:
+    """How the user names a shelf photo's product: its look ("the blue bottle with a star mark",
+    the same at every level: the renderer draws it from the content and seed)."""
+    from ..vision.render import render
+
+    return render(img.render_spec()).facts["description"]
 
 
 def on_gridlines(values: list[float]) -> list[float]:
