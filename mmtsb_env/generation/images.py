@@ -50,7 +50,7 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "price_tag": (("price_tag", 1), ("product_photo", 9)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
     "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
-    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5)),
+    "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5), ("object_scene", 5)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
 }
 
@@ -385,8 +385,8 @@ class Drafter:
         seed = self.seed()
         kind = pick_rendering(kind, seed)
         counted = None
-        if kind == "tally_photo":  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
-            counted = None if topic is not None else self._tally(seed)
+        if kind in ("tally_photo", "object_scene"):  # objects to count: a counting topic of its own (flows' topics keep a flat chart)
+            counted = None if topic is not None else self._tally(seed) if kind == "tally_photo" else self._colour_count(seed)
             if counted is None:
                 kind = "bar_chart"
         printed = kind not in ("bar_chart", "line_chart") or random.Random(seed_int("printed", seed)).random() < PRINTED_SHARE
@@ -464,6 +464,27 @@ class Drafter:
             return None
         self.used.update(ends)
         title = self.fresh(lambda: f"{title0} - {r.choice(['Week', 'Tray', 'Table', 'Group'])} {r.randint(2, 19)}",
+                           check_world=False)
+        return title, shape, labels, values
+
+    def _colour_count(self, seed: int) -> tuple[str, str, list[str], list[float]] | None:
+        """A count by colour for ``object_scene`` (objects of one shape scattered on a table among
+        strays, :mod:`..vision.render.object_scene`), drawn from the image seed; its lowest and
+        highest counts unique among this scenario's counts, as :meth:`_tally`'s."""
+        from ..vision.render.object_scene import COUNT_COLORS, COUNT_NOUNS, MAX_COUNT
+
+        r = random.Random(seed_int("colour-count", seed))
+        for _ in range(40):
+            shape = r.choice(sorted(COUNT_NOUNS))
+            labels = [c.title() for c in r.sample(COUNT_COLORS, r.randint(3, 4))]
+            values = [float(v) for v in r.sample(range(1, MAX_COUNT + 1), len(labels))]
+            ends = (norm(f"tally {min(values):g}"), norm(f"tally {max(values):g}"))
+            if not any(e in self.used for e in ends):
+                break
+        else:
+            return None
+        self.used.update(ends)
+        title = self.fresh(lambda: f"{COUNT_NOUNS[shape]} by Colour - {r.choice(['Table', 'Tray', 'Desk', 'Box'])} {r.randint(2, 19)}",
                            check_world=False)
         return title, shape, labels, values
 
