@@ -534,30 +534,41 @@ class Drafter:
         return Img("sign", "sign", content, *self._seeded(), label=text, extra={"style": style, **extra})
 
     def table_document(self, theme: str | None = None) -> Img:
+        """A dense table (12-20 rows of 5-6 columns, cells drawn from wide ranges): a class
+        schedule, a repair price list or a volunteer roster. Two to four rows pass a filter's
+        threshold (fee under $40, price under $80) whatever the rest are, so a filter keeps a few."""
         rng = self.rng
         theme = theme or rng.choice(sorted(pools.TABLE_THEMES))
         title0, headers = pools.TABLE_THEMES[theme]
         title = self.fresh(lambda: f"{title0} - {rng.choice(['Spring', 'Summer', 'Fall', 'Winter'])} {rng.choice(['Session', 'Edition', 'Schedule'])}",
                            check_world=False)
         rows, items = [], []
+        n = rng.randint(12, 20)
+        cheap = set(rng.sample(range(n), rng.randint(2, 4)))
         if theme == "class_schedule":
-            for name in rng.sample(pools.CLASSES, rng.randint(4, 6)):
-                day, hour = rng.choice(pools.WEEKDAYS), rng.randint(9, 19)
-                fee = rng.choice([20, 25, 30, 35, 40, 45, 55, 60])
-                rows.append([name, day, f"{hour:02d}:00", fee])
-                items.append({"name": name, "day": day, "time": f"{hour:02d}:00", "amount": float(fee)})
+            names = rng.sample([f"{lv} {sub}" for lv in pools.CLASS_LEVELS for sub in pools.CLASS_SUBJECTS], n)
+            for k, name in enumerate(names):
+                day, time = rng.choice(pools.WEEKDAYS), f"{rng.randint(8, 20):02d}:{rng.choice(['00', '15', '30', '45'])}"
+                fee = rng.randint(15, 39) if k in cheap else rng.randint(40, 140)
+                teacher = f"{rng.choice(pools.FIRST_NAMES)[0]}. {rng.choice(pools.LAST_NAMES)}"
+                rows.append([name, teacher, rng.choice(pools.CLASS_ROOMS), day, time, fee])
+                items.append({"name": name, "day": day, "time": time, "amount": float(fee)})
         elif theme == "price_list":
-            for name in rng.sample(pools.REPAIRS, rng.randint(4, 6)):
-                mins = rng.choice([30, 45, 60, 90, 120])
-                price = rng.choice([39, 49, 59, 79, 89, 99, 119, 149])
-                rows.append([name, f"{mins} min", price])
+            pairs = rng.sample([(s_, d) for s_ in pools.REPAIR_SERVICES for d in pools.REPAIR_DEVICES], n)
+            codes = rng.sample(range(100, 999), n)
+            for k, (service, device) in enumerate(pairs):
+                name = f"{service} ({device.lower()})"
+                mins = rng.choice([15, 20, 30, 40, 45, 60, 75, 90, 120, 180])
+                price = rng.randint(19, 79) if k in cheap else rng.randint(80, 349)
+                rows.append([f"{device[0]}{service[0]}-{codes[k]}", service, device, f"{mins} min", price])
                 items.append({"name": name, "minutes": mins, "amount": float(price)})
         else:
             people = [p for p in self.wi.base.people if p.id != self.wi.owner_id]
-            for p in rng.sample(people, rng.randint(4, 6)):
-                day, hour, hours = rng.choice(pools.WEEKDAYS[:6]), rng.randint(8, 16), rng.randint(2, 6)
-                rows.append([p.full_name, day, f"{hour:02d}:00", hours])
-                items.append({"name": p.full_name, "person_id": p.id, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
+            for p in rng.sample(people, min(n, len(people))):
+                day, hour, hours = rng.choice(pools.WEEKDAYS[:6]), rng.randint(7, 17), rng.randint(2, 6)
+                time = f"{hour:02d}:{rng.choice(['00', '30'])}"
+                rows.append(roster_row(rng, p.full_name, day, time, hours))
+                items.append({"name": p.full_name, "person_id": p.id, "day": day, "time": time, "amount": float(hours)})
         content = {"title": title, "headers": list(headers), "rows": rows, "subtitle": "", "notes": ""}
         return Img("table_document", "table_document", content, *self._seeded(), label=title, items=items,
                    extra={"theme": theme, "headers": list(headers)})
@@ -606,6 +617,12 @@ class Drafter:
         if img.kind == "product_photo":  # known by its look among look-alikes: the user says which one
             img.extra["look"] = look_of(img)
         return img
+
+
+def roster_row(rng: random.Random, name: str, day: str, time: str, hours: int) -> list[Any]:
+    """A volunteer roster's row (:data:`pools.TABLE_THEMES` ``shift_roster``): name, a role, day,
+    start, hours and a station (the role and station from ``rng``)."""
+    return [name, rng.choice(pools.ROSTER_ROLES), day, time, hours, rng.choice(pools.ROSTER_STATIONS)]
 
 
 def look_of(img: Img) -> str:
