@@ -5,7 +5,7 @@
 * ``natural_less_text`` -- photos whose content is objects, colours and logos (WorldVQA-like);
 * ``documents_charts`` -- flat documents, dense pages, infographics and charts (DocVQA,
   OmniDocBench, InfographicVQA, ChartQA-Pro, ChartMuseum-like);
-* ``ui`` -- screenshots of the phone's own apps (ScreenSpot-Pro-like).
+* ``ui`` -- screenshots of the phone's own apps and of desktop applications (ScreenSpot-Pro-like).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ GROUPS = {
     "pie_chart": "documents_charts", "chart_read": "documents_charts", "infographic": "documents_charts",
     "order_screen": "ui", "event_screen": "ui", "chat_screen": "ui",
     "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui", "playlist_screen": "ui", "settings_screen": "ui",
+    "spreadsheet_screen": "ui",
 }
 
 
