@@ -43,9 +43,9 @@ NOUNS = {
 
 # record category (or the chart kind) -> (render family, weight): the families that draw the record
 RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
-    "receipt": (("receipt", 3), ("receipt_photo", 3), ("order_screen", 2), ("bank_feed", 2)),
-    "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 2), ("calendar_day", 2)),
-    "business_card": (("business_card", 4), ("chat_screen", 3), ("inbox", 3)),
+    "receipt": (("receipt", 3), ("receipt_photo", 3), ("order_screen", 1), ("bank_feed", 1)),
+    "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 1), ("calendar_day", 1)),
+    "business_card": (("business_card", 4), ("chat_screen", 2), ("inbox", 2)),
     "invoice": (("invoice", 5), ("statement", 5)),
     "price_tag": (("price_tag", 1), ("product_photo", 9)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
