@@ -246,3 +246,17 @@ def test_a_count_by_colour_in_a_scenario_and_counting_the_strays_fails():
 
     rec = run_episode(s, CountsTheStrays([s]))
     assert not rec.passed, rec.verdict
+
+
+def test_group_shares_count_a_scenario_once_per_group():
+    from types import SimpleNamespace
+
+    from mmtsb_env.vision.render.groups import PAPER_SHARES, group_shares
+
+    def scenario(*kinds):
+        return SimpleNamespace(images=[SimpleNamespace(render={"kind": k}) for k in kinds])
+
+    shares = group_shares([scenario("product_photo", "object_scene", "receipt"), scenario("spreadsheet_screen"),
+                           scenario("receipt_photo", "receipt_photo")])
+    assert shares == {"natural_text_rich": 1 / 3, "natural_less_text": 1 / 3, "documents_charts": 1 / 3, "ui": 1 / 3}
+    assert PAPER_SHARES["natural_less_text"] == 0.28

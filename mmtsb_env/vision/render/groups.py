@@ -26,9 +26,41 @@ GROUPS = {
 }
 
 
+# the paper's share of scenarios holding at least one image of each group (Table 12, of 258)
+PAPER_SHARES = {"natural_text_rich": 0.39, "natural_less_text": 0.28, "documents_charts": 0.47, "ui": 0.17}
+
+
 def group_of(kind: str) -> str:
     """The Table 12 group of render family ``kind``; ValueError for an unknown family."""
     try:
         return GROUPS[kind]
     except KeyError:
         raise ValueError(f"unknown render kind {kind!r}; known: {', '.join(sorted(GROUPS))}") from None
+
+
+def group_shares(scenarios) -> dict[str, float]:
+    """The share of ``scenarios`` holding at least one image of each group (Table 12's measure)."""
+    scenarios = list(scenarios)
+    counts = dict.fromkeys(GROUP_NAMES, 0)
+    for s in scenarios:
+        for g in {group_of(im.render["kind"]) for im in s.images if im.render}:
+            counts[g] += 1
+    return {g: counts[g] / max(1, len(scenarios)) for g in GROUP_NAMES}
+
+
+def main(argv=None) -> int:
+    """``python -m mmtsb_env.vision.render.groups [SUITE]``: a suite's group shares beside the paper's."""
+    import sys
+
+    from ... import load_suite
+
+    args = sys.argv[1:] if argv is None else argv
+    suite = load_suite(args[0] if args else "nominal")
+    print(f"{'group':<20} {'scenarios':>10} {'paper':>6}")
+    for g, share in group_shares(suite).items():
+        print(f"{g:<20} {share:>9.1%} {PAPER_SHARES[g]:>6.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
