@@ -50,3 +50,17 @@ def test_the_page_carries_its_cells(tables):
     text = ocr_text(render({**im.render, "difficulty": 0}).image, psm=6)
     names = [r[0] for r in im.render["content"]["rows"]]
     assert sum(n.split()[-1] in text for n in names) >= 0.8 * len(names)
+
+
+def test_a_sum_over_a_dense_spreadsheet_fails_when_one_value_is_misread():
+    """The oracle solves a compute over dense tables (one of them a desktop spreadsheet); an agent
+    that gets one number wrong (the zoo's ``Misreads``: what skimming a 20-row page gives) fails."""
+    from mmtsb_env.baselines.zoo import Misreads, ZooAgent, misread_target
+    from mmtsb_env.runner import run_episode
+
+    s = generate(1, seed=8, category="table_document", flow="compute", verify="static")[0]
+    assert "spreadsheet_screen" in [im.render["kind"] for im in s.images]
+    assert run_episode(s, ZooAgent([s])).passed
+    assert misread_target(s) is not None
+    rec = run_episode(s, Misreads([s]))
+    assert not rec.passed and rec.entity_f1 < 1.0
