@@ -618,6 +618,7 @@ class Drafter:
             img.kind = pick_rendering(img.kind, img.seed)
         if img.kind == "product_photo":  # known by its look among look-alikes: the user says which one
             img.extra["look"] = look_of(img)
+            img.extra.pop("brand", None)  # no package prints it: not a fact of this image
         return img
 
 

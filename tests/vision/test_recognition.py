@@ -216,6 +216,7 @@ def test_shelf_photos_are_named_by_their_look_and_a_look_alike_fails():
     for im in photos:  # the request says which product, by its look; the facts record it
         f = render(im.render).facts
         assert im.facts["look"] == f["description"] and f["description"] in text
+        assert "brand" not in im.facts  # no package prints one
     assert run_episode(s, _Swaps([s])).passed  # no swaps: the oracle's play passes
 
     f = render(photos[0].render).facts
