@@ -56,6 +56,10 @@ COMMENTS = ["Please double-check row {r} before we print.", "Moved the {c} colum
             "Shared with the front desk.", "Who owns this sheet now?"]
 
 
+def _is_number(cell: str) -> bool:
+    return cell.replace(",", "").replace(".", "").isdigit()
+
+
 def _col(i: int) -> str:
     return string.ascii_uppercase[i] if i < 26 else string.ascii_uppercase[i // 26 - 1] + string.ascii_uppercase[i % 26]
 
@@ -108,7 +112,8 @@ def draw_spreadsheet_screen(ctx: Ctx):
     file_name = f"{f['title']}.xlsx"
     # beside the table: a summary block of other numbers (what a careless read takes for the table's)
     sx = lead + len(headers) + 1
-    numeric = [j for j in range(len(headers)) if all(c.replace(",", "").replace(".", "").isdigit() for c in (row[j] for row in rows))]
+    right = [all(_is_number(row[j]) for row in rows) for j in range(len(headers))]  # numbers right-aligned
+    numeric = [j for j, is_num in enumerate(right) if is_num]
     summary = [("Rows", str(len(rows))), ("Last edit", f"{r.randint(1, 28)}/{r.randint(1, 12)} {r.randint(8, 18)}:{r.choice(['05', '20', '42'])}")]
     if numeric:
         j = numeric[-1]
@@ -191,7 +196,6 @@ def draw_spreadsheet_screen(ctx: Ctx):
     # the table: title, header row, data rows (numbers right-aligned, as a spreadsheet does)
     d.text((t_x0 + 6, row_y(first_row) + row_h / 2), f["title"], font=title_font, fill=text, anchor="lm")
     d.rectangle((t_x0, row_y(head_row), t_x1, row_y(head_row + 1)), fill=pal["header_fill"])
-    right = [all(c.replace(",", "").replace(".", "").isdigit() for c in (row[j] for row in rows)) for j in range(len(headers))]
     for j, h in enumerate(headers):
         x0, x1 = xs[lead + j], xs[lead + j + 1]
         if right[j]:
