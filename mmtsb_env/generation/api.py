@@ -17,6 +17,7 @@ from typing import Any, Callable, Collection, Iterable
 from ..scenario.model import Scenario
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
 from .compose import GenerationError, compose, recipe_name
+from .images import CATEGORY_WEIGHTS
 from .dryrun import SolutionError
 from .images import legibility_checked
 from .verify import VerificationReport, verify as verify_scenario
@@ -187,7 +188,8 @@ class _Walk:
             prefer = sorted(DOMAINS, key=lambda d: (self.used[d], random.Random(sseed + DOMAINS.index(d)).random()))[:2]
             if self.wanted_domains:
                 prefer = sorted(self.wanted_domains)
-            cat_order = sorted(CATEGORIES, key=lambda k: (self.used_cats[k], random.Random(sseed + len(k)).random()))
+            cat_order = sorted(CATEGORIES, key=lambda k: (self.used_cats[k] / CATEGORY_WEIGHTS.get(k, 1.0),
+                                                          random.Random(sseed + len(k)).random()))
             sid = self.fmt.format(prefix=self.id_prefix, seed=self.seed, index=len(self.out))
             try:
                 s = _generate_one(sseed, f, c, a, check=check, category=self.category, world_seed=self.world_seed,

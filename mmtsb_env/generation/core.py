@@ -155,8 +155,19 @@ def _ordinal_list(positions: list[int]) -> str:
 def describe_images(imgs: list[Img], scope: list[int], delivered_now: list[int], seen: list[int]) -> str:
     """A deictic phrase for the images in ``scope``: "this receipt", "the second and third cards I sent earlier"...
 
-    ``seen`` lists every image id delivered so far (this round included), in order.
+    ``seen`` lists every image id delivered so far (this round included), in order. Shelf photos
+    add which product the user means, by its look (``extra["look"]``): the photo shows look-alikes.
     """
+    looks = [imgs[i].extra["look"] for i in sorted(scope) if imgs[i].extra.get("look")]
+    phrase = _deictic(imgs, scope, delivered_now, seen)
+    if not looks:
+        return phrase
+    if len(looks) == 1:
+        return f"{phrase} (on the shelf, I mean {looks[0]})"
+    return f"{phrase} (on the shelves, the products I mean, in the order I sent them: {'; '.join(looks)})"
+
+
+def _deictic(imgs: list[Img], scope: list[int], delivered_now: list[int], seen: list[int]) -> str:
     scope = sorted(scope)
     cats = {imgs[i].category for i in scope}
     one = imgs[scope[0]]

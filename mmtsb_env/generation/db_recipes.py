@@ -26,7 +26,7 @@ from .core import ORDINALS, Build, GenerationError, call
 from .db_base import DBRecipe, _past
 from .db_missing import Detail, Instead, MissingRow, missing_recipe
 from .db_validate import CheckRow, Option, Sheet, check_recipe
-from .images import dollars, money, number
+from .images import dollars, money, number, roster_row
 from .settings_recipe import SettingsMatch
 from .sinks import iso, op, resolve
 from .world_index import norm
@@ -530,7 +530,7 @@ def _seed_rosters(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str,
         for c in picks[2 * k:2 * k + 2]:
             day, hour, hours = b.rng.choice(pools.WEEKDAYS[:6]), b.rng.randint(8, 15), b.rng.randint(2, 5)
             full = f"{c['first_name']} {c['last_name']}"
-            rows.append([full, day, f"{hour:02d}:00", hours])
+            rows.append(roster_row(b.rng, full, day, f"{hour:02d}:00", hours))
             items.append({"name": full, "day": day, "time": f"{hour:02d}:00", "amount": float(hours)})
             people.append({"full": full, "first_name": c["first_name"], "phone": c["phone_number"], "day": day,
                            "time": f"{hour:02d}:00", "hours": hours, "hours_shown": str(hours)})

@@ -117,11 +117,27 @@ ERRANDS = ["pick up dry cleaning", "return library books", "renew parking permit
            "pay water bill", "mail the tax forms", "buy cat litter", "call the plumber", "refill prescription"]
 STORE_SIGNS = ["{a} {b} Florist", "{a} {b} Bike Repair", "{a} {b} Laundromat", "{a} {b} Tailor", "{a} {b} Deli"]
 NOTICE_CODES = ["GATE CODE {n}", "LOCKER PIN {n}", "GUEST WIFI PIN {n}", "PARKING ZONE {n}"]
+# dense tables (12-20 rows, 5-6 columns); a flow reads the name, day, time and amount columns
 TABLE_THEMES = {
-    "class_schedule": ("Community Center Classes", ["Class", "Day", "Time", "Fee"]),
-    "price_list": ("Repair Shop Price List", ["Service", "Duration", "Price"]),
-    "shift_roster": ("Volunteer Shift Roster", ["Volunteer", "Day", "Start", "Hours"]),
+    "class_schedule": ("Community Center Classes", ["Class", "Instructor", "Room", "Day", "Time", "Fee"]),
+    "price_list": ("Repair Shop Price List", ["Code", "Service", "Device", "Duration", "Price"]),
+    "shift_roster": ("Volunteer Shift Roster", ["Volunteer", "Role", "Day", "Start", "Hours", "Station"]),
 }
+CLASS_LEVELS = ["Beginner", "Intermediate", "Advanced", "Intro to", "Weekend", "Evening", "Family", "Open"]
+CLASS_SUBJECTS = ["Watercolor", "Yoga", "Italian", "Pottery", "Guitar", "Baking", "Photography", "Chess", "Knife Skills",
+                  "Ballroom Dance", "Spanish", "Pilates", "Sketching", "Ukulele", "Bread Making", "Tai Chi", "Calligraphy",
+                  "Woodcarving", "Salsa", "Coding", "Mosaic", "Choir", "Swimming", "First Aid", "Knitting", "Zumba"]
+CLASS_ROOMS = ["Room 1A", "Room 1B", "Room 2A", "Room 2C", "Studio 1", "Studio 3", "Hall A", "Kitchen", "Gym", "Pool",
+               "Library", "Annex 4", "Room 3D", "Garden Room"]
+REPAIR_SERVICES = ["Screen replacement", "Battery swap", "Keyboard cleaning", "Data recovery", "Charging port fix",
+                   "Virus removal", "Camera repair", "Speaker repair", "Hinge repair", "Back glass", "Water damage check",
+                   "OS reinstall", "SSD upgrade", "RAM upgrade", "Fan cleaning", "Button repair", "Microphone fix",
+                   "Face ID repair", "Trackpad swap", "Diagnostics"]
+REPAIR_DEVICES = ["Phone", "Tablet", "Laptop", "Desktop", "Smartwatch", "Console", "E-reader", "Headphones"]
+ROSTER_ROLES = ["Greeter", "Kitchen", "Setup", "Cashier", "Driver", "Sorting", "Registration", "Cleanup", "First aid",
+                "Tech desk", "Runner", "Parking"]
+ROSTER_STATIONS = ["Main door", "Hall B", "Loading bay", "Desk 2", "Desk 4", "Stage", "Car park", "Room 12", "Food bank",
+                   "Gate C", "Kitchen", "Lobby"]
 CLASSES = ["Watercolor Basics", "Beginner Yoga", "Conversational Italian", "Pottery Wheel", "Intro to Guitar",
            "Home Baking", "Photography Walk", "Chess Strategy", "Knife Skills", "Ballroom Dance"]
 REPAIRS = ["Screen replacement", "Battery swap", "Keyboard cleaning", "Data recovery", "Charging port fix",

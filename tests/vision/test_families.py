@@ -21,7 +21,8 @@ from mmtsb_env.vision.render.object_scene import COLORS, hue, level_metrics
 SAME_RECORD = {"receipt_photo": "receipt", "order_screen": "receipt", "poster_photo": "event_poster",
                "event_screen": "event_poster", "note_photo": "handwritten_note", "chat_screen": "business_card",
                "statement": "invoice", "product_photo": "price_tag", "bank_feed": "receipt",
-               "calendar_day": "event_poster", "inbox": "business_card", "infographic": "bar_chart"}
+               "calendar_day": "event_poster", "inbox": "business_card", "infographic": "bar_chart",
+               "spreadsheet_screen": "table_document"}
 NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene", "tally_photo", "playlist_screen"]  # playlist: tests/vision/test_new_families.py
 
 
@@ -50,11 +51,16 @@ def test_same_record_as_the_flat_family(kind):
              "invoice": {"company": "Acme Web", "invoice_number": "INV-7", "tax_rate": 20,
                          "items": [{"description": "Design", "qty": 3, "unit_price": 100}]},
              "price_tag": {"product": "Oat Milk 1L", "price": 3.49, "old_price": 4.99, "currency": "€"},
-             "bar_chart": {"title": "Loans", "labels": ["Mystery", "Poetry"], "values": [40, 10], "units": ""}}[flat]
+             "bar_chart": {"title": "Loans", "labels": ["Mystery", "Poetry"], "values": [40, 10], "units": ""},
+             "table_document": {"title": "Rota", "headers": ["Name", "Day", "Hours"], "rows": [["Sam Ortiz", "Monday", 4]]}}[flat]
     mine = render({"kind": kind, "content": given, "difficulty": 1}).facts
     theirs = render({"kind": flat, "content": given}).facts
     record = {k: v for k, v in theirs.items() if k not in ("kind", "distractors", "doc_box", "frame")}
     assert {k: mine[k] for k in record} == record
+
+
+# desktop screenshots: a full screen (1,920 px wide; 2,560 at level 3), as the paper's UI group
+DESKTOP = {"spreadsheet_screen": 2560}
 
 
 @pytest.mark.parametrize("kind", NEW)
@@ -65,7 +71,7 @@ def test_deterministic_seed_sensitive_and_sized(kind):
         assert a.image.tobytes() == b.image.tobytes() and a.facts == b.facts
         c = render({**spec, "seed": 9}, use_cache=False)
         assert a.image.size != c.image.size or a.image.tobytes() != c.image.tobytes()
-        assert 300 <= max(a.image.size) <= 1400 and a.image.mode == "RGB"
+        assert 300 <= max(a.image.size) <= DESKTOP.get(kind, 1400) and a.image.mode == "RGB"
 
 
 @pytest.mark.parametrize("kind", NEW)

@@ -326,6 +326,7 @@ from . import chat_screen, event_screen, order_screen  # noqa: E402,F401  (app s
 from . import infographic, tally_photo  # noqa: E402,F401  (a chart's record as an infographic, as objects to count)
 from . import bank_feed, calendar_day, inbox, playlist_screen  # noqa: E402,F401  (more app screens of the same records)
 from . import settings_screen  # noqa: E402,F401  (the Settings app's switches, drawn from a device row)
+from . import spreadsheet_screen  # noqa: E402,F401  (a desktop screenshot of a table)
 
 __all__ = ["CACHE", "FAMILIES", "Rendered", "cache_info", "canonical", "clear_cache", "family", "kinds",
            "normalize", "render", "spec_key"]

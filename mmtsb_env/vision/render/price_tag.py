@@ -40,9 +40,35 @@ OBJECT_SIZE = (420, 460)  # the product's drawing at full size (product_photo's)
 SHELF_SCALE = 0.62
 
 
-def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], color, brand: str, ctx: Ctx) -> None:
+# logo marks a package can wear instead of a printed brand (product_photo: products known by their look)
+MARKS = ("star", "circle", "triangle", "diamond", "stripes")
+
+
+def draw_mark(d: ImageDraw.ImageDraw, mark: str, centre: tuple[float, float], size: float, fill) -> None:
+    """A logo ``mark`` (one of :data:`MARKS`) of height ``size`` centred on ``centre``."""
+    import math
+
+    cx, cy = centre
+    r = size / 2
+    if mark == "star":
+        pts = [(cx + math.cos(math.radians(-90 + 36 * j)) * (r if j % 2 == 0 else r * 0.42),
+                cy + math.sin(math.radians(-90 + 36 * j)) * (r if j % 2 == 0 else r * 0.42)) for j in range(10)]
+        d.polygon(pts, fill=fill)
+    elif mark == "circle":
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    elif mark == "triangle":
+        d.polygon([(cx, cy - r), (cx + r * 1.1, cy + r * 0.85), (cx - r * 1.1, cy + r * 0.85)], fill=fill)
+    elif mark == "diamond":
+        d.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=fill)
+    else:  # stripes: two bands across the label
+        for dy in (-r * 0.55, r * 0.25):
+            d.rectangle((cx - r * 1.5, cy + dy, cx + r * 1.5, cy + dy + r * 0.32), fill=fill)
+
+
+def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], color, brand: str, ctx: Ctx,
+                 logo: str | None = None) -> None:
     """The product, standing in ``box`` (its details scaled with the box's height: full size at
-    ``OBJECT_SIZE``)."""
+    ``OBJECT_SIZE``); its label shows the brand in print, or with ``logo`` that mark instead (no text)."""
     x0, y0, x1, y1 = box
     cx, w, k = (x0 + x1) / 2, x1 - x0, (y1 - y0) / OBJECT_SIZE[1]
     dark = mix(color, (0, 0, 0), 0.35)
@@ -51,6 +77,9 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
     mark = brand.upper()
 
     def label(xy, width: float, size: float, fill) -> None:
+        if logo is not None:
+            draw_mark(d, logo, xy, min(width * 0.6, 90 * k), fill)
+            return
         d.text(xy, mark, font=fit_font(mark, "sans-bold", width, size * k), fill=fill, anchor="mm")
 
     if kind == "bottle":
@@ -69,7 +98,8 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
         d.ellipse((cx + mw / 2 - 40 * k, top + 60 * k, cx + mw / 2 + 70 * k, top + 220 * k), outline=color, width=round(24 * k))
         d.rounded_rectangle((cx - mw / 2, top, cx + mw / 2, y1), radius=30 * k, fill=color, outline=dark, width=3)
         d.ellipse((cx - mw / 2, top - 25 * k, cx + mw / 2, top + 25 * k), fill=dark)
-        label((cx, (top + y1) / 2), mw - 30 * k, 32, label_ink)
+        # a mark sits high on the body, clear of a price sticker on the shelf's lip before the base
+        label((cx, (top + y1) / 2 if logo is None else top + 90 * k), mw - 30 * k, 32, label_ink)
     elif kind == "box":
         bw, depth = w * 0.62, 40 * k
         fx0, fy0 = cx - bw / 2 - depth / 2, y0 + 80 * k
@@ -77,7 +107,8 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
         d.polygon([(fx0 + bw, fy0), (fx0 + bw + depth, fy0 - depth), (fx0 + bw + depth, y1 - depth), (fx0 + bw, y1)], fill=dark)
         d.rectangle((fx0, fy0, fx0 + bw, y1), fill=color)
         label((fx0 + bw / 2, fy0 + 60 * k), bw - 30 * k, 40, label_ink)
-        d.ellipse((fx0 + bw / 2 - 60 * k, fy0 + 130 * k, fx0 + bw / 2 + 60 * k, fy0 + 250 * k), fill=light)
+        if logo is None:  # a decoration (beside a mark it would read as a second one)
+            d.ellipse((fx0 + bw / 2 - 60 * k, fy0 + 130 * k, fx0 + bw / 2 + 60 * k, fy0 + 250 * k), fill=light)
     elif kind == "can":
         cw = w * 0.45
         d.rectangle((cx - cw / 2, y0 + 150 * k, cx + cw / 2, y1 - 20 * k), fill=color)
@@ -91,7 +122,8 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
                   fill=color, outline=dark)
         d.rectangle((cx - bw / 2, y0 + 90 * k, cx + bw / 2, y0 + 120 * k), fill=dark)
         label((cx, y0 + 230 * k), bw - 30 * k, 40, label_ink)
-        d.ellipse((cx - 50 * k, y0 + 290 * k, cx + 50 * k, y0 + 390 * k), fill=light)
+        if logo is None:
+            d.ellipse((cx - 50 * k, y0 + 290 * k, cx + 50 * k, y0 + 390 * k), fill=light)
 
 
 @family("price_tag", FIELDS)

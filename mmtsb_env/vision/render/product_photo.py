@@ -1,11 +1,19 @@
-"""``product_photo``: a photo of a shop shelf where one product wears a price sticker (natural less-text).
+"""``product_photo``: a photo of a shop shelf where the product is known by its look (natural less-text).
 
-The same content (and defaults) as ``price_tag``, but most of the picture is objects and logos:
-the product (its brand on the package) stands among others on a shelf, a round sticker stuck on
-the shelf's front lip before its base gives the price and a thin shelf strip under it its name.
-Levels add more neighbouring products
-(at level 2+ with their own stickers: distractor prices), shrink everything and add the camera
-effects of :mod:`._scene` (the JPEG artefacts over the band of the products and the strip).
+The same content (and defaults) as ``price_tag``, but the product must be *recognised*: no
+package prints a brand; each wears a logo mark (:data:`.price_tag.MARKS`) on its colour, and
+every product on the shelf has its own round price sticker on the shelf's lip and its own shelf
+strip with its name. The task names the product by its look (``facts["description"]``: "the blue
+bottle with a star mark"), and its neighbours are look-alikes: one of the same shape and colour
+with another mark, from level 1 one of the same shape and mark in another colour, from level 2 one
+of the same colour and mark in another shape (:func:`look_alikes`); no neighbour shares all three.
+Reading the sticker or strip of the wrong product is the paper's object misidentification.
+Levels add neighbours (2-5 products), shrink everything and add the camera effects of
+:mod:`._scene` (the JPEG artefacts over the band of the products and the strips).
+
+Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``), ``description``,
+``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the target's
+strip) and ``shelf`` (every product: name, price, look, boxes).
 """
 
 from __future__ import annotations
@@ -18,18 +26,28 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from . import family
-from ._common import Ctx, drafting, fit_font, gradient, money, rgb
+from ._common import Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
 from ._phone import record
 from ._scene import camera, drawing_on
-from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
+from .price_tag import COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object
 
 W, H = 1024, 768
 SHELF_Y = 600
 NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
+# the package colours by the name a shopper gives them: eight hues no viewer would name alike
+# (price_tag's palette, with a yellow that is not amber)
+PALETTE = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#fdd835", "purple": "#6a1b9a",
+           "orange": "#ef6c00", "teal": "#00838f", "brown": "#4e342e"}
+FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS)}
+# more names per shape for the neighbours (each look-alike's strip names a product of its own shape)
+MORE_NAMES = {"bottle": ("Apple Cider Vinegar 500ml", "Mango Nectar 1L", "Hand Wash Refill 1L", "Iced Tea Lemon 1.5L"),
+              "mug": ("Stoneware Mug 14oz", "Espresso Cup 4oz", "Enamel Camp Mug 12oz", "Latte Mug 16oz"),
+              "box": ("Granola Clusters 500g", "Green Tea 40 bags", "Phone Stand", "Dishwasher Tablets 30"),
+              "can": ("Chickpeas 400g", "Coconut Milk 400ml", "Sweetcorn 340g", "Ginger Ale 330ml"),
+              "bag": ("Rolled Oats 1kg", "Brown Sugar 1kg", "Pretzel Twists 200g", "Red Lentils 500g")}
 # the strip's and the stickers' sizes by level (px, before the level's font scale; the stickers' at
 # most and 0.3 of the product's width): small at level 3, where the 2x zoom must bring them back
 LABEL_SIZE = {0: 20, 1: 20, 2: 20, 3: 15}
-LABEL_SLOTS = {0: 1, 1: 1, 2: 1, 3: 1.5}  # the strip's widest, in slots: at level 3 a sale's label would shrink to 9 px in one
 STICKER_RADIUS = {0: 54, 1: 54, 2: 48, 3: 26}
 STICKER_REACH = 22  # how far below the shelf's top the stickers reach (its lip is 16 px deep)
 # price stickers (fill, rim, ink), by whether the product is on sale: dark figures on a disc paler
@@ -39,10 +57,11 @@ STICKER_REACH = 22  # how far below the shelf's top the stickers reach (its lip 
 STICKERS = {False: ((255, 248, 220), (240, 230, 200), (20, 20, 20)), True: ((255, 255, 255), (250, 226, 226), (150, 0, 12))}
 
 
-def _tile(obj: str, color, brand: str, ctx: Ctx) -> Image.Image:
-    """One product drawn as on the price tag (a 500x520 picture with a transparent background)."""
+def _tile(obj: str, color, brand: str, ctx: Ctx, logo: str | None = None) -> Image.Image:
+    """One product drawn as on the price tag (a 500x520 picture with a transparent background);
+    with ``logo`` its label wears that mark instead of the brand."""
     tile = Image.new("RGBA", (500, 520), (0, 0, 0, 0))
-    _draw_object(ImageDraw.Draw(tile), obj, (40, 60, 460, 520), color, brand, ctx)
+    _draw_object(ImageDraw.Draw(tile), obj, (40, 60, 460, 520), color, brand, ctx, logo)
     return tile
 
 
@@ -116,23 +135,59 @@ def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
     d.rectangle((0, y + 40, W, y + 48), fill=(95, 86, 76))
 
 
+def describe(look: dict) -> str:
+    """What a shopper calls a product by its look: "the blue bottle with a star mark"."""
+    mark = "two stripes" if look["mark"] == "stripes" else f"a {look['mark']} mark"
+    return f"the {look['color']} {look['object']} with {mark}"
+
+
+def look_alikes(target: dict, n: int, r) -> list[dict]:
+    """``n`` neighbours' looks for ``target`` (object, color, mark): first the same shape and colour
+    with another mark, then the same shape and mark in another colour, then the same colour and
+    mark in another shape, then any look; never all three of the target's."""
+    colours, objects = list(PALETTE), list(PRODUCTS)
+    other = lambda pool, v: r.choice([x for x in pool if x != v])  # noqa: E731
+    plan = [{**target, "mark": other(MARKS, target["mark"])},
+            {**target, "color": other(colours, target["color"])},
+            {**target, "object": other(objects, target["object"])}]
+    out = []
+    for i in range(n):
+        look = plan[i] if i < len(plan) else None
+        while look is None or look == target:
+            look = {"object": r.choice(objects), "color": r.choice(colours), "mark": r.choice(MARKS)}
+        out.append(look)
+    return out
+
+
+def _strip_lines(name: str, was: str | None, font, width: float) -> list[str]:
+    """A shelf strip's lines: the name wrapped to two lines at most, and the old price on sale."""
+    lines = wrap(name, font, width)[:2]
+    return lines + ([f"was {was}"] if was else [])
+
+
 @family("product_photo", FIELDS)
 def draw_product_photo(ctx: Ctx):
-    """A shelf photo: the price tag's facts (product, brand, price) plus which slot the product stands in."""
+    """A shelf photo: the price tag's facts (product, price) and the product's look among look-alikes,
+    each product with its own sticker and strip."""
     f = record(ctx, "price_tag")
     r = ctx.rng("shelf")
     n = NEIGHBOURS[ctx.difficulty] + 1
+    look = {"object": f["object"], "color": ctx.get("color", lambda g: g.choice(list(PALETTE))),
+            "mark": ctx.get("mark", lambda g: g.choice(MARKS))}
+    # the neighbours' looks come from the seed alone (not the level), so the first ones stay as levels add more
+    looks = look_alikes(look, NEIGHBOURS[3], ctx.rng("look-alikes"))[:n - 1]
     slot = r.randrange(n)
+    names = {f["product"]}
     others = []
-    for i in range(n):
-        if i == slot:
-            continue
-        obj = r.choice(list(PRODUCTS))
-        brand = r.choice([p[0] for p in PRODUCTS[obj] if p[0] != f["brand"]] or ["Generic"])
+    for lk in looks:
+        pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + list(MORE_NAMES[lk["object"]]) if x not in names]
+        name = r.choice(pool)
+        names.add(name)
         price = round(f["price"] * r.uniform(0.6, 1.6), 2)
-        if money(price, f["currency"]) == f["price_text"]:
+        while money(price, f["currency"]) == f["price_text"]:
             price = round(price + 0.5, 2)
-        others.append({"object": obj, "brand": brand, "color": r.choice(COLORS), "price": price})
+        others.append({**lk, "product": name, "price": price, "price_text": money(price, f["currency"])})
+    r.shuffle(others)
     slot_w = (W - 40) / n
     tile_w = min(slot_w - 16, 330)
     scale = tile_w / 500
@@ -140,36 +195,35 @@ def draw_product_photo(ctx: Ctx):
     for i in range(n):
         x0 = 20 + slot_w * i + (slot_w - tile_w) / 2
         boxes.append([int(x0), int(SHELF_Y - 520 * scale), int(x0 + tile_w), SHELF_Y])
-    priced = ctx.difficulty >= 2
-    for o in others:
-        if priced:
-            ctx.distractors.append(f"{o['brand']} {money(o['price'], f['currency'])}")
+    target = {**look, "product": f["product"], "price": f["price"], "price_text": f["price_text"]}
+    shelf = others[:slot] + [target] + others[slot:]
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
-    # the shelf strip under the product: its name (and the old price on sale)
-    label = f["product"] + (f"  (was {money(f['old_price'], f['currency'])})" if f["on_sale"] else "")
-    font = fit_font(label, "sans-bold", LABEL_SLOTS[ctx.difficulty] * slot_w - 12, LABEL_SIZE[ctx.difficulty] * ctx.scale, min_size=9)
-    tw = font.getlength(label)
-    lx = min(max((boxes[slot][0] + boxes[slot][2]) / 2, tw / 2 + 8), W - tw / 2 - 8)
-    top = SHELF_Y + STICKER_REACH + 2  # just under the sticker
-    label_box = [int(lx - tw / 2 - 6), top, int(lx + tw / 2 + 6), int(top + 6 + font.size * 1.3)]
-    facts = {**f, "slot": slot + 1, "n_products": n, "position": position, "product_box": boxes[slot],
-             "label_box": label_box, "frame": [W, H]}
+    # each product's shelf strip: its name (and the old price on sale), one slot wide
+    font = ctx.font("sans-bold", LABEL_SIZE[ctx.difficulty])
+    strip_w = slot_w - 12
+    top = SHELF_Y + STICKER_REACH + 2  # just under the stickers
+    strips = []
+    for i, item in enumerate(shelf):
+        was = money(f["old_price"], f["currency"]) if i == slot and f["on_sale"] else None
+        lines = _strip_lines(item["product"], was, font, strip_w - 8)
+        cx = (boxes[i][0] + boxes[i][2]) / 2
+        tw = max(font.getlength(t) for t in lines)
+        strips.append((lines, cx, [int(cx - tw / 2 - 5), top, int(cx + tw / 2 + 5), int(top + 6 + font.size * 1.25 * len(lines))]))
+    for i, item in enumerate(shelf):
+        item.update({"slot": i + 1, "box": boxes[i], "label_box": strips[i][2]})
+        if i != slot:
+            ctx.distractors.append(f"{item['product']} {item['price_text']}")
+    facts = {**f, "look": look, "description": describe(look), "slot": slot + 1, "n_products": n, "position": position,
+             "product_box": boxes[slot], "label_box": strips[slot][2], "shelf": shelf, "frame": [W, H]}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
 
-    target_color = rgb(ctx.get("color", lambda r: r.choice(COLORS)))
     arr = _backdrop().copy()
     with drawing_on(arr, (0, 0, W - 1, 198), None) as (d, _, _):  # the upper shelf's rows (the crop starts at the origin)
         _upper_shelf(d, ctx)
-    k = 0
-    for i, box in enumerate(boxes):
-        if i == slot:
-            tile = _tile(f["object"], target_color, f["brand"], ctx)
-        else:
-            o = others[k]
-            k += 1
-            tile = _tile(o["object"], rgb(o["color"]), o["brand"], ctx)
-        _paste_scaled(arr, tile, box)
+    for item in shelf:
+        tile = _tile(item["object"], rgb(PALETTE[item["color"]]), "", ctx, logo=item["mark"])
+        _paste_scaled(arr, tile, item["box"])
     s = ctx.scale
 
     def sticker(box, price: float, sale: bool) -> None:
@@ -181,20 +235,18 @@ def draw_product_photo(ctx: Ctx):
             font = fit_font(text, "sans-bold", rad * 1.7, 30 * s)
             d.text((cx - ox, cy - oy), text, font=font, fill=ink, anchor="mm")
 
-    sticker(boxes[slot], f["price"], f["on_sale"])
-    if priced:
-        k = 0
-        for i, box in enumerate(boxes):
-            if i != slot:
-                sticker(box, others[k]["price"], False)
-                k += 1
-    with drawing_on(arr, label_box, None) as (d, ox, oy):
-        d.rectangle((label_box[0] - ox, label_box[1] - oy, label_box[2] - ox, label_box[3] - oy), fill=(250, 250, 246))
-        d.text((lx - ox, top + 3 - oy), label, font=font, fill=(20, 20, 20), anchor="ma")
-    quad = [(boxes[slot][0], boxes[slot][1]), (boxes[slot][2], boxes[slot][1]), (boxes[slot][2], SHELF_Y), (boxes[slot][0], SHELF_Y)]
-    pb = boxes[slot]  # defocus where the facts are: the product and its shelf strip
-    focus = [min(pb[0], label_box[0]), pb[1], max(pb[2], label_box[2]), label_box[3]]
-    # the JPEG round trip over the band of products, stickers and strip only (the same pixels there as
+    for i, item in enumerate(shelf):
+        sticker(item["box"], item["price"], i == slot and f["on_sale"])
+        lines, cx, box = strips[i]
+        with drawing_on(arr, box, None) as (d, ox, oy):
+            d.rectangle((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), fill=(250, 250, 246))
+            for j, t in enumerate(lines):
+                d.text((cx - ox, top + 3 + j * font.size * 1.25 - oy), t, font=font, fill=(20, 20, 20), anchor="ma")
+    pb = boxes[slot]
+    quad = [(pb[0], pb[1]), (pb[2], pb[1]), (pb[2], SHELF_Y), (pb[0], SHELF_Y)]
+    lb = strips[slot][2]  # defocus where the facts are: the product and its shelf strip
+    focus = [min(pb[0], lb[0]), pb[1], max(pb[2], lb[2]), lb[3]]
+    # the JPEG round trip over the band of products, stickers and strips only (the same pixels there as
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
-    band = [0, min(b[1] for b in boxes), W, label_box[3]]
+    band = [0, min(b[1] for b in boxes), W, max(st[2][3] for st in strips)]
     return camera(arr, ctx, quad, focus=focus, coded=band), facts

@@ -1,0 +1,68 @@
+"""``spreadsheet_screen``, the desktop screenshot family (issue #29 item 4): a full screen of small
+text and many widgets, whose table is the record's, readable once cropped and zoomed."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from mmtsb_env.generation.images import RENDERINGS
+from mmtsb_env.vision.render import render
+from mmtsb_env.vision.render.groups import group_of
+from mmtsb_env.vision.render.spreadsheet_screen import TYPE
+
+CONTENT = {"title": "Volunteer Shift Roster - Fall Session", "headers": ["Volunteer", "Role", "Day", "Start", "Hours", "Station"],
+           "rows": [[f"Person {i}", "Greeter", "Monday", f"{8 + i % 9:02d}:30", 2 + i % 4, "Lobby"] for i in range(18)]}
+
+
+@pytest.mark.parametrize("d", range(4))
+def test_a_full_screen_of_small_text_with_the_table_where_the_facts_say(d):
+    spec = {"kind": "spreadsheet_screen", "seed": 2, "difficulty": d, "content": CONTENT}
+    r = render(spec, use_cache=False)
+    f = r.facts
+    W, H = f["frame"]
+    assert r.image.size == (W, H) and W >= 1920 and TYPE[d] <= 13
+    assert f["rows"] == render({"kind": "table_document", "content": CONTENT}).facts["rows"] and f["n_rows"] == 18
+    x0, y0, x1, y1 = f["doc_box"]
+    assert 0 <= x0 < x1 <= W and 0 <= y0 < y1 <= H
+    boxes = f["cell_boxes"]
+    assert len(boxes) == 18
+    for a, b in zip(boxes, boxes[1:]):  # rows stacked in order inside the table's box, none overlapping
+        assert a[3] <= b[1] and x0 <= a[0] and a[2] <= x1 and y0 <= a[1] and b[3] <= y1
+    # the selected cell's text is the formula bar's, and it is a cell of the table
+    assert f["selected"]["text"] in {c for row in f["rows"] for c in row}
+    assert f["distractors"]  # the summary block and the comments
+    assert group_of("spreadsheet_screen") == "ui"
+    again = render(spec, use_cache=False)
+    assert again.image.tobytes() == r.image.tobytes() and again.facts == f
+
+
+def test_tables_are_drawn_as_spreadsheets_by_the_generator():
+    assert ("spreadsheet_screen", 2) in RENDERINGS["table_document"]
+
+
+@pytest.mark.ocr
+@pytest.mark.parametrize("d", [0, 3])
+def test_unreadable_as_a_client_sends_it_readable_cropped_and_zoomed(d):
+    """Sent as a client would (long side 1,024 px) tesseract reads at most a fifth of the cells;
+    cropped to ``doc_box`` from the stored screenshot and zoomed 2x (crop_image, resize_image) it
+    reads at least 95 %."""
+    from mmtsb_env.generation.ocr import NEEDED, _squash, ocr_text, tesseract_available
+
+    if not tesseract_available():
+        pytest.skip("tesseract is not installed")
+    plain = tools = total = 0
+    for seed in (0, 1):
+        r = render({"kind": "spreadsheet_screen", "seed": seed, "difficulty": d})
+        values = NEEDED["spreadsheet_screen"](r.facts)
+        im = r.image
+        k = 1024 / max(im.size)
+        sent = im.resize((round(im.width * k), round(im.height * k)), Image.Resampling.LANCZOS)
+        seen = _squash(ocr_text(sent, psm=6))
+        crop = im.crop(tuple(r.facts["doc_box"]))
+        crop = crop.resize((crop.width * 2, crop.height * 2), Image.Resampling.BICUBIC)
+        zoomed = _squash(ocr_text(crop, psm=6))
+        total += len(values)
+        plain += sum(_squash(v) in seen for v in values)
+        tools += sum(_squash(v) in zoomed for v in values)
+    assert plain <= 0.2 * total and tools >= 0.95 * total, (plain, tools, total)

@@ -1,0 +1,263 @@
+"""Images whose needed fact must be recognised, not read (issue #29, the paper's object misidentification).
+
+* ``product_photo``: the product is known by its look (shape, colour, logo mark; no brand printed)
+  among look-alikes that share two of the three, each with its own sticker and strip; the user
+  names it by its look. The facts match the pixels, the look is the same at every level, and an
+  agent that reads a look-alike's strip and sticker fails the scenario the oracle passes.
+* ``object_scene`` as a count by colour: the counted objects are in the pixels in their colours,
+  the strays are other shapes, and an agent that counts the strays too fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mmtsb_env.baselines.zoo import ZooAgent
+from mmtsb_env.generation.compose import GenerationError, compose
+from mmtsb_env.generation.dryrun import SolutionError
+from mmtsb_env.runner import run_episode
+from mmtsb_env.vision.render import render
+from mmtsb_env.vision.render.object_scene import COLORS as SCENE_COLORS, COUNT_COLORS
+from mmtsb_env.vision.render.product_photo import PALETTE
+
+LEVELS = range(4)
+
+
+def _pixels(spec: dict) -> str:
+    return hashlib.sha256(np.asarray(render(spec, use_cache=False).image).tobytes()).hexdigest()
+
+
+def _nearest(rgb, palette: dict[str, Any]) -> str:
+    """The palette colour whose hue is nearest ``rgb``'s (hue holds under the photos' uneven light,
+    falloff and glare); a dark warm colour is brown when the palette has one."""
+    import colorsys
+
+    from PIL import ImageColor
+
+    def hsv(c):
+        c = ImageColor.getrgb(c) if isinstance(c, str) else c
+        return colorsys.rgb_to_hsv(*(x / 255 for x in c))
+
+    h, _, v = hsv(rgb)
+    if "brown" in palette and v < 0.45 and (h < 0.1 or h > 0.95):
+        return "brown"
+    hues = {n: hsv(c)[0] for n, c in palette.items() if n != "brown"}
+    return min(hues, key=lambda n: min(abs(h - hues[n]), 1 - abs(h - hues[n])))
+
+
+# ------------------------------------------------------------------------------------ product_photo
+def test_product_photo_draws_deterministically():
+    for d in (0, 3):
+        spec = {"kind": "product_photo", "seed": 5, "difficulty": d}
+        assert _pixels(spec) == _pixels(spec)
+        assert render(spec, use_cache=False).facts == render(spec, use_cache=False).facts
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_product_is_one_of_a_kind_among_look_alikes(seed):
+    looks = set()
+    for d in LEVELS:
+        f = render({"kind": "product_photo", "seed": seed, "difficulty": d}).facts
+        look = f["look"]
+        looks.add((f["description"], tuple(sorted(look.items()))))
+        shelf = f["shelf"]
+        assert len(shelf) == f["n_products"] == d + 2
+        target = shelf[f["slot"] - 1]
+        assert (target["product"], target["price_text"]) == (f["product"], f["price_text"])
+        others = [p for p in shelf if p is not target]
+        keys = ("object", "color", "mark")
+        assert all(any(p[k] != look[k] for k in keys) for p in others), "a neighbour has the whole look"
+        # the look-alikes the level promises: same shape and colour (every level), same shape and mark (1+),
+        # same colour and mark (2+)
+        shared = [frozenset(k for k in keys if p[k] == look[k]) for p in others]
+        assert frozenset({"object", "color"}) in shared
+        if d >= 1:
+            assert frozenset({"object", "mark"}) in shared
+        if d >= 2:
+            assert frozenset({"color", "mark"}) in shared
+        # every product has its own name and price (no strip or sticker repeats the target's)
+        assert len({p["product"] for p in shelf}) == len(shelf)
+        assert all(p["price_text"] != f["price_text"] for p in others)
+        assert f["description"] in (f"the {look['color']} {look['object']} with a {look['mark']} mark",
+                                    f"the {look['color']} {look['object']} with two stripes")
+    assert len(looks) == 1, "the look changes with the level"
+
+
+@pytest.mark.parametrize("d", LEVELS)
+def test_each_products_colour_is_in_its_pixels(d):
+    for seed in range(4):
+        r = render({"kind": "product_photo", "seed": seed, "difficulty": d}, use_cache=False)
+        arr = np.asarray(r.image, dtype=int)
+        for p in r.facts["shelf"]:
+            x0, y0, x1, y1 = p["box"]
+            # the package's body, above the sticker and away from its edges: its most frequent saturated colour
+            body = arr[y0 + (y1 - y0) // 3:y0 + (y1 - y0) * 2 // 3, x0 + (x1 - x0) // 3:x1 - (x1 - x0) // 3].reshape(-1, 3)
+            sat = body[(body.max(1) - body.min(1)) > 22]
+            assert len(sat) > 20, (seed, p)
+            colours, counts = np.unique(sat // 16, axis=0, return_counts=True)
+            common = colours[np.argmax(counts)] * 16 + 8
+            assert _nearest(tuple(common), PALETTE) == p["color"], (seed, d, p["product"], common)
+
+
+@pytest.mark.ocr
+def test_every_strip_reads_as_its_product_with_a_zoom():
+    """Every product's strip carries its own name (not only the target's): read with tesseract on
+    the strip cropped and zoomed 2x, as the crop/zoom tools give it."""
+    from PIL import Image
+
+    from mmtsb_env.generation.ocr import ocr_text, tesseract_available
+
+    if not tesseract_available():
+        pytest.skip("tesseract is not installed")
+
+    hits = total = 0
+    for seed in range(3):
+        r = render({"kind": "product_photo", "seed": seed, "difficulty": 2}, use_cache=False)
+        for p in r.facts["shelf"]:
+            x0, y0, x1, y1 = p["label_box"]
+            crop = r.image.crop((x0 - 4, y0 - 4, x1 + 4, y1 + 4))
+            crop = crop.resize((crop.width * 2, crop.height * 2), Image.LANCZOS)
+            text = re.sub(r"\s+", " ", ocr_text(crop, psm=6))
+            total += 1
+            hits += p["product"].split()[0].lower() in text.lower()
+    assert hits >= 0.8 * total, (hits, total)
+
+
+# ------------------------------------------------------------------------------------ object_scene counts
+COUNT = {"title": "Marbles by Colour - Table 4", "labels": ["Red", "Blue", "Yellow", "Green"], "values": [3, 6, 1, 4],
+         "shape": "ball"}
+
+
+@pytest.mark.parametrize("d", LEVELS)
+def test_a_count_by_colour_is_in_the_pixels(d):
+    spec = {"kind": "object_scene", "seed": 3, "difficulty": d, "content": COUNT}
+    r = render(spec, use_cache=False)
+    f = r.facts
+    assert f["labels"] == COUNT["labels"] and f["values"] == [3.0, 6.0, 1.0, 4.0] and not f["value_labels"]
+    assert f["max_label"] == "Blue" and f["read_tolerance"] == 0.0
+    assert {l: len(b) for l, b in f["counted_boxes"].items()} == {"Red": 3, "Blue": 6, "Yellow": 1, "Green": 4}
+    assert len(f["strays"]) == d + 1 and all(s["shape"] not in ("ball", "apple") for s in f["strays"])
+    assert all(s["color"] in COUNT_COLORS for s in f["strays"])
+    arr = np.asarray(r.image, dtype=int)
+    for label, boxes in f["counted_boxes"].items():
+        for x0, y0, x1, y1 in boxes:  # a ball's centre is its colour
+            cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + (y1 - y0) // 8
+            patch = arr[cy - 3:cy + 4, cx - 3:cx + 4].reshape(-1, 3).mean(0)
+            assert _nearest(tuple(patch), {k: SCENE_COLORS[k] for k in COUNT_COLORS}) == label.lower(), (d, label, patch)
+    boxes = [o["box"] for o in f["objects"]]  # nothing overlaps, nothing under the title card
+    for i, a in enumerate(boxes):
+        assert a[1] > f["title_box"][3]
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert _pixels(spec) == _pixels(spec)
+
+
+def test_a_count_refuses_what_cannot_be_objects():
+    for content, words in [({**COUNT, "values": [1, 2]}, "content.values has 2 numbers"),
+                           ({**COUNT, "values": [1, 2.5, 3, 4]}, "whole numbers"),
+                           ({**COUNT, "labels": ["Red", "Red", "Blue", "Green"]}, "distinct colours")]:
+        with pytest.raises(ValueError, match=words):
+            render({"kind": "object_scene", "content": content}).facts
+
+
+# ------------------------------------------------------------------------------------ in scenarios
+def _scenario(category: str, kind: str, flow: str = "aggregate"):
+    for seed in range(60):
+        try:
+            s = compose(seed, flow, "none", "upfront", category=category)
+        except (GenerationError, SolutionError):
+            continue
+        if any(im.render["kind"] == kind for im in s.images):
+            return s
+    pytest.fail(f"no {kind} scenario in 60 seeds")
+
+
+class _Swaps(ZooAgent):
+    """Plays the oracle but with some strings and numbers swapped in every write and reply."""
+
+    swaps: list[tuple[str, str]] = []
+
+    @classmethod
+    def applies(cls, scenario) -> bool:
+        return True
+
+    def _swap(self, v: Any) -> Any:
+        if isinstance(v, str):
+            for a, b in self.swaps:
+                v = re.sub(r"(?<![\d.,])" + re.escape(a) + r"(?![\d])", b, v)
+            return v
+        if isinstance(v, float):
+            for a, b in self.swaps:
+                if re.fullmatch(r"[\d,]+(\.\d+)?", a) and abs(v - float(a.replace(",", ""))) < 1e-9:
+                    return float(b.replace(",", ""))
+            return v
+        if isinstance(v, list):
+            return [self._swap(x) for x in v]
+        if isinstance(v, dict):
+            return {k: self._swap(x) for k, x in v.items()}
+        return v
+
+    def steps(self, scenario, index):
+        return [{**s, "arguments": self._swap(s.get("arguments", {}))} for s in super().steps(scenario, index)]
+
+    def closing(self, scenario, index):
+        return self._swap(super().closing(scenario, index))
+
+
+def test_shelf_photos_are_named_by_their_look_and_a_look_alike_fails():
+    s = _scenario("price_tag", "product_photo")
+    photos = [im for im in s.images if im.render["kind"] == "product_photo"]
+    text = " ".join(r.query for r in s.rounds)
+    for im in photos:  # the request says which product, by its look; the facts record it
+        f = render(im.render).facts
+        assert im.facts["look"] == f["description"] and f["description"] in text
+        assert "brand" not in im.facts  # no package prints one
+    assert run_episode(s, _Swaps([s])).passed  # no swaps: the oracle's play passes
+
+    f = render(photos[0].render).facts
+    twin = next(p for p in f["shelf"] if p["object"] == f["look"]["object"] and p["color"] == f["look"]["color"]
+                and p["mark"] != f["look"]["mark"])
+
+    class PicksTheLookAlike(_Swaps):
+        """Reads the strip and sticker of the same-shape, same-colour product with another mark."""
+        swaps = [(f["product"], twin["product"]), (f"{f['price']:,.2f}", f"{twin['price']:,.2f}")]
+
+    rec = run_episode(s, PicksTheLookAlike([s]))
+    assert not rec.passed and rec.entity_f1 < 1.0, rec.verdict
+
+
+def test_a_count_by_colour_in_a_scenario_and_counting_the_strays_fails():
+    s = _scenario("chart", "object_scene", flow="aggregate")
+    assert run_episode(s, _Swaps([s])).passed
+    im = next(im for im in s.images if im.render["kind"] == "object_scene")
+    f = render(im.render).facts
+    assert im.facts["label"] == f["title"] and [i["amount"] for i in im.facts["items"]] == f["values"]
+    top = f["max_label"]
+    high = max(f["values"])
+    # an agent that also counts the strays of the top colour (or one more than there is) reports a wrong highest count
+    strays = sum(1 for o in f["strays"] if o["color"] == top.lower()) or 1
+
+    class CountsTheStrays(_Swaps):
+        swaps = [(f"{high:g}", f"{high + strays:g}")]
+
+    rec = run_episode(s, CountsTheStrays([s]))
+    assert not rec.passed, rec.verdict
+
+
+def test_group_shares_count_a_scenario_once_per_group():
+    from types import SimpleNamespace
+
+    from mmtsb_env.vision.render.groups import PAPER_SHARES, group_shares
+
+    def scenario(*kinds):
+        return SimpleNamespace(images=[SimpleNamespace(render={"kind": k}) for k in kinds])
+
+    shares = group_shares([scenario("product_photo", "object_scene", "receipt"), scenario("spreadsheet_screen"),
+                           scenario("receipt_photo", "receipt_photo")])
+    assert shares == {"natural_text_rich": 1 / 3, "natural_less_text": 1 / 3, "documents_charts": 1 / 3, "ui": 1 / 3}
+    assert PAPER_SHARES["natural_less_text"] == 0.28
