@@ -21,7 +21,8 @@ from typing import Any
 
 from . import pools
 from . import sinks as S
-from .core import ORDINALS, Build, GenerationError, Part, Payload
+from .core import ORDINALS, Build, Part, Payload
+from .errors import GenerationError
 from .world_index import norm
 
 _MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")
