@@ -20,6 +20,7 @@ from PIL import Image
 
 from ...ui.canvas import Canvas
 from ._common import Ctx, TextDraw, jpeg
+from ._family import Family
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
 
@@ -228,14 +229,13 @@ def _measure():
     return Remembered(2)
 
 
-def record(ctx: Ctx, kind: str) -> dict:
-    """The facts the flat family ``kind`` reports for this content and seed (a draft pass: cheap),
+def record(ctx: Ctx, family: Family) -> dict:
+    """The facts the flat ``family`` reports for this content and seed (a draft pass: cheap),
     without where its own picture lay (``doc_box``, ``frame``: the screen shows the record, not
     the picture)."""
-    from . import FAMILIES
     from ._common import draft
     from ._scene import flat
 
     with draft():
-        facts = FAMILIES[kind].draw(flat(ctx, kind))[1]
+        facts = family.draw(flat(ctx, family.kind))[1]
     return {k: v for k, v in facts.items() if k not in ("doc_box", "frame")}

@@ -19,7 +19,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Choice, Ctx, ListOf, Obj, drafting, mix, texture_array
 from ._scene import camera, drawing_on
 
@@ -123,7 +123,6 @@ def _objects(ctx: Ctx) -> list[dict]:
     return ctx.get("objects", default)
 
 
-@family("object_scene", FIELDS)
 def draw_object_scene(ctx: Ctx):
     """Objects on a table to count, colour and locate: every object's shape, colour, box and position, and counts."""
     objects = _objects(ctx)
@@ -168,3 +167,6 @@ def draw_object_scene(ctx: Ctx):
         grow = max(8, (x1 - x0) // 8, (x1 - x0) // 14 + 4)
         focus.append([x0 - grow, y0 - grow, x1 + grow, y1 + grow])
     return camera(scene, ctx, glare=False, focus=focus, coded=focus), facts
+
+
+FAMILY = Family("object_scene", FIELDS, draw_object_scene)

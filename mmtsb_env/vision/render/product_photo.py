@@ -17,11 +17,11 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, fit_font, gradient, money, rgb
 from ._phone import record
 from ._scene import camera, drawing_on
-from .price_tag import COLORS, FIELDS, PRODUCTS, _draw_object
+from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS, PRODUCTS, _draw_object
 
 W, H = 1024, 768
 SHELF_Y = 600
@@ -116,10 +116,9 @@ def _upper_shelf(d: ImageDraw.ImageDraw, ctx: Ctx) -> None:
     d.rectangle((0, y + 40, W, y + 48), fill=(95, 86, 76))
 
 
-@family("product_photo", FIELDS)
 def draw_product_photo(ctx: Ctx):
     """A shelf photo: the price tag's facts (product, brand, price) plus which slot the product stands in."""
-    f = record(ctx, "price_tag")
+    f = record(ctx, PRICE_TAG)
     r = ctx.rng("shelf")
     n = NEIGHBOURS[ctx.difficulty] + 1
     slot = r.randrange(n)
@@ -198,3 +197,6 @@ def draw_product_photo(ctx: Ctx):
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
     band = [0, min(b[1] for b in boxes), W, label_box[3]]
     return camera(arr, ctx, quad, focus=focus, coded=band), facts
+
+
+FAMILY = Family("product_photo", FIELDS, draw_product_photo)
