@@ -8,9 +8,10 @@ dependency, it does not remove it; a type-only import is a dependency of the des
 
 An import names the most specific module of the package it reaches: ``from .x import y`` is an
 edge to ``x.y`` when that is a module, else to ``x``; ``from . import y`` in a package is an edge
-to the package's own ``y`` module, or to the package (its ``__init__``) for any other name. A
-module is not counted as depending on the ``__init__`` of the packages above it: Python runs
-those first for every import of a submodule, which no module chooses.
+to the package's own ``y`` module, or to the package (its ``__init__``) for any other name.
+Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__`` first, so it is an edge to those
+packages too -- except to the packages the importer itself lies in (Python runs them before the
+importer anyway, whatever it imports).
 
 Not seen: imports whose module name is computed at run time (``importlib.import_module`` with a
 string built from data: the tool registry's ``TOOL_MODULES``, ``apps/__init__``'s folder scan, the
@@ -38,7 +39,7 @@ KNOWN_CIRCLES_BEING_REMOVED: frozenset[tuple[str, str]] = frozenset({
     ("mmtsb_env.generation.engine", "mmtsb_env.generation.domains"),
 })
 
-Edge = tuple[str, int]  # (imported module, line of the import)
+Graph = dict[str, dict[str, tuple[int, str]]]  # importer -> imported -> (line of the import, how)
 
 
 def package_roots(root: Path = ROOT) -> dict[str, Path]:
@@ -70,10 +71,11 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return name or None
 
 
-def import_edges(module: str, path: Path, modules: dict[str, Path]) -> dict[str, int]:
-    """Modules of the package that ``module`` imports anywhere in its source -> first line doing so."""
+def import_edges(module: str, path: Path, modules: dict[str, Path]) -> dict[str, tuple[int, str]]:
+    """Modules of the package that ``module`` imports anywhere in its source -> (first line doing
+    so, "" or which import of a submodule runs that package's ``__init__``)."""
     is_package = path.name == "__init__.py"
-    edges: dict[str, int] = {}
+    edges: dict[str, tuple[int, str]] = {}
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -90,17 +92,24 @@ def import_edges(module: str, path: Path, modules: dict[str, Path]) -> dict[str,
             continue
         for target in targets:
             resolved = _resolve(target, modules)
-            if resolved is not None and resolved != module:
-                edges.setdefault(resolved, node.lineno)
+            if resolved is None:
+                continue
+            if resolved != module:
+                edges.setdefault(resolved, (node.lineno, ""))
+            package = resolved.rpartition(".")[0]
+            while package:
+                if package in modules and not (module == package or module.startswith(package + ".")):
+                    edges.setdefault(package, (node.lineno, f"importing {resolved} runs its __init__"))
+                package = package.rpartition(".")[0]
     return edges
 
 
-def import_graph(root: Path = ROOT) -> tuple[dict[str, dict[str, int]], dict[str, Path]]:
+def import_graph(root: Path = ROOT) -> tuple[Graph, dict[str, Path]]:
     modules = find_modules(package_roots(root))
     return {m: import_edges(m, p, modules) for m, p in modules.items()}, modules
 
 
-def strongly_connected(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+def strongly_connected(graph: Graph) -> list[list[str]]:
     """Tarjan's strongly connected components with more than one module (iterative)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -142,7 +151,7 @@ def strongly_connected(graph: dict[str, dict[str, int]]) -> list[list[str]]:
     return found
 
 
-def shortest_circle(graph: dict[str, dict[str, int]], component: list[str]) -> list[str]:
+def shortest_circle(graph: Graph, component: list[str]) -> list[str]:
     """One shortest circle through the component's first module (breadth-first, inside the component)."""
     members, start = set(component), component[0]
     parent: dict[str, str] = {}
@@ -163,13 +172,16 @@ def shortest_circle(graph: dict[str, dict[str, int]], component: list[str]) -> l
     raise AssertionError(f"{start} is on no circle of its component")
 
 
-def describe(graph: dict[str, dict[str, int]], modules: dict[str, Path], circle: list[str], root: Path = ROOT) -> str:
+def describe(graph: Graph, modules: dict[str, Path], circle: list[str], root: Path = ROOT) -> str:
     """``a -> b -> ... -> a``, each step with the file and line of the import."""
-    steps = [f"  {a} -> {b}   ({modules[a].relative_to(root)}:{graph[a][b]})" for a, b in zip(circle, circle[1:])]
+    steps = []
+    for a, b in zip(circle, circle[1:]):
+        line, how = graph[a][b]
+        steps.append(f"  {a} -> {b}   ({modules[a].relative_to(root)}:{line}{'; ' + how if how else ''})")
     return "\n".join(steps)
 
 
-def circles(graph: dict[str, dict[str, int]], modules: dict[str, Path], root: Path = ROOT) -> list[str]:
+def circles(graph: Graph, modules: dict[str, Path], root: Path = ROOT) -> list[str]:
     """A readable circle for every strongly connected component of the graph."""
     out = []
     for component in strongly_connected(graph):
@@ -178,8 +190,8 @@ def circles(graph: dict[str, dict[str, int]], modules: dict[str, Path], root: Pa
     return out
 
 
-def without(graph: dict[str, dict[str, int]], edges: frozenset[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    return {m: {t: line for t, line in targets.items() if (m, t) not in edges} for m, targets in graph.items()}
+def without(graph: Graph, edges: frozenset[tuple[str, str]]) -> Graph:
+    return {m: {t: edge for t, edge in targets.items() if (m, t) not in edges} for m, targets in graph.items()}
 
 
 # ---------------------------------------------------------------------------------------------- tests
@@ -232,6 +244,28 @@ def test_a_circle_through_a_deferred_import_is_found_and_named(tmp_path):
     assert not circles(without(graph, frozenset({("mmtsb_env.a.two", "mmtsb_env.b.three")})), modules, tmp_path)
 
 
+def test_a_circle_through_a_package_init_is_found(tmp_path):
+    """``ui.canvas`` imported ``vision.fonts``, which runs ``vision/__init__``, which (lazily)
+    imported the renderers, whose phone screens imported ``ui.canvas``: a circle no single
+    module-to-module edge shows."""
+    _write(tmp_path, {
+        "mmtsb_env/__init__.py": "",
+        "mmtsb_env/ui/__init__.py": "",
+        "mmtsb_env/ui/canvas.py": "from ..vision.fonts import get_font\n",
+        "mmtsb_env/vision/__init__.py": "def __getattr__(name):\n    from . import render\n",
+        "mmtsb_env/vision/fonts.py": "",
+        "mmtsb_env/vision/render.py": "from ..ui.canvas import Canvas\nfrom . import fonts\n",
+    })
+    graph, modules = import_graph(tmp_path)
+    found = circles(graph, modules, tmp_path)
+    assert len(found) == 1 and found[0].startswith("3 modules"), found
+    assert ("mmtsb_env.ui.canvas -> mmtsb_env.vision   (mmtsb_env/ui/canvas.py:1; importing mmtsb_env.vision.fonts runs "
+            "its __init__)") in found[0]
+    assert graph["mmtsb_env.vision.render"] == {  # its own package (mmtsb_env.vision) is no edge
+        "mmtsb_env.ui.canvas": (1, ""), "mmtsb_env.ui": (1, "importing mmtsb_env.ui.canvas runs its __init__"),
+        "mmtsb_env.vision.fonts": (2, "")}
+
+
 def test_a_registry_importing_members_that_import_it_back_is_a_circle(tmp_path):
     """The shape the render families had: the package imports its members for their registration
     side effect, and each member imports the registering decorator from the package."""
@@ -242,7 +276,9 @@ def test_a_registry_importing_members_that_import_it_back_is_a_circle(tmp_path):
         "extra/__init__.py": "from ..render import receipt\n",
     })
     graph, modules = import_graph(tmp_path)
-    assert graph["mmtsb_env.render.receipt"] == {"mmtsb_env.render": 1}
-    assert graph["mmtsb_env.extra"] == {"mmtsb_env.render.receipt": 1}  # package-dir folders belong to the package
+    assert graph["mmtsb_env.render.receipt"] == {"mmtsb_env.render": (1, "")}
+    # package-dir folders belong to the package; importing a submodule runs its package's __init__
+    assert graph["mmtsb_env.extra"] == {"mmtsb_env.render.receipt": (1, ""),
+                                        "mmtsb_env.render": (1, "importing mmtsb_env.render.receipt runs its __init__")}
     assert [c.splitlines()[0] for c in circles(graph, modules, tmp_path)] == ["2 modules import each other, e.g."]
 

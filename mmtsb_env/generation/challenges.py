@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from . import pools
+from ..world import pools
 from . import sinks as S
 from .core import ORDINALS, Build, Part, Payload
 from .errors import GenerationError

@@ -19,7 +19,7 @@ from collections import Counter
 from datetime import date, timedelta
 from typing import Any
 
-from . import pools
+from ..world import pools
 from . import sinks as S
 from .challenges import Slip, near_digits, near_name, wrong_value
 from .core import ORDINALS, Build, call

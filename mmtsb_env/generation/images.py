@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator
 
 from ..vision.render._common import seed_int
 from ..vision.render.groups import group_of
-from . import pools
+from ..world import pools
 from .errors import GenerationError
 from .world_index import WorldIndex, norm
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from ...ui.canvas import Canvas
+from ..canvas import Canvas
 from ._common import Ctx, TextDraw, jpeg
 from ._family import Family
 
@@ -94,7 +94,7 @@ class Screen:
         return max(h, self.measure.line_height(self.size(base)))
 
     def icon(self, name: str, x: float, y: float, size: float, color) -> None:
-        from ...ui.icons import draw_icon
+        from ..icons import draw_icon
 
         draw_icon(self.canvas, name, x, y, size, color)
 
@@ -208,11 +208,11 @@ class _Surface(Canvas):
 
 @functools.lru_cache(maxsize=1)
 def _measure():
-    """The screens' text metrics (``ui.canvas.TextMeasure`` at 2x) with every width remembered: a
+    """The screens' text metrics (``vision.canvas.TextMeasure`` at 2x) with every width remembered: a
     screen measures each label in its layout pass and again when it draws it, wrapping measures
     each growing line, and the same labels recur on every screen of an app. A text that fits on
     one line is wrapped with one measurement."""
-    from ...ui.canvas import TextMeasure
+    from ..canvas import TextMeasure
 
     class Remembered(TextMeasure):
         @functools.lru_cache(maxsize=16384)
