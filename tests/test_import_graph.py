@@ -259,8 +259,8 @@ def test_a_circle_through_a_package_init_is_found(tmp_path):
     graph, modules = import_graph(tmp_path)
     found = circles(graph, modules, tmp_path)
     assert len(found) == 1 and found[0].startswith("3 modules"), found
-    assert ("mmtsb_env.ui.canvas -> mmtsb_env.vision   (mmtsb_env/ui/canvas.py:1; importing mmtsb_env.vision.fonts runs "
-            "its __init__)") in found[0]
+    assert ("mmtsb_env.ui.canvas -> mmtsb_env.vision   (mmtsb_env/ui/canvas.py:1; "
+            "importing mmtsb_env.vision.fonts runs its __init__)") in found[0]
     assert graph["mmtsb_env.vision.render"] == {  # its own package (mmtsb_env.vision) is no edge
         "mmtsb_env.ui.canvas": (1, ""), "mmtsb_env.ui": (1, "importing mmtsb_env.ui.canvas runs its __init__"),
         "mmtsb_env.vision.fonts": (2, "")}

@@ -479,8 +479,8 @@ def present(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) ->
     return 0.0 if _empty(actual) else 1.0
 
 
-# Phrase pools images draw list items from (the generator's own lists, world/pools.py): a written list naming pool
-# phrases no image shows was not read off an image.
+# Phrase pools images draw list items from (the generator's own lists, world/pools.py): a written
+# list naming pool phrases no image shows was not read off an image.
 _POOL_NAMES = ("ERRANDS", "REPAIRS", "WEEKDAYS", "VENUES", "CLASSES", "JOB_TITLES", "CARD_COMPANIES", "ORGANISERS")
 
 

@@ -1,9 +1,9 @@
 """The worker process (a clean process holding the agent namespace under RLIMIT_AS) and its wire protocol.
 
 This module is what runs in the worker (:func:`child_main`) plus the frame format both ends share;
-the host's end is :mod:`.isolated`, the template that forks workers :mod:`.zygote`. Workers are forked from a template process that was exec'd fresh (see :mod:`.zygote`), never
-from the host: a worker has never held the scenario, the solution, the user's script or any other
-host object. Tools are proxied to the host as data.
+the host's end is :mod:`.isolated`. Workers are forked from a template process that was exec'd
+fresh (see :mod:`.zygote`), never from the host: a worker has never held the scenario, the
+solution, the user's script or any other host object. Tools are proxied to the host as data.
 
 Protocol (length-prefixed frames over one Unix socket):
 

@@ -281,8 +281,8 @@ def draw_bar_chart(ctx: Ctx):
     return cv.finish(), facts
 
 
-BAR_CHART = Family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()}, draw_bar_chart,
-                   check=_content)
+BAR_CHART = Family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()},
+                   draw_bar_chart, check=_content)
 
 
 def _value_texts(cv: _Canvas, values: list[float], units: str, room: float, vertical_room: float | None = None):
