@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import tomllib
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
