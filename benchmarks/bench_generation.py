@@ -94,7 +94,8 @@ def verify_suite(name: str) -> dict:
 
 
 def ocr(per_category: int, seed: int) -> dict:
-    from mmtsb_env.generation.ocr import legibility, tesseract_available
+    from mmtsb_env.generation.legibility import legibility
+    from mmtsb_env.generation.ocr import tesseract_available
 
     if not tesseract_available():
         return {"skipped": "tesseract not installed (apt-get install -y tesseract-ocr)"}

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from .episode.ending import finish_truncated
 from .runner import EpisodeRecord, record_episode
 from .scenario.model import Scenario
 
@@ -148,8 +149,6 @@ class BatchedRollout:
             slot.total += reward
             slot.extras.append(dict(extras or {}))
             if not (terminated or truncated) and self.max_steps is not None and slot.steps >= self.max_steps:
-                from .wrappers._episode import finish_truncated
-
                 slot.total += finish_truncated(self.envs[i].unwrapped.episode)
                 truncated = True
             if terminated or truncated:

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 import gymnasium as gym
 
-from ._episode import finish_truncated, verdict_info
+from mmtsb_env.episode.ending import finish_truncated, verdict_info
 
 SEATS = ("assistant", "user")
 

@@ -13,7 +13,9 @@ from typing import Any
 
 import gymnasium as gym
 
-from ._episode import episode_of, finish_truncated, verdict_info
+from mmtsb_env.episode.ending import finish_truncated, verdict_info
+
+from ._episode import episode_of
 
 
 def _judge_now(episode: Any, reward: float, info: dict[str, Any]) -> float:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..episode.ending import finish_truncated
+
 
 def seed_policies(rng: Any, *policies: Any) -> int:
     """Draw the episode's seed from the env's generator and give it to every policy with ``reseed(seed)``.
@@ -21,8 +23,6 @@ def seed_policies(rng: Any, *policies: Any) -> int:
 
 def truncate_with_verdict(episode: Any, components: dict[str, float]) -> float:
     """End a running episode as truncated and judge it; ``components["judge"]`` is set; returns the terminal reward."""
-    from ..wrappers._episode import finish_truncated  # lazy: the wrappers import the envs
-
     bonus = finish_truncated(episode)
     components["judge"] = episode.verdict.score
     return bonus

@@ -27,6 +27,7 @@ from ..tools import invoke, tools_in
 from ..tools.active import PINNED_TOOLS, ActiveToolSet
 from ..tools.calling import CallOutcome
 from ..tools.registry import ASSISTANT, USER, get_tool
+from ..ui.evaluation import ui_criteria
 from ..world import World, build_layer
 from ..vision.store import DeliveredImages
 from ..world.base import base_world
@@ -727,11 +728,7 @@ class Episode:
         )
 
     def _ui_criteria(self) -> list[Any]:
-        if not self.scenario.ui:
-            return []
-        from ..ui.evaluation import ui_criteria
-
-        return ui_criteria(self)
+        return ui_criteria(self) if self.scenario.ui else []
 
 
 def _gave_up_verdict(verdict: Verdict, round_index: int) -> Verdict:

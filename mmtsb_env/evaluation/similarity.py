@@ -39,6 +39,7 @@ from functools import lru_cache, partial
 from typing import Any, Callable
 
 from ..textcache import text_cache
+from ..world import pools
 from ..world.clock import parse_datetime
 from .values import canonical_times, words_to_digits
 
@@ -478,15 +479,13 @@ def present(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) ->
     return 0.0 if _empty(actual) else 1.0
 
 
-# Phrase pools images draw list items from (the generator's own lists): a written list naming pool
-# phrases no image shows was not read off an image.
+# Phrase pools images draw list items from (the generator's own lists, world/pools.py): a written
+# list naming pool phrases no image shows was not read off an image.
 _POOL_NAMES = ("ERRANDS", "REPAIRS", "WEEKDAYS", "VENUES", "CLASSES", "JOB_TITLES", "CARD_COMPANIES", "ORGANISERS")
 
 
 @lru_cache(maxsize=1)
 def phrase_pools() -> tuple[tuple[str, ...], ...]:
-    from ..generation import pools
-
     return tuple(tuple(getattr(pools, name)) for name in _POOL_NAMES)
 
 

@@ -12,10 +12,12 @@ result (the oracle solves it; no needed value leaks outside the images).
 (3, True)
 """
 
-from .api import GenerationFailed, GenerationStats, flow_categories, generate, generate_one
+from .api import flow_categories, generate, generate_one
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
-from .compose import GenerationError, compose
+from .compose import compose
+from .errors import GenerationError
 from .verify import DistributionReport, VerificationReport, check_distribution, verify
+from .walk import GenerationFailed, GenerationStats
 
 __all__ = [
     "ARRIVALS", "CATEGORIES", "CHALLENGES", "DOMAINS", "DistributionReport", "FLOWS", "GenerationError", "GenerationFailed",

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Iterable
+from typing import Collection, Iterable
 
 from ..scenario.model import Scenario
 from .axes import ARRIVALS, CATEGORIES, CHALLENGES, DOMAINS, FLOWS, cells
-from .compose import GenerationError, compose, recipe_name
-from .images import CATEGORY_WEIGHTS
-from .dryrun import SolutionError
 from .images import legibility_checked
+from .parallel import walk_in_parallel
 from .verify import VerificationReport, verify as verify_scenario
+from .walk import Check, GenerationStats, Walk, compose_verified
 
 
 def flow_categories(flow: str, challenge: str | None = None) -> tuple[str, ...]:
@@ -33,29 +30,6 @@ def flow_categories(flow: str, challenge: str | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(r.category for r in RECIPES[flow] if challenge is None or challenge in r.supports))
 
 
-class GenerationFailed(RuntimeError):
-    """No verified scenario could be produced within the attempt budget."""
-
-
-@dataclass
-class GenerationStats:
-    """What a :func:`generate` call did: attempts, failures by reason, time."""
-
-    produced: int = 0
-    attempts: int = 0
-    failures: Counter = field(default_factory=Counter)
-    seconds: float = 0.0
-    code_mode: str = "not run"
-
-    @property
-    def per_second(self) -> float:
-        return self.produced / self.seconds if self.seconds else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"produced": self.produced, "attempts": self.attempts, "failures": dict(self.failures),
-                "seconds": round(self.seconds, 3), "scenarios_per_second": round(self.per_second, 3), "code_mode": self.code_mode}
-
-
 def _as_set(name: str, value: str | Collection[str] | None, allowed: Iterable[str]) -> tuple[str, ...]:
     allowed = tuple(allowed)
     if value is None:
@@ -65,9 +39,6 @@ def _as_set(name: str, value: str | Collection[str] | None, allowed: Iterable[st
     if bad or not values:
         raise ValueError(f"unknown {name} {bad or values!r}; choose from {', '.join(allowed)}")
     return values
-
-
-Check = Callable[[Scenario], "VerificationReport | None"]
 
 
 def _checker(mode: bool | str, stats: GenerationStats | None) -> Check:
@@ -98,124 +69,15 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
 
     ``seed`` may be an int or a ``random.Random`` (an RL loop's generator). Attempts that cannot
     be realised or fail verification are retried with derived seeds (counted in ``stats``);
-    :class:`GenerationFailed` after ``max_attempts``. ``verify``: ``True`` (oracle in tool mode,
+    :class:`~.walk.GenerationFailed` after ``max_attempts``. ``verify``: ``True`` (oracle in tool mode,
     plus code mode when the sandbox works), ``"tool"``, ``"static"`` (no episode is run) or ``False``.
     """
     if isinstance(seed, random.Random):
         seed = seed.randrange(2**31)
-    return _generate_one(0 if seed is None else int(seed), flow, challenge, arrival, check=_checker(verify, stats),
-                         category=category, world_seed=world_seed, n_images=n_images, scenario_id=scenario_id,
-                         max_attempts=max_attempts, stats=stats, prefer_domains=prefer_domains,
-                         prefer_categories=prefer_categories, tool_use=tool_use, recipe_use=recipe_use)
-
-
-def _generate_one(seed: int, flow: str | None, challenge: str | None, arrival: str | None, *, check: Check,
-                  category: str | None, world_seed: int, n_images: int | None, scenario_id: str | None, max_attempts: int,
-                  stats: GenerationStats | None, prefer_domains: Collection[str], prefer_categories: Collection[str],
-                  tool_use: dict[str, int] | None = None, recipe_use: dict[str, int] | None = None) -> Scenario:
-    last = ""
-    for attempt in range(max_attempts):
-        s_seed = seed if attempt == 0 else (seed * 7919 + attempt * 104729) % (2**31)
-        if stats is not None:
-            stats.attempts += 1
-        try:
-            scenario = compose(s_seed, flow, challenge, arrival, world_seed=world_seed, n_images=n_images,
-                               scenario_id=scenario_id or f"gen/{seed}", category=category, prefer=frozenset(prefer_domains),
-                               prefer_categories=tuple(prefer_categories), tool_use=tool_use, recipe_use=recipe_use)
-        except (GenerationError, SolutionError) as exc:
-            last = f"{type(exc).__name__}: {exc}"
-            if stats is not None:
-                stats.failures["compose: " + str(exc).split(":")[0][:60]] += 1
-            continue
-        report = check(scenario)
-        if report is not None and not report.ok:
-            last = "; ".join(report.problems)
-            if stats is not None:
-                for p in report.problems:
-                    stats.failures["verify: " + p.split(":")[0] + ":" + p.split(":")[1][:40] if ":" in p else p] += 1
-            continue
-        if stats is not None:
-            stats.produced += 1
-        return scenario
-    raise GenerationFailed(f"no verified scenario for flow={flow} challenge={challenge} arrival={arrival} seed={seed} "
-                           f"after {max_attempts} attempts; last problem: {last}")
-
-
-class _Walk:
-    """The deterministic course of :func:`generate`: which cell, seed and preferences come next.
-
-    Its whole state can be saved and restored, which is what lets several processes verify
-    scenarios ahead of the walk and still give exactly the sequential result.
-    """
-
-    def __init__(self, n: int, seed: int, grid: list[tuple[str, str, str]], *, category: str | None,
-                 wanted_domains: set[str] | None, world_seed: int, fmt: str, id_prefix: str, max_attempts: int,
-                 stats: GenerationStats) -> None:
-        self.n, self.seed, self.grid, self.category, self.wanted_domains = n, seed, grid, category, wanted_domains
-        self.world_seed, self.fmt, self.id_prefix, self.max_attempts, self.stats = world_seed, fmt, id_prefix, max_attempts, stats
-        self.out: list[Scenario] = []
-        self.used: Counter = Counter({d: 0 for d in DOMAINS})
-        self.used_cats: Counter = Counter({c: 0 for c in CATEGORIES})
-        self.tools: Counter = Counter()  # tools of the solutions so far: table rounds favour the least used
-        self.recipes: Counter = Counter()  # recipes of the scenarios so far: a cell's choice favours the least used
-        self.draws = 0
-        self.position = 0
-
-    @property
-    def done(self) -> bool:
-        return len(self.out) >= self.n
-
-    def save(self) -> tuple[Any, ...]:
-        st = self.stats
-        return (len(self.out), Counter(self.used), Counter(self.used_cats), Counter(self.tools), Counter(self.recipes),
-                self.draws, self.position, st.produced, st.attempts, Counter(st.failures), st.code_mode)
-
-    def restore(self, saved: tuple[Any, ...]) -> None:
-        n_out, used, used_cats, tools, recipes, self.draws, self.position, produced, attempts, failures, code_mode = saved
-        del self.out[n_out:]
-        self.used, self.used_cats, self.tools, self.recipes = Counter(used), Counter(used_cats), Counter(tools), Counter(recipes)
-        st = self.stats
-        st.produced, st.attempts, st.failures, st.code_mode = produced, attempts, Counter(failures), code_mode
-
-    def step(self, check: Check) -> Scenario | None:
-        """Visit the next cell: the scenario made there (also appended to ``out``), or None."""
-        f, c, a = self.grid[self.position % len(self.grid)]
-        made = None
-        for _ in range(4 if self.wanted_domains is None else 12):
-            sseed = (self.seed * 1_000_003 + self.draws * 7_919) % (2**31)
-            self.draws += 1
-            # favour the least-used domains and categories so far, so a batch spreads over every app
-            prefer = sorted(DOMAINS, key=lambda d: (self.used[d], random.Random(sseed + DOMAINS.index(d)).random()))[:2]
-            if self.wanted_domains:
-                prefer = sorted(self.wanted_domains)
-            cat_order = sorted(CATEGORIES, key=lambda k: (self.used_cats[k] / CATEGORY_WEIGHTS.get(k, 1.0),
-                                                          random.Random(sseed + len(k)).random()))
-            sid = self.fmt.format(prefix=self.id_prefix, seed=self.seed, index=len(self.out))
-            try:
-                s = _generate_one(sseed, f, c, a, check=check, category=self.category, world_seed=self.world_seed,
-                                  n_images=None, scenario_id=sid, max_attempts=self.max_attempts, stats=self.stats,
-                                  prefer_domains=prefer, prefer_categories=cat_order, tool_use=self.tools,
-                                  recipe_use=self.recipes)
-            except GenerationFailed as exc:
-                self.stats.failures["cell: " + str(exc)[:60]] += 1
-                continue
-            if self.wanted_domains and not self.wanted_domains & set(s.domains):
-                self.stats.failures["filter: domains"] += 1
-                self.stats.produced -= 1
-                continue
-            made = s
-            break
-        self.position += 1
-        if made is None:
-            if self.position > 3 * len(self.grid) + 4 * self.n:
-                raise GenerationFailed(f"could not produce {self.n} scenarios with these filters ({len(self.out)} so far)")
-            return None
-        self.out.append(made)
-        self.used.update(made.domains)
-        self.used_cats.update(made.metadata.get("image_categories", []))
-        self.tools.update(st["name"] for r in made.rounds for st in r.solution if "name" in st)
-        self.recipes[recipe_name(made)] += 1
-        return made
+    return compose_verified(0 if seed is None else int(seed), flow, challenge, arrival, check=_checker(verify, stats),
+                            category=category, world_seed=world_seed, n_images=n_images, scenario_id=scenario_id,
+                            max_attempts=max_attempts, stats=stats, prefer_domains=prefer_domains,
+                            prefer_categories=prefer_categories, tool_use=tool_use, recipe_use=recipe_use)
 
 
 def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None, challenge: str | Collection[str] | None = None,
@@ -257,15 +119,13 @@ def generate(n: int, seed: int = 0, *, flow: str | Collection[str] | None = None
         raise ValueError("no design cell matches these filters")
     random.Random(seed).shuffle(grid)
     stats = stats if stats is not None else GenerationStats()
-    walk = _Walk(n, seed, grid, category=category, wanted_domains=wanted_domains, world_seed=world_seed,
+    walk = Walk(n, seed, grid, category=category, wanted_domains=wanted_domains, world_seed=world_seed,
                  fmt=id_format or "{prefix}/{seed}-{index:04d}", id_prefix=id_prefix, max_attempts=max_attempts, stats=stats)
     check = _checker(verify, stats)
     start = time.perf_counter()
     try:
         with legibility_checked(legible):
             if workers > 1 and verify not in (False, "static"):
-                from .parallel import walk_in_parallel
-
                 walk_in_parallel(walk, workers, code=None if verify in (True, "full") else False)
             else:
                 while not walk.done:

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from . import pools
+from ..world import pools
 from . import sinks as S
-from .core import ORDINALS, Build, GenerationError, Part, Payload
+from .core import ORDINALS, Build, Part, Payload
+from .errors import GenerationError
 from .world_index import norm
 
 _MONEY = re.compile(r"^\d{1,3}(,\d{3})*(\.\d\d)?$")

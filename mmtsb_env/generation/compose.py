@@ -17,7 +17,8 @@ from typing import Any
 from ..scenario.model import Round, Scenario
 from ..tools.registry import get_tool
 from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
-from .core import Build, GenerationError, Part, call, unique
+from .core import Build, Part, call, unique
+from .errors import GenerationError
 from .engine import vision_steps
 from .images import number, settle_levels
 from .db_recipes import make_db_recipe

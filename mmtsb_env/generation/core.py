@@ -14,10 +14,6 @@ ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 FIRST_ENTITY_ID = 9001
 
 
-class GenerationError(RuntimeError):
-    """The drawn combination could not be realised (the caller redraws with another seed)."""
-
-
 def call(name: str, save_as: str | None = None, **arguments: Any) -> dict[str, Any]:
     """A solution step calling tool ``name``."""
     step: dict[str, Any] = {"name": name, "arguments": arguments}

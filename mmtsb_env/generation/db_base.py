@@ -14,7 +14,8 @@ from typing import Any
 
 from . import sinks as S
 from .challenges import Slip, apply_slip, claimable, contradict
-from .core import Build, GenerationError, Part, Payload, describe_images, unique
+from .core import Build, Part, Payload, describe_images, unique
+from .errors import GenerationError
 from .layout import skeleton
 from .recipes import RecipeBase
 

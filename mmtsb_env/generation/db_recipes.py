@@ -19,10 +19,11 @@ from collections import Counter
 from datetime import date, timedelta
 from typing import Any
 
-from . import pools
+from ..world import pools
 from . import sinks as S
 from .challenges import Slip, near_digits, near_name, wrong_value
-from .core import ORDINALS, Build, GenerationError, call
+from .core import ORDINALS, Build, call
+from .errors import GenerationError
 from .db_base import DBRecipe, _past
 from .db_missing import Detail, Instead, MissingRow, missing_recipe
 from .db_validate import CheckRow, Option, Sheet, check_recipe

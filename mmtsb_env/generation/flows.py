@@ -431,7 +431,7 @@ def make_flow(b: Build, name: str, category: str) -> Flow:
 
 
 def _chart_topics():
-    from .pools import CHART_TOPICS
+    from ..world.pools import CHART_TOPICS
 
     return CHART_TOPICS
 
@@ -445,7 +445,7 @@ def filter_has_mix(flow: Flow, b: Build, ids: list[int]) -> bool:
 
 def next_weekday(now: datetime, weekday: str) -> date:
     """The first date strictly after ``now`` falling on ``weekday``."""
-    from .pools import WEEKDAYS
+    from ..world.pools import WEEKDAYS
 
     target = WEEKDAYS.index(weekday)
     d = now.date() + timedelta(days=1)

@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterator
 
 from ..vision.render._common import seed_int
 from ..vision.render.groups import group_of
-from . import pools
+from ..world import pools
+from .errors import GenerationError
 from .world_index import WorldIndex, norm
 
 # Nouns fit every family a record can be drawn as (an order page is an e-receipt, a chat can
@@ -113,8 +114,6 @@ def settle_levels(imgs: list["Img"], seed: int) -> None:
     until they are (levels 0-1 are read plain: 90-100 % for every family); then one image is
     raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`). GenerationError when no
     image can be both hard and legible (the attempt is redrawn)."""
-    from .core import GenerationError
-
     check = LEGIBLE.get()
     if check:
         for im in imgs:

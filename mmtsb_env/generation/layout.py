@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from . import sinks as S
 from .axes import MAX_ROUNDS
-from .core import Build, GenerationError, Payload
+from .core import Build, Payload
+from .errors import GenerationError
 from .flows import AGGREGATE_CATEGORIES, COMPARE_CATEGORIES, COMPUTE_CATEGORIES, FILTER_CATEGORIES, Flow
 
 

@@ -21,13 +21,11 @@ import hashlib
 import json
 import multiprocessing
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..scenario.model import Scenario
 from .verify import VerificationReport, check_oracle, release, verify
-
-if TYPE_CHECKING:
-    from .api import _Walk
+from .walk import Walk
 
 AHEAD_PER_WORKER = 8  # scenarios verified ahead of the walk, per worker
 
@@ -55,7 +53,7 @@ def oracle_report(s: Scenario, code: bool | None) -> VerificationReport:
     return report
 
 
-def walk_in_parallel(walk: "_Walk", workers: int, *, code: bool | None) -> None:
+def walk_in_parallel(walk: Walk, workers: int, *, code: bool | None) -> None:
     """Finish ``walk`` with the oracle verdicts computed by ``workers`` processes (see the module docs)."""
     verdicts: dict[str, VerificationReport] = {}
 

@@ -12,7 +12,8 @@ import copy
 from typing import Any
 
 from . import sinks as S
-from .core import Build, GenerationError, Part, Payload, describe_images, unique
+from .core import Build, Part, Payload, describe_images, unique
+from .errors import GenerationError
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import setup_read

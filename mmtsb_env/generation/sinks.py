@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from . import pools
+from ..world import pools
 from ._recipe_helpers import calendars, hours_after
-from .core import Build, GenerationError, Payload, call, ref, say
+from .core import Build, Payload, call, ref, say
+from .errors import GenerationError
 from .world_index import norm
 
 TZ = "+00:00"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from . import pools
+from ..world import pools
 from .core import Build, Part
 from .world_index import norm
 

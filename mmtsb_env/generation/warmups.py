@@ -10,7 +10,8 @@ rounds about other apps: every round of a scenario belongs to its one story.
 
 from __future__ import annotations
 
-from .core import Build, GenerationError, Part
+from .core import Build, Part
+from .errors import GenerationError
 from .engine import choose
 
 # a lead never ends a sentence (":" would make it the request's opening sentence, the same in many scenarios)

@@ -8,7 +8,7 @@
 'violation'
 >>> interp.close()
 
-Three layers (see ``compiler``, ``policy``, ``engine``, ``worker`` and ``zygote``): RestrictedPython
+Three layers (see ``compiler``, ``policy``, ``engine``, ``worker``, ``isolated`` and ``zygote``): RestrictedPython
 compilation with an extended AST policy; runtime guards, safe builtins and read-only proxies of
 whitelisted modules; and limits (timeout from any thread, output cap, recursion depth, memory).
 By default agent code runs in a clean worker process forked from a freshly started template (never

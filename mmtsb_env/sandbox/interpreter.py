@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping
 from .compiler import compile_snippet, compile_unguarded
 from .engine import Engine, Unit
 from .jail import JAIL_MODES
-from .worker import IsolatedBackend, JailRefused
+from .isolated import IsolatedBackend, JailRefused
 
 ERROR_KINDS = ("syntax", "runtime", "violation", "timeout", "output_limit", "memory", "recursion")
 

@@ -5,9 +5,9 @@ reference solution, the user's script). Instead, once per host process, a *fresh
 exec'd (``subprocess``, not ``fork``) that imports only this package's sandbox modules (plus numpy
 and PIL), with ``PYTHONHASHSEED=0``, an empty environment and ``/`` as working directory. It then
 waits on a Unix socket; for each request carrying a socket end (``SCM_RIGHTS``) it forks one worker
-that serves an :class:`~.worker.IsolatedBackend` over that socket. Forking the small, clean
-template is fast (a few ms) and every worker starts from the same state, so nothing one worker
-does can reach another, and no worker ever held host data.
+that runs :func:`.worker.child_main` for the host's :class:`~.isolated.IsolatedBackend` over that
+socket. Forking the small, clean template is fast (a few ms) and every worker starts from the same
+state, so nothing one worker does can reach another, and no worker ever held host data.
 
 By default (``jail="required"``) the template starts inside the kernel jail of :mod:`.jail` and is
 its PID 1: the jail's filesystem holds only the runtime and the sandbox's packages, each worker

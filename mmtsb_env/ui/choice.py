@@ -17,14 +17,12 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
 from .markers import UI_MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..episode.engine import Episode
     from ..scenario.model import UIDecision
 
 # A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
@@ -152,7 +150,7 @@ def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, 
     return args
 
 
-# ---------------------------------------------------------------------------------- scripted user
+# ------------------------------------------------------------------------------- the log's UI entries
 def is_ui_notice(entry: Any) -> bool:
     """A screen delivered to the user by ``show_ui_to_user``."""
     return entry.kind == "notice" and entry.recipient == "user" and entry.content.startswith(UI_MARKER)
@@ -161,38 +159,3 @@ def is_ui_notice(entry: Any) -> bool:
 def is_ui_interaction(entry: Any) -> bool:
     """The user's ``ui_user_interact`` as it reached the assistant."""
     return entry.kind == "message" and entry.sender == "user" and entry.content.startswith(UI_MARKER)
-
-
-def pending_ui_action(episode: "Episode") -> str | None:
-    """The scripted user's reply to an unanswered screen of the current UI round, or None.
-
-    Returns a ``ui_user_interact`` JSON call when the round's decision can be made on the shown
-    screen, a short complaint when it cannot, and None when no screen awaits an answer (then the
-    user behaves as without UI).
-    """
-    index = episode.round_index
-    rounds = episode.scenario.rounds
-    if not 0 <= index < len(rounds) or rounds[index].ui is None:
-        return None
-    log = episode.log
-    last = next((i for i in range(len(log) - 1, -1, -1) if is_ui_notice(log[i]) and log[i].round_index == index), None)
-    if last is None:
-        return None
-    if any(e.sender == "user" and e.kind == "message" for e in log[last + 1:]):
-        return None  # this screen was already answered
-    failed = [e for e in log[last + 1:] if e.kind == "error" and e.recipient == "user"]
-    if failed:
-        return f"I tried to use the screen but it did not work ({failed[-1].content[:200]}). Could you fix it?"
-    state = episode.world.services.get("ui")
-    image_ids = log[last].image_ids
-    record = state.shown_record(image_ids[0]) if state is not None and image_ids else None
-    if record is None:
-        return None
-    elements = list(record.elements)
-    already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
-    args = decide(rounds[index].ui, elements)
-    if args is None and already:
-        args = confirm_step(elements)
-    if args is None:
-        return "I can't make my choice on this screen: it does not offer the option I need."
-    return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

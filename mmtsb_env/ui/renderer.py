@@ -16,9 +16,9 @@ from typing import Any
 
 from PIL import Image
 
-from .canvas import Box, Canvas, TextMeasure
+from ..vision.canvas import Box, Canvas, TextMeasure
 from .datamodel import display, resolve_bound
-from .icons import draw_icon
+from ..vision.icons import draw_icon
 from .state import Surface
 from .theme import DEFAULT_THEME, TEXT_STYLES, Theme, mix
 from .tree import Node, build_tree

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .canvas import Color
+from ..vision.canvas import Color
 
 
 def hex_color(value: str) -> Color:

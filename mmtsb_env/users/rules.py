@@ -35,9 +35,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..evaluation.similarity import rouge_l
-from ..ui.choice import pending_ui_action
 from .reading import Reading, expectation, flags_claim, flags_own_words, read, reported
-from .script import END, delivered_images, last_assistant_text, round_action, unused_clarification
+from .script import END, delivered_images, last_assistant_text, pending_ui_action, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode

@@ -1,5 +1,5 @@
 """Reading the user's script: the action that opens a round, the closing action, the scripted
-clarification a question triggers, the images already delivered.
+clarification a question triggers, the images already delivered, the answer to a shown UI screen.
 
 >>> from mmtsb_env.scenario.suites import load_suite
 >>> from mmtsb_env.episode.engine import Episode
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from ..ui.choice import confirm_step, decide, is_ui_interaction, is_ui_notice
 from .reading import read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,3 +68,38 @@ def unused_clarification(episode: "Episode") -> tuple[int, str] | None:
         if not clar.keywords or any(w.lower() in lowered for w in clar.keywords):
             return j, clar.answer
     return None
+
+
+def pending_ui_action(episode: "Episode") -> str | None:
+    """The scripted user's reply to an unanswered screen of the current UI round, or None.
+
+    Returns a ``ui_user_interact`` JSON call when the round's decision can be made on the shown
+    screen, a short complaint when it cannot, and None when no screen awaits an answer (then the
+    user behaves as without UI).
+    """
+    index = episode.round_index
+    rounds = episode.scenario.rounds
+    if not 0 <= index < len(rounds) or rounds[index].ui is None:
+        return None
+    log = episode.log
+    last = next((i for i in range(len(log) - 1, -1, -1) if is_ui_notice(log[i]) and log[i].round_index == index), None)
+    if last is None:
+        return None
+    if any(e.sender == "user" and e.kind == "message" for e in log[last + 1:]):
+        return None  # this screen was already answered
+    failed = [e for e in log[last + 1:] if e.kind == "error" and e.recipient == "user"]
+    if failed:
+        return f"I tried to use the screen but it did not work ({failed[-1].content[:200]}). Could you fix it?"
+    state = episode.world.services.get("ui")
+    image_ids = log[last].image_ids
+    record = state.shown_record(image_ids[0]) if state is not None and image_ids else None
+    if record is None:
+        return None
+    elements = list(record.elements)
+    already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
+    args = decide(rounds[index].ui, elements)
+    if args is None and already:
+        args = confirm_step(elements)
+    if args is None:
+        return "I can't make my choice on this screen: it does not offer the option I need."
+    return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

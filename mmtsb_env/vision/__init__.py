@@ -7,6 +7,8 @@ Importing this package registers the vision tools.
 - :mod:`.render`   -- :func:`render` (spec -> :class:`Rendered` image + facts), one module per family
 - :mod:`.tools`    -- the agent's visual tools
 - :mod:`.plotting` -- headless matplotlib charts of the ``plot`` tool (the chart families draw with Pillow)
+- :mod:`.canvas`, :mod:`.icons`, :mod:`.fonts` -- the supersampled drawing surface, line icons and bundled
+  fonts that the UI renderer and the phone-screen families both draw with
 """
 
 from .store import ImageStore, from_data_url, letterbox, png_bytes, to_data_url

@@ -100,7 +100,8 @@ def test_the_host_rejects_an_oversize_worker_frame_without_reading_it():
     import struct
 
     from mmtsb_env.sandbox import Limits
-    from mmtsb_env.sandbox.worker import MAX_CALL_FRAME, IsolatedBackend, child_frame_cap
+    from mmtsb_env.sandbox.isolated import IsolatedBackend
+    from mmtsb_env.sandbox.worker import MAX_CALL_FRAME, child_frame_cap
 
     limits = Limits()
     assert MAX_CALL_FRAME < child_frame_cap(limits) < 2 * 2**20  # was 64 MiB: a JSON parse of ~600 MB of objects

@@ -87,7 +87,7 @@ def test_the_generator_lists_every_requested_value(category, flow):
     """Freshly generated scenarios (rosters texted with their times and hours, class and shift
     tables filtered with their times, chart values of one or two digits) leave no value unchecked."""
     from mmtsb_env.generation.compose import compose
-    from mmtsb_env.generation.core import GenerationError
+    from mmtsb_env.generation.errors import GenerationError
 
     made = []
     for seed in range(6):

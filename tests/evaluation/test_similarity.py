@@ -174,7 +174,7 @@ def test_facts_is_f1_over_the_facts_and_the_extra_items_of_their_pool():
 
 
 def test_a_pool_dump_scores_below_reading_the_image():
-    from mmtsb_env.generation.pools import ERRANDS
+    from mmtsb_env.world.pools import ERRANDS
 
     shown = ["pay water bill", "fix bike tire", "buy cat litter"]
     assert facts(shown, "Errands: pay water bill; fix bike tire; buy cat litter") == 1.0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mmtsb_env.generation.compose import GenerationError, compose
+from mmtsb_env.generation.compose import compose
+from mmtsb_env.generation.errors import GenerationError
 from mmtsb_env.generation.db_recipes import RECIPES
 from mmtsb_env.generation.dryrun import SolutionError
 from mmtsb_env.generation.verify import verify

@@ -15,7 +15,7 @@ from mmtsb_env.generation import generate
 from mmtsb_env.generation.images import (HARD_LEVEL, LEVEL_MIX, PRINTED_SHARE, Drafter, Img, ensure_hard,
                                           legibility_checked, level_of, settle_levels)
 from mmtsb_env.generation.ocr import tesseract_available, tool_legible
-from mmtsb_env.generation.pools import CHART_TOPICS, SEASONS
+from mmtsb_env.world.pools import CHART_TOPICS, SEASONS
 from mmtsb_env.generation.world_index import world_index
 from mmtsb_env.vision.render import render
 from mmtsb_env.vision.render._common import DEGRADE

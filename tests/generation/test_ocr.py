@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from mmtsb_env.generation.ocr import CALIBRATION_SEEDS, NEEDED, legibility, level_reading
+from mmtsb_env.generation.legibility import legibility
+from mmtsb_env.generation.ocr import CALIBRATION_SEEDS, NEEDED, level_reading
 
 pytestmark = [pytest.mark.ocr,
               pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed (apt-get install -y tesseract-ocr)")]

@@ -9,7 +9,8 @@ import pytest
 
 from mmtsb_env.generation import db_recipes as R
 from mmtsb_env.generation._recipe_helpers import already_right, calendars, draw_dated, hours_after
-from mmtsb_env.generation.compose import GenerationError, compose
+from mmtsb_env.generation.compose import compose
+from mmtsb_env.generation.errors import GenerationError
 from mmtsb_env.generation.db_base import ABOUT, About
 from mmtsb_env.generation.db_missing import AddMissing
 from mmtsb_env.generation.db_validate import Check, CheckRow, check_recipe

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from mmtsb_env.baselines.zoo import ZooAgent
-from mmtsb_env.generation.compose import GenerationError, compose
+from mmtsb_env.generation.compose import compose
+from mmtsb_env.generation.errors import GenerationError
 from mmtsb_env.generation.dryrun import SolutionError
 from mmtsb_env.generation.settings_recipe import COLUMNS, GETTER, SETTER, consistent, match_steps
 from mmtsb_env.generation.verify import verify

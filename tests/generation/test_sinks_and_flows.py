@@ -93,7 +93,7 @@ def test_describe_images_is_deictic():
 @pytest.mark.parametrize("cls", [c for c in S.ALL_SINKS if not (c.undoable and c.revisable and c.extendable)],
                          ids=lambda c: c.name)
 def test_capabilities_a_sink_lacks_are_generation_errors(cls):
-    from mmtsb_env.generation.core import GenerationError
+    from mmtsb_env.generation.errors import GenerationError
 
     sink = cls(_build(1))
     for flag, attempt in (("undoable", sink.undo), ("revisable", lambda: sink.revise(None)),
@@ -167,7 +167,7 @@ def test_a_new_sink_is_a_few_lines_of_data():
     files = [r for t, r in _rows(made + m.fix) if t == "file_system.files"]
     assert len(files) == 1 and "old_" in files[0] and "c: 3" in files[0]
     assert _rows(made + m.fix + sink.undo()) == []
-    from mmtsb_env.generation.core import GenerationError
+    from mmtsb_env.generation.errors import GenerationError
     with pytest.raises(GenerationError, match="ArchiveSink cannot rewrite what it wrote \\(revisable = False\\)"):
         sink.revise(Payload("x", lines=["d"]))
 

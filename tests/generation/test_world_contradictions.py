@@ -20,7 +20,7 @@ import pytest
 
 import mmtsb_env
 from mmtsb_env.generation.compose import compose
-from mmtsb_env.generation.core import GenerationError
+from mmtsb_env.generation.errors import GenerationError
 from mmtsb_env.generation.verify import verify
 from mmtsb_env.scenario.model import Scenario
 from mmtsb_env.tools.registry import get_tool

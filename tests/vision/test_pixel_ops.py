@@ -453,7 +453,7 @@ def _greedy(words: list[str], fits) -> list[str]:
 def test_a_line_that_fits_is_wrapped_as_word_by_word_wrapping_would():
     """Both wraps take a paragraph that fits as one line with one measurement; word by word they
     gave the same lines (a shorter start of a line never measures wider)."""
-    from mmtsb_env.ui.canvas import TextMeasure
+    from mmtsb_env.vision.canvas import TextMeasure
     from mmtsb_env.vision.fonts import get_font
     from mmtsb_env.vision.render._common import text_width, wrap
     from mmtsb_env.vision.render._phone import _measure

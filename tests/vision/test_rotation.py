@@ -102,7 +102,8 @@ def test_ocr_reads_the_turned_back_photo_not_the_delivered_one():
 @pytest.mark.parametrize("mode", ["tool", "code"])
 def test_generated_solution_turns_and_crops_in_both_modes(mode):
     from mmtsb_env.baselines.oracle import OracleAgent
-    from mmtsb_env.generation.compose import GenerationError, compose
+    from mmtsb_env.generation.compose import compose
+    from mmtsb_env.generation.errors import GenerationError
     from mmtsb_env.runner import run_episode
 
     for seed in range(80):

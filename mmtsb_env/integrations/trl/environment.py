@@ -29,7 +29,7 @@ import json
 from typing import Any, Callable, Sequence
 
 from ...envs.gym_env import make_env
-from ...wrappers._episode import finish_truncated, verdict_info
+from ...episode.ending import finish_truncated, verdict_info
 from ...wrappers.step_limit import StepLimit
 from .tools import tool_function
 

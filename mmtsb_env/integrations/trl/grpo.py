@@ -120,7 +120,8 @@ class EpisodeRollout:
             _, _, terminated, truncated, _ = env.step(ids, logprobs)
             done = terminated or truncated
             if not done and turns >= self.max_turns:
-                from ...wrappers._episode import episode_of, finish_truncated
+                from ...episode.ending import finish_truncated
+                from ...wrappers._episode import episode_of
 
                 env.trace.rewards.append(finish_truncated(episode_of(env)))  # cap reached: judged, as StepLimit does
                 done = True

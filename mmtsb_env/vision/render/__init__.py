@@ -31,12 +31,13 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PIL import Image
 
-from ._common import Check, Ctx, Obj, draft
+from ._common import Ctx, draft
+from ._family import Family
+from .families import FAMILIES, kinds
 
 SPEC_KEYS = ("kind", "content", "seed", "difficulty")
 
@@ -121,39 +122,6 @@ class Rendered:
 
     def __repr__(self) -> str:
         return f"Rendered(kind={self._job.spec.get('kind')!r}, key={self.key[:12]!r}, drawn={self.drawn})"
-
-
-@dataclass(frozen=True)
-class Family:
-    kind: str
-    fields: dict[str, Check]
-    draw: Callable[[Ctx], tuple[Image.Image, dict[str, Any]]]
-    description: str = ""
-    required: tuple[str, ...] = field(default=())
-    check: Callable[[Ctx], Any] | None = None  # cross-field rules: raises ValueError, draws nothing
-
-    def validate(self, content: Any) -> dict[str, Any]:
-        return Obj(self.fields, self.required)(content, "content")
-
-
-FAMILIES: dict[str, Family] = {}
-
-
-def family(kind: str, fields: dict[str, Check], required: tuple[str, ...] = (),
-           check: Callable[[Ctx], Any] | None = None) -> Callable:
-    """Register ``draw(ctx) -> (image, facts)`` as the renderer of ``kind``; ``check(ctx)`` (run by
-    :func:`normalize`) raises ValueError for content the field checks alone cannot reject."""
-
-    def register(draw: Callable[[Ctx], tuple[Image.Image, dict[str, Any]]]) -> Callable:
-        doc = (draw.__doc__ or "").strip().split("\n")[0]
-        FAMILIES[kind] = Family(kind, dict(fields), draw, doc, tuple(required), check)
-        return draw
-
-    return register
-
-
-def kinds() -> list[str]:
-    return sorted(FAMILIES)
 
 
 def canonical(spec: Any) -> str:
@@ -315,18 +283,5 @@ def cache_info() -> dict[str, int]:
     return CACHE.info()
 
 
-# Register the families (each module calls ``family`` at import).
-from . import (  # noqa: E402,F401
-    business_card, charts, event_poster, handwritten_note, invoice, price_tag, receipt, sign, table_document,
-)
-from . import note_photo, poster_photo, receipt_photo  # noqa: E402,F401  (photos of the flat families above)
-from . import chart_read, statement  # noqa: E402,F401  (charts read off their axes, dense pages)
-from . import object_scene, product_photo  # noqa: E402,F401  (natural scenes with little text)
-from . import chat_screen, event_screen, order_screen  # noqa: E402,F401  (app screens showing the same records)
-from . import infographic, tally_photo  # noqa: E402,F401  (a chart's record as an infographic, as objects to count)
-from . import bank_feed, calendar_day, inbox, playlist_screen  # noqa: E402,F401  (more app screens of the same records)
-from . import settings_screen  # noqa: E402,F401  (the Settings app's switches, drawn from a device row)
-from . import spreadsheet_screen  # noqa: E402,F401  (a desktop screenshot of a table)
-
-__all__ = ["CACHE", "FAMILIES", "Rendered", "cache_info", "canonical", "clear_cache", "family", "kinds",
-           "normalize", "render", "spec_key"]
+__all__ = ["CACHE", "FAMILIES", "Family", "Rendered", "cache_info", "canonical", "clear_cache", "kinds", "normalize",
+           "render", "spec_key"]

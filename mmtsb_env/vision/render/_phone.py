@@ -18,8 +18,9 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from ...ui.canvas import Canvas
+from ..canvas import Canvas
 from ._common import Ctx, TextDraw, jpeg
+from ._family import Family
 
 WIDTH = 540  # logical px; the screenshot is drawn at 2x and downsampled
 
@@ -93,7 +94,7 @@ class Screen:
         return max(h, self.measure.line_height(self.size(base)))
 
     def icon(self, name: str, x: float, y: float, size: float, color) -> None:
-        from ...ui.icons import draw_icon
+        from ..icons import draw_icon
 
         draw_icon(self.canvas, name, x, y, size, color)
 
@@ -207,11 +208,11 @@ class _Surface(Canvas):
 
 @functools.lru_cache(maxsize=1)
 def _measure():
-    """The screens' text metrics (``ui.canvas.TextMeasure`` at 2x) with every width remembered: a
+    """The screens' text metrics (``vision.canvas.TextMeasure`` at 2x) with every width remembered: a
     screen measures each label in its layout pass and again when it draws it, wrapping measures
     each growing line, and the same labels recur on every screen of an app. A text that fits on
     one line is wrapped with one measurement."""
-    from ...ui.canvas import TextMeasure
+    from ..canvas import TextMeasure
 
     class Remembered(TextMeasure):
         @functools.lru_cache(maxsize=16384)
@@ -228,14 +229,13 @@ def _measure():
     return Remembered(2)
 
 
-def record(ctx: Ctx, kind: str) -> dict:
-    """The facts the flat family ``kind`` reports for this content and seed (a draft pass: cheap),
+def record(ctx: Ctx, family: Family) -> dict:
+    """The facts the flat ``family`` reports for this content and seed (a draft pass: cheap),
     without where its own picture lay (``doc_box``, ``frame``: the screen shows the record, not
     the picture)."""
-    from . import FAMILIES
     from ._common import draft
     from ._scene import flat
 
     with draft():
-        facts = FAMILIES[kind].draw(flat(ctx, kind))[1]
+        facts = family.draw(flat(ctx, family.kind))[1]
     return {k: v for k, v in facts.items() if k not in ("doc_box", "frame")}

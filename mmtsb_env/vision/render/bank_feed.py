@@ -14,20 +14,19 @@ from datetime import date, timedelta
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, format_time, money
 from ._phone import Screen, record
-from .receipt import FIELDS
+from .receipt import FAMILY as RECEIPT, FIELDS
 
 ACCENTS = [(0, 116, 222), (0, 140, 110), (88, 60, 200), (200, 40, 90)]
 OTHERS = ["Pay-n-Park", "City Utilities", "Hometown Gym", "Streamly", "Corner Fuel", "Riverside Library",
           "Metro Transit", "Green Grocer"]
 
 
-@family("bank_feed", FIELDS)
 def draw_bank_feed(ctx: Ctx):
     """A bank app's activity feed with the purchase opened: the receipt's facts (merchant, items, totals)."""
-    f = record(ctx, "receipt")
+    f = record(ctx, RECEIPT)
     r = ctx.rng("screen")
     accent = r.choice(ACCENTS)
     cur = f["currency"]
@@ -90,3 +89,6 @@ def draw_bank_feed(ctx: Ctx):
         s.card(*[txn(*o) for o in after], gap=12)
     image = s.finish("Activity", tabs=["home", "payment", "search", "person"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("bank_feed", FIELDS, draw_bank_feed)

@@ -12,7 +12,7 @@ import dataclasses
 import cv2
 import numpy as np
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE, drawer, Color, Ctx, Str, clutter_count, degrade, drafting, fit_font, luminance, mix, rgb, shade,
     texture, texture_array, turned_view,
@@ -54,7 +54,6 @@ def _slug(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
-@family("business_card", FIELDS)
 def draw_business_card(ctx: Ctx):
     """A business card: name, title, company, phone, email, address, website."""
     name = ctx.get("name", lambda r: f"{r.choice(PEOPLE_FIRST)} {r.choice(PEOPLE_LAST)}")
@@ -165,4 +164,7 @@ def draw_business_card(ctx: Ctx):
     facts = {"name": name, "title": title, "company": company, "phone": phone, "email": email,
              "address": address, "website": website, "doc_box": box, "frame": frame}
     return image, facts
+
+
+FAMILY = Family("business_card", FIELDS, draw_business_card)
 

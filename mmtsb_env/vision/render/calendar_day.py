@@ -13,19 +13,18 @@ from datetime import date, timedelta
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, format_time, money, rgb
 from ._phone import Screen, record
-from .event_poster import FIELDS, PALETTES, day_text, when_text
+from .event_poster import FAMILY as EVENT_POSTER, FIELDS, PALETTES, day_text, when_text
 
 ENTRIES = [("Dentist check-up", "Elm St Dental"), ("Call with Mum", ""), ("Gym: leg day", "Hometown Gym"),
            ("Pick up dry cleaning", "Main St"), ("Lunch with Priya", "Noodle Bar"), ("Pay rent", "")]
 
 
-@family("calendar_day", FIELDS)
 def draw_calendarday_text(ctx: Ctx):
     """A calendar day view with the event in it: the poster's facts (title, date, time, venue, price)."""
-    f = record(ctx, "event_poster")
+    f = record(ctx, EVENT_POSTER)
     r = ctx.rng("screen")
     top = PALETTES[r.randrange(len(PALETTES))][0]
     twelve = r.random() < 0.7
@@ -118,3 +117,6 @@ def draw_calendarday_text(ctx: Ctx):
     d_title = d.strftime("%B %Y")
     image = s.finish(d_title, tabs=["calendar", "search", "add", "settings"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("calendar_day", FIELDS, draw_calendarday_text)

@@ -14,7 +14,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Ctx, ListOf, Num, Str, drafting, fit_font, get_font, mix, rgb
 from .charts import COMMON, _content, _extremes, _fmt
 
@@ -49,7 +49,6 @@ def _num(v: float) -> str:
     return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
 
 
-@family("chart_read", FIELDS, check=_content)
 def draw_chart_read(ctx: Ctx):
     """A bar chart to read off gridlines (values printed only at level 0; second series / dual axis later)."""
     c = _content(ctx)
@@ -185,4 +184,7 @@ def draw_chart_read(ctx: Ctx):
         d.text((pad, yy), text, font=f_note, fill=(120, 120, 125))
         yy += f_note.size + 8
     return img, facts
+
+
+FAMILY = Family("chart_read", FIELDS, draw_chart_read, check=_content)
 

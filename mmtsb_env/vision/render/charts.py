@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE, Bool, Color, Ctx, Scan, ListOf, MapOf, Num, Str, clutter_count, degrade, drafting, fit_font, get_font, mix,
     rgb,
@@ -262,7 +262,6 @@ def _extremes(labels: list[str], values: list[float]) -> dict[str, Any]:
             "total": round(float(sum(values)), 6)}
 
 
-@family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()}, check=_content)
 def draw_bar_chart(ctx: Ctx):
     """A bar chart of labelled values (optionally horizontal, optionally with value labels)."""
     c = _content(ctx)
@@ -280,6 +279,10 @@ def draw_bar_chart(ctx: Ctx):
     cv = _Canvas(ctx, (800, 560), title, notes)
     (_hbars if horizontal else _vbars)(cv, labels, values, units, value_labels, rgb(color), ylabel, xlabel)
     return cv.finish(), facts
+
+
+BAR_CHART = Family("bar_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 1, 24), "horizontal": Bool()},
+                   draw_bar_chart, check=_content)
 
 
 def _value_texts(cv: _Canvas, values: list[float], units: str, room: float, vertical_room: float | None = None):
@@ -399,8 +402,6 @@ def _line_content(ctx: Ctx) -> tuple[dict[str, Any], dict[str, list[float]]]:
     return c, series
 
 
-@family("line_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 2, 60),
-                       "series": MapOf(ListOf(Num(-1e12, 1e12), 2, 60), 1, 6), "markers": Bool()}, check=_line_content)
 def draw_line_chart(ctx: Ctx):
     """A line chart of one or more named series over labelled x positions."""
     c, series = _line_content(ctx)
@@ -461,6 +462,11 @@ def draw_line_chart(ctx: Ctx):
     return cv.finish(), facts
 
 
+LINE_CHART = Family("line_chart", {**COMMON, "values": ListOf(Num(-1e12, 1e12), 2, 60),
+                                  "series": MapOf(ListOf(Num(-1e12, 1e12), 2, 60), 1, 6), "markers": Bool()},
+                    draw_line_chart, check=_line_content)
+
+
 def _pie_content(ctx: Ctx) -> dict[str, Any]:
     c = _content(ctx)
     if sum(c["values"][:12]) <= 0:
@@ -468,7 +474,6 @@ def _pie_content(ctx: Ctx) -> dict[str, Any]:
     return c
 
 
-@family("pie_chart", {**COMMON, "values": ListOf(Num(0, 1e12), 1, 12)}, check=_pie_content)
 def draw_pie_chart(ctx: Ctx):
     """A pie chart of labelled shares, named in a legend under the pie (with their values and
     percentages unless value_labels is false)."""
@@ -514,3 +519,6 @@ def draw_pie_chart(ctx: Ctx):
         if b - a > 1e-6:
             cv.d.pieslice((cx - R, cy - R, cx + R, cy + R), a, b, fill=colors[i], outline=(255, 255, 255), width=2)
     return cv.finish(), facts
+
+
+PIE_CHART = Family("pie_chart", {**COMMON, "values": ListOf(Num(0, 1e12), 1, 12)}, draw_pie_chart, check=_pie_content)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting
 from ._phone import Screen, record
-from .business_card import FIELDS
+from .business_card import FAMILY as BUSINESS_CARD, FIELDS
 
 ACCENTS = [(37, 99, 235), (22, 163, 74), (147, 51, 234), (219, 39, 119)]
 CHATTER = [
@@ -23,10 +23,9 @@ CHATTER = [
 ]
 
 
-@family("chat_screen", FIELDS)
 def draw_chat_screen(ctx: Ctx):
     """A chat thread with a shared contact card: the business card's facts (name, company, phone, email)."""
-    f = record(ctx, "business_card")
+    f = record(ctx, BUSINESS_CARD)
     r = ctx.rng("screen")
     accent = r.choice(ACCENTS)
     first = f["name"].split()[0]
@@ -81,3 +80,6 @@ def draw_chat_screen(ctx: Ctx):
         s.add(bubble(text, who == "me"))
     image = s.finish(f["name"])
     return image, facts
+
+
+FAMILY = Family("chat_screen", FIELDS, draw_chat_screen)

@@ -9,7 +9,7 @@ import numpy as np
 from PIL import ImageDraw
 
 from ..fonts import get_font
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE, Choice, Ctx, Date, Num, OneOf, Str, Time, clutter_count, degrade, fit_font, format_date, format_time,
     drafting, drawer, gradient, luminance, mix, money, random_date, random_time, rgb, texture, texture_array, wrap,
@@ -70,10 +70,12 @@ def _minutes_before(hhmm: str, minutes: int) -> str:
 SIZE = (800, 1100)  # the poster's size as drawn by its own family (zoom 1)
 
 
-@family("event_poster", FIELDS)
 def draw_event_poster(ctx: Ctx):
     """An event poster: title, subtitle, date, time, venue, price, organiser."""
     return draw_poster(ctx, ZOOM.get(ctx.difficulty, 1.0))
+
+
+FAMILY = Family("event_poster", FIELDS, draw_event_poster)
 
 
 def draw_poster(ctx: Ctx, zoom: float = 1.0):

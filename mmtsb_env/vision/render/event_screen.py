@@ -12,16 +12,15 @@ from datetime import date, timedelta
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, format_time, money, rgb
 from ._phone import Screen, record
-from .event_poster import FIELDS, PALETTES, TITLES, VENUES, day_text, when_text
+from .event_poster import FAMILY as EVENT_POSTER, FIELDS, PALETTES, TITLES, VENUES, day_text, when_text
 
 
-@family("event_screen", FIELDS)
 def draw_event_screen(ctx: Ctx):
     """An event page in the events app: the poster's facts (title, date, time, venue, price, organiser)."""
-    f = record(ctx, "event_poster")
+    f = record(ctx, EVENT_POSTER)
     r = ctx.rng("screen")
     top, bottom = PALETTES[r.randrange(len(PALETTES))]
     twelve = r.random() < 0.7
@@ -76,3 +75,6 @@ def draw_event_screen(ctx: Ctx):
                lambda s_, x, y, w, dr, line=line: s_.text(x, y, line, "sans", 13, c["muted"], w, dr))
     image = s.finish("Event", tabs=["home", "search", "event", "person"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("event_screen", FIELDS, draw_event_screen)

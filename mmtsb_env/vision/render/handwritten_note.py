@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import (DEGRADE, Choice, Color, Ctx, Scan, Str, TextDraw, clutter_count, degrade, drafting, lookup,
                       rgb, shade, texture, texture_array)
 from ._scene import drawing_on
@@ -231,11 +231,13 @@ def _clear_spot(at: tuple[int, int], r: int, written: list[tuple[float, float, f
     return int(xs[best]), int(ys[best])
 
 
-@family("handwritten_note", FIELDS)
 def draw_handwritten_note(ctx: Ctx):
     """A handwritten note (lined, plain or sticky paper): optional title, lines of text, signature."""
     page, facts = note_page(ctx)
     return degrade(page, ctx, scan=SCANS[ctx.difficulty]), facts
+
+
+FAMILY = Family("handwritten_note", FIELDS, draw_handwritten_note)
 
 
 def note_page(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:

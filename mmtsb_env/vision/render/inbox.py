@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting
 from ._phone import Screen, record
-from .business_card import FIELDS
+from .business_card import FAMILY as BUSINESS_CARD, FIELDS
 
 ACCENTS = [(26, 115, 232), (217, 48, 37), (15, 157, 88), (103, 58, 183)]
 SUBJECTS = ["Following up on today", "Nice to meet you", "Our conversation this morning", "Next steps"]
@@ -25,10 +25,9 @@ OTHERS = [("Riverside Library", "Your hold is ready", "Pick up by Friday at the 
 TIMES = ["8:02 AM", "Yesterday", "Mon", "Sun", "Sat"]
 
 
-@family("inbox", FIELDS)
 def draw_inbox(ctx: Ctx):
     """A mail-app screen with a message signed by the contact: the business card's facts."""
-    f = record(ctx, "business_card")
+    f = record(ctx, BUSINESS_CARD)
     r = ctx.rng("screen")
     accent = r.choice(ACCENTS)
     subject = r.choice(SUBJECTS)
@@ -87,3 +86,6 @@ def draw_inbox(ctx: Ctx):
     s.card(header, message, signature, gap=14)
     image = s.finish("Inbox", tabs=["mail", "person", "search", "settings"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("inbox", FIELDS, draw_inbox)

@@ -19,7 +19,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Bool, Ctx, ListOf, Num, Str, drafting, fit_font, get_font, jpeg, line_height, mix, rgb, wrap
 from .charts import COMMON, _content, _extremes, _fmt, read_tolerance
 
@@ -85,7 +85,6 @@ def _person(d: ImageDraw.ImageDraw, x: float, y: float, h: float, color) -> None
     d.rounded_rectangle((x - h * 0.22, y + 2 * r + h * 0.06, x + h * 0.22, y + h), radius=h * 0.12, fill=color)
 
 
-@family("infographic", FIELDS, check=_content)
 def draw_infographic(ctx: Ctx):
     """An infographic of a chart's values: the bar chart's facts, with shares and a highlight callout."""
     f = chart_record(ctx)
@@ -220,3 +219,6 @@ def draw_infographic(ctx: Ctx):
         img = img.resize((int(W * SHRINK[lv]), int(img.height * SHRINK[lv])), Image.Resampling.BILINEAR)
         img = jpeg(img, 72)
     return img, facts
+
+
+FAMILY = Family("infographic", FIELDS, draw_infographic, check=_content)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import family
+from ._family import Family
 from ._common import Ctx
 from ._scene import TEXT_LOOKS, flat, photograph
 from .handwritten_note import FIELDS, note_sheet, rim
@@ -23,7 +23,6 @@ SURFACES = ("desk", "wood", "fabric")
 LOOKS = {**TEXT_LOOKS, 3: replace(TEXT_LOOKS[3], light=0.7, blur=0.45)}
 
 
-@family("note_photo", FIELDS)
 def draw_note_photo(ctx: Ctx):
     """A photo of a handwritten note on a desk: the note's facts plus where it lies (doc_box)."""
     page = flat(ctx, "handwritten_note")
@@ -33,3 +32,6 @@ def draw_note_photo(ctx: Ctx):
     # handwriting is hard enough: the camera stays nearer
     image, where = photograph(sheet, ctx, surface, closer=1.5, rim=rim(page), look=LOOKS[ctx.difficulty])
     return image, {**facts, **where, "surface": surface}
+
+
+FAMILY = Family("note_photo", FIELDS, draw_note_photo)

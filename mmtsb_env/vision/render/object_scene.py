@@ -28,7 +28,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Choice, Ctx, ListOf, Num, Obj, Str, drafting, fit_font, mix, texture_array
 from ._scene import camera, drawing_on
 
@@ -176,7 +176,6 @@ def _count_objects(ctx: Ctx, c: dict) -> list[dict]:
     return out
 
 
-@family("object_scene", FIELDS)
 def draw_object_scene(ctx: Ctx):
     """Objects on a table to count, colour and locate: every object's shape, colour, box and position, and counts.
     With a count's content (``title``, ``labels``, ``values``, ``shape``), also that chart's facts."""
@@ -249,3 +248,6 @@ def draw_object_scene(ctx: Ctx):
     if count is not None:
         focus.append([card[0], card[1], card[2] + 6, card[3] + 6])
     return camera(scene, ctx, glare=False, focus=focus, coded=focus), facts
+
+
+FAMILY = Family("object_scene", FIELDS, draw_object_scene)

@@ -12,19 +12,18 @@ from datetime import date
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, format_time, money
 from ._phone import Screen, record
-from .receipt import FIELDS
+from .receipt import FAMILY as RECEIPT, FIELDS
 
 ACCENTS = [(59, 91, 219), (16, 122, 87), (214, 69, 65), (124, 58, 237), (234, 88, 12)]
 STATUSES = ["Delivered", "Picked up", "Completed"]
 
 
-@family("order_screen", FIELDS)
 def draw_order_screen(ctx: Ctx):
     """An order-details app screen: the receipt's facts (merchant, items, totals, payment)."""
-    f = record(ctx, "receipt")
+    f = record(ctx, RECEIPT)
     r = ctx.rng("screen")
     accent = r.choice(ACCENTS)
     status = r.choice(STATUSES)
@@ -93,3 +92,6 @@ def draw_order_screen(ctx: Ctx):
         s.card(lambda s_, x, y, w, dr, t=text: s_.text(x, y, t, "sans", 14, c["muted"], w, dr))
     image = s.finish("Order details", tabs=["home", "search", "cart", "person"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("order_screen", FIELDS, draw_order_screen)

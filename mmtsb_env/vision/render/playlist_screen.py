@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting
 from ._phone import Screen
 from .handwritten_note import FIELDS
@@ -34,7 +34,6 @@ def track(line: str) -> tuple[str, str]:
     return (title.strip(), artist.strip()) if sep and title.strip() else (line.strip(), "")
 
 
-@family("playlist_screen", FIELDS)
 def draw_playlist_screen(ctx: Ctx):
     """A music app's playlist page: the handwritten note's facts (title, its lines as tracks)."""
     pick = ctx.rng("field:playlist").choice(PLAYLISTS)  # defaults are song lists, not the note's errands
@@ -99,6 +98,9 @@ def draw_playlist_screen(ctx: Ctx):
         s.add(now_playing)
     image = s.finish("Playlist", tabs=["home", "search", "favorite", "person"] if ctx.difficulty else None)
     return image, facts
+
+
+FAMILY = Family("playlist_screen", FIELDS, draw_playlist_screen)
 
 
 def _note_glyph(s: Screen, x: float, y: float, size: float, color) -> None:

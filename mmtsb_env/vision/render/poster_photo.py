@@ -6,7 +6,7 @@ concrete or wooden wall with perspective, light falloff, shadow, glare, blur, no
 
 from __future__ import annotations
 
-from . import family
+from ._family import Family
 from ._common import Ctx
 from ._scene import flat, photograph
 from .event_poster import FIELDS, draw_poster
@@ -25,10 +25,12 @@ CLOSER = {0: 0.95, 1: 1.0, 2: 1.0, 3: 1.0}
 ZOOM = {0: 0.8, 1: 0.75, 2: 0.6, 3: 0.5}
 
 
-@family("poster_photo", FIELDS)
 def draw_poster_photo(ctx: Ctx):
     """A photo of a poster on a wall: the poster's facts plus where it hangs (doc_box)."""
     doc, facts = draw_poster(flat(ctx, "event_poster"), ZOOM[ctx.difficulty])
     wall = ctx.rng("scene:wall").choice(WALLS)
     image, where = photograph(doc, ctx, wall, closer=CLOSER[ctx.difficulty])
     return image, {**facts, **where, "surface": wall}
+
+
+FAMILY = Family("poster_photo", FIELDS, draw_poster_photo)

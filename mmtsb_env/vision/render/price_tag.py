@@ -6,7 +6,7 @@ import dataclasses
 
 from PIL import ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drawer, drop_shadow, fit_font,
     gradient, luminance, mix, money, rgb, wrap,
@@ -126,7 +126,6 @@ def _draw_object(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, flo
             d.ellipse((cx - 50 * k, y0 + 290 * k, cx + 50 * k, y0 + 390 * k), fill=light)
 
 
-@family("price_tag", FIELDS)
 def draw_price_tag(ctx: Ctx):
     """A product on a shelf with its price tag: brand, product name, price, optional sale price."""
     obj = ctx.get("object", lambda r: r.choice(list(PRODUCTS)))
@@ -210,3 +209,6 @@ def draw_price_tag(ctx: Ctx):
              "old_price": old_price if on_sale else None, "on_sale": on_sale, "currency": currency, "unit": unit,
              "object": obj, "sku": sku}
     return image, facts
+
+
+FAMILY = Family("price_tag", FIELDS, draw_price_tag)

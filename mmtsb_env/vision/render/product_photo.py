@@ -25,11 +25,11 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
 from ._phone import record
 from ._scene import camera, drawing_on
-from .price_tag import COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object
+from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object
 
 W, H = 1024, 768
 SHELF_Y = 600
@@ -165,11 +165,10 @@ def _strip_lines(name: str, was: str | None, font, width: float) -> list[str]:
     return lines + ([f"was {was}"] if was else [])
 
 
-@family("product_photo", FIELDS)
 def draw_product_photo(ctx: Ctx):
     """A shelf photo: the price tag's facts (product, price) and the product's look among look-alikes,
     each product with its own sticker and strip."""
-    f = record(ctx, "price_tag")
+    f = record(ctx, PRICE_TAG)
     r = ctx.rng("shelf")
     n = NEIGHBOURS[ctx.difficulty] + 1
     look = {"object": f["object"], "color": ctx.get("color", lambda g: g.choice(list(PALETTE))),
@@ -250,3 +249,6 @@ def draw_product_photo(ctx: Ctx):
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
     band = [0, min(b[1] for b in boxes), W, max(st[2][3] for st in strips)]
     return camera(arr, ctx, quad, focus=focus, coded=band), facts
+
+
+FAMILY = Family("product_photo", FIELDS, draw_product_photo)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE,
     drawer, Choice, Ctx, Date, Int, ListOf, Num, Obj, Str, Time, clutter_count, degrade, format_date, format_time,
@@ -76,7 +76,6 @@ def _default_items(ctx: Ctx, merchant: str) -> list[dict]:
             for n, lo, hi in chosen]
 
 
-@family("receipt", FIELDS)
 def draw_receipt(ctx: Ctx):
     """A shop receipt: merchant, date/time, items with quantities and prices, tax, total, payment."""
     merchant = ctx.get("merchant", lambda r: r.choice(MERCHANTS))
@@ -191,6 +190,9 @@ def draw_receipt(ctx: Ctx):
         "item_count": sum(i["qty"] for i in items),
     }
     return image, facts
+
+
+FAMILY = Family("receipt", FIELDS, draw_receipt)
 
 
 def _split(text: str, cols: int) -> list[str]:

@@ -26,7 +26,7 @@ from dataclasses import replace
 import numpy as np
 from PIL import Image
 
-from . import family
+from ._family import Family
 from ._common import Bool, Ctx, Int, Str, drafting
 from ._phone import LOOKS, WIDTH, Screen
 
@@ -179,7 +179,6 @@ def switch_state(image: Image.Image, box) -> bool:
     return bool((g > 40).mean() > 0.25)
 
 
-@family("settings_screen", FIELDS, check=_check)
 def draw_settings_screen(ctx: Ctx):
     """The Settings app: Wi-Fi, Cellular Data, Location Services, Low Power Mode among decoy switches."""
     d = _defaults(ctx)
@@ -293,3 +292,6 @@ def draw_settings_screen(ctx: Ctx):
         s.add(card(title, rows))
     image = s.finish("Settings", back=False)
     return image, facts
+
+
+FAMILY = Family("settings_screen", FIELDS, draw_settings_screen, check=_check)

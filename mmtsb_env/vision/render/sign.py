@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE, Bool, Choice, Color, Ctx, Str, clutter_count, degrade, drafting, drop_shadow, fit_font, gradient, line_height,
     luminance, mix, rgb, skew, skew_corners, texture, texture_array, turned_view,
@@ -103,7 +103,6 @@ def _wall(kind: str, size: tuple[int, int], rng: np.random.Generator, zoom: floa
     return _softened(wall, WALL_CONTRAST[kind]) if kind in WALL_CONTRAST else wall
 
 
-@family("sign", FIELDS)
 def draw_sign(ctx: Ctx):
     """A sign photographed in a scene: storefront board, street name plate or notice."""
     style = ctx.get("style", lambda r: r.choice(STYLES))
@@ -243,3 +242,6 @@ def draw_sign(ctx: Ctx):
     facts = {"text": text, "lines": lines, "subtext": subtext or None, "style": style,
              "background": background, "skewed": do_skew, "doc_box": box, "frame": frame}
     return image, facts
+
+
+FAMILY = Family("sign", FIELDS, draw_sign)

@@ -28,10 +28,10 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Ctx, drafting, jpeg
 from ._phone import record
-from .table_document import FIELDS, _table
+from .table_document import FAMILY as TABLE_DOCUMENT, FIELDS, _table
 from ..fonts import get_font
 
 SIZES = {0: (1920, 1080), 1: (1920, 1080), 2: (1920, 1080), 3: (2560, 1440)}
@@ -64,10 +64,9 @@ def _col(i: int) -> str:
     return string.ascii_uppercase[i] if i < 26 else string.ascii_uppercase[i // 26 - 1] + string.ascii_uppercase[i % 26]
 
 
-@family("spreadsheet_screen", FIELDS, check=_table)
 def draw_spreadsheet_screen(ctx: Ctx):
     """A desktop spreadsheet screenshot showing a table: table_document's facts, the table's box and the screen's furniture."""
-    f = record(ctx, "table_document")
+    f = record(ctx, TABLE_DOCUMENT)
     headers, rows = f["headers"], f["rows"]
     lv = ctx.difficulty
     W, H = SIZES[lv]
@@ -254,3 +253,6 @@ def draw_spreadsheet_screen(ctx: Ctx):
     if lv in QUALITY:
         img = jpeg(img, QUALITY[lv])
     return img, facts
+
+
+FAMILY = Family("spreadsheet_screen", FIELDS, draw_spreadsheet_screen, check=_table)

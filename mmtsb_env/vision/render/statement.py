@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import family
+from ._family import Family
 from ._common import DEGRADE, Ctx, degrade, drawer, fit_font, format_date, line_height, money, place_on, sheet, wrap
 from ._phone import record
-from .invoice import FIELDS
+from .invoice import FAMILY as INVOICE, FIELDS
 
 METHODS = ["Card", "Check", "Bank transfer"]
 TERMS = [
@@ -34,10 +34,9 @@ SCANS = {2: dataclasses.replace(DEGRADE[2], scale=0.92, blur=0.4),
          3: dataclasses.replace(DEGRADE[2], blur=0.0, quality=75, scale=0.85)}
 
 
-@family("statement", FIELDS)
 def draw_statement(ctx: Ctx):
     """A dense statement page: the invoice's facts plus the ticked payment method and autopay box."""
-    f = record(ctx, "invoice")
+    f = record(ctx, INVOICE)
     r = ctx.rng("statement")
     method = r.choice(METHODS)
     autopay = r.random() < 0.4
@@ -170,3 +169,6 @@ def draw_statement(ctx: Ctx):
     # level 3 is level 2's scan, shrunk, with smaller type: a heavier scan would destroy what a zoom brings back
     image = degrade(place_on(page, ctx, "desk", margin=0.03), ctx, scan=SCANS.get(ctx.difficulty))
     return image, facts
+
+
+FAMILY = Family("statement", FIELDS, draw_statement)

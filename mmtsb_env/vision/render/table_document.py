@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import family
+from ._family import Family
 from ._common import (
     DEGRADE,
     Bool, Ctx, ListOf, Num, OneOf, Str, clutter_count, degrade, drawer, fit_font, format_date, line_height, number_text,
@@ -68,7 +68,6 @@ def _table(ctx: Ctx) -> tuple[str, list[str], list[list]]:
     return title, headers, rows
 
 
-@family("table_document", FIELDS, check=_table)
 def draw_table_document(ctx: Ctx):
     """A document with a titled table: headers, rows (text or numbers), optional notes."""
     title, headers, rows = _table(ctx)
@@ -163,3 +162,6 @@ def draw_table_document(ctx: Ctx):
     facts = {"title": title, "subtitle": subtitle or None, "date_text": doc_date, "headers": list(headers),
              "rows": cells, "n_rows": len(cells), "n_cols": len(headers), "notes": notes or None}
     return image, facts
+
+
+FAMILY = Family("table_document", FIELDS, draw_table_document, check=_table)

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import family
+from ._family import Family
 from ._common import Choice, Ctx, ListOf, Num, Str, drafting, fit_font, line_height, texture
 from .infographic import chart_record
 from ._scene import LEVELS as CAMERA, jpeg_regions
@@ -135,7 +135,6 @@ def _colors(labels: list[str], lv: int, r: random.Random) -> list[str]:
     return [pool[(start + i) % len(pool)] for i in range(len(labels))]
 
 
-@family("tally_photo", FIELDS, check=_content)
 def draw_tally_photo(ctx: Ctx):
     """A photo of a chart made of objects: the bar chart's facts, each value the number of objects in a column."""
     c = _content(ctx)
@@ -211,3 +210,6 @@ def draw_tally_photo(ctx: Ctx):
         _draw(d, o["shape"], tuple(o["box"]), COLORS[o["color"]])
     focus = [c["box"] for c in columns] + [c["card"] for c in columns] + [t["box"] for t in strays] + [title_box]
     return _camera(scene, ctx, focus), facts
+
+
+FAMILY = Family("tally_photo", FIELDS, draw_tally_photo, check=_content)

@@ -1,4 +1,5 @@
-"""Word pools the generator draws image contents from (our own lists).
+"""Word pools the generator draws image contents from (our own lists); the judge reads some of
+them too (:func:`~mmtsb_env.evaluation.similarity.phrase_pools`: a pool phrase no image showed).
 
 Names are composed from parts (``"Copper Kettle" + " Cafe"``) so thousands of distinct values
 exist; the generator still checks every image-only value against the base world before use.

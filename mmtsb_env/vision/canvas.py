@@ -15,7 +15,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from ..vision.fonts import get_font
+from .fonts import get_font
 
 Color = tuple[int, int, int]
 Box = tuple[float, float, float, float]
