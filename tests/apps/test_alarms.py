@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mmtsb_env.apps.alarms import ALARMS, normalize_days, normalize_time
+from mmtsb_env.apps.alarms.tables import ALARMS, normalize_days, normalize_time
 
 
 def mine(world):

@@ -2,12 +2,12 @@
 
 import pytest
 
-from mmtsb_env.apps import amazon_data
-from mmtsb_env.apps.amazon import (
-    ADDRESSES, ANSWERS, BROWSING, CARDS, CART, DELIVERY_FEE, GIFT_WRAP_FEE, ORDER_ITEMS, ORDERS, PRIME,
-    PRODUCTS, QUESTIONS, RETURNS, REVIEWS, SELLERS, TAX_RATE, USERS, WISH_LIST,
+from mmtsb_env.apps.amazon import data as amazon_data
+from mmtsb_env.apps.amazon.tables import (
+    ADDRESSES, ANSWERS, BROWSING, CARDS, CART, DELIVERY_FEE, GIFT_WRAP_FEE, ORDER_ITEMS, ORDERS, PRIME, PRODUCTS,
+    QUESTIONS, RETURNS, REVIEWS, SELLERS, TAX_RATE, USERS, WISH_LIST,
 )
-from mmtsb_env.apps.file_system import read_user_file
+from mmtsb_env.apps.file_system.tables import read_user_file
 
 # Deliberate differences from the reference catalog (tool name -> reason). None so far.
 DEVIATIONS: dict[str, str] = {}

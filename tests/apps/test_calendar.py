@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from mmtsb_env.apps.calendar import CALENDARS, EVENTS
+from mmtsb_env.apps.calendar.tables import CALENDARS, EVENTS
 from mmtsb_env.world.base import base_world
 
 REFERENCE_EVENT_COLUMNS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mmtsb_env.apps.phone import CONTACTS, USERS
+from mmtsb_env.apps.phone.tables import CONTACTS, USERS
 
 DOMAIN = "contacts"
 WRITERS = {"contacts_add_contact", "contacts_update_contact", "contacts_delete_contact"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mmtsb_env.apps._accounts import CODES, SESSIONS
-from mmtsb_env.apps.file_system import (
+from mmtsb_env.apps.file_system.tables import (
     DIRECTORIES, FILES, USERS, file_system_user_for_token, home_directory, read_user_file, write_user_file,
 )
 from mmtsb_env.tools import Conflict, InvalidArgument, NotFound, PermissionDenied

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from mmtsb_env.apps.gmail import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES, USERS
+from mmtsb_env.apps.gmail.tables import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES, USERS
 
 DOMAIN = "gmail"
 NOW = "2026-04-16T23:51:15"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mmtsb_env.apps.phone import (
-    CONTACTS, GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS,
-)
+from mmtsb_env.apps.phone.tables import CONTACTS, GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS
 
 DOMAIN = "messages"
 KINDS = {

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from mmtsb_env.apps._accounts import CODES, SESSIONS
-from mmtsb_env.apps.phone import (
-    CONTACTS, GLOBAL_TEXTS, USERS, find_phone_user, full_name, phone_digits,
-)
+from mmtsb_env.apps.phone.tables import CONTACTS, GLOBAL_TEXTS, USERS, find_phone_user, full_name, phone_digits
 from mmtsb_env.world import TABLES
 
 DOMAIN = "phone"

@@ -1,6 +1,6 @@
 """reminder: every tool, success and error paths, against real world state."""
 
-from mmtsb_env.apps.reminder import REMINDERS
+from mmtsb_env.apps.reminder.tables import REMINDERS
 
 
 def test_catalog_matches_reference(reference):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mmtsb_env.apps.setting import DEVICE
+from mmtsb_env.apps.setting.tables import DEVICE
 
 SWITCHES = {  # tool suffix -> column of setting.device
     "low_battery_mode_status": "low_battery_mode",

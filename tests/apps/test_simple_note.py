@@ -1,6 +1,6 @@
 """simple_note: every tool, success and error paths, against real world state."""
 
-from mmtsb_env.apps.simple_note import NOTES
+from mmtsb_env.apps.simple_note.tables import NOTES
 
 
 def test_catalog_matches_reference(reference):

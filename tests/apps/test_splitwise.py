@@ -7,10 +7,10 @@ from collections import defaultdict
 import pytest
 
 from mmtsb_env.apps._accounts import CODES, SESSIONS
-from mmtsb_env.apps.file_system import FILES, home_directory
-from mmtsb_env.apps.splitwise import (
-    EXPENSE_COMMENTS, EXPENSES, GROUPS, MEMBERS, NOTIFICATIONS, PAYMENT_COMMENTS, PAYMENTS, SHARES, USERS,
-    distribute, friends_since, member_ids, pair_balances, split_amount,
+from mmtsb_env.apps.file_system.tables import FILES, home_directory
+from mmtsb_env.apps.splitwise.tables import (
+    EXPENSE_COMMENTS, EXPENSES, GROUPS, MEMBERS, NOTIFICATIONS, PAYMENT_COMMENTS, PAYMENTS, SHARES, USERS, distribute,
+    friends_since, member_ids, pair_balances, split_amount,
 )
 from mmtsb_env.tools import InvalidArgument
 

@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from mmtsb_env.apps import spotify as sp
+from mmtsb_env.apps.spotify import tables as sp
 from mmtsb_env.apps._accounts import CODES
-from mmtsb_env.apps.spotify import (
+from mmtsb_env.apps.spotify.tables import (
     ALBUM_LIBRARY, ALBUM_LIKES, ALBUM_REVIEWS, ALBUMS, ARTISTS, DOWNLOADS, FOLLOWS, PAYMENT_CARDS, PLAYERS,
-    PLAYLIST_LIKES, PLAYLIST_REVIEWS, PLAYLIST_SONGS, PLAYLISTS, QUEUE, SONG_LIBRARY, SONG_LIKES, SONG_REVIEWS,
-    SONGS, SUBSCRIPTIONS, USERS,
+    PLAYLIST_LIKES, PLAYLIST_REVIEWS, PLAYLIST_SONGS, PLAYLISTS, QUEUE, SONG_LIBRARY, SONG_LIKES, SONG_REVIEWS, SONGS,
+    SUBSCRIPTIONS, USERS,
 )
 from mmtsb_env.world.base import BaseBuilder, base_world
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mmtsb_env.apps.supervisor import ADDRESSES, PAYMENT_CARDS, PROFILES, split_address
+from mmtsb_env.apps.supervisor.tables import ADDRESSES, PAYMENT_CARDS, PROFILES, split_address
 from mmtsb_env.world import TABLES, World
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.schema import define_table

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mmtsb_env.apps.todoist import (
+from mmtsb_env.apps.todoist.tables import (
     ATTACHMENTS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS, SUB_TASKS, TASK_LABELS, TASKS,
     USERS,
 )

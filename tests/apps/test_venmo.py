@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mmtsb_env.apps.venmo import (
+from mmtsb_env.apps.venmo.tables import (
     BANK_TRANSFERS, CARDS, COMMENT_LIKES, COMMENTS, FRIENDSHIPS, NOTIFICATIONS, REQUESTS, TRANSACTION_LIKES,
     TRANSACTIONS, USERS, friend_ids,
 )

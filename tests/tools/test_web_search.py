@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from mmtsb_env.apps.web_search import MAX_RESULTS, corpus
+from mmtsb_env.apps.web_search.data import MAX_RESULTS, corpus
 from mmtsb_env.tools import invoke
 from mmtsb_env.world import World
 from mmtsb_env.world.base import base_world

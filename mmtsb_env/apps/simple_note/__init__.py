@@ -1,0 +1,5 @@
+"""Simple Note: notes.
+
+Importing the package registers its tables, base data and tools, in this order."""
+
+from . import tables, tools  # noqa: F401
