@@ -3,7 +3,7 @@ compact); orders, returns and feedback by entity (compact); browse and shop (min
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 P = "amazon_"
 

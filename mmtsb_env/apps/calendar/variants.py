@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import consolidate
+from ...tools.consolidate import consolidate
 
 consolidate(
     "calendar_manage_calendar", app="calendar", toolboxes=("medium",),

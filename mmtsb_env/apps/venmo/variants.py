@@ -3,7 +3,7 @@ compact, which lists requests in the request tool); one tool (mini)."""
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 P = "venmo_"
 

@@ -3,7 +3,7 @@ merges comments, receipts and balances by target); groups and ledger (mini)."""
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 P = "splitwise_"
 

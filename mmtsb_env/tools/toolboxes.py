@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import threading
 
-from ..registry import ASSISTANT, REGISTRY, Tool
-from ._dispatch import KEPT_APPS, PROTECTED_TOOLS, VARIANTS
+from .registry import ASSISTANT, REGISTRY, Tool
+from .consolidate import KEPT_APPS, PROTECTED_TOOLS, VARIANTS
 
 TOOLBOXES = ("full",) + VARIANTS
 
@@ -84,7 +84,7 @@ def toolbox_members(variant: str = "full", seat: str | None = ASSISTANT) -> list
     """
     if variant not in TOOLBOXES:
         raise ValueError(f"unknown toolbox {variant!r}; choose one of {', '.join(TOOLBOXES)}")
-    from ..registry import _load_apps
+    from .registry import _load_apps
 
     _load_apps()
     _ensure_synced()

@@ -5,7 +5,7 @@ They are ``app="system"`` so a scenario limited to some domains still offers the
 
 from __future__ import annotations
 
-from ._dispatch import consolidate, per_app
+from ..tools.consolidate import consolidate, per_app
 
 ACCOUNT_APPS = ("amazon", "file_system", "gmail", "phone", "simple_note", "splitwise", "spotify", "todoist", "venmo")
 CARD_APPS = ("amazon", "spotify", "venmo")

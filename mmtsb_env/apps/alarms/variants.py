@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 consolidate(
     "alarms_manage_alarm", app="alarms", toolboxes=("medium",),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 P = "file_system_"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import consolidate
+from ...tools.consolidate import consolidate
 
 _SETTINGS = ("wifi", "cellular_service", "location_service", "low_battery_mode")
 

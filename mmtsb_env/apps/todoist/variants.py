@@ -3,7 +3,7 @@ compact, which adds listing to sections and sub-tasks and a collaboration tool);
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 P = "todoist_"
 

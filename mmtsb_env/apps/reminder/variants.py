@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import consolidate
+from ...tools.consolidate import consolidate
 
 consolidate(
     "reminder_manage_reminder", app="reminder", toolboxes=("medium",),

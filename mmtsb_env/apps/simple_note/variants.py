@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import actions, consolidate
+from ...tools.consolidate import actions, consolidate
 
 consolidate(
     "simple_note_manage_note", app="simple_note", toolboxes=("medium",),

@@ -33,9 +33,9 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Mapping, Union
 
-from ..errors import InvalidArgument
-from ..registry import REGISTRY, Tool, tool
-from ..schema import NOT_GIVEN, Param, _NotGiven, _strip_optional, signature_params
+from .errors import InvalidArgument
+from .registry import REGISTRY, Tool, tool
+from .schema import NOT_GIVEN, Param, _NotGiven, _strip_optional, signature_params
 
 VARIANTS = ("medium", "compact", "mini")
 
