@@ -1,6 +1,6 @@
 """Alarms: read an alarm or the clock, create / update / delete alarms."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 MINE = Rows("phone.alarms", {"user_id": OWNER}, unique="label")
 TIMES = ("05:45", "06:10", "06:50", "07:25", "08:05", "21:15", "22:40")

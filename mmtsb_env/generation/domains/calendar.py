@@ -1,6 +1,6 @@
 """Calendar: read events and calendars, create / update / delete events and calendars."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Read, Rows, Write, table
 
 EVENTS = Rows("calendar.events", lambda r, wi: r.get("recurrence_parent_id") is None, unique="title")
 DESCRIBED = Rows("calendar.events", lambda r, wi: r.get("recurrence_parent_id") is None and bool(r.get("description")), unique="title")

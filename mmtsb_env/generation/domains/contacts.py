@@ -1,6 +1,6 @@
 """Contacts: read people's details, create / update / delete contacts."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 PEOPLE = Rows("phone.contacts", {"user_id": OWNER}, unique="first_name")
 WORKERS = Rows("phone.contacts", lambda r, wi: r.get("user_id") == wi.owner_id and bool(r.get("work_address")), unique="first_name")

@@ -1,6 +1,6 @@
 """File storage: read files and directories; create, update, copy, move and delete files and directories."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Read, Rows, Write, table
 
 FILES = Rows("file_system.files", lambda r, wi: r.get("user_id") == wi.owner_id and r.get("archive_format") is None
              and str(r.get("path", "")).endswith((".txt", ".md", ".csv")), unique="path")

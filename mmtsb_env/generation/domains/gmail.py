@@ -1,6 +1,6 @@
 """Gmail: threads, emails, labels, drafts, categories; thread flags, drafts, labels, sending."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 SENT = Rows("gmail.emails", lambda r, wi: r.get("sender_id") == wi.owner_id and r.get("response_to_email_id") is None, unique="subject")
 DRAFTS = Rows("gmail.drafts", {"user_id": OWNER}, unique="subject")

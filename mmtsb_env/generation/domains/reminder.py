@@ -1,6 +1,6 @@
 """Reminders: read, add, change and remove reminders."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Read, Rows, Write, table
 
 MINE = Rows("reminder.reminders", unique="content")
 

@@ -1,6 +1,6 @@
 """SimpleNote: read notes; create, update, extend and delete notes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 NOTES = Rows("simple_note.notes", {"user_id": OWNER}, unique="title")
 

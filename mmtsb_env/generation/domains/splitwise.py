@@ -1,7 +1,7 @@
 """Splitwise: groups, balances, expenses, payments, comments, notifications; expense, payment,
 group and comment writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 GROUPS = Rows("splitwise.groups", {"creator_id": OWNER, "deleted": False}, unique="name")
 MEMBER_GROUPS = Rows("splitwise.group_members", {"user_id": OWNER})

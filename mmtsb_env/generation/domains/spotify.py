@@ -1,7 +1,7 @@
 """Spotify: songs, albums, artists, playlists, library, queue and player; likes, follows,
 library, playlist, review and player writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 SONGS = Rows("spotify.songs", unique="title")
 ALBUMS = Rows("spotify.albums", unique="title")

@@ -1,6 +1,6 @@
 """Todoist: projects, sections, tasks, sub-tasks, labels, comments, notifications and their writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 PROJECTS = Rows("todoist.projects", lambda r, wi: r.get("user_id") == wi.owner_id and not r.get("is_inbox"), unique="name")
 TASKS = Rows("todoist.tasks", {"user_id": OWNER, "is_completed": False}, unique="title")

@@ -1,6 +1,6 @@
 """Venmo: balance, friends, cards, transfers, requests, transactions, comments; their writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 FRIENDS = Rows("venmo.users", lambda r, wi: _friend(wi, r.get("id")), unique="email")
 SENT_REQ = Rows("venmo.payment_requests", {"sender_id": OWNER, "status": "pending"})
