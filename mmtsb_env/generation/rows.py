@@ -4,15 +4,19 @@ A table lists what the generator can do in one app: :class:`Read` (call a tool, 
 of its result), :class:`Write` (call a create / update / delete tool; ``change`` names the
 expected change) and :class:`Flow` (read in one app, write in two others). :func:`table` checks
 every row when the domain's module is imported and raises :class:`TableError` naming the row and
-what is wrong. :mod:`.engine` turns the rows into rounds.
+what is wrong. :mod:`.engine` turns the rows into rounds. A domain also says, with one :class:`Look`
+per table, how :mod:`.staging` makes look-alikes of the rows a task touches (``LOOKALIKES``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..tools.registry import get_tool
+
+if TYPE_CHECKING:
+    from .core import Build
 
 OWNER = "$owner"  # a where-value: the scenario owner's id
 OPS = ("create", "update", "delete")
@@ -134,3 +138,27 @@ def check_row(domain: str, row: Row, inner: bool = False) -> Row:
 def table(domain: str, *rows: Row) -> tuple[Row, ...]:
     """A domain's table, every row checked."""
     return tuple(check_row(domain, r) for r in rows)
+
+
+# ---------------------------------------------------------------------------- look-alikes (staging)
+@dataclass(frozen=True)
+class Look:
+    """How look-alikes of one table's rows are made.
+
+    ``label``: the column a person names the row by; ``person``: a contact (same first name, another
+    last name, fresh email and number); ``same_label``: a dated row that keeps the exact title and
+    moves back a year; ``when``: date/datetime columns moved back a year; ``text``: free text
+    replaced by a neutral older text; ``fixed``: columns every look-alike gets (an old task is done);
+    ``strkey``: the prefix of a string key (``calendar_event_12``); ``by``: how the two are told apart.
+    """
+
+    label: str
+    person: bool = False
+    same_label: bool = False
+    when: tuple[str, ...] = ()
+    text: tuple[str, ...] = ()
+    fixed: dict[str, Any] = field(default_factory=dict)
+    fresh: tuple[str, ...] = ()
+    strkey: str = ""
+    by: str = "name"
+    vary: Callable[[Build, dict[str, Any]], dict[str, Any]] = lambda b, row: {}  # (build, look-alike) -> columns it changes
