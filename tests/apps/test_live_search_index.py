@@ -36,7 +36,7 @@ TABLES = {  # table -> (text function, its index name, words to write and query)
     spotify.SONGS: (lambda r: [r.get("title")], "test.song_title", vocab_of(BASE, spotify.SONGS, ("title",), 300)),
     amazon.PRODUCTS: (lambda r: [r.get("name"), r.get("description")], "test.product_text",
                       vocab_of(BASE, amazon.PRODUCTS, ("name", "description"), 300)),
-    NOTES: (simple_note._note_texts, "test.note_text", vocab_of(BASE, NOTES, ("title", "content"), 300)),
+    NOTES: (simple_note_tools._note_texts, "test.note_text", vocab_of(BASE, NOTES, ("title", "content"), 300)),
 }
 TEXT_COLUMN = {spotify.SONGS: "title", amazon.PRODUCTS: "name", NOTES: "title"}
 

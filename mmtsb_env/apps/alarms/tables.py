@@ -7,7 +7,6 @@ Times are stored as 24-hour ``"HH:MM"``; repeat days as lower-case weekday names
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ...tools import InvalidArgument
 from ...world import define_table
@@ -61,21 +60,6 @@ def normalize_days(days: list[str]) -> list[str]:
     return [d for d in WEEKDAYS if d in found]
 
 
-def _check_snooze(minutes: int) -> int:
-    if not 1 <= minutes <= MAX_SNOOZE:
-        raise InvalidArgument(f"snooze_minutes must be between 1 and {MAX_SNOOZE}, got {minutes}")
-    return minutes
-
-
-def _check_label(label: str | None) -> str | None:
-    if label is None:
-        return None
-    label = label.strip()
-    if len(label) > MAX_LABEL:
-        raise InvalidArgument(f"label is too long ({len(label)} characters, at most {MAX_LABEL})")
-    return label or None
-
-
 _OWNER_ALARMS = [
     ("06:30", WEEKDAYS[:5], "Wake up", True, 10),
     ("07:00", WEEKDAYS[:5], "Backup wake up", True, 5),
@@ -110,6 +94,3 @@ def _populate(b: BaseBuilder) -> None:
                            "vibration": rng.random() < 0.7, "created_at": created, "updated_at": created})
 
 
-def _sorted_alarms(world: Any) -> list[dict[str, Any]]:
-    rows = [r for r in world.rows(ALARMS) if r["user_id"] == world.user_id]
-    return sorted(rows, key=lambda r: (r["time"], r["id"]))

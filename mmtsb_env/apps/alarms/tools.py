@@ -3,10 +3,30 @@
 from __future__ import annotations
 
 from typing import Any
+
 from ...tools import InvalidArgument, tool
 from .._common import now_str, paginate, require_owned
+from .tables import ALARMS, APP, MAX_LABEL, MAX_SNOOZE, normalize_days, normalize_time
 
-from .tables import ALARMS, APP, _check_label, _check_snooze, _sorted_alarms, normalize_days, normalize_time
+
+def _check_snooze(minutes: int) -> int:
+    if not 1 <= minutes <= MAX_SNOOZE:
+        raise InvalidArgument(f"snooze_minutes must be between 1 and {MAX_SNOOZE}, got {minutes}")
+    return minutes
+
+
+def _check_label(label: str | None) -> str | None:
+    if label is None:
+        return None
+    label = label.strip()
+    if len(label) > MAX_LABEL:
+        raise InvalidArgument(f"label is too long ({len(label)} characters, at most {MAX_LABEL})")
+    return label or None
+
+
+def _sorted_alarms(world: Any) -> list[dict[str, Any]]:
+    rows = [r for r in world.rows(ALARMS) if r["user_id"] == world.user_id]
+    return sorted(rows, key=lambda r: (r["time"], r["id"]))
 
 
 @tool(app=APP)

@@ -2,15 +2,80 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
-from ...tools import InvalidArgument, NOT_GIVEN, tool
-from .._common import nonblank
 
+from ...tools import NOT_GIVEN, InvalidArgument, NotFound, tool
+from ...world import format_datetime_tz
+from .._common import nonblank
 from .tables import (
-    APP, CALENDARS, EVENTS, NotGiven, _exclude, _given, _instance, _occurrence, _prepare, _require_calendar,
-    _resolve_instance, fresh_id, fuzzy_match, occurrences, parse_tz,
+    APP, CALENDARS, EVENTS, FREQUENCIES, NotGiven, _given, _instance, _resolve_instance, fresh_id, fuzzy_match,
+    occurrences, parse_tz,
 )
+
+
+def _occurrence(world: Any, event_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(series parent, occurrence) for an occurrence id; NotFound for an unknown event id."""
+    found = _resolve_instance(world, event_id)
+    if found is None:
+        raise NotFound(f"calendar event {event_id!r} does not exist; find events with search_calendar_events")
+    return found
+
+
+def _exclude(world: Any, parent: dict[str, Any], instance: dict[str, Any]) -> None:
+    """Drop one occurrence from its series."""
+    excluded = list(parent["recurrence_exclude_datetime"] or []) + [instance["start_datetime"]]
+    world.update(EVENTS, parent["calendar_event_id"], recurrence_exclude_datetime=excluded)
+
+
+def _require_calendar(world: Any, calendar_id: str) -> None:
+    if world.get(CALENDARS, calendar_id) is None:
+        raise NotFound(f"calendar {calendar_id!r} does not exist")
+
+
+def _prepare(world: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """Validate a full event row and normalise its date-times; returns the row to store."""
+    if world.get(CALENDARS, row["calendar_id"]) is None:
+        raise NotFound(f"calendar {row['calendar_id']!r} does not exist; find calendars with search_calendars")
+    if not (row["title"] or "").strip():
+        raise InvalidArgument("title must not be empty")
+    start = parse_tz(row["start_datetime"], "start_datetime")
+    end = parse_tz(row["end_datetime"], "end_datetime")
+    if end <= start:
+        raise InvalidArgument(f"end_datetime ({row['end_datetime']}) must be later than start_datetime ({row['start_datetime']})")
+    if row["is_all_day"]:
+        start = start.replace(hour=0, minute=0, second=0, microsecond=0)
+        last = end - timedelta(microseconds=1)
+        end = last.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    row["start_datetime"], row["end_datetime"] = format_datetime_tz(start), format_datetime_tz(end)
+    freq, interval, until = row["recurrence_frequency"], row["recurrence_interval"], row["recurrence_until_datetime"]
+    if (freq is None) != (interval is None):
+        raise InvalidArgument("give recurrence_frequency and recurrence_interval together (e.g. weekly and 2 for every other week)")
+    if freq is not None:
+        freq = str(freq).lower()
+        if freq not in FREQUENCIES:
+            raise InvalidArgument(f"recurrence_frequency must be one of {', '.join(FREQUENCIES)}, got {row['recurrence_frequency']!r}")
+        if interval < 1:
+            raise InvalidArgument("recurrence_interval must be 1 or more")
+        row["recurrence_frequency"] = freq
+    if until is not None:
+        if freq is None:
+            raise InvalidArgument("recurrence_until_datetime needs recurrence_frequency and recurrence_interval")
+        until_dt = parse_tz(until, "recurrence_until_datetime")
+        if until_dt < start:
+            raise InvalidArgument("recurrence_until_datetime must not be before start_datetime")
+        row["recurrence_until_datetime"] = format_datetime_tz(until_dt)
+    names, emails = row["attendee_names"], row["attendee_emails"]
+    if (names is None) != (emails is None) or len(names or []) != len(emails or []):
+        raise InvalidArgument("attendee_names and attendee_emails go together and must have the same length "
+                              "(use an empty string for someone without an email)")
+    row["attendee_names"], row["attendee_emails"] = list(names or []), list(emails or [])
+    if row["latitude"] is not None and not -90 <= row["latitude"] <= 90:
+        raise InvalidArgument("latitude must be between -90 and 90")
+    if row["longitude"] is not None and not -180 <= row["longitude"] <= 180:
+        raise InvalidArgument("longitude must be between -180 and 180")
+    row["recurrence_exclude_datetime"] = list(row["recurrence_exclude_datetime"] or [])
+    return row
 
 
 # ====================================================================== calendars

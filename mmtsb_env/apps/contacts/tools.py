@@ -2,15 +2,56 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
+
 from ...tools import Conflict, InvalidArgument, tool
 from .._common import nonblank, now_str, paginate, public_user, require_owned, score_table, words
 from ..phone.tables import CONTACTS, USERS, phone_digits, require_phone_user
+from .tables import APP, _own_contacts, _view
 
-from .tables import (
-    APP, _SEARCH_FIELDS, _check_birthday, _check_email, _check_phone, _clean_relationships, _email_taken,
-    _own_contacts, _view,
-)
+
+_SEARCH_FIELDS = ("first_name", "last_name", "email", "phone_number", "relationships", "home_address", "work_address")
+
+
+def _clean_relationships(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for value in values or []:
+        cleaned = " ".join(value.split()).lower()
+        if not cleaned:
+            raise InvalidArgument("relationships must not contain empty strings")
+        if cleaned not in out:
+            out.append(cleaned)
+    return out
+
+
+def _check_email(email: str) -> str:
+    email = email.strip()
+    local, at, domain = email.partition("@")
+    if not (local and at and "." in domain):
+        raise InvalidArgument(f"{email!r} is not a valid email address (expected name@domain.tld)")
+    return email
+
+
+def _check_birthday(birthday: str) -> str:
+    try:
+        day = date.fromisoformat(birthday.strip())
+    except ValueError:
+        raise InvalidArgument(f"birthday must be a date in YYYY-MM-DD form, got {birthday!r}") from None
+    return day.isoformat()
+
+
+def _check_phone(number: str) -> str:
+    if len(phone_digits(number)) < 7:
+        raise InvalidArgument(f"{number!r} is not a valid phone number (need at least 7 digits)")
+    return number.strip()
+
+
+def _email_taken(world: Any, email: str, except_id: int | None = None) -> bool:
+    wanted = email.lower()
+    return any(
+        (r.get("email") or "").lower() == wanted and r["id"] != except_id for r in _own_contacts(world)
+    )
 
 
 @tool(app=APP)

@@ -290,10 +290,6 @@ def _session_user(world: Any) -> int:
     return session["user_id"]
 
 
-def _tree(world: Any) -> Tree:
-    return Tree(world, _session_user(world))
-
-
 # ------------------------------------------------------------------- API for other apps
 def file_system_user_for_token(world: Any, access_token: str | None) -> int:
     """The file-system user an access token stands for (the current file_system session).

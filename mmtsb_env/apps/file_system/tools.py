@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from typing import Any, Literal
+
 from ...tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
 from .._common import now_str
+from .tables import (
+    APP, ARCHIVE_FORMATS, DIRECTORIES, FILES, REQ, Tree, _session_user, archive_format_of, archive_listing,
+)
 
-from .tables import APP, ARCHIVE_FORMATS, DIRECTORIES, FILES, REQ, Tree, _tree, archive_format_of, archive_listing
+
+def _tree(world: Any) -> Tree:
+    return Tree(world, _session_user(world))
 
 
 # ------------------------------------------------------------------------------------ tools

@@ -2,9 +2,84 @@
 
 from __future__ import annotations
 
-from ...tools import tool
+from typing import Literal
 
-from .tables import APP, SEND_REQ, TEXT, VOICE, _Order, _delete, _search, _send, _show, _window
+from ...tools import InvalidArgument, NotFound, PermissionDenied, tool
+from .._common import nonblank, now_str, paginate, sort_rows, text_score
+from ..phone.tables import USERS, full_name, require_phone_user
+from .tables import APP, SEND_REQ, TEXT, VOICE, _bound, _entries, _own_copy, _public
+
+
+def _window(world, kind, phone_number, min_datetime, max_datetime, pagination_order, page_index, page_limit):
+    other = require_phone_user(world, phone_number)
+    low = _bound(min_datetime or "1500-01-01T00:00:00", "min_datetime")
+    high = _bound(max_datetime or "3000-01-01T00:00:00", "max_datetime")
+    if low > high:
+        raise InvalidArgument("min_datetime must not be after max_datetime")
+    rows = [e for e in _entries(world, kind) if e["_other"] == other["id"] and low <= e["created_at"] <= high]
+    if (pagination_order or "descending") == "ascending":
+        rows.reverse()
+    return [_public(e) for e in paginate(rows, page_index, page_limit)]
+
+
+def _search(world, kind, query, phone_number, only_latest_per_contact, page_index, page_limit, sort_by):
+    rows = _entries(world, kind)
+    if phone_number is not None:
+        other = require_phone_user(world, phone_number)
+        rows = [e for e in rows if e["_other"] == other["id"]]
+    if only_latest_per_contact:
+        seen: set[int] = set()
+        latest = []
+        for e in rows:
+            if e["_other"] not in seen:
+                seen.add(e["_other"])
+                latest.append(e)
+        rows = latest
+    if query:
+        scored = [(text_score(query, e["message"], e["_other_name"]), e) for e in rows]
+        scored = [(s, e) for s, e in scored if s > 0]
+        scored.sort(key=lambda item: -item[0])
+        rows = [e for _, e in scored]
+    rows = sort_rows(rows, sort_by, ("created_at",))
+    return [_public(e) for e in paginate(rows, page_index, page_limit)]
+
+
+def _show(world, kind, copy_id):
+    _own_copy(world, kind, copy_id)
+    for entry in _entries(world, kind):
+        if entry[kind.id_name] == copy_id:
+            return _public(entry)
+    raise NotFound(f"{kind.word} message with id {copy_id} does not exist in your messages")
+
+
+def _delete(world, kind, copy_id):
+    _own_copy(world, kind, copy_id)
+    world.delete(kind.user_table, copy_id)
+    return {"message": f"{kind.word.capitalize()} message deleted."}
+
+
+def _send(world, kind, phone_number, message):
+    nonblank(message, "message")
+    if world.get(USERS, world.user_id) is None:
+        raise PermissionDenied("your phone account does not exist; messages cannot be sent without one")
+    receiver = require_phone_user(world, phone_number)
+    if receiver["id"] == world.user_id:
+        raise InvalidArgument("that is your own phone number; give the number of someone else")
+    now = now_str(world)
+    msg = world.insert(kind.global_table, {
+        "id": world.new_id(kind.global_table), "sender_id": world.user_id, "receiver_id": receiver["id"],
+        "message": message, "created_at": now,
+    })
+    mine, _theirs = (
+        world.insert(kind.user_table, {
+            "id": world.new_id(kind.user_table), "user_id": owner, kind.fk: msg["id"], "created_at": now,
+        })
+        for owner in (world.user_id, receiver["id"])
+    )
+    return {"message": f"{kind.word.capitalize()} message sent to {full_name(receiver)}.", kind.id_name: mine["id"]}
+
+
+_Order = Literal["ascending", "descending"]
 
 
 @tool(app=APP)

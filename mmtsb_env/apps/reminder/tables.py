@@ -7,11 +7,10 @@ offset are read as UTC.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from datetime import date, timedelta, timezone
 
-from ...tools import InvalidArgument, NOT_GIVEN, NotFound
-from ...world import define_table, format_datetime_tz, parse_datetime
+from ...tools import NOT_GIVEN
+from ...world import define_table, format_datetime_tz
 from ...world.base import BASE_TIME, BaseBuilder, populator
 from ..calendar.tables import PLACES, local
 
@@ -26,29 +25,6 @@ define_table(
              "latitude": None, "longitude": None},
     auto_columns=("creation_datetime",),
 )
-
-
-def _when(value: str, name: str) -> datetime:
-    try:
-        return parse_datetime(value)
-    except ValueError:
-        raise InvalidArgument(f"{name} must be an ISO 8601 date-time such as 2026-04-17T10:00:00+00:00, got {value!r}") from None
-
-
-def _check_location(latitude: float | None, longitude: float | None) -> None:
-    if (latitude is None) != (longitude is None):
-        raise InvalidArgument("give latitude and longitude together (or neither)")
-    if latitude is not None and not -90 <= latitude <= 90:
-        raise InvalidArgument("latitude must be between -90 and 90")
-    if longitude is not None and not -180 <= longitude <= 180:
-        raise InvalidArgument("longitude must be between -180 and 180")
-
-
-def _require(world: Any, reminder_id: str) -> dict[str, Any]:
-    row = world.get(REMINDERS, reminder_id)
-    if row is None:
-        raise NotFound(f"reminder {reminder_id!r} does not exist; find reminders with search_reminder")
-    return row
 
 
 # ====================================================================== base data

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...tools import PermissionDenied, requirement
+from ...tools import requirement
 from ...world import define_table
 from ...world.base import BaseBuilder, populator
 
@@ -59,12 +59,3 @@ def _needs_location(world: Any) -> str | None:
     return None
 
 
-def _set(world: Any, column: str, on: bool) -> dict[str, Any]:
-    d = device(world)
-    if on and d["low_battery_mode"] and column != "low_battery_mode":
-        raise PermissionDenied(f"cannot turn on {column.replace('_', ' ')} while low battery mode is on")
-    changes = {column: on}
-    if column == "low_battery_mode" and on:
-        changes.update(cellular=False, wifi=False, location_service=False)
-    world.update(DEVICE, 1, **changes)
-    return {column: on}

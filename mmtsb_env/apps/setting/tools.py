@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from ...tools import tool
+from typing import Any
 
-from .tables import _set, device
+from ...tools import PermissionDenied, tool
+from .tables import DEVICE, device
+
+
+def _set(world: Any, column: str, on: bool) -> dict[str, Any]:
+    d = device(world)
+    if on and d["low_battery_mode"] and column != "low_battery_mode":
+        raise PermissionDenied(f"cannot turn on {column.replace('_', ' ')} while low battery mode is on")
+    changes = {column: on}
+    if column == "low_battery_mode" and on:
+        changes.update(cellular=False, wifi=False, location_service=False)
+    world.update(DEVICE, 1, **changes)
+    return {column: on}
 
 
 @tool(app="setting", writes=True)

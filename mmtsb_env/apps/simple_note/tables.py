@@ -40,9 +40,3 @@ def _populate(b: BaseBuilder) -> None:
         })
 
 
-def _note_texts(note: dict) -> tuple:
-    return note.get("title"), note.get("content"), note.get("tags")
-
-
-def _summary(note: dict) -> dict:
-    return {k: note[k] for k in ("id", "title", "tags", "pinned", "created_at", "updated_at")}

@@ -6,7 +6,15 @@ from typing import Literal
 from ...tools import InvalidArgument, tool
 from .._common import nonblank, now_str, paginate, rank_table, require_owned, sort_rows
 
-from .tables import APP, NOTES, REQ, _note_texts, _summary
+from .tables import APP, NOTES, REQ
+
+
+def _note_texts(note: dict) -> tuple:
+    return note.get("title"), note.get("content"), note.get("tags")
+
+
+def _summary(note: dict) -> dict:
+    return {k: note[k] for k in ("id", "title", "tags", "pinned", "created_at", "updated_at")}
 
 
 @tool(app=APP, requires=REQ)

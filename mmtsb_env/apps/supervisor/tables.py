@@ -7,7 +7,6 @@ show up without changes here.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ...world import define_table
 from ...world.base import BaseBuilder, populator
@@ -92,7 +91,3 @@ def _populate(b: BaseBuilder) -> None:
             card_id += 1
 
 
-def _own(world: Any, table: str) -> list[dict[str, Any]]:
-    rows = [dict(r) for r in world.rows(table) if r["user_id"] == world.user_id]
-    rows.sort(key=lambda r: r["id"])
-    return rows

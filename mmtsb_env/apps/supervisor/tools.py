@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...tools import NotFound, tool
 from ...world import TABLES
+from .tables import ADDRESSES, APP, PAYMENT_CARDS, PROFILES
 
-from .tables import ADDRESSES, APP, PAYMENT_CARDS, PROFILES, _own
+
+def _own(world: Any, table: str) -> list[dict[str, Any]]:
+    rows = [dict(r) for r in world.rows(table) if r["user_id"] == world.user_id]
+    rows.sort(key=lambda r: r["id"])
+    return rows
 
 
 @tool(app=APP)

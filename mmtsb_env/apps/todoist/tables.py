@@ -12,7 +12,6 @@ its collaborators only; everyone else gets "does not exist".
 
 from __future__ import annotations
 
-import hashlib
 from datetime import date
 from typing import Any, Literal
 
@@ -263,41 +262,3 @@ def delete_task_tree(world: Any, task_id: int) -> None:
     world.delete(TASKS, task_id)
 
 
-def _project_view(world: Any, project: dict[str, Any]) -> dict[str, Any]:
-    link = link_of(world, project["id"], world.user_id)
-    tasks = [t for t in world.rows(TASKS) if t["project_id"] == project["id"]]
-    members = member_ids(world, project)
-    return {
-        "project_id": project["id"],
-        "name": project["name"],
-        "color": project["color"],
-        "is_inbox": project["is_inbox"],
-        "description": project["description"],
-        "is_favorite": bool(link and link["is_favorite"]),
-        "is_archived": bool(link and link["is_archived"]),
-        "created_at": project["created_at"],
-        "owner": brief_user(world, project["user_id"]),
-        "collaborators": [brief_user(world, uid) for uid in members],
-        "num_sections": world.count(SECTIONS, project_id=project["id"]),
-        "num_tasks": len(tasks),
-        "num_completed_tasks": sum(1 for t in tasks if t["is_completed"]),
-    }
-
-
-def _section_view(world: Any, section: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "section_id": section["id"],
-        "project_id": section["project_id"],
-        "name": section["name"],
-        "order_index": section["order_index"],
-        "created_at": section["created_at"],
-        "num_tasks": world.count(TASKS, section_id=section["id"]),
-    }
-
-
-def _invite_code(world: Any, project_id: int, invitee_id: int) -> str:
-    while True:
-        token = world.new_token("todoist_invite")
-        code = hashlib.sha1(f"{token}:{project_id}:{invitee_id}".encode()).hexdigest()[:12].upper()
-        if world.first(INVITES, invite_code=code) is None:
-            return code

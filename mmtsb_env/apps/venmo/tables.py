@@ -17,7 +17,7 @@ from ...tools import Conflict, InvalidArgument, NotFound
 from ...world import define_table
 from ...world.base import BASE_TIME, BaseBuilder, populator
 from .._accounts import ALL_ACCOUNT_TOOLS, define_accounts, logged_in_user
-from .._common import now_str, parse_when, public_user
+from .._common import now_str, parse_when
 from ..file_system.tables import file_system_user_for_token, write_user_file
 
 APP = "venmo"
@@ -484,16 +484,6 @@ def _populate(b: BaseBuilder) -> None:
 
 def _full(b: BaseBuilder, user_id: int) -> str:
     return b.people[user_id - 1].full_name
-
-
-# ---------------------------------------------------------------------------- profile, users, friends
-def _profile(world: Any, me_id: int, row: dict[str, Any]) -> dict[str, Any]:
-    out = public_user(row)
-    if row["id"] != me_id:
-        link = friendship(world, me_id, row["id"])
-        out["is_friend"] = link is not None
-        out["friends_since"] = link["created_at"] if link else None
-    return out
 
 
 # ---------------------------------------------------------------------------- payments (used by transactions and requests)

@@ -7,10 +7,20 @@ from ....tools import Conflict, InvalidArgument, NotFound, tool
 from ..._common import nonblank, now_str, paginate, public_user, search_rank
 
 from ..tables import (
-    APP, BANK_TRANSFERS, CARDS, FRIENDSHIPS, REQ, USERS, _profile, adjust_balance, card_digits, card_expired,
-    charge_card, check_amount, dollars, friend_ids, friendship, me, money, notify, own_card, save_receipt,
-    usable_card, user_by_email,
+    APP, BANK_TRANSFERS, CARDS, FRIENDSHIPS, REQ, USERS, adjust_balance, card_digits, card_expired, charge_card,
+    check_amount, dollars, friend_ids, friendship, me, money, notify, own_card, save_receipt, usable_card,
+    user_by_email,
 )
+
+
+# ---------------------------------------------------------------------------- profile, users, friends
+def _profile(world: Any, me_id: int, row: dict[str, Any]) -> dict[str, Any]:
+    out = public_user(row)
+    if row["id"] != me_id:
+        link = friendship(world, me_id, row["id"])
+        out["is_friend"] = link is not None
+        out["friends_since"] = link["created_at"] if link else None
+    return out
 
 
 @tool(app=APP, requires=REQ)
