@@ -2,4 +2,4 @@
 
 Importing the package registers its tables, base data and tools, in this order."""
 
-from . import tables, tools  # noqa: F401
+from . import tables, data, tools  # noqa: F401

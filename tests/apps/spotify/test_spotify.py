@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from mmtsb_env.apps.spotify import tables as sp
+from mmtsb_env.apps.spotify import data as sp
 from mmtsb_env.apps._accounts import CODES
 from mmtsb_env.apps.spotify.tables import (
     ALBUM_LIBRARY, ALBUM_LIKES, ALBUM_REVIEWS, ALBUMS, ARTISTS, DOWNLOADS, FOLLOWS, PAYMENT_CARDS, PLAYERS,
