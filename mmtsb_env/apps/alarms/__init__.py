@@ -1,5 +1,5 @@
 """Alarms: the phone owner's alarms.
 
-Importing the package registers its tables, base data and tools, in this order."""
+Importing the package registers its parts (tables, base data, tools), in this order."""
 
 from . import tables, tools  # noqa: F401

@@ -1,5 +1,5 @@
 """Contacts: the phone owner's address book (stored in ``phone.contacts``).
 
-Importing the package registers its tables, base data and tools, in this order."""
+Importing the package registers its parts (tables, base data, tools), in this order."""
 
 from . import tables, tools  # noqa: F401
