@@ -34,10 +34,6 @@ PACKAGE = "mmtsb_env"
 # generation/domains: generation.engine reads the recipe registry (generation/domains/__init__),
 # which imports every domain module, each of which imports generation.engine (issue #36, the
 # per-domain layout branch).
-KNOWN_CIRCLES_BEING_REMOVED: frozenset[tuple[str, str]] = frozenset({
-    ("mmtsb_env.generation.engine", "mmtsb_env.generation.domains"),
-})
-
 Graph = dict[str, dict[str, tuple[int, str]]]  # importer -> imported -> (line of the import, how)
 
 
@@ -199,20 +195,8 @@ def without(graph: Graph, edges: frozenset[tuple[str, str]]) -> Graph:
 def test_no_import_circles():
     graph, modules = import_graph()
     assert len(modules) > 250 and "mmtsb_env.wrappers.step_limit" in modules  # the whole package was read
-    found = circles(without(graph, KNOWN_CIRCLES_BEING_REMOVED), modules)
+    found = circles(graph, modules)
     assert not found, "import circles in the package:\n" + "\n".join(found)
-
-
-def test_known_circles_are_real():
-    """Every excepted edge still exists and still closes a circle; once one does not, delete it above."""
-    graph, modules = import_graph()
-    stale = []
-    for importer, imported in sorted(KNOWN_CIRCLES_BEING_REMOVED):
-        if imported not in graph.get(importer, {}):
-            stale.append(f"{importer} no longer imports {imported}")
-        elif not any(importer in c and imported in c for c in strongly_connected(graph)):
-            stale.append(f"{importer} -> {imported} closes no circle any more")
-    assert not stale, "remove from KNOWN_CIRCLES_BEING_REMOVED: " + "; ".join(stale)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:

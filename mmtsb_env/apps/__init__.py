@@ -1,13 +1,19 @@
 """Application domains. Importing this package registers every app's tables, tools and data.
 
-Each public module here is one domain (``amazon``, ``spotify``, ...); modules whose name starts
-with ``_`` are shared helpers. Modules are found automatically, in alphabetical order.
+Each domain is one package here with the same files: ``tables.py`` (its tables, base-world
+population and the lookups its tools share), ``data.py`` (data pools and base data, where a
+domain has many), ``tools.py`` or ``tools/`` (one module per area, in the domains with more than
+~40 tools) and ``variants.py`` (its consolidated tools of the medium/compact/mini toolboxes,
+loaded by :mod:`mmtsb_env.tools.variants`). Modules whose name starts with ``_`` are shared
+helpers. Domains are registered in the order of :data:`DOMAINS`.
 """
 
-import pkgutil
 from importlib import import_module
 
-APP_MODULES = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")))
+DOMAINS = (
+    "alarms", "amazon", "calendar", "contacts", "file_system", "gmail", "messages", "phone", "reminder", "setting",
+    "simple_note", "splitwise", "spotify", "supervisor", "todoist", "venmo", "web_search",
+)
 
-for _name in APP_MODULES:
+for _name in DOMAINS:
     import_module(f"{__name__}.{_name}")

@@ -1,6 +1,7 @@
 """The generator's table engine: turns rows of the per-domain tables into rounds.
 
-A domain table (``generation/domains/<domain>.py``) lists what the generator can do in that app:
+A domain table (``generation/domains/<domain>.py``, rows from :mod:`.rows`) lists what the generator can do in
+that app:
 
 * :class:`Read` -- call a tool with arguments built from a world row and report one value of
   its result ("what is the rating of the Sony Elite on Amazon?");
@@ -25,134 +26,15 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..tools.registry import get_tool
 from .core import Build, Part
+from .domains import MAIN, ROWS
 from .images import HARD_LEVEL
+from .rows import OPS, OWNER, Flow, Read, Row, Rows, TableError, Write
 
-OWNER = "$owner"  # a where-value: the scenario owner's id
-OPS = ("create", "update", "delete")
 _FIELD = re.compile(r"^\{(\w+)\}$")
-
-
-class TableError(ValueError):
-    """A table row that cannot work (unknown tool or parameter, missing argument, bad change)."""
-
-
-@dataclass(frozen=True)
-class Rows:
-    """Which world rows a table row may use: ``table`` filtered by ``where`` (equal values, or a
-    predicate on the row); ``unique`` keeps only rows whose value in that column is unique, so the
-    request names one row."""
-
-    table: str
-    where: dict[str, Any] | Callable[[dict[str, Any], Any], bool] = field(default_factory=dict)  # predicate(row, WorldIndex)
-    unique: str | None = None
-
-
-@dataclass(frozen=True)
-class Read:
-    tool: str
-    args: dict[str, Any]
-    pick: str | Callable[[Any], Any]  # a path into the result ("rating", "0.title", "songs.#") or a function
-    asks: tuple[str, ...]
-    answer: str
-    rows: Rows | None = None
-    pre: tuple[tuple[str, dict[str, Any]], ...] = ()  # steps a person's assistant takes first (a search by name)
-    kind = "read"
-
-    @property
-    def tools(self) -> tuple[str, ...]:
-        return tuple(t for t, _ in self.pre) + (self.tool,)
-
-
-@dataclass(frozen=True)
-class Write:
-    tool: str
-    args: dict[str, Any]
-    asks: tuple[str, ...]
-    answer: str
-    change: tuple[str, str]  # (op, table) of the expected change
-    rows: Rows | None = None
-    values: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # dictated values, one drawn per name
-    pre: tuple[tuple[str, dict[str, Any]], ...] = ()
-    kind = "write"
-
-    @property
-    def tools(self) -> tuple[str, ...]:
-        return tuple(t for t, _ in self.pre) + (self.tool,)
-
-
-@dataclass(frozen=True)
-class Flow:
-    """Read in one app, then write in two others with what was read (``{v}`` in their arguments)."""
-
-    read: Read
-    writes: tuple[Write, ...]
-    asks: tuple[str, ...]
-    answer: str
-    kind = "flow"
-
-    @property
-    def tools(self) -> tuple[str, ...]:
-        return self.read.tools + tuple(t for w in self.writes for t in w.tools)
-
-
-Row = Read | Write | Flow
-
-
-# ---------------------------------------------------------------------------- checking rows
-def _check_call(where: str, tool: str, args: dict[str, Any]) -> None:
-    try:
-        t = get_tool(tool)
-    except Exception:
-        raise TableError(f"{where}: unknown tool {tool!r}") from None
-    names = {p.name for p in t.params}
-    unknown = sorted(set(args) - names)
-    if unknown:
-        raise TableError(f"{where}: {tool} has no parameter {', '.join(unknown)} (it takes: {', '.join(sorted(names)) or 'none'})")
-    missing = [p.name for p in t.params if p.required and p.name not in args]
-    if missing:
-        raise TableError(f"{where}: {tool} needs argument(s) {', '.join(missing)}")
-
-
-def check_row(domain: str, row: Row, inner: bool = False) -> Row:
-    """``row`` if it can work, else TableError saying what is wrong (``inner``: a step of a Flow, worded by the Flow)."""
-    where = f"{domain} table, {getattr(row, 'tool', None) or row.kind} row"
-    if isinstance(row, Flow):
-        check_row(domain, row.read, inner=True)
-        for w in row.writes:
-            check_row(domain, w, inner=True)
-        apps = {get_tool(row.read.tool).app} | {get_tool(w.tool).app for w in row.writes}
-        if len(apps) < 3:
-            raise TableError(f"{where}: a flow reads in one app and writes in two others; it uses {sorted(apps)}")
-        if not row.asks or not row.answer:
-            raise TableError(f"{where}: needs asks and an answer")
-        return row
-    if not isinstance(row, (Read, Write)):
-        raise TableError(f"{where}: rows are Read, Write or Flow, got {type(row).__name__}")
-    _check_call(where, row.tool, row.args)
-    for tool, args in row.pre:
-        _check_call(where + " (pre step)", tool, args)
-    if not inner and (not row.asks or not all(isinstance(a, str) and a for a in row.asks) or not row.answer):
-        raise TableError(f"{where}: needs at least one phrasing in asks and an answer")
-    if isinstance(row, Write):
-        op, table = row.change if isinstance(row.change, tuple) and len(row.change) == 2 else (None, None)
-        if op not in OPS or not isinstance(table, str) or "." not in table:
-            raise TableError(f"{where}: change must be (op, 'app.table') with op in {OPS}, got {row.change!r}")
-        if not get_tool(row.tool).writes:
-            raise TableError(f"{where}: {row.tool} does not write; use a Read row")
-        for name, options in row.values.items():
-            if not options:
-                raise TableError(f"{where}: value {name!r} has no options")
-    return row
-
-
-def table(domain: str, *rows: Row) -> tuple[Row, ...]:
-    """A domain's table, every row checked."""
-    return tuple(check_row(domain, r) for r in rows)
 
 
 # ---------------------------------------------------------------------------- templates and results
@@ -357,14 +239,10 @@ def realise(b: Build, row: Row, lead: str = "") -> Part | None:
 
 
 def all_rows() -> tuple[Row, ...]:
-    from .domains import ROWS
-
     return ROWS
 
 
 def main_tools() -> frozenset[str]:
-    from .domains import MAIN
-
     return frozenset(t for tools in MAIN.values() for t in tools)
 
 

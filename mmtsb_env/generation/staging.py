@@ -5,8 +5,9 @@ records a task works on together with rows that punish careless matching: a seco
 the same first name, last year's event with the same title, a task or note whose title is nearly
 the same, an older draft to the same person. :func:`stage_lookalikes` does this for any recipe:
 it plays the scenario's solution once, takes every row the solution creates, updates or deletes
-(and the rows the recipe staged for it) in the tables of :data:`LOOKS`, and adds look-alikes of
-them made from data (one :class:`Look` per table: the column a person names the row by, how a
+(and the rows the recipe staged for it) in the tables of :data:`LOOKALIKES`, and adds look-alikes of
+them made from data (one :class:`~.rows.Look` per table, in its domain's module
+``generation/domains/<domain>.py`` (``LOOKALIKES``): the column a person names the row by, how a
 look-alike differs, which columns get fresh values).
 
 A look-alike is kept only when the scenario still means the same with it: the solution plays
@@ -22,12 +23,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from ..world import pools
 from .core import Build, Part
+from .domains import LOOKALIKE_TWINS, LOOKALIKES
 from .world_index import norm
 
 # a look-alike of a made row is told apart by what the request or image says; of a stored row, by
@@ -40,81 +41,6 @@ SWAP_WORDS = ("notes", "list", "plan", "draft", "summary", "ideas", "old")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 
 
-@dataclass(frozen=True)
-class Look:
-    """How look-alikes of one table's rows are made.
-
-    ``label``: the column a person names the row by; ``person``: a contact (same first name, another
-    last name, fresh email and number); ``same_label``: a dated row that keeps the exact title and
-    moves back a year; ``when``: date/datetime columns moved back a year; ``text``: free text
-    replaced by a neutral older text; ``fixed``: columns every look-alike gets (an old task is done);
-    ``strkey``: the prefix of a string key (``calendar_event_12``); ``by``: how the two are told apart.
-    """
-
-    label: str
-    person: bool = False
-    same_label: bool = False
-    when: tuple[str, ...] = ()
-    text: tuple[str, ...] = ()
-    fixed: dict[str, Any] = field(default_factory=dict)
-    fresh: tuple[str, ...] = ()
-    strkey: str = ""
-    by: str = "name"
-    vary: Callable[[Build, dict[str, Any]], dict[str, Any]] = lambda b, row: {}
-
-
-def _other_time(b: Build, row: dict[str, Any]) -> dict[str, Any]:
-    h, m = (int(x) for x in str(row.get("time") or "07:00").split(":"))
-    return {"time": f"{(h + b.rng.choice([-3, -2, 2, 3])) % 24:02d}:{m:02d}"}
-
-
-def _other_amount(b: Build, row: dict[str, Any]) -> dict[str, Any]:
-    amount = float(row.get("amount") or 20.0)
-    return {"amount": round(amount + b.rng.choice([-1, 1]) * b.rng.choice([3.5, 7.25, 12.0]), 2) if amount > 15 else round(amount + 9.5, 2),
-            "status": b.rng.choice(["approved", "denied"])}
-
-
-def _other_paid(b: Build, row: dict[str, Any]) -> dict[str, Any]:
-    """An older expense of another amount (and no receipt): its shares are not staged, it was settled."""
-    amount = float(row.get("paid_amount") or row.get("amount") or 20.0)
-    other = round(amount + b.rng.choice([-1, 1]) * b.rng.choice([4.5, 8.25, 13.0]), 2) if amount > 20 else round(amount + 11.5, 2)
-    return {"paid_amount": other, "amount": other, "receipt_file_name": None, "receipt_file_content": None}
-
-
-def _other_project(b: Build, row: dict[str, Any]) -> dict[str, Any]:
-    """An old task lives in another of the owner's projects (the target's project keeps its order)."""
-    projects = [p["id"] for p in b.wi.tables.get("todoist.projects", {}).values()
-                if p.get("user_id") == b.wi.owner_id and p["id"] != row.get("project_id")]
-    return {"project_id": b.rng.choice(sorted(projects)), "section_id": None, "order_index": 1} if projects else {}
-
-
-def _email_as_draft(b: Build, row: dict[str, Any]) -> dict[str, Any]:
-    if row.get("sender_id") != b.wi.owner_id:
-        return {}
-    return {"user_id": b.wi.owner_id, "recipient_ids": list(row.get("recipient_ids") or []), "subject": row.get("subject"),
-            "body": row.get("body")}
-
-
-LOOKS: dict[str, Look] = {
-    "phone.contacts": Look("first_name", person=True, fresh=("email", "phone_number"), by="name"),
-    "calendar.events": Look("title", same_label=True, when=("start_datetime", "end_datetime"), text=("description",),
-                            strkey="calendar_event", by="date"),
-    "reminder.reminders": Look("content", same_label=True, when=("reminder_datetime", "creation_datetime"), strkey="reminder",
-                               by="date"),
-    "simple_note.notes": Look("title", text=("content",), when=("created_at", "updated_at"), by="name"),
-    "todoist.tasks": Look("title", text=("description",), when=("due_date", "created_at"), fixed={"is_completed": True},
-                          by="name", vary=_other_project),
-    "gmail.drafts": Look("subject", text=("body",), when=("created_at", "updated_at"), by="name"),
-    "file_system.files": Look("path", text=("content",), when=("created_at", "updated_at"), by="name"),
-    "phone.alarms": Look("label", fixed={"enabled": False}, by="name", vary=_other_time),
-    "spotify.playlists": Look("title", when=("created_at", "updated_at"), by="name"),
-    "splitwise.expenses": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_paid),
-    "venmo.payment_requests": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_amount),
-}
-# a table whose new rows get look-alikes in another table: (that table, the row there)
-TWINS: dict[str, tuple[str, Callable[[Build, dict[str, Any]], dict[str, Any]]]] = {
-    "gmail.emails": ("gmail.drafts", _email_as_draft),
-}
 PER_TABLE = 4  # targets per table that get a look-alike
 MIN_STAGED = 8  # below this many look-alikes, the targets get a second (and third) one
 
@@ -190,7 +116,7 @@ def make_lookalike(b: Build, table: str, target: dict[str, Any]) -> tuple[dict[s
     shares: a dated row's title, the names in a title whose numbers differ), or None."""
     from ..world.schema import TABLES
 
-    look = LOOKS[table]
+    look = LOOKALIKES[table]
     spec = TABLES[table]
     row = {k: v for k, v in target.items() if k in spec.columns and k not in spec.auto_columns}
     key = spec.key
@@ -294,17 +220,17 @@ def _signature(b: Build, parts: list[Part], run: Any) -> str:
 
 
 def targets(b: Build, parts: list[Part], run: Any) -> dict[str, list[dict[str, Any]]]:
-    """Rows of :data:`LOOKS` tables the solution creates, updates or deletes, then the recipe's staged rows there."""
+    """Rows of :data:`LOOKALIKES` tables the solution creates, updates or deletes, then the recipe's staged rows there."""
     out: dict[str, list[dict[str, Any]]] = {}
     for table, d in run.world.diff().items():
-        if table in LOOKS:  # rows the task makes are marked: their look-alike imitates a row not there yet ("new")
+        if table in LOOKALIKES:  # rows the task makes are marked: their look-alike imitates a row not there yet ("new")
             out.setdefault(table, []).extend([*({**r, "_made_in": table} for r in d.created), *(before for before, _ in d.updated),
                                               *d.deleted])
-        elif table in TWINS:  # a row the task makes has a look-alike in a sibling table (a sent email: an old draft)
-            twin, convert = TWINS[table]
+        elif table in LOOKALIKE_TWINS:  # a row the task makes has a look-alike in a sibling table (a sent email: an old draft)
+            twin, convert = LOOKALIKE_TWINS[table]
             out.setdefault(twin, []).extend({**convert(b, r), "_made_in": table} for r in d.created if convert(b, r))
     for table, rows in b.entities.items():
-        if table in LOOKS:
+        if table in LOOKALIKES:
             out.setdefault(table, []).extend(rows)
     said = json.dumps([p.steps for p in parts], default=str)
     for c in b.wi.contacts:  # the people the solution writes to (an email, a text, a payment)
@@ -329,7 +255,7 @@ def stage_lookalikes(b: Build, parts: list[Part]) -> list[dict[str, Any]]:
         for table in order:
             seen: set[str] = set()
             for target in found[table]:
-                label = norm(str(target.get(LOOKS[table].label) or ""))
+                label = norm(str(target.get(LOOKALIKES[table].label) or ""))
                 if not label or label in seen:
                     continue
                 seen.add(label)
@@ -338,9 +264,9 @@ def stage_lookalikes(b: Build, parts: list[Part]) -> list[dict[str, Any]]:
                 if table == "phone.contacts" and not _person_named_in_full(b, parts, target):
                     continue
                 made = make_lookalike(b, table, {k: v for k, v in target.items() if k != "_made_in"})
-                labels = {norm(str(r.get(LOOKS[table].label))) for r, *_ in plan.get(table, [])}
-                if made is not None and (LOOKS[table].person or norm(str(made[0].get(LOOKS[table].label))) not in labels
-                                         or LOOKS[table].same_label):
+                labels = {norm(str(r.get(LOOKALIKES[table].label))) for r, *_ in plan.get(table, [])}
+                if made is not None and (LOOKALIKES[table].person or norm(str(made[0].get(LOOKALIKES[table].label))) not in labels
+                                         or LOOKALIKES[table].same_label):
                     made_in = target.get("_made_in")
                     of = target.get(TABLES[table].key) if made_in is None else "new" if made_in == table else f"new:{made_in}"
                     plan.setdefault(table, []).append((made[0], of, made[1], made[2]))
@@ -401,7 +327,7 @@ def cleanup_part(b: Build, lookalikes: list[dict[str, Any]]) -> Part | None:
     for e in options:
         table = e["table"]
         tool, arg, col, noun = DELETES[table]
-        look, key = LOOKS[table], TABLES[table].key
+        look, key = LOOKALIKES[table], TABLES[table].key
         row = next((r for r in b.entities.get(table, []) if r.get(key) == e["key"]), None)
         if row is None:
             continue

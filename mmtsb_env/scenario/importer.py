@@ -272,8 +272,8 @@ def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: An
     """What the reference's device owner always has and our base world gives only its own owner:
     an Amazon payment card and address, and a home folder with documents/ and downloads/. Added
     only where neither the base world nor the staged rows give the owner one."""
-    from ..apps.amazon_data import _split_address
-    from ..apps.file_system import home_name
+    from ..apps.amazon.data import _split_address
+    from ..apps.file_system.tables import home_name
 
     tables = base.layer.tables
     person = base.person(owner) if 1 <= owner <= len(base.people) else None

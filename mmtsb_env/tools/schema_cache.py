@@ -27,8 +27,7 @@ from typing import Any
 CACHE_DIR_ENV = "MMTSB_CACHE_DIR"
 _PACKAGE = Path(__file__).resolve().parent.parent
 # the sources a schema depends on (tool functions, their annotations' types, variants' derivations)
-_SOURCES = ("apps/*.py", "tools/*.py", "tools/variants/*.py", "world/*.py", "ui/tools.py", "users/tools.py",
-            "vision/tools.py")
+_SOURCES = ("apps/**/*.py", "tools/*.py", "world/*.py", "ui/tools.py", "users/tools.py", "vision/tools.py")
 
 _lock = threading.Lock()
 _state: dict[str, Any] = {"path": None, "stored": None, "new": {}, "hooked": False}

@@ -161,8 +161,8 @@ def _disk_path(seed: int) -> Any:
     folder = Path(root) if root else Path.home() / ".cache" / "mmtsb_env"
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent
-    for path in sorted([*package.glob("world/*.py"), *package.glob("apps/*.py")]):
-        digest.update(path.name.encode() + path.read_bytes())
+    for path in sorted([*package.glob("world/*.py"), *package.glob("apps/**/*.py")]):
+        digest.update(path.relative_to(package).as_posix().encode() + path.read_bytes())
     digest.update(repr(sorted((o, n) for o, n, _ in _POPULATORS)).encode())
     # faker's version: its package's __init__ (which holds VERSION); read directly, because
     # importlib.metadata costs ~10 ms of start-up

@@ -15,7 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mmtsb_env.apps import _common, amazon, contacts, simple_note, spotify
+from mmtsb_env.apps import _common
+from mmtsb_env.apps.amazon import tables as amazon
+from mmtsb_env.apps.contacts import tools as contacts_tools
+from mmtsb_env.apps.phone import tables as phone
+from mmtsb_env.apps.simple_note import tables as simple_note
+from mmtsb_env.apps.simple_note import tools as simple_note_tools
+from mmtsb_env.apps.spotify import tables as spotify
 from mmtsb_env.apps._common import rank_table
 from mmtsb_env.tools import invoke
 from mmtsb_env.world.base import base_world
@@ -30,7 +36,7 @@ TABLES = {  # table -> (text function, its index name, words to write and query)
     spotify.SONGS: (lambda r: [r.get("title")], "test.song_title", vocab_of(BASE, spotify.SONGS, ("title",), 300)),
     amazon.PRODUCTS: (lambda r: [r.get("name"), r.get("description")], "test.product_text",
                       vocab_of(BASE, amazon.PRODUCTS, ("name", "description"), 300)),
-    NOTES: (simple_note._note_texts, "test.note_text", vocab_of(BASE, NOTES, ("title", "content"), 300)),
+    NOTES: (simple_note_tools._note_texts, "test.note_text", vocab_of(BASE, NOTES, ("title", "content"), 300)),
 }
 TEXT_COLUMN = {spotify.SONGS: "title", amazon.PRODUCTS: "name", NOTES: "title"}
 
@@ -133,7 +139,7 @@ def test_note_search_tool_between_writes_equals_the_scan(data):
         if data.draw(st.booleans()):
             args["sort_by"] = data.draw(st.sampled_from(["title", "-created_at"]))
         indexed = invoke(world, "simple_note_search_notes", args)
-        with mock.patch.object(simple_note, "rank_table", linear_rank_table):
+        with mock.patch.object(simple_note_tools, "rank_table", linear_rank_table):
             scanned = invoke(world, "simple_note_search_notes", args)
         assert indexed.ok, indexed.text
         assert indexed.text == scanned.text
@@ -161,7 +167,7 @@ def linear_score_table(world, table, query, texts_of, *, name, keep=None, depend
     return scored
 
 
-CONTACT_WORDS = vocab_of(BASE, contacts.CONTACTS, ("first_name", "last_name", "email", "home_address"), 300)
+CONTACT_WORDS = vocab_of(BASE, phone.CONTACTS, ("first_name", "last_name", "email", "home_address"), 300)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,28 +175,28 @@ CONTACT_WORDS = vocab_of(BASE, contacts.CONTACTS, ("first_name", "last_name", "e
 def test_contact_search_tool_between_writes_equals_the_scan(data):
     """The real ``contacts_search_contacts`` (name order, whole-name bonus, relationships, pages)."""
     world = World(BASE.layer, user_id=BASE.supervisor_id)
-    own = [r for r in world.rows(contacts.CONTACTS) if r["user_id"] == world.user_id]
+    own = [r for r in world.rows(phone.CONTACTS) if r["user_id"] == world.user_id]
     for _ in range(data.draw(st.integers(1, 5))):
         op = data.draw(st.sampled_from(["insert", "rename", "delete", "none"]))
-        current = [r for r in world.rows(contacts.CONTACTS) if r["user_id"] == world.user_id]
+        current = [r for r in world.rows(phone.CONTACTS) if r["user_id"] == world.user_id]
         if op == "insert":
             for _ in range(data.draw(st.integers(1, 20))):
-                row = dict(data.draw(st.sampled_from(own)), id=world.new_id(contacts.CONTACTS),
+                row = dict(data.draw(st.sampled_from(own)), id=world.new_id(phone.CONTACTS),
                            first_name=data.draw(st.sampled_from(CONTACT_WORDS)).title(),
                            email=f"x{world.new_id('tmp')}@example.com")
-                world.insert(contacts.CONTACTS, row)
+                world.insert(phone.CONTACTS, row)
         elif op == "rename" and current:
-            world.update(contacts.CONTACTS, data.draw(st.sampled_from(current))["id"],
+            world.update(phone.CONTACTS, data.draw(st.sampled_from(current))["id"],
                          last_name=data.draw(st.sampled_from(CONTACT_WORDS)).title())
         elif op == "delete" and current:
-            world.delete(contacts.CONTACTS, data.draw(st.sampled_from(current))["id"])
+            world.delete(phone.CONTACTS, data.draw(st.sampled_from(current))["id"])
         args = {"query": data.draw(st.one_of(st.just(""), st.builds(" ".join, st.lists(
             st.sampled_from(CONTACT_WORDS).map(lambda w: w[: max(1, len(w) - data.draw(st.integers(0, 2)))]),
             min_size=1, max_size=3)))), "page_limit": 20, "page_index": data.draw(st.integers(0, 1))}
         if data.draw(st.booleans()):
             args["relationship"] = data.draw(st.sampled_from(["friend", "sibling", "coworker"]))
         indexed = invoke(world, "contacts_search_contacts", args)
-        with mock.patch.object(contacts, "score_table", linear_score_table):
+        with mock.patch.object(contacts_tools, "score_table", linear_score_table):
             scanned = invoke(world, "contacts_search_contacts", args)
         assert indexed.ok, indexed.text
         assert indexed.text == scanned.text, args

@@ -15,7 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mmtsb_env.apps import _common, amazon, spotify
+from mmtsb_env.apps import _common
+from mmtsb_env.apps.amazon import tables as amazon
+from mmtsb_env.apps.spotify import tables as spotify
+from mmtsb_env.apps.amazon.tools import catalog as amazon_catalog
+from mmtsb_env.apps.spotify.tools import catalog as spotify_catalog
 from mmtsb_env.apps._common import rank_table
 from mmtsb_env.tools import invoke
 from mmtsb_env.world.base import base_world
@@ -114,9 +118,9 @@ def _same_both_ways(world: World, module, name: str, args: dict) -> None:
 
 
 SEARCHES = {  # tool -> (its module, table, words, random edits, sort keys, a filter and its values)
-    "spotify_search_songs": (spotify, spotify.SONGS, SONG_WORDS, _edit_songs, ["title", "-rating", "play_count"],
+    "spotify_search_songs": (spotify_catalog, spotify.SONGS, SONG_WORDS, _edit_songs, ["title", "-rating", "play_count"],
                              ("min_rating", [1.0, 2.5, 4.0])),
-    "amazon_search_products": (amazon, amazon.PRODUCTS, PRODUCT_WORDS, _edit_products, ["price", "-rating", "name"],
+    "amazon_search_products": (amazon_catalog, amazon.PRODUCTS, PRODUCT_WORDS, _edit_products, ["price", "-rating", "name"],
                                ("max_price", [20.0, 100.0, 400.0])),
 }
 

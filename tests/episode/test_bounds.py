@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 
 import mmtsb_env
-from mmtsb_env.apps.alarms import normalize_time
+from mmtsb_env.apps.alarms.tables import normalize_time
 from mmtsb_env.evaluation.similarity import _sorted_items, canonical_text, rouge_l
 from mmtsb_env.apps._common import MAX_QUERY_WORDS
 from mmtsb_env.limits import (KEPT_CHARS, MAX_ACTION_CHARS, MAX_ARGUMENT_CHARS, MAX_CODE_CALLS, MAX_FIELD_CHARS,

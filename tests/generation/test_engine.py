@@ -11,7 +11,7 @@ from mmtsb_env.generation import engine
 from mmtsb_env.generation.core import Build, Part
 from mmtsb_env.generation.domains import MAIN, ROWS, TABLES
 from mmtsb_env.generation.dryrun import expected_changes
-from mmtsb_env.generation.engine import OWNER, Flow, Read, Rows, TableError, Write, check_row
+from mmtsb_env.generation.rows import OWNER, Flow, Read, Rows, TableError, Write, check_row
 from mmtsb_env.generation.world_index import world_index
 from mmtsb_env.tools import invoke
 from mmtsb_env.tools.registry import get_tool, tools_in
@@ -116,6 +116,26 @@ def test_tables_cover_every_domain_and_its_main_tools():
     assert {t for tools in MAIN.values() for t in tools} - in_tables <= sinks
     assert len(in_tables) >= 300
     assert set(in_tables) <= {t.name for t in tools_in("full")}
+
+
+def test_domain_tables_are_named_after_their_apps_and_import_only_the_row_language():
+    """The registry lists every domain module by the app's one name (its ``apps/<domain>/`` folder);
+    a member imports only ``generation.rows`` from the generator, never the engine or the registry
+    (the engine imports the registry: a member importing either back would close a circle)."""
+    import ast
+    from pathlib import Path
+
+    from mmtsb_env import apps
+    from mmtsb_env.generation import domains
+
+    assert set(TABLES) == set(apps.DOMAINS) | {"cross_app"}
+    for path in sorted(Path(domains.__file__).parent.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("mmtsb_env")):
+                target = "." * node.level + (node.module or "")
+                assert target in ("..rows", "mmtsb_env.generation.rows"), f"{path.name} imports {target}"
 
 
 # ---------------------------------------------------------------------------- choosing rows

@@ -105,6 +105,6 @@ def test_the_key_changes_with_a_schema_source(tmp_path, monkeypatch):
     monkeypatch.setattr(schema_cache, "_PACKAGE", package)
     before = schema_cache.fingerprint()
     assert schema_cache.fingerprint() == before  # deterministic
-    path = package / "apps" / "reminder.py"
+    path = package / "apps" / "reminder" / "tools.py"
     path.write_text(path.read_text(encoding="utf-8").replace('"""', '"""Edited. ', 1), encoding="utf-8")
     assert schema_cache.fingerprint() != before

@@ -7,6 +7,11 @@ TABLES = {m.__name__.rsplit(".", 1)[1]: m.ROWS for m in (
     alarms, amazon, calendar, contacts, file_system, gmail, messages, phone, reminder, setting, simple_note, splitwise,
     spotify, supervisor, todoist, venmo, web_search, cross_app)}
 ROWS = tuple(r for rows in TABLES.values() for r in rows)
+# how staging (generation.staging) makes look-alikes of a table's rows: one Look per table, from its domain
+LOOKALIKES = {**alarms.LOOKALIKES, **calendar.LOOKALIKES, **contacts.LOOKALIKES, **file_system.LOOKALIKES,
+              **gmail.LOOKALIKES, **reminder.LOOKALIKES, **simple_note.LOOKALIKES, **splitwise.LOOKALIKES,
+              **spotify.LOOKALIKES, **todoist.LOOKALIKES, **venmo.LOOKALIKES}
+LOOKALIKE_TWINS = gmail.LOOKALIKE_TWINS  # a table whose new rows get look-alikes in another table
 
 # each domain's main create / update / delete tools (chosen first among equally used rows; the
 # suite tests require every one of them in the built-in solutions)

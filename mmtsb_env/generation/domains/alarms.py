@@ -1,6 +1,8 @@
 """Alarms: read an alarm or the clock, create / update / delete alarms."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from typing import Any
+
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 MINE = Rows("phone.alarms", {"user_id": OWNER}, unique="label")
 TIMES = ("05:45", "06:10", "06:50", "07:25", "08:05", "21:15", "22:40")
@@ -33,3 +35,12 @@ ROWS = table(
           ("Delete my '{label}' alarm, I don't need it any more.", "get rid of the '{label}' alarm"),
           "I deleted your '{label}' alarm.", ("delete", "phone.alarms"), MINE),
 )
+
+
+def _other_time(b: Any, row: dict[str, Any]) -> dict[str, Any]:
+    h, m = (int(x) for x in str(row.get("time") or "07:00").split(":"))
+    return {"time": f"{(h + b.rng.choice([-3, -2, 2, 3])) % 24:02d}:{m:02d}"}
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"phone.alarms": Look("label", fixed={"enabled": False}, by="name", vary=_other_time)}

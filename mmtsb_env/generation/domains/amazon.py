@@ -1,7 +1,7 @@
 """Amazon: product, seller, order, return, card and address lookups; cart, wish list, review,
 question and address writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 PRODUCTS = Rows("amazon.products", unique="name")
 SELLERS = Rows("amazon.sellers", unique="name")

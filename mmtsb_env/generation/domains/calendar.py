@@ -1,6 +1,6 @@
 """Calendar: read events and calendars, create / update / delete events and calendars."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Look, Read, Rows, Write, table
 
 EVENTS = Rows("calendar.events", lambda r, wi: r.get("recurrence_parent_id") is None, unique="title")
 DESCRIBED = Rows("calendar.events", lambda r, wi: r.get("recurrence_parent_id") is None and bool(r.get("description")), unique="title")
@@ -35,3 +35,9 @@ ROWS = table(
           values={"what": ("Dentist check-up", "Pick up dry cleaning", "Parent-teacher meeting", "Car service"),
                   "start": ("2026-06-03T09:00:00-07:00",), "end": ("2026-06-03T10:00:00-07:00",)}),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {
+    "calendar.events": Look("title", same_label=True, when=("start_datetime", "end_datetime"), text=("description",), strkey="calendar_event", by="date"),
+}

@@ -1,6 +1,6 @@
 """Contacts: read people's details, create / update / delete contacts."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 PEOPLE = Rows("phone.contacts", {"user_id": OWNER}, unique="first_name")
 WORKERS = Rows("phone.contacts", lambda r, wi: r.get("user_id") == wi.owner_id and bool(r.get("work_address")), unique="first_name")
@@ -42,3 +42,7 @@ ROWS = table(
           "I removed {first_name} {last_name} from your contacts.", ("delete", "phone.contacts"), PEOPLE,
           pre=(("contacts_search_contacts", {"query": "{first_name} {last_name}"}),)),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"phone.contacts": Look("first_name", person=True, fresh=("email", "phone_number"), by="name")}

@@ -1,6 +1,6 @@
 """Cross-app rounds: read a value in one app, then write it in two others."""
 
-from ..engine import OWNER, Flow, Read, Rows, Write, table
+from ..rows import OWNER, Flow, Read, Rows, Write, table
 
 PEOPLE = Rows("phone.contacts", {"user_id": OWNER}, unique="first_name")
 TASKS = Rows("todoist.tasks", lambda r, wi: r.get("user_id") == wi.owner_id and not r.get("is_completed") and bool(r.get("due_date")),

@@ -1,6 +1,6 @@
 """File storage: read files and directories; create, update, copy, move and delete files and directories."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Look, Read, Rows, Write, table
 
 FILES = Rows("file_system.files", lambda r, wi: r.get("user_id") == wi.owner_id and r.get("archive_format") is None
              and str(r.get("path", "")).endswith((".txt", ".md", ".csv")), unique="path")
@@ -43,3 +43,7 @@ ROWS = table(
           ("Delete the folder {path} with everything in it.", "remove the directory {path}"), "I deleted {path}.",
           ("delete", "file_system.directories"), DIRS),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"file_system.files": Look("path", text=("content",), when=("created_at", "updated_at"), by="name")}

@@ -1,6 +1,8 @@
 """Gmail: threads, emails, labels, drafts, categories; thread flags, drafts, labels, sending."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from typing import Any
+
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 SENT = Rows("gmail.emails", lambda r, wi: r.get("sender_id") == wi.owner_id and r.get("response_to_email_id") is None, unique="subject")
 DRAFTS = Rows("gmail.drafts", {"user_id": OWNER}, unique="subject")
@@ -81,3 +83,16 @@ ROWS = table(
     Write("gmail_set_status", {"status": "{st}"}, ("Set my Gmail status to {st}.", "gmail status {st} please"),
           "Your status is {st}.", ("update", "gmail.users"), values={"st": ("away", "do_not_disturb")}),
 )
+
+
+def _email_as_draft(b: Any, row: dict[str, Any]) -> dict[str, Any]:
+    if row.get("sender_id") != b.wi.owner_id:
+        return {}
+    return {"user_id": b.wi.owner_id, "recipient_ids": list(row.get("recipient_ids") or []), "subject": row.get("subject"),
+            "body": row.get("body")}
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"gmail.drafts": Look("subject", text=("body",), when=("created_at", "updated_at"), by="name")}
+# a sent email's look-alike is an older draft to the same people
+LOOKALIKE_TWINS = {"gmail.emails": ("gmail.drafts", _email_as_draft)}

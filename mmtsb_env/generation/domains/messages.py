@@ -1,6 +1,6 @@
 """Messages: read text and voice messages; send and delete them."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Read, Rows, Write, table
 
 PEOPLE = Rows("phone.contacts", {"user_id": OWNER}, unique="phone_number")
 TEXTED = Rows("phone.contacts", lambda r, wi: r.get("user_id") == wi.owner_id and r.get("phone_number") in _texted(wi),

@@ -1,6 +1,6 @@
 """Phone account: read the owner's account; rename it."""
 
-from ..engine import Read, Write, table
+from ..rows import Read, Write, table
 
 ROWS = table(
     "phone",

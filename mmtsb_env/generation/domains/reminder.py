@@ -1,6 +1,6 @@
 """Reminders: read, add, change and remove reminders."""
 
-from ..engine import Read, Rows, Write, table
+from ..rows import Look, Read, Rows, Write, table
 
 MINE = Rows("reminder.reminders", unique="content")
 
@@ -23,3 +23,9 @@ ROWS = table(
           "I removed the '{content}' reminder.", ("delete", "reminder.reminders"), MINE,
           pre=(("search_reminder", {"content": "{content}"}),)),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {
+    "reminder.reminders": Look("content", same_label=True, when=("reminder_datetime", "creation_datetime"), strkey="reminder", by="date"),
+}

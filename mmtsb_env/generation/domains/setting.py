@@ -1,6 +1,6 @@
 """Device settings: read the connectivity and location state, switch location service."""
 
-from ..engine import Read, Write, table
+from ..rows import Read, Write, table
 
 ROWS = table(
     "setting",

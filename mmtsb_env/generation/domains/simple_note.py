@@ -1,6 +1,6 @@
 """SimpleNote: read notes; create, update, extend and delete notes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 NOTES = Rows("simple_note.notes", {"user_id": OWNER}, unique="title")
 
@@ -30,3 +30,7 @@ ROWS = table(
     Write("simple_note_delete_note", {"note_id": "{id}"}, ("Delete my note '{title}'.", "trash the '{title}' note"),
           "I deleted '{title}'.", ("delete", "simple_note.notes"), NOTES, pre=(("simple_note_search_notes", {"query": "{title}"}),)),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"simple_note.notes": Look("title", text=("content",), when=("created_at", "updated_at"), by="name")}

@@ -1,7 +1,9 @@
 """Splitwise: groups, balances, expenses, payments, comments, notifications; expense, payment,
 group and comment writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from typing import Any
+
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 GROUPS = Rows("splitwise.groups", {"creator_id": OWNER, "deleted": False}, unique="name")
 MEMBER_GROUPS = Rows("splitwise.group_members", {"user_id": OWNER})
@@ -134,3 +136,16 @@ ROWS = table(
           ("Delete Splitwise notification {id}.", "remove notification {id} on splitwise"),
           "I deleted notification {id}.", ("delete", "splitwise.notifications"), NOTES),
 )
+
+
+def _other_paid(b: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """An older expense of another amount (and no receipt): its shares are not staged, it was settled."""
+    amount = float(row.get("paid_amount") or row.get("amount") or 20.0)
+    other = round(amount + b.rng.choice([-1, 1]) * b.rng.choice([4.5, 8.25, 13.0]), 2) if amount > 20 else round(amount + 11.5, 2)
+    return {"paid_amount": other, "amount": other, "receipt_file_name": None, "receipt_file_content": None}
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {
+    "splitwise.expenses": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_paid),
+}

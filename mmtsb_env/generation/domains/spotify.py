@@ -1,7 +1,7 @@
 """Spotify: songs, albums, artists, playlists, library, queue and player; likes, follows,
 library, playlist, review and player writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 SONGS = Rows("spotify.songs", unique="title")
 ALBUMS = Rows("spotify.albums", unique="title")
@@ -150,3 +150,7 @@ ROWS = table(
     Write("spotify_play_music", {"song_id": "{id}"}, ("Play '{title}' on Spotify.", "put on '{title}'"),
           "Playing '{title}'.", ("update", "spotify.music_players"), SONGS, pre=FIND_SONG),
 )
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {"spotify.playlists": Look("title", when=("created_at", "updated_at"), by="name")}

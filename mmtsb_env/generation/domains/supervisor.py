@@ -1,6 +1,6 @@
 """The device owner's profile, addresses, cards and each app's account/profile readers."""
 
-from ..engine import Read, Write, table
+from ..rows import Read, Write, table
 
 APPS = ("gmail", "spotify", "todoist", "splitwise", "venmo", "simple_note", "file_system", "amazon")
 NAMES = {"simple_note": "SimpleNote", "file_system": "file storage"}

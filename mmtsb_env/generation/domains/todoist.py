@@ -1,6 +1,8 @@
 """Todoist: projects, sections, tasks, sub-tasks, labels, comments, notifications and their writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from typing import Any
+
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 PROJECTS = Rows("todoist.projects", lambda r, wi: r.get("user_id") == wi.owner_id and not r.get("is_inbox"), unique="name")
 TASKS = Rows("todoist.tasks", {"user_id": OWNER, "is_completed": False}, unique="title")
@@ -106,3 +108,16 @@ ROWS = table(
           ("Delete Todoist notification {id}.", "remove todoist notification {id}"),
           "I deleted notification {id}.", ("delete", "todoist.notifications"), NOTES),
 )
+
+
+def _other_project(b: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """An old task lives in another of the owner"s projects (the target"s project keeps its order)."""
+    projects = [p["id"] for p in b.wi.tables.get("todoist.projects", {}).values()
+                if p.get("user_id") == b.wi.owner_id and p["id"] != row.get("project_id")]
+    return {"project_id": b.rng.choice(sorted(projects)), "section_id": None, "order_index": 1} if projects else {}
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {
+    "todoist.tasks": Look("title", text=("description",), when=("due_date", "created_at"), fixed={"is_completed": True}, by="name", vary=_other_project),
+}

@@ -1,6 +1,8 @@
 """Venmo: balance, friends, cards, transfers, requests, transactions, comments; their writes."""
 
-from ..engine import OWNER, Read, Rows, Write, table
+from typing import Any
+
+from ..rows import OWNER, Look, Read, Rows, Write, table
 
 FRIENDS = Rows("venmo.users", lambda r, wi: _friend(wi, r.get("id")), unique="email")
 SENT_REQ = Rows("venmo.payment_requests", {"sender_id": OWNER, "status": "pending"})
@@ -103,3 +105,15 @@ ROWS = table(
           ("Delete Venmo notification {id}.", "remove venmo notification {id}"), "I deleted notification {id}.",
           ("delete", "venmo.notifications"), NOTES),
 )
+
+
+def _other_amount(b: Any, row: dict[str, Any]) -> dict[str, Any]:
+    amount = float(row.get("amount") or 20.0)
+    return {"amount": round(amount + b.rng.choice([-1, 1]) * b.rng.choice([3.5, 7.25, 12.0]), 2) if amount > 15 else round(amount + 9.5, 2),
+            "status": b.rng.choice(["approved", "denied"])}
+
+
+# how staging makes look-alikes of the rows a task touches (generation.staging)
+LOOKALIKES = {
+    "venmo.payment_requests": Look("description", when=("created_at", "updated_at"), by="name", vary=_other_amount),
+}

@@ -1,6 +1,6 @@
 """Web search: look a catalog item up on the web."""
 
-from ..engine import Read, Rows, table
+from ..rows import Read, Rows, table
 
 ROWS = table(
     "web_search",

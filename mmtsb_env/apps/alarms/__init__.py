@@ -1,0 +1,5 @@
+"""Alarms: the phone owner's alarms.
+
+Importing the package registers its parts (tables, base data, tools), in this order."""
+
+from . import tables, tools  # noqa: F401

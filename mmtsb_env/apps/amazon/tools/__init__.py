@@ -1,0 +1,3 @@
+"""Amazon tools, one module per area (registered in this order)."""
+
+from . import catalog, shop, returns, reviews  # noqa: F401

@@ -1,0 +1,5 @@
+"""Calendar: calendars and (recurring) events.
+
+Importing the package registers its parts (tables, base data, tools), in this order."""
+
+from . import tables, tools  # noqa: F401

@@ -1,0 +1,3 @@
+"""Gmail tools, one module per area (registered in this order)."""
+
+from . import compose, threads  # noqa: F401

@@ -1,0 +1,5 @@
+"""Messages: text and voice messages between phone users.
+
+Importing the package registers its parts (tables, base data, tools), in this order."""
+
+from . import tables, tools  # noqa: F401

@@ -1,0 +1,5 @@
+"""Supervisor: the device owner's profile, addresses and payment cards.
+
+Importing the package registers its parts (tables, base data, tools), in this order."""
+
+from . import tables, tools  # noqa: F401

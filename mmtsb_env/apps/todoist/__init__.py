@@ -1,0 +1,5 @@
+"""Todoist: projects, sections, tasks, comments and collaboration.
+
+Importing the package registers its parts (tables, base data, tools), in this order."""
+
+from . import tables, data, tools  # noqa: F401

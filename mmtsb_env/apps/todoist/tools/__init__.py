@@ -1,0 +1,3 @@
+"""Todoist tools, one module per area (registered in this order)."""
+
+from . import projects, comments, tasks  # noqa: F401
