@@ -82,6 +82,9 @@ class Grounds:
     digits: set[str] = field(default_factory=set)  # long digit strings (phone numbers, codes)
     phrases: list[str] = field(default_factory=list)  # the texts, lower-cased words only (names are looked up here)
     words: set[str] = field(default_factory=set)  # every word of them
+    # (true value, tolerance): values a careful reader reads only to within a tolerance (a bar read
+    # off a chart's axis: the image's ``read_tolerance``, the scenario's ``value_tolerances``)
+    readable: set[tuple[float, float]] = field(default_factory=set)
 
     @classmethod
     def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = ()) -> "Grounds":
@@ -145,6 +148,8 @@ class Grounds:
         value = float(raw.replace(",", ""))
         d = decimals(raw)
         if d < 4 and (d, round(value, d)) in self.rounded:
+            return True
+        if any(abs(value - v) <= t + 1e-9 for v, t in self.readable):
             return True
         if d == 0 and value % 10 == 0:
             return any(rounds_to(raw, v) for v in self.numbers if abs(v - value) <= 0.01 * abs(value))
@@ -293,9 +298,11 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     from .claims import sentences
     from .similarity import canonical_text
 
+    image_facts = list(image_facts)
     items = _item_values(image_facts)
     if not items:
         return []
+    readable = read_values(image_facts)
     labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
     out: list[str] = []
     for sentence in sentences(statements(text)):
@@ -315,7 +322,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             if m is None or m.start() >= stop or "." in m.group(0):
                 continue
             value = float(m.group(0).replace(",", ""))
-            if value <= SMALL_WHOLE and value not in values and m.group(0) not in out:
+            read = any(abs(value - v) <= t + 1e-9 for v, t in readable if v in values)  # within a chart's read tolerance
+            if value <= SMALL_WHOLE and value not in values and not read and m.group(0) not in out:
                 out.append(m.group(0))
     return out
 
@@ -437,7 +445,25 @@ def episode_grounds(ev: Any) -> Grounds:
             texts.append(str(e.get("content") or ""))
     texts += list(_flatten(ev.image_facts))
     asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
-    return Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked)
+    g = Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked)
+    g.readable = read_values(ev.image_facts, ev.metadata)
+    return g
+
+
+def read_values(image_facts: Iterable[Any], metadata: Any = None) -> set[tuple[float, float]]:
+    """``(true value, tolerance)`` of every value a careful reader reads only to within a
+    tolerance: each item an image shows with a ``read_tolerance`` (a chart read off its axis),
+    and the scenario's ``value_tolerances`` (those values and what is computed from them)."""
+    from .similarity import read_tolerances
+
+    out = set(read_tolerances(metadata or {}))
+    for facts in image_facts:
+        tol = facts.get("read_tolerance") if isinstance(facts, dict) else None
+        if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
+            continue
+        for value in _item_values([facts]).values():
+            out |= {(v, float(tol)) for v in value}
+    return out
 
 
 def _plain_float(text: Any) -> float | None:

@@ -115,3 +115,10 @@ def rounds_to(raw: str, truth: float, rel_tol: float = 0.01) -> bool:
         zeros = len(str(int(abs(value)))) - len(str(int(abs(value))).rstrip("0"))
         return any(round(truth, -k) == value for k in range(1, zeros + 1)) and abs(value - truth) <= rel_tol * abs(truth)
     return False
+
+
+def rounding_of(raw: str, other: str) -> bool:
+    """Whether number ``raw`` is number ``other`` rounded, and not the reverse: "18" of "17.6",
+    "25,400" of "25,389" (two readings of one answer, not two answers)."""
+    a, b = float(raw.replace(",", "")), float(other.replace(",", ""))
+    return raw != other and rounds_to(raw, b) and not rounds_to(other, a)
