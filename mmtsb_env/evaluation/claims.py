@@ -286,7 +286,7 @@ def hedges_about(fact: str, sentence: str, read: float = 0.0) -> bool:
 
 
 _NEGATION = re.compile(r"\b(?:no|not|isn'?t|wasn'?t|aren'?t|never|instead of|rather than)\b")
-_WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||\bor\b|\band\b)\s*")
+_WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||&|\bor\b|\band\b|\bplus\b|\bas well as\b)\s*")
 _CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
              ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
               "november", "december"))
@@ -528,6 +528,12 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
     if not other & {tpl for tpl, _ in own}:
         return True
     return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
+
+
+def makes_choice(answer: str) -> bool:
+    """Whether a reference reply picks among candidates: it holds a selection word ("cheapest",
+    "earliest", "more expensive") beyond the plain answering ones ("it's", "first")."""
+    return bool({w.lower() for w in _SELECTION.findall(canonical_text(answer))} - _NOT_A_CHOICE)
 
 
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],

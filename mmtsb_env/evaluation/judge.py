@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
+from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges, makes_choice,
                      in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
 from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
@@ -690,10 +690,11 @@ class RubricJudge:
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
-            # several values of the fact's kind (two events, three tasks: a list), so is an item the
-            # task acts on ("these are all of them"); when it asks for one, every other candidate
-            # stays a rival however the task uses it ("one of these").
-            listing = len(candidates) < len(rivals_of(fact, ev.image_facts))
+            # several values of the fact's kind (two events, three tasks: a list) and its reference
+            # reply picks none ("the two cheapest" does), so is an item the task acts on ("these are
+            # all of them"); otherwise every other candidate stays a rival however the task uses it
+            # ("one of these").
+            listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
             rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
             got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
                                 asked=answer, others=[x for x in every_fact if x != fact],

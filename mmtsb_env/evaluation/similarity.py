@@ -702,4 +702,8 @@ def measure_for(column: str, expected: Any, explicit: str | None, tol: Tolerance
     fn = measure_named(explicit) if explicit is not None else default_measure(column, expected)
     if fn is ignore:
         return None
+    if tol is not None and tol.read and is_id_column(column):  # a read tolerance is for values read, never for ids
+        from dataclasses import replace
+
+        tol = replace(tol, read=())
     return _bind(fn, tol)

@@ -105,6 +105,31 @@ def test_a_reply_listing_every_item_the_task_removed_commits(venue_goal_change):
     assert judged(f"Removed {gone[0]} / {misread}, {', '.join(gone[1:])}.").kind == "hedged"
 
 
+def test_a_round_that_picks_among_the_items_keeps_them_rivals(venue_goal_change):
+    """Several values asked, but the reference reply makes a choice ("the two earliest"): every
+    item the task acted on that the answer does not hold stays a rival."""
+    s, removed = venue_goal_change
+    gone = _titles(s, removed)
+    last = len(s.rounds) - 1
+    rec = run_episode(s, Replacing(s, {last: f"Removed {', '.join(gone[:-1])} and {gone[-1]}."}))
+    asked = [gone[:2] if k == last else [] for k in range(len(s.rounds))]
+    answers = [r.answer for r in s.rounds]
+    answers[last] = f"The two earliest were {gone[0]} and {gone[1]}."
+    assert accuracy(rec, s, reports=asked).passed
+    assert accuracy(rec, s, reports=asked, answers=answers).kind == "hedged"
+
+
+def test_a_rival_joined_by_plus_or_ampersand_is_listed(venue_goal_change):
+    s, removed = venue_goal_change
+    gone = _titles(s, removed)
+    kept = [im.facts["label"] for im in s.images if im.facts["label"] not in gone]
+    last = len(s.rounds) - 1
+    asked = [gone[:2] if k == last else [] for k in range(len(s.rounds))]
+    for joint in (" plus ", " & ", " as well as "):
+        rec = run_episode(s, Replacing(s, {last: f"Removed {gone[0]}, {gone[1]}{joint}{kept[0]}."}))
+        assert accuracy(rec, s, reports=asked).kind == "hedged", joint
+
+
 def test_rival_candidates_for_one_asked_value_still_fail():
     """nominal/0022 round 1 asks which event is first; another event the task writes into a later
     artifact is still a rival there ("one of these"), not part of a list."""
@@ -165,3 +190,12 @@ def test_values_without_a_tolerance_keep_the_default_rules():
     assert claim_status("17.8", ["The bar is at 17.5."], Tolerances(read=((17.8, 0.2),))) == "missing"
     assert claim_status("22.13", ["The total is 22.14."], Tolerances(read=((17.8, 0.2),))) == "missing"
     assert facts(["17.8"], "17.6") == 0.0 and facts(["17.8"], "17.6", Tolerances(read=((17.8, 0.2),))) == 1.0
+
+
+def test_a_read_tolerance_never_loosens_an_id():
+    from mmtsb_env.evaluation.entity_diff import compare_columns
+
+    tol = Tolerances(read=((20.0, 1.0),))
+    cols = compare_columns({"receiver_id": 20, "distance": 20}, {"receiver_id": 21, "distance": 21}, {}, "phone.global_text_messages",
+                           skip_empty=True, tol=tol)
+    assert cols["receiver_id"][0] == 0.0 and cols["distance"][0] == 1.0
