@@ -60,7 +60,7 @@ from typing import Iterable, Sequence
 
 from ..textcache import text_cache
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
-from .values import rounding_of, rounds_to
+from .values import rounding_of, rounds_to, without_title_years
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
@@ -145,22 +145,33 @@ def _matching(fact: str, text: str, read: float = 0.0) -> list[tuple[int, int, s
     return [v for v in _values(text) if _matches(value, v[2], integral, read)]
 
 
-def readings(fact: str, text: str, read: float, allowed: Iterable[float] = ()) -> list[str]:
+def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), titles: Sequence[str] = ()) -> list[str]:
     """The different answers ``text`` gives as readings of numeric ``fact`` within its read
-    tolerance ``read`` (other asked-for values ``allowed`` aside; a reading and its own rounding,
-    "17.6 (about 18)", are one answer). More than one is a spray of guesses, not an answer: a
-    tolerance accepts one careful reading, never several.
+    tolerance ``read`` (other asked-for values ``allowed`` aside, and the numbers of ``titles`` --
+    "Week 39", "Bakery Sales 2025" -- masked; a reading and its own rounding, "17.6 (about 18)",
+    are one answer). More than one is a spray of guesses, not an answer: a tolerance accepts one
+    careful reading, never several.
 
     >>> readings("17.8", "The bar is at 17.6 (about 18).", 0.2), readings("17.8", "17.6, 17.8 or 18.0", 0.2)
     (['17.6'], ['17.6', '17.8', '18.0'])
+    >>> readings("40", "Budget App: 40 hours in Hours Logged - Week 39.", 1.0, titles=["Hours Logged - Week 39"])
+    ['40']
     """
     value = as_number(fact)
     if value is None or not read:
         return []
     skip = [a for a in allowed if not math.isclose(a, value)]
-    raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, text, read)
+    raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, without_title_years(mask_titles(text, titles)), read)
                               if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)))
     return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
+
+
+def mask_titles(text: str, titles: Sequence[str]) -> str:
+    """``text`` with each title that holds a number blanked out (case-insensitively): a title's own
+    numbers ("Tray 3", "Week 39", "Sales 2025") are not values."""
+    for title in sorted({t for t in titles if re.search(r"\d", t) and re.search(r"[A-Za-z]", t)}, key=len, reverse=True):
+        text = re.sub(re.escape(title), " ", text, flags=re.IGNORECASE)
+    return text
 
 
 def states(fact: str, text: str, read: float = 0.0) -> bool:
@@ -537,7 +548,8 @@ def makes_choice(answer: str) -> bool:
 
 
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
-               allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str], read: float = 0.0) -> str:
+               allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str], read: float = 0.0,
+               titles: Sequence[str] = ()) -> str:
     if not states(fact, text, read):
         return "missing"
     if is_carpet(text, rules, expected):
@@ -546,7 +558,7 @@ def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: S
     if any(hedges_about(fact, s, read) for s in said):
         return "hedged"
     if as_number(fact) is not None:
-        if len(readings(fact, text, read, allowed)) > 1:
+        if len(readings(fact, text, read, allowed, titles)) > 1:
             return "hedged"
         if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read) \
                 or len(near_values(fact, text, allowed, read)) >= 2:
@@ -571,17 +583,19 @@ _RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
                  rules: ClaimRules = DEFAULT_RULES, expected: int = 0, *, rivals: Sequence[str] = (),
                  allowed: Sequence[float] = (), asked: str = "", others: Sequence[str] = (),
-                 also: Sequence[str] = ()) -> str:
+                 also: Sequence[str] = (), titles: Sequence[str] = ()) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
     mentioned without committing, see the module docstring), ``"carpet"`` (only inside a number
     carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere:
     the claim is then ``"hedged"``. ``expected``: see :func:`is_carpet`; ``rivals``: the other
     candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer);
     ``asked``: the reference reply (the choice it makes); ``others``: the other facts asked for;
-    ``also``: candidates the reference reply names too (see :func:`commits_among`)."""
+    ``also``: candidates the reference reply names too (see :func:`commits_among`); ``titles``: the
+    images' titles (their numbers are no readings of a value)."""
     value = as_number(fact)
     read = tol.read_tolerance(value) if value is not None else 0.0
-    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also, read) for text in replies]
+    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also, read, titles)
+                for text in replies]
     if "hedged" in statuses:
         return "hedged"
     return max(statuses, key=_RANK.__getitem__, default="missing")

@@ -507,7 +507,7 @@ class RubricJudge:
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
         tol = self.tolerances_of(ev)
-        sprayed = [x for x in items if len(readings(x, text, tol, items)) > 1]
+        sprayed = [x for x in items if len(readings(x, text, tol, items, shown_texts(ev.image_facts))) > 1]
         if sprayed:
             return f"the text offers several readings of {_brief(sprayed, 2)}"
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
@@ -640,7 +640,8 @@ class RubricJudge:
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
         unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
-                   if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed) == "hedged"]
+                   if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
+                                   titles=shown_texts(ev.image_facts)) == "hedged"]
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
@@ -686,6 +687,7 @@ class RubricJudge:
         every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
         acted = task_items(ev)
         tol = self.tolerances_of(ev)
+        titles = shown_texts(ev.image_facts)
 
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
@@ -697,7 +699,7 @@ class RubricJudge:
             listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
             rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
             got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
-                                asked=answer, others=[x for x in every_fact if x != fact],
+                                asked=answer, others=[x for x in every_fact if x != fact], titles=titles,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
             if first:  # a round's answer: the first round that mentions it decides

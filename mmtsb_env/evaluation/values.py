@@ -122,3 +122,12 @@ def rounding_of(raw: str, other: str) -> bool:
     "25,400" of "25,389" (two readings of one answer, not two answers)."""
     a, b = float(raw.replace(",", "")), float(other.replace(",", ""))
     return raw != other and rounds_to(raw, b) and not rounds_to(other, a)
+
+
+_TITLE_YEAR = re.compile(r"\b([A-Z][\w'’-]*) (?:19|20)\d\d\b")
+
+
+def without_title_years(text: str) -> str:
+    """``text`` without the years that end a title ("Visitors per Exhibit 2024", "Sales 2025"): a
+    year after a capitalised word is part of a name, not a value read."""
+    return _TITLE_YEAR.sub(r"\1 ", text)
