@@ -501,7 +501,7 @@ def asserts(name: str, text: str) -> bool:
 
 _NOT_A_CHOICE = {"it's", "its", "it is", "that's", "thats", "that is", "the one", "is the one", "correct", "matches", "answer",
                  "winner", "first"}
-_ANSWERING = re.compile(r"\b(?:it[’']s|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
+_ANSWERING = re.compile(r"\b(?:it[’']s|its(?= (?:the )?qqcand)|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
 
 
 def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", also: Sequence[str] = ()) -> bool | None:
@@ -549,7 +549,7 @@ def makes_choice(answer: str) -> bool:
 
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
                allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str], read: float = 0.0,
-               titles: Sequence[str] = ()) -> str:
+               titles: Sequence[str] = (), shown: Sequence[float] = ()) -> str:
     if not states(fact, text, read):
         return "missing"
     if is_carpet(text, rules, expected):
@@ -558,7 +558,7 @@ def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: S
     if any(hedges_about(fact, s, read) for s in said):
         return "hedged"
     if as_number(fact) is not None:
-        if len(readings(fact, text, read, allowed, titles)) > 1:
+        if len(readings(fact, text, read, [*allowed, *shown], titles)) > 1:
             return "hedged"
         if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read) \
                 or len(near_values(fact, text, allowed, read)) >= 2:
@@ -583,7 +583,7 @@ _RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
                  rules: ClaimRules = DEFAULT_RULES, expected: int = 0, *, rivals: Sequence[str] = (),
                  allowed: Sequence[float] = (), asked: str = "", others: Sequence[str] = (),
-                 also: Sequence[str] = (), titles: Sequence[str] = ()) -> str:
+                 also: Sequence[str] = (), titles: Sequence[str] = (), shown: Sequence[float] = ()) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
     mentioned without committing, see the module docstring), ``"carpet"`` (only inside a number
     carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere:
@@ -591,10 +591,11 @@ def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TO
     candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer);
     ``asked``: the reference reply (the choice it makes); ``others``: the other facts asked for;
     ``also``: candidates the reference reply names too (see :func:`commits_among`); ``titles``: the
-    images' titles (their numbers are no readings of a value)."""
+    images' titles (their numbers are no readings of a value); ``shown``: the values the images show
+    (another bar's true value beside a reading is context, not a second reading)."""
     value = as_number(fact)
     read = tol.read_tolerance(value) if value is not None else 0.0
-    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also, read, titles)
+    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also, read, titles, shown)
                 for text in replies]
     if "hedged" in statuses:
         return "hedged"

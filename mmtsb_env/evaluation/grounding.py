@@ -527,6 +527,11 @@ def episode_grounds(ev: Any) -> Grounds:
     return g
 
 
+def image_values(image_facts: Iterable[Any]) -> list[float]:
+    """Every value an item of an image has (each bar of a chart, each line of a receipt)."""
+    return sorted({v for values in _item_values(list(image_facts)).values() for v in values})
+
+
 def _top_level(facts: Any) -> Any:
     """An image's own values (its total, its amount), without the lists of items it shows."""
     return {k: v for k, v in facts.items() if not isinstance(v, (list, dict))} if isinstance(facts, dict) else {}

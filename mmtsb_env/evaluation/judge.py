@@ -38,7 +38,7 @@ from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges, makes_choice,
                      in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
-from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
+from .grounding import episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
                          readings, scenario_tolerances,
@@ -507,7 +507,8 @@ class RubricJudge:
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
         tol = self.tolerances_of(ev)
-        sprayed = [x for x in items if len(readings(x, text, tol, items, shown_texts(ev.image_facts))) > 1]
+        sprayed = [x for x in items if len(readings(x, text, tol, [*items, *map(str, image_values(ev.image_facts))],
+                                                    shown_texts(ev.image_facts))) > 1]
         if sprayed:
             return f"the text offers several readings of {_brief(sprayed, 2)}"
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
@@ -641,7 +642,7 @@ class RubricJudge:
         allowed = self._allowed_numbers(ev)
         unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
                    if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
-                                   titles=shown_texts(ev.image_facts)) == "hedged"]
+                                   titles=shown_texts(ev.image_facts), shown=image_values(ev.image_facts)) == "hedged"]
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
@@ -687,7 +688,7 @@ class RubricJudge:
         every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
         acted = task_items(ev)
         tol = self.tolerances_of(ev)
-        titles = shown_texts(ev.image_facts)
+        titles, values = shown_texts(ev.image_facts), image_values(ev.image_facts)
 
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
@@ -699,7 +700,7 @@ class RubricJudge:
             listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
             rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
             got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
-                                asked=answer, others=[x for x in every_fact if x != fact], titles=titles,
+                                asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
             if first:  # a round's answer: the first round that mentions it decides

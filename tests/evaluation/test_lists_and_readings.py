@@ -53,6 +53,9 @@ def test_a_possessive_its_is_not_a_clause_that_answers():
                          ["Pine Street Books"]) is False
     assert commits_among("Lumen Hardware", "It’s Pine Street Books. The more expensive one was Lumen Hardware.",
                          ["Pine Street Books"]) is False
+    # "its" right before a candidate is a typo of "it's", not a possessive
+    assert commits_among("Lumen Hardware", "Its Pine Street Books. The more expensive one was Lumen Hardware.",
+                         ["Pine Street Books"]) is False
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +212,19 @@ def test_the_oracle_passes_every_nominal_scenario_with_read_tolerances():
     for s in tolerant:
         rec = run_episode(s, OracleAgent([s]))
         assert rec.passed and rec.entity_f1 == 1.0, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
+
+
+def test_another_bars_true_value_beside_a_reading_is_context():
+    """nominal/0250: '19' has a read tolerance of 1; Groceries' bar is truly at 18. Saying both is
+    context, not two readings; two readings of the one value still hedge."""
+    s = NOMINAL["nominal/0250"]
+    last = len(s.rounds) - 1
+    answer = s.rounds[last].answer
+    assert "Learning Spanish had the most hours (19)" in answer
+    context = answer.replace("Learning Spanish had the most hours (19)",
+                             "Learning Spanish had the most hours (19, vs 18 for Groceries on the Week 19 chart)")
+    rec = run_episode(s, Replacing(s, {last: context}))
+    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+    spray = answer.replace("Learning Spanish had the most hours (19)", "Learning Spanish had the most hours (19 or 20)")
+    rec = run_episode(s, Replacing(s, {last: spray}))
+    assert accuracy(rec, s).kind == "hedged"
