@@ -145,7 +145,8 @@ def _matching(fact: str, text: str, read: float = 0.0) -> list[tuple[int, int, s
     return [v for v in _values(text) if _matches(value, v[2], integral, read)]
 
 
-def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), titles: Sequence[str] = ()) -> list[str]:
+def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), titles: Sequence[str] = (),
+             shown: Iterable[float] = ()) -> list[str]:
     """The different answers ``text`` gives as readings of numeric ``fact`` within its read
     tolerance ``read`` (other asked-for values ``allowed`` aside, and the numbers of ``titles`` --
     "Week 39", "Bakery Sales 2025" -- masked; a reading and its own rounding, "17.6 (about 18)",
@@ -160,9 +161,16 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
     value = as_number(fact)
     if value is None or not read:
         return []
-    skip = [a for a in allowed if not math.isclose(a, value)]
-    raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, without_title_years(mask_titles(text, titles)), read)
-                              if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)))
+    asked = [a for a in allowed if not math.isclose(a, value)]
+    skip = asked + [a for a in shown if not math.isclose(a, value)]  # other values, stated as themselves
+    t = without_title_years(mask_titles(text, titles))
+    stated = {float(raw.replace(",", "")) for _, _, raw in _values(t)}
+    # another value asked for that the text does not state as such may be what a nearby number reads
+    pending = [a for a in asked if not any(math.isclose(a, x) for x in stated)]
+    raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, t, read)
+                              if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)
+                              and (_matches(value, raw, "." not in fact)
+                                   or not any(abs(float(raw.replace(",", "")) - a) <= read for a in pending))))
     return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
 
 
@@ -550,15 +558,15 @@ def makes_choice(answer: str) -> bool:
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
                allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str], read: float = 0.0,
                titles: Sequence[str] = (), shown: Sequence[float] = ()) -> str:
-    if not states(fact, text, read):
-        return "missing"
+    if not states(fact, text) and not (read and readings(fact, text, read, allowed, titles, shown)):
+        return "missing"  # (another value asked for or shown is no reading of this one)
     if is_carpet(text, rules, expected):
         return "carpet"
     said = [s for s in sentences(text) if states(fact, s, read)]
     if any(hedges_about(fact, s, read) for s in said):
         return "hedged"
     if as_number(fact) is not None:
-        if len(readings(fact, text, read, [*allowed, *shown], titles)) > 1:
+        if len(readings(fact, text, read, allowed, titles, shown)) > 1:
             return "hedged"
         if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read) \
                 or len(near_values(fact, text, allowed, read)) >= 2:

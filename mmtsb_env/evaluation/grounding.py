@@ -159,7 +159,7 @@ class Grounds:
         """Whether ``name`` (no true phrase) is a name an image shows with one word swapped:
         "Bramble Bridge Laundromat" for the sign's "Copper Bridge Laundromat" (words the world uses
         elsewhere, in another name's place), "Quarry Mill Drugstore" for "Maple Mill Drugstore"."""
-        words = tuple(_plain_words(name).split())
+        words = _name_words(name)
         return any(len(s) == len(words) >= 2 and sum(a != b for a, b in zip(s, words)) == 1 for s in self.shown)
 
     def claims_a_name(self, name: str) -> bool:
@@ -192,6 +192,11 @@ class Grounds:
         if d == 0 and value % 10 == 0:
             return any(rounds_to(raw, v) for v in self.numbers if abs(v - value) <= 0.01 * abs(value))
         return any(math.isclose(v, value, abs_tol=1e-9) for v in self.numbers)
+
+
+def _name_words(text: str) -> tuple[str, ...]:
+    """A name's words, a hyphenated word as one ("Open-Air Food Truck Rally": four words)."""
+    return tuple(re.findall(r"[a-z0-9]+(?:['’-][a-z0-9]+)*", _plain_words(text.replace("-", " qqhyphen ")).replace(" qqhyphen ", "-")))
 
 
 def _plain_words(text: str) -> str:
@@ -523,7 +528,7 @@ def episode_grounds(ev: Any) -> Grounds:
     anchors = asked + [float(x) for x in _looked_up(ev)] + [a for facts in ev.image_facts for a in image_amounts([_top_level(facts)])]
     g = Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked, anchors)
     g.readable = read_values(ev.image_facts, ev.metadata)
-    g.shown = {tuple(_plain_words(t).split()) for t in shown_texts(ev.image_facts) if len(_plain_words(t).split()) >= 2}
+    g.shown = {_name_words(t) for t in shown_texts(ev.image_facts) if len(_name_words(t)) >= 2}
     return g
 
 

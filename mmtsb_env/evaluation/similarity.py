@@ -488,8 +488,13 @@ def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others:
                          and re.search(r"\d", x)}, key=len, reverse=True):
         t = t.replace(title, " ")
     raws = list(dict.fromkeys(m.group(0) for m in _TEXT_NUMBER.finditer(t)))
+    stated = {float(r.replace(",", "")) for r in raws}
+    # another fact the text does not hold as such may be what a nearby number reads
+    pending = [o for o in skip if not any(math.isclose(o, x) for x in stated)]
+    near = tol.read_tolerance(value)
     raws = [r for r in raws if tol.within_read(value, float(r.replace(",", "")))
-            and not any(math.isclose(float(r.replace(",", "")), o) for o in skip)]
+            and not any(math.isclose(float(r.replace(",", "")), o) for o in skip)
+            and (math.isclose(float(r.replace(",", "")), value) or not any(abs(float(r.replace(",", "")) - o) <= near for o in pending))]
     return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
 
 

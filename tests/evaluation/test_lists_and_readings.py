@@ -228,3 +228,31 @@ def test_another_bars_true_value_beside_a_reading_is_context():
     spray = answer.replace("Learning Spanish had the most hours (19)", "Learning Spanish had the most hours (19 or 20)")
     rec = run_episode(s, Replacing(s, {last: spray}))
     assert accuracy(rec, s).kind == "hedged"
+
+
+# -- found by the self red team (systematic perturbations of the oracle on nominal scenarios) -------
+
+@pytest.mark.parametrize("sid,true,reading", [
+    ("nominal/0074", "442", "430"),  # 439 is asked too, within 20 of both: 430 reads 442, it does not spray 439
+    ("nominal/0177", "1,838", "1,868"),  # other bars at 1,823 and 1,888 (not asked) do not make 1,868 ambiguous
+])
+def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
+    s = NOMINAL[sid]
+    rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
+    assert rec.passed and rec.entity_f1 == 1.0, [c for c in rec.verdict["criteria"] if not c["pass"]]
+
+
+def test_another_asked_value_within_the_tolerance_is_no_reading_of_the_fact():
+    """nominal/0191: 1,267 ± 25 misread as 1,304 (outside); Rent's 1,277, 10 away, is its own value."""
+    s = NOMINAL["nominal/0191"]
+    rec = run_episode(s, Replacing(s, swap=_swap("1,267", "1,304")))
+    assert not rec.passed
+
+
+def test_a_hyphenated_name_with_one_word_swapped_is_a_misreading():
+    """nominal/0007: "Harvest Food Truck Rally" for the poster's "Open-Air Food Truck Rally"."""
+    s = NOMINAL["nominal/0007"]
+    fact = s.rounds[0].report[0]
+    assert fact == "Open-Air Food Truck Rally"
+    rec = run_episode(s, Replacing(s, {0: s.rounds[0].answer.replace(fact, "Harvest Food Truck Rally")}))
+    assert accuracy(rec, s).kind == "wrong_claim"
