@@ -196,7 +196,8 @@ class Grounds:
 
 def _name_words(text: str) -> tuple[str, ...]:
     """A name's words, a hyphenated word as one ("Open-Air Food Truck Rally": four words)."""
-    return tuple(re.findall(r"[a-z0-9]+(?:['’-][a-z0-9]+)*", _plain_words(text.replace("-", " qqhyphen ")).replace(" qqhyphen ", "-")))
+    t = unicodedata.normalize("NFKD", text)
+    return tuple(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", "".join(c for c in t if not unicodedata.combining(c)).casefold()))
 
 
 def _plain_words(text: str) -> str:

@@ -507,8 +507,7 @@ class RubricJudge:
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
         tol = self.tolerances_of(ev)
-        sprayed = [x for x in items if len(readings(x, text, tol, [*items, *map(str, image_values(ev.image_facts))],
-                                                    shown_texts(ev.image_facts))) > 1]
+        sprayed = [x for x in items if len(readings(x, text, tol, items, shown_texts(ev.image_facts), image_values(ev.image_facts))) > 1]
         if sprayed:
             return f"the text offers several readings of {_brief(sprayed, 2)}"
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]

@@ -474,15 +474,19 @@ def close(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> f
 _TEXT_NUMBER = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
 
 
-def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others: Any = (), titles: Any = ()) -> list[str]:
+def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others: Any = (), titles: Any = (),
+             shown: Any = ()) -> list[str]:
     """The different numbers ``text`` states within the read tolerance of numeric ``fact`` (empty
     when the scenario gives it none), other than the values ``others`` (other facts asked for) and
-    the numbers of the titles among ``others`` and ``titles`` ("Week 39", "Sales 2025"): the
-    readings of it the text offers; a reading and its own rounding ("17.6 (about 18)") are one."""
+    ``shown`` (values the images show), and the numbers of the titles among ``others`` and
+    ``titles`` ("Week 39", "Sales 2025"): the readings of it the text offers; a reading and its
+    own rounding ("17.6 (about 18)") are one; a number near another fact the text does not hold
+    as such is taken as that fact's reading."""
     value = as_number(fact)
     if value is None or not tol.read_tolerance(value):
         return []
-    skip = [x for x in (as_number(o) for o in others) if x is not None and x != value]
+    asked = [x for x in (as_number(o) for o in others) if x is not None and x != value]
+    skip = asked + [x for x in shown if x != value]
     t = canonical_text(without_title_years(text if isinstance(text, str) else json.dumps(text, default=str)))
     for title in sorted({canonical_text(x) for x in [*others, *titles] if isinstance(x, str) and as_number(x) is None
                          and re.search(r"\d", x)}, key=len, reverse=True):
@@ -490,7 +494,7 @@ def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others:
     raws = list(dict.fromkeys(m.group(0) for m in _TEXT_NUMBER.finditer(t)))
     stated = {float(r.replace(",", "")) for r in raws}
     # another fact the text does not hold as such may be what a nearby number reads
-    pending = [o for o in skip if not any(math.isclose(o, x) for x in stated)]
+    pending = [o for o in asked if not any(math.isclose(o, x) for x in stated)]
     near = tol.read_tolerance(value)
     raws = [r for r in raws if tol.within_read(value, float(r.replace(",", "")))
             and not any(math.isclose(float(r.replace(",", "")), o) for o in skip)
