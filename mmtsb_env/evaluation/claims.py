@@ -60,7 +60,7 @@ from typing import Iterable, Sequence
 
 from ..textcache import text_cache
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
-from .values import rounding_of, rounds_to, without_title_years
+from .values import rounding_of, rounds_to, without_title_numbers
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
@@ -163,7 +163,7 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
         return []
     asked = [a for a in allowed if not math.isclose(a, value)]
     skip = asked + [a for a in shown if not math.isclose(a, value)]  # other values, stated as themselves
-    t = without_title_years(mask_titles(text, titles))
+    t = without_title_numbers(mask_titles(text, titles))
     stated = {float(raw.replace(",", "")) for _, _, raw in _values(t)}
     # another value asked for that the text does not state as such may be what a nearby number reads
     pending = [a for a in asked if not any(math.isclose(a, x) for x in stated)]

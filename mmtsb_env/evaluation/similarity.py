@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 from ..textcache import text_cache
 from ..world.clock import parse_datetime
-from .values import canonical_times, rounding_of, without_title_years, words_to_digits
+from .values import canonical_times, rounding_of, without_title_numbers, words_to_digits
 
 NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
 AMOUNT_TOL = 0.005  # half a cent: amounts written to the world must match to the cent
@@ -487,7 +487,7 @@ def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others:
         return []
     asked = [x for x in (as_number(o) for o in others) if x is not None and x != value]
     skip = asked + [x for x in shown if x != value]
-    t = canonical_text(without_title_years(text if isinstance(text, str) else json.dumps(text, default=str)))
+    t = canonical_text(without_title_numbers(text if isinstance(text, str) else json.dumps(text, default=str)))
     for title in sorted({canonical_text(x) for x in [*others, *titles] if isinstance(x, str) and as_number(x) is None
                          and re.search(r"\d", x)}, key=len, reverse=True):
         t = t.replace(title, " ")

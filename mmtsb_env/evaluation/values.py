@@ -125,9 +125,19 @@ def rounding_of(raw: str, other: str) -> bool:
 
 
 _TITLE_YEAR = re.compile(r"\b([A-Z][\w'’-]*) (?:19|20)\d\d\b")
+# nouns that number a place or a period in a name ("Week 33", "Tray 3", "Floor 2", "Grade 7")
+LABEL_NOUNS = ("week", "tray", "table", "group", "floor", "team", "room", "grade", "gate", "pier", "studio", "unit",
+               "level", "row", "zone", "section", "stage", "hall", "building", "block", "aisle", "bay", "platform",
+               "suite", "apt", "locker", "line", "batch", "round", "season", "episode", "chapter", "volume", "issue")
+_LABEL_NUMBER = re.compile(r"\b(" + "|".join(LABEL_NOUNS) + r")\.? ?#?\d+\b", re.IGNORECASE)
 
 
-def without_title_years(text: str) -> str:
-    """``text`` without the years that end a title ("Visitors per Exhibit 2024", "Sales 2025"): a
-    year after a capitalised word is part of a name, not a value read."""
-    return _TITLE_YEAR.sub(r"\1 ", text)
+def without_title_numbers(text: str) -> str:
+    """``text`` without the numbers that are part of a name: a year ending a title ("Visitors per
+    Exhibit 2024") and the number after a noun that numbers a place or period ("Week 33", "Tray
+    3", "Floor 2"). They are names, not values read.
+
+    >>> without_title_numbers("Hours Logged - Week 33: 34 hours; Sales 2025: 25,389; week 3 total 40")
+    'Hours Logged - Week : 34 hours; Sales : 25,389; week  total 40'
+    """
+    return _LABEL_NUMBER.sub(r"\1 ", _TITLE_YEAR.sub(r"\1 ", text))

@@ -256,3 +256,11 @@ def test_a_hyphenated_name_with_one_word_swapped_is_a_misreading():
     assert fact == "Open-Air Food Truck Rally"
     rec = run_episode(s, Replacing(s, {0: s.rounds[0].answer.replace(fact, "Harvest Food Truck Rally")}))
     assert accuracy(rec, s).kind == "wrong_claim"
+
+
+def test_a_label_number_beside_a_value_is_no_second_reading():
+    """extended/1146: "Hours Logged by Project - Week 33: 34 hours" holds 34 ± 1 once (the week is a name)."""
+    tol = Tolerances(read=((34.0, 1.0),))
+    assert facts(["34"], "Hours Logged by Project - Week 33: 34 hours", tol) == 1.0
+    assert facts(["34"], "Hours Logged by Project: 33 or 34 hours", tol) < 1.0
+    assert claim_status("34", ["Week 33 had 34 hours."], tol) == "stated"
