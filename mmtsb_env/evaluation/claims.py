@@ -507,6 +507,16 @@ def asserts(name: str, text: str) -> bool:
     return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
 
 
+# a clause that only names a candidate and says it shares what was said before ("X too", "also X",
+# "same for X", "X as well")
+_SHARES = re.compile(r"^(?:and |or |plus )?(?:also |same (?:for|with|goes for) |likewise )?(?:the )?qqcand\d+qq"
+                     r"(?: (?:too|as well|also|likewise))?[.!]?$")
+
+
+def _shares(clause: str) -> bool:
+    return bool(_SHARES.match(clause)) and bool(re.search(r"\b(?:too|as well|also|likewise|same)\b", clause))
+
+
 _NOT_A_CHOICE = {"it's", "its", "it is", "that's", "thats", "that is", "the one", "is the one", "correct", "matches", "answer",
                  "winner", "first"}
 _ANSWERING = re.compile(r"\b(?:it[’']s|its(?= (?:the )?qqcand)|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
@@ -538,6 +548,8 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
         elif tokens and not has_fact and not context:
             if _ANSWERING.search(clause) or chosen & {w.lower() for w in _SELECTION.findall(clause)}:
                 return False
+            if tokens & firm and _shares(clause):
+                return False  # "Fennel Corner Laundromat too.": the rival gets the fact's claim
             if tokens & firm:
                 other.add(_template(clause))
     if not named:

@@ -236,8 +236,8 @@ def _artifact_text(diff: Mapping[str, Any]) -> str:
 
 def task_items(ev: Evidence) -> str:
     """The items the task itself acts on, one value a line: the values of the rows the expected
-    changes create, and of the rows they update or delete (found by key in the episode's diff,
-    before and after the change). A reply that names them reports the work ("Removed the Poetry
+    changes create, and of the rows they update (as the change left them: an old value replaced
+    is no item) or delete (found by key in the episode's diff). A reply that names them reports the work ("Removed the Poetry
     Slam and the Film Screening"), it does not offer them as rival candidates; a row the episode
     changed that no expected change names (a look-alike) is not one of them."""
     from .entity_diff import _key_column
@@ -248,8 +248,7 @@ def task_items(ev: Evidence) -> str:
         rows: list[Any] = [change.get("row") if op == "create" else change.get("fields")]
         if op in ("update", "delete") and change.get("key") is not None:
             d, kc = ev.diff.get(table) or {}, _key_column(table)
-            pairs = [(u["before"], u["after"]) if isinstance(u, Mapping) else tuple(u) for u in d.get("updated", [])]
-            rows += [r for pair in pairs for r in pair] + list(d.get("deleted", []))
+            rows += [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])] + list(d.get("deleted", []))
             rows = rows[:1] + [r for r in rows[1:] if isinstance(r, Mapping) and str(r.get(kc)) == str(change["key"])]
         for row in rows:
             for col, value in (row or {}).items():

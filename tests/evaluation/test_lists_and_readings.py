@@ -264,3 +264,25 @@ def test_a_label_number_beside_a_value_is_no_second_reading():
     assert facts(["34"], "Hours Logged by Project - Week 33: 34 hours", tol) == 1.0
     assert facts(["34"], "Hours Logged by Project: 33 or 34 hours", tol) < 1.0
     assert claim_status("34", ["Week 33 had 34 hours."], tol) == "stated"
+
+
+def test_a_rival_said_to_share_the_answer_hedges_it():
+    """nominal/0067: "... closes earliest. Fennel Corner Laundromat too." gives the rival the choice."""
+    s = NOMINAL["nominal/0067"]
+    k = next(k for k, r in enumerate(s.rounds) if r.report == ("Copper Gate Laundromat",))
+    answer = s.rounds[k].answer.split(". Saved")[0] + "."
+    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat too."}))
+    assert accuracy(rec, s).kind == "hedged"
+    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat closes later."}))
+    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+
+
+def test_a_value_an_update_replaced_is_no_item_of_the_task():
+    """nominal/0018: the contact row the task rewrites held Esperanza Ravensworth before; listing her
+    with the two contacts the round asks about pads the list."""
+    s = NOMINAL["nominal/0018"]
+    asked = list(s.rounds[0].report)
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and Esperanza Ravensworth."}))
+    assert accuracy(rec, s).kind == "hedged"
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
+    assert accuracy(rec, s).passed
