@@ -240,7 +240,7 @@ class Episode:
         self.started = time.monotonic()
         self._offered: tuple[int, list[dict[str, Any]]] | None = None
         self.entity_scope = resolve_scope(self.config.entity_scope, scenario)
-        self.scorer = EntityScorer(scenario.expected_changes, config=ScoringConfig(scope=self.entity_scope))
+        self.scorer = EntityScorer(scenario.expected_changes, config=ScoringConfig.for_scenario(scenario, scope=self.entity_scope))
         self.f1 = self.scorer.score(self.world).f1
         self.verdict: Verdict | None = None
         self.reward_history: list[dict[str, float]] = []

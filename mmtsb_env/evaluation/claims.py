@@ -60,7 +60,7 @@ from typing import Iterable, Sequence
 
 from ..textcache import text_cache
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
-from .values import rounds_to
+from .values import rounding_of, rounds_to, without_title_numbers
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
@@ -92,7 +92,7 @@ _CONTEXT_START = re.compile(rf"^(?:\(|,?\s*(?:{_CONTEXT_OPENERS})\b)", re.IGNORE
 _SELECTION = re.compile(
     r"\b(?:more|less|most|least|higher|lower|highest|lowest|bigger|biggest|larger|largest|smaller|smallest|cheaper"
     r"|cheapest|pricier|priciest|expensive|earlier|earliest|later|latest|sooner|soonest|first|greater|greatest"
-    r"|fewer|fewest|longer|longest|shorter|shortest|closest|nearest|winner|answer|best|it'?s|it is|that'?s|that is"
+    r"|fewer|fewest|longer|longest|shorter|shortest|closest|nearest|winner|answer|best|it[’']s|it is|that'?s|that is"
     r"|is the one|the one|matches|correct)\b", re.IGNORECASE)
 
 
@@ -128,23 +128,64 @@ def _canon(text: str) -> str:
     return canonical_dates(text)
 
 
-def _matches(fact_value: float, raw: str, integral: bool) -> bool:
+def _matches(fact_value: float, raw: str, integral: bool, read: float = 0.0) -> bool:
+    if read and abs(float(raw.replace(",", "")) - fact_value) <= read + 1e-9:  # a reading within the scenario's tolerance
+        return True
     if integral and "." not in raw:  # counts exactly; a large whole number may be rounded to tens, hundreds...
         return float(raw.replace(",", "")) == fact_value or (abs(fact_value) >= 100 and rounds_to(raw, fact_value))
     return rounds_to(raw, fact_value)
 
 
-def _matching(fact: str, text: str) -> list[tuple[int, int, str]]:
-    """The numbers of ``text`` that state numeric ``fact``: the fact rounded as they are written."""
+def _matching(fact: str, text: str, read: float = 0.0) -> list[tuple[int, int, str]]:
+    """The numbers of ``text`` that state numeric ``fact``: the fact rounded as they are written,
+    or (``read``: the scenario's read tolerance for it) a reading within that tolerance."""
     value = as_number(fact)
     assert value is not None
     integral = "." not in fact
-    return [v for v in _values(text) if _matches(value, v[2], integral)]
+    return [v for v in _values(text) if _matches(value, v[2], integral, read)]
 
 
-def states(fact: str, text: str) -> bool:
+def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), titles: Sequence[str] = (),
+             shown: Iterable[float] = ()) -> list[str]:
+    """The different answers ``text`` gives as readings of numeric ``fact`` within its read
+    tolerance ``read`` (other asked-for values ``allowed`` aside, and the numbers of ``titles`` --
+    "Week 39", "Bakery Sales 2025" -- masked; a reading and its own rounding, "17.6 (about 18)",
+    are one answer). More than one is a spray of guesses, not an answer: a tolerance accepts one
+    careful reading, never several.
+
+    >>> readings("17.8", "The bar is at 17.6 (about 18).", 0.2), readings("17.8", "17.6, 17.8 or 18.0", 0.2)
+    (['17.6'], ['17.6', '17.8', '18.0'])
+    >>> readings("40", "Budget App: 40 hours in Hours Logged - Week 39.", 1.0, titles=["Hours Logged - Week 39"])
+    ['40']
+    """
+    value = as_number(fact)
+    if value is None or not read:
+        return []
+    asked = [a for a in allowed if not math.isclose(a, value)]
+    skip = asked + [a for a in shown if not math.isclose(a, value)]  # other values, stated as themselves
+    t = without_title_numbers(mask_titles(text, titles))
+    stated = {float(raw.replace(",", "")) for _, _, raw in _values(t)}
+    # another value asked for that the text does not state as such may be what a nearby number reads
+    pending = [a for a in asked if not any(math.isclose(a, x) for x in stated)]
+    raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, t, read)
+                              if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)
+                              and (_matches(value, raw, "." not in fact)
+                                   or not any(abs(float(raw.replace(",", "")) - a) <= read for a in pending))))
+    return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
+
+
+def mask_titles(text: str, titles: Sequence[str]) -> str:
+    """``text`` with each title that holds a number blanked out (case-insensitively): a title's own
+    numbers ("Tray 3", "Week 39", "Sales 2025") are not values."""
+    for title in sorted({t for t in titles if re.search(r"\d", t) and re.search(r"[A-Za-z]", t)}, key=len, reverse=True):
+        text = re.sub(re.escape(title), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def states(fact: str, text: str, read: float = 0.0) -> bool:
     """Whether ``text`` states ``fact`` as a value: a number rounded to the precision written
-    (:func:`~.values.rounds_to`), other facts as :func:`fact_in_text` finds them. The judge's test.
+    (:func:`~.values.rounds_to`) or within its read tolerance ``read`` (the scenario's, for a value
+    read off a chart's axis), other facts as :func:`fact_in_text` finds them. The judge's test.
 
     >>> states("22.13", "about $22"), states("22.13", "22.14"), states("2", "two cards")
     (True, False, True)
@@ -153,7 +194,7 @@ def states(fact: str, text: str) -> bool:
     if re.fullmatch(r"\d{7,}", fact) and fact in _digit_strings(text):  # a phone number or code, in any written form
         return True
     if as_number(fact) is not None:
-        return bool(_matching(fact, text))
+        return bool(_matching(fact, text, read))
     return fact_in_text(fact, text)
 
 
@@ -239,7 +280,7 @@ def hedges(text: str) -> bool:
     return _HEDGE.search(canonical_text(text)) is not None
 
 
-def hedges_about(fact: str, sentence: str) -> bool:
+def hedges_about(fact: str, sentence: str, read: float = 0.0) -> bool:
     """Whether a statement of ``fact`` offers doubt about it: a word of doubt anywhere in the
     sentence ("maybe", "I think"), or an alternative ("or", "either") in the clause that states the
     fact or in a clause next to it that opens with one ("Lumen, or Pine"); an "or" elsewhere in
@@ -255,7 +296,7 @@ def hedges_about(fact: str, sentence: str) -> bool:
         return True
     parts = [canonical_text(clause) for clause, _ in clauses(sentence)]
     for k, part in enumerate(parts):
-        if not states(fact, part):
+        if not states(fact, part, read):
             continue
         near = [part] + [p for p in parts[max(0, k - 1):k + 2] if p != part and re.match(r"^(?:or|either)\b", p)]
         if any(_ALTERNATIVE.search(_NOT_ALTERNATIVE.sub(" ", p)) for p in near):
@@ -264,16 +305,19 @@ def hedges_about(fact: str, sentence: str) -> bool:
 
 
 _NEGATION = re.compile(r"\b(?:no|not|isn'?t|wasn'?t|aren'?t|never|instead of|rather than)\b")
-_WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||\bor\b|\band\b)\s*")
+_WORD_LIST_GAP = re.compile(r"\s*(?:/|;|,|\||&|\bor\b|\band\b|\bplus\b|\bas well as\b)\s*")
 _CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
              ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
               "november", "december"))
 
 
-def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Sequence[Sequence[str]] = ()) -> bool:
-    """Whether text ``fact`` stands in ``text`` in a bare list with another reading of it or another
-    member of its pool (weekdays, months, a generator pool): "Lumen Hardware / Lumin Hardware",
-    "Monday / Tuesday / ... / Sunday". Items that are other asked-for values (``exclude``) are fine.
+def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Sequence[Sequence[str]] = (),
+                 rivals: Sequence[str] = ()) -> bool:
+    """Whether text ``fact`` stands in ``text`` in a bare list with another reading of it, another
+    member of its pool (weekdays, months, a generator pool) or one of its ``rivals`` (the other
+    candidates of its kind the answer does not hold): "Lumen Hardware / Lumin Hardware",
+    "Monday / Tuesday / ... / Sunday", "Removed A, B and C" when C was not one of them. Items that
+    are other asked-for values (``exclude``) are fine.
 
     >>> in_text_list("Lumen Hardware", "Lumen Hardware / Lumin Hardware was more expensive.")
     True
@@ -292,11 +336,14 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     mates = {plain(p) for pool in [*pools, *_CALENDAR] if key in {plain(x) for x in pool} for p in pool}
     mates.discard(key)
     allowed = {plain(x) for x in exclude}
+    others = [r for r in (plain(x) for x in rivals) if r and r != key and r not in allowed]
     for sentence in sentences(text):
         items = [plain(p) for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
         for k, item in enumerate(items):
             if not re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", item):
                 continue
+            if others and _bare(item, key) and any(_names_in(items, k, step, others) for step in (-1, 1)):
+                return True  # a rival listed with it
             for j in (k - 1, k + 1):
                 if not 0 <= j < len(items) or not items[j]:
                     continue
@@ -312,6 +359,30 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     return False
 
 
+_LIST_ITEM_WORDS = 6  # an item of a bare list of names is this short; a longer one is a clause
+
+
+def _bare(item: str, name: str) -> bool:
+    """Whether list item ``item`` is just ``name``, with at most two words of its sentence around
+    it and no number ("removed a", "c and d"): a name listed, not a record ("Pine was $20.51")."""
+    return not re.search(r"\d", item) and len(item.split()) <= len(name.split()) + 2
+
+
+def _names_in(items: list[str], k: int, step: int, names: Sequence[str]) -> bool:
+    """Whether the bare list around item ``k`` (walking by ``step`` while the items stay short and
+    say no "not") holds one of ``names``: the whole item, or its start/end at the list's edge
+    ("removed a", "b", "c and d")."""
+    j = k + step
+    while 0 <= j < len(items) and items[j] and not _NEGATION.search(items[j]):
+        item = items[j]
+        if any(item == r or _bare(item, r) and (item.startswith(r + " ") if step > 0 else item.endswith(" " + r)) for r in names):
+            return True
+        if len(item.split()) > _LIST_ITEM_WORDS:
+            return False
+        j += step
+    return False
+
+
 def _misreading(key: str, other: str) -> bool:
     """Whether ``other`` reads like a misreading of name ``key``: as many words, each alike in
     spelling ("Lumin Hardware", "Lumen Hardwares", "Indigo Gate Tailor", "Blue Dog Cafe"), and
@@ -324,7 +395,7 @@ def _misreading(key: str, other: str) -> bool:
     return all(x == y or difflib.SequenceMatcher(None, x, y).ratio() >= 0.55 for x, y in zip(a, b))
 
 
-def near_values(fact: str, text: str, allowed: Iterable[float] = ()) -> list[str]:
+def near_values(fact: str, text: str, allowed: Iterable[float] = (), read: float = 0.0) -> list[str]:
     """The whole numbers ``text`` states within 2 of numeric ``fact`` that do not state it and are
     not other asked-for values: "9 ... 10 ... 11 ... 12" around a count of 11, "$12 ... $13 ...
     $14" around 13.38."""
@@ -334,7 +405,7 @@ def near_values(fact: str, text: str, allowed: Iterable[float] = ()) -> list[str
     allowed = list(allowed)
     out = []
     for _, _, raw in _values(text):
-        if "." in raw or _matches(value, raw, "." not in fact):
+        if "." in raw or _matches(value, raw, "." not in fact, read):
             continue
         v = float(raw.replace(",", ""))
         if 0 < abs(v - value) <= 2 and not any(math.isclose(v, a) for a in allowed) and raw not in out:
@@ -342,13 +413,13 @@ def near_values(fact: str, text: str, allowed: Iterable[float] = ()) -> list[str
     return out
 
 
-def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = ()) -> bool:
+def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = (), read: float = 0.0) -> bool:
     """Whether numeric ``fact`` stands in ``text`` in a bare list or range with another number that
     is not ``allowed`` (the other values asked for): "$13.48 / $13.84", "between 13 and 14"."""
     allowed = list(allowed)
     values = _values(text)
     t = _canon(text)
-    hits = {v for v in _matching(fact, text)}
+    hits = {v for v in _matching(fact, text, read)}
     for i, v in enumerate(values):
         if v not in hits:
             continue
@@ -364,7 +435,7 @@ def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = ()) -> bo
     return False
 
 
-def sprays(text: str, fact: str | None = None) -> bool:
+def sprays(text: str, fact: str | None = None, read: float = 0.0) -> bool:
     """Whether ``text`` makes one single-value statement with different values ("The amount is X."
     repeated with several X, some not small whole numbers, or one of them ``fact``)."""
     seen: dict[str, set[str]] = {}
@@ -385,7 +456,7 @@ def sprays(text: str, fact: str | None = None) -> bool:
     value = as_number(fact) if fact is not None else None
     for variants in seen.values():
         raws = [x for v in variants for x in v.split("|")]
-        if len(variants) > 1 and value is not None and any(_matches(value, x, "." not in str(fact)) for x in raws):
+        if len(variants) > 1 and value is not None and any(_matches(value, x, "." not in str(fact), read) for x in raws):
             return True
         if len(variants) > 1 and any(not (float(x.replace(",", "")).is_integer() and float(x.replace(",", "")) <= 31)
                                      for v in variants for x in v.split("|")):
@@ -436,9 +507,19 @@ def asserts(name: str, text: str) -> bool:
     return bool(text) and any(text_contains(name, clause) for clause, context in clauses(text) if not context)
 
 
+# a clause that only names a candidate and says it shares what was said before ("X too", "also X",
+# "same for X", "X as well")
+_SHARES = re.compile(r"^(?:and |or |plus )?(?:also |same (?:for|with|goes for) |likewise )?(?:the )?qqcand\d+qq"
+                     r"(?: (?:too|as well|also|likewise))?[.!]?$")
+
+
+def _shares(clause: str) -> bool:
+    return bool(_SHARES.match(clause)) and bool(re.search(r"\b(?:too|as well|also|likewise|same)\b", clause))
+
+
 _NOT_A_CHOICE = {"it's", "its", "it is", "that's", "thats", "that is", "the one", "is the one", "correct", "matches", "answer",
                  "winner", "first"}
-_ANSWERING = re.compile(r"\b(?:it'?s|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
+_ANSWERING = re.compile(r"\b(?:it[’']s|its(?= (?:the )?qqcand)|it is|that'?s|that is|the answer|winner|is the one)\b", re.IGNORECASE)
 
 
 def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", also: Sequence[str] = ()) -> bool | None:
@@ -467,6 +548,8 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
         elif tokens and not has_fact and not context:
             if _ANSWERING.search(clause) or chosen & {w.lower() for w in _SELECTION.findall(clause)}:
                 return False
+            if tokens & firm and _shares(clause):
+                return False  # "Fennel Corner Laundromat too.": the rival gets the fact's claim
             if tokens & firm:
                 other.add(_template(clause))
     if not named:
@@ -478,20 +561,30 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
     return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
 
 
+def makes_choice(answer: str) -> bool:
+    """Whether a reference reply picks among candidates: it holds a selection word ("cheapest",
+    "earliest", "more expensive") beyond the plain answering ones ("it's", "first")."""
+    return bool({w.lower() for w in _SELECTION.findall(canonical_text(answer))} - _NOT_A_CHOICE)
+
+
 def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: Sequence[str],
-               allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str]) -> str:
-    if not states(fact, text):
-        return "missing"
+               allowed: Sequence[float], asked: str, others: Sequence[str], also: Sequence[str], read: float = 0.0,
+               titles: Sequence[str] = (), shown: Sequence[float] = ()) -> str:
+    if not states(fact, text) and not (read and readings(fact, text, read, allowed, titles, shown)):
+        return "missing"  # (another value asked for or shown is no reading of this one)
     if is_carpet(text, rules, expected):
         return "carpet"
-    said = [s for s in sentences(text) if states(fact, s)]
-    if any(hedges_about(fact, s) for s in said):
+    said = [s for s in sentences(text) if states(fact, s, read)]
+    if any(hedges_about(fact, s, read) for s in said):
         return "hedged"
     if as_number(fact) is not None:
-        if any(in_candidate_list(fact, s, allowed) for s in said) or sprays(text, fact) or len(near_values(fact, text, allowed)) >= 2:
+        if len(readings(fact, text, read, allowed, titles, shown)) > 1:
+            return "hedged"
+        if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read) \
+                or len(near_values(fact, text, allowed, read)) >= 2:
             return "hedged"
     else:
-        if in_text_list(fact, text, others, _pools()):
+        if in_text_list(fact, text, others, _pools(), rivals):
             return "hedged"
         if (rivals or also) and commits_among(fact, text, rivals, asked, also) is False:
             return "hedged"
@@ -510,15 +603,20 @@ _RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
 def claim_status(fact: str, replies: Iterable[str], tol: Tolerances = DEFAULT_TOLERANCES,
                  rules: ClaimRules = DEFAULT_RULES, expected: int = 0, *, rivals: Sequence[str] = (),
                  allowed: Sequence[float] = (), asked: str = "", others: Sequence[str] = (),
-                 also: Sequence[str] = ()) -> str:
+                 also: Sequence[str] = (), titles: Sequence[str] = (), shown: Sequence[float] = ()) -> str:
     """``"stated"`` when some reply asserts ``fact``; otherwise the best of ``"hedged"`` (only
     mentioned without committing, see the module docstring), ``"carpet"`` (only inside a number
     carpet) or ``"missing"``. A reply that hedges the fact spoils an assertion made elsewhere:
     the claim is then ``"hedged"``. ``expected``: see :func:`is_carpet`; ``rivals``: the other
     candidates of a choice; ``allowed``: the other numbers asked for (a list of them is an answer);
     ``asked``: the reference reply (the choice it makes); ``others``: the other facts asked for;
-    ``also``: candidates the reference reply names too (see :func:`commits_among`)."""
-    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also) for text in replies]
+    ``also``: candidates the reference reply names too (see :func:`commits_among`); ``titles``: the
+    images' titles (their numbers are no readings of a value); ``shown``: the values the images show
+    (another bar's true value beside a reading is context, not a second reading)."""
+    value = as_number(fact)
+    read = tol.read_tolerance(value) if value is not None else 0.0
+    statuses = [_status_in(str(fact), text, rules, expected, rivals, allowed, asked, others, also, read, titles, shown)
+                for text in replies]
     if "hedged" in statuses:
         return "hedged"
     return max(statuses, key=_RANK.__getitem__, default="missing")

@@ -46,7 +46,7 @@ import numpy as np
 from ..scenario.model import ExpectedChange
 from ..world.schema import TABLES
 from ..world.store import TableDiff
-from .similarity import DEFAULT_TOLERANCES, Tolerances, measure_for
+from .similarity import DEFAULT_TOLERANCES, Tolerances, measure_for, scenario_tolerances
 
 OPERATIONS = ("create", "update", "delete")
 OP_KEYS = {"create": "created", "update": "updated", "delete": "deleted"}
@@ -103,6 +103,12 @@ class ScoringConfig:
     def __post_init__(self) -> None:
         if self.scope not in ENTITY_SCOPES:
             raise ValueError(f"scope={self.scope!r} is not valid; choose one of: {', '.join(ENTITY_SCOPES)}")
+
+    @classmethod
+    def for_scenario(cls, scenario: Any, **knobs: Any) -> "ScoringConfig":
+        """The documented evaluator for ``scenario``: its read tolerances (``metadata.value_tolerances``:
+        a chart value read off its axis is right within its tolerance) on the default tolerances."""
+        return cls(tolerances=scenario_tolerances(getattr(scenario, "metadata", None) or {}), **knobs)
 
     def exempt(self, table: str, op: str, changed: Iterable[str] | None = None) -> bool:
         return any(e.covers(table, op, changed) for e in self.exemptions)

@@ -60,6 +60,14 @@ def rounds_reached(log: list[dict[str, Any]]) -> int:
     return (max(seen) + 1) if seen else 0
 
 
+def _metadata(record: Any, scenario: Any) -> dict[str, Any]:
+    """The record's metadata, with the scenario's read tolerances when the scenario is at hand."""
+    meta = dict(field_of(record, "metadata") or {})
+    if scenario is not None and scenario.metadata.get("value_tolerances"):
+        meta["value_tolerances"] = dict(scenario.metadata["value_tolerances"])
+    return meta
+
+
 def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
     """:class:`Evidence` of a recorded episode (``scenario`` adds facts, per-round reports, rounds
     and expectations)."""
@@ -69,7 +77,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
     if scenario is not None:
         expected = [asdict(c) for c in scenario.expected_changes]
         scope = (field_of(record, "metadata") or {}).get("entity_scope", "all")
-        entity = score_changes(scenario.expected_changes, diff, config=ScoringConfig(scope=scope))
+        entity = score_changes(scenario.expected_changes, diff, config=ScoringConfig.for_scenario(scenario, scope=scope))
         facts, n_rounds = list(scenario.facts), len(scenario.rounds)
         reports = [list(r.report) for r in scenario.rounds]
         actions = action_rounds(scenario)
@@ -109,7 +117,7 @@ def evidence_from_record(record: Any, scenario: Any = None) -> Evidence:
         conversation=log,
         image_ids=list(range(len(sources) or len(field_of(record, "images") or []))),
         image_sources=sources,
-        metadata=dict(field_of(record, "metadata") or {}),
+        metadata=_metadata(record, scenario),
         description=description,
         image_url=_url_loader(record),
         reports=reports,

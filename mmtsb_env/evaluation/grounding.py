@@ -82,17 +82,30 @@ class Grounds:
     digits: set[str] = field(default_factory=set)  # long digit strings (phone numbers, codes)
     phrases: list[str] = field(default_factory=list)  # the texts, lower-cased words only (names are looked up here)
     words: set[str] = field(default_factory=set)  # every word of them
+    # (true value, tolerance): values a careful reader reads only to within a tolerance (a bar read
+    # off a chart's axis: the image's ``read_tolerance``, the scenario's ``value_tolerances``)
+    readable: set[tuple[float, float]] = field(default_factory=set)
+    name_words: set[str] = field(default_factory=set)  # the words of the proper names the texts hold
+    shown: set[tuple[str, ...]] = field(default_factory=set)  # the names the images show, as word tuples
 
     @classmethod
-    def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = ()) -> "Grounds":
+    def from_texts(cls, texts: Iterable[str], amounts: Iterable[float] = (), anchors: Iterable[float] | None = None) -> "Grounds":
+        """The grounds of ``texts``, plus arithmetic of ``amounts``: each one's half, the total, and
+        for each pair with one side among ``anchors`` (the amounts asked for and each image's own
+        total; every amount when not given) their sum, difference and ratios. Pairs of two line
+        items are left out: with dozens of them their differences cover most small prices, and a
+        misread "8.08" for 8.80 would pass as one."""
         g = cls()
         for text in texts:
             g.add_text(text)
         amounts = sorted({a for a in amounts if a and not float(a).is_integer()})[:80]
+        keys = set(amounts) if anchors is None else {a for a in anchors if a and not float(a).is_integer()}
         for a in amounts:
             g.add_number(round(a / 2, 2))  # "half is $450.97"
         for i, a in enumerate(amounts):
             for b in amounts[i + 1:]:
+                if a not in keys and b not in keys:
+                    continue
                 g.add_number(round(a + b, 2))
                 g.add_number(round(abs(a - b), 2))
                 for x, y in ((a, b), (b, a)):  # "7.9% more", "92.7% of it", "1.08 times"
@@ -116,6 +129,8 @@ class Grounds:
         if plain:
             self.phrases.append(plain)
             self.words.update(plain.split())
+            for m in _NAME.finditer(str(text)):
+                self.name_words.update(w for w in _plain_words(m.group(0)).split() if w not in _everyday())
         t = _canon(str(text))
         for m in _PHONE.finditer(t):
             self.digits.add("".join(m.groups()))
@@ -138,7 +153,33 @@ class Grounds:
             return True
         if any(f" {key} " in f" {p} " for p in self.phrases):
             return True
-        return all(w in self.words or w in _tool_words() for w in key.split())
+        return all(w in self.words or w in _tool_words() for w in key.split()) and not self.misreads(name)
+
+    def misreads(self, name: str) -> bool:
+        """Whether ``name`` (no true phrase) is a name an image shows with one word swapped:
+        "Bramble Bridge Laundromat" for the sign's "Copper Bridge Laundromat" (words the world uses
+        elsewhere, in another name's place), "Quarry Mill Drugstore" for "Maple Mill Drugstore"."""
+        words = _name_words(name)
+        return any(len(s) == len(words) >= 2 and sum(a != b for a, b in zip(s, words)) == 1 for s in self.shown)
+
+    def claims_a_name(self, name: str) -> bool:
+        """Whether a capitalised phrase a reply states reads as a name of the world's kind: one of
+        its words is a word of the world's names ("... Cafe", "... Hardware", a surname), or an
+        unknown word spelled like one ("Lumin" for "Lumen"). A heading or a pleasantry made of
+        other words ("Great News", "Quick Recap", "Your Weekend Summary") claims no entity."""
+        import difflib
+
+        for w in _plain_words(name).split():
+            if w in self.name_words:
+                return True
+            if len(w) < 4 or w in self.words or w in _tool_words():
+                continue
+            for n in self.name_words:
+                if abs(len(n) - len(w)) <= 2 and n[0] == w[0]:
+                    m = difflib.SequenceMatcher(None, w, n)
+                    if m.quick_ratio() >= 0.8 and m.ratio() >= 0.8:
+                        return True
+        return False
 
     def supports(self, raw: str) -> bool:
         """Whether the number written as ``raw`` is a true number rounded as written."""
@@ -146,15 +187,28 @@ class Grounds:
         d = decimals(raw)
         if d < 4 and (d, round(value, d)) in self.rounded:
             return True
+        if any(abs(value - v) <= t + 1e-9 for v, t in self.readable):
+            return True
         if d == 0 and value % 10 == 0:
             return any(rounds_to(raw, v) for v in self.numbers if abs(v - value) <= 0.01 * abs(value))
         return any(math.isclose(v, value, abs_tol=1e-9) for v in self.numbers)
+
+
+def _name_words(text: str) -> tuple[str, ...]:
+    """A name's words, a hyphenated word as one ("Open-Air Food Truck Rally": four words)."""
+    t = unicodedata.normalize("NFKD", text)
+    return tuple(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", "".join(c for c in t if not unicodedata.combining(c)).casefold()))
 
 
 def _plain_words(text: str) -> str:
     t = unicodedata.normalize("NFKD", text)
     t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
     return " ".join(re.findall(r"[a-z0-9]+", t))
+
+
+@lru_cache(maxsize=1)
+def _everyday() -> frozenset[str]:
+    return frozenset(_plain_words(_EVERYDAY).split())
 
 
 @lru_cache(maxsize=1)
@@ -177,7 +231,9 @@ _EVERYDAY = ("I the a an it its it's my your our this that these those here ther
              "let me know if you we they he she him her them us need anything else thanks thank hope helps help have has "
              "had was is are be been will would can could should all any more most new now just also only then than "
              "what which who when where why how with without for from to of in on at by about into over under up down "
-             "out off again today tomorrow yesterday good great happy best regards hi hello dear team")
+             "out off again today tomorrow yesterday good great happy best regards hi hello dear team "
+             "day week weekend morning afternoon evening news quick recap summary overview update updates changes "
+             "details result results next steps all set complete completed success successfully")
 # a proper name: two or more capitalised words (small joining words allowed between them)
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
 _OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
@@ -200,6 +256,31 @@ def stated_names(text: str) -> list[str]:
                 words = words[1:]
             if sum(1 for w in words if w[:1].isupper()) >= 2 and " ".join(words) not in out:
                 out.append(" ".join(words))
+    return out
+
+
+_HEADING = re.compile(r"[\s#>*_•-]*([A-Z][\w'’&-]*(?:\s+[\w'’&-]+){1,5}?)[\s*_]*(!|:|\s[-—–]\s|$)")
+
+
+def headings(text: str) -> list[str]:
+    r"""Capitalised phrases a text uses as headings or exclamations, not as statements about an
+    entity: a phrase opening a line or following a heading, ended by "!", or by ":" or a dash with
+    no number in what follows it up to the sentence's end, or making a whole line ("## Next
+    Steps", "**Quick Recap:** all done", "Great News! ...").
+
+    >>> headings("Great News! Quick Recap: all done.\n## Next Steps\nRed Barn Diner: $13.48")
+    ['Great News', 'Quick Recap', 'Next Steps']
+    """
+    out: list[str] = []
+    for line in text.splitlines():
+        pos = 0
+        while (m := _HEADING.match(line, pos)) is not None:
+            end = m.group(2)
+            after = re.split(r"(?<=[.!?])\s", line[m.end():], maxsplit=1)[0]
+            if end != "!" and end and re.search(r"\d", after):
+                break  # "Lumen Hardware: $22.13" labels a value
+            out.append(m.group(1).strip())
+            pos = m.end()
     return out
 
 
@@ -251,10 +332,15 @@ def ungrounded(text: str, grounds: Grounds) -> list[str]:
             ok = value in grounds.digits or any(value in d or d in value for d in grounds.digits)
         if not ok and value not in bad:
             bad.append(value)
+    heads = set(headings(text))
     for name in stated_names(text):  # a sentence's first word is capitalised anyway: "Saved Blue Door Cafe"
-        rest = name.split(" ", 1)[1] if " " in name else ""
-        if not grounds.names(name) and not (" " in rest and grounds.names(rest)) and name not in bad:
-            bad.append(name)
+        first, _, rest = name.partition(" ")
+        verb = _plain_words(first) in _tool_words() | _everyday() and _plain_words(first) not in grounds.name_words
+        if grounds.names(name) or (verb and " " in rest and grounds.names(rest)) or name in bad:
+            continue
+        if name in heads and not grounds.claims_a_name(name):
+            continue  # a heading or a pleasantry ("Great News!", "Quick Recap:"), not an entity
+        bad.append(name)
     return bad
 
 
@@ -293,9 +379,11 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     from .claims import sentences
     from .similarity import canonical_text
 
+    image_facts = list(image_facts)
     items = _item_values(image_facts)
     if not items:
         return []
+    readable = read_values(image_facts)
     labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
     out: list[str] = []
     for sentence in sentences(statements(text)):
@@ -315,7 +403,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             if m is None or m.start() >= stop or "." in m.group(0):
                 continue
             value = float(m.group(0).replace(",", ""))
-            if value <= SMALL_WHOLE and value not in values and m.group(0) not in out:
+            read = any(abs(value - v) <= t + 1e-9 for v, t in readable if v in values)  # within a chart's read tolerance
+            if value <= SMALL_WHOLE and value not in values and not read and m.group(0) not in out:
                 out.append(m.group(0))
     return out
 
@@ -437,7 +526,47 @@ def episode_grounds(ev: Any) -> Grounds:
             texts.append(str(e.get("content") or ""))
     texts += list(_flatten(ev.image_facts))
     asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
-    return Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked)
+    anchors = asked + [float(x) for x in _looked_up(ev)] + [a for facts in ev.image_facts for a in image_amounts([_top_level(facts)])]
+    g = Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked, anchors)
+    g.readable = read_values(ev.image_facts, ev.metadata)
+    g.shown = {_name_words(t) for t in shown_texts(ev.image_facts) if len(_name_words(t)) >= 2}
+    return g
+
+
+def image_values(image_facts: Iterable[Any]) -> list[float]:
+    """Every value an item of an image has (each bar of a chart, each line of a receipt)."""
+    return sorted({v for values in _item_values(list(image_facts)).values() for v in values})
+
+
+def _top_level(facts: Any) -> Any:
+    """An image's own values (its total, its amount), without the lists of items it shows."""
+    return {k: v for k, v in facts.items() if not isinstance(v, (list, dict))} if isinstance(facts, dict) else {}
+
+
+def _looked_up(ev: Any) -> list[str]:
+    """The non-whole amounts the expected changes write (read or computed values)."""
+    out = []
+    for change in ev.expected_changes:
+        for value in ((change.get("row") if change.get("operation") == "create" else change.get("fields")) or {}).values():
+            if isinstance(value, float) and not value.is_integer():
+                out.append(repr(value))
+    return out
+
+
+def read_values(image_facts: Iterable[Any], metadata: Any = None) -> set[tuple[float, float]]:
+    """``(true value, tolerance)`` of every value a careful reader reads only to within a
+    tolerance: each item an image shows with a ``read_tolerance`` (a chart read off its axis),
+    and the scenario's ``value_tolerances`` (those values and what is computed from them)."""
+    from .similarity import read_tolerances
+
+    out = set(read_tolerances(metadata or {}))
+    for facts in image_facts:
+        tol = facts.get("read_tolerance") if isinstance(facts, dict) else None
+        if not isinstance(tol, (int, float)) or isinstance(tol, bool) or tol <= 0:
+            continue
+        for value in _item_values([facts]).values():
+            out |= {(v, float(tol)) for v in value}
+    return out
 
 
 def _plain_float(text: Any) -> float | None:

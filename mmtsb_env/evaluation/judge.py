@@ -36,11 +36,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges,
+from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges, makes_choice,
                      in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
-from .grounding import episode_grounds, misbound, rivals_of, shown_texts, ungrounded, written_values
+from .grounding import episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, written_values
 from .entity_diff import EntityScore
-from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, is_id_column, is_placeholder, phrase_pools,
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
+                         readings, scenario_tolerances,
                          text_contains)
 
 __all__ = ["CRITERIA", "Criterion", "Evidence", "RubricJudge", "Verdict", "fact_in_text", "normalise", "numbers_in"]
@@ -233,6 +234,31 @@ def _artifact_text(diff: Mapping[str, Any]) -> str:
     return "\n".join(_ISO_DATETIME.sub(r"\1 \2", p) for p in parts)
 
 
+def task_items(ev: Evidence) -> str:
+    """The items the task itself acts on, one value a line: the values of the rows the expected
+    changes create, and of the rows they update (as the change left them: an old value replaced
+    is no item) or delete (found by key in the episode's diff). A reply that names them reports the work ("Removed the Poetry
+    Slam and the Film Screening"), it does not offer them as rival candidates; a row the episode
+    changed that no expected change names (a look-alike) is not one of them."""
+    from .entity_diff import _key_column
+
+    lines: list[str] = []
+    for change in ev.expected_changes:
+        table, op = str(change.get("table")), change.get("operation")
+        rows: list[Any] = [change.get("row") if op == "create" else change.get("fields")]
+        if op in ("update", "delete") and change.get("key") is not None:
+            d, kc = ev.diff.get(table) or {}, _key_column(table)
+            rows += [u["after"] if isinstance(u, Mapping) else u[1] for u in d.get("updated", [])] + list(d.get("deleted", []))
+            rows = rows[:1] + [r for r in rows[1:] if isinstance(r, Mapping) and str(r.get(kc)) == str(change["key"])]
+        for row in rows:
+            for col, value in (row or {}).items():
+                if is_id_column(col) or isinstance(value, bool):
+                    continue
+                items = value if isinstance(value, list) else [value]
+                lines += [str(x) for x in items if isinstance(x, str) and x.strip()]
+    return "\n".join(dict.fromkeys(lines))
+
+
 def _looked_up_numbers(ev: Evidence) -> list[str]:
     """The decimal numbers of the expected changes' values (amounts read or computed, never ids)."""
     found: list[str] = []
@@ -361,6 +387,10 @@ class RubricJudge:
         self.tolerances = tolerances
         self.claims = claims
 
+    def tolerances_of(self, ev: Evidence) -> Tolerances:
+        """The judge's tolerances with the scenario's read tolerances (``metadata.value_tolerances``)."""
+        return scenario_tolerances(ev.metadata, self.tolerances)
+
     def evaluate(self, ev: Evidence) -> Verdict:
         attempts = self.attempts(ev)
         checks = self.value_checks(ev, attempts)
@@ -402,7 +432,7 @@ class RubricJudge:
                 actual = self._actual_values(ev, g, j) or {}
                 want = self._expected_values(ev, g, i)
                 cols = compare_columns(want, actual, change.get("measures") or {}, g.table,
-                                       skip_empty=g.operation == "create", tol=self.tolerances)
+                                       skip_empty=g.operation == "create", tol=self.tolerances_of(ev))
                 out.append((g, i, cols, actual))
         return out
 
@@ -436,7 +466,7 @@ class RubricJudge:
         if isinstance(got, str) and is_placeholder(got) and not (isinstance(want, str) and is_placeholder(want)):
             return False, f"placeholder {got.strip()[:30]!r}", True
         if measure == "facts":
-            found, n, extras = facts_counts(want, got)
+            found, n, extras = facts_counts(want, got, self.tolerances_of(ev))
             if found == n and not extras:
                 items = [str(x) for x in (want if isinstance(want, list) else [want]) if x not in (None, "")]
                 why = self._uncommitted(items, got if isinstance(got, str) else json.dumps(got, default=str), ev)
@@ -449,7 +479,7 @@ class RubricJudge:
             return False, f"{measure} {score:.2f}", False
         if isinstance(want, str) and got is not None:
             text = str(got)
-            lost = [n for n in numbers_in(want) if not text_contains(n, text)]
+            lost = [n for n in numbers_in(want) if not holds_fact(n, text, self.tolerances_of(ev), numbers_in(want))]
             if lost:
                 return False, f"number(s) {', '.join(lost)} not in the text", False
             if hedges(text) and not hedges(want):
@@ -475,6 +505,10 @@ class RubricJudge:
         ``""``."""
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
+        tol = self.tolerances_of(ev)
+        sprayed = [x for x in items if len(readings(x, text, tol, items, shown_texts(ev.image_facts), image_values(ev.image_facts))) > 1]
+        if sprayed:
+            return f"the text offers several readings of {_brief(sprayed, 2)}"
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
         if listed:
             return f"the text lists other readings with {_brief(listed, 2)}"
@@ -605,7 +639,8 @@ class RubricJudge:
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
         unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
-                   if claim_status(n, texts, self.tolerances, self.claims, numeric, allowed=allowed) == "hedged"]
+                   if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
+                                   titles=shown_texts(ev.image_facts), shown=image_values(ev.image_facts)) == "hedged"]
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
@@ -649,12 +684,21 @@ class RubricJudge:
         numeric = self._n_numeric(ev)
         allowed = self._allowed_numbers(ev)
         every_fact = [*ev.facts, *(x for r in ev.reports for x in r)]
+        acted = task_items(ev)
+        tol = self.tolerances_of(ev)
+        titles, values = shown_texts(ev.image_facts), image_values(ev.image_facts)
 
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
-            rivals = [r for r in candidates if not asserts(r, answer)]
-            got = [claim_status(fact, [text], self.tolerances, self.claims, numeric, rivals=rivals, allowed=allowed,
-                                asked=answer, others=[x for x in every_fact if x != fact],
+            # A candidate the reference reply asserts is part of the answer. When the round asks for
+            # several values of the fact's kind (two events, three tasks: a list) and its reference
+            # reply picks none ("the two cheapest" does), so is an item the task acts on ("these are
+            # all of them"); otherwise every other candidate stays a rival however the task uses it
+            # ("one of these").
+            listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
+            rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
+            got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
+                                asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
             if first:  # a round's answer: the first round that mentions it decides

@@ -41,7 +41,7 @@ from typing import Any, Callable
 from ..textcache import text_cache
 from ..world import pools
 from ..world.clock import parse_datetime
-from .values import canonical_times, words_to_digits
+from .values import canonical_times, rounding_of, without_title_numbers, words_to_digits
 
 NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
 AMOUNT_TOL = 0.005  # half a cent: amounts written to the world must match to the cent
@@ -57,15 +57,52 @@ class Tolerances:
     explicitly named ``numeric`` measure. Integers (ids, counts, quantities) always compare
     exactly. ``datetime_tol`` is the largest gap between two instants that still counts as the
     same time.
+
+    ``read`` holds the scenario's **read tolerances** (``metadata.value_tolerances``): ``(true
+    value, tolerance)`` for values a careful reader can only read to within a tolerance (a bar
+    read off a chart's axis) or that are computed from such values. A number within its value's
+    tolerance counts as that value, in the world and in replies; values without one keep the
+    rules above.
     """
 
     rel_tol: float = NUMERIC_REL_TOL
     abs_tol: float = 1e-9
     datetime_tol: timedelta = DATETIME_TOL
     amount_tol: float = AMOUNT_TOL
+    read: tuple[tuple[float, float], ...] = ()
+
+    def read_tolerance(self, value: float) -> float:
+        """How far off a reading of true ``value`` may be (0 when the scenario gives no tolerance)."""
+        return max((t for v, t in self.read if math.isclose(v, value, abs_tol=1e-9)), default=0.0)
+
+    def within_read(self, expected: float, actual: float) -> bool:
+        """Whether ``actual`` is a reading of ``expected`` within the scenario's tolerance for it."""
+        t = self.read_tolerance(expected)
+        return t > 0 and abs(actual - expected) <= t + 1e-9
 
 
 DEFAULT_TOLERANCES = Tolerances()
+
+
+def read_tolerances(metadata: Any) -> tuple[tuple[float, float], ...]:
+    """``Tolerances.read`` from a scenario's ``metadata.value_tolerances`` (``{"1,883": 50.0}``);
+    entries that are not a number with a positive tolerance are skipped."""
+    raw = metadata.get("value_tolerances") if isinstance(metadata, dict) else None
+    out = []
+    for value, tol in (raw or {}).items() if isinstance(raw, dict) else ():
+        v, t = as_number(value), as_number(tol)
+        if v is not None and t is not None and t > 0:
+            out.append((v, t))
+    return tuple(sorted(out))
+
+
+def scenario_tolerances(metadata: Any, base: "Tolerances | None" = None) -> "Tolerances":
+    """``base`` (the defaults) with the read tolerances of a scenario's metadata."""
+    from dataclasses import replace
+
+    base = base or DEFAULT_TOLERANCES
+    read = read_tolerances(metadata)
+    return replace(base, read=read) if read else base
 Measure = Callable[..., float]
 
 # ---------------------------------------------------------------------------------------------
@@ -369,6 +406,8 @@ def _canon(x: Any) -> str:
 
 
 def numbers_close(expected: float, actual: float, tol: Tolerances = DEFAULT_TOLERANCES, *, integral: bool = False) -> bool:
+    if tol.within_read(expected, actual):
+        return True
     if integral:
         return expected == actual
     return math.isclose(expected, actual, rel_tol=tol.rel_tol, abs_tol=tol.abs_tol)
@@ -404,6 +443,8 @@ def exact(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> f
         ne, na = as_number(expected), as_number(actual)
         if ne is None or na is None:
             return 0.0
+        if tol.within_read(ne, na):
+            return 1.0
         if _is_integral(expected) and _is_integral(actual):
             return 1.0 if ne == na else 0.0
         return 1.0 if abs(ne - na) <= tol.amount_tol + tol.abs_tol else 0.0
@@ -429,6 +470,47 @@ def close(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> f
     if ne is None or na is None:
         return exact(expected, actual, tol)
     return 1.0 if abs(ne - na) <= 0.01 or numbers_close(ne, na, tol) else 0.0
+
+
+_TEXT_NUMBER = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")
+
+
+def readings(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others: Any = (), titles: Any = (),
+             shown: Any = ()) -> list[str]:
+    """The different numbers ``text`` states within the read tolerance of numeric ``fact`` (empty
+    when the scenario gives it none), other than the values ``others`` (other facts asked for) and
+    ``shown`` (values the images show), and the numbers of the titles among ``others`` and
+    ``titles`` ("Week 39", "Sales 2025"): the readings of it the text offers; a reading and its
+    own rounding ("17.6 (about 18)") are one; a number near another fact the text does not hold
+    as such is taken as that fact's reading."""
+    value = as_number(fact)
+    if value is None or not tol.read_tolerance(value):
+        return []
+    asked = [x for x in (as_number(o) for o in others) if x is not None and x != value]
+    skip = asked + [x for x in shown if x != value]
+    t = canonical_text(without_title_numbers(text if isinstance(text, str) else json.dumps(text, default=str)))
+    for title in sorted({canonical_text(x) for x in [*others, *titles] if isinstance(x, str) and as_number(x) is None
+                         and re.search(r"\d", x)}, key=len, reverse=True):
+        t = t.replace(title, " ")
+    raws = list(dict.fromkeys(m.group(0) for m in _TEXT_NUMBER.finditer(t)))
+    stated = {float(r.replace(",", "")) for r in raws}
+    # another fact the text does not hold as such may be what a nearby number reads
+    pending = [o for o in asked if not any(math.isclose(o, x) for x in stated)]
+    near = tol.read_tolerance(value)
+    raws = [r for r in raws if tol.within_read(value, float(r.replace(",", "")))
+            and not any(math.isclose(float(r.replace(",", "")), o) for o in skip)
+            and (math.isclose(float(r.replace(",", "")), value) or not any(abs(float(r.replace(",", "")) - o) <= near for o in pending))]
+    return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
+
+
+def holds_fact(fact: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES, others: Any = ()) -> bool:
+    """Whether ``text`` holds ``fact`` (:func:`text_contains`); for a value the scenario gives a
+    read tolerance: whether it states exactly one reading of it within that tolerance (a spray of
+    readings holds none)."""
+    if as_number(fact) is not None and tol.read_tolerance(as_number(fact)):
+        n = len(readings(fact, text, tol, others))
+        return n == 1 or (n == 0 and text_contains(fact, text))
+    return text_contains(fact, text)
 
 
 def datetime_equal(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> float:
@@ -489,7 +571,7 @@ def phrase_pools() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(getattr(pools, name)) for name in _POOL_NAMES)
 
 
-def facts_counts(expected: Any, actual: Any) -> tuple[int, int, list[str]]:
+def facts_counts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> tuple[int, int, list[str]]:
     """(facts found, facts expected, extra items) of a ``facts`` column: the extra items are the
     phrases of a pool some expected fact comes from that the text names although no expected fact
     is that phrase (``"water the ferns"`` in a list of errands the image does not show)."""
@@ -497,7 +579,7 @@ def facts_counts(expected: Any, actual: Any) -> tuple[int, int, list[str]]:
     items = [items] if not isinstance(items, list) else items
     items = [str(x) for x in items if not _empty(x)]
     text = actual if isinstance(actual, str) else ("" if actual is None else json.dumps(actual, ensure_ascii=False, default=str))
-    found = sum(1 for f in items if text_contains(f, text))
+    found = sum(1 for f in items if holds_fact(f, text, tol, items))
     wanted = {canonical_text(f) for f in items}
     extras: list[str] = []
     for pool in phrase_pools():
@@ -514,7 +596,7 @@ def facts(expected: Any, actual: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> f
     items* the text names -- phrases of the same pool no expected fact is (:func:`facts_counts`),
     so writing a whole pool of errands scores below writing the ones the image shows. For free
     text whose wording is free but whose content is not ("the summary names the store and the total")."""
-    found, n, extras = facts_counts(expected, actual)
+    found, n, extras = facts_counts(expected, actual, tol)
     if not n:
         return 1.0
     if not found:
@@ -634,4 +716,8 @@ def measure_for(column: str, expected: Any, explicit: str | None, tol: Tolerance
     fn = measure_named(explicit) if explicit is not None else default_measure(column, expected)
     if fn is ignore:
         return None
+    if tol is not None and tol.read and is_id_column(column):  # a read tolerance is for values read, never for ids
+        from dataclasses import replace
+
+        tol = replace(tol, read=())
     return _bind(fn, tol)

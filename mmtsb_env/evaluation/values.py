@@ -115,3 +115,29 @@ def rounds_to(raw: str, truth: float, rel_tol: float = 0.01) -> bool:
         zeros = len(str(int(abs(value)))) - len(str(int(abs(value))).rstrip("0"))
         return any(round(truth, -k) == value for k in range(1, zeros + 1)) and abs(value - truth) <= rel_tol * abs(truth)
     return False
+
+
+def rounding_of(raw: str, other: str) -> bool:
+    """Whether number ``raw`` is number ``other`` rounded, and not the reverse: "18" of "17.6",
+    "25,400" of "25,389" (two readings of one answer, not two answers)."""
+    a, b = float(raw.replace(",", "")), float(other.replace(",", ""))
+    return raw != other and rounds_to(raw, b) and not rounds_to(other, a)
+
+
+_TITLE_YEAR = re.compile(r"\b([A-Z][\w'’-]*) (?:19|20)\d\d\b")
+# nouns that number a place or a period in a name ("Week 33", "Tray 3", "Floor 2", "Grade 7")
+LABEL_NOUNS = ("week", "tray", "table", "group", "floor", "team", "room", "grade", "gate", "pier", "studio", "unit",
+               "level", "row", "zone", "section", "stage", "hall", "building", "block", "aisle", "bay", "platform",
+               "suite", "apt", "locker", "line", "batch", "round", "season", "episode", "chapter", "volume", "issue")
+_LABEL_NUMBER = re.compile(r"\b(" + "|".join(LABEL_NOUNS) + r")\.? ?#?\d+\b", re.IGNORECASE)
+
+
+def without_title_numbers(text: str) -> str:
+    """``text`` without the numbers that are part of a name: a year ending a title ("Visitors per
+    Exhibit 2024") and the number after a noun that numbers a place or period ("Week 33", "Tray
+    3", "Floor 2"). They are names, not values read.
+
+    >>> without_title_numbers("Hours Logged - Week 33: 34 hours; Sales 2025: 25,389; week 3 total 40")
+    'Hours Logged - Week : 34 hours; Sales : 25,389; week  total 40'
+    """
+    return _LABEL_NUMBER.sub(r"\1 ", _TITLE_YEAR.sub(r"\1 ", text))

@@ -75,13 +75,7 @@ def _scenario(challenge):
     pytest.fail(f"no {challenge} scenario of the new recipe in 40 seeds")
 
 
-# Known judge false negative (issue #31, left open): after the goal change this recipe's oracle reply lists the
-# events it fixed, and the hedging rule reads two event names in one reply as rival candidates.
-JUDGE_LIST_FALSE_NEGATIVE = pytest.mark.xfail(strict=True, reason="the judge reads a list of fixed events as rival "
-                                              "candidates ('no committed answer'); open in #31")
-
-
-@pytest.mark.parametrize("challenge", ["none", "state_mutation", pytest.param("goal_change", marks=JUDGE_LIST_FALSE_NEGATIVE)])
+@pytest.mark.parametrize("challenge", ["none", "state_mutation", "goal_change"])
 def test_a_new_validate_recipe_is_a_few_lines_of_data(venue_recipe, challenge):
     assert venue_recipe.supports == ("none", "goal_change", "state_mutation") and not venue_recipe.offers("mistake")
     s = _scenario(challenge)

@@ -1,0 +1,288 @@
+"""Issue #31: list answers ("these are all of them" vs "one of these") and read tolerances (a value
+read off a chart's axis is right within the scenario's tolerance for it, and only one reading counts)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.baselines import OracleAgent
+from mmtsb_env.evaluation import RubricJudge
+from mmtsb_env.evaluation.claims import claim_status, commits_among
+from mmtsb_env.evaluation.evidence import evidence_from_record
+from mmtsb_env.evaluation.similarity import DEFAULT_TOLERANCES, Tolerances, facts
+from mmtsb_env.runner import run_episode
+
+NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+
+
+class Replacing(OracleAgent):
+    """The oracle, with some rounds' closing message replaced and a value rewritten everywhere."""
+
+    def __init__(self, scenario, replies=None, swap=None):
+        super().__init__([scenario])
+        self.replies, self.swap = dict(replies or {}), swap
+
+    def act(self, obs, info):
+        action = super().act(obs, info)
+        r = info.get("round_index", 0)
+        if not action.lstrip().startswith("{") and r in self.replies:
+            return self.replies.pop(r)
+        return self.swap(action) if self.swap else action
+
+
+def accuracy(rec, scenario, **changes):
+    ev = evidence_from_record(rec, scenario)
+    for k, v in changes.items():
+        setattr(ev, k, v)
+    return RubricJudge().information_accuracy(ev)
+
+
+# -- list answers ------------------------------------------------------------------------------
+
+
+def test_a_possessive_its_is_not_a_clause_that_answers():
+    """The recorded false negative: "'X' already had its address" read as "it's X" (an answering clause)."""
+    reply = ("Removed 'Moonlight Poetry Slam'. 'Neighborhood Chess Tournament' already had its address. "
+             "Removed 'Sunrise Film Screening'. 'Midnight Craft Market' already had its address.")
+    assert commits_among("Moonlight Poetry Slam", reply, [], "Removed them.",
+                         ["Neighborhood Chess Tournament", "Midnight Craft Market"]) is not False
+    assert commits_among("Lumen Hardware", "It's Pine Street Books. The more expensive one was Lumen Hardware.",
+                         ["Pine Street Books"]) is False
+    assert commits_among("Lumen Hardware", "It’s Pine Street Books. The more expensive one was Lumen Hardware.",
+                         ["Pine Street Books"]) is False
+    # "its" right before a candidate is a typo of "it's", not a possessive
+    assert commits_among("Lumen Hardware", "Its Pine Street Books. The more expensive one was Lumen Hardware.",
+                         ["Pine Street Books"]) is False
+
+
+@pytest.fixture(scope="module")
+def venue_goal_change():
+    """A composed validate recipe with a goal change (tests/generation/test_recipe_rows.py's), played
+    by the oracle; the goal change removes the four events the user had fixed."""
+    from tests.generation import test_recipe_rows as T
+    from mmtsb_env.generation import db_recipes as R
+    from mmtsb_env.generation.db_base import ABOUT, About
+
+    mp = pytest.MonkeyPatch()
+    mp.setitem(ABOUT, "VenueValidate", About(
+        "VenueValidate", "validate", "event_poster", ("calendar",), without=("error_correction",), mutable=True,
+        ask="These posters are for events in my calendar. Check {ref} and give every event that has no address the poster's venue."))
+    mp.setitem(R.RECIPES, "validate", (T.check_recipe(T.VENUES, T.__name__),))
+    try:
+        s = T._scenario("goal_change")
+    finally:
+        mp.undo()
+    removed = [c.key for c in s.expected_changes if c.operation == "delete"]
+    return s, removed
+
+
+def _titles(s, keys):
+    rows = {e["calendar_event_id"]: e["title"] for e in s.initial_entities["calendar.events"]}
+    return [rows[k] for k in keys]
+
+
+def test_a_reply_listing_every_item_the_task_removed_commits(venue_goal_change):
+    s, removed = venue_goal_change
+    gone = _titles(s, removed)
+    assert len(gone) >= 3
+    shown = [im.facts["label"] for im in s.images]
+    kept = [x for x in shown if x not in gone]  # checked, already right: not removed
+    last = len(s.rounds) - 1
+    asked = [gone[:2] if k == last else [] for k in range(len(s.rounds))]  # the round asks which events went
+
+    def judged(reply):
+        rec = run_episode(s, Replacing(s, {last: reply}))
+        return accuracy(rec, s, reports=asked)
+
+    complete = f"Removed {', '.join(gone[:-1])} and {gone[-1]}."
+    assert judged(complete).passed, judged(complete).reason
+    with_context = f"Removed {gone[0]} and {gone[1]}. {kept[0]} already had its address, so it stays."
+    assert judged(with_context).passed
+    # a look-alike or an item the task did not act on, listed the same way, is a rival candidate
+    padded = f"Removed {', '.join(gone)} and {kept[0]}."
+    assert judged(padded).kind == "hedged"
+    misread = gone[0] + "s"
+    assert judged(f"Removed {gone[0]} / {misread}, {', '.join(gone[1:])}.").kind == "hedged"
+
+
+def test_a_round_that_picks_among_the_items_keeps_them_rivals(venue_goal_change):
+    """Several values asked, but the reference reply makes a choice ("the two earliest"): every
+    item the task acted on that the answer does not hold stays a rival."""
+    s, removed = venue_goal_change
+    gone = _titles(s, removed)
+    last = len(s.rounds) - 1
+    rec = run_episode(s, Replacing(s, {last: f"Removed {', '.join(gone[:-1])} and {gone[-1]}."}))
+    asked = [gone[:2] if k == last else [] for k in range(len(s.rounds))]
+    answers = [r.answer for r in s.rounds]
+    answers[last] = f"The two earliest were {gone[0]} and {gone[1]}."
+    assert accuracy(rec, s, reports=asked).passed
+    assert accuracy(rec, s, reports=asked, answers=answers).kind == "hedged"
+
+
+def test_a_rival_joined_by_plus_or_ampersand_is_listed(venue_goal_change):
+    s, removed = venue_goal_change
+    gone = _titles(s, removed)
+    kept = [im.facts["label"] for im in s.images if im.facts["label"] not in gone]
+    last = len(s.rounds) - 1
+    asked = [gone[:2] if k == last else [] for k in range(len(s.rounds))]
+    for joint in (" plus ", " & ", " as well as "):
+        rec = run_episode(s, Replacing(s, {last: f"Removed {gone[0]}, {gone[1]}{joint}{kept[0]}."}))
+        assert accuracy(rec, s, reports=asked).kind == "hedged", joint
+
+
+def test_rival_candidates_for_one_asked_value_still_fail():
+    """nominal/0022 round 1 asks which event is first; another event the task writes into a later
+    artifact is still a rival there ("one of these"), not part of a list."""
+    s = NOMINAL["nominal/0022"]
+    (first, day), rival = s.rounds[0].report, "Open-Air Poetry Slam"
+    ok = run_episode(s, Replacing(s, {0: f"{first} on {day} is the first event. I set the reminder."}))
+    assert ok.passed
+    both = run_episode(s, Replacing(s, {0: f"{first} is on {day}. {rival} is on 2026-05-15. I set the reminder."}))
+    assert accuracy(both, s).kind == "hedged"
+
+
+# -- read tolerances --------------------------------------------------------------------------
+
+def _swap(true, reading):
+    """An action rewriter: every written form of ``true`` ("9,570", "9570", "9570.0") becomes the
+    same form of ``reading``."""
+    plain, read_plain = true.replace(",", ""), reading.replace(",", "")
+    forms = {true: reading, plain: read_plain, plain + ".0": read_plain + ".0", plain + ".00": read_plain + ".00"}
+    pattern = re.compile(r"(?<![\d.,])(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")(?![\d]|\.\d)")
+    return lambda action: pattern.sub(lambda m: forms[m.group(0)], action)
+
+
+@pytest.mark.parametrize("sid,true,close,far", [
+    ("nominal/0217", "25,389", "25,000", "27,000"),  # a bar read off its axis (tolerance 1,000)
+    ("nominal/0048", "9,570", "9,550", "9,500"),  # a sum of values read off their axes (tolerance 30)
+])
+def test_a_reading_within_the_scenarios_tolerance_is_right_and_one_outside_is_not(sid, true, close, far):
+    s = NOMINAL[sid]
+    tol = s.metadata["value_tolerances"][true]
+    assert abs(float(close.replace(",", "")) - float(true.replace(",", ""))) <= tol
+    assert abs(float(far.replace(",", "")) - float(true.replace(",", ""))) > tol
+    exact = run_episode(s, OracleAgent([s]))
+    assert exact.passed and exact.entity_f1 == 1.0
+    good = run_episode(s, Replacing(s, swap=_swap(true, close)))
+    assert good.passed and good.entity_f1 == 1.0, good.verdict
+    bad = run_episode(s, Replacing(s, swap=_swap(true, far)))
+    assert not bad.passed and bad.entity_f1 < 1.0
+
+
+def test_a_tolerance_never_makes_a_spray_of_readings_an_answer():
+    s = NOMINAL["nominal/0217"]  # 25,389 with tolerance 1,000
+    tol = Tolerances(read=((25389.0, 1000.0),))
+    for reply, status in [("Q3 is highest at 25,000.", "stated"), ("Q3 is highest at about 25,400 (25,389).", "stated"),
+                          ("Q3 is highest at 25,000 or 25,500.", "hedged"),
+                          ("The value is 24,800. The value is 25,200. The value is 25,600.", "hedged"),
+                          ("Q3: 24,500 / 25,000 / 25,500", "hedged"), ("Q3 is highest at 27,000.", "missing")]:
+        assert claim_status("25,389", [reply], tol) == status, reply
+    # the written artifact: one reading holds the fact, several hold none
+    assert facts(["Q3", "25,389"], "Q3: 25,000", tol) == 1.0
+    assert facts(["Q3", "25,389"], "Q3: 24,500 / 25,000 / 25,500", tol) < 1.0
+    spray = run_episode(s, Replacing(s, {0: "The highest value is Q3 at 24,600, 25,000 or 25,400. Added the task."}))
+    assert accuracy(spray, s).kind == "hedged"
+
+
+def test_values_without_a_tolerance_keep_the_default_rules():
+    assert claim_status("17.8", ["The bar is at 17.6."], DEFAULT_TOLERANCES) == "missing"
+    assert claim_status("17.8", ["The bar is at 17.6."], Tolerances(read=((17.8, 0.2),))) == "stated"
+    assert claim_status("17.8", ["The bar is at 17.5."], Tolerances(read=((17.8, 0.2),))) == "missing"
+    assert claim_status("22.13", ["The total is 22.14."], Tolerances(read=((17.8, 0.2),))) == "missing"
+    assert facts(["17.8"], "17.6") == 0.0 and facts(["17.8"], "17.6", Tolerances(read=((17.8, 0.2),))) == 1.0
+
+
+def test_a_read_tolerance_never_loosens_an_id():
+    from mmtsb_env.evaluation.entity_diff import compare_columns
+
+    tol = Tolerances(read=((20.0, 1.0),))
+    cols = compare_columns({"receiver_id": 20, "distance": 20}, {"receiver_id": 21, "distance": 21}, {}, "phone.global_text_messages",
+                           skip_empty=True, tol=tol)
+    assert cols["receiver_id"][0] == 0.0 and cols["distance"][0] == 1.0
+
+
+def test_the_oracle_passes_every_nominal_scenario_with_read_tolerances():
+    """Chart titles' own numbers ("Week 39", "Visitors per Exhibit 2024") are no second reading of a
+    value beside them (nominal/0049, 0052 and 0182 failed before titles were masked)."""
+    tolerant = [s for s in NOMINAL.values() if s.metadata.get("value_tolerances")]
+    assert len(tolerant) >= 20
+    for s in tolerant:
+        rec = run_episode(s, OracleAgent([s]))
+        assert rec.passed and rec.entity_f1 == 1.0, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
+
+
+def test_another_bars_true_value_beside_a_reading_is_context():
+    """nominal/0250: '19' has a read tolerance of 1; Groceries' bar is truly at 18. Saying both is
+    context, not two readings; two readings of the one value still hedge."""
+    s = NOMINAL["nominal/0250"]
+    last = len(s.rounds) - 1
+    answer = s.rounds[last].answer
+    assert "Learning Spanish had the most hours (19)" in answer
+    context = answer.replace("Learning Spanish had the most hours (19)",
+                             "Learning Spanish had the most hours (19, vs 18 for Groceries on the Week 19 chart)")
+    rec = run_episode(s, Replacing(s, {last: context}))
+    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+    spray = answer.replace("Learning Spanish had the most hours (19)", "Learning Spanish had the most hours (19 or 20)")
+    rec = run_episode(s, Replacing(s, {last: spray}))
+    assert accuracy(rec, s).kind == "hedged"
+
+
+# -- found by the self red team (systematic perturbations of the oracle on nominal scenarios) -------
+
+@pytest.mark.parametrize("sid,true,reading", [
+    ("nominal/0074", "442", "430"),  # 439 is asked too, within 20 of both: 430 reads 442, it does not spray 439
+    ("nominal/0177", "1,838", "1,868"),  # other bars at 1,823 and 1,888 (not asked) do not make 1,868 ambiguous
+])
+def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
+    s = NOMINAL[sid]
+    rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
+    assert rec.passed and rec.entity_f1 == 1.0, [c for c in rec.verdict["criteria"] if not c["pass"]]
+
+
+def test_another_asked_value_within_the_tolerance_is_no_reading_of_the_fact():
+    """nominal/0191: 1,267 ± 25 misread as 1,304 (outside); Rent's 1,277, 10 away, is its own value."""
+    s = NOMINAL["nominal/0191"]
+    rec = run_episode(s, Replacing(s, swap=_swap("1,267", "1,304")))
+    assert not rec.passed
+
+
+def test_a_hyphenated_name_with_one_word_swapped_is_a_misreading():
+    """nominal/0007: "Harvest Food Truck Rally" for the poster's "Open-Air Food Truck Rally"."""
+    s = NOMINAL["nominal/0007"]
+    fact = s.rounds[0].report[0]
+    assert fact == "Open-Air Food Truck Rally"
+    rec = run_episode(s, Replacing(s, {0: s.rounds[0].answer.replace(fact, "Harvest Food Truck Rally")}))
+    assert accuracy(rec, s).kind == "wrong_claim"
+
+
+def test_a_label_number_beside_a_value_is_no_second_reading():
+    """extended/1146: "Hours Logged by Project - Week 33: 34 hours" holds 34 ± 1 once (the week is a name)."""
+    tol = Tolerances(read=((34.0, 1.0),))
+    assert facts(["34"], "Hours Logged by Project - Week 33: 34 hours", tol) == 1.0
+    assert facts(["34"], "Hours Logged by Project: 33 or 34 hours", tol) < 1.0
+    assert claim_status("34", ["Week 33 had 34 hours."], tol) == "stated"
+
+
+def test_a_rival_said_to_share_the_answer_hedges_it():
+    """nominal/0067: "... closes earliest. Fennel Corner Laundromat too." gives the rival the choice."""
+    s = NOMINAL["nominal/0067"]
+    k = next(k for k, r in enumerate(s.rounds) if r.report == ("Copper Gate Laundromat",))
+    answer = s.rounds[k].answer.split(". Saved")[0] + "."
+    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat too."}))
+    assert accuracy(rec, s).kind == "hedged"
+    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat closes later."}))
+    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+
+
+def test_a_value_an_update_replaced_is_no_item_of_the_task():
+    """nominal/0018: the contact row the task rewrites held Esperanza Ravensworth before; listing her
+    with the two contacts the round asks about pads the list."""
+    s = NOMINAL["nominal/0018"]
+    asked = list(s.rounds[0].report)
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and Esperanza Ravensworth."}))
+    assert accuracy(rec, s).kind == "hedged"
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
+    assert accuracy(rec, s).passed

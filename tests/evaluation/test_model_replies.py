@@ -1,0 +1,107 @@
+"""Grounding and commitment measured on model-style replies, not only on the oracle's: right answers
+in the phrasings models use (bullets, quotes, prose dates, currency, headings and pleasantries)
+pass; plausible misreadings built from words the world uses (a sign's name with one word swapped
+for another name's, two digits transposed) fail. Each reply replaces the oracle's closing message
+of a round that reports facts; the oracle does the work."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.baselines import OracleAgent
+from mmtsb_env.runner import run_episode
+
+NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+# nominal scenarios whose rounds report facts: names, amounts, dates, counts, phone numbers, times
+SAMPLE = ["nominal/0033", "nominal/0036", "nominal/0073", "nominal/0075", "nominal/0089", "nominal/0148", "nominal/0001",
+          "nominal/0022", "nominal/0024", "nominal/0025", "nominal/0134", "nominal/0167", "nominal/0174", "nominal/0225"]
+
+
+class ClosingReply(OracleAgent):
+    """The oracle, whose closing message of the given rounds is replaced."""
+
+    def __init__(self, scenario, replies):
+        super().__init__([scenario])
+        self.replies = dict(replies)
+
+    def act(self, obs, info):
+        action = super().act(obs, info)
+        r = info.get("round_index", 0)
+        final = self.scenarios[info["scenario_id"]].rounds[r].answer
+        if r in self.replies and action == final:
+            return self.replies.pop(r)
+        return action
+
+
+def _said(fact):
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", fact):
+        return date.fromisoformat(fact).strftime("%B %-d, %Y")
+    if re.fullmatch(r"[\d,]+\.\d\d", fact):
+        return f"${float(fact.replace(',', '')):,.2f}"
+    return fact
+
+
+PHRASINGS = {
+    "plain": lambda facts: "Done! " + "; ".join(_said(f) for f in facts) + ".",
+    "bullets": lambda facts: "Here's what I found:\n" + "\n".join(f"- **{_said(f)}**" for f in facts)
+                             + "\n\nLet me know if you need anything else!",
+    "quoted": lambda facts: "All set - " + ", ".join(f'"{_said(f)}"' for f in facts) + ".",
+    "headings": lambda facts: "Great News! Quick Recap: all done.\n## Summary of Changes\n" + "; ".join(_said(f) for f in facts)
+                              + ".\nHave a Great Day!",
+}
+
+
+def _rounds(s):
+    return [k for k, r in enumerate(s.rounds) if r.report]
+
+
+@pytest.mark.parametrize("sid", SAMPLE)
+@pytest.mark.parametrize("phrasing", sorted(PHRASINGS))
+def test_right_answers_in_model_phrasings_pass(sid, phrasing):
+    s = NOMINAL[sid]
+    replies = {k: PHRASINGS[phrasing](s.rounds[k].report) for k in _rounds(s)}
+    rec = run_episode(s, ClosingReply(s, replies))
+    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+
+
+def _misread_name(s, k):
+    labels = [im.facts.get("label") for im in s.images if im.facts and isinstance(im.facts.get("label"), str)]
+    for fact in s.rounds[k].report:
+        if fact in labels and len(fact.split()) >= 2:
+            for other in labels:
+                wrong = " ".join([other.split()[0]] + fact.split()[1:])
+                if wrong not in labels:
+                    return fact, wrong
+    return None
+
+
+def _misread_digits(s, k):
+    for fact in s.rounds[k].report:
+        if re.fullmatch(r"[\d,]+\.\d\d", fact):
+            plain = fact.replace(",", "")
+            wrong = plain[:-2] + plain[-1] + plain[-2]
+            if wrong != plain:
+                return fact, wrong
+    return None
+
+
+@pytest.mark.parametrize("misread", [_misread_name, _misread_digits])
+def test_misreadings_built_from_the_worlds_words_fail(misread):
+    tried = 0
+    for sid in SAMPLE:
+        s = NOMINAL[sid]
+        for k in _rounds(s):
+            swap = misread(s, k)
+            if swap is None:
+                continue
+            fact, wrong = swap
+            reply = PHRASINGS["plain"](s.rounds[k].report).replace(_said(fact), wrong)
+            rec = run_episode(s, ClosingReply(s, {k: reply}))
+            assert not rec.passed, (sid, reply)
+            tried += 1
+            break
+    assert tried >= 4
