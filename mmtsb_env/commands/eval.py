@@ -33,7 +33,7 @@ from ._common import as_flag, fail, parse_image_size, parse_seeds, setup_logging
 
 USERS = ("scripted", "llm")
 # Named in --help without importing them (tests/commands/test_cli_polish.py keeps these in step).
-AGENT_NAMES = ("oracle", "random", "hf", "vllm", "openai")
+AGENT_NAMES = ("oracle", "reference-oracle", "random", "hf", "vllm", "openai")
 SUITES = ("demo", "nominal", "extended", "ui")
 JUDGES = ("rubric", "llm")
 
@@ -193,7 +193,7 @@ def evaluate(
     agent_options = {k: v for k, v in {"model": model, "base_url": base_url, "max_tokens": max_tokens,
                                        "temperature": temperature, "tool_format": tool_format,
                                        "concurrency": concurrency if concurrency > 1 else None}.items() if v is not None}
-    if options.tool_search and agent == "oracle":
+    if options.tool_search and agent in ("oracle", "reference-oracle"):
         agent_options["search"] = True
 
     def new_agent() -> Any:

@@ -69,6 +69,10 @@ def test_reference_scope_scores_only_the_tables_the_expectations_name():
             "todoist.project_collaborator_links": {"created": [{"id": 3, "project_id": 9, "user_id": 1}], "updated": [], "deleted": []}}
     assert score_changes(expected, diff).f1 < 1.0  # ours: the side row costs precision
     assert score_changes(expected, diff, config=ScoringConfig(scope="reference")).f1 == 1.0
+    # an update of a staged row in a table where only creates are expected: the reference never looks
+    diff["todoist.projects"]["updated"] = [{"key": 4, "before": {"id": 4, "name": "Old"}, "after": {"id": 4, "name": "Older"}}]
+    assert score_changes(expected, diff, config=ScoringConfig(scope="reference")).f1 == 1.0
+    assert score_changes(expected, diff).f1 < 1.0
     with pytest.raises(ValueError, match="scope='everything' is not valid; choose one of: all, reference"):
         ScoringConfig(scope="everything")
 
