@@ -177,6 +177,10 @@ def evaluate(
     from mmtsb_env.episode.images import describe_missing, missing_image_files
 
     missing = missing_image_files(scenarios, options.image_root)
+    if options.image_root is not None:
+        from mmtsb_env.scenario.importer import dataset_table
+
+        typer.echo(dataset_table(scenarios, options.image_root), err=True)
     if missing and not options.stand_in_images:
         fail(describe_missing(missing, options.image_root) + "; pass --images-dir DIR (the datasets' parent folder) "
              "or --stand-in-images to run with labelled placeholders")

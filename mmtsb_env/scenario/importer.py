@@ -67,6 +67,8 @@ TABLE_APPS = {"phone.contacts": "contacts", "phone.global_text_messages": "messa
 DATASET_CATEGORIES = {"docvqa": "document", "chartqapro": "chart", "chartmuseum": "chart", "worldvqa": "photo",
                       "hiertext": "scene_text", "infographicvqa": "infographic", "textvqa": "scene_text", "screenspotpro": "ui",
                       "omnidocbench": "dense_document"}
+# The paper's eight image datasets, as the reference's image_paths name their folders.
+PAPER_DATASETS = ("docvqa", "omnidocbench", "hiertext", "worldvqa", "chartqapro", "chartmuseum", "infographicvqa", "screenspotpro")
 CHALLENGE_KINDS = {"goal_change": "goal_change", "error_correction": "correction", "state_mutation": "state_mutation"}
 IMAGE_ROOT_ENV = "MMTSB_IMAGE_ROOT"
 
@@ -837,6 +839,32 @@ def import_reference_dir(src: str | Path, out: str | Path, image_root: str | Pat
     (out / "import_report.md").write_text("# Import report\n\n" + "\n\n".join("```\n" + r.to_text() + "\n```" for r in reports) + "\n",
                                           encoding="utf-8")
     return reports
+
+
+def dataset_table(scenarios: Iterable[Any], image_root: str | Path | None = None) -> str:
+    """One table of the paper's eight datasets (and any other a suite uses): the suite's distinct
+    files from each, how many are under ``image_root``, and the verdict (present / partly missing /
+    missing / not used by this suite)."""
+    from ..episode.images import dataset_of, image_root_of
+
+    root = image_root_of(image_root)
+    paths = sorted({str(im.path) for sc in scenarios for im in sc.images if im.render is None and im.path})
+    used: dict[str, list[str]] = {}
+    for p in paths:
+        used.setdefault(dataset_of(p), []).append(p)
+    rows = [("dataset", "files", "found", "status")]
+    for ds in [*PAPER_DATASETS, *sorted(set(used) - set(PAPER_DATASETS))]:
+        files = used.get(ds, [])
+        found = sum(1 for p in files if (root / p).is_file())
+        status = ("not used by this suite" if not files else "present" if found == len(files)
+                  else "missing" if found == 0 else f"partly missing ({len(files) - found})")
+        if not files and (root / ds).is_dir():
+            status += " (folder present)"
+        rows.append((ds + ("" if ds in PAPER_DATASETS else " (not one of the paper's eight)"), str(len(files)), str(found), status))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"image datasets under {root}:"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
 
 
 def write_expected_changes(world: Any, changes: Iterable[Any]) -> list[str]:
