@@ -38,6 +38,13 @@ def _oracle(*, scenarios: Sequence[Scenario], mode: str = "tool", seed: int = 0,
     return OracleAgent(scenarios, mode=mode)
 
 
+@register_agent("reference-oracle")
+def _reference_oracle(*, scenarios: Sequence[Scenario], mode: str = "tool", seed: int = 0, **options: Any) -> Any:
+    from .reference_oracle import ReferenceOracleAgent
+
+    return ReferenceOracleAgent(scenarios, mode=mode, search=options.get("search"))
+
+
 @register_agent("random")
 def _random(*, scenarios: Sequence[Scenario], mode: str = "tool", seed: int = 0, **_: Any) -> Any:
     from .random_agent import RandomAgent

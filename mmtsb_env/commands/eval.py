@@ -33,7 +33,7 @@ from ._common import as_flag, fail, parse_image_size, parse_seeds, setup_logging
 
 USERS = ("scripted", "llm")
 # Named in --help without importing them (tests/commands/test_cli_polish.py keeps these in step).
-AGENT_NAMES = ("oracle", "random", "hf", "vllm", "openai")
+AGENT_NAMES = ("oracle", "reference-oracle", "random", "hf", "vllm", "openai")
 SUITES = ("demo", "nominal", "extended", "ui")
 JUDGES = ("rubric", "llm")
 
@@ -177,6 +177,10 @@ def evaluate(
     from mmtsb_env.episode.images import describe_missing, missing_image_files
 
     missing = missing_image_files(scenarios, options.image_root)
+    if options.image_root is not None:
+        from mmtsb_env.scenario.importer import dataset_table
+
+        typer.echo(dataset_table(scenarios, options.image_root), err=True)
     if missing and not options.stand_in_images:
         fail(describe_missing(missing, options.image_root) + "; pass --images-dir DIR (the datasets' parent folder) "
              "or --stand-in-images to run with labelled placeholders")
@@ -193,7 +197,7 @@ def evaluate(
     agent_options = {k: v for k, v in {"model": model, "base_url": base_url, "max_tokens": max_tokens,
                                        "temperature": temperature, "tool_format": tool_format,
                                        "concurrency": concurrency if concurrency > 1 else None}.items() if v is not None}
-    if options.tool_search and agent == "oracle":
+    if options.tool_search and agent in ("oracle", "reference-oracle"):
         agent_options["search"] = True
 
     def new_agent() -> Any:

@@ -34,6 +34,10 @@ def import_reference_command(
         missing = missing_image_files(load_suite(str(out)), image_root)
         summary["missing_images"] = {ds: {"missing": n, "total": t} for ds, (n, t) in missing.items()}
     typer.echo(json.dumps(summary, indent=2))
+    if image_root is not None:
+        from mmtsb_env.scenario.importer import dataset_table
+
+        typer.echo(dataset_table(load_suite(str(out)), image_root), err=True)
     if image_root is not None and missing:
         typer.echo(describe_missing(missing, image_root) + "; `mmtsb eval --suite OUT --stand-in-images` runs with placeholders",
                    err=True)

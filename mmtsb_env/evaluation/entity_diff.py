@@ -97,7 +97,8 @@ class ScoringConfig:
     strict_updates: bool = True
     ignore_tables: frozenset[str] = frozenset()
     # "all": every changed table counts (unexpected writes anywhere cost precision); "reference": only
-    # the tables the expected changes name, as the reference's evaluator scores.
+    # the (table, operation) groups the expected changes name, as the reference's evaluator scores
+    # (it never looks at, say, an update of a staged row in a table where only creates are expected).
     scope: str = "all"
 
     def __post_init__(self) -> None:
@@ -770,6 +771,8 @@ def score_changes(expected: Sequence[Any], diff: Mapping[str, Any], ignore_table
     if cfg.scope == "reference":
         ignored |= set(diff) - {table for table, _ in wanted}
     actual, exempted = _actual_changes(diff, cfg, ignored, set(wanted))
+    if cfg.scope == "reference":
+        actual = {group: items for group, items in actual.items() if group in wanted}
     if not wanted and not actual:
         return EntityScore(1.0, 1.0, 1.0, [], exempted)
     if _cache is not None:

@@ -67,6 +67,8 @@ TABLE_APPS = {"phone.contacts": "contacts", "phone.global_text_messages": "messa
 DATASET_CATEGORIES = {"docvqa": "document", "chartqapro": "chart", "chartmuseum": "chart", "worldvqa": "photo",
                       "hiertext": "scene_text", "infographicvqa": "infographic", "textvqa": "scene_text", "screenspotpro": "ui",
                       "omnidocbench": "dense_document"}
+# The paper's eight image datasets, as the reference's image_paths name their folders.
+PAPER_DATASETS = ("docvqa", "omnidocbench", "hiertext", "worldvqa", "chartqapro", "chartmuseum", "infographicvqa", "screenspotpro")
 CHALLENGE_KINDS = {"goal_change": "goal_change", "error_correction": "correction", "state_mutation": "state_mutation"}
 IMAGE_ROOT_ENV = "MMTSB_IMAGE_ROOT"
 
@@ -137,24 +139,162 @@ def _second_to_first_person(text: str) -> str:
 
 def _clarifications(instructions: str) -> list[dict[str, Any]]:
     """Clarification answers stated in a round's instructions, for the recognisable patterns."""
-    out: list[dict[str, Any]] = []
-    sentences = re.split(r"(?<=[.!?])\s+", instructions)
+    return conditional_hints(instructions).clarifications
+
+
+def _pattern_clarification(sentence: str, context: str) -> dict[str, Any] | None:
+    """The older sentence patterns ("When it does, specify that you mean ..."): an answer whose
+    keywords are the names it shares with the sentence before."""
+    for pattern in _CLARIFY:
+        m = pattern.search(sentence + ("" if sentence.endswith(".") else "."))
+        if not m:
+            continue
+        if m.groupdict().get("imperative"):
+            answer = "Please " + _second_to_first_person(m.group("imperative")) + "."
+        else:
+            answer = _second_to_first_person(m.group("answer"))
+            answer = answer[:1].upper() + answer[1:] + "."
+        names = [w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", answer) if w not in ("I", "Please", "My", "To", "The")]
+        return {"answer": answer, "keywords": [n for n in names if n in context.lower()][:3]}
+    return None
+
+
+# "If/When the assistant asks <trigger>, <reply>" -- the hint is an answer the user gives to a question.
+_ASK_HINT = re.compile(r"\b(?:if|when)\s+(?:it|the assistant|the agent|they)\b[^,]*?\b(?:asks?|requests?|needs?)\b"
+                       r"(?P<trigger>[^,]*),\s*(?P<reply>.+?)\.?$", re.I)
+# Any other sentence conditioned on what the assistant does (errs, shows no UI, presents a list...).
+_CONDITIONAL = re.compile(r"\b(?:if|when)\s+(?:it|the assistant|the agent|they|no interactive UI)\b", re.I)
+_PERMISSION_TRIGGER = re.compile(r"\b(confirm\w*|approv\w*|permission|whether to|before)\b", re.I)
+_PLAIN_GRANT = re.compile(r"^(?:approve|provide|acknowledge|confirm|grant)\b(?:\s+(?:it|them|this|that|the \w+))?$", re.I)
+_GENERIC_TRIGGER = frozenset("""for clarification more details specifics help information anything question questions on about the
+    a an of or and what it them to which exact specific""".split())
+_TRIGGER_STOP = frozenset("""for on about the a an of or and what which where how is are be to it them you your mean specific exact
+    clarification details more help one any this that there with should use find add choose its their these those""".split())
+
+
+def _reply_text(reply: str) -> str | None:
+    """The supervisor's instruction ("tell it to X", "say X", "point it to X") as the words the
+    user says; None when the reply is not one of those forms."""
+    reply = reply.strip().rstrip(".")
+    m = re.match(r"(?:tell|ask|remind)\s+(?:it|them|the assistant|the agent)\s+(?:that\s+)?to\s+(.+)", reply, re.I)
+    if m:
+        return "Please " + _second_to_first_person(m.group(1)) + "."
+    m = re.match(r"(?:direct|guide)\s+(?:it|them|the assistant|the agent)\s+(?:back\s+)?to\s+(.+)", reply, re.I)
+    if m:
+        return "Please " + _second_to_first_person(m.group(1)) + "."
+    m = re.match(r"(?:point|refer)\s+(?:it|them|the assistant|the agent)?\s*(back\s+)?to\s+(.+)", reply, re.I)
+    if m:
+        return "Please look " + ("back " if m.group(1) else "") + "at " + _second_to_first_person(m.group(2)) + "."
+    m = re.match(r"(?:tell|remind)\s+(?:it|them|the assistant|the agent)\s+(?:that\s+)?(.+)", reply, re.I) or \
+        re.match(r"(?:say|specify|clarify|confirm|answer|reply|explain)\s+(?:that\s+)?(.+)", reply, re.I)
+    if m:
+        text = _second_to_first_person(m.group(1))
+        return text[:1].upper() + text[1:] + "."
+    return None
+
+
+def _trigger_keywords(trigger: str) -> list[str]:
+    """What the assistant's question must mention for a hint to answer it: the trigger's names
+    whole, its other content words by their stem (``formatting`` -> ``format``)."""
+    out = []
+    for word in re.findall(r"[A-Za-z][A-Za-z']+", trigger):
+        low = word.lower().removesuffix("'s")
+        if low in _TRIGGER_STOP:
+            continue
+        if word[0].isupper():
+            out.append(low)
+            continue
+        stem = low
+        for suffix in ("ing", "ed", "es", "s"):
+            if stem.endswith(suffix) and len(stem) - len(suffix) >= 4:
+                stem = stem[: -len(suffix)]
+                break
+        out.append(stem[:6])
+    return list(dict.fromkeys(out))[:3]
+
+
+@dataclass
+class RoundHints:
+    """A round's conditional hints: those that became structure and those left as prose."""
+
+    clarifications: list[dict[str, Any]] = field(default_factory=list)
+    guidance: dict[str, Any] = field(default_factory=dict)
+    converted: list[str] = field(default_factory=list)  # "what it became: the sentence"
+    prose: list[str] = field(default_factory=list)  # "why: the sentence"
+
+
+def conditional_hints(instructions: str) -> RoundHints:
+    """Turn a round's conditional hints ("If the assistant asks which account, say the personal
+    one") into what the scripted user can give:
+
+    - a question about something named (``which Charlie``, ``the director's email``) -> a
+      :class:`~.model.Clarification` whose keywords are the trigger's words;
+    - a question about nothing named (``for clarification``, ``for more details``) ->
+      ``guidance.on_question``; a bare "when it asks" -> a clarification answering the next question;
+    - a request for confirmation or approval -> ``guidance.permission`` (grant, or refuse when told
+      to decline) with the reply's words when they say more than "approve it".
+
+    - "If no interactive UI is shown, tell the assistant you mean X" -> a clarification answering
+      the question the assistant asks in text instead.
+
+    Hints about what the assistant does rather than asks (misreads, errs, presents a list to pick
+    from in the UI) stay prose, each listed with the reason.
+    """
+    hints = RoundHints()
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", instructions) if x.strip()]
     for k, sentence in enumerate(sentences):
         context = " ".join(sentences[max(0, k - 1):k + 1])
-        for pattern in _CLARIFY:
-            m = pattern.search(sentence + ("" if sentence.endswith(".") else "."))
-            if not m:
+        if "ui_user_interact" in sentence:
+            if _CONDITIONAL.search(sentence):
+                hints.prose.append(f"a UI choice (made on the screen; see the round's ui): {sentence}")
+            continue
+        m = _ASK_HINT.search(sentence)
+        if m:
+            trigger, reply = m.group("trigger").strip(), m.group("reply").strip()
+            if re.match(r"no interactive UI", sentence, re.I):
+                m = None
+        if m and _PERMISSION_TRIGGER.search(trigger):
+            if "permission" in hints.guidance:
+                hints.prose.append(f"a second permission hint in one round: {sentence}")
                 continue
-            if m.groupdict().get("imperative"):
-                answer = "Please " + _second_to_first_person(m.group("imperative")) + "."
-            else:
-                answer = _second_to_first_person(m.group("answer"))
-                answer = answer[:1].upper() + answer[1:] + "."
-            names = [w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", answer) if w not in ("I", "Please", "My", "To", "The")]
-            keys = [n for n in names if n in context.lower()]
-            out.append({"answer": answer, "keywords": keys[:3]})
-            break
-    return out
+            refuse = re.match(r"(?:decline|refuse|say no|do not|don't)\b", reply, re.I) is not None
+            hints.guidance["permission"] = "refuse" if refuse else "grant"
+            words = None if _PLAIN_GRANT.match(reply.rstrip(".")) else _reply_text(re.sub(r"^confirm\s+and\s+", "", reply, flags=re.I))
+            if words:
+                hints.guidance["permission_reply"] = ("No. " if refuse else "Yes. ") + words
+            hints.converted.append(f"guidance.permission={hints.guidance['permission']}: {sentence}")
+            continue
+        if m:
+            answer = _reply_text(reply)
+            if answer is None:
+                hints.prose.append(f"a reply the importer cannot word: {sentence}")
+                continue
+            words = [w for w in re.findall(r"[A-Za-z']+", trigger.lower()) if w not in _GENERIC_TRIGGER]
+            if not words and trigger:
+                if hints.guidance.get("on_question"):
+                    hints.prose.append(f"a second answer to any question in one round: {sentence}")
+                    continue
+                hints.guidance["on_question"] = answer
+                hints.converted.append(f"guidance.on_question: {sentence}")
+                continue
+            hints.clarifications.append({"answer": answer, "keywords": _trigger_keywords(trigger)})
+            hints.converted.append(f"clarification: {sentence}")
+            continue
+        m = re.match(r"If no interactive UI is shown, tell the assistant (?:that )?you (mean|want) ([^.]+?)\.?$", sentence.strip(), re.I)
+        if m and " and " not in m.group(2) and not any(not c["keywords"] for c in hints.clarifications):
+            hints.clarifications.append({"answer": f"I {m.group(1).lower()} {_second_to_first_person(m.group(2))}.", "keywords": []})
+            hints.converted.append(f"clarification (the text answer when no UI is shown): {sentence}")
+            continue
+        clar = _pattern_clarification(sentence, context)
+        if clar is not None:
+            hints.clarifications.append(clar)
+            hints.converted.append(f"clarification: {sentence}")
+            continue
+        if _CONDITIONAL.search(sentence):
+            why = ("a fallback when the assistant shows no UI" if re.search(r"no interactive UI", sentence, re.I)
+                   else "a hint for when the assistant errs or acts (the user has no structured way to tell)")
+            hints.prose.append(f"{why}: {sentence}")
+    return hints
 
 
 def parse_round_script(script: str) -> tuple[list[dict[str, Any]], dict[str, int], dict[int, list[int]]]:
@@ -577,7 +717,8 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
             report.add("approximated", f"ROUND {r['number']}", f"delivery schedule says {sched}, ROUND header says {ids}; used the header")
         if k == 0 and first_user is not None and first_user.get("image_ids") is not None and sorted(first_user["image_ids"]) != sorted(ids):
             report.add("approximated", "messages[1].image_ids", f"first user message sends {first_user['image_ids']}, ROUND 1 provides {ids}")
-        clar = _clarifications(r["instructions"])
+        hints = conditional_hints(r["instructions"])
+        clar = hints.clarifications
         kind = "task"
         q = r["query"].lower()
         if challenge == "goal_change" and k > 0 and re.search(r"\b(actually|change of plan|instead|changed my mind|skip the)\b", q):
@@ -585,12 +726,13 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
         elif challenge == "error_correction" and k > 0 and re.search(r"\b(sorry|my mistake|i meant|correction|wrong)\b", q):
             kind = "correction"
         rounds.append({"query": r["query"], "image_ids": ids, "instructions": r["instructions"], "kind": kind,
-                       "clarifications": clar})
+                       "clarifications": clar, **({"guidance": hints.guidance} if hints.guidance else {})})
         if clar:
             report.converted.append(f"ROUND {r['number']}: clarification answer(s) {[c['answer'] for c in clar]}")
-        if re.search(r"\b(if|when)\b[^.]*\b(asks?|misses|struggles|wrong|incorrect|misreads)\b", r["instructions"], re.I) and not clar:
-            report.add("note", f"ROUND {r['number']}.instructions",
-                       "conditional guidance (e.g. hints when the assistant errs) kept as private instructions only")
+        for line in hints.converted:
+            report.converted.append(f"ROUND {r['number']}: conditional hint -> {line}")
+        for line in hints.prose:
+            report.add("note", f"ROUND {r['number']}.instructions", f"conditional hint kept as prose ({line})")
     report.converted.append(f"rounds: {len(rounds)} from the ROUND script")
     kinds = {r["kind"] for r in rounds}
     want = CHALLENGE_KINDS.get(challenge)
@@ -697,6 +839,32 @@ def import_reference_dir(src: str | Path, out: str | Path, image_root: str | Pat
     (out / "import_report.md").write_text("# Import report\n\n" + "\n\n".join("```\n" + r.to_text() + "\n```" for r in reports) + "\n",
                                           encoding="utf-8")
     return reports
+
+
+def dataset_table(scenarios: Iterable[Any], image_root: str | Path | None = None) -> str:
+    """One table of the paper's eight datasets (and any other a suite uses): the suite's distinct
+    files from each, how many are under ``image_root``, and the verdict (present / partly missing /
+    missing / not used by this suite)."""
+    from ..episode.images import dataset_of, image_root_of
+
+    root = image_root_of(image_root)
+    paths = sorted({str(im.path) for sc in scenarios for im in sc.images if im.render is None and im.path})
+    used: dict[str, list[str]] = {}
+    for p in paths:
+        used.setdefault(dataset_of(p), []).append(p)
+    rows = [("dataset", "files", "found", "status")]
+    for ds in [*PAPER_DATASETS, *sorted(set(used) - set(PAPER_DATASETS))]:
+        files = used.get(ds, [])
+        found = sum(1 for p in files if (root / p).is_file())
+        status = ("not used by this suite" if not files else "present" if found == len(files)
+                  else "missing" if found == 0 else f"partly missing ({len(files) - found})")
+        if not files and (root / ds).is_dir():
+            status += " (folder present)"
+        rows.append((ds + ("" if ds in PAPER_DATASETS else " (not one of the paper's eight)"), str(len(files)), str(found), status))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"image datasets under {root}:"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
 
 
 def write_expected_changes(world: Any, changes: Iterable[Any]) -> list[str]:

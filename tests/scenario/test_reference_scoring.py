@@ -69,6 +69,10 @@ def test_reference_scope_scores_only_the_tables_the_expectations_name():
             "todoist.project_collaborator_links": {"created": [{"id": 3, "project_id": 9, "user_id": 1}], "updated": [], "deleted": []}}
     assert score_changes(expected, diff).f1 < 1.0  # ours: the side row costs precision
     assert score_changes(expected, diff, config=ScoringConfig(scope="reference")).f1 == 1.0
+    # an update of a staged row in a table where only creates are expected: the reference never looks
+    diff["todoist.projects"]["updated"] = [{"key": 4, "before": {"id": 4, "name": "Old"}, "after": {"id": 4, "name": "Older"}}]
+    assert score_changes(expected, diff, config=ScoringConfig(scope="reference")).f1 == 1.0
+    assert score_changes(expected, diff).f1 < 1.0
     with pytest.raises(ValueError, match="scope='everything' is not valid; choose one of: all, reference"):
         ScoringConfig(scope="everything")
 
@@ -127,8 +131,8 @@ def test_eval_refuses_missing_datasets_in_one_line_and_runs_with_stand_ins(tmp_p
     folder = _tiny_suite(tmp_path)
     result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(tmp_path)])
     assert result.exit_code == 2
-    line = result.output.strip()
-    assert "\n" not in line and "worldvqa 6 of 6 missing" in line and "--stand-in-images" in line
+    *table, line = result.output.strip().splitlines()  # the datasets table, then the refusal in one line
+    assert table[0].startswith("image datasets under") and "worldvqa 6 of 6 missing" in line and "--stand-in-images" in line
     out = tmp_path / "run"
     result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(tmp_path),
                                  "--stand-in-images", "--out", str(out), "--no-report"])
@@ -216,3 +220,33 @@ def test_tool_names_the_reference_metadata_uses_resolve_to_ours(imported):
                         and n not in ("render_ui_screen", "show_ui_to_user"))
     assert unresolved == []
     assert resolve_tool_name("create_note") == "simple_note_create_note" and resolve_tool_name("add") is None  # ambiguous
+
+
+def test_eval_with_a_datasets_folder_reports_the_eight_datasets_in_one_table(tmp_path):
+    """The one-command path: ``mmtsb eval --images-dir DIR`` prints one table of the paper's eight
+    datasets (files the suite uses, found, status) before it refuses or runs."""
+    from mmtsb_env.scenario.importer import PAPER_DATASETS, dataset_table
+
+    folder = _tiny_suite(tmp_path)  # 0017: six worldvqa images
+    suite = load_suite(folder)
+    paths = sorted({im.path for im in suite[0].images})
+    datasets = tmp_path / "datasets"
+    for p in paths[:2]:
+        (datasets / p).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (8, 8)).save(datasets / p)
+    (datasets / "docvqa").mkdir()
+    table = dataset_table(suite, datasets)
+    rows = {line.split()[0]: line for line in table.splitlines()[2:]}
+    assert set(rows) == set(PAPER_DATASETS) and len(PAPER_DATASETS) == 8
+    assert rows["worldvqa"].split()[1:4] == ["6", "2", "partly"] and "missing (4)" in rows["worldvqa"]
+    assert rows["docvqa"].endswith("not used by this suite (folder present)")
+    assert rows["chartqapro"].endswith("not used by this suite")
+    result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(datasets)])
+    assert result.exit_code == 2 and table in result.output and "worldvqa 4 of 6 missing" in result.output
+    for p in paths[2:]:
+        Image.new("RGB", (8, 8)).save(datasets / p)
+    result = runner.invoke(app, ["eval", "--suite", str(folder), "--agent", "random", "--images-dir", str(datasets),
+                                 "--out", str(tmp_path / "run"), "--no-report"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line for line in dataset_table(suite, datasets).splitlines()[2:]}
+    assert rows["worldvqa"].split()[1:] == ["6", "6", "present"] and rows["worldvqa"] in result.output

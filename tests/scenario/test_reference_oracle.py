@@ -1,0 +1,95 @@
+"""The reference oracle reaches the reference's expected worlds through our tools.
+
+The check of record: every official file, imported, played by ``--agent reference-oracle`` in a
+real episode (tool calls through ``env.step``, the scripted user answering), scored under the
+reference's scope. The files below F1 1.0 are listed with the reason the plan gives, so a new
+gap fails and a closed one must be crossed off.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mmtsb_env.baselines import ReferenceOracleAgent, make_agent
+from mmtsb_env.baselines.reference_oracle import PRODUCED_BY, RECIPES, plan_reference_calls
+from mmtsb_env.cli import app
+from mmtsb_env.runner import run_suite
+from mmtsb_env.scenario.importer import import_reference, import_reference_dir
+from mmtsb_env.scenario.suites import load_suite
+
+OFFICIAL = Path("/work/shared/reference/official_scenarios")
+for _candidate in (Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "official_scenarios", OFFICIAL):
+    if _candidate.exists():
+        OFFICIAL = _candidate
+        break
+pytestmark = pytest.mark.skipif(not OFFICIAL.exists(), reason="the reference's official scenarios are not available here")
+
+# Files the tools cannot bring to F1 1.0, with the reason the plan reports (all outside the planner).
+KNOWN_SHORT = {
+    "reference/nominal/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
+    "reference/ui/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
+    "reference/ui/scenario_0723": "needs file_system_create_file, which this scenario's apps do not offer",
+    "reference/ui/scenario_0947": "our contacts_add_contact requires one, the reference's does not",
+}
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reference")
+    import_reference_dir(OFFICIAL, out)
+    return load_suite(out)
+
+
+def test_the_reference_oracle_reaches_f1_1_through_the_tools_on_all_but_the_listed_files(suite):
+    records = run_suite(suite, lambda: make_agent("reference-oracle", scenarios=suite),
+                        env_kwargs={"stand_in_images": True})
+    assert all(r.error is None for r in records)
+    short = {r.scenario_id: r.entity_f1 for r in records if r.entity_f1 < 1.0}
+    assert set(short) == set(KNOWN_SHORT), short
+    assert len(records) - len(short) == 49  # of 53
+    agent = ReferenceOracleAgent(suite)
+    for sid, reason in KNOWN_SHORT.items():
+        assert any(reason in line for line in agent.unmapped[sid]), agent.unmapped[sid]
+    assert not any(agent.unmapped[s.id] for s in suite if s.id not in KNOWN_SHORT)
+    # every write went through a tool call the episode logged, none was written straight into the world
+    from mmtsb_env.tools.registry import REGISTRY
+
+    calls = [c for r in records for c in r.calls if c.get("seat") == "assistant"]
+    assert len(calls) > 200 and all(c["ok"] for c in calls if c["name"] != "api_docs_search_api_docs")
+    assert {c["name"] for c in calls} <= set(REGISTRY) and any(REGISTRY[c["name"]].writes for c in calls)
+
+
+def test_created_rows_are_bound_to_the_ids_the_reference_gave_them():
+    """0791: the new playlist is 802 in the reference (800 and 801 are staged); its songs name 802
+    and must go to the playlist the oracle creates, while the like names staged 800 as it is."""
+    s, _ = import_reference(OFFICIAL / "ui" / "scenario_0791.json")
+    steps = plan_reference_calls(s).steps
+    create = next(st for st in steps if st["name"] == "spotify_create_playlist")
+    adds = [st["arguments"]["playlist_id"] for st in steps if st["name"] == "spotify_add_song_to_playlist"]
+    like = next(st["arguments"]["playlist_id"] for st in steps if st["name"] == "spotify_like_playlist")
+    assert adds == [{"$ref": f"{create['save_as']}.playlist_id"}] * 3
+    assert like == 800
+
+
+def test_every_table_operation_pair_of_the_official_files_has_a_recipe_or_a_producer(suite):
+    pairs = {(c.table, c.operation) for s in suite for c in s.expected_changes}
+    assert len(pairs) == 40
+    assert pairs - set(RECIPES) - set(PRODUCED_BY) == set()
+
+
+def test_eval_runs_the_reference_oracle_by_name(tmp_path, suite):
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    one = next(s for s in suite if s.id == "reference/ui/scenario_0068")  # splitwise group + expense, a note, cart entries
+    (folder / "s.json").write_text(json.dumps(one.to_dict()))
+    result = CliRunner().invoke(app, ["eval", "--suite", str(folder), "--agent", "reference-oracle", "--stand-in-images",
+                                      "--out", str(tmp_path / "run"), "--no-report"])
+    assert result.exit_code == 0, result.output
+    episode = json.loads((tmp_path / "run" / "episodes.jsonl").read_text().splitlines()[0])
+    assert episode["entity_f1"] == 1.0 and episode["agent"] == "reference-oracle"
+    names = {c["name"] for c in episode["calls"]}
+    assert {"splitwise_create_group", "splitwise_record_expense"} <= names
