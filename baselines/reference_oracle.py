@@ -585,10 +585,58 @@ def plan_reference_calls(scenario: Scenario, world: Any | None = None) -> Plan:
     return _Planner(scenario, world, world.services.get("tool_universe")).plan()
 
 
+def _button(prefix: str, label: str, action: str, context: dict[str, Any], primary: bool = True) -> list[dict[str, Any]]:
+    return [{"id": f"{prefix}_label", "component": {"Text": {"text": label}}},
+            {"id": prefix, "component": {"Button": {"child": f"{prefix}_label", "primary": primary, "action": {
+                "name": action, "context": [{"key": k, "value": v} for k, v in context.items()]}}}}]
+
+
+def _priced_options(scenario: Scenario, world: Any) -> list[tuple[str, str]]:
+    """The products the expected changes put in the cart or wish list, with their prices in the
+    starting world: the options a price comparison screen shows."""
+    out = []
+    for c in scenario.expected_changes:
+        pid = (c.row or {}).get("product_id") if c.operation == "create" and c.table.startswith("amazon.") else None
+        product = world.get("amazon.products", pid) if pid is not None else None
+        if product is not None and product.get("price") is not None:
+            option = (str(product.get("name") or product.get("title") or pid), f"${float(product['price']):,.2f}")
+            if option not in out:
+                out.append(option)
+    return out
+
+
+def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, Any]]:
+    """The screen the oracle shows in a UI round: the option(s) the round's decision needs (the
+    named one; the products with their prices; a Confirm and a Cancel button), shown to the user,
+    then a line asking them to choose. The user's choice (private to it) is then made on it."""
+    rule = next(k for k in ui.pick if k != "action") if ui.pick else None
+    components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
+    rows = []
+    if rule == "approve":
+        components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
+        rows = ["confirm", "cancel"]
+    else:
+        options = [(str(ui.pick["label_contains"]), "")] if rule == "label_contains" else _priced_options(scenario, world)
+        for i, (name, price) in enumerate(options):
+            text = f"{name} | {price}" if price else name
+            components.append({"id": f"o{i}_t", "component": {"Text": {"text": text, "usageHint": "h4"}}})
+            components += _button(f"o{i}", "Select", "select", {"name": name, **({"price": price} if price else {})})
+            components.append({"id": f"o{i}_row", "component": {"Row": {"children": [f"o{i}_t", f"o{i}"], "alignment": "center"}}})
+            rows.append(f"o{i}_row")
+    components.insert(0, {"id": "root", "component": {"Column": {"children": ["title", *rows]}}})
+    screen = [{"surfaceUpdate": {"surfaceId": "choice", "components": components}},
+              {"beginRendering": {"surfaceId": "choice", "root": "root"}}]
+    return [{"name": "render_ui_screen", "arguments": {"ui_json": screen}}, {"name": "show_ui_to_user", "arguments": {}},
+            {"say": "I put the options on your screen; please make your choice there."}]
+
+
 class ReferenceOracleAgent(OracleAgent):
     """The perfect agent for scenarios with expected changes but no solutions (imported reference
-    scenarios): round 1 makes every expected change through the tools (:func:`plan_reference_calls`),
-    each round ends with a short reply. Scenarios that have solutions are played as written.
+    scenarios): one round makes every expected change through the tools (:func:`plan_reference_calls`),
+    each round ends with a short reply. A round with a UI decision first shows a screen with the
+    options it needs (:func:`ui_round_steps`) and lets the user choose on it; the changes are made
+    in the first such round, after the choice (round 1 when there is none), since the reference
+    does not say which round makes which change. Scenarios that have solutions are played as written.
 
     ``unmapped[scenario_id]`` lists the expected changes no recipe could produce.
     """
@@ -600,9 +648,14 @@ class ReferenceOracleAgent(OracleAgent):
         self.unmapped: dict[str, list[str]] = {}
         for s in scenarios:
             if s.expected_changes and not any(r.solution for r in s.rounds):
-                plan = plan_reference_calls(s)
+                world = starting_world(s)
+                plan = plan_reference_calls(s, world)
                 self.unmapped[s.id] = plan.unmapped
-                rounds = [dataclasses.replace(r, solution=tuple(plan.steps) if k == 0 else (), answer=r.answer or self.ANSWER)
+                # the changes are made once, after the first choice the user makes on a screen (or in round 1)
+                first = next((k for k, r in enumerate(s.rounds) if s.ui and r.ui), 0)
+                rounds = [dataclasses.replace(r, solution=tuple((ui_round_steps(s, r.ui, world) if s.ui and r.ui else [])
+                                                                + (plan.steps if k == first else [])),
+                                              answer=r.answer or self.ANSWER)
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))
             planned.append(s)
