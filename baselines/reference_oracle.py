@@ -19,6 +19,7 @@ that produces them named in :data:`PRODUCED_BY`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Callable, Iterable
 
 from ..scenario.model import ExpectedChange, Scenario
@@ -592,11 +593,14 @@ def _button(prefix: str, label: str, action: str, context: dict[str, Any], prima
 
 
 def _priced_options(scenario: Scenario, world: Any) -> list[tuple[str, str]]:
-    """The products the expected changes put in the cart or wish list, with their prices in the
-    starting world: the options a price comparison screen shows."""
+    """The products the expected changes put in the cart (else in the wish list or an order), with
+    their prices in the starting world: the options a price comparison screen shows. (The items
+    they were compared with are in the images, which the oracle does not read.)"""
     out = []
+    tables = {c.table for c in scenario.expected_changes if c.operation == "create"}
+    table = next((t for t in ("amazon.cart_entries", "amazon.wish_list_entries", "amazon.order_items") if t in tables), None)
     for c in scenario.expected_changes:
-        pid = (c.row or {}).get("product_id") if c.operation == "create" and c.table.startswith("amazon.") else None
+        pid = (c.row or {}).get("product_id") if c.operation == "create" and c.table == table else None
         product = world.get("amazon.products", pid) if pid is not None else None
         if product is not None and product.get("price") is not None:
             option = (str(product.get("name") or product.get("title") or pid), f"${float(product['price']):,.2f}")
@@ -605,9 +609,34 @@ def _priced_options(scenario: Scenario, world: Any) -> list[tuple[str, str]]:
     return out
 
 
+def _row_label(row: dict[str, Any]) -> str:
+    person = " ".join(str(row[c]) for c in ("first_name", "last_name") if row.get(c))
+    return person or str(row.get("title") or row.get("name") or "")
+
+
+def _named_options(scenario: Scenario, needle: str) -> list[str]:
+    """The option the user named and the staged rows it must be told apart from, as a choice
+    screen lists them; exactly one option holds the user's words. A describing word ("the
+    personal one") stands for the staged row whose name holds it ("Backup Log - Personal"), shown
+    with the rows of its table sharing its first word; a name is shown with the staged rows
+    sharing its first word (the other Charlies)."""
+    def like(label: str, word: str) -> bool:
+        return bool(label) and len(label) <= 60 and re.search(rf"\b{re.escape(word.lower())}\b", label.lower()) is not None
+
+    staged = [(table, _row_label(row)) for table, rows in scenario.initial_entities.items() for row in rows]
+    holder = next(((t, label) for t, label in staged if like(label, needle)), None)
+    if needle.islower() and holder is not None:  # a describing word: the staged row it describes
+        table, option = holder
+        labels = [option, *(label for t, label in staged if t == table and like(label, option.split()[0]) and not like(label, needle))]
+    else:  # a name: it, and the staged rows sharing its first word that it must be told from
+        labels = [needle, *(label for _, label in staged if like(label, needle.split()[0]) and not like(label, needle))]
+    return sorted(dict.fromkeys(labels))[:4]
+
+
 def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, Any]]:
-    """The screen the oracle shows in a UI round: the option(s) the round's decision needs (the
-    named one; the products with their prices; a Confirm and a Cancel button), shown to the user,
+    """The screen the oracle shows in a UI round: the options the round's decision needs (the
+    named one among the staged rows like it; the products with their prices; a Confirm and a
+    Cancel button), shown to the user,
     then a line asking them to choose. The user's choice (private to it) is then made on it."""
     rule = next(k for k in ui.pick if k != "action") if ui.pick else None
     components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
@@ -616,7 +645,8 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, An
         components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
         rows = ["confirm", "cancel"]
     else:
-        options = [(str(ui.pick["label_contains"]), "")] if rule == "label_contains" else _priced_options(scenario, world)
+        options = ([(name, "") for name in _named_options(scenario, str(ui.pick["label_contains"]))] if rule == "label_contains"
+                   else _priced_options(scenario, world))
         for i, (name, price) in enumerate(options):
             text = f"{name} | {price}" if price else name
             components.append({"id": f"o{i}_t", "component": {"Text": {"text": text, "usageHint": "h4"}}})

@@ -84,6 +84,7 @@ def test_the_reference_oracle_shows_a_screen_and_the_scripted_user_picks_by_its_
     shown = [e for e in record.log if e["kind"] == "notice" and e["recipient"] == "user" and "<ui_state_server>" in e["content"]]
     picked = [e for e in record.log if e["sender"] == "user" and e["kind"] == "message" and e["content"].startswith("<ui_state_server>")]
     assert [e["round_index"] for e in shown] == [1] and [e["round_index"] for e in picked] == [1]
+    assert "Charlie Miller" in shown[0]["content"]  # the screen offers the other Charlie too: a real choice
     assert '"name": "Charlie Davis"' in picked[0]["content"]
     ui = {c["criterion"]: c["pass"] for c in record.verdict["criteria"] if c["criterion"].startswith("ui")}
     assert ui == {"ui_rendered": True, "ui_shown": True, "ui_affordances": True, "ui_choice_obtained": True, "ui_choice_acted_on": True}
