@@ -5,6 +5,7 @@ screen), never by what an image shows."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -99,7 +100,8 @@ def test_the_user_does_not_pick_an_option_it_was_not_told():
     env = MMToolSandboxEnv(scenarios=[scenario], stand_in_images=True)
     env.reset(seed=0)
     env.step("Done.")  # round 1 answered; round 2 is the UI round
-    for step in ui_round_steps(scenario, wrong, None)[:2]:
+    unstaged = dataclasses.replace(scenario, initial_entities={})  # a screen with Charlie Brown only
+    for step in ui_round_steps(unstaged, wrong, None)[:2]:
         *_, info = env.step(json.dumps({"name": step["name"], "arguments": step["arguments"]}))
     *_, info = env.step("Please choose on your screen.")
     last = info["messages"][-1]["content"]
