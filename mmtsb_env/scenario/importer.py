@@ -229,6 +229,7 @@ class RoundHints:
 _UI_LEAD = re.compile(r"^.*?\b(?:when|if|once)\b[^,]*,\s*", re.I)
 _UI_APPROVE = re.compile(r"^(?:approve|confirm)\b", re.I)
 _UI_SELECT = re.compile(r"^(?:select|choose|pick)\s+(?P<target>.+?)(?:\s+and\s+(?:add|ask|tell|send|update|text|email|remove)\b.*)?$", re.I)
+_UI_CHOICE_VERB = re.compile(r"\b(?:select|choose|pick|keep only|add only|add any)\b", re.I)
 _UI_SEVERAL = re.compile(r"\b(?:only|ones|each|all|both|parties|groups|drivers|cars|items)\b", re.I)
 _UI_CHEAPEST = re.compile(r"\b(?:cheape(?:r|st)|less expensive|lowest[- ]priced|lower[- ]priced)\b", re.I)
 _UI_DEAREST = re.compile(r"\b(?:more expensive|most expensive|pricier|priciest)\b", re.I)
@@ -275,9 +276,9 @@ def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
         return {"pick": {"label_contains": inner[0]}}, ""
     if by_content:
         return None, "a choice by what the images or data show, which the user cannot see"
-    m = re.fullmatch(r"the\s+(\w+)\s+one", outside.strip(), re.I)
+    m = re.fullmatch(r"(?:the\s+(\w+)\s+one|your\s+(\w+)\s+(?:address|account|email|calendar|card|list))", outside.strip(), re.I)
     if m:
-        return {"pick": {"label_contains": m.group(1)}}, ""
+        return {"pick": {"label_contains": m.group(1) or m.group(2)}}, ""
     return None, "no option the user can name in its own words"
 
 
@@ -303,13 +304,23 @@ def conditional_hints(instructions: str) -> RoundHints:
     """
     hints = RoundHints()
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", instructions) if x.strip()]
+    # "Use `ui_user_interact` to make your selection": the choice an earlier sentence states
+    referred: dict[int, str] = {}
+    for k, sentence in enumerate(sentences):
+        if re.match(r"\s*(?:use\s+`ui_user_interact`|(?:select|make)\s+(?:these|them|your selections?)\b)", sentence, re.I):
+            earlier = next((x for x in reversed(sentences[:k]) if _UI_CHOICE_VERB.search(x)), None)
+            if earlier is not None:
+                referred[k] = earlier
     for k, sentence in enumerate(sentences):
         context = " ".join(sentences[max(0, k - 1):k + 1])
+        if sentence in referred.values() and "ui_user_interact" not in sentence:
+            continue  # handled as the UI choice the later sentence refers to
         if "ui_user_interact" in sentence:
-            if re.match(r"\s*use\s+`ui_user_interact`", sentence, re.I) and k > 0:
-                sentence = sentences[k - 1]  # "Use `ui_user_interact` to select ...": the choice the sentence before states
-                if hints.ui_sentence == sentence:
+            earlier = referred.get(k)
+            if earlier is not None:
+                if earlier == hints.ui_sentence or "ui_user_interact" in earlier:
                     continue
+                sentence = earlier
             _ui_hint(hints, sentence)
             continue
         m = _ASK_HINT.search(sentence)

@@ -35,6 +35,7 @@ UI = "via `ui_user_interact`."
     (f"When it does, select the personal one {UI}", {"label_contains": "personal"}),
     (f"When it asks for clarification or presents both, select the one in the Marketing project {UI}", {"label_contains": "Marketing"}),
     (f"When the assistant presents the email draft for review, approve sending {UI}", {"approve": True}),
+    (f"Select your home address {UI}", {"label_contains": "home"}),
 ])
 def test_a_choice_the_user_can_name_becomes_a_pick(sentence, expected):
     decision, why = ui_choice(sentence)
@@ -51,6 +52,17 @@ def test_a_choice_the_user_can_name_becomes_a_pick(sentence, expected):
 def test_a_choice_by_image_content_or_of_several_stays_prose(sentence, why):
     decision, reason = ui_choice(sentence)
     assert decision is None and why in reason
+
+
+def test_a_later_sentence_that_only_says_to_use_the_screen_refers_to_the_choice_stated_before():
+    from mmtsb_env.scenario.importer import conditional_hints
+
+    h = conditional_hints("When the assistant presents both, select the Q2 Adjustments - Finance project and ask it to add a task. "
+                          "Use `ui_user_interact` to make your selection.")
+    assert h.ui == {"pick": {"label_contains": "Q2 Adjustments - Finance"}} and not h.prose
+    h = conditional_hints("When it presents its analysis, select the one featuring a network diagram. "
+                          "Tell it to update the note. Use `ui_user_interact` to make your selection.")
+    assert h.ui is None and "select the one featuring a network diagram" in h.prose[0]
 
 
 @official
@@ -73,7 +85,7 @@ def test_choice_points_of_the_official_ui_files_become_playable_rounds():
             named = rnd.ui.pick.get("label_contains")
             if named:  # the user's own words name it; the assistant's query does not give the choice away
                 assert named.lower() in rnd.instructions.lower()
-    assert (points, playable) == (67, 43)
+    assert (points, playable) == (67, 44)
 
 
 @official
