@@ -592,15 +592,17 @@ def _button(prefix: str, label: str, action: str, context: dict[str, Any], prima
                 "name": action, "context": [{"key": k, "value": v} for k, v in context.items()]}}}}]
 
 
-def _priced_options(scenario: Scenario, world: Any) -> list[tuple[str, str]]:
-    """The products the expected changes put in the cart (else in the wish list or an order), with
-    their prices in the starting world: the options a price comparison screen shows. (The items
-    they were compared with are in the images, which the oracle does not read.)"""
+def _priced_options(scenario: Scenario, world: Any, product_ids: Iterable[Any] | None = None) -> list[tuple[str, str]]:
+    """The products the expected changes put in the cart (else in the wish list or an order), or
+    ``product_ids``, with their prices in the starting world: the options a price comparison
+    screen shows. (The items they were compared with are in the images, which the oracle does
+    not read.)"""
     out = []
-    tables = {c.table for c in scenario.expected_changes if c.operation == "create"}
-    table = next((t for t in ("amazon.cart_entries", "amazon.wish_list_entries", "amazon.order_items") if t in tables), None)
-    for c in scenario.expected_changes:
-        pid = (c.row or {}).get("product_id") if c.operation == "create" and c.table == table else None
+    if product_ids is None:
+        tables = {c.table for c in scenario.expected_changes if c.operation == "create"}
+        table = next((t for t in ("amazon.cart_entries", "amazon.wish_list_entries", "amazon.order_items") if t in tables), None)
+        product_ids = [(c.row or {}).get("product_id") for c in scenario.expected_changes if c.operation == "create" and c.table == table]
+    for pid in product_ids:
         product = world.get("amazon.products", pid) if pid is not None else None
         if product is not None and product.get("price") is not None:
             option = (str(product.get("name") or product.get("title") or pid), f"${float(product['price']):,.2f}")
@@ -633,7 +635,7 @@ def _named_options(scenario: Scenario, needle: str) -> list[str]:
     return sorted(dict.fromkeys(labels))[:4]
 
 
-def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, Any]]:
+def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterable[Any] | None = None) -> list[dict[str, Any]]:
     """The screen the oracle shows in a UI round: the options the round's decision needs (the
     named one among the staged rows like it; the products with their prices; a Confirm and a
     Cancel button), shown to the user,
@@ -646,7 +648,7 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, An
         rows = ["confirm", "cancel"]
     else:
         options = ([(name, "") for name in _named_options(scenario, str(ui.pick["label_contains"]))] if rule == "label_contains"
-                   else _priced_options(scenario, world))
+                   else _priced_options(scenario, world, product_ids))
         for i, (name, price) in enumerate(options):
             text = f"{name} | {price}" if price else name
             components.append({"id": f"o{i}_t", "component": {"Text": {"text": text, "usageHint": "h4"}}})
@@ -660,13 +662,26 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any) -> list[dict[str, An
             {"say": "I put the options on your screen; please make your choice there."}]
 
 
+def _cart_adds_by_price_round(scenario: Scenario, steps: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Round index -> the cart add that round's price choice makes, when a scenario has two or more
+    price-choice UI rounds and exactly as many cart adds (and places no order): the k-th choice adds
+    the k-th item. Otherwise nothing (every change stays in one round)."""
+    priced = [k for k, r in enumerate(scenario.rounds)
+              if scenario.ui and r.ui and r.ui.pick and {"cheapest", "most_expensive"} & set(r.ui.pick)]
+    adds = [st for st in steps if st.get("name") == "amazon_add_product_to_cart"]
+    if len(priced) < 2 or len(adds) != len(priced) or any(st.get("name") == "amazon_place_order" for st in steps):
+        return {}
+    return dict(zip(priced, adds))
+
+
 class ReferenceOracleAgent(OracleAgent):
     """The perfect agent for scenarios with expected changes but no solutions (imported reference
     scenarios): one round makes every expected change through the tools (:func:`plan_reference_calls`),
     each round ends with a short reply. A round with a UI decision first shows a screen with the
     options it needs (:func:`ui_round_steps`) and lets the user choose on it; the changes are made
     in the first such round, after the choice (round 1 when there is none), since the reference
-    does not say which round makes which change. Scenarios that have solutions are played as written.
+    does not say which round makes which change -- except the cart adds of several price choices,
+    one after each (:func:`_cart_adds_by_price_round`). Scenarios that have solutions are played as written.
 
     ``unmapped[scenario_id]`` lists the expected changes no recipe could produce.
     """
@@ -681,11 +696,16 @@ class ReferenceOracleAgent(OracleAgent):
                 world = starting_world(s)
                 plan = plan_reference_calls(s, world)
                 self.unmapped[s.id] = plan.unmapped
-                # the changes are made once, after the first choice the user makes on a screen (or in round 1)
+                # the changes are made once, after the first choice the user makes on a screen (or in
+                # round 1); where each of several price choices adds one item to the cart, in its round
                 first = next((k for k, r in enumerate(s.rounds) if s.ui and r.ui), 0)
-                rounds = [dataclasses.replace(r, solution=tuple((ui_round_steps(s, r.ui, world) if s.ui and r.ui else [])
-                                                                + (plan.steps if k == first else [])),
-                                              answer=r.answer or self.ANSWER)
+                own = _cart_adds_by_price_round(s, plan.steps)
+                rest = [st for st in plan.steps if not any(st is x for x in own.values())]
+                rounds = [dataclasses.replace(r, solution=tuple(
+                              (ui_round_steps(s, r.ui, world, [own[k]["arguments"]["product_id"]] if k in own else None)
+                               if s.ui and r.ui else [])
+                              + (rest if k == first else []) + ([own[k]] if k in own else [])),
+                              answer=r.answer or self.ANSWER)
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))
             planned.append(s)

@@ -119,3 +119,16 @@ def test_the_user_does_not_pick_an_option_it_was_not_told():
     last = info["messages"][-1]["content"]
     text = last if isinstance(last, str) else last[0]["text"]
     assert "can't make my choice" in text
+
+
+@official
+def test_each_price_choice_of_the_oracle_is_followed_by_its_cart_add():
+    """0936: the cheaper sign in round 1, the cheaper item in round 2, each added to the cart."""
+    scenario, _ = import_reference(OFFICIAL / "ui" / "scenario_0936.json")
+    assert [r.ui.pick if r.ui else None for r in scenario.rounds][:2] == [{"cheapest": True}, {"cheapest": True}]
+    record = run_suite([scenario], lambda: ReferenceOracleAgent([scenario]), env_kwargs={"stand_in_images": True})[0]
+    picked = [e["round_index"] for e in record.log if e["sender"] == "user" and e["kind"] == "message"
+              and e["content"].startswith("<ui_state_server>")]
+    adds = [c["round_index"] for c in record.calls if c["name"] == "amazon_add_product_to_cart" and c.get("ok", True)]
+    assert picked == [0, 1] and adds == [0, 1]
+    assert record.entity_f1 == 1.0 and record.passed
