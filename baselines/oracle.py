@@ -8,6 +8,11 @@ oracle then searches for each tool of the solution by its name, page by page, un
 lists it, and only then calls it. Whether search is needed it learns like any agent would: from
 the tools offered (tool mode) or the system prompt's search note (code mode), unless told
 (``search=True/False``).
+
+A solution tool the episode cannot reach (outside its tool universe: search pages run out without
+it, or, without search, it is not offered) is not retried: the oracle skips that step and every
+later step that uses its saved result, plays the rest, and ends the round with one line naming
+the tool instead of its usual answer. ``unreachable[scenario_id]`` lists such tools.
 """
 
 from __future__ import annotations
@@ -35,6 +40,17 @@ def _resolve(value: Any, saved: dict[str, Any]) -> Any:
     if isinstance(value, list):
         return [_resolve(v, saved) for v in value]
     return value
+
+
+def _uses(value: Any, labels: set[str]) -> bool:
+    """Whether ``value`` (a step's arguments) refers to the saved result of one of ``labels``."""
+    if isinstance(value, dict):
+        if set(value) == {"$ref"}:
+            return value["$ref"].partition(".")[0] in labels
+        return any(_uses(v, labels) for v in value.values())
+    if isinstance(value, list):
+        return any(_uses(v, labels) for v in value)
+    return False
 
 
 def _last_result(info: dict[str, Any]) -> Any:
@@ -86,7 +102,10 @@ class OracleAgent:
         self.search = search
         self._found: set[str] = set()
         self._searching: tuple[str, int] | None = None  # (tool name, page) of the search in flight
+        self._missing: set[str] = set()  # tools of this episode's solution it cannot reach
+        self._skipped: set[str] = set()  # save_as labels of skipped steps
         self.search_calls = 0
+        self.unreachable: dict[str, list[str]] = {}
 
     def reset(self) -> None:
         self._episode_key = None
@@ -96,13 +115,16 @@ class OracleAgent:
         if scenario.id != self._episode_key or info.get("step", 0) == 0:  # a new episode
             self._episode_key, self._round, self._pointer, self._saved = scenario.id, -1, 0, {}
             self._pending_save, self._found, self._searching = None, set(), None
+            self._missing, self._skipped = set(), set()
         if self._searching is not None:
             name, page = self._searching
             self._searching = None
             found = _found_names(_last_result(info))
             self._found.update(found)
-            if name not in found and found and page + 1 < MAX_SEARCH_PAGES:
-                return self._search(name, page + 1)
+            if name not in found:
+                if len(found) == SEARCH_PAGE and page + 1 < MAX_SEARCH_PAGES:
+                    return self._search(name, page + 1)
+                self._mark_missing(scenario.id, name)
         if self._pending_save is not None:
             self._saved[self._pending_save] = _last_result(info)
             self._pending_save = None
@@ -110,17 +132,41 @@ class OracleAgent:
         if round_index != self._round:
             self._round, self._pointer = round_index, 0
         rnd = scenario.rounds[max(round_index, 0)]
-        if self._pointer < len(rnd.solution):
+        while self._pointer < len(rnd.solution):
             step = rnd.solution[self._pointer]
-            if "say" not in step and step["name"] not in self._found and self._must_search(step["name"], info):
-                return self._search(step["name"], 0)
+            if "say" not in step and (step["name"] in self._missing or _uses(step.get("arguments"), self._skipped)):
+                self._pointer += 1  # unreachable, or needs the result of a step that was
+                if step.get("save_as"):
+                    self._skipped.add(step["save_as"])
+                continue
+            if "say" not in step and step["name"] not in self._found:
+                if self._must_search(step["name"], info):
+                    return self._search(step["name"], 0)
+                if self._not_offered(step["name"], info):
+                    self._mark_missing(scenario.id, step["name"])
+                    continue
             self._pointer += 1
             if "say" in step:
                 return step["say"]
             arguments = _resolve(step.get("arguments", {}), self._saved)
             self._pending_save = step.get("save_as")
             return self._format_call(step["name"], arguments)
+        if self._missing:
+            names = ", ".join(sorted(self._missing))
+            return f"I could not finish: the solution needs {names}, which this episode's tools do not include."
         return rnd.answer or "Done."
+
+    def _mark_missing(self, scenario_id: str, name: str) -> None:
+        self._missing.add(name)
+        listed = self.unreachable.setdefault(scenario_id, [])
+        if name not in listed:
+            listed.append(name)
+
+    def _not_offered(self, name: str, info: dict[str, Any]) -> bool:
+        """In tool mode without search, a tool the offered list lacks cannot be called."""
+        if self.mode != "tool" or "tools" not in info:
+            return False
+        return name not in {t.get("function", t).get("name") for t in info.get("tools") or []}
 
     def _must_search(self, name: str, info: dict[str, Any]) -> bool:
         if self.search is not None:

@@ -19,6 +19,7 @@ that produces them named in :data:`PRODUCED_BY`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, Callable, Iterable
 
 from ..scenario.model import ExpectedChange, Scenario
@@ -585,10 +586,102 @@ def plan_reference_calls(scenario: Scenario, world: Any | None = None) -> Plan:
     return _Planner(scenario, world, world.services.get("tool_universe")).plan()
 
 
+def _button(prefix: str, label: str, action: str, context: dict[str, Any], primary: bool = True) -> list[dict[str, Any]]:
+    return [{"id": f"{prefix}_label", "component": {"Text": {"text": label}}},
+            {"id": prefix, "component": {"Button": {"child": f"{prefix}_label", "primary": primary, "action": {
+                "name": action, "context": [{"key": k, "value": v} for k, v in context.items()]}}}}]
+
+
+def _priced_options(scenario: Scenario, world: Any, product_ids: Iterable[Any] | None = None) -> list[tuple[str, str]]:
+    """The products the expected changes put in the cart (else in the wish list or an order), or
+    ``product_ids``, with their prices in the starting world: the options a price comparison
+    screen shows. (The items they were compared with are in the images, which the oracle does
+    not read.)"""
+    out = []
+    if product_ids is None:
+        tables = {c.table for c in scenario.expected_changes if c.operation == "create"}
+        table = next((t for t in ("amazon.cart_entries", "amazon.wish_list_entries", "amazon.order_items") if t in tables), None)
+        product_ids = [(c.row or {}).get("product_id") for c in scenario.expected_changes if c.operation == "create" and c.table == table]
+    for pid in product_ids:
+        product = world.get("amazon.products", pid) if pid is not None else None
+        if product is not None and product.get("price") is not None:
+            option = (str(product.get("name") or product.get("title") or pid), f"${float(product['price']):,.2f}")
+            if option not in out:
+                out.append(option)
+    return out
+
+
+def _row_label(row: dict[str, Any]) -> str:
+    person = " ".join(str(row[c]) for c in ("first_name", "last_name") if row.get(c))
+    return person or str(row.get("title") or row.get("name") or "")
+
+
+def _named_options(scenario: Scenario, needle: str) -> list[str]:
+    """The option the user named and the staged rows it must be told apart from, as a choice
+    screen lists them; exactly one option holds the user's words. A describing word ("the
+    personal one") stands for the staged row whose name holds it ("Backup Log - Personal"), shown
+    with the rows of its table sharing its first word; a name is shown with the staged rows
+    sharing its first word (the other Charlies)."""
+    def like(label: str, word: str) -> bool:
+        return bool(label) and len(label) <= 60 and re.search(rf"\b{re.escape(word.lower())}\b", label.lower()) is not None
+
+    staged = [(table, _row_label(row)) for table, rows in scenario.initial_entities.items() for row in rows]
+    holder = next(((t, label) for t, label in staged if like(label, needle)), None)
+    if needle.islower() and holder is not None:  # a describing word: the staged row it describes
+        table, option = holder
+        labels = [option, *(label for t, label in staged if t == table and like(label, option.split()[0]) and not like(label, needle))]
+    else:  # a name: it, and the staged rows sharing its first word that it must be told from
+        labels = [needle, *(label for _, label in staged if like(label, needle.split()[0]) and not like(label, needle))]
+    return sorted(dict.fromkeys(labels))[:4]
+
+
+def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterable[Any] | None = None) -> list[dict[str, Any]]:
+    """The screen the oracle shows in a UI round: the options the round's decision needs (the
+    named one among the staged rows like it; the products with their prices; a Confirm and a
+    Cancel button), shown to the user,
+    then a line asking them to choose. The user's choice (private to it) is then made on it."""
+    rule = next(k for k in ui.pick if k != "action") if ui.pick else None
+    components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
+    rows = []
+    if rule == "approve":
+        components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
+        rows = ["confirm", "cancel"]
+    else:
+        options = ([(name, "") for name in _named_options(scenario, str(ui.pick["label_contains"]))] if rule == "label_contains"
+                   else _priced_options(scenario, world, product_ids))
+        for i, (name, price) in enumerate(options):
+            text = f"{name} | {price}" if price else name
+            components.append({"id": f"o{i}_t", "component": {"Text": {"text": text, "usageHint": "h4"}}})
+            components += _button(f"o{i}", "Select", "select", {"name": name, **({"price": price} if price else {})})
+            components.append({"id": f"o{i}_row", "component": {"Row": {"children": [f"o{i}_t", f"o{i}"], "alignment": "center"}}})
+            rows.append(f"o{i}_row")
+    components.insert(0, {"id": "root", "component": {"Column": {"children": ["title", *rows]}}})
+    screen = [{"surfaceUpdate": {"surfaceId": "choice", "components": components}},
+              {"beginRendering": {"surfaceId": "choice", "root": "root"}}]
+    return [{"name": "render_ui_screen", "arguments": {"ui_json": screen}}, {"name": "show_ui_to_user", "arguments": {}},
+            {"say": "I put the options on your screen; please make your choice there."}]
+
+
+def _cart_adds_by_price_round(scenario: Scenario, steps: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Round index -> the cart add that round's price choice makes, when a scenario has two or more
+    price-choice UI rounds and exactly as many cart adds (and places no order): the k-th choice adds
+    the k-th item. Otherwise nothing (every change stays in one round)."""
+    priced = [k for k, r in enumerate(scenario.rounds)
+              if scenario.ui and r.ui and r.ui.pick and {"cheapest", "most_expensive"} & set(r.ui.pick)]
+    adds = [st for st in steps if st.get("name") == "amazon_add_product_to_cart"]
+    if len(priced) < 2 or len(adds) != len(priced) or any(st.get("name") == "amazon_place_order" for st in steps):
+        return {}
+    return dict(zip(priced, adds))
+
+
 class ReferenceOracleAgent(OracleAgent):
     """The perfect agent for scenarios with expected changes but no solutions (imported reference
-    scenarios): round 1 makes every expected change through the tools (:func:`plan_reference_calls`),
-    each round ends with a short reply. Scenarios that have solutions are played as written.
+    scenarios): one round makes every expected change through the tools (:func:`plan_reference_calls`),
+    each round ends with a short reply. A round with a UI decision first shows a screen with the
+    options it needs (:func:`ui_round_steps`) and lets the user choose on it; the changes are made
+    in the first such round, after the choice (round 1 when there is none), since the reference
+    does not say which round makes which change -- except the cart adds of several price choices,
+    one after each (:func:`_cart_adds_by_price_round`). Scenarios that have solutions are played as written.
 
     ``unmapped[scenario_id]`` lists the expected changes no recipe could produce.
     """
@@ -600,9 +693,19 @@ class ReferenceOracleAgent(OracleAgent):
         self.unmapped: dict[str, list[str]] = {}
         for s in scenarios:
             if s.expected_changes and not any(r.solution for r in s.rounds):
-                plan = plan_reference_calls(s)
+                world = starting_world(s)
+                plan = plan_reference_calls(s, world)
                 self.unmapped[s.id] = plan.unmapped
-                rounds = [dataclasses.replace(r, solution=tuple(plan.steps) if k == 0 else (), answer=r.answer or self.ANSWER)
+                # the changes are made once, after the first choice the user makes on a screen (or in
+                # round 1); where each of several price choices adds one item to the cart, in its round
+                first = next((k for k, r in enumerate(s.rounds) if s.ui and r.ui), 0)
+                own = _cart_adds_by_price_round(s, plan.steps)
+                rest = [st for st in plan.steps if not any(st is x for x in own.values())]
+                rounds = [dataclasses.replace(r, solution=tuple(
+                              (ui_round_steps(s, r.ui, world, [own[k]["arguments"]["product_id"]] if k in own else None)
+                               if s.ui and r.ui else [])
+                              + (rest if k == first else []) + ([own[k]] if k in own else [])),
+                              answer=r.answer or self.ANSWER)
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))
             planned.append(s)

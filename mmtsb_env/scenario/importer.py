@@ -221,6 +221,65 @@ class RoundHints:
     guidance: dict[str, Any] = field(default_factory=dict)
     converted: list[str] = field(default_factory=list)  # "what it became: the sentence"
     prose: list[str] = field(default_factory=list)  # "why: the sentence"
+    ui: dict[str, Any] | None = None  # the round's UI decision ({"pick": rule}) from a choice made via ui_user_interact
+    ui_sentence: str = ""
+
+
+# A UI choice point: "When the assistant presents ..., select <target> [and ...] via `ui_user_interact`."
+_UI_LEAD = re.compile(r"^.*?\b(?:when|if|once)\b[^,]*,\s*", re.I)
+_UI_APPROVE = re.compile(r"^(?:approve|confirm)\b", re.I)
+_UI_SELECT = re.compile(r"^(?:select|choose|pick)\s+(?P<target>.+?)(?:\s+and\s+(?:add|ask|tell|send|update|text|email|remove)\b.*)?$", re.I)
+_UI_CHOICE_VERB = re.compile(r"\b(?:select|choose|pick|keep only|add only|add any)\b", re.I)
+_UI_SEVERAL = re.compile(r"\b(?:only|ones|each|all|both|parties|groups|drivers|cars|items)\b", re.I)
+_UI_CHEAPEST = re.compile(r"\b(?:cheape(?:r|st)|less expensive|lowest[- ]priced|lower[- ]priced)\b", re.I)
+_UI_DEAREST = re.compile(r"\b(?:more expensive|most expensive|pricier|priciest)\b", re.I)
+# Words that make the choice depend on what the images or the data show (which the user does not see).
+_UI_BY_CONTENT = re.compile(r"\b(?:higher|highest|lower|lowest|more|most|less|least|fewer|over|under|after|before|above|below|"
+                            r"\w+-rated|rating|growth|characters|matching|colou?r|pink|indoors|that|which|who)\b", re.I)
+_NAME = re.compile(r"\b[A-Z][\w.&-]*(?:\s+(?:[A-Z0-9][\w.&-]*|of|and|-))*(?<![\s-])")
+
+
+def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
+    """The UI decision a choice-point sentence states (``{"pick": {...}}``), or ``(None, why not)``.
+
+    The user picks by its own words only: a quoted or named option (``label_contains``), "the X
+    one" (``label_contains`` X), the cheaper/more expensive of the shown prices, or approval of
+    the screen shown (``approve``). A choice by what the images show ("the highest-rated", "the
+    pink ones") or of several options at once stays prose.
+    """
+    clause = _UI_LEAD.sub("", sentence.strip(), count=1)
+    clause = re.sub(r"\s*\(?(?:via|using|with)\s+`ui_user_interact`\)?\.?$", "", clause).strip().rstrip(".")
+    clause = re.sub(r"^use\s+`ui_user_interact`\s+to\s+", "", clause, flags=re.I)
+    if _UI_APPROVE.match(clause):
+        return {"pick": {"approve": True}}, ""
+    m = _UI_SELECT.match(clause)
+    if not m:
+        return None, "a UI action the importer cannot turn into a pick"
+    target = m.group("target")
+    quoted = re.findall(r"'([^']+)'|\"([^\"]+)\"", target)
+    bracketed = " ".join(re.findall(r"\(([^)]*)\)", target))
+    outside = re.sub(r"\([^)]*\)|'[^']+'|\"[^\"]+\"", " ", target)  # the target's own words, asides and quotes apart
+    if _UI_SEVERAL.search(outside):
+        return None, "a choice of several options at once (one UI decision picks one)"
+    if _UI_CHEAPEST.search(outside):
+        return {"pick": {"cheapest": True}}, ""
+    if _UI_DEAREST.search(outside):
+        return {"pick": {"most_expensive": True}}, ""
+    if quoted:
+        return {"pick": {"label_contains": next(a or b for a, b in quoted)}}, ""
+    names = [n for n in _NAME.findall(outside) if n not in ("I",)]
+    by_content = _UI_BY_CONTENT.search(outside)
+    if names and not by_content:
+        return {"pick": {"label_contains": names[-1]}}, ""
+    inner = [n for n in _NAME.findall(bracketed) if n not in ("I",)]
+    if inner and len(inner) == 1:
+        return {"pick": {"label_contains": inner[0]}}, ""
+    if by_content:
+        return None, "a choice by what the images or data show, which the user cannot see"
+    m = re.fullmatch(r"(?:the\s+(\w+)\s+one|your\s+(\w+)\s+(?:address|account|email|calendar|card|list))", outside.strip(), re.I)
+    if m:
+        return {"pick": {"label_contains": m.group(1) or m.group(2)}}, ""
+    return None, "no option the user can name in its own words"
 
 
 def conditional_hints(instructions: str) -> RoundHints:
@@ -237,16 +296,32 @@ def conditional_hints(instructions: str) -> RoundHints:
     - "If no interactive UI is shown, tell the assistant you mean X" -> a clarification answering
       the question the assistant asks in text instead.
 
-    Hints about what the assistant does rather than asks (misreads, errs, presents a list to pick
-    from in the UI) stay prose, each listed with the reason.
+    - a choice made "via `ui_user_interact`" -> ``RoundHints.ui``, the round's UI decision
+      (:func:`ui_choice`); a later approval in the same round is the confirmation screen.
+
+    Hints about what the assistant does rather than asks (misreads, errs) and UI choices the user
+    cannot make by its own words stay prose, each listed with the reason.
     """
     hints = RoundHints()
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", instructions) if x.strip()]
+    # "Use `ui_user_interact` to make your selection": the choice an earlier sentence states
+    referred: dict[int, str] = {}
+    for k, sentence in enumerate(sentences):
+        if re.match(r"\s*(?:use\s+`ui_user_interact`|(?:select|make)\s+(?:these|them|your selections?)\b)", sentence, re.I):
+            earlier = next((x for x in reversed(sentences[:k]) if _UI_CHOICE_VERB.search(x)), None)
+            if earlier is not None:
+                referred[k] = earlier
     for k, sentence in enumerate(sentences):
         context = " ".join(sentences[max(0, k - 1):k + 1])
+        if sentence in referred.values() and "ui_user_interact" not in sentence:
+            continue  # handled as the UI choice the later sentence refers to
         if "ui_user_interact" in sentence:
-            if _CONDITIONAL.search(sentence):
-                hints.prose.append(f"a UI choice (made on the screen; see the round's ui): {sentence}")
+            earlier = referred.get(k)
+            if earlier is not None:
+                if earlier == hints.ui_sentence or "ui_user_interact" in earlier:
+                    continue
+                sentence = earlier
+            _ui_hint(hints, sentence)
             continue
         m = _ASK_HINT.search(sentence)
         if m:
@@ -295,6 +370,19 @@ def conditional_hints(instructions: str) -> RoundHints:
                    else "a hint for when the assistant errs or acts (the user has no structured way to tell)")
             hints.prose.append(f"{why}: {sentence}")
     return hints
+
+
+def _ui_hint(hints: RoundHints, sentence: str) -> None:
+    decision, why = ui_choice(sentence)
+    if decision is None:
+        hints.prose.append(f"a UI choice the user cannot make by its own words ({why}): {sentence}")
+    elif hints.ui is None:
+        hints.ui, hints.ui_sentence = decision, sentence
+        hints.converted.append(f"ui.pick={decision['pick']}: {sentence}")
+    elif "approve" in decision["pick"] and "approve" not in hints.ui["pick"]:
+        hints.converted.append(f"the confirmation screen after the round's choice (the user confirms it): {sentence}")
+    else:
+        hints.prose.append(f"a second UI choice in one round (one UI decision per round): {sentence}")
 
 
 def parse_round_script(script: str) -> tuple[list[dict[str, Any]], dict[str, int], dict[int, list[int]]]:
@@ -726,7 +814,9 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
         elif challenge == "error_correction" and k > 0 and re.search(r"\b(sorry|my mistake|i meant|correction|wrong)\b", q):
             kind = "correction"
         rounds.append({"query": r["query"], "image_ids": ids, "instructions": r["instructions"], "kind": kind,
-                       "clarifications": clar, **({"guidance": hints.guidance} if hints.guidance else {})})
+                       "clarifications": clar, **({"guidance": hints.guidance} if hints.guidance else {}),
+                       **({"ui": dict(hints.ui, criterion=f"The user makes this choice on a screen: {hints.ui_sentence}")}
+                          if hints.ui else {})})
         if clar:
             report.converted.append(f"ROUND {r['number']}: clarification answer(s) {[c['answer'] for c in clar]}")
         for line in hints.converted:
@@ -797,19 +887,21 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
 
 
 def _ui_rounds(criteria: str, rounds: list[dict[str, Any]], parsed: list[dict[str, Any]], report: ImportReport) -> None:
-    """Turn "UI Requirements: - Round N: ..." lines into per-round UI decisions where the script says what to pick."""
+    """Attach each "UI Requirements: - Round N: ..." line to round N: as the criterion of the UI
+    decision its choice-point hint became (:func:`ui_choice`), or, when the hint named no choice
+    the user can make by its own words, listed as not playable."""
     for number, text in re.findall(r"-\s*Round\s+(\d+):\s*(.+)", criteria):
         k = next((i for i, r in enumerate(parsed) if r["number"] == int(number)), None)
         if k is None:
             report.add("dropped", "task_completion_criteria", f"UI requirement for round {number}, which the script does not have")
             continue
-        instructions = rounds[k]["instructions"].lower()
-        pick = {"cheapest": True} if "cheapest" in instructions else {"most_expensive": True} if "most expensive" in instructions else None
-        if pick is None:
-            report.add("approximated", f"ROUND {number}.ui", "the UI requirement names no rule the user can apply; kept in completion_criteria only")
+        ui = rounds[k].get("ui")
+        if ui is None:
+            report.add("approximated", f"ROUND {number}.ui",
+                       "no choice the user can make by its own words (see the round's prose hints); kept in completion_criteria only")
             continue
-        rounds[k]["ui"] = {"criterion": text.strip(), "pick": pick}
-        report.converted.append(f"ROUND {number}: UI decision {pick} with criterion {text.strip()[:60]!r}")
+        ui["criterion"] = text.strip()
+        report.converted.append(f"ROUND {number}: UI decision {ui['pick']} with criterion {text.strip()[:60]!r}")
     report.add("note", "task_completion_criteria", "the UI requirements text also stays in completion_criteria (for judges)")
 
 

@@ -47,7 +47,7 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
-UI_PICK_RULES = ("label_contains", "cheapest", "most_expensive")
+UI_PICK_RULES = ("label_contains", "cheapest", "most_expensive", "approve")
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,9 @@ class UIDecision:
 
     Exactly one of ``choose`` (a fixed element: ``component_id``, optional ``surface_id``,
     ``action_name``, ``field_values``) or ``pick`` (a rule over the shown elements: one of
-    ``{"label_contains": text}``, ``{"cheapest": true}``, ``{"most_expensive": true}``, optionally
-    with ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
+    ``{"label_contains": text}``, ``{"cheapest": true}``, ``{"most_expensive": true}``,
+    ``{"approve": true}`` -- press the screen's one confirming button -- optionally with
+    ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
     by field label (substring), component id or data path; ``expect`` lists texts the screen's
     interactive elements must show (labels, descriptions, options); ``criterion`` is the rubric line
     for this round's UI.

@@ -13,6 +13,12 @@ screen's interactive elements into ``ui_user_interact`` arguments.
 'pick#1'
 >>> decide(UIDecision(pick={"label_contains": "Bakery"}), elements) is None
 True
+>>> approve = [{"surface_id": "d", "component_id": "send", "type": "Button", "label": "Send", "action": "send", "context": {}},
+...            {"surface_id": "d", "component_id": "no", "type": "Button", "label": "Cancel", "action": "cancel", "context": {}}]
+>>> decide(UIDecision(pick={"approve": True}), approve)["component_id"]
+'send'
+>>> decide(UIDecision(pick={"approve": True}), elements) is None  # two alike buttons: nothing to approve
+True
 """
 
 from __future__ import annotations
@@ -119,6 +125,9 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]]) -> dict[str, 
     rule = next(k for k in pick if k != "action")
     wanted_action = pick.get("action")
     buttons = [e for e in elements if e["type"] == "Button"]
+    if rule == "approve":
+        button = _submit_button(buttons, wanted_action)
+        return _args(button["action"], button, fields) if button is not None else None
     candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
     chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates])
     if chosen is not None:

@@ -1,0 +1,134 @@
+"""The reference's UI choice points ("When it does, select Charlie Davis via `ui_user_interact`")
+become the round's UI decision: the scripted user makes the choice on the screen the assistant
+shows, by its own words only (a name it was given, the cheaper of the shown prices, approving the
+screen), never by what an image shows."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mmtsb_env.baselines import ReferenceOracleAgent
+from mmtsb_env.baselines.reference_oracle import ui_round_steps
+from mmtsb_env.envs import MMToolSandboxEnv
+from mmtsb_env.runner import run_suite
+from mmtsb_env.scenario.importer import import_reference, ui_choice
+
+OFFICIAL = Path("/work/shared/reference/official_scenarios")
+for _candidate in (Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "official_scenarios", OFFICIAL):
+    if _candidate.exists():
+        OFFICIAL = _candidate
+        break
+official = pytest.mark.skipif(not OFFICIAL.exists(), reason="the reference's official scenarios are not available here")
+UI = "via `ui_user_interact`."
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    (f"When the assistant presents the price comparison, select the cheaper toy and add it to your Amazon cart {UI}", {"cheapest": True}),
+    (f"When the assistant presents the comparison, select the more expensive item as the premium gift {UI}", {"most_expensive": True}),
+    (f"When it does, select Alex Johnson (the event coordinator) {UI}", {"label_contains": "Alex Johnson"}),
+    (f"When it does, select the new 'Auction Items' note you just created today {UI}", {"label_contains": "Auction Items"}),
+    (f"When it does, select the personal one {UI}", {"label_contains": "personal"}),
+    (f"When it asks for clarification or presents both, select the one in the Marketing project {UI}", {"label_contains": "Marketing"}),
+    (f"When the assistant presents the email draft for review, approve sending {UI}", {"approve": True}),
+    (f"Select your home address {UI}", {"label_contains": "home"}),
+])
+def test_a_choice_the_user_can_name_becomes_a_pick(sentence, expected):
+    decision, why = ui_choice(sentence)
+    assert decision == {"pick": expected} and why == ""
+
+
+@pytest.mark.parametrize("sentence, why", [
+    (f"When the assistant presents the three items with their ratings, select the highest-rated one {UI}", "what the images or data show"),
+    (f"When it presents them, select the one with Chinese characters in its title (matching the screenshot exactly) {UI}",
+     "what the images or data show"),
+    (f"When the assistant presents the sticky notes it found, select only the pink ones {UI}", "several options at once"),
+    (f"When the assistant presents the comparison, decide you prefer the new item and swap it in {UI}", "cannot turn into a pick"),
+])
+def test_a_choice_by_image_content_or_of_several_stays_prose(sentence, why):
+    decision, reason = ui_choice(sentence)
+    assert decision is None and why in reason
+
+
+def test_a_later_sentence_that_only_says_to_use_the_screen_refers_to_the_choice_stated_before():
+    from mmtsb_env.scenario.importer import conditional_hints
+
+    h = conditional_hints("When the assistant presents both, select the Q2 Adjustments - Finance project and ask it to add a task. "
+                          "Use `ui_user_interact` to make your selection.")
+    assert h.ui == {"pick": {"label_contains": "Q2 Adjustments - Finance"}} and not h.prose
+    h = conditional_hints("When it presents its analysis, select the one featuring a network diagram. "
+                          "Tell it to update the note. Use `ui_user_interact` to make your selection.")
+    assert h.ui is None and "select the one featuring a network diagram" in h.prose[0]
+
+
+@official
+def test_choice_points_of_the_official_ui_files_become_playable_rounds():
+    points = playable = 0
+    for path in sorted((OFFICIAL / "ui").glob("*.json")):
+        scenario, report = import_reference(path)
+        criteria = scenario.completion_criteria
+        required = {int(n) for n in re.findall(r"-\s*Round\s+(\d+):", criteria)} if "UI Requirements" in criteria else set()
+        for k, rnd in enumerate(scenario.rounds):
+            if k + 1 not in required:
+                assert rnd.ui is None
+                continue
+            points += 1
+            if rnd.ui is None:
+                assert any(i.field == f"ROUND {k + 1}.ui" for i in report.issues)  # listed, with the reason in the prose hints
+                continue
+            playable += 1
+            assert rnd.ui.criterion and rnd.ui.criterion in criteria  # the round's own UI requirement
+            named = rnd.ui.pick.get("label_contains")
+            if named:  # the user's own words name it; the assistant's query does not give the choice away
+                assert named.lower() in rnd.instructions.lower()
+    assert (points, playable) == (67, 44)
+
+
+@official
+def test_the_reference_oracle_shows_a_screen_and_the_scripted_user_picks_by_its_words():
+    """0031 round 2: several contacts named Charlie; the hint says to select Charlie Davis."""
+    scenario, _ = import_reference(OFFICIAL / "ui" / "scenario_0031.json")
+    assert scenario.rounds[1].ui.pick == {"label_contains": "Charlie Davis"}
+    record = run_suite([scenario], lambda: ReferenceOracleAgent([scenario]), env_kwargs={"stand_in_images": True})[0]
+    shown = [e for e in record.log if e["kind"] == "notice" and e["recipient"] == "user" and "<ui_state_server>" in e["content"]]
+    picked = [e for e in record.log if e["sender"] == "user" and e["kind"] == "message" and e["content"].startswith("<ui_state_server>")]
+    assert [e["round_index"] for e in shown] == [1] and [e["round_index"] for e in picked] == [1]
+    assert "Charlie Miller" in shown[0]["content"]  # the screen offers the other Charlie too: a real choice
+    assert '"name": "Charlie Davis"' in picked[0]["content"]
+    ui = {c["criterion"]: c["pass"] for c in record.verdict["criteria"] if c["criterion"].startswith("ui")}
+    assert ui == {"ui_rendered": True, "ui_shown": True, "ui_affordances": True, "ui_choice_obtained": True, "ui_choice_acted_on": True}
+    assert record.entity_f1 == 1.0 and record.passed
+
+
+@official
+def test_the_user_does_not_pick_an_option_it_was_not_told():
+    """A screen that lacks Charlie Davis gets a complaint, not a press of the only button."""
+    scenario, _ = import_reference(OFFICIAL / "ui" / "scenario_0031.json")
+    wrong = type(scenario.rounds[1].ui)(pick={"label_contains": "Charlie Brown"})
+    env = MMToolSandboxEnv(scenarios=[scenario], stand_in_images=True)
+    env.reset(seed=0)
+    env.step("Done.")  # round 1 answered; round 2 is the UI round
+    unstaged = dataclasses.replace(scenario, initial_entities={})  # a screen with Charlie Brown only
+    for step in ui_round_steps(unstaged, wrong, None)[:2]:
+        *_, info = env.step(json.dumps({"name": step["name"], "arguments": step["arguments"]}))
+    *_, info = env.step("Please choose on your screen.")
+    last = info["messages"][-1]["content"]
+    text = last if isinstance(last, str) else last[0]["text"]
+    assert "can't make my choice" in text
+
+
+@official
+def test_each_price_choice_of_the_oracle_is_followed_by_its_cart_add():
+    """0936: the cheaper sign in round 1, the cheaper item in round 2, each added to the cart."""
+    scenario, _ = import_reference(OFFICIAL / "ui" / "scenario_0936.json")
+    assert [r.ui.pick if r.ui else None for r in scenario.rounds][:2] == [{"cheapest": True}, {"cheapest": True}]
+    record = run_suite([scenario], lambda: ReferenceOracleAgent([scenario]), env_kwargs={"stand_in_images": True})[0]
+    picked = [e["round_index"] for e in record.log if e["sender"] == "user" and e["kind"] == "message"
+              and e["content"].startswith("<ui_state_server>")]
+    adds = [c["round_index"] for c in record.calls if c["name"] == "amazon_add_product_to_cart" and c.get("ok", True)]
+    assert picked == [0, 1] and adds == [0, 1]
+    assert record.entity_f1 == 1.0 and record.passed
