@@ -92,6 +92,16 @@ class TokenEnv(gym.Wrapper):
         self._messages: list[dict[str, Any]] = []
         self._tools: list[dict[str, Any]] | None = None
 
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation so far in the env's OpenAI wire format (what the trace renders)."""
+        return list(self._messages)
+
+    @property
+    def tools(self) -> list[dict[str, Any]] | None:
+        """The tool schemas the template is given (``None`` with ``tool_format="text"`` or no tools)."""
+        return self._tools if self.tool_format == "openai" else None
+
     # ----------------------------------------------------------------- rendering
     def _render(self, messages: list[dict[str, Any]], generation: bool) -> str:
         ready = template_ready(messages, tool_format=self.tool_format)

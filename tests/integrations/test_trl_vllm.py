@@ -1,0 +1,189 @@
+"""GRPO on whole episodes sampled from a vLLM server: turns batched across episodes, weights reloaded.
+
+Runs only when ``MMTSB_VLLM_PYTHON`` names the python of the separate vLLM environment
+(``scripts/setup_vllm_env.sh``); the server is a subprocess serving the same tiny Idefics3 the
+trainer trains, and is always stopped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+VLLM_PYTHON = os.environ.get("MMTSB_VLLM_PYTHON")
+pytestmark = [
+    pytest.mark.vllm,
+    pytest.mark.skipif(not VLLM_PYTHON, reason="MMTSB_VLLM_PYTHON is not set (see scripts/setup_vllm_env.sh)"),
+]
+torch = pytest.importorskip("torch")
+pytest.importorskip("trl")
+
+import mmtsb_env  # noqa: E402
+from mmtsb_env.integrations.trl import (  # noqa: E402
+    EpisodeGRPOTrainer, EpisodeRollout, VLLMServerGeneration, episode_prompts)
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ["demo/compare_receipts", "demo/connectivity_goal_change"]
+
+
+def make_env():
+    return mmtsb_env.make_env(suite="demo", image_size=(32, 32), max_images=1, tool_search=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(tiny_vlm, tmp_path_factory):
+    """(url, model path): vLLM's OpenAI server on the tiny model, its dev endpoints on (weight reloads)."""
+    path = tiny_vlm[0]
+    port, log_path = _free_port(), tmp_path_factory.mktemp("vllm-log") / "server.log"
+    env = {**os.environ, "VLLM_SERVER_DEV_MODE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1",
+           "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    command = [VLLM_PYTHON, "-m", "vllm.entrypoints.openai.api_server", "--model", str(path), "--served-model-name",
+               "tiny", "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--max-model-len", "16384",
+               "--enforce-eager", "--limit-mm-per-prompt", '{"image": 4}', "--seed", "0",
+               "--no-enable-chunked-prefill", "--max-num-batched-tokens", "16384",
+               "--logprobs-mode", "processed_logprobs"]
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"vLLM server exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/v1/models", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"vLLM server not ready after 600 s:\n{log_path.read_text()[-3000:]}")
+            time.sleep(1)
+        yield url, path
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=30)
+
+
+class RecordingGeneration(VLLMServerGeneration):
+    """Records each batch's size (one ``generate`` call = one round of turns of every live episode)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sizes = []
+
+    def generate(self, envs, **kwargs):
+        self.sizes.append(len(envs))
+        return super().generate(envs, **kwargs)
+
+
+def test_a_round_of_turns_of_every_episode_is_one_batch(served, tiny_vlm):
+    url, _ = served
+    processor = tiny_vlm[2]
+    prompts = episode_prompts(make_env, SCENARIOS)
+    generation = RecordingGeneration(url + "/v1")
+    rollout = EpisodeRollout(make_env, processor, prompts, max_turns=3, max_new_tokens=12, generation=generation)
+    out = rollout([prompts[0]["prompt"], prompts[1]["prompt"]] * 2, None)
+    assert generation.sizes[0] == 4 and generation.batches == len(generation.sizes) <= 3  # rounds, not episodes x turns
+    assert sorted(generation.sizes, reverse=True) == generation.sizes  # finished episodes leave the batch
+    assert generation.requests == sum(generation.sizes) == sum(len(t.rewards) for t in rollout.traces)
+    assert generation.exact_prompts >= 4  # every first turn: the server's prompt ids were the trace's, images included
+    assert [len(t.images) for t in rollout.traces][:2] == [2, 1]
+    for trace, ids, mask, logprobs in zip(rollout.traces, out["completion_ids"], out["env_mask"], out["logprobs"]):
+        assert len(ids) == len(mask) == len(logprobs) and 0 < sum(mask) <= 3 * 12
+        assert all(lp < 0.0 for lp, m in zip(logprobs, mask) if m)  # the server's logprobs of the sampled ids
+        assert all(lp == 0.0 for lp, m in zip(logprobs, mask) if not m)
+
+
+def test_the_grpo_example_trains_with_the_vllm_server(served, tmp_path):
+    url, path = served
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRL_EXPERIMENTAL_SILENCE": "1"}
+    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "grpo_trl.py"), str(tmp_path), "--steps", "1",
+                           "--model", str(path), "--vllm-url", url], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    turns, batches, reloads, exact = map(int, re.search(
+        r"vLLM server: (\d+) turns sampled in (\d+) batches; (\d+) weight reloads; server prompt = trace on (\d+) turns",
+        proc.stdout).groups())
+    assert batches <= 3 and turns > batches and reloads == 1 and exact >= 2  # 2 episodes side by side
+    assert re.search(r"step 1: env return \d+\.\d+, model tokens/episode \d+\.\d+, grad norm \d+\.\d+", proc.stdout)
+
+
+def low_ids(completions, completion_ids, **_):
+    """A spread in rewards (an untrained model's episodes all score 0): prefer low ids in the first turn."""
+    return [1.0 - sum(ids[:8]) / (8 * 4096) for ids in completion_ids]
+
+
+def _server_logprobs(generation, env):
+    """The server's logprobs of the next sampled turn after ``env``'s trace, and that turn's ids."""
+    (turn,) = generation.generate([env], max_new_tokens=6, temperature=1.0, seeds=[7])
+    return turn
+
+
+@torch.no_grad()
+def _model_logprobs(model, env, ids):
+    input_ids = torch.tensor([env.trace.token_ids + ids])
+    extra = dict(env.image_inputs)
+    logits = model(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), **extra).logits[0].float()
+    start = len(env.trace.token_ids)
+    logprobs = torch.log_softmax(logits[start - 1:-1], dim=-1)
+    return logprobs[torch.arange(len(ids)), torch.tensor(ids)].tolist()
+
+
+def test_grpo_with_use_vllm_samples_from_the_server_and_reloads_the_trained_weights(served, tmp_path):
+    from transformers import AutoModelForImageTextToText
+    from trl import GRPOConfig
+
+    from mmtsb_env.integrations.trl.grpo import TokenEnv
+    from mmtsb_env.llm.processors import load_processor
+
+    url, path = served
+    model, processor = AutoModelForImageTextToText.from_pretrained(path), load_processor(path)
+    prompts = episode_prompts(make_env, SCENARIOS)
+    args = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2, num_generations=2,
+                      learning_rate=5e-2, beta=0.0, logging_steps=1, save_strategy="no", report_to=[], use_cpu=True,
+                      bf16=False, gradient_checkpointing=False, max_completion_length=512, seed=0,
+                      use_vllm=True, vllm_mode="server", vllm_server_base_url=url)
+    trainer = EpisodeGRPOTrainer(model, make_env=make_env, processing_class=processor, train_dataset=prompts, args=args,
+                                 reward_funcs=[low_ids], rollout_kwargs={"max_turns": 2, "max_new_tokens": 8})
+    generation = trainer.vllm_generation
+    assert isinstance(generation, VLLMServerGeneration) and args.use_vllm  # the caller's config is untouched
+    result = trainer.train()
+    assert result.global_step == 2
+    assert generation.syncs == 2  # before the rollouts of step 0 and of step 1
+    logs = [h for h in trainer.state.log_history if "loss" in h]
+    assert len(logs) == 2 and any(float(h["grad_norm"]) > 0 for h in logs)
+    assert generation.requests >= 2 * 2 and generation.exact_prompts >= 2 * 2
+
+    # the server now samples from the trained weights: load them once more (the last step's update)
+    # and its logprobs of a sampled turn match the trained model's, not the initial model's
+    generation.sync_weights()
+    env = TokenEnv(make_env(), processor)
+    env.reset(seed=3, options={"scenario": SCENARIOS[0]})
+    turn = _server_logprobs(generation, env)
+    trained = _model_logprobs(trainer.model, env, turn.ids)
+    initial = _model_logprobs(AutoModelForImageTextToText.from_pretrained(path), env, turn.ids)
+    to_trained = max(abs(a - b) for a, b in zip(turn.logprobs, trained))
+    to_initial = max(abs(a - b) for a, b in zip(turn.logprobs, initial))
+    # vLLM's CPU kernels and transformers' differ by ~1.5e-3 in these logprobs (TRL logs the same gap)
+    assert to_trained < 5e-3 and to_initial > 10 * to_trained, (to_trained, to_initial)
