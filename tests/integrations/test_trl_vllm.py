@@ -47,7 +47,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def served(tiny_vlm, tmp_path_factory):
-    """(url, model path): vLLM's OpenAI server on the tiny model, its dev endpoints on (weight reloads)."""
+    """(url, model path): vLLM's OpenAI server on the tiny model, its dev endpoints (weight reloads) and
+    token-in-token-out endpoint on."""
     path = tiny_vlm[0]
     port, log_path = _free_port(), tmp_path_factory.mktemp("vllm-log") / "server.log"
     env = {**os.environ, "VLLM_SERVER_DEV_MODE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1",
@@ -57,7 +58,7 @@ def served(tiny_vlm, tmp_path_factory):
                "tiny", "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--max-model-len", "16384",
                "--enforce-eager", "--limit-mm-per-prompt", '{"image": 4}', "--seed", "0",
                "--no-enable-chunked-prefill", "--max-num-batched-tokens", "16384",
-               "--logprobs-mode", "processed_logprobs"]
+               "--logprobs-mode", "processed_logprobs", "--enable-scale-out"]
     with open(log_path, "w") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -98,17 +99,21 @@ class RecordingGeneration(VLLMServerGeneration):
         return super().generate(envs, **kwargs)
 
 
-def test_a_round_of_turns_of_every_episode_is_one_batch(served, tiny_vlm):
+@pytest.mark.parametrize("token_in", [True, False], ids=["token-ids", "chat-messages"])
+def test_a_round_of_turns_of_every_episode_is_one_batch(served, tiny_vlm, token_in):
     url, _ = served
     processor = tiny_vlm[2]
     prompts = episode_prompts(make_env, SCENARIOS)
-    generation = RecordingGeneration(url + "/v1")
+    generation = RecordingGeneration(url + "/v1", token_in=token_in)
     rollout = EpisodeRollout(make_env, processor, prompts, max_turns=3, max_new_tokens=12, generation=generation)
     out = rollout([prompts[0]["prompt"], prompts[1]["prompt"]] * 2, None)
     assert generation.sizes[0] == 4 and generation.batches == len(generation.sizes) <= 3  # rounds, not episodes x turns
     assert sorted(generation.sizes, reverse=True) == generation.sizes  # finished episodes leave the batch
     assert generation.requests == sum(generation.sizes) == sum(len(t.rewards) for t in rollout.traces)
-    assert generation.exact_prompts >= 4  # every first turn: the server's prompt ids were the trace's, images included
+    if token_in:  # every turn: the server's prompt (its own image expansion included) was the trace, id for id
+        assert generation.exact_prompts == generation.requests > 4
+    else:  # every first turn: the server's rendering of the messages gave the trace's ids, images included
+        assert generation.exact_prompts >= 4
     assert [len(t.images) for t in rollout.traces][:2] == [2, 1]
     for trace, ids, mask, logprobs in zip(rollout.traces, out["completion_ids"], out["env_mask"], out["logprobs"]):
         assert len(ids) == len(mask) == len(logprobs) and 0 < sum(mask) <= 3 * 12
@@ -125,7 +130,7 @@ def test_the_grpo_example_trains_with_the_vllm_server(served, tmp_path):
     turns, batches, reloads, exact = map(int, re.search(
         r"vLLM server: (\d+) turns sampled in (\d+) batches; (\d+) weight reloads; server prompt = trace on (\d+) turns",
         proc.stdout).groups())
-    assert batches <= 3 and turns > batches and reloads == 1 and exact >= 2  # 2 episodes side by side
+    assert batches <= 3 and turns > batches and reloads == 1 and exact == turns  # 2 episodes side by side
     assert re.search(r"step 1: env return \d+\.\d+, model tokens/episode \d+\.\d+, grad norm \d+\.\d+", proc.stdout)
 
 
@@ -173,7 +178,7 @@ def test_grpo_with_use_vllm_samples_from_the_server_and_reloads_the_trained_weig
     assert generation.syncs == 2  # before the rollouts of step 0 and of step 1
     logs = [h for h in trainer.state.log_history if "loss" in h]
     assert len(logs) == 2 and any(float(h["grad_norm"]) > 0 for h in logs)
-    assert generation.requests >= 2 * 2 and generation.exact_prompts >= 2 * 2
+    assert generation.requests >= 2 * 2 and generation.exact_prompts == generation.requests
 
     # the server now samples from the trained weights: load them once more (the last step's update)
     # and its logprobs of a sampled turn match the trained model's, not the initial model's

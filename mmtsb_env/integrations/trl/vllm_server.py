@@ -5,13 +5,18 @@ vLLM pins its own torch and transformers, so here it runs as a server in its own
 ``VLLM_SERVER_DEV_MODE=1`` so its ``/collective_rpc`` endpoint is on). :class:`VLLMServerGeneration`
 does two things for :class:`~mmtsb_env.integrations.trl.EpisodeRollout`:
 
-* ``generate(envs)`` samples the next assistant turn of many episodes at once: one chat request per
-  live episode (its messages, images and tool schemas), all sent together so the server schedules
-  them as one batch; each reply's sampled token ids and their logprobs (``return_token_ids``,
-  ``logprobs``) are what the rollout appends to the episode's :class:`~mmtsb_env.wrappers.TokenEnv`
-  trace, verbatim. The server's own prompt ids are compared with the trace (``prompt_exact``):
-  where they differ (a template that renders the model's earlier turns other than it sampled them),
-  the trace -- what the loss sees -- is still exact, and TRL's importance sampling sees the difference;
+* ``generate(envs)`` samples the next assistant turn of many episodes at once: one request per
+  live episode, all sent together so the server schedules them as one batch; each reply's sampled
+  token ids and their logprobs are what the rollout appends to the episode's
+  :class:`~mmtsb_env.wrappers.TokenEnv` trace, verbatim. By default the request is the episode's
+  own token ids (vLLM's token-in-token-out ``/inference/v1/generate``, server flag
+  ``--enable-scale-out``): the ids of the trace with each image as the template wrote it
+  (``TokenTrace.unexpanded_ids``) and the images (``content_parts``), which the server expands
+  itself -- the prompt ids it reports must equal the trace, or the call fails, so the logprobs are
+  those of exactly the sequence the loss sees. ``token_in=False`` sends the episode's messages
+  and tools to ``/v1/chat/completions`` instead; the server then renders the model's earlier turns
+  from the env's messages, which can tokenize differently from what was sampled (``prompt_exact``
+  counts the turns where the server's prompt was the trace);
 * ``sync_weights()`` writes the trained model's weights (safetensors) and has the server reload
   them in place (``reload_weights`` through ``/collective_rpc``) and drop its prefix, multimodal
   and encoder caches, so the next rollouts sample from the current policy.
@@ -47,13 +52,16 @@ class VLLMServerGeneration:
     Args:
         base_url: the server's root, e.g. ``http://127.0.0.1:8000`` (a trailing ``/v1`` is accepted).
         model: the served model name (default: the server's only model).
+        token_in: send each episode's own token ids (``/inference/v1/generate``; the server needs
+            ``--enable-scale-out``) rather than its messages (``/v1/chat/completions``).
         timeout: seconds for one request.
         weights_dir: where ``sync_weights`` writes the weights the server reloads (default: a temp dir).
     """
 
-    def __init__(self, base_url: str, model: str | None = None, *, timeout: float = 600.0,
+    def __init__(self, base_url: str, model: str | None = None, *, token_in: bool = True, timeout: float = 600.0,
                  weights_dir: str | Path | None = None) -> None:
         self.root = base_url.rstrip("/").removesuffix("/v1")
+        self.token_in = bool(token_in)
         self.timeout = float(timeout)
         self._model_name = model
         self._weights_dir = Path(weights_dir) if weights_dir is not None else None
@@ -99,6 +107,21 @@ class VLLMServerGeneration:
             body["logit_bias"] = {str(i): -100 for i in suppress}
         return body
 
+    def _token_request(self, env: Any, *, max_new_tokens: int, temperature: float, seed: int | None,
+                       suppress: Sequence[int]) -> dict[str, Any]:
+        """The episode's own ids (images unexpanded: the server expands them from ``content_parts``)."""
+        sampling: dict[str, Any] = {
+            "temperature": float(temperature), "max_tokens": int(max_new_tokens), "logprobs": 0,
+            "stop_token_ids": [env.tokenizer.convert_tokens_to_ids(env.end_of_turn)], "skip_special_tokens": False,
+        }
+        if seed is not None:
+            sampling["seed"] = int(seed)
+        if suppress:
+            sampling["logit_bias"] = {str(i): -100.0 for i in suppress}
+        return {"model": self.model_name, "token_ids": env.trace.unexpanded_ids, "return_token_ids": True,
+                "content_parts": [{"type": "image_url", "url": url} for url in env.trace.image_urls] or None,
+                "sampling_params": sampling}
+
     def generate(self, envs: Sequence[Any], *, max_new_tokens: int = 64, temperature: float = 1.0,
                  seeds: Sequence[int | None] | None = None) -> list[ServerTurn]:
         """The next assistant turn of each :class:`~mmtsb_env.wrappers.TokenEnv` in ``envs``, sampled in one batch."""
@@ -107,16 +130,17 @@ class VLLMServerGeneration:
         seeds = list(seeds) if seeds is not None else [None] * len(envs)
         bodies = []
         for env, seed in zip(envs, seeds):
-            if env.tool_format != "openai":
-                raise ValueError("vLLM server generation sends the env's messages and tools as they are: "
-                                 "use TokenEnv(tool_format='openai')")
+            if not self.token_in and env.tool_format != "openai":
+                raise ValueError("vLLM chat generation sends the env's messages and tools as they are: "
+                                 "use TokenEnv(tool_format='openai'), or token_in=True")
             eos = env.tokenizer.convert_tokens_to_ids(env.end_of_turn)
             suppress = [i for i in env.tokenizer.all_special_ids if i != eos]
-            bodies.append(self._request(env, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed,
-                                        suppress=suppress))
+            build = self._token_request if self.token_in else self._request
+            bodies.append(build(env, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed, suppress=suppress))
+        path = "/inference/v1/generate" if self.token_in else "/v1/chat/completions"
         self.batches += 1
         with ThreadPoolExecutor(max_workers=len(bodies)) as pool:
-            replies = list(pool.map(lambda b: self._call("/v1/chat/completions", b), bodies))
+            replies = list(pool.map(lambda b: self._call(path, b), bodies))
         turns = []
         for env, reply in zip(envs, replies):
             choice = reply["choices"][0]
@@ -126,6 +150,9 @@ class VLLMServerGeneration:
             if len(logprobs) != len(ids):
                 raise RuntimeError(f"the vLLM server returned {len(ids)} token ids but {len(logprobs)} logprobs")
             exact = reply.get("prompt_token_ids") == env.trace.token_ids
+            if self.token_in and not exact:
+                raise RuntimeError("the vLLM server expanded the episode's images into other tokens than the "
+                                   "processor did; its logprobs would not be of this episode's tokens")
             self.requests += 1
             self.exact_prompts += int(exact)
             turns.append(ServerTurn(ids, logprobs, exact))
