@@ -17,6 +17,7 @@ environment's ``env_response`` adds what follows, until a stop condition holds. 
 * the rollout stops when the episode ends (the user closes it, or ``max_turns`` env steps; a
   step cap is judged like :class:`~mmtsb_env.wrappers.StepLimit`); an episode verifiers stops
   early (its own turn cap, an error) is ended and judged in cleanup, so every rollout has a verdict;
+* env work (reset, steps, the judge) runs on worker threads, so one event loop drives many rollouts;
 * the rubric is the env's own reward: ``entity_f1`` (the entity-diff F1 of the final world) plus
   ``judge_pass`` (1 when the verdict passes), weight 1 each -- the same total as the env's return.
   ``turns`` (env steps) is a metric.
@@ -29,6 +30,7 @@ environment's ``env_response`` adds what follows, until a stop condition holds. 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Sequence
 
@@ -137,7 +139,7 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
     async def setup_state(self, state: vf.State) -> vf.State:
         info = state["info"]
         env = StepLimit(make_env(suite=self.suite, **self.env_options), self.episode_steps)
-        _, env_info = env.reset(seed=int(info["seed"]), options={"scenario": info["scenario_id"]})
+        _, env_info = await asyncio.to_thread(env.reset, seed=int(info["seed"]), options={"scenario": info["scenario_id"]})
         # the env's own first messages (the row's copy went through Arrow, which pads parts with nulls)
         state["prompt"] = normalize_messages([_message(m) for m in env_info["messages"]], field_name="prompt")
         self.episodes[state["trajectory_id"]] = _Episode(env, env_info)
@@ -153,13 +155,13 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
             if run.done:  # the episode ended on an earlier call of this turn: the rest are not run
                 out.append({"role": "tool", "tool_call_id": call["id"], "content": "Not run: the episode has ended."})
                 continue
-            new = run.step(_call_action(call["name"], call.get("arguments") or ""))
+            new = await asyncio.to_thread(run.step, _call_action(call["name"], call.get("arguments") or ""))
             results = [m for m in new if m["role"] == "tool"]
             answer = results[0]["content"] if results else (run.info.get("action_error") or _text(new[0]["content"]) if new else "")
             out.append({"role": "tool", "tool_call_id": call["id"], "content": answer})
             out.extend(_message(m) for m in new if m["role"] != "tool")
         if not calls:  # a reply to the user, or calls written as text (the env parses them)
-            out.extend(_as_user_turn(m) for m in run.step(_text(last.get("content"))))
+            out.extend(_as_user_turn(m) for m in await asyncio.to_thread(run.step, _text(last.get("content"))))
         tools = run.info.get("tools")
         if tools is not None and len(tools) != len(state["tool_defs"]):
             state["tool_defs"] = self._normalize_tool_defs([tool_def(t) for t in tools]) or []
@@ -174,7 +176,7 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
         run = self.episodes.pop(state.get("trajectory_id"), None)
         if run is None:
             return
-        run.finish()
+        await asyncio.to_thread(run.finish)
         state["mmtsb"] = run.result()
         run.env.close()
 
