@@ -3,7 +3,8 @@
 TRL's own multi-turn loop (``environment_factory``) stops at the first text reply, so the user's
 later rounds -- most scenarios -- are never played. Instead, :class:`EpisodeRollout` is a
 ``rollout_func``: for each prompt row it plays a full episode through
-:class:`~mmtsb_env.wrappers.TokenEnv` -- assistant turns sampled from the model being trained,
+:class:`~mmtsb_env.wrappers.TokenEnv` -- assistant turns sampled from the model being trained
+(or, batched across episodes, from a vLLM server that holds its weights),
 tool results and user turns (with their images) from the env -- and returns the token ids, an
 ``env_mask`` that is 1 only on the model's tokens, per-token logprobs and the episode's return.
 
@@ -209,9 +210,9 @@ class EpisodeGRPOTrainer(GRPOTrainer):
         rollout_kwargs: for :class:`EpisodeRollout` (``max_turns``, ``max_new_tokens``...).
 
     With ``args.use_vllm=True`` (``vllm_mode="server"``, ``vllm_server_base_url``) the rollouts are
-    sampled from a vLLM OpenAI-compatible server (:mod:`~mmtsb_env.integrations.trl.vllm_server`),
-    all episodes of a step side by side, each round of turns in one batch; before the first rollout
-    of each optimizer step the server reloads the trained weights. TRL's importance-sampling
+    sampled from a vLLM server (:mod:`~mmtsb_env.integrations.trl.vllm_server`: token in, token
+    out), all episodes of a step side by side, each round of turns in one batch; before the first
+    rollout of each optimizer step the server reloads the trained weights. TRL's importance-sampling
     correction then compares the server's logprobs with the trained model's.
     """
 
