@@ -162,9 +162,9 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
             out.extend(_message(m) for m in new if m["role"] != "tool")
         if not calls:  # a reply to the user, or calls written as text (the env parses them)
             out.extend(_as_user_turn(m) for m in await asyncio.to_thread(run.step, _text(last.get("content"))))
-        tools = run.info.get("tools")
-        if tools is not None and len(tools) != len(state["tool_defs"]):
-            state["tool_defs"] = self._normalize_tool_defs([tool_def(t) for t in tools]) or []
+        tools = [tool_def(t) for t in run.info.get("tools") or []]
+        if [t["name"] for t in tools] != [t.name for t in state["tool_defs"]]:  # tool search found more
+            state["tool_defs"] = self._normalize_tool_defs(tools) or []
         messages_out = normalize_messages(out, field_name="env_response")
         if run.done:
             state["final_env_response"] = messages_out

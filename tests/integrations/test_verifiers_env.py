@@ -188,6 +188,16 @@ def test_vf_eval_runs_the_environment_by_its_module_name(tmp_path):
     assert all(r["metrics"]["judge_pass"] == 1.0 for r in rows)
 
 
+def test_tools_found_by_search_are_offered_from_the_next_turn():
+    env = load_environment(suite="demo", scenario_ids=SCENARIOS[:1], max_turns=20, tool_search=True, **OPTIONS)
+    outputs, requests = evaluate(env, OraclePolicy(mmtsb_env.make_env(suite="demo", tool_search=True, **OPTIONS)))
+    assert outputs[0]["reward"] == 2.0
+    offered = [{t["function"]["name"] for t in r["tools"]} for r in requests]
+    assert offered[0] == {"api_docs_search_api_docs"}
+    assert {"set_wifi_status", "set_cellular_service_status", "simple_note_create_note"} <= offered[-1]
+    assert all(a <= b for a, b in zip(offered, offered[1:]))  # the list only grows
+
+
 def test_tool_mode_only():
     with pytest.raises(ValueError, match="tool calls: use mode='tool'"):
         load_environment(suite="demo", mode="code")
