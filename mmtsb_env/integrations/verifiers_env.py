@@ -25,7 +25,8 @@ environment's ``env_response`` adds what follows, until a stop condition holds. 
 >>> import verifiers as vf                                                       # doctest: +SKIP
 >>> from mmtsb_env.integrations.verifiers_env import load_environment          # doctest: +SKIP
 >>> env = load_environment(suite="demo", image_size=(224, 224), max_images=1)   # doctest: +SKIP
->>> results = env.evaluate_sync(vf.ClientConfig(api_base_url="http://127.0.0.1:8000/v1"), model="served-model")  # doctest: +SKIP
+>>> client = vf.ClientConfig(api_base_url="http://127.0.0.1:8000/v1")               # doctest: +SKIP
+>>> results = env.evaluate_sync(client, model="served-model")                   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
     async def setup_state(self, state: vf.State) -> vf.State:
         info = state["info"]
         env = StepLimit(make_env(suite=self.suite, **self.env_options), self.episode_steps)
-        _, env_info = await asyncio.to_thread(env.reset, seed=int(info["seed"]), options={"scenario": info["scenario_id"]})
+        options = {"scenario": info["scenario_id"]}
+        _, env_info = await asyncio.to_thread(env.reset, seed=int(info["seed"]), options=options)
         # the env's own first messages (the row's copy went through Arrow, which pads parts with nulls)
         state["prompt"] = normalize_messages([_message(m) for m in env_info["messages"]], field_name="prompt")
         self.episodes[state["trajectory_id"]] = _Episode(env, env_info)
@@ -157,7 +159,10 @@ class MMToolSandboxEnv(vf.MultiTurnEnv):
                 continue
             new = await asyncio.to_thread(run.step, _call_action(call["name"], call.get("arguments") or ""))
             results = [m for m in new if m["role"] == "tool"]
-            answer = results[0]["content"] if results else (run.info.get("action_error") or _text(new[0]["content"]) if new else "")
+            if results:
+                answer = results[0]["content"]
+            else:  # a call the env refused before running it: its one-line reason answers the call
+                answer = run.info.get("action_error") or (_text(new[0]["content"]) if new else "")
             out.append({"role": "tool", "tool_call_id": call["id"], "content": answer})
             out.extend(_message(m) for m in new if m["role"] != "tool")
         if not calls:  # a reply to the user, or calls written as text (the env parses them)

@@ -1,20 +1,16 @@
 """GRPO on whole episodes sampled from a vLLM server: turns batched across episodes, weights reloaded.
 
 Runs only when ``MMTSB_VLLM_PYTHON`` names the python of the separate vLLM environment
-(``scripts/setup_vllm_env.sh``); the server is a subprocess serving the same tiny Idefics3 the
-trainer trains, and is always stopped at the end.
+(``scripts/setup_vllm_env.sh``); the server (``vllm_server`` in conftest.py) serves the same tiny
+Idefics3 the trainer trains.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -39,54 +35,6 @@ def make_env():
     return mmtsb_env.make_env(suite="demo", image_size=(32, 32), max_images=1, tool_search=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def served(tiny_vlm, tmp_path_factory):
-    """(url, model path): vLLM's OpenAI server on the tiny model, its dev endpoints (weight reloads) and
-    token-in-token-out endpoint on."""
-    path = tiny_vlm[0]
-    port, log_path = _free_port(), tmp_path_factory.mktemp("vllm-log") / "server.log"
-    env = {**os.environ, "VLLM_SERVER_DEV_MODE": "1", "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1",
-           "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    command = [VLLM_PYTHON, "-m", "vllm.entrypoints.openai.api_server", "--model", str(path), "--served-model-name",
-               "tiny", "--host", "127.0.0.1", "--port", str(port), "--dtype", "float32", "--max-model-len", "16384",
-               "--enforce-eager", "--limit-mm-per-prompt", '{"image": 4}', "--seed", "0",
-               "--no-enable-chunked-prefill", "--max-num-batched-tokens", "16384",
-               "--logprobs-mode", "processed_logprobs", "--enable-scale-out"]
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 600
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"vLLM server exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/v1/models", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"vLLM server not ready after 600 s:\n{log_path.read_text()[-3000:]}")
-            time.sleep(1)
-        yield url, path
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
-
-
 class RecordingGeneration(VLLMServerGeneration):
     """Records each batch's size (one ``generate`` call = one round of turns of every live episode)."""
 
@@ -100,8 +48,8 @@ class RecordingGeneration(VLLMServerGeneration):
 
 
 @pytest.mark.parametrize("token_in", [True, False], ids=["token-ids", "chat-messages"])
-def test_a_round_of_turns_of_every_episode_is_one_batch(served, tiny_vlm, token_in):
-    url, _ = served
+def test_a_round_of_turns_of_every_episode_is_one_batch(vllm_server, tiny_vlm, token_in):
+    url, _ = vllm_server
     processor = tiny_vlm[2]
     prompts = episode_prompts(make_env, SCENARIOS)
     generation = RecordingGeneration(url + "/v1", token_in=token_in)
@@ -121,15 +69,16 @@ def test_a_round_of_turns_of_every_episode_is_one_batch(served, tiny_vlm, token_
         assert all(lp == 0.0 for lp, m in zip(logprobs, mask) if not m)
 
 
-def test_the_grpo_example_trains_with_the_vllm_server(served, tmp_path):
-    url, path = served
+def test_the_grpo_example_trains_with_the_vllm_server(vllm_server, tmp_path):
+    url, path = vllm_server
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRL_EXPERIMENTAL_SILENCE": "1"}
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "grpo_trl.py"), str(tmp_path), "--steps", "1",
-                           "--model", str(path), "--vllm-url", url], capture_output=True, text=True, timeout=600, env=env)
+    command = [sys.executable, str(ROOT / "examples" / "grpo_trl.py"), str(tmp_path), "--steps", "1",
+               "--model", str(path), "--vllm-url", url]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     turns, batches, reloads, exact = map(int, re.search(
-        r"vLLM server: (\d+) turns sampled in (\d+) batches; (\d+) weight reloads; server prompt = trace on (\d+) turns",
-        proc.stdout).groups())
+        r"vLLM server: (\d+) turns sampled in (\d+) batches; (\d+) weight reloads; "
+        r"server prompt = trace on (\d+) turns", proc.stdout).groups())
     assert batches <= 3 and turns > batches and reloads == 1 and exact == turns  # 2 episodes side by side
     assert re.search(r"step 1: env return \d+\.\d+, model tokens/episode \d+\.\d+, grad norm \d+\.\d+", proc.stdout)
 
@@ -155,14 +104,14 @@ def _model_logprobs(model, env, ids):
     return logprobs[torch.arange(len(ids)), torch.tensor(ids)].tolist()
 
 
-def test_grpo_with_use_vllm_samples_from_the_server_and_reloads_the_trained_weights(served, tmp_path):
+def test_grpo_with_use_vllm_samples_from_the_server_and_reloads_the_trained_weights(vllm_server, tmp_path):
     from transformers import AutoModelForImageTextToText
     from trl import GRPOConfig
 
     from mmtsb_env.integrations.trl.grpo import TokenEnv
     from mmtsb_env.llm.processors import load_processor
 
-    url, path = served
+    url, path = vllm_server
     model, processor = AutoModelForImageTextToText.from_pretrained(path), load_processor(path)
     prompts = episode_prompts(make_env, SCENARIOS)
     args = GRPOConfig(output_dir=str(tmp_path), max_steps=2, per_device_train_batch_size=2, num_generations=2,

@@ -198,6 +198,21 @@ def test_tools_found_by_search_are_offered_from_the_next_turn():
     assert all(a <= b for a, b in zip(offered, offered[1:]))  # the list only grows
 
 
+@pytest.mark.vllm
+def test_a_tiny_model_served_by_vllm_plays_each_scenario_to_a_verdict(vllm_server):
+    url, _ = vllm_server  # skips unless MMTSB_VLLM_PYTHON names the vLLM environment
+    env = load_environment(suite="demo", scenario_ids=SCENARIOS, max_turns=3, **OPTIONS)
+    client = vf.ClientConfig(api_base_url=url + "/v1", api_key_var="MMTSB_TEST_NO_KEY", max_retries=0)
+    results = env.evaluate_sync(client, model="tiny", sampling_args={"max_tokens": 24, "temperature": 1.0},
+                                 state_columns=["mmtsb"])
+    outputs = results["outputs"]
+    assert len(outputs) == 2
+    for out in outputs:  # the server took our messages (images, tool schemas, tool results) on every turn
+        assert out["error"] is None, out["error"]
+        assert out["mmtsb"]["verdict"]["criteria"] and 1.0 <= out["metrics"]["turns"] <= 3.0
+        assert out["reward"] == out["mmtsb"]["entity_f1"] + float(out["mmtsb"]["passed"])
+
+
 def test_tool_mode_only():
     with pytest.raises(ValueError, match="tool calls: use mode='tool'"):
         load_environment(suite="demo", mode="code")

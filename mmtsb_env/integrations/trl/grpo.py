@@ -143,7 +143,8 @@ class EpisodeRollout:
         while live:
             turns += 1
             sampled = self.generation.generate([envs[i] for i in live], max_new_tokens=self.max_new_tokens,
-                                               temperature=self.temperature, seeds=[seeds[i] * 1000 + turns for i in live])
+                                               temperature=self.temperature,
+                                               seeds=[seeds[i] * 1000 + turns for i in live])
             live = [i for i, turn in zip(live, sampled) if not self._step(envs[i], turn.ids, turn.logprobs, turns)]
         for env in envs:
             env.close()
@@ -193,8 +194,9 @@ def _server_generation(args: Any) -> Any:
     from .vllm_server import VLLMServerGeneration
 
     if getattr(args, "vllm_mode", "server") != "server":
-        raise ValueError(f"EpisodeGRPOTrainer samples from a vLLM server: use vllm_mode='server' (got {args.vllm_mode!r}) "
-                         "with vllm_server_base_url pointing at `python -m vllm.entrypoints.openai.api_server`")
+        raise ValueError(f"EpisodeGRPOTrainer samples from a vLLM server: use vllm_mode='server' (got "
+                         f"{args.vllm_mode!r}) with vllm_server_base_url pointing at "
+                         "`python -m vllm.entrypoints.openai.api_server`")
     url = args.vllm_server_base_url or f"http://{args.vllm_server_host}:{args.vllm_server_port}"
     return VLLMServerGeneration(url, timeout=args.vllm_server_timeout)
 

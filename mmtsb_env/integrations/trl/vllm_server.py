@@ -80,7 +80,8 @@ class VLLMServerGeneration:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as exc:
-            raise RuntimeError(f"vLLM server {self.root}{path} answered {exc.code}: {exc.read().decode()[:500]}") from None
+            reason = exc.read().decode()[:500]
+            raise RuntimeError(f"vLLM server {self.root}{path} answered {exc.code}: {reason}") from None
         except OSError as exc:
             raise RuntimeError(f"vLLM server {self.root} unreachable ({exc}); is it running?") from None
         return json.loads(text) if text else None
@@ -136,7 +137,8 @@ class VLLMServerGeneration:
             eos = env.tokenizer.convert_tokens_to_ids(env.end_of_turn)
             suppress = [i for i in env.tokenizer.all_special_ids if i != eos]
             build = self._token_request if self.token_in else self._request
-            bodies.append(build(env, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed, suppress=suppress))
+            bodies.append(build(env, max_new_tokens=max_new_tokens, temperature=temperature, seed=seed,
+                                suppress=suppress))
         path = "/inference/v1/generate" if self.token_in else "/v1/chat/completions"
         self.batches += 1
         with ThreadPoolExecutor(max_workers=len(bodies)) as pool:
