@@ -49,7 +49,7 @@ def main(out_dir: Path, steps: int, model_dir: Path | None = None, vllm_url: str
     args = GRPOConfig(output_dir=str(out_dir / "grpo"), max_steps=steps, per_device_train_batch_size=2, num_generations=2,
                       learning_rate=1e-3, beta=0.0, logging_steps=1, save_strategy="no", report_to=[], use_cpu=True,
                       bf16=False, gradient_checkpointing=False, seed=0,
-                      **({"use_vllm": True, "vllm_mode": "server", "vllm_server_base_url": vllm_url} if vllm_url else {}))
+                      **(dict(use_vllm=True, vllm_mode="server", vllm_server_base_url=vllm_url) if vllm_url else {}))
     trainer = EpisodeGRPOTrainer(model, make_env=make_env, processing_class=processor, train_dataset=prompts, args=args,
                                  reward_funcs=[low_ids], rollout_kwargs={"max_turns": 3, "max_new_tokens": 16})
     trainer.train()
