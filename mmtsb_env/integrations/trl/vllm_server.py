@@ -55,7 +55,8 @@ class VLLMServerGeneration:
         token_in: send each episode's own token ids (``/inference/v1/generate``; the server needs
             ``--enable-scale-out``) rather than its messages (``/v1/chat/completions``).
         timeout: seconds for one request.
-        weights_dir: where ``sync_weights`` writes the weights the server reloads (default: a temp dir).
+        weights_dir: where ``sync_weights`` writes the weights the server reloads (default: a temporary
+            directory removed with this object).
     """
 
     def __init__(self, base_url: str, model: str | None = None, *, token_in: bool = True, timeout: float = 600.0,
@@ -165,8 +166,9 @@ class VLLMServerGeneration:
         """Load :attr:`policy`'s current weights into the server (in place) and clear its prefix cache."""
         if self.policy is None:
             raise RuntimeError("VLLMServerGeneration.policy is not set: the trainer sets it to the model it trains")
-        if self._weights_dir is None:
-            self._weights_dir = Path(tempfile.mkdtemp(prefix="mmtsb-vllm-weights-"))
+        if self._weights_dir is None:  # removed with this object
+            self._scratch = tempfile.TemporaryDirectory(prefix="mmtsb-vllm-weights-")
+            self._weights_dir = Path(self._scratch.name)
         model = getattr(self.policy, "module", self.policy)
         model.save_pretrained(self._weights_dir, safe_serialization=True)
         self._call("/collective_rpc", {"method": "reload_weights", "kwargs": {"weights_path": str(self._weights_dir)}})
