@@ -41,6 +41,17 @@ def _merge_image_inputs(old: dict[str, Any], new: dict[str, Any]) -> dict[str, A
     return out
 
 
+def _image_urls(messages: list[dict[str, Any]]) -> list[str]:
+    """The image URLs of ``messages`` in order (the order :func:`split_images` reads them)."""
+    urls = []
+    for m in messages:
+        for part in m.get("content") if isinstance(m.get("content"), list) else []:
+            if isinstance(part, dict) and part.get("type") == "image_url":
+                url = part["image_url"]
+                urls.append(url["url"] if isinstance(url, dict) else url)
+    return urls
+
+
 @dataclass
 class TokenTrace:
     """One episode in tokens: the prompt length, the ids, which were the model's, their logprobs, rewards."""
@@ -51,6 +62,10 @@ class TokenTrace:
     logprobs: list[float] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
     images: list[Any] = field(default_factory=list)
+    image_urls: list[str] = field(default_factory=list)  # the images as the messages carried them (data URLs)
+    # ``token_ids`` with each image's expansion as the template wrote it, before the processor expanded
+    # it (what a server that expands images itself takes as a token prompt, with ``image_urls``)
+    unexpanded_ids: list[int] = field(default_factory=list)
 
     @property
     def completion_ids(self) -> list[int]:
@@ -92,26 +107,41 @@ class TokenEnv(gym.Wrapper):
         self._messages: list[dict[str, Any]] = []
         self._tools: list[dict[str, Any]] | None = None
 
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation so far in the env's OpenAI wire format (what the trace renders)."""
+        return list(self._messages)
+
+    @property
+    def tools(self) -> list[dict[str, Any]] | None:
+        """The tool schemas the template is given (``None`` with ``tool_format="text"`` or no tools)."""
+        return self._tools if self.tool_format == "openai" else None
+
     # ----------------------------------------------------------------- rendering
     def _render(self, messages: list[dict[str, Any]], generation: bool) -> str:
         ready = template_ready(messages, tool_format=self.tool_format)
         kwargs = {"tools": self._tools} if self.tool_format == "openai" and self._tools else {}
         return self.processor.apply_chat_template(ready, tokenize=False, add_generation_prompt=generation, **kwargs)
 
-    def _encode(self, text: str, messages: list[dict[str, Any]]) -> list[int]:
-        """Ids of ``text`` (images of ``messages`` expanded); their pixel tensors join ``image_inputs``."""
+    def _encode(self, text: str, messages: list[dict[str, Any]]) -> tuple[list[int], list[int]]:
+        """Ids of ``text`` (images of ``messages`` expanded; their pixel tensors join ``image_inputs``)
+        and the same ids with the images as the template wrote them (unexpanded)."""
         _, images = split_images(messages)
         if not text:
-            return []
+            return [], []
+        plain = list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
         if images:
             out = self.processor(text=[text], images=[images], add_special_tokens=False, return_tensors="pt")
             self.image_inputs = _merge_image_inputs(self.image_inputs, dict(out))
             self.trace.images.extend(images)
-            return [int(t) for t in out["input_ids"][0]]
-        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+            self.trace.image_urls.extend(_image_urls(messages))
+            return [int(t) for t in out["input_ids"][0]], plain
+        return plain, plain
 
-    def _append(self, ids: Sequence[int], mask: int, logprobs: Sequence[float] | None = None) -> None:
+    def _append(self, ids: Sequence[int], mask: int, logprobs: Sequence[float] | None = None,
+                unexpanded: Sequence[int] | None = None) -> None:
         self.trace.token_ids.extend(int(t) for t in ids)
+        self.trace.unexpanded_ids.extend(int(t) for t in (ids if unexpanded is None else unexpanded))
         self.trace.loss_mask.extend([mask] * len(ids))
         self.trace.logprobs.extend(list(logprobs) if logprobs is not None else [0.0] * len(ids))
 
@@ -122,8 +152,8 @@ class TokenEnv(gym.Wrapper):
         self._tools = list(info.get("tools") or []) or None
         self._messages = list(info["messages"])
         self._rendered = self._render(self._messages, generation=True)
-        ids = self._encode(self._rendered, self._messages)
-        self._append(ids, 0)
+        ids, unexpanded = self._encode(self._rendered, self._messages)
+        self._append(ids, 0, unexpanded=unexpanded)
         self.trace.prompt_length = len(ids)
         return ids, {**info, "observation": obs}
 
@@ -154,8 +184,9 @@ class TokenEnv(gym.Wrapper):
         eos_id = self.tokenizer.convert_tokens_to_ids(self.end_of_turn)
         if not action_ids or action_ids[-1] != eos_id:
             self._append([eos_id], 0)  # the model ran out of tokens: the env closes its turn
-        self._append(self._encode(closing, []), 0)
-        self._append(self._encode(full[len(with_reply):], new[n_assistant:]), 0)
+        self._append(*self._encode(closing, [])[:1], 0)
+        ids, unexpanded = self._encode(full[len(with_reply):], new[n_assistant:])
+        self._append(ids, 0, unexpanded=unexpanded)
         self._messages, self._rendered = messages, full
         info = {**info, "observation": obs, "action_text": text}
         return self.trace.token_ids[start:], reward, terminated, truncated, info

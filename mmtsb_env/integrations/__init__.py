@@ -4,4 +4,6 @@
   assistant-only loss) and ``GRPOTrainer`` (whole multi-turn episodes as rollouts);
   ``pip install mmtsb-env[trl]``.
 - :mod:`mmtsb_env.integrations.skyrl`: a SkyRL-gym text environment; ``pip install mmtsb-env[skyrl]``.
+- :mod:`mmtsb_env.integrations.verifiers_env`: a verifiers ``MultiTurnEnv`` (``load_environment``);
+  ``pip install mmtsb-env[verifiers]``.
 """

@@ -57,6 +57,25 @@ def test_trace_is_the_templates_rendering_and_the_mask_is_the_models_tokens(tiny
     assert trace.token_ids[trace.prompt_length:].count(image_id) == 8  # they arrived after the prompt
 
 
+def test_unexpanded_ids_are_the_trace_with_each_image_as_the_template_wrote_it(tiny_vlm):
+    """What a server that expands images itself takes (vLLM's token-in endpoint): same ids, images collapsed."""
+    import numpy as np
+
+    from mmtsb_env.llm.messages import load_image
+
+    _, _, processor = tiny_vlm
+    env = make(processor)
+    play_oracle(env, LATE_IMAGES)
+    trace, tok = env.trace, processor.tokenizer
+    image_id = tok.convert_tokens_to_ids("<image>")
+    assert trace.unexpanded_ids.count(image_id) == len(trace.images) == 2  # one placeholder per image
+    pixels = [np.asarray(load_image(u)).tolist() for u in trace.image_urls]
+    assert pixels == [np.asarray(i).tolist() for i in trace.images]
+    expansion = {tok.convert_tokens_to_ids(t) for t in ("<image>", "<fake_token_around_image>", "<global-img>")}
+    assert [t for t in trace.unexpanded_ids if t not in expansion] == [t for t in trace.token_ids if t not in expansion]
+    assert len(trace.token_ids) - len(trace.unexpanded_ids) == 2 * (4 + 2 + 1 - 1)  # 4 tokens, 2 borders, 1 global
+
+
 def test_a_cut_off_turn_is_closed_by_the_env_not_trained(tiny_vlm):
     _, _, processor = tiny_vlm
     env = make(processor)

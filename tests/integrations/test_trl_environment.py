@@ -162,9 +162,9 @@ def test_grpo_trainer_with_the_environment_factory_reaches_verdicts(tiny_qwen, t
     assert logs and "rewards/final_reply_reward/mean" in logs[0]
 
 
-def test_the_episode_trainer_refuses_use_vllm_instead_of_ignoring_it(tmp_path):
+def test_the_episode_trainer_samples_from_a_vllm_server_only(tmp_path):
     from mmtsb_env.integrations.trl import EpisodeGRPOTrainer
 
-    args = GRPOConfig(output_dir=str(tmp_path), use_vllm=True, report_to=[], use_cpu=True, bf16=False)
-    with pytest.raises(ValueError, match="use_vllm=True is not supported here"):
+    args = GRPOConfig(output_dir=str(tmp_path), use_vllm=True, vllm_mode="colocate", report_to=[], use_cpu=True, bf16=False)
+    with pytest.raises(ValueError, match="samples from a vLLM server: use vllm_mode='server'"):
         EpisodeGRPOTrainer(None, make_env=lambda: None, processing_class=None, train_dataset=None, args=args)

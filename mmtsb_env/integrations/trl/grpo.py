@@ -3,7 +3,8 @@
 TRL's own multi-turn loop (``environment_factory``) stops at the first text reply, so the user's
 later rounds -- most scenarios -- are never played. Instead, :class:`EpisodeRollout` is a
 ``rollout_func``: for each prompt row it plays a full episode through
-:class:`~mmtsb_env.wrappers.TokenEnv` -- assistant turns sampled from the model being trained,
+:class:`~mmtsb_env.wrappers.TokenEnv` -- assistant turns sampled from the model being trained
+(or, batched across episodes, from a vLLM server that holds its weights),
 tool results and user turns (with their images) from the env -- and returns the token ids, an
 ``env_mask`` that is 1 only on the model's tokens, per-token logprobs and the episode's return.
 
@@ -17,6 +18,7 @@ are not covered.)
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, Callable, Sequence
 
@@ -74,11 +76,15 @@ class EpisodeRollout:
         max_turns: cap on the assistant's turns per episode (the episode is then truncated and judged).
         max_new_tokens / temperature: sampling of each assistant turn.
         tool_format: passed to :class:`TokenEnv`.
+        generation: a :class:`~mmtsb_env.integrations.trl.vllm_server.VLLMServerGeneration`: the
+            episodes of a call are played side by side and each round of their turns is sampled in
+            one batch from the vLLM server (default: the trained model, one episode at a time).
     """
 
     def __init__(self, make_env: Callable[[], Any], processor: Any, prompts: Any, *, max_turns: int = 4,
-                 max_new_tokens: int = 64, temperature: float = 1.0, tool_format: str = "openai", seed: int = 0) -> None:
-        self.make_env, self.processor = make_env, processor
+                 max_new_tokens: int = 64, temperature: float = 1.0, tool_format: str = "openai", seed: int = 0,
+                 generation: Any = None) -> None:
+        self.make_env, self.processor, self.generation = make_env, processor, generation
         self.max_turns, self.max_new_tokens, self.temperature = int(max_turns), int(max_new_tokens), float(temperature)
         self.tool_format = tool_format
         self.scenarios: dict[str, str] = {}
@@ -92,8 +98,11 @@ class EpisodeRollout:
         self.traces: list[TokenTrace] = []
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, list[Any]]:
-        model = trainer.model if trainer is not None else None
-        self.traces = [self.play(self._scenario(p), model) for p in prompts]
+        if self.generation is not None:
+            self.traces = self.play_batch([self._scenario(p) for p in prompts])
+        else:
+            model = trainer.model if trainer is not None else None
+            self.traces = [self.play(self._scenario(p), model) for p in prompts]
         return {
             "prompt_ids": [t.token_ids[:t.prompt_length] for t in self.traces],
             "completion_ids": [t.completion_ids for t in self.traces],
@@ -117,16 +126,42 @@ class EpisodeRollout:
         while not done:
             ids, logprobs = self.generate(model, env)
             turns += 1
-            _, _, terminated, truncated, _ = env.step(ids, logprobs)
-            done = terminated or truncated
-            if not done and turns >= self.max_turns:
-                from ...episode.ending import finish_truncated
-                from ...wrappers._episode import episode_of
-
-                env.trace.rewards.append(finish_truncated(episode_of(env)))  # cap reached: judged, as StepLimit does
-                done = True
+            done = self._step(env, ids, logprobs, turns)
         env.close()
         return env.trace
+
+    def play_batch(self, scenario_ids: Sequence[str]) -> list[TokenTrace]:
+        """One episode per scenario id, played side by side: each round, every live episode's next
+        turn is sampled in one batch from :attr:`generation` (the vLLM server)."""
+        envs = [TokenEnv(self.make_env(), self.processor, tool_format=self.tool_format) for _ in scenario_ids]
+        seeds = []
+        for env, sid in zip(envs, scenario_ids):
+            self.seed += 1
+            seeds.append(self.seed)
+            env.reset(seed=self.seed, options={"scenario": sid})
+        live, turns = list(range(len(envs))), 0
+        while live:
+            turns += 1
+            sampled = self.generation.generate([envs[i] for i in live], max_new_tokens=self.max_new_tokens,
+                                               temperature=self.temperature,
+                                               seeds=[seeds[i] * 1000 + turns for i in live])
+            live = [i for i, turn in zip(live, sampled) if not self._step(envs[i], turn.ids, turn.logprobs, turns)]
+        for env in envs:
+            env.close()
+        return [env.trace for env in envs]
+
+    def _step(self, env: TokenEnv, ids: list[int], logprobs: list[float], turns: int) -> bool:
+        """Play one sampled turn; whether the episode is over (at ``max_turns`` it is ended and judged)."""
+        _, _, terminated, truncated, _ = env.step(ids, logprobs)
+        if terminated or truncated:
+            return True
+        if turns >= self.max_turns:
+            from ...episode.ending import finish_truncated
+            from ...wrappers._episode import episode_of
+
+            env.trace.rewards.append(finish_truncated(episode_of(env)))  # cap reached: judged, as StepLimit does
+            return True
+        return False
 
     @torch.no_grad()
     def generate(self, model: Any, env: TokenEnv) -> tuple[list[int], list[float]]:
@@ -156,6 +191,17 @@ class EpisodeRollout:
         return new, logprobs
 
 
+def _server_generation(args: Any) -> Any:
+    from .vllm_server import VLLMServerGeneration
+
+    if getattr(args, "vllm_mode", "server") != "server":
+        raise ValueError(f"EpisodeGRPOTrainer samples from a vLLM server: use vllm_mode='server' (got "
+                         f"{args.vllm_mode!r}) with vllm_server_base_url pointing at "
+                         "`python -m vllm.entrypoints.openai.api_server`")
+    url = args.vllm_server_base_url or f"http://{args.vllm_server_host}:{args.vllm_server_port}"
+    return VLLMServerGeneration(url, timeout=args.vllm_server_timeout)
+
+
 class EpisodeGRPOTrainer(GRPOTrainer):
     """``GRPOTrainer`` whose rollouts are whole episodes (:class:`EpisodeRollout`), rewarded by the env.
 
@@ -165,18 +211,31 @@ class EpisodeGRPOTrainer(GRPOTrainer):
         make_env: builds the env each rollout plays.
         reward_funcs: extra reward functions; the env's return (:func:`env_reward`) is always one.
         rollout_kwargs: for :class:`EpisodeRollout` (``max_turns``, ``max_new_tokens``...).
+
+    With ``args.use_vllm=True`` (``vllm_mode="server"``, ``vllm_server_base_url``) the rollouts are
+    sampled from a vLLM server (:mod:`~mmtsb_env.integrations.trl.vllm_server`: token in, token
+    out), all episodes of a step side by side, each round of turns in one batch; before the first
+    rollout of each optimizer step the server reloads the trained weights. TRL's importance-sampling
+    correction then compares the server's logprobs with the trained model's.
     """
 
     def __init__(self, model: Any, *, make_env: Callable[[], Any], processing_class: Any, train_dataset: Any,
                  args: Any = None, reward_funcs: Sequence[Any] = (), rollout_kwargs: dict[str, Any] | None = None,
                  **kwargs: Any) -> None:
+        generation = None
         if getattr(args, "use_vllm", False):
-            raise ValueError("EpisodeGRPOTrainer samples with the trained model (transformers generate), one episode at a "
-                             "time; use_vllm=True is not supported here -- for vLLM generation use GRPOTrainer with "
-                             "environment_factory=mmtsb_env.integrations.trl.environment_factory(...)")
-        self.episode_rollout = EpisodeRollout(make_env, processing_class, train_dataset, **(rollout_kwargs or {}))
+            generation = _server_generation(args)
+            # TRL's own vLLM client talks to `trl vllm-serve`; the episodes here sample from vLLM's OpenAI
+            # server instead, so TRL is built without it and told afterwards (weight syncs, importance sampling)
+            args = copy.copy(args)
+            args.use_vllm = False
+        rollout_kwargs = {**(rollout_kwargs or {}), **({"generation": generation} if generation is not None else {})}
+        self.episode_rollout = EpisodeRollout(make_env, processing_class, train_dataset, **rollout_kwargs)
         super().__init__(model=model, reward_funcs=[env_reward, *reward_funcs], args=args, train_dataset=train_dataset,
                          processing_class=processing_class, rollout_func=self.episode_rollout, **kwargs)
+        if generation is not None:
+            generation.policy = self.model
+            self.use_vllm, self.vllm_generation, self._last_loaded_step = True, generation, -1
 
     def _generate(self, prompts: list[Any]):
         out = list(super()._generate(prompts))
