@@ -32,6 +32,21 @@ _PERMISSION = re.compile(
 _OFFER = re.compile(r"\b(anything else|something else|any other|further help|else i can|let me know if|tell me if|"
                     r"(?:is|was) (?:that|this|it) (?:right|ok|okay|alright|correct|fine|what you (?:wanted|meant))|"
                     r"does (?:that|this) (?:look|sound|work))\b", re.I)
+# A courtesy question after a report: it asks how the result was received or offers more or different
+# work in general ("Does that help?", "Would you like me to change anything?", "Should I tweak the
+# wording?", "Which format do you prefer next time?"). A report followed by one is still a report; a
+# question about a specific further step ("Shall I also email it to your accountant?") is not courtesy.
+_COURTESY = re.compile(
+    r"\b((?:does|did|do|is|was|will|would)\s+(?:that|this|it|these|those)\s+(?:help|helps|work|works|do|suit|"
+    r"make\s+sense|cover|answer|meet|look|sound|seem|helpful|useful|clear|enough|good|fine|ok|okay|alright|"
+    r"correct|right|what\s+you)|hope\s+(?:that|this|it)\s+helps|happy\s+with|"
+    r"(?:change|tweak|adjust|modify|edit|revise|alter|rephrase|reword|polish|refine|improve|redo|fix|add)\s+"
+    r"(?:anything|something|any\s+of|the\s+wording|the\s+format|the\s+phrasing|the\s+text|it|that|this)\b(?!\s+to\b)|"
+    r"(?:anything|something)\s+(?:else|more|to\s+(?:change|add|adjust|fix)|you(?:'d|\s+would)\s+like)|"
+    r"next\s+time|in\s+(?:the\s+)?future|going\s+forward|from\s+now\s+on|any\s+(?:changes|edits|tweaks|questions)|"
+    r"(?:other|more|further)\s+(?:changes|edits|tweaks|help|questions))", re.I)
+_INCIDENTAL_TIME = re.compile(r"\b(?:next|this|that|last|first|every|any|each|some|same|the\s+whole|in|on|at\s+a|"
+                              r"at\s+the\s+same|one\s+more)\s+time\b", re.I)
 _IMAGE_WORDS = re.compile(
     r"\b(image|images|photo|photos|picture|pictures|pic|screenshot|attachment|receipt|receipts|invoice|poster|"
     r"flyer|document|scan|chart|graph|plot|table|menu|sign|label|card|ticket|screen|page|slide|figure)s?\b", re.I)
@@ -147,12 +162,14 @@ def read(text: str) -> Reading:
     text = (text or "").strip()
     sentences = _sentences(_QUOTED.sub("'…'", text))
     asked = [s for s in sentences if "?" in s or _REQUEST.search(s)]
+    statements = " ".join(s for s in sentences if s not in asked)
+    if _WORD.search(statements):  # after a report, a courtesy question or a closing offer asks nothing
+        asked = [s for s in asked if not (_OFFER.search(s) or _COURTESY.search(s))]
     question = bool(asked) and not all(_OFFER.search(s) for s in asked)
-    asking = " ".join(asked)
+    asking = _INCIDENTAL_TIME.sub(" ", " ".join(asked))
     permission = question and _PERMISSION.search(asking) is not None
     image_question = question and _ASKING.search(asking) is not None and (
         _IMAGE_WORDS.search(asking) is not None or _VALUE_WORDS.search(asking) is not None)
-    statements = " ".join(s for s in sentences if s not in asked)
     done = _done(statements)
     could_not = _COULD_NOT.search(text) is not None and not done
     hands_back = _HANDS_BACK.search(text) is not None and not done
