@@ -14,8 +14,9 @@ confirmation. Never the scenario description, later rounds, other clarification 
 reports, expected changes or image contents (images are ``[image N]`` labels). Every reply then
 passes an output filter (a replaced reply is the scripted one; ``LLMUser.replaced`` counts why):
 
-- ``leak``: it states a scenario value (image contents, expected answers) the script line does
-  not, or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
+- ``leak``: it states a scenario value (image contents, expected answers) that neither the script
+  line nor the assistant's own messages state (an echo of the assistant passes whether its value
+  is right or wrong: the filter is no oracle on the answer key), or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
   case, punctuation, underscores and hyphens aside) that nothing the user has earned contains --
   a distinctive token (with digits, inner capitals or underscores), whole, split or a piece that
   identifies it alone; a run of 5 words of any hidden field; an unearned clarification answer or
@@ -215,13 +216,22 @@ def hidden_texts(episode: "Episode", move: Move) -> list[str]:
     return [t for t in out if t and t.strip()]
 
 
+def assistant_words(episode: "Episode") -> list[str]:
+    """What the assistant said to the user so far. Echoing it reveals nothing hidden, so the output
+    filter treats it as earned: a value the assistant said passes whether it is right or wrong (a
+    filter that let only wrong values through would tell a probing assistant the answer key)."""
+    return [e.content for e in episode.log if e.sender == episode.ASSISTANT and e.kind == "message"
+            and e.recipient == episode.USER]
+
+
 def earned_text(episode: "Episode", move: Move) -> str:
-    """What the user may say: its requests so far (and now), what it already said, this move's
-    scripted text and the fixed templates (a round's own fallback texts only once earned)."""
+    """What the user may say: its requests so far (and now), what it already said, what the
+    assistant said to it, this move's scripted text and the fixed templates (a round's own fallback
+    texts only once earned)."""
     upto = max(move.round_index, episode.round_index, 0)
     said = [e.content for e in episode.log if e.sender == episode.USER and e.kind == "message"]
     queries = [r.query for r in episode.scenario.rounds[: upto + 1]]
-    return "\n".join([*queries, *said, move.text or "", *TEMPLATES])
+    return "\n".join([*queries, *said, *assistant_words(episode), move.text or "", *TEMPLATES])
 
 
 def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
@@ -466,7 +476,7 @@ class LLMUser:
         if move.kind not in ("open", "advance") and rouge_l(rounds[current].query, text) >= ROUND_MATCH \
                 and rouge_l(rounds[current].query, line) < ROUND_MATCH:
             return None, "resend: reply repeats the round's request"
-        lowered, allowed = text.lower(), line.lower()
+        lowered, allowed = text.lower(), "\n".join([line, *assistant_words(episode)]).lower()
         if any(value in lowered and value not in allowed for value in secret_values(episode)):
             return None, "leak: reply states a scenario fact the script does not give"
         carried = leaks_hidden_text(text, episode, move)

@@ -51,3 +51,42 @@ def test_courtesy_is_not_permission_and_incidental_words_are_not_image_questions
 
     r = read(text)
     assert (r.permission, r.image_question) == (permission, image_question), r
+
+
+# ------------------------------------------------------------------ F2: the LLM user's filter is no oracle
+class _EchoBackend:
+    """A chatty stand-in: repeats the assistant's last message, then says the note's line."""
+
+    name = "echo"
+
+    def complete(self, messages, tools=None, **sampling):
+        from mmtsb_env.llm.base import Completion
+
+        prev = messages[-2]["content"] if isinstance(messages[-2]["content"], str) else ""
+        note = messages[-1]["content"]
+        line = note.split("Answer with: ", 1)[-1] if "Answer with: " in note else note.split(": ", 1)[-1]
+        return Completion(text=f"{line.rstrip(')')} So {prev.strip()[:120]}", model="echo")
+
+
+def _llm_user_turns(scenario, assistant_turns):
+    from mmtsb_env.users.llm_user import LLMUser
+
+    user = LLMUser(_EchoBackend())
+    env = mmtsb_env.make_env(scenarios=[scenario], user=user)
+    env.reset(seed=0)
+    for turn in assistant_turns:
+        env.step(turn)
+    return [(st["kind"], st["source"], st["reason"]) for st in user.steps[1:]]
+
+
+@pytest.mark.parametrize("template", [
+    "The price tags show ${}, not $74.25.",  # a doubt: the scripted confirmation, worded by the model
+    "Is the total ${}?",  # a question: the fallback, worded by the model
+    "Done. The answer is {}.",  # a report: the next request, worded by the model
+])
+def test_echoing_the_assistant_gets_the_same_user_turn_whether_its_value_is_right_or_wrong(template):
+    scenario = NOMINAL["nominal/0036"]
+    right = str(scenario.rounds[0].report[0])  # the price the tags show
+    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (right, "55.25", "12.00")}
+    assert len({tuple(o) for o in outcomes.values()}) == 1, outcomes
+    assert all(source == "model" for o in outcomes.values() for _, source, _ in o), outcomes
