@@ -90,3 +90,47 @@ def test_echoing_the_assistant_gets_the_same_user_turn_whether_its_value_is_righ
     outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (right, "55.25", "12.00")}
     assert len({tuple(o) for o in outcomes.values()}) == 1, outcomes
     assert all(source == "model" for o in outcomes.values() for _, source, _ in o), outcomes
+
+
+# ------------------------------------------------------------------ F3: a wrong claim is confirmed only once disputed
+def _first_user_reply(scenario, assistant_text):
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    env.reset(seed=0)
+    env.step(assistant_text)
+    return [e.content for e in env.episode.log if e.sender == "user"][-1]
+
+
+@pytest.mark.parametrize("text", [
+    "The price tags match your $74.25, no mismatch at all.",  # agrees
+    "Your $74.25 is not wrong, it matches the tags.",  # agrees
+    "I'm not sure about the $74.25.",  # only hedges
+    "Is it $54.25 or $74.25?",
+])
+def test_the_wrong_claims_confirmation_needs_a_stated_discrepancy(text):
+    scenario = NOMINAL["nominal/0036"]
+    assert _first_user_reply(scenario, text) != scenario.rounds[0].wrong_claim.confirm
+
+
+@pytest.mark.parametrize("text", ["The price tags show $54.25, not $74.25.", "None of the tags says $74.25.",
+                                  "The tags don't show $74.25; the candle is $54.25."])
+def test_a_stated_discrepancy_gets_the_confirmation(text):
+    scenario = NOMINAL["nominal/0036"]
+    assert _first_user_reply(scenario, text) == scenario.rounds[0].wrong_claim.confirm
+
+
+def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
+    """The user judge shares the reading: a user that confirms the correction after the assistant
+    agreed with the claim corrected itself unprompted."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+
+    scenario = NOMINAL["nominal/0036"]
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    env.reset(seed=0)
+    env.step("The price tags show $54.25, not $74.25.")  # the user confirms
+    ev = user_evidence_from_episode(env.episode)
+    assert all(c.passed for c in UserJudge().evaluate(ev).criteria if c.name == "grounded_consistency")
+    for e in ev.conversation:  # the same conversation, but the assistant agreed
+        if e.get("sender") == "assistant" and e.get("kind") == "message":
+            e["content"] = "The price tags match your $74.25, no mismatch at all."
+    failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
+    assert failed.get("grounded_consistency") == "unprompted_correction", failed
