@@ -94,7 +94,10 @@ _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
 # A count of nothing: "No songs are queued.", "There are no tasks.", "not a single one", "The queue is empty."
 # (a bare "no." answers yes/no questions: it is text, not a count).
 _NO_COUNT = r"\bno\s+(?!(?:problem|worries|thanks|need|longer|doubt|way|luck)\b)[a-z]|\bno\s*one\b|\bnot\s+(?:any|one)\b|\bempty\b"
-_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + ")", re.I)
+# A count of one said as who it is: "It's just you", "Only you are on it", "you're the only member".
+_ONE_COUNT = (r"\b(?:just|only)\s+(?:you|me|him|her|yourself|myself)\b|\bthe\s+only\s+(?:one|member|person|participant|"
+              r"entry|item|attendee|collaborator)\b|\b(?:by\s+)?(?:yourself|alone)\b|\bon\s+your\s+own\b")
+_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + "|" + _ONE_COUNT + ")", re.I)
 _MONTH = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DATE = re.compile(
@@ -102,10 +105,13 @@ _DATE = re.compile(
     r"\b\d{1,2}[.\-]\d{1,2}[.\-]\d{2,4}\b|\b\d{4}[./]\d{1,2}[./]\d{1,2}\b|"  # 27.05.2024, 9-5-26, 2026.05.09
     r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH + r")\b|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|tonight|next\s+week|last\s+week|"
-    r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b)", re.I)
+    r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b|"
+    r"\b(?:christmas(?:\s+(?:day|eve))?|new\s+year'?s?(?:\s+(?:day|eve))?|boxing\s+day|easter(?:\s+(?:sunday|monday))?|"
+    r"thanksgiving|halloween|valentine'?s\s+day|independence\s+day|labou?r\s+day|memorial\s+day)\b)", re.I)
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _TIME = re.compile(r"(\b\d{1,2}:\d{2}\b|\b\d{1,2}\.\d{2}\s*(?:am|pm|a\.m\.|p\.m\.|h)(?!\w)|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|"
-                   r"\b\d{1,2}h\d{2}\b|\b[012]\d[0-5]\d\s*(?:hours|hrs|h)\b|"  # 19h30, 1930 hours
+                   r"\b\d{1,2}h\d{2}\b|\b[012]\d[0-5]\d\s*(?:hours|hrs|h)\b|\b0\d[0-5]\d\b|"  # 19h30, 1930 hours, 0545
+                   r"\b(?:at|by|until|till|around|about|before|after|from)\s+(?:[01]?\d|2[0-3])\.[0-5]\d(?!\d|[.,]\d)|"  # at 5.45
                    r"\b(?:half|quarter|(?:\d{1,2}|twenty|ten|five)(?:\s+minutes)?)\s+(?:past|to|after|before)\s+(?:\d{1,2}|"
                    + _HOUR_WORDS + r")\b|\b(?:" + _HOUR_WORDS + r")\s+(?:am|pm|a\.m\.|p\.m\.|thirty|fifteen|forty-five)\b|"
                    r"\bnoon\b|\bmidnight\b|o'clock|\bT\d{2}:\d{2}|\b(?:in\s+the\s+)?(?:morning|afternoon|evening)\b)", re.I)

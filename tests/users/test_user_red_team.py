@@ -134,3 +134,35 @@ def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
             e["content"] = "The price tags match your $74.25, no mismatch at all."
     failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
     assert failed.get("grounded_consistency") == "unprompted_correction", failed
+
+
+# ------------------------------------------------------------------ F4: ordinary wordings of right answers
+@pytest.mark.parametrize("scenario_id, prefix, wording", [
+    ("nominal/0145", "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
+    ("nominal/0145", "Your earliest alarm", "Your earliest alarm is the 0545 one."),
+    ("nominal/0114", "'Learning Spanish' has", "It's just you on 'Learning Spanish'."),
+    ("nominal/0114", "'Learning Spanish' has", "Only you are on 'Learning Spanish'."),
+    ("nominal/0082", "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
+    ("nominal/0082", "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
+])
+def test_ordinary_wordings_of_the_requested_information_advance(scenario_id, prefix, wording):
+    info, _ = _play(NOMINAL[scenario_id], lambda a: wording if a.startswith(prefix) else a)
+    assert not info["user_dynamics"]["gave_up"] and info["user_dynamics"]["nudges"] == 0, info["user_dynamics"]
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("time", "It goes off at 5.45."), ("time", "The 0545 one."), ("number", "It's just you."),
+    ("number", "Only you are on it."), ("number", "You're the only member."), ("date", "On Christmas Day 2023."),
+])
+def test_natural_forms_are_read_as_their_kind(kind, text):
+    from mmtsb_env.users.reading import read
+
+    assert kind in read(text).kinds, read(text)
+
+
+@pytest.mark.parametrize("kind, text", [("time", "It cost $5.45."), ("time", "It cost 5.45 dollars."),
+                                        ("time", "It was in 2023."), ("date", "Done.")])
+def test_prices_and_years_are_still_not_times(kind, text):
+    from mmtsb_env.users.reading import read
+
+    assert kind not in read(text).kinds, read(text)
