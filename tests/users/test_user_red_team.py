@@ -166,3 +166,66 @@ def test_prices_and_years_are_still_not_times(kind, text):
     from mmtsb_env.users.reading import read
 
     assert kind not in read(text).kinds, read(text)
+
+
+# ------------------------------------------------------------------ F5: the user picks blind on a screen
+UI = {s.id: s for s in mmtsb_env.load_suite("ui")}
+
+
+def _play_ui(scenario, misread):
+    agent = OracleAgent([scenario])
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
+    obs, info = env.reset(seed=0)
+    for _ in range(60):
+        action = agent.act(obs, info)
+        if "render_ui_screen" in action:
+            action = action.replace(*misread)
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    return info, env
+
+
+def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge():
+    """ui/gen_0001 round 3's pick names a business card the user never named: the user must not
+    check the screen against the image. A misread screen gets the same tap (the card most like
+    its choice); the verdict (which sees the images) fails; the user judge finds the user blind."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+
+    scenario = UI["ui/gen_0001"]
+    runs = {name: _play_ui(scenario, swap) for name, swap in (("right", ("", "")), ("misread", ("Lindqvist", "Lindquist")))}
+    taps = {}
+    for name, (info, env) in runs.items():
+        turns = [e.content for e in env.episode.log if e.sender == "user" and e.round_index == 2]
+        assert not any("can't make my choice" in t for t in turns), turns
+        taps[name] = [t.split("Resolved")[0] for t in turns if "pressed" in t]
+        assert info["user_dynamics"]["ui_answers"] == 1 and not info["user_dynamics"]["gave_up"]
+        assert UserJudge().evaluate(user_evidence_from_episode(env.episode)).passed
+    assert taps["right"] == taps["misread"] and taps["right"]
+    assert runs["right"][0]["verdict"]["pass"] and not runs["misread"][0]["verdict"]["pass"]
+
+
+def test_the_user_judge_fails_a_screen_refused_by_a_name_only_the_images_show():
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+    from mmtsb_env.ui.choice import CANNOT_CHOOSE
+
+    scenario = UI["ui/gen_0001"]
+    _, env = _play_ui(scenario, ("", ""))
+    ev = user_evidence_from_episode(env.episode)
+    for e in ev.conversation:  # the same episode, but the user refused the screen (the old, key-checking user)
+        if e.get("sender") == "user" and e.get("round_index") == 2 and "pressed" in e.get("content", ""):
+            e["content"], e["kind"] = CANNOT_CHOOSE, "message"
+    failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
+    assert failed.get("grounded_consistency") == "hidden_dependence", failed
+
+
+def test_a_name_the_user_said_itself_must_be_on_the_screen():
+    from mmtsb_env.scenario.model import UIDecision
+    from mmtsb_env.ui.choice import decide
+
+    elements = [{"surface_id": "s", "component_id": f"pick#{i}", "type": "Button", "label": "Select", "action": "pick",
+                 "context": {}, "description": d} for i, d in enumerate(["Pine Street Books", "Lumen Hardware"])]
+    rule = UIDecision(pick={"label_contains": "Lumen Hardwares"})
+    assert decide(rule, elements, "Pick the one from 'Lumen Hardwares' for me.") is None  # said: checked
+    assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#1"  # never said: the closest
+    assert decide(rule, elements) is None  # the judge's use: exact
