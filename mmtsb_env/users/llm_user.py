@@ -102,16 +102,29 @@ def held_answers(episode: "Episode") -> list[str]:
     return [t for t in out if t.strip()]
 
 
+_CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)])\s+|\n+")
 _QUOTE = re.compile(r"[\"\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _ON_ASKING = re.compile(r"\b(clarif\w*|if\s+(?:the\s+assistant|it|they|you(?:'re|\s+are)?)\s+(?:is\s+)?ask\w*|"
                         r"(?:if|when|only\s+(?:if|when))\s+asked|answer(?:s|ed|ing)?\s*:|reply\s*:|say\s*:|respond\s*:)", re.I)
 
 
+# A sentence that keeps something back or makes it conditional ("if asked, say so, but do not explain",
+# "The secret word is ... Never say it.", "if the assistant asks which one you mean"): the host applies
+# it (the rules decide when to answer what); the model, which only words the host's line, never sees it.
+_KEEPS_BACK = re.compile(r"\b(if|unless|whether|only\s+(?:if|when)|when\s+asked|asked|private\w*|secret\w*|hidden|"
+                         r"confidential|do\s+not|don't|never|without\s+(?:saying|explaining|mentioning|revealing)|"
+                         r"reveal\w*|keep\w*\s+(?:it|that|this|quiet|back|to\s+yourself))\b", re.I)
+
+
 def private_guidance(episode: "Episode", index: int) -> str:
-    """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: every
-    sentence that carries a held answer (:func:`held_answers`: its words as a run, or half of its
-    rare words) or quotes a reply to give when asked is removed -- those are earned, not given."""
+    """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: only
+    the sentences it may act on openly. Removed: every sentence that carries a held answer
+    (:func:`held_answers`: its words as a run, or half of its rare words) or quotes a reply to give
+    when asked (those are earned, not given); every sentence that keeps something back or is
+    conditional (``_KEEPS_BACK``: "if asked, say so, but do not explain the details") -- the host's
+    rules apply those; and every sentence with a distinctive token (an id, a code: the model could
+    spell it out)."""
     rnd = episode.scenario.rounds[index]
     held = held_answers(episode)
     public = _content(_words(rnd.query))
@@ -121,7 +134,7 @@ def private_guidance(episode: "Episode", index: int) -> str:
             if not sentence.strip():
                 continue
             quotes_on_ask = _QUOTE.search(sentence) is not None and _ON_ASKING.search(sentence) is not None
-            if quotes_on_ask or any(_contains(sentence, h) or _overlap(sentence, h, public) >= HELD_SHARE for h in held):
+            if quotes_on_ask or _KEEPS_BACK.search(sentence) or _distinctive_tokens(sentence) or any(_contains(sentence, h) or _overlap(sentence, h, public) >= HELD_SHARE for h in held):
                 continue
             kept.append(sentence.strip())
     return " ".join(kept) or "(none)"
@@ -267,10 +280,11 @@ def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
             return "an unearned answer"
     for rnd in episode.scenario.rounds:
         for guidance in (rnd.guidance.ask, rnd.instructions):
-            rare = _content(_words(guidance)) - public
-            found = rare & words
-            if len(found) >= GUIDANCE_MIN and len(found) >= GUIDANCE_SHARE * len(rare):
-                return "private guidance"
+            for text in (guidance, *_CLAUSE_END.split(guidance or "")):  # the whole text, and each clause
+                rare = _content(_words(text)) - public
+                found = rare & words
+                if len(found) >= GUIDANCE_MIN and len(found) >= GUIDANCE_SHARE * len(rare):
+                    return "private guidance"
     return None
 
 

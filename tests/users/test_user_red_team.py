@@ -229,3 +229,38 @@ def test_a_name_the_user_said_itself_must_be_on_the_screen():
     assert decide(rule, elements, "Pick the one from 'Lumen Hardwares' for me.") is None  # said: checked
     assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#1"  # never said: the closest
     assert decide(rule, elements) is None  # the judge's use: exact
+
+
+# ------------------------------------------------------------------ F6: guidance the model may not say is not given
+def _round_two_of_0076():
+    from mmtsb_env.users.rules import decide
+
+    env = mmtsb_env.make_env(scenarios=[NOMINAL["nominal/0076"]])
+    env.reset(seed=0)
+    env.step("Done: added the missing errands as tasks due May 9.")  # round 1 reported: round 2 opens
+    env.step("Anything I should know before I start?")
+    return env.episode, decide(env.episode)
+
+
+def test_the_models_prompt_holds_only_guidance_it_may_say():
+    """nominal/0076 round 2's guidance says the user changed the phone ("if asked, say so, but do not
+    explain") and that look-alike drafts exist ("if the assistant asks which one you mean..."): the
+    host applies those; the model, which only words the host's line, is never given them."""
+    from mmtsb_env.users.llm_user import LLMUser
+
+    episode, move = _round_two_of_0076()
+    prompt = " ".join(m["content"] for m in LLMUser(None).messages(episode, move) if isinstance(m["content"], str))
+    for withheld in ("changed something on the phone", "similarly named drafts", "do not explain"):
+        assert withheld not in prompt, withheld
+    assert "Old Summary of changes" in prompt  # what it may say is still there
+
+
+@pytest.mark.parametrize("paraphrase", [
+    "Heads up: there are older drafts with similar names on the phone, so pick carefully.",
+    "Oh and I changed something on the phone myself right before this.",
+])
+def test_a_paraphrase_of_one_guidance_clause_is_caught(paraphrase):
+    from mmtsb_env.users.llm_user import leaks_hidden_text
+
+    episode, move = _round_two_of_0076()
+    assert leaks_hidden_text(paraphrase, episode, move) is not None
