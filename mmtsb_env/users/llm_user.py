@@ -8,7 +8,8 @@ model, in our own prompt, what to do now; the model writes the user's words.
 What the model is given is what the user has earned (structural, not a request to behave): the
 requests it has already made and the one it makes now, the round's private guidance (``ask``
 and ``instructions``, minus every sentence that carries a clarification answer or a correction's
-confirmation, or quotes a reply to give when asked: :func:`private_guidance`), and -- only in
+confirmation, quotes a reply to give when asked, keeps something back or is conditional ("if
+asked, say so, but do not explain"), or carries a code: :func:`private_guidance`), and -- only in
 the turn that answers the matching question -- the clarification answer or the correction's
 confirmation. Never the scenario description, later rounds, other clarification answers,
 reports, expected changes or image contents (images are ``[image N]`` labels). Every reply then
@@ -20,8 +21,9 @@ passes an output filter (a replaced reply is the scripted one; ``LLMUser.replace
   case, punctuation, underscores and hyphens aside) that nothing the user has earned contains --
   a distinctive token (with digits, inner capitals or underscores), whole, split or a piece that
   identifies it alone; a run of 5 words of any hidden field; an unearned clarification answer or
-  confirmation however short (its words as a run, or half its rare words); or a guidance text's
-  rare words (at least 2 and 30 % of them, in any order, with anything between);
+  confirmation however short (its words as a run, or half its rare words); or the rare words of a
+  guidance text or of one clause of it (at least 2 and 30 % of them, in any order, with anything
+  between);
 - ``future_round``/``skip_ahead``: it echoes a later round's request or opens the next round
   before the rules move on; ``resend``: it repeats the current round's request;
   ``unrecognised``: an opening too far from the round's request;
