@@ -402,16 +402,23 @@ class UserJudge:
     @staticmethod
     def _screen_before(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The screen ``m`` answers: the last entry to the user before it, when a UI-state notice."""
+        last = UserJudge._last_to_user(ev, m)
+        return last if last is not None and is_ui_state(last) else None
+
+    @staticmethod
+    def _last_to_user(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
         last = None
         for e in ev.conversation:
             if e is m:
                 break
             if e.get("recipient") == "user":
                 last = e
-        return last if last is not None and is_ui_state(last) else None
+        return last
 
     def _answers_screen(self, ev: UserEvidence, m: Mapping[str, Any]) -> bool:
-        return self._screen_before(ev, m) is not None
+        """``m`` answers a screen: the last entry to the user is a screen or a failed tap's error."""
+        last = self._last_to_user(ev, m)
+        return last is not None and (is_ui_state(last) or last.get("kind") == "error")
 
     def _screen_options(self, ev: UserEvidence, m: Mapping[str, Any]) -> int:
         """How many options the screen ``m`` answers offered (its buttons and choice options)."""

@@ -264,3 +264,21 @@ def test_a_paraphrase_of_one_guidance_clause_is_caught(paraphrase):
 
     episode, move = _round_two_of_0076()
     assert leaks_hidden_text(paraphrase, episode, move) is not None
+
+
+def test_a_complaint_about_a_failed_tap_is_not_hidden_dependence():
+    """The user judge now reads UI rounds too; a tap that failed (the surface was deleted) gets the
+    user's complaint, which answers the failure, not a check of the screen against the images."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+    from tests.ui.conftest import button, screen
+    from tests.ui.test_episode import Script, call, play
+
+    env = mmtsb_env.make_env(suite="ui")
+    comps = [{"id": "root", "component": {"Column": {"children": ["a", "b"]}}}]
+    comps += button("a", "Pine Street Books $20.51", "pick") + button("b", "Lumen Hardware $22.13", "pick")
+    actions = [call("render_ui_screen", ui_json=screen("s", comps)), call("show_ui_to_user"),
+               call("render_ui_screen", ui_json=[{"deleteSurface": {"surfaceId": "s"}}]), "Pick one please."]
+    ep = play(env, Script(actions), "ui/compare_receipts_pick")
+    assert any("did not work" in e.content for e in ep.log if e.sender == "user" and e.kind == "message")
+    failed = {c.name: c.reason for c in UserJudge().evaluate(user_evidence_from_episode(ep)).criteria if not c.passed}
+    assert "grounded_consistency" not in failed, failed
