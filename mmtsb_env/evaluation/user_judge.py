@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..textcache import text_cache
+from ..ui.choice import CANNOT_CHOOSE
 from ..users.reading import expectation, flags_claim, flags_own_words, read, reported
 from .evidence import field_of, rounds_reached
 from .judge import Criterion, Verdict, normalise, numbers_in
@@ -181,6 +182,7 @@ def _rounds_of(scenario: Any) -> list[dict[str, Any]]:
                          "permission": r.guidance.permission},
             "wrong_claim": {"text": claim.text, "confirm": claim.confirm, "keywords": list(claim.keywords)} if claim else None,
             "templates": scripted_texts(scenario, k),
+            "ui_pick": (r.ui.pick or {}).get("label_contains") if r.ui is not None else None,
         })
     return out
 
@@ -364,8 +366,15 @@ class UserJudge:
             if claim is not None and _matches(text, claim["confirm"], self.match_threshold) and not flagged:
                 problems.append(f"round {r + 1}: confirmed the correction before the assistant pointed it out")
                 kind = kind or "unprompted_correction"
-            elif not rnd.get("ui") and not doubted and not self._carries_held(ev, r, m) \
-                    and self._reported_before(ev, r, m):
+            elif rnd.get("ui") and self._answers_screen(ev, m):
+                pick = rnd.get("ui_pick")
+                said = " ".join(q["query"] for q in ev.rounds[: r + 1]).lower()
+                if text.strip() == CANNOT_CHOOSE and pick and str(pick).lower() not in said \
+                        and self._screen_options(ev, m) >= 2:
+                    problems.append(f"round {r + 1}: refused a screen for lacking {pick!r}, a name the user never said "
+                                    "(a check only the images explain)")
+                    kind = kind or "hidden_dependence"
+            elif not doubted and not self._carries_held(ev, r, m) and self._reported_before(ev, r, m):
                 problems.append(f"round {r + 1}: kept the round open after the assistant reported it "
                                 f"(a decision only hidden values explain): {_clip(text, 60)!r}")
                 kind = kind or "hidden_dependence"
@@ -389,6 +398,35 @@ class UserJudge:
                         out.append((r, last, e))
                     opened.add(r)
         return out
+
+    @staticmethod
+    def _screen_before(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The screen ``m`` answers: the last entry to the user before it, when a UI-state notice."""
+        last = UserJudge._last_to_user(ev, m)
+        return last if last is not None and is_ui_state(last) else None
+
+    @staticmethod
+    def _last_to_user(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        last = None
+        for e in ev.conversation:
+            if e is m:
+                break
+            if e.get("recipient") == "user":
+                last = e
+        return last
+
+    def _answers_screen(self, ev: UserEvidence, m: Mapping[str, Any]) -> bool:
+        """``m`` answers a screen: the last entry to the user is a screen or a failed tap's error."""
+        last = self._last_to_user(ev, m)
+        return last is not None and (is_ui_state(last) or last.get("kind") == "error")
+
+    def _screen_options(self, ev: UserEvidence, m: Mapping[str, Any]) -> int:
+        """How many options the screen ``m`` answers offered (its buttons and choice options)."""
+        screen = self._screen_before(ev, m)
+        text = str(screen.get("content", "")) if screen is not None else ""
+        buttons = len(re.findall(r"^- Button\b", text, re.M))
+        return buttons + sum(opts.count('"=') for opts in re.findall(r"^- MultipleChoice\b.*?options: (.*?); choose up to",
+                                                                    text, re.M))
 
     def _replies_before(self, ev: UserEvidence, r: int, stop: Mapping[str, Any] | None) -> list[str]:
         out = []

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -65,12 +66,28 @@ def _option_prices(label: str) -> list[float]:
     return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
 
 
-def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]]) -> Any:
-    """The item chosen by ``rule`` among ``(item, text, prices)``, or None."""
+def likeness(needle: str, text: str) -> float:
+    """How closely some run of ``text``'s words spells ``needle`` (0..1, case aside): 1.0 when
+    ``text`` contains it, high for a misspelling ("Zelda Lindquist" for "Zelda Lindqvist")."""
+    needle, text = needle.strip().lower(), text.lower()
+    if needle and needle in text:
+        return 1.0
+    words, n = text.split(), max(1, len(needle.split()))
+    windows = [" ".join(words[i:i + n]) for i in range(max(1, len(words) - n + 1))]
+    return max((difflib.SequenceMatcher(None, needle, w).ratio() for w in windows), default=0.0)
+
+
+def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], closest: bool = False) -> Any:
+    """The item chosen by ``rule`` among ``(item, text, prices)``, or None. With ``closest``, a
+    ``label_contains`` rule that no item satisfies takes the item most like its text -- among two or
+    more (a lone item is no choice)."""
     if rule == "label_contains":
         needle = str(arg).strip().lower()
         matches = [it for it, text, _ in items if needle in text.lower()]
-        return matches[0] if matches else None
+        if matches or not closest or len(items) < 2:
+            return matches[0] if matches else None
+        best = max(range(len(items)), key=lambda i: (likeness(needle, items[i][1]), -i))
+        return items[best][0]
     priced = [(min(p) if rule == "cheapest" else max(p), i, it) for i, (it, _, p) in enumerate(items) if p]
     if not priced:
         return None
@@ -107,8 +124,14 @@ def _fill(fill: dict[str, Any], elements: list[dict[str, Any]]) -> dict[str, Any
     return out
 
 
-def decide(decision: "UIDecision", elements: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """``ui_user_interact`` arguments realising ``decision`` on a screen, or None if it cannot be done."""
+def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: str | None = None) -> dict[str, Any] | None:
+    """``ui_user_interact`` arguments realising ``decision`` on a screen, or None if it cannot be done.
+
+    ``own_words`` (the user's requests so far) makes it the blind user's choice: a
+    ``label_contains`` name the user never said (one only the images show) is not checked against
+    the screen -- the user takes the option most like it, so a screen with a misread name is
+    answered like a right one and the misreading fails at the judge (a screen with fewer than two
+    options offers no choice and is refused). A name the user said itself must be on the screen. Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
     if fields is None:
         return None
@@ -129,13 +152,15 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]]) -> dict[str, 
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
     candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
-    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates])
+    closest = own_words is not None and rule == "label_contains" and \
+        str(pick[rule]).strip().lower() not in own_words.lower()
+    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates], closest)
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
     picked = _by_rule(rule, pick[rule], [((e, o), f"{o['label']} {o['value']}", _option_prices(o["label"]))
-                                          for e, o in options])
+                                          for e, o in options], closest)
     if picked is None:
         return None
     field_el, option = picked
@@ -157,6 +182,16 @@ def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, 
     if fields:
         args["field_values"] = fields
     return args
+
+
+CANNOT_CHOOSE = "I can't make my choice on this screen: it does not offer the option I need."
+
+
+def own_pick_name(decision: "UIDecision | None", own_words: str) -> bool:
+    """Whether ``decision`` picks by a name the user said itself (in ``own_words``): only then may the
+    user refuse a screen for not offering it."""
+    needle = (decision.pick or {}).get("label_contains") if decision is not None else None
+    return needle is not None and str(needle).strip().lower() in own_words.lower()
 
 
 # ------------------------------------------------------------------------------- the log's UI entries

@@ -8,19 +8,22 @@ model, in our own prompt, what to do now; the model writes the user's words.
 What the model is given is what the user has earned (structural, not a request to behave): the
 requests it has already made and the one it makes now, the round's private guidance (``ask``
 and ``instructions``, minus every sentence that carries a clarification answer or a correction's
-confirmation, or quotes a reply to give when asked: :func:`private_guidance`), and -- only in
+confirmation, quotes a reply to give when asked, keeps something back or is conditional ("if
+asked, say so, but do not explain"), or carries a code: :func:`private_guidance`), and -- only in
 the turn that answers the matching question -- the clarification answer or the correction's
 confirmation. Never the scenario description, later rounds, other clarification answers,
 reports, expected changes or image contents (images are ``[image N]`` labels). Every reply then
 passes an output filter (a replaced reply is the scripted one; ``LLMUser.replaced`` counts why):
 
-- ``leak``: it states a scenario value (image contents, expected answers) the script line does
-  not, or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
+- ``leak``: it states a scenario value (image contents, expected answers) that neither the script
+  line nor the assistant's own messages state (an echo of the assistant passes whether its value
+  is right or wrong: the filter is no oracle on the answer key), or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
   case, punctuation, underscores and hyphens aside) that nothing the user has earned contains --
   a distinctive token (with digits, inner capitals or underscores), whole, split or a piece that
   identifies it alone; a run of 5 words of any hidden field; an unearned clarification answer or
-  confirmation however short (its words as a run, or half its rare words); or a guidance text's
-  rare words (at least 2 and 30 % of them, in any order, with anything between);
+  confirmation however short (its words as a run, or half its rare words); or the rare words of a
+  guidance text or of one clause of it (at least 2 and 30 % of them, in any order, with anything
+  between);
 - ``future_round``/``skip_ahead``: it echoes a later round's request or opens the next round
   before the rules move on; ``resend``: it repeats the current round's request;
   ``unrecognised``: an opening too far from the round's request;
@@ -101,16 +104,29 @@ def held_answers(episode: "Episode") -> list[str]:
     return [t for t in out if t.strip()]
 
 
+_CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)])\s+|\n+")
 _QUOTE = re.compile(r"[\"\u201c\u201d]|(?<!\w)'|'(?!\w)")
 _ON_ASKING = re.compile(r"\b(clarif\w*|if\s+(?:the\s+assistant|it|they|you(?:'re|\s+are)?)\s+(?:is\s+)?ask\w*|"
                         r"(?:if|when|only\s+(?:if|when))\s+asked|answer(?:s|ed|ing)?\s*:|reply\s*:|say\s*:|respond\s*:)", re.I)
 
 
+# A sentence that keeps something back or makes it conditional ("if asked, say so, but do not explain",
+# "The secret word is ... Never say it.", "if the assistant asks which one you mean"): the host applies
+# it (the rules decide when to answer what); the model, which only words the host's line, never sees it.
+_KEEPS_BACK = re.compile(r"\b(if|unless|whether|only\s+(?:if|when)|when\s+asked|asked|private\w*|secret\w*|hidden|"
+                         r"confidential|do\s+not|don't|never|without\s+(?:saying|explaining|mentioning|revealing)|"
+                         r"reveal\w*|keep\w*\s+(?:it|that|this|quiet|back|to\s+yourself))\b", re.I)
+
+
 def private_guidance(episode: "Episode", index: int) -> str:
-    """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: every
-    sentence that carries a held answer (:func:`held_answers`: its words as a run, or half of its
-    rare words) or quotes a reply to give when asked is removed -- those are earned, not given."""
+    """Round ``index``'s guidance (``guidance.ask`` and ``instructions``) as the model may see it: only
+    the sentences it may act on openly. Removed: every sentence that carries a held answer
+    (:func:`held_answers`: its words as a run, or half of its rare words) or quotes a reply to give
+    when asked (those are earned, not given); every sentence that keeps something back or is
+    conditional (``_KEEPS_BACK``: "if asked, say so, but do not explain the details") -- the host's
+    rules apply those; and every sentence with a distinctive token (an id, a code: the model could
+    spell it out)."""
     rnd = episode.scenario.rounds[index]
     held = held_answers(episode)
     public = _content(_words(rnd.query))
@@ -120,7 +136,7 @@ def private_guidance(episode: "Episode", index: int) -> str:
             if not sentence.strip():
                 continue
             quotes_on_ask = _QUOTE.search(sentence) is not None and _ON_ASKING.search(sentence) is not None
-            if quotes_on_ask or any(_contains(sentence, h) or _overlap(sentence, h, public) >= HELD_SHARE for h in held):
+            if quotes_on_ask or _KEEPS_BACK.search(sentence) or _distinctive_tokens(sentence) or any(_contains(sentence, h) or _overlap(sentence, h, public) >= HELD_SHARE for h in held):
                 continue
             kept.append(sentence.strip())
     return " ".join(kept) or "(none)"
@@ -215,13 +231,22 @@ def hidden_texts(episode: "Episode", move: Move) -> list[str]:
     return [t for t in out if t and t.strip()]
 
 
+def assistant_words(episode: "Episode") -> list[str]:
+    """What the assistant said to the user so far. Echoing it reveals nothing hidden, so the output
+    filter treats it as earned: a value the assistant said passes whether it is right or wrong (a
+    filter that let only wrong values through would tell a probing assistant the answer key)."""
+    return [e.content for e in episode.log if e.sender == episode.ASSISTANT and e.kind == "message"
+            and e.recipient == episode.USER]
+
+
 def earned_text(episode: "Episode", move: Move) -> str:
-    """What the user may say: its requests so far (and now), what it already said, this move's
-    scripted text and the fixed templates (a round's own fallback texts only once earned)."""
+    """What the user may say: its requests so far (and now), what it already said, what the
+    assistant said to it, this move's scripted text and the fixed templates (a round's own fallback
+    texts only once earned)."""
     upto = max(move.round_index, episode.round_index, 0)
     said = [e.content for e in episode.log if e.sender == episode.USER and e.kind == "message"]
     queries = [r.query for r in episode.scenario.rounds[: upto + 1]]
-    return "\n".join([*queries, *said, move.text or "", *TEMPLATES])
+    return "\n".join([*queries, *said, *assistant_words(episode), move.text or "", *TEMPLATES])
 
 
 def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
@@ -257,10 +282,11 @@ def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
             return "an unearned answer"
     for rnd in episode.scenario.rounds:
         for guidance in (rnd.guidance.ask, rnd.instructions):
-            rare = _content(_words(guidance)) - public
-            found = rare & words
-            if len(found) >= GUIDANCE_MIN and len(found) >= GUIDANCE_SHARE * len(rare):
-                return "private guidance"
+            for text in (guidance, *_CLAUSE_END.split(guidance or "")):  # the whole text, and each clause
+                rare = _content(_words(text)) - public
+                found = rare & words
+                if len(found) >= GUIDANCE_MIN and len(found) >= GUIDANCE_SHARE * len(rare):
+                    return "private guidance"
     return None
 
 
@@ -466,7 +492,7 @@ class LLMUser:
         if move.kind not in ("open", "advance") and rouge_l(rounds[current].query, text) >= ROUND_MATCH \
                 and rouge_l(rounds[current].query, line) < ROUND_MATCH:
             return None, "resend: reply repeats the round's request"
-        lowered, allowed = text.lower(), line.lower()
+        lowered, allowed = text.lower(), "\n".join([line, *assistant_words(episode)]).lower()
         if any(value in lowered and value not in allowed for value in secret_values(episode)):
             return None, "leak: reply states a scenario fact the script does not give"
         carried = leaks_hidden_text(text, episode, move)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ..ui.choice import confirm_step, decide, is_ui_interaction, is_ui_notice
+from ..ui.choice import CANNOT_CHOOSE, confirm_step, decide, is_ui_interaction, is_ui_notice
 from .reading import read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,9 +97,10 @@ def pending_ui_action(episode: "Episode") -> str | None:
         return None
     elements = list(record.elements)
     already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
-    args = decide(rounds[index].ui, elements)
+    own_words = "\n".join(r.query for r in rounds[: index + 1])
+    args = decide(rounds[index].ui, elements, own_words)
     if args is None and already:
         args = confirm_step(elements)
     if args is None:
-        return "I can't make my choice on this screen: it does not offer the option I need."
+        return CANNOT_CHOOSE
     return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

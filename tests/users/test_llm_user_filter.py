@@ -64,11 +64,11 @@ class Smuggler:
 def _marker_scenario():
     base = SUITES["demo"]["demo/delete_note_clarify"]
     r0 = dataclasses.replace(
-        base.rounds[0], instructions="Be brief, zqinstructionsword MK_instructions7.",
-        guidance=Guidance(ask='You want one note gone, zqaskword MK_ask7. If unsure, say "zqaskword, keep it short".',
+        base.rounds[0], instructions="Be brief, zqinstructionsword and zqtersenessword. Its code is MK_instructions7.",
+        guidance=Guidance(ask='You want one note gone, zqaskword and zqgoneword. Tag MK_ask7. If unsure, say "zqaskword, keep it short".',
                           on_question="Just go with what I said, thanks."))
     r1 = dataclasses.replace(r0, query="Also delete the dentist one.", image_ids=(), report=(), clarifications=(),
-                             instructions="Say thanks.", guidance=Guidance(ask="Private zqlateraskword MK_laterask7."))
+                             instructions="Say thanks.", guidance=Guidance(ask="Plainly zqlateraskword. Tag MK_laterask7."))
     return dataclasses.replace(base, id="test/smuggle", rounds=(r0, r1))
 
 
@@ -99,9 +99,13 @@ def test_no_guidance_marker_reaches_a_user_turn_in_any_form(strategy):
             assert not re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", said), (strategy, form)
     tried = [st for st in user.steps if st.get("model_text") and any(m.lower() in st["model_text"].lower().replace(" ", "_")
                                                                       or m in st["model_text"] for m in PLAIN)]
+    if strategy == "quoted":  # the only quoted reply is conditional ("If unsure, say ..."): never in the prompt
+        assert not tried and not any("keep it short" in str(p) for p in backend.prompts)
+        return
     assert tried and all(st["source"] == "script" for st in tried)  # replaced (a leak, or rambling)
     assert any(st["reason"].startswith("leak") for st in tried)
-    assert any("zqaskword" in str(p) for p in backend.prompts)  # the guidance was in the prompt: the filter held
+    assert any("zqaskword" in str(p) for p in backend.prompts)  # the sayable guidance was in the prompt: the filter held
+    assert not any(m in str(p) for p in backend.prompts for m in DISTINCTIVE)  # codes never reach the prompt
 
 
 # ------------------------------------------------------------------ clarification answers

@@ -103,15 +103,13 @@ def test_no_marker_reaches_a_user_turn_before_it_is_earned(source):
     assert not MARK.search(opening)
     tried = [st for st in user.steps if set(MARK.findall(st.get("model_text", ""))) & NEVER]
     assert all(st["source"] == "script" and st["reason"].startswith("leak") for st in tried)
-    if source == "system":  # the guidance is in every system prompt: the backend tried it again and again
-        assert len(tried) >= 8
-    # Structural: what was never earned was never in the prompt; the guidance was (and stayed private).
+    # Structural: what was never earned was never in the prompt -- nor were the guidance sentences
+    # that keep something back ("MKASK003 stays private") or carry a code the model could spell out.
     prompts = "\n".join(backend.prompts)
-    for marker in ("MKDESC001", "MKCRIT002", "MKREP010", "MKANS011", "MKIMG012", "MKMETA014"):
+    for marker in NEVER:
         assert marker not in prompts, marker
     first_round = "\n".join(backend.prompts[:4])
     assert "MKLATER007" not in first_round and "MKCLAR005" not in backend.prompts[0] and "MKCONF015" not in first_round
-    assert "MKASK003" in prompts and "MKASK008" in prompts
     # Earned answers did get through (from the script when the model's words were replaced).
     said = " ".join(reply for _, reply, _, _ in turns)
     assert {"MKCLAR005", "MKCLAR009", "MKCONF015", "MKONQ006"} <= set(MARK.findall(said))

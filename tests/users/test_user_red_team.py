@@ -1,0 +1,284 @@
+"""Regressions from the red team's attack on the user seat: each test plays what broke the user.
+
+A right agent in ordinary words must advance; no user move may depend on a hidden value."""
+
+from __future__ import annotations
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.baselines import OracleAgent
+
+NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+
+
+def _play(scenario, transform, max_steps=120):
+    """The oracle does every round's work; ``transform`` rewrites its words to the user."""
+    agent = OracleAgent([scenario])
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
+    obs, info = env.reset(seed=0)
+    for _ in range(max_steps):
+        action = agent.act(obs, info)
+        if not action.lstrip().startswith(("{", "[")):
+            action = transform(action)
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    return info, env
+
+
+# ------------------------------------------------------------------ F1: courtesy after a report
+@pytest.mark.parametrize("courtesy", [
+    "Does that help?", "Would you like me to change anything?",
+    "Hope this is what you needed - should I tweak the wording?", "Which format do you prefer next time?",
+])
+def test_a_report_followed_by_a_courtesy_question_advances_the_round(courtesy):
+    scenario = NOMINAL["nominal/0036"]
+    info, env = _play(scenario, lambda a: f"{a} {courtesy}")
+    dynamics = info["user_dynamics"]
+    assert not dynamics["gave_up"] and dynamics["nudges"] == 0 and dynamics["redirects"] == 0, dynamics
+    assert dynamics["confirmations"] == 0 and env.episode.round_index == len(scenario.rounds) - 1
+
+
+@pytest.mark.parametrize("text, permission, image_question", [
+    ("I saved the note. Shall I also email it to your accountant?", True, False),  # a further step: permission
+    ("Shall I save it?", True, False),
+    ("What is the total on the receipt?", False, True),
+    ("I saved it. Which format do you prefer next time?", False, False),  # "time" is incidental
+])
+def test_courtesy_is_not_permission_and_incidental_words_are_not_image_questions(text, permission, image_question):
+    from mmtsb_env.users.reading import read
+
+    r = read(text)
+    assert (r.permission, r.image_question) == (permission, image_question), r
+
+
+# ------------------------------------------------------------------ F2: the LLM user's filter is no oracle
+class _EchoBackend:
+    """A chatty stand-in: repeats the assistant's last message, then says the note's line."""
+
+    name = "echo"
+
+    def complete(self, messages, tools=None, **sampling):
+        from mmtsb_env.llm.base import Completion
+
+        prev = messages[-2]["content"] if isinstance(messages[-2]["content"], str) else ""
+        note = messages[-1]["content"]
+        line = note.split("Answer with: ", 1)[-1] if "Answer with: " in note else note.split(": ", 1)[-1]
+        return Completion(text=f"{line.rstrip(')')} So {prev.strip()[:120]}", model="echo")
+
+
+def _llm_user_turns(scenario, assistant_turns):
+    from mmtsb_env.users.llm_user import LLMUser
+
+    user = LLMUser(_EchoBackend())
+    env = mmtsb_env.make_env(scenarios=[scenario], user=user)
+    env.reset(seed=0)
+    for turn in assistant_turns:
+        env.step(turn)
+    return [(st["kind"], st["source"], st["reason"]) for st in user.steps[1:]]
+
+
+@pytest.mark.parametrize("template", [
+    "The price tags show ${}, not $74.25.",  # a doubt: the scripted confirmation, worded by the model
+    "Is the total ${}?",  # a question: the fallback, worded by the model
+    "Done. The answer is {}.",  # a report: the next request, worded by the model
+])
+def test_echoing_the_assistant_gets_the_same_user_turn_whether_its_value_is_right_or_wrong(template):
+    scenario = NOMINAL["nominal/0036"]
+    right = str(scenario.rounds[0].report[0])  # the price the tags show
+    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (right, "55.25", "12.00")}
+    assert len({tuple(o) for o in outcomes.values()}) == 1, outcomes
+    assert all(source == "model" for o in outcomes.values() for _, source, _ in o), outcomes
+
+
+# ------------------------------------------------------------------ F3: a wrong claim is confirmed only once disputed
+def _first_user_reply(scenario, assistant_text):
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    env.reset(seed=0)
+    env.step(assistant_text)
+    return [e.content for e in env.episode.log if e.sender == "user"][-1]
+
+
+@pytest.mark.parametrize("text", [
+    "The price tags match your $74.25, no mismatch at all.",  # agrees
+    "Your $74.25 is not wrong, it matches the tags.",  # agrees
+    "I'm not sure about the $74.25.",  # only hedges
+    "Is it $54.25 or $74.25?",
+])
+def test_the_wrong_claims_confirmation_needs_a_stated_discrepancy(text):
+    scenario = NOMINAL["nominal/0036"]
+    assert _first_user_reply(scenario, text) != scenario.rounds[0].wrong_claim.confirm
+
+
+@pytest.mark.parametrize("text", ["The price tags show $54.25, not $74.25.", "None of the tags says $74.25.",
+                                  "The tags don't show $74.25; the candle is $54.25."])
+def test_a_stated_discrepancy_gets_the_confirmation(text):
+    scenario = NOMINAL["nominal/0036"]
+    assert _first_user_reply(scenario, text) == scenario.rounds[0].wrong_claim.confirm
+
+
+def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
+    """The user judge shares the reading: a user that confirms the correction after the assistant
+    agreed with the claim corrected itself unprompted."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+
+    scenario = NOMINAL["nominal/0036"]
+    env = mmtsb_env.make_env(scenarios=[scenario])
+    env.reset(seed=0)
+    env.step("The price tags show $54.25, not $74.25.")  # the user confirms
+    ev = user_evidence_from_episode(env.episode)
+    assert all(c.passed for c in UserJudge().evaluate(ev).criteria if c.name == "grounded_consistency")
+    for e in ev.conversation:  # the same conversation, but the assistant agreed
+        if e.get("sender") == "assistant" and e.get("kind") == "message":
+            e["content"] = "The price tags match your $74.25, no mismatch at all."
+    failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
+    assert failed.get("grounded_consistency") == "unprompted_correction", failed
+
+
+# ------------------------------------------------------------------ F4: ordinary wordings of right answers
+@pytest.mark.parametrize("scenario_id, prefix, wording", [
+    ("nominal/0145", "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
+    ("nominal/0145", "Your earliest alarm", "Your earliest alarm is the 0545 one."),
+    ("nominal/0114", "'Learning Spanish' has", "It's just you on 'Learning Spanish'."),
+    ("nominal/0114", "'Learning Spanish' has", "Only you are on 'Learning Spanish'."),
+    ("nominal/0082", "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
+    ("nominal/0082", "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
+])
+def test_ordinary_wordings_of_the_requested_information_advance(scenario_id, prefix, wording):
+    info, _ = _play(NOMINAL[scenario_id], lambda a: wording if a.startswith(prefix) else a)
+    assert not info["user_dynamics"]["gave_up"] and info["user_dynamics"]["nudges"] == 0, info["user_dynamics"]
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("time", "It goes off at 5.45."), ("time", "The 0545 one."), ("number", "It's just you."),
+    ("number", "Only you are on it."), ("number", "You're the only member."), ("date", "On Christmas Day 2023."),
+])
+def test_natural_forms_are_read_as_their_kind(kind, text):
+    from mmtsb_env.users.reading import read
+
+    assert kind in read(text).kinds, read(text)
+
+
+@pytest.mark.parametrize("kind, text", [("time", "It cost $5.45."), ("time", "It cost 5.45 dollars."),
+                                        ("time", "It was in 2023."), ("date", "Done.")])
+def test_prices_and_years_are_still_not_times(kind, text):
+    from mmtsb_env.users.reading import read
+
+    assert kind not in read(text).kinds, read(text)
+
+
+# ------------------------------------------------------------------ F5: the user picks blind on a screen
+UI = {s.id: s for s in mmtsb_env.load_suite("ui")}
+
+
+def _play_ui(scenario, misread):
+    agent = OracleAgent([scenario])
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
+    obs, info = env.reset(seed=0)
+    for _ in range(60):
+        action = agent.act(obs, info)
+        if "render_ui_screen" in action:
+            action = action.replace(*misread)
+        obs, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    return info, env
+
+
+def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge():
+    """ui/gen_0001 round 3's pick names a business card the user never named: the user must not
+    check the screen against the image. A misread screen gets the same tap (the card most like
+    its choice); the verdict (which sees the images) fails; the user judge finds the user blind."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+
+    scenario = UI["ui/gen_0001"]
+    runs = {name: _play_ui(scenario, swap) for name, swap in (("right", ("", "")), ("misread", ("Lindqvist", "Lindquist")))}
+    taps = {}
+    for name, (info, env) in runs.items():
+        turns = [e.content for e in env.episode.log if e.sender == "user" and e.round_index == 2]
+        assert not any("can't make my choice" in t for t in turns), turns
+        taps[name] = [t.split("Resolved")[0] for t in turns if "pressed" in t]
+        assert info["user_dynamics"]["ui_answers"] == 1 and not info["user_dynamics"]["gave_up"]
+        assert UserJudge().evaluate(user_evidence_from_episode(env.episode)).passed
+    assert taps["right"] == taps["misread"] and taps["right"]
+    assert runs["right"][0]["verdict"]["pass"] and not runs["misread"][0]["verdict"]["pass"]
+
+
+def test_the_user_judge_fails_a_screen_refused_by_a_name_only_the_images_show():
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+    from mmtsb_env.ui.choice import CANNOT_CHOOSE
+
+    scenario = UI["ui/gen_0001"]
+    _, env = _play_ui(scenario, ("", ""))
+    ev = user_evidence_from_episode(env.episode)
+    for e in ev.conversation:  # the same episode, but the user refused the screen (the old, key-checking user)
+        if e.get("sender") == "user" and e.get("round_index") == 2 and "pressed" in e.get("content", ""):
+            e["content"], e["kind"] = CANNOT_CHOOSE, "message"
+    failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
+    assert failed.get("grounded_consistency") == "hidden_dependence", failed
+
+
+def test_a_name_the_user_said_itself_must_be_on_the_screen():
+    from mmtsb_env.scenario.model import UIDecision
+    from mmtsb_env.ui.choice import decide
+
+    elements = [{"surface_id": "s", "component_id": f"pick#{i}", "type": "Button", "label": "Select", "action": "pick",
+                 "context": {}, "description": d} for i, d in enumerate(["Pine Street Books", "Lumen Hardware"])]
+    rule = UIDecision(pick={"label_contains": "Lumen Hardwares"})
+    assert decide(rule, elements, "Pick the one from 'Lumen Hardwares' for me.") is None  # said: checked
+    assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#1"  # never said: the closest
+    assert decide(rule, elements) is None  # the judge's use: exact
+
+
+# ------------------------------------------------------------------ F6: guidance the model may not say is not given
+def _round_two_of_0076():
+    from mmtsb_env.users.rules import decide
+
+    env = mmtsb_env.make_env(scenarios=[NOMINAL["nominal/0076"]])
+    env.reset(seed=0)
+    env.step("Done: added the missing errands as tasks due May 9.")  # round 1 reported: round 2 opens
+    env.step("Anything I should know before I start?")
+    return env.episode, decide(env.episode)
+
+
+def test_the_models_prompt_holds_only_guidance_it_may_say():
+    """nominal/0076 round 2's guidance says the user changed the phone ("if asked, say so, but do not
+    explain") and that look-alike drafts exist ("if the assistant asks which one you mean..."): the
+    host applies those; the model, which only words the host's line, is never given them."""
+    from mmtsb_env.users.llm_user import LLMUser
+
+    episode, move = _round_two_of_0076()
+    prompt = " ".join(m["content"] for m in LLMUser(None).messages(episode, move) if isinstance(m["content"], str))
+    for withheld in ("changed something on the phone", "similarly named drafts", "do not explain"):
+        assert withheld not in prompt, withheld
+    assert "Old Summary of changes" in prompt  # what it may say is still there
+
+
+@pytest.mark.parametrize("paraphrase", [
+    "Heads up: there are older drafts with similar names on the phone, so pick carefully.",
+    "Oh and I changed something on the phone myself right before this.",
+])
+def test_a_paraphrase_of_one_guidance_clause_is_caught(paraphrase):
+    from mmtsb_env.users.llm_user import leaks_hidden_text
+
+    episode, move = _round_two_of_0076()
+    assert leaks_hidden_text(paraphrase, episode, move) is not None
+
+
+def test_a_complaint_about_a_failed_tap_is_not_hidden_dependence():
+    """The user judge now reads UI rounds too; a tap that failed (the surface was deleted) gets the
+    user's complaint, which answers the failure, not a check of the screen against the images."""
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+    from tests.ui.conftest import button, screen
+    from tests.ui.test_episode import Script, call, play
+
+    env = mmtsb_env.make_env(suite="ui")
+    comps = [{"id": "root", "component": {"Column": {"children": ["a", "b"]}}}]
+    comps += button("a", "Pine Street Books $20.51", "pick") + button("b", "Lumen Hardware $22.13", "pick")
+    actions = [call("render_ui_screen", ui_json=screen("s", comps)), call("show_ui_to_user"),
+               call("render_ui_screen", ui_json=[{"deleteSurface": {"surfaceId": "s"}}]), "Pick one please."]
+    ep = play(env, Script(actions), "ui/compare_receipts_pick")
+    assert any("did not work" in e.content for e in ep.log if e.sender == "user" and e.kind == "message")
+    failed = {c.name: c.reason for c in UserJudge().evaluate(user_evidence_from_episode(ep)).criteria if not c.passed}
+    assert "grounded_consistency" not in failed, failed
