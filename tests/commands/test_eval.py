@@ -21,7 +21,7 @@ def _eval(*args: str):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--agent", "foo"], "error: --agent 'foo' is not known; choose one of: hf, openai, oracle, random, vllm"),
+    (["--agent", "foo"], "error: --agent 'foo' is not known; choose one of: hf, openai, oracle, random, reference-oracle, vllm"),
     (["--toolbox", "huge"], "error: --toolbox 'huge' is not valid; choose one of: full, medium, compact, mini"),
     (["--max-messages", "0"], "error: --max-messages 0 is not valid; it must be an integer >= 1"),
     (["--judge-weight", "-1"], "error: --judge-weight -1.0 is not valid; it must be a number >= 0"),
