@@ -143,16 +143,44 @@ def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
 
 
 # ------------------------------------------------------------------ F4: ordinary wordings of right answers
-@pytest.mark.parametrize("scenario_id, prefix, wording", [
-    ("nominal/0145", "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
-    ("nominal/0145", "Your earliest alarm", "Your earliest alarm is the 0545 one."),
-    ("nominal/0114", "'Learning Spanish' has", "It's just you on 'Learning Spanish'."),
-    ("nominal/0114", "'Learning Spanish' has", "Only you are on 'Learning Spanish'."),
-    ("nominal/0082", "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
-    ("nominal/0082", "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
-])
-def test_ordinary_wordings_of_the_requested_information_advance(scenario_id, prefix, wording):
-    info, _ = _play(NOMINAL[scenario_id], lambda a: wording if a.startswith(prefix) else a)
+def _asking(report, *words):
+    """The first nominal scenario with a round whose report is ``report`` and whose request says ``words``."""
+    return next(s for s in NOMINAL.values() for r in s.rounds
+                if r.report == report and all(w in r.query.lower() for w in words))
+
+
+def _quoted(scenario, report):
+    import re
+
+    return next(re.search(r"'([^']+)'", r.query).group(1) for r in scenario.rounds if r.report == report)
+
+
+ALARM = _asking(("05:45",), "alarm")
+MEMBERS = next(s for s in NOMINAL.values() for r in s.rounds
+               if r.report == ("1",) and "collaborators on '" in r.query.lower())
+PROJECT = _quoted(MEMBERS, ("1",))
+LOGIN = _asking(("2023-12-25T07:54:22",), "todoist")
+
+
+@pytest.mark.parametrize("scenario, prefix, wording", [
+    (ALARM, "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
+    (ALARM, "Your earliest alarm", "Your earliest alarm is the 0545 one."),
+    (MEMBERS, f"'{PROJECT}' has", f"It's just you on '{PROJECT}'."),
+    (MEMBERS, f"'{PROJECT}' has", f"Only you are on '{PROJECT}'."),
+    (LOGIN, "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
+    (LOGIN, "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
+], ids=lambda v: v.id if hasattr(v, "id") else None)
+def test_ordinary_wordings_of_the_requested_information_advance(scenario, prefix, wording):
+    reworded = []
+
+    def reword(action):
+        if action.startswith(prefix):
+            reworded.append(action)
+            return wording
+        return action
+
+    info, _ = _play(scenario, reword)
+    assert reworded, "the oracle never reported the value this test rewords"
     assert not info["user_dynamics"]["gave_up"] and info["user_dynamics"]["nudges"] == 0, info["user_dynamics"]
 
 
