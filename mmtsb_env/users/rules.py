@@ -56,8 +56,9 @@ NUDGE_HANDS_BACK = "I'd like you to take care of it for me, please."
 NUDGE_COULD_NOT = "Please try again. What you need is on the phone and in what I sent you."
 NUDGE_MISSING = "You haven't told me what I asked for yet."
 GO_BY_WHAT_YOU_SEE = "I may have got that wrong. Please go by what you find, not by what I said."
+REDIRECT_TO_PHONE = "I can't tell you more than I said. Please find it on the phone."
 TEMPLATES = (GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL, NUDGE_HANDS_BACK,
-             NUDGE_COULD_NOT, NUDGE_MISSING, GO_BY_WHAT_YOU_SEE)  # the fixed texts; a round's guidance may replace some
+             NUDGE_COULD_NOT, NUDGE_MISSING, GO_BY_WHAT_YOU_SEE, REDIRECT_TO_PHONE)  # the fixed texts; a round's guidance may replace some
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def redirect_text(episode: "Episode") -> str:
     """Point the assistant at the images the user sent (the user cannot read them out)."""
     sent = sorted(delivered_images(episode))
     if not sent:
-        return "I can't tell you more than I said. Please find it on the phone."
+        return REDIRECT_TO_PHONE
     labels = ", ".join(f"[image {i}]" for i in sent)
     return f"I can't read it out for you. Everything you need is in what I sent you ({labels})."
 

@@ -10,7 +10,7 @@ import mmtsb_env
 from mmtsb_env.baselines.vlm_agent import VLMAgent
 from mmtsb_env.llm.base import Completion, RecordedBackend
 from mmtsb_env.users.llm_user import LLMUser, secret_values
-from mmtsb_env.users.rules import NUDGE_STALL
+from mmtsb_env.users.rules import NUDGE_STALL, TEMPLATES
 
 
 def _env(user, **kwargs):
@@ -217,7 +217,10 @@ def test_a_leaking_model_never_gets_an_image_value_through_in_any_scenario():
 
     replaced = 0
     for scenario in ALL:
-        script = "\n".join([r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]).lower()
+        # what the user's script says: its requests, its answers and the fixed lines it says in every
+        # scenario ("find it on the phone" leaks nothing even where an image shows "Phone")
+        script = "\n".join([r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]
+                           + list(TEMPLATES)).lower()
         secrets = sorted({v for v in secret_values(Episode(scenario)) if v not in script}
                          | {v.lower() for v in hidden_values(scenario)})
         if not secrets:

@@ -21,7 +21,7 @@ from mmtsb_env.evaluation.user_judge import hidden_values
 from mmtsb_env.scenario.model import Guidance, WrongClaim
 from mmtsb_env.users.llm_user import secret_values
 from mmtsb_env.users.rules import (ALREADY_GRANTED, GRANT, HELD_IMAGES, MAX_FAILED_TRIES, NUDGE_COULD_NOT,
-                                   GO_BY_WHAT_YOU_SEE, NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE,
+                                   GO_BY_WHAT_YOU_SEE, NUDGE_HANDS_BACK, NUDGE_MISSING, NUDGE_STALL, ON_QUESTION, REFUSE, TEMPLATES,
                                    decide)
 from mmtsb_env.users.scripted import ScriptedUser
 
@@ -344,7 +344,10 @@ def test_asking_about_image_content_never_yields_an_image_value_in_any_scenario(
                  "Can you tell me the total and the name on the picture?"]
     user = ScriptedUser()
     for scenario in ALL:
-        script = "\n".join([r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]).lower()
+        # what the user's script says: its requests, its answers and the fixed lines it says in every
+        # scenario ("find it on the phone" leaks nothing even where an image shows "Phone")
+        script = "\n".join([r.query for r in scenario.rounds] + [c.answer for r in scenario.rounds for c in r.clarifications]
+                           + list(TEMPLATES)).lower()
         secrets = {v for v in secret_values(Episode(scenario)) if v not in script} | {v.lower() for v in hidden_values(scenario)}
         ep = Episode(scenario)
         ep.act(ep.USER, user.act(ep))

@@ -10,6 +10,10 @@ import mmtsb_env
 from mmtsb_env.baselines import OracleAgent
 
 NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+# The first nominal scenario whose opening round states a wrong claim about an image; its claim and
+# the value the image really shows (the round's first report fact) fill the texts below.
+WRONG = next(s for s in NOMINAL.values() if s.rounds[0].wrong_claim is not None and s.rounds[0].report)
+CLAIM, RIGHT = WRONG.rounds[0].wrong_claim.text, str(WRONG.rounds[0].report[0])
 
 
 def _play(scenario, transform, max_steps=120):
@@ -80,14 +84,13 @@ def _llm_user_turns(scenario, assistant_turns):
 
 
 @pytest.mark.parametrize("template", [
-    "The price tags show ${}, not $74.25.",  # a doubt: the scripted confirmation, worded by the model
-    "Is the total ${}?",  # a question: the fallback, worded by the model
+    "The images show {}, not " + CLAIM + ".",  # a doubt: the scripted confirmation, worded by the model
+    "Is it {}?",  # a question: the fallback, worded by the model
     "Done. The answer is {}.",  # a report: the next request, worded by the model
 ])
 def test_echoing_the_assistant_gets_the_same_user_turn_whether_its_value_is_right_or_wrong(template):
-    scenario = NOMINAL["nominal/0036"]
-    right = str(scenario.rounds[0].report[0])  # the price the tags show
-    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (right, "55.25", "12.00")}
+    scenario = WRONG
+    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (RIGHT, "55.25", "12.00")}
     assert len({tuple(o) for o in outcomes.values()}) == 1, outcomes
     assert all(source == "model" for o in outcomes.values() for _, source, _ in o), outcomes
 
@@ -100,22 +103,26 @@ def _first_user_reply(scenario, assistant_text):
     return [e.content for e in env.episode.log if e.sender == "user"][-1]
 
 
+AGREES = f"The images match your {CLAIM}, no mismatch at all."
+
+
 @pytest.mark.parametrize("text", [
-    "The price tags match your $74.25, no mismatch at all.",  # agrees
-    "Your $74.25 is not wrong, it matches the tags.",  # agrees
-    "I'm not sure about the $74.25.",  # only hedges
-    "Is it $54.25 or $74.25?",
+    AGREES,  # agrees
+    f"Your {CLAIM} is not wrong, it matches the images.",  # agrees
+    f"I'm not sure about the {CLAIM}.",  # only hedges
+    f"Is it {RIGHT} or {CLAIM}?",
 ])
 def test_the_wrong_claims_confirmation_needs_a_stated_discrepancy(text):
-    scenario = NOMINAL["nominal/0036"]
-    assert _first_user_reply(scenario, text) != scenario.rounds[0].wrong_claim.confirm
+    assert _first_user_reply(WRONG, text) != WRONG.rounds[0].wrong_claim.confirm
 
 
-@pytest.mark.parametrize("text", ["The price tags show $54.25, not $74.25.", "None of the tags says $74.25.",
-                                  "The tags don't show $74.25; the candle is $54.25."])
+DISPUTES = f"The images show {RIGHT}, not {CLAIM}."
+
+
+@pytest.mark.parametrize("text", [DISPUTES, f"None of the images says {CLAIM}.",
+                                  f"The images don't show {CLAIM}; the first one is {RIGHT}."])
 def test_a_stated_discrepancy_gets_the_confirmation(text):
-    scenario = NOMINAL["nominal/0036"]
-    assert _first_user_reply(scenario, text) == scenario.rounds[0].wrong_claim.confirm
+    assert _first_user_reply(WRONG, text) == WRONG.rounds[0].wrong_claim.confirm
 
 
 def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
@@ -123,30 +130,57 @@ def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
     agreed with the claim corrected itself unprompted."""
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
 
-    scenario = NOMINAL["nominal/0036"]
-    env = mmtsb_env.make_env(scenarios=[scenario])
+    env = mmtsb_env.make_env(scenarios=[WRONG])
     env.reset(seed=0)
-    env.step("The price tags show $54.25, not $74.25.")  # the user confirms
+    env.step(DISPUTES)  # the user confirms
     ev = user_evidence_from_episode(env.episode)
     assert all(c.passed for c in UserJudge().evaluate(ev).criteria if c.name == "grounded_consistency")
     for e in ev.conversation:  # the same conversation, but the assistant agreed
         if e.get("sender") == "assistant" and e.get("kind") == "message":
-            e["content"] = "The price tags match your $74.25, no mismatch at all."
+            e["content"] = AGREES
     failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
     assert failed.get("grounded_consistency") == "unprompted_correction", failed
 
 
 # ------------------------------------------------------------------ F4: ordinary wordings of right answers
-@pytest.mark.parametrize("scenario_id, prefix, wording", [
-    ("nominal/0145", "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
-    ("nominal/0145", "Your earliest alarm", "Your earliest alarm is the 0545 one."),
-    ("nominal/0114", "'Learning Spanish' has", "It's just you on 'Learning Spanish'."),
-    ("nominal/0114", "'Learning Spanish' has", "Only you are on 'Learning Spanish'."),
-    ("nominal/0082", "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
-    ("nominal/0082", "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
-])
-def test_ordinary_wordings_of_the_requested_information_advance(scenario_id, prefix, wording):
-    info, _ = _play(NOMINAL[scenario_id], lambda a: wording if a.startswith(prefix) else a)
+def _asking(report, *words):
+    """The first nominal scenario with a round whose report is ``report`` and whose request says ``words``."""
+    return next(s for s in NOMINAL.values() for r in s.rounds
+                if r.report == report and all(w in r.query.lower() for w in words))
+
+
+def _quoted(scenario, report):
+    import re
+
+    return next(re.search(r"'([^']+)'", r.query).group(1) for r in scenario.rounds if r.report == report)
+
+
+ALARM = _asking(("05:45",), "alarm")
+MEMBERS = next(s for s in NOMINAL.values() for r in s.rounds
+               if r.report == ("1",) and "collaborators on '" in r.query.lower())
+PROJECT = _quoted(MEMBERS, ("1",))
+LOGIN = _asking(("2023-12-25T07:54:22",), "todoist")
+
+
+@pytest.mark.parametrize("scenario, prefix, wording", [
+    (ALARM, "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
+    (ALARM, "Your earliest alarm", "Your earliest alarm is the 0545 one."),
+    (MEMBERS, f"'{PROJECT}' has", f"It's just you on '{PROJECT}'."),
+    (MEMBERS, f"'{PROJECT}' has", f"Only you are on '{PROJECT}'."),
+    (LOGIN, "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
+    (LOGIN, "You last logged in", "You last logged in to Todoist at 07:54 on Christmas Day 2023."),
+], ids=lambda v: v.id if hasattr(v, "id") else None)
+def test_ordinary_wordings_of_the_requested_information_advance(scenario, prefix, wording):
+    reworded = []
+
+    def reword(action):
+        if action.startswith(prefix):
+            reworded.append(action)
+            return wording
+        return action
+
+    info, _ = _play(scenario, reword)
+    assert reworded, "the oracle never reported the value this test rewords"
     assert not info["user_dynamics"]["gave_up"] and info["user_dynamics"]["nudges"] == 0, info["user_dynamics"]
 
 
@@ -232,27 +266,43 @@ def test_a_name_the_user_said_itself_must_be_on_the_screen():
 
 
 # ------------------------------------------------------------------ F6: guidance the model may not say is not given
-def _round_two_of_0076():
+_CHANGED, _DRAFTS = "You changed something on the phone yourself", "similarly named drafts"
+
+
+def _staged_round():
+    """The first nominal scenario with a later round whose guidance says the user changed the phone
+    ("if asked, say so, but do not explain") and that look-alike drafts exist ("if the assistant
+    asks which one you mean..."), and whose request names an old draft in quotes; played by the
+    oracle up to that round, then asked a question the script does not answer."""
+    import re
+
     from mmtsb_env.users.rules import decide
 
-    env = mmtsb_env.make_env(scenarios=[NOMINAL["nominal/0076"]])
-    env.reset(seed=0)
-    env.step("Done: added the missing errands as tasks due May 9.")  # round 1 reported: round 2 opens
+    scenario, k = next((s, k) for s in NOMINAL.values() for k, r in enumerate(s.rounds)
+                       if k and _CHANGED in r.instructions and _DRAFTS in r.instructions and re.search(r"'[^']+'", r.query))
+    agent = OracleAgent([scenario])
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
+    obs, info = env.reset(seed=0)
+    while env.episode.round_index < k:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        assert not (terminated or truncated)
     env.step("Anything I should know before I start?")
-    return env.episode, decide(env.episode)
+    name = re.search(r"'([^']+)'", scenario.rounds[k].query).group(1)
+    return env.episode, decide(env.episode), name
 
 
 def test_the_models_prompt_holds_only_guidance_it_may_say():
-    """nominal/0076 round 2's guidance says the user changed the phone ("if asked, say so, but do not
-    explain") and that look-alike drafts exist ("if the assistant asks which one you mean..."): the
-    host applies those; the model, which only words the host's line, is never given them."""
+    """The round's guidance says the user changed the phone ("if asked, say so, but do not explain")
+    and that look-alike drafts exist ("if the assistant asks which one you mean..."): the host
+    applies those; the model, which only words the host's line, is never given them."""
     from mmtsb_env.users.llm_user import LLMUser
 
-    episode, move = _round_two_of_0076()
+    episode, move, name = _staged_round()
+    assert move.round_index == episode.round_index and _CHANGED in episode.scenario.rounds[move.round_index].instructions
     prompt = " ".join(m["content"] for m in LLMUser(None).messages(episode, move) if isinstance(m["content"], str))
-    for withheld in ("changed something on the phone", "similarly named drafts", "do not explain"):
+    for withheld in ("changed something on the phone", _DRAFTS, "do not explain"):
         assert withheld not in prompt, withheld
-    assert "Old Summary of changes" in prompt  # what it may say is still there
+    assert name in prompt  # what it may say is still there
 
 
 @pytest.mark.parametrize("paraphrase", [
@@ -262,7 +312,7 @@ def test_the_models_prompt_holds_only_guidance_it_may_say():
 def test_a_paraphrase_of_one_guidance_clause_is_caught(paraphrase):
     from mmtsb_env.users.llm_user import leaks_hidden_text
 
-    episode, move = _round_two_of_0076()
+    episode, move, _ = _staged_round()
     assert leaks_hidden_text(paraphrase, episode, move) is not None
 
 
