@@ -671,7 +671,9 @@ class RubricJudge:
     def fact_statuses(self, ev: Evidence) -> list[FactStatus]:
         """Whether each fact a round must report (and each legacy fact) was stated, and how. A
         round's facts are looked for in the replies of that round, then of each later round in
-        turn (work can finish late); the first round that mentions a fact decides. Of a round's
+        turn (work can finish late) that does not report the same fact itself (there a mention answers
+        that round: "changed Location Services" in round 2 does not report round 1's change); the
+        first round that mentions a fact decides. Of a round's
         (or the legacy) facts, when some are stated and the others are simply absent, the absent
         ones are ``"omitted"`` (one of N items left out)."""
         # messages only: a screen the assistant shows (a UI notice) offers choices, it asserts none
@@ -707,10 +709,13 @@ class RubricJudge:
 
         out: list[FactStatus] = []
         for r, facts in enumerate(ev.reports):
-            pools = ["\n".join(by_round[k]) for k in order if k >= r] + ["\n".join(by_round.get(None, []))]
             answer = ev.answers[r] if r < len(ev.answers) else ""
-            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r)
-                     for fact in facts]
+            group = []
+            for fact in facts:
+                pools = ["\n".join(by_round[k]) for k in order
+                         if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
+                pools.append("\n".join(by_round.get(None, [])))
+                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r))
             out += _omissions(group)
         if ev.facts:
             artifacts = _artifact_text(ev.diff)

@@ -190,6 +190,23 @@ def check_derivable(s: Scenario, report: VerificationReport) -> None:
                     return
 
 
+def _items_in_rows(recorded: Any, drawn: Any) -> Iterable[dict]:
+    """The draft's items a drawn table shows across one row's cells: a price list's "Battery swap
+    (headphones)" at 24.00 is the row whose cells read "Battery swap", "Headphones", "24"."""
+    rows = drawn.get("rows") if isinstance(drawn, dict) else None
+    if not rows or not isinstance(recorded, dict):
+        return
+    cells = [{norm(str(c)) for c in row} for row in rows]
+    for item in recorded.get("items") or []:
+        words = set(norm(str(item.get("name", ""))).replace("(", " ").replace(")", " ").split())
+        amount = item.get("amount")
+        for row in cells:
+            if words and words <= {w for c in row for w in c.split()} and (
+                    not isinstance(amount, float) or f"{amount:g}" in row or f"{amount:.2f}" in row):
+                yield item
+                break
+
+
 def check_images(s: Scenario, report: VerificationReport, *, render_images: bool = False) -> None:
     from ..vision.render import normalize, render
 
@@ -201,7 +218,7 @@ def check_images(s: Scenario, report: VerificationReport, *, render_images: bool
             if render_images:
                 drawn = render(spec.render)
                 drawn.image  # draw it: the pixels must come out, with the facts the draft reported
-                facts: Any = drawn.facts
+                facts: Any = [drawn.facts, list(_items_in_rows(spec.facts, drawn.facts))]
             else:  # the spec's content plus the facts the generator recorded (line totals are derived)
                 facts = [normalize(spec.render)[1].content, spec.facts]
         except ValueError as exc:

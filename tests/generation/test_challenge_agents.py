@@ -64,6 +64,19 @@ def test_ignoring_a_taken_back_row_fails():
         assert f1 < 1.0, s.id
 
 
+def _clock(hhmm: str) -> str:
+    """'10:30' -> '10:30AM', '16:00' -> '4PM' (how signs print a time)."""
+    h, m = (int(x) for x in hhmm.split(":"))
+    return f"{(h - 1) % 12 + 1}{f':{m:02d}' if m else ''}{'AM' if h < 12 else 'PM'}"
+
+
+def _clock_pattern(hhmm: str) -> str:
+    """Every way a sign may print ``hhmm`` on a 12-hour clock ('10AM', '10 AM', '10:00 AM')."""
+    h, m = (int(x) for x in hhmm.split(":"))
+    minutes = f"(?::{m:02d})?" if not m else f":{m:02d}"
+    return rf"(?<![\d:]){(h - 1) % 12 + 1}{minutes}\s?{'AM' if h < 12 else 'PM'}\b"
+
+
 def test_believing_the_user_over_the_image_fails():
     cases = _first(lambda s: any(r.kind == "correction" and r.image_ids for r in s.rounds))
     for s in cases:
@@ -80,6 +93,8 @@ def test_believing_the_user_over_the_image_fails():
             if re.fullmatch(r"[\d,]+(\.\d+)?", right):  # amounts written as numbers
                 text = re.sub(rf"(?<![\d.]){re.escape(str(float(right.replace(',', ''))))}(?![\d])",
                               str(float(wrong.replace(",", ""))), text)
+            if re.fullmatch(r"\d{1,2}:\d{2}", right):  # a time a sign prints as "10AM" or "10:00 AM"
+                text = re.sub(_clock_pattern(right), _clock(wrong), text)
             data["rounds"] = json.loads(text)
         f1, passed = play(s, changed(s, believe))
         assert f1 < 1.0 or not passed, s.id

@@ -30,8 +30,11 @@ NOT_TEXT_AFTER = {"chart_read": 1}  # from level 1 the values are read off gridl
 
 
 def test_tesseract_recovers_most_text_facts():
-    result = legibility(n_scenarios=1, seed=0, categories=("invoice", "business_card", "sign"), max_images=2)
+    # four scenarios a category: the hard-level mix (levels 2-3 for about 65 % of images) leaves one
+    # scenario's invoices with no image at level 0-1 (seed 0: three at level 3)
+    result = legibility(n_scenarios=4, seed=0, categories=("invoice", "business_card", "sign"), max_images=2)
     assert result.images >= 5 and result.facts >= 10
+    assert set(result.by_category) == {"invoice", "business_card", "sign"}, result.by_category
     # printed documents are easy; handwriting pulls the mean down
     assert result.share >= 0.6, result.by_category
     assert result.by_category["invoice"] >= 0.8, result.by_category

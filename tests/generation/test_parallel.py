@@ -8,9 +8,9 @@ from mmtsb_env.generation.parallel import fingerprint
 
 def run(workers):
     stats = GenerationStats()
-    # seed 12: the oracle rejects one scenario the static checks let through (its F1 stays below
+    # seed 26: the oracle rejects one scenario the static checks let through (its F1 stays below
     # 1), so the parallel walk has to step back and go on from there
-    out = generate(10, seed=12, verify="tool", workers=workers, stats=stats)
+    out = generate(10, seed=26, verify="tool", workers=workers, stats=stats)
     return [s.to_dict() for s in out], stats
 
 

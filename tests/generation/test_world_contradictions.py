@@ -177,8 +177,14 @@ def test_the_round_means_a_contradiction_with_the_world(recipe, variant):
     held |= {str(r["card_number"])[-4:] for r in rows if "card_number" in r}
     if variant in ("number", "card", "absent", "unchanged"):
         assert right in held or world.mentions(right), right
-    if variant == "present":
-        assert right not in held, right
+    if variant == "present":  # the item is not stored; a staged look-alike may share its name, never its date
+        added = next(st["arguments"] for st in r.solution if st.get("name") in ("contacts_add_contact", "create_calendar_event")
+                     and right in (st["arguments"].get("title"), f"{st['arguments'].get('first_name')} {st['arguments'].get('last_name')}"))
+        namesakes = [row for row in rows if right in (row.get("title"), f"{row.get('first_name')} {row.get('last_name')}")]
+        staged = {x["key"] for x in s.metadata.get("lookalikes", [])}
+        for row in namesakes:
+            assert set(map(str, row.values())) & staged, row  # a look-alike the generator staged ...
+            assert "start_datetime" in row and row["start_datetime"][:10] != added["start_datetime"][:10], row  # ... on another day
     assert play(s, s) == (1.0, True)
 
 
