@@ -206,9 +206,10 @@ def test_a_tolerance_never_makes_a_spray_of_readings_an_answer():
     def at(*offsets):  # readings at these fractions of the tolerance from the true value
         return [_written(v + f * t) for f in offsets]
 
+    rounded = _written(round(v, -max(1, len(str(round(v))) - 3)))  # 25,389 -> 25,400; 577 -> 580
     tol = Tolerances(read=((v, t),))
     for reply, status in [(f"{label} is highest at {at(-0.4)[0]}.", "stated"),
-                          (f"{label} is highest at about {at(0.1)[0]} ({true}).", "stated"),
+                          (f"{label} is highest at about {rounded} ({true}).", "stated"),  # the value and its own rounding
                           (f"{label} is highest at {' or '.join(at(-0.4, 0.1))}.", "hedged"),
                           (" ".join(f"The value is {x}." for x in at(-0.6, -0.2, 0.2)), "hedged"),
                           (f"{label}: {' / '.join(at(-0.9, -0.4, 0.1))}", "hedged"),
