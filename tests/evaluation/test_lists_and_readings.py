@@ -155,36 +155,73 @@ def _swap(true, reading):
     return lambda action: pattern.sub(lambda m: forms[m.group(0)], action)
 
 
-@pytest.mark.parametrize("sid,true,close,far", [
-    ("nominal/0217", "25,389", "25,000", "27,000"),  # a bar read off its axis (tolerance 1,000)
-    ("nominal/0048", "9,570", "9,550", "9,500"),  # a sum of values read off their axes (tolerance 30)
-])
-def test_a_reading_within_the_scenarios_tolerance_is_right_and_one_outside_is_not(sid, true, close, far):
-    s = NOMINAL[sid]
-    tol = s.metadata["value_tolerances"][true]
-    assert abs(float(close.replace(",", "")) - float(true.replace(",", ""))) <= tol
-    assert abs(float(far.replace(",", "")) - float(true.replace(",", ""))) > tol
+def _number(text):
+    return float(text.replace(",", ""))
+
+
+def _written(x):
+    """A whole-number reading as the suites write it ("25,389")."""
+    return f"{round(x):,}"
+
+
+def _value_written_as_is(s):
+    """The scenario's read values are written only as themselves: no expense split into shares
+    computed from them (which ``_swap``, rewriting the value's written forms, cannot follow)."""
+    return all(c.table != "splitwise.expense_shares" for c in s.expected_changes)
+
+
+def _reported_reading(kind):
+    """The first nominal scenario with a round that reports a value of ``kind`` ("image_values": a bar
+    read off its axis; "derived_values": a sum of values read off their axes) that has a read
+    tolerance of at least 10 (so readings inside and outside it are whole numbers) and is written
+    as is: the scenario, the round, the round's report, the value and its tolerance."""
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        for k, r in enumerate(s.rounds):
+            for value in r.report:
+                if value in s.metadata.get(kind, ()) and tolerances.get(value, 0) >= 10:
+                    return s, k, r.report, value, tolerances[value]
+    raise AssertionError(f"no nominal round reports a {kind} value with a read tolerance")
+
+
+@pytest.mark.parametrize("kind", ["image_values", "derived_values"])  # a bar read off its axis; a sum of readings
+def test_a_reading_within_the_scenarios_tolerance_is_right_and_one_outside_is_not(kind):
+    s, _, _, true, tol = _reported_reading(kind)
+    close, far = _written(_number(true) - 0.4 * tol), _written(_number(true) + 2 * tol)
+    assert abs(_number(close) - _number(true)) <= tol
+    assert abs(_number(far) - _number(true)) > tol
     exact = run_episode(s, OracleAgent([s]))
     assert exact.passed and exact.entity_f1 == 1.0
     good = run_episode(s, Replacing(s, swap=_swap(true, close)))
-    assert good.passed and good.entity_f1 == 1.0, good.verdict
+    assert good.passed and good.entity_f1 == 1.0, (s.id, true, close, good.verdict)
     bad = run_episode(s, Replacing(s, swap=_swap(true, far)))
-    assert not bad.passed and bad.entity_f1 < 1.0
+    assert not bad.passed and bad.entity_f1 < 1.0, (s.id, true, far)
 
 
 def test_a_tolerance_never_makes_a_spray_of_readings_an_answer():
-    s = NOMINAL["nominal/0217"]  # 25,389 with tolerance 1,000
-    tol = Tolerances(read=((25389.0, 1000.0),))
-    for reply, status in [("Q3 is highest at 25,000.", "stated"), ("Q3 is highest at about 25,400 (25,389).", "stated"),
-                          ("Q3 is highest at 25,000 or 25,500.", "hedged"),
-                          ("The value is 24,800. The value is 25,200. The value is 25,600.", "hedged"),
-                          ("Q3: 24,500 / 25,000 / 25,500", "hedged"), ("Q3 is highest at 27,000.", "missing")]:
-        assert claim_status("25,389", [reply], tol) == status, reply
+    s, k, report, true, t = _reported_reading("image_values")  # e.g. ("Q1", "24,310") with tolerance 500
+    label = next(x for x in report if x != true)
+    v = _number(true)
+
+    def at(*offsets):  # readings at these fractions of the tolerance from the true value
+        return [_written(v + f * t) for f in offsets]
+
+    rounded = _written(round(v, -max(1, len(str(round(v))) - 3)))  # 25,389 -> 25,400; 577 -> 580
+    tol = Tolerances(read=((v, t),))
+    for reply, status in [(f"{label} is highest at {at(-0.4)[0]}.", "stated"),
+                          (f"{label} is highest at about {rounded} ({true}).", "stated"),  # the value and its own rounding
+                          (f"{label} is highest at {' or '.join(at(-0.4, 0.1))}.", "hedged"),
+                          (" ".join(f"The value is {x}." for x in at(-0.6, -0.2, 0.2)), "hedged"),
+                          (f"{label}: {' / '.join(at(-0.9, -0.4, 0.1))}", "hedged"),
+                          (f"{label} is highest at {at(2)[0]}.", "missing")]:
+        assert claim_status(true, [reply], tol) == status, reply
     # the written artifact: one reading holds the fact, several hold none
-    assert facts(["Q3", "25,389"], "Q3: 25,000", tol) == 1.0
-    assert facts(["Q3", "25,389"], "Q3: 24,500 / 25,000 / 25,500", tol) < 1.0
-    spray = run_episode(s, Replacing(s, {0: "The highest value is Q3 at 24,600, 25,000 or 25,400. Added the task."}))
-    assert accuracy(spray, s).kind == "hedged"
+    assert facts([label, true], f"{label}: {at(-0.4)[0]}", tol) == 1.0
+    assert facts([label, true], f"{label}: {' / '.join(at(-0.9, -0.4, 0.1))}", tol) < 1.0
+    spray = at(-0.6, -0.2, 0.2)
+    reply = f"The highest value is {label} at {spray[0]}, {spray[1]} or {spray[2]}. Done."
+    rec = run_episode(s, Replacing(s, {k: reply}))
+    assert accuracy(rec, s).kind == "hedged", (s.id, reply)
 
 
 def test_values_without_a_tolerance_keep_the_default_rules():
@@ -215,19 +252,34 @@ def test_the_oracle_passes_every_nominal_scenario_with_read_tolerances():
 
 
 def test_another_bars_true_value_beside_a_reading_is_context():
-    """nominal/0250: '19' has a read tolerance of 1; Groceries' bar is truly at 18. Saying both is
-    context, not two readings; two readings of the one value still hedge."""
-    s = NOMINAL["nominal/0250"]
-    last = len(s.rounds) - 1
-    answer = s.rounds[last].answer
-    assert "Learning Spanish had the most hours (19)" in answer
-    context = answer.replace("Learning Spanish had the most hours (19)",
-                             "Learning Spanish had the most hours (19, vs 18 for Groceries on the Week 19 chart)")
-    rec = run_episode(s, Replacing(s, {last: context}))
-    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
-    spray = answer.replace("Learning Spanish had the most hours (19)", "Learning Spanish had the most hours (19 or 20)")
-    rec = run_episode(s, Replacing(s, {last: spray}))
-    assert accuracy(rec, s).kind == "hedged"
+    """A chart's top bar asked with a read tolerance while another bar's true value lies within it
+    (e.g. '19' ± 1 with Groceries truly at 18). Saying both is context, not two readings; two readings
+    of the one value still hedge. No nominal chart has such a neighbour, so the extended suite's first does."""
+    for s in mmtsb_env.load_suite("extended"):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        for im in s.images:
+            chart = im.facts or {}
+            true = _written(chart["amount"]) if chart.get("items") and chart.get("top") else None
+            if true not in tolerances:
+                continue
+            t = tolerances[true]
+            beside = [i for i in chart["items"] if i["name"] != chart["top"] and abs(i["amount"] - chart["amount"]) <= t]
+            rounds = [k for k, r in enumerate(s.rounds) if r.answer.count(f"({true})") == 1 and chart["top"] in r.answer]
+            if beside and rounds:
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no extended chart has another bar within the asked bar's read tolerance")
+    k, other = rounds[0], beside[0]
+    answer = s.rounds[k].answer
+    context = answer.replace(f"({true})", f"({true}, vs {_written(other['amount'])} for {other['name']} on the {chart['label']} chart)")
+    rec = run_episode(s, Replacing(s, {k: context}))
+    assert rec.passed, (s.id, context, [c for c in rec.verdict["criteria"] if not c["pass"]])
+    spray = answer.replace(f"({true})", f"({true} or {_written(chart['amount'] + t)})")
+    rec = run_episode(s, Replacing(s, {k: spray}))
+    assert accuracy(rec, s).kind == "hedged", (s.id, spray)
 
 
 # -- found by the self red team (systematic perturbations of the oracle on nominal scenarios) -------
@@ -243,10 +295,19 @@ def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
 
 
 def test_another_asked_value_within_the_tolerance_is_no_reading_of_the_fact():
-    """nominal/0191: 1,267 ± 25 misread as 1,304 (outside); Rent's 1,277, 10 away, is its own value."""
-    s = NOMINAL["nominal/0191"]
-    rec = run_episode(s, Replacing(s, swap=_swap("1,267", "1,304")))
-    assert not rec.passed
+    """A value misread outside its tolerance (e.g. 1,267 ± 25 as 1,304) while another asked value lies
+    within that tolerance (Rent's 1,277, 10 away): the other value is its own, no reading of the fact."""
+    s, true, other = next((s, a, b) for s in filter(_value_written_as_is, NOMINAL.values()) for tolerances in [s.metadata.get("value_tolerances") or {}]
+                          for a in tolerances for b in tolerances
+                          if a != b and abs(_number(a) - _number(b)) <= tolerances[a] and tolerances[a] >= 10)
+    t = s.metadata["value_tolerances"][true]
+    toward = 1 if _number(other) > _number(true) else -1
+    reading = _written(_number(true) + toward * 1.5 * t)
+    assert abs(_number(reading) - _number(true)) > t
+    inside = _written(_number(true) - toward * 0.4 * t)  # away from the other value, within the tolerance
+    assert run_episode(s, Replacing(s, swap=_swap(true, inside))).passed, (s.id, true, inside)
+    rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
+    assert not rec.passed, (s.id, true, other, reading)
 
 
 def test_a_hyphenated_name_with_one_word_swapped_is_a_misreading():
@@ -267,14 +328,18 @@ def test_a_label_number_beside_a_value_is_no_second_reading():
 
 
 def test_a_rival_said_to_share_the_answer_hedges_it():
-    """nominal/0067: "... closes earliest. Fennel Corner Laundromat too." gives the rival the choice."""
-    s = NOMINAL["nominal/0067"]
-    k = next(k for k, r in enumerate(s.rounds) if r.report == ("Copper Gate Laundromat",))
-    answer = s.rounds[k].answer.split(". Saved")[0] + "."
-    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat too."}))
-    assert accuracy(rec, s).kind == "hedged"
-    rec = run_episode(s, Replacing(s, {k: answer + " Fennel Corner Laundromat closes later."}))
-    assert rec.passed, [c for c in rec.verdict["criteria"] if not c["pass"]]
+    """"X Laundromat closes earliest. Y Laundromat too." gives the rival the choice; "Y ... closes
+    later" does not (the first nominal round whose answer names the one sign that closes earliest or latest)."""
+    s, k, fact, which = next((s, k, r.report[0], m.group(1)) for s in NOMINAL.values() for k, r in enumerate(s.rounds)
+                             if len(r.report) == 1 for m in [re.match(r"(?:.*?\. )?(.+?) closes (earliest|latest) ", r.answer)]
+                             if m and m.group(1) == r.report[0])
+    rival = next(im.facts["label"] for im in s.images if im.facts.get("label") not in (None, fact))
+    answer = s.rounds[k].answer
+    answer = answer[:answer.index(").", answer.index(fact)) + 2]
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} too."}))
+    assert accuracy(rec, s).kind == "hedged", (s.id, answer, rival)
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} closes {'later' if which == 'earliest' else 'earlier'}."}))
+    assert rec.passed, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
 
 
 def test_a_value_an_update_replaced_is_no_item_of_the_task():
