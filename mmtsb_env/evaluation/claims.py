@@ -561,6 +561,32 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
     return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
 
 
+_CORRECTION = re.compile(r"\b(?:correction|correcting|i was wrong|i got (?:it|that) wrong|my mistake|(?:my )?apologies|"
+                         r"sorry|i misread|misread|mis-read|i made an error|was incorrect|was wrong|i said earlier|"
+                         r"earlier i said|i should have said|actually|to correct)\b")
+
+
+def acknowledges_correction(text: str) -> bool:
+    """Whether a text says it corrects something said before ("Correction: ...", "Sorry, I misread
+    it", "Actually, it is ...")."""
+    return _CORRECTION.search(canonical_text(text)) is not None
+
+
+def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
+    """Whether ``text`` gives one of ``others`` (the rivals of ``fact``: other receipts, events,
+    amounts) as a value without stating ``fact``: a rival in a clause that is not context (not in
+    parentheses, not after "vs", "than", "not"...). Across rounds this is a second answer to the
+    same question."""
+    if not others or states(fact, text, read):
+        return False
+    for clause, context in clauses(text):
+        if context:
+            continue
+        if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
+            return True
+    return False
+
+
 def makes_choice(answer: str) -> bool:
     """Whether a reference reply picks among candidates: it holds a selection word ("cheapest",
     "earliest", "more expensive") beyond the plain answering ones ("it's", "first")."""

@@ -500,6 +500,43 @@ def rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[str] = ()
     return out
 
 
+def value_rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[float] = ()) -> list[str]:
+    """The other candidates of a numeric answer ``fact``: the values the images show in the role
+    ``fact`` has there (the other receipts' amounts, the other bars' values), except those close to
+    ``exclude`` (the other values asked for).
+
+    >>> shown = [{"label": "Lumen", "amount": 22.13}, {"label": "Pine", "amount": 20.51}]
+    >>> value_rivals_of("22.13", shown), value_rivals_of("Lumen", shown)
+    (['20.51'], [])
+    """
+    try:
+        value = float(str(fact).replace(",", "").lstrip("$"))
+    except ValueError:
+        return []
+    pairs: list[tuple[str, float]] = []
+
+    def walk(facts: Any, role: str) -> None:
+        if isinstance(facts, dict):
+            for k, v in facts.items():
+                walk(v, f"{role}.{k}" if role else k)
+        elif isinstance(facts, (list, tuple)):
+            for v in facts:
+                walk(v, role)
+        elif isinstance(facts, (int, float)) and not isinstance(facts, bool):
+            pairs.append((role, float(facts)))
+
+    for facts in image_facts:
+        walk(facts, "")
+    roles = {role for role, v in pairs if abs(v - value) < 1e-9}
+    skip = [value, *exclude]
+    out: list[str] = []
+    for role, v in pairs:
+        text = f"{v:.2f}" if not v.is_integer() else str(int(v))
+        if role in roles and not any(abs(v - x) < 1e-9 for x in skip) and text not in out:
+            out.append(text)
+    return out
+
+
 def as_plain_number(text: str) -> bool:
     try:
         float(str(text).replace(",", "").lstrip("$"))

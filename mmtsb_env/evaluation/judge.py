@@ -36,9 +36,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges, makes_choice,
-                     in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
-from .grounding import episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, written_values
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
+                     fact_in_text, hedges, makes_choice, in_candidate_list, in_text_list, is_carpet, normalise, numbers_in, states)
+from .grounding import (episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
+                        written_values)
 from .entity_diff import EntityScore
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
                          readings, scenario_tolerances,
@@ -635,6 +636,10 @@ class RubricJudge:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
         wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok and not c.omitted]
+        switched = [f.label for f in facts if f.status == "contradicted"]
+        if switched:
+            return Criterion("information_accuracy", False, f"another round answers differently (an unacknowledged switch "
+                             f"between candidates) for {_brief(switched)}", "contradicted")
         unsure = [f.label for f in facts if f.status in ("hedged", "carpet")]
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
@@ -688,7 +693,7 @@ class RubricJudge:
         tol = self.tolerances_of(ev)
         titles, values = shown_texts(ev.image_facts), image_values(ev.image_facts)
 
-        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = ()) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
@@ -701,15 +706,22 @@ class RubricJudge:
                                 asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
-            if first:  # a round's answer: the first round that mentions it decides
-                return next((g for g in got if g != "missing"), "missing")
+            if first:  # a round's answer: the first round that mentions it decides ...
+                decided = next((g for g in got if g != "missing"), "missing")
+                # ... unless another round answers the same question differently
+                others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
+                others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
+                if decided == "stated" and switches(fact, pools, got, others, tol):
+                    return "contradicted"
+                return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
 
         out: list[FactStatus] = []
         for r, facts in enumerate(ev.reports):
             pools = ["\n".join(by_round[k]) for k in order if k >= r] + ["\n".join(by_round.get(None, []))]
             answer = ev.answers[r] if r < len(ev.answers) else ""
-            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r)
+            later = [answer, *ev.answers[r + 1:], *(x for rep in ev.reports[r + 1:] for x in rep)]
+            group = [FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer, later), r)
                      for fact in facts]
             out += _omissions(group)
         if ev.facts:
@@ -745,20 +757,40 @@ class RubricJudge:
         return list(dict.fromkeys(out))
 
 
-_STATUS_RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
+_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "missing": 0}
+
+
+def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances) -> bool:
+    """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
+    between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
+    given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
+    the fact given after a rival was answered corrects it only when it says so ("Correction: ...")."""
+    if not others:
+        return False
+    value = as_number(fact)
+    read = tol.read_tolerance(value) if value is not None else 0.0
+    rival_seen, last = False, ""
+    for text, st in zip(pools, got):
+        if st != "missing":
+            if rival_seen and not acknowledges_correction(text):
+                return True
+            rival_seen, last = False, "fact"
+        elif asserts_other(fact, text, others, read):
+            rival_seen, last = True, "rival"
+    return last == "rival"
 
 
 @dataclass(frozen=True)
 class FactStatus:
     label: str  # how a reason names it
     fact: str
-    status: str  # stated | hedged | carpet | missing | omitted
+    status: str  # stated | hedged | contradicted | carpet | missing | omitted
     round_index: int | None
 
 
 def _omissions(group: list[FactStatus]) -> list[FactStatus]:
     """Some of a group's facts stated and the rest absent (none hedged): the absent are omitted."""
     statuses = {f.status for f in group}
-    if "stated" in statuses and "missing" in statuses and not statuses & {"hedged", "carpet"}:
+    if "stated" in statuses and "missing" in statuses and not statuses & {"hedged", "contradicted", "carpet"}:
         return [FactStatus(f.label, f.fact, "omitted", f.round_index) if f.status == "missing" else f for f in group]
     return group

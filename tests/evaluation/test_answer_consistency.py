@@ -1,0 +1,63 @@
+"""Red-team findings on the nominal suite (session 11): the answer the user is left with must be
+committed and right. Each case perturbs the reference replies of a real nominal scenario."""
+
+from __future__ import annotations
+
+import mmtsb_env
+from mmtsb_env.baselines.zoo import ZooAgent
+from mmtsb_env.runner import run_episode
+
+NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+SCENARIOS = list(NOMINAL.values())
+JAZZ = "Riverside Jazz Night on 2026-06-22 at 17:00 is the last event."
+RIVAL = "Garden Charity Run on 2026-06-22 at 17:00 is the last event."
+
+
+class Edited(ZooAgent):
+    """The reference replies, each passed through ``edit(round, reply)``."""
+
+    def __init__(self, edit):
+        super().__init__(SCENARIOS)
+        self.edit = edit
+
+    def closing(self, scenario, index):
+        return self.edit(index, scenario.rounds[index].answer or "Done.")
+
+
+def failed(rec):
+    return {c["criterion"]: c.get("kind") for c in rec.verdict["criteria"] if not c["pass"]}
+
+
+def play(sid, edit):
+    return run_episode(NOMINAL[sid], Edited(edit))
+
+
+def test_the_reference_replies_pass():
+    assert play("nominal/0001", lambda i, b: b).passed and play("nominal/0024", lambda i, b: b).passed
+
+
+def test_a_later_round_giving_a_rival_as_the_answer_contradicts_it():  # F1
+    rec = play("nominal/0001", lambda i, b: b + " Just to recap the earlier answer: " + RIVAL if i == 3 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_later_round_giving_another_amount_contradicts_it():  # F1, amounts
+    rec = play("nominal/0024", lambda i, b: b + " Recap of the amount you asked about: $17.26." if i == 3 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_wrong_answer_switched_later_without_saying_so_fails():  # F2
+    rec = play("nominal/0001", lambda i, b: b.replace("Riverside Jazz Night", "Garden Charity Run") if i == 0
+               else b + " " + JAZZ if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_wrong_answer_corrected_explicitly_passes():
+    rec = play("nominal/0001", lambda i, b: b.replace("Riverside Jazz Night", "Garden Charity Run") if i == 0
+               else b + " Correction: I misread the poster earlier. " + JAZZ if i == 1 else b)
+    assert rec.passed, failed(rec)
+
+
+def test_a_rival_as_context_in_a_later_round_is_fine():
+    rec = play("nominal/0001", lambda i, b: b + " (Garden Charity Run was not the last one.)" if i == 3 else b)
+    assert rec.passed, failed(rec)
