@@ -572,18 +572,77 @@ def acknowledges_correction(text: str) -> bool:
     return _CORRECTION.search(canonical_text(text)) is not None
 
 
+def states_outside_context(fact: str, text: str, read: float = 0.0) -> bool:
+    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`)."""
+    return any(states(fact, clause, read) for clause, context in clauses(text) if not context)
+
+
 def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
     """Whether ``text`` gives one of ``others`` (the rivals of ``fact``: other receipts, events,
     amounts) as a value without stating ``fact``: a rival in a clause that is not context (not in
     parentheses, not after "vs", "than", "not"...). Across rounds this is a second answer to the
     same question."""
-    if not others or states(fact, text, read):
+    if not others or states_outside_context(fact, text, read):
         return False
     for clause, context in clauses(text):
         if context:
             continue
         if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
             return True
+    return False
+
+
+# Words that make a statement an estimate rather than an answer: modality, likelihood, guessing,
+# a plea to verify, admitted doubt (a reply holding one about its answer commits to nothing).
+_EPISTEMIC = re.compile(
+    r"\b(?:likely|probably|possibly|perhaps|maybe|apparently|seemingly|seems?|appears? to|presumably|"
+    r"(?:my )?(?:best |educated )?guess(?:ing)?|estimate|i think|i believe|i suspect|"
+    r"not (?:\d+ ?%|\d+ percent|entirely|completely|fully|quite|totally|absolutely|100 percent)? ?(?:sure|certain|confident)|"
+    r"unsure|uncertain|double[- ]?check|may (?:be|have)|might|could (?:be|also|have)|i may|misread|mis-read|"
+    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read)\b")
+# Words that offer a named candidate as a possible answer beside the one stated.
+_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
+                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess)\b")
+_RETRACTS = re.compile(r"\b(?:correction|correcting|i was wrong|my mistake|earlier|before|previously|sorry|apolog\w*)\b")
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
+
+
+def doubts(fact: str, text: str, read: float = 0.0, names: Sequence[str] = ()) -> bool:
+    """Whether a reply stating ``fact`` voices doubt about it: a sentence with a word of estimate
+    or doubt (:data:`_EPISTEMIC`: "likely", "It seems that", "That's my best guess", "I'm not 100%
+    sure", "Please double-check, I may have misread it") that states the fact, or that states no
+    value and names none of ``names`` (then it speaks of the answer given: "it", "this")."""
+    if not states(fact, text, read):
+        return False
+    for sentence in sentences(text):
+        c = canonical_text(sentence)
+        if not _EPISTEMIC.search(c) or _RETRACTS.search(c):  # "Correction: I misread it earlier." is no doubt
+            continue
+        if states(fact, sentence, read):
+            return True
+        if not _values(re.sub(r"\d+ ?(?:%|percent)", " ", sentence)) and not any(text_contains(n, sentence) for n in names) \
+                and not re.search(r"(?<!^)(?<![.!?:]\s)\b[A-Z][a-z]", sentence.strip()):
+            return True
+    return False
+
+
+def offers_alternative(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
+    """Whether a reply stating ``fact`` also offers one of ``others`` (its rivals: other
+    candidates the images show, a value the user wrongly claimed) as a possible answer: named
+    outside context in a sentence with a word of possibility ("Alternatively, X.", "X is also a
+    possibility.", "It could also be X.", "Or X.", "X is tied with it.", "1,436.57, though 1,436.75
+    is also plausible") or as an item of a bulleted list ("- X")."""
+    if not others or not states(fact, text, read):
+        return False
+    for sentence in sentences(text):
+        if states(fact, sentence, read) and not _POSSIBLE.search(canonical_text(sentence)) and not _BULLET.match(sentence):
+            continue
+        for clause, context in clauses(sentence):
+            if context:
+                continue
+            named = [o for o in others if (states(o, clause) if as_number(o) is not None else text_contains(o, clause))]
+            if named and (_POSSIBLE.search(canonical_text(sentence)) or _BULLET.match(sentence)):
+                return True
     return False
 
 

@@ -37,11 +37,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
-                     fact_in_text, hedges, makes_choice, in_candidate_list, in_text_list, is_carpet, normalise, numbers_in, states)
+                     doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
+                     numbers_in, offers_alternative, states, states_outside_context)
 from .grounding import (episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
-from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)
 
@@ -693,6 +694,12 @@ class RubricJudge:
         tol = self.tolerances_of(ev)
         titles, values = shown_texts(ev.image_facts), image_values(ev.image_facts)
 
+        claims = [c for c in (ev.metadata or {}).get("error_claims") or [] if isinstance(c, Mapping)]
+
+        def claimed_wrong(fact: str) -> list[str]:
+            """The values the user wrongly claimed where ``fact`` is the right one (metadata.error_claims)."""
+            return [str(c["wrong"]) for c in claims if c.get("wrong") and canonical_text(str(c.get("right"))) == canonical_text(fact)]
+
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = ()) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
@@ -706,6 +713,12 @@ class RubricJudge:
                                 asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
+            # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
+            value = as_number(fact)
+            read = tol.read_tolerance(value) if value is not None else 0.0
+            offered = (rivals if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
+            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, offered, read))
+                   else g for g, text in zip(got, pools)]
             if first:  # a round's answer: the first round that mentions it decides ...
                 decided = next((g for g in got if g != "missing"), "missing")
                 # ... unless another round answers the same question differently
@@ -771,7 +784,7 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
     read = tol.read_tolerance(value) if value is not None else 0.0
     rival_seen, last = False, ""
     for text, st in zip(pools, got):
-        if st != "missing":
+        if st != "missing" and states_outside_context(fact, text, read):
             if rival_seen and not acknowledges_correction(text):
                 return True
             rival_seen, last = False, "fact"

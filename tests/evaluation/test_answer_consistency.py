@@ -61,3 +61,40 @@ def test_a_wrong_answer_corrected_explicitly_passes():
 def test_a_rival_as_context_in_a_later_round_is_fine():
     rec = play("nominal/0001", lambda i, b: b + " (Garden Charity Run was not the last one.)" if i == 3 else b)
     assert rec.passed, failed(rec)
+
+
+# F3: an answer offered as an estimate, or beside another candidate, commits to nothing
+HEDGED = [
+    lambda b: b + " Alternatively, Garden Charity Run.",
+    lambda b: b.replace("Riverside Jazz Night", "likely Riverside Jazz Night"),
+    lambda b: b + " Garden Charity Run is also a possibility.",
+    lambda b: b + " That's my best guess.",
+    lambda b: b + " Please double-check though, I may have misread it.",
+    lambda b: b + " It could also be Garden Charity Run.",
+    lambda b: b + " Garden Charity Run is a close contender for it.",
+    lambda b: b + " Garden Charity Run is tied with it.",
+    lambda b: "It seems that " + b[0].lower() + b[1:],
+    lambda b: b + " Or Garden Charity Run.",
+    lambda b: b + " I'm not 100% sure about this, the image was hard to read.",
+]
+
+
+def test_hedge_wordings_do_not_commit():
+    for k, hedge in enumerate(HEDGED):
+        rec = play("nominal/0001", lambda i, b: hedge(b) if i == 0 else b)
+        assert failed(rec) == {"information_accuracy": "hedged"}, (k, hedge(JAZZ))
+
+
+def test_politeness_around_a_committed_answer_passes():
+    for tail in (" Let me know if you need anything else!", " Hope this helps.", " Happy to help with more."):
+        rec = play("nominal/0001", lambda i, b: b + tail if i == 0 else b)
+        assert rec.passed, (tail, failed(rec))
+
+
+# F4: the user's wrong claimed value (metadata.error_claims) is a rival candidate
+def test_offering_the_users_wrong_value_beside_the_right_one_fails():
+    right, wrong = "$1,436.57, not $1,436.75", ""
+    for offer in ("one of:\n- 1,436.57\n- 1,436.75\n", "1,436.57, though 1,436.75 is also plausible"):
+        rec = play("nominal/0073", lambda i, b: b.replace(right, offer) if i == 0 else b)
+        assert failed(rec) == {"information_accuracy": "hedged"}, offer
+    assert play("nominal/0073", lambda i, b: b).passed
