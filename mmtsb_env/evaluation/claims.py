@@ -228,7 +228,49 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     if minute is not None and text_contains(minute.group(1), text):
         return True
     day = _DATE_TIME.match(canonical_text(fact))  # a date-time said to the day: rounded, like "$22" for 22.13
-    return day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text)))
+    if day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text))):
+        return True
+    return said_without_year(fact, text)
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_WEEKDAY = r"(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?:the\s+)?)?"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_NO_YEAR = r"(?!,?\s*\d{4}\b|\d|:)"
+_YEARLESS = (re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH + r"\s+" + _ORDINAL + r"\b" + _NO_YEAR),  # (Friday,) June 5(th)
+             re.compile(r"(?<![\w])" + _WEEKDAY + _ORDINAL + r"(?:\s+of)?\s+" + _MONTH + r"\b" + _NO_YEAR))  # (Fri) 5(th of) Jun
+
+
+def said_without_year(fact: str, text: str) -> bool:
+    """Whether ``text`` gives date ``fact`` (ISO, or an ISO date-time said to the day) by month and
+    day without its year ("June 5", "Fri 5 Jun", "Friday, June 5th"): people leave out the year of
+    a date in the year they speak of. A weekday, when given, must be the date's own.
+
+    >>> said_without_year("2026-06-05", "on Friday, June 5 at 15:30"), said_without_year("2026-06-05", "Fri 5 Jun")
+    (True, True)
+    >>> said_without_year("2026-06-05", "Thu 5 Jun"), said_without_year("2026-06-05", "June 15"), said_without_year("2026-06-05", "June 5, 2025")
+    (False, False, False)
+    """
+    import datetime as dt
+
+    m = re.match(r"^(\d{4})-(\d{2})-(\d{2})(?:[ t]\d{2}:\d{2}(?::\d{2})?)?$", canonical_text(fact))
+    if m is None:
+        return False
+    try:
+        date = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    t = unicodedata.normalize("NFKC", text).casefold()
+    for k, pattern in enumerate(_YEARLESS):
+        for hit in pattern.finditer(t):
+            weekday, a, b = hit.groups()
+            month, day = (a, b) if k == 0 else (b, a)
+            if _MONTHS.index(month) + 1 == date.month and int(day) == date.day \
+                    and (weekday is None or _WEEKDAYS.index(weekday) == date.weekday()):
+                return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -716,7 +716,7 @@ class RubricJudge:
             # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
-            offered = (rivals if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
+            offered = (candidates if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
             got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, offered, read))
                    else g for g, text in zip(got, pools)]
             if first:  # a round's answer: the first round that mentions it decides ...

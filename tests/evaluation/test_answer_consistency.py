@@ -98,3 +98,16 @@ def test_offering_the_users_wrong_value_beside_the_right_one_fails():
         rec = play("nominal/0073", lambda i, b: b.replace(right, offer) if i == 0 else b)
         assert failed(rec) == {"information_accuracy": "hedged"}, offer
     assert play("nominal/0073", lambda i, b: b).passed
+
+
+# F9: a date said without its year, in the year spoken of, is the date
+def test_a_right_date_without_its_year_passes():
+    for said in ("June 5", "Fri 5 Jun", "Friday, June 5", "5th of June"):
+        rec = play("nominal/0007", lambda i, b: b.replace("2026-06-05", said))
+        assert rec.passed, (said, failed(rec))
+
+
+def test_a_wrong_day_or_weekday_without_the_year_fails():
+    for said in ("June 6", "Thu 5 Jun"):
+        rec = play("nominal/0007", lambda i, b: b.replace("2026-06-05", said))
+        assert not rec.passed, said
