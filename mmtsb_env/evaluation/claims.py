@@ -605,13 +605,19 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
 
 _CORRECTION = re.compile(r"\b(?:correction|correcting|i was wrong|i got (?:it|that) wrong|my mistake|(?:my )?apologies|"
                          r"sorry|i misread|misread|mis-read|i made an error|was incorrect|was wrong|i said earlier|"
-                         r"earlier i said|i should have said|actually|to correct)\b")
+                         r"earlier i said|i should have said|to correct)\b")
 
 
 def acknowledges_correction(text: str) -> bool:
     """Whether a text says it corrects something said before ("Correction: ...", "Sorry, I misread
     it", "Actually, it is ...")."""
     return _CORRECTION.search(canonical_text(text)) is not None
+
+
+def said_alike(sentence: str, names: Sequence[str]) -> str:
+    """What a sentence says with the candidates ``names`` and all numbers masked: two sentences
+    alike say the same thing of different candidates ("X is the first event.")."""
+    return _template(_masked(sentence, list(names)))
 
 
 def states_outside_context(fact: str, text: str, read: float = 0.0) -> bool:

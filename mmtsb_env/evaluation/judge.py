@@ -38,7 +38,8 @@ from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
                      doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
-                     numbers_in, offers_alternative, states, states_outside_context)
+                     numbers_in, offers_alternative, said_alike, sentences, states,
+                     states_outside_context)
 from .grounding import (episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
@@ -783,13 +784,24 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
     value = as_number(fact)
     read = tol.read_tolerance(value) if value is not None else 0.0
     rival_seen, last = False, ""
+    names = [fact, *others]
     for text, st in zip(pools, got):
-        if st != "missing" and states_outside_context(fact, text, read):
-            if rival_seen and not acknowledges_correction(text):
-                return True
-            rival_seen, last = False, "fact"
-        elif asserts_other(fact, text, others, read):
-            rival_seen, last = True, "rival"
+        if st == "missing" or not states_outside_context(fact, text, read):
+            if asserts_other(fact, text, others, read):
+                rival_seen, last = True, "rival"
+            continue
+        # a reply stating the fact: a rival said of in the same words after it is a second answer
+        said: set[str] = set()
+        for sentence in sentences(text):
+            if states_outside_context(fact, sentence, read):
+                if rival_seen and not acknowledges_correction(text):
+                    return True
+                rival_seen, last = False, "fact"
+                alike = said_alike(sentence, names)
+                if len(alike.split()) >= 3:  # a statement, not a bare name
+                    said.add(alike)
+            elif asserts_other(fact, sentence, others, read) and any(x in said_alike(sentence, names) for x in said):
+                rival_seen, last = True, "rival"
     return last == "rival"
 
 

@@ -111,3 +111,15 @@ def test_a_wrong_day_or_weekday_without_the_year_fails():
     for said in ("June 6", "Thu 5 Jun"):
         rec = play("nominal/0007", lambda i, b: b.replace("2026-06-05", said))
         assert not rec.passed, said
+
+
+def test_a_rival_restated_as_the_answer_later_in_the_same_reply_contradicts_it():  # F1, last round
+    rec = play("nominal/0020", lambda i, b: b + " Just to recap the earlier answer: Harvest Pottery Workshop on 2026-05-14 "
+               "at 15:00 is the first event." if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "actually" corrects the user, not itself
+    rec = play("nominal/0036", lambda i, b: b.replace("shows 10:00", "shows 08:00") if i == 0
+               else b + " This sign actually shows 10:00, not 10:30; I went by the image." if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
