@@ -683,15 +683,20 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
     if not others or not states(fact, text, read):
         return False
     for sentence in sentences(text):
-        if states(fact, sentence, read) and not _POSSIBLE.search(canonical_text(sentence)) and not _BULLET.match(sentence):
+        if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
+            return True
+        if not _POSSIBLE.search(canonical_text(sentence)):
             continue
         for clause, context in clauses(sentence):
-            if context:
-                continue
-            named = [o for o in others if (states(o, clause) if as_number(o) is not None else text_contains(o, clause))]
-            if named and (_POSSIBLE.search(canonical_text(sentence)) or _BULLET.match(sentence)):
+            if not context and any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
                 return True
     return False
+
+
+def _bare_item(item: str, value: str) -> bool:
+    """Whether list item ``item`` ("- **1,436.75**") holds ``value`` and nothing else."""
+    rest = canonical_text(_BULLET.sub("", item, count=1)).replace(canonical_text(value), " ", 1)
+    return rest != canonical_text(_BULLET.sub("", item, count=1)) and not re.search(r"[0-9a-z]", rest)
 
 
 def makes_choice(answer: str) -> bool:
