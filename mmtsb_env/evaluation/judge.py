@@ -40,7 +40,7 @@ from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts
                      doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context)
-from .grounding import (episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
+from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
@@ -765,7 +765,8 @@ class RubricJudge:
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
                 text = str(e.get("content") or "")
-                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
+                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
+                        + misattributed(text, ev.image_facts)]
         for where, text in written_values(ev.diff):
             out += [f"{v!r} ({where})" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
         return list(dict.fromkeys(out))

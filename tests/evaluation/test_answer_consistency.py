@@ -53,7 +53,8 @@ def test_a_wrong_answer_switched_later_without_saying_so_fails():  # F2
 
 
 def test_a_wrong_answer_corrected_explicitly_passes():
-    rec = play("nominal/0001", lambda i, b: b.replace("Riverside Jazz Night", "Garden Charity Run") if i == 0
+    wrong = "Garden Charity Run on 2026-05-25 at 20:00 is the last event."  # a whole wrong answer, its own date and time
+    rec = play("nominal/0001", lambda i, b: b.replace(JAZZ, wrong) if i == 0
                else b + " Correction: I misread the poster earlier. " + JAZZ if i == 1 else b)
     assert rec.passed, failed(rec)
 
@@ -123,3 +124,9 @@ def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "ac
     rec = play("nominal/0036", lambda i, b: b.replace("shows 10:00", "shows 08:00") if i == 0
                else b + " This sign actually shows 10:00, not 10:30; I went by the image." if i == 1 else b)
     assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+# F6: a value stated for an item must be that item's value
+def test_the_right_event_with_another_events_time_fails():
+    rec = play("nominal/0001", lambda i, b: b.replace("at 17:00", "at 12:00"))  # 12:00 is Garden Jazz Night's
+    assert failed(rec) == {"information_accuracy": "wrong_claim"}
