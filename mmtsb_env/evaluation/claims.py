@@ -228,7 +228,49 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     if minute is not None and text_contains(minute.group(1), text):
         return True
     day = _DATE_TIME.match(canonical_text(fact))  # a date-time said to the day: rounded, like "$22" for 22.13
-    return day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text)))
+    if day is not None and any(m.group(1) == day.group(1) and not m.group(2) for m in _DAY_IN_TEXT.finditer(canonical_text(text))):
+        return True
+    return said_without_year(fact, text)
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_WEEKDAY = r"(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?:the\s+)?)?"
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+_NO_YEAR = r"(?!,?\s*\d{4}\b|\d|:)"
+_YEARLESS = (re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH + r"\s+" + _ORDINAL + r"\b" + _NO_YEAR),  # (Friday,) June 5(th)
+             re.compile(r"(?<![\w])" + _WEEKDAY + _ORDINAL + r"(?:\s+of)?\s+" + _MONTH + r"\b" + _NO_YEAR))  # (Fri) 5(th of) Jun
+
+
+def said_without_year(fact: str, text: str) -> bool:
+    """Whether ``text`` gives date ``fact`` (ISO, or an ISO date-time said to the day) by month and
+    day without its year ("June 5", "Fri 5 Jun", "Friday, June 5th"): people leave out the year of
+    a date in the year they speak of. A weekday, when given, must be the date's own.
+
+    >>> said_without_year("2026-06-05", "on Friday, June 5 at 15:30"), said_without_year("2026-06-05", "Fri 5 Jun")
+    (True, True)
+    >>> said_without_year("2026-06-05", "Thu 5 Jun"), said_without_year("2026-06-05", "June 15"), said_without_year("2026-06-05", "June 5, 2025")
+    (False, False, False)
+    """
+    import datetime as dt
+
+    m = re.match(r"^(\d{4})-(\d{2})-(\d{2})(?:[ t]\d{2}:\d{2}(?::\d{2})?)?$", canonical_text(fact))
+    if m is None:
+        return False
+    try:
+        date = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return False
+    t = unicodedata.normalize("NFKC", text).casefold()
+    for k, pattern in enumerate(_YEARLESS):
+        for hit in pattern.finditer(t):
+            weekday, a, b = hit.groups()
+            month, day = (a, b) if k == 0 else (b, a)
+            if _MONTHS.index(month) + 1 == date.month and int(day) == date.day \
+                    and (weekday is None or _WEEKDAYS.index(weekday) == date.weekday()):
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -559,6 +601,102 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
     if not other & {tpl for tpl, _ in own}:
         return True
     return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
+
+
+_CORRECTION = re.compile(r"\b(?:correction|correcting|i was wrong|i got (?:it|that) wrong|my mistake|(?:my )?apologies|"
+                         r"sorry|i misread|misread|mis-read|i made an error|was incorrect|was wrong|i said earlier|"
+                         r"earlier i said|i should have said|to correct)\b")
+
+
+def acknowledges_correction(text: str) -> bool:
+    """Whether a text says it corrects something said before ("Correction: ...", "Sorry, I misread
+    it", "Actually, it is ...")."""
+    return _CORRECTION.search(canonical_text(text)) is not None
+
+
+def said_alike(sentence: str, names: Sequence[str]) -> str:
+    """What a sentence says with the candidates ``names`` and all numbers masked: two sentences
+    alike say the same thing of different candidates ("X is the first event.")."""
+    return _template(_masked(sentence, list(names)))
+
+
+def states_outside_context(fact: str, text: str, read: float = 0.0) -> bool:
+    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`)."""
+    return any(states(fact, clause, read) for clause, context in clauses(text) if not context)
+
+
+def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
+    """Whether ``text`` gives one of ``others`` (the rivals of ``fact``: other receipts, events,
+    amounts) as a value without stating ``fact``: a rival in a clause that is not context (not in
+    parentheses, not after "vs", "than", "not"...). Across rounds this is a second answer to the
+    same question."""
+    if not others or states_outside_context(fact, text, read):
+        return False
+    for clause, context in clauses(text):
+        if context:
+            continue
+        if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
+            return True
+    return False
+
+
+# Words that make a statement an estimate rather than an answer: modality, likelihood, guessing,
+# a plea to verify, admitted doubt (a reply holding one about its answer commits to nothing).
+_EPISTEMIC = re.compile(
+    r"\b(?:likely|probably|possibly|perhaps|maybe|apparently|seemingly|seems?|appears? to|presumably|"
+    r"(?:my )?(?:best |educated )?guess(?:ing)?|estimate|i think|i believe|i suspect|"
+    r"not (?:\d+ ?%|\d+ percent|entirely|completely|fully|quite|totally|absolutely|100 percent)? ?(?:sure|certain|confident)|"
+    r"unsure|uncertain|double[- ]?check|may (?:be|have)|might|could (?:be|also|have)|i may|misread|mis-read|"
+    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read)\b")
+# Words that offer a named candidate as a possible answer beside the one stated.
+_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
+                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess)\b")
+_RETRACTS = re.compile(r"\b(?:correction|correcting|i was wrong|my mistake|earlier|before|previously|sorry|apolog\w*)\b")
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
+
+
+def doubts(fact: str, text: str, read: float = 0.0, names: Sequence[str] = ()) -> bool:
+    """Whether a reply stating ``fact`` voices doubt about it: a sentence with a word of estimate
+    or doubt (:data:`_EPISTEMIC`: "likely", "It seems that", "That's my best guess", "I'm not 100%
+    sure", "Please double-check, I may have misread it") that states the fact, or that states no
+    value and names none of ``names`` (then it speaks of the answer given: "it", "this")."""
+    if not states(fact, text, read):
+        return False
+    for sentence in sentences(text):
+        c = canonical_text(sentence)
+        if not _EPISTEMIC.search(c) or _RETRACTS.search(c):  # "Correction: I misread it earlier." is no doubt
+            continue
+        if states(fact, sentence, read):
+            return True
+        if not _values(re.sub(r"\d+ ?(?:%|percent)", " ", sentence)) and not any(text_contains(n, sentence) for n in names) \
+                and not re.search(r"(?<!^)(?<![.!?:]\s)\b[A-Z][a-z]", sentence.strip()):
+            return True
+    return False
+
+
+def offers_alternative(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
+    """Whether a reply stating ``fact`` also offers one of ``others`` (its rivals: other
+    candidates the images show, a value the user wrongly claimed) as a possible answer: named
+    outside context in a sentence with a word of possibility ("Alternatively, X.", "X is also a
+    possibility.", "It could also be X.", "Or X.", "X is tied with it.", "1,436.57, though 1,436.75
+    is also plausible") or as an item of a bulleted list ("- X")."""
+    if not others or not states(fact, text, read):
+        return False
+    for sentence in sentences(text):
+        if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
+            return True
+        if not _POSSIBLE.search(canonical_text(sentence)):
+            continue
+        for clause, context in clauses(sentence):
+            if not context and any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
+                return True
+    return False
+
+
+def _bare_item(item: str, value: str) -> bool:
+    """Whether list item ``item`` ("- **1,436.75**") holds ``value`` and nothing else."""
+    rest = canonical_text(_BULLET.sub("", item, count=1)).replace(canonical_text(value), " ", 1)
+    return rest != canonical_text(_BULLET.sub("", item, count=1)) and not re.search(r"[0-9a-z]", rest)
 
 
 def makes_choice(answer: str) -> bool:

@@ -365,6 +365,43 @@ def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
 _BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
 
 
+_OWN_KEYS = ("date", "time")
+
+
+def misattributed(text: str, image_facts: Iterable[Any]) -> list[str]:
+    """Dates and times stated for an item an image shows that are another item's, not its own:
+    "Riverside Jazz Night on 2026-06-22 at 20:00" when the poster shows it at 17:00 and another
+    event at 20:00. Only a clause that names one item and none of its own value for that key counts.
+
+    >>> shown = [{"label": "Jazz Night", "time": "17:00"}, {"label": "Charity Run", "time": "20:00"}]
+    >>> misattributed("Jazz Night at 20:00 is the last event.", shown), misattributed("Jazz Night at 17:00.", shown)
+    (['20:00'], [])
+    """
+    from .claims import clauses
+    from .similarity import text_contains
+
+    items = [f for f in image_facts if isinstance(f, dict) and isinstance(f.get("label"), str) and f["label"].strip()]
+    if len(items) < 2:
+        return []
+    out: list[str] = []
+    for clause, context in clauses(text):
+        if context:
+            continue
+        named = [f for f in items if text_contains(f["label"], clause)]
+        if len(named) != 1:
+            continue
+        own = named[0]
+        for key in _OWN_KEYS:
+            mine = own.get(key)
+            if not isinstance(mine, str) or text_contains(mine, clause):
+                continue
+            for other in items:
+                value = other.get(key)
+                if isinstance(value, str) and value != mine and value not in out and text_contains(value, clause):
+                    out.append(value)
+    return out
+
+
 def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     """Small whole numbers (which grounding does not judge) stated right after an item an image
     shows that are none of that item's values: "Mon at 3" when the chart shows Mon at 2. Only the
@@ -496,6 +533,43 @@ def rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[str] = ()
     for role, text in pairs:
         c = canonical_text(text)
         if role in roles and c not in skip and key not in c and c not in key and text not in out and not as_plain_number(text):
+            out.append(text)
+    return out
+
+
+def value_rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[float] = ()) -> list[str]:
+    """The other candidates of a numeric answer ``fact``: the values the images show in the role
+    ``fact`` has there (the other receipts' amounts, the other bars' values), except those close to
+    ``exclude`` (the other values asked for).
+
+    >>> shown = [{"label": "Lumen", "amount": 22.13}, {"label": "Pine", "amount": 20.51}]
+    >>> value_rivals_of("22.13", shown), value_rivals_of("Lumen", shown)
+    (['20.51'], [])
+    """
+    try:
+        value = float(str(fact).replace(",", "").lstrip("$"))
+    except ValueError:
+        return []
+    pairs: list[tuple[str, float]] = []
+
+    def walk(facts: Any, role: str) -> None:
+        if isinstance(facts, dict):
+            for k, v in facts.items():
+                walk(v, f"{role}.{k}" if role else k)
+        elif isinstance(facts, (list, tuple)):
+            for v in facts:
+                walk(v, role)
+        elif isinstance(facts, (int, float)) and not isinstance(facts, bool):
+            pairs.append((role, float(facts)))
+
+    for facts in image_facts:
+        walk(facts, "")
+    roles = {role for role, v in pairs if abs(v - value) < 1e-9}
+    skip = [value, *exclude]
+    out: list[str] = []
+    for role, v in pairs:
+        text = f"{v:.2f}" if not v.is_integer() else str(int(v))
+        if role in roles and not any(abs(v - x) < 1e-9 for x in skip) and text not in out:
             out.append(text)
     return out
 

@@ -36,11 +36,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, asserts, claim_status, commits_among, fact_in_text, hedges, makes_choice,
-                     in_candidate_list, in_text_list, is_carpet, normalise, numbers_in)
-from .grounding import episode_grounds, image_values, misbound, rivals_of, shown_texts, ungrounded, written_values
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
+                     doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
+                     numbers_in, offers_alternative, said_alike, sentences, states,
+                     states_outside_context)
+from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
+                        written_values)
 from .entity_diff import EntityScore
-from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)
 
@@ -635,6 +638,10 @@ class RubricJudge:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
         wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok and not c.omitted]
+        switched = [f.label for f in facts if f.status == "contradicted"]
+        if switched:
+            return Criterion("information_accuracy", False, f"another round answers differently (an unacknowledged switch "
+                             f"between candidates) for {_brief(switched)}", "contradicted")
         unsure = [f.label for f in facts if f.status in ("hedged", "carpet")]
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
@@ -690,7 +697,13 @@ class RubricJudge:
         tol = self.tolerances_of(ev)
         titles, values = shown_texts(ev.image_facts), image_values(ev.image_facts)
 
-        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str) -> str:
+        claims = [c for c in (ev.metadata or {}).get("error_claims") or [] if isinstance(c, Mapping)]
+
+        def claimed_wrong(fact: str) -> list[str]:
+            """The values the user wrongly claimed where ``fact`` is the right one (metadata.error_claims)."""
+            return [str(c["wrong"]) for c in claims if c.get("wrong") and canonical_text(str(c.get("right"))) == canonical_text(fact)]
+
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = ()) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
@@ -703,19 +716,33 @@ class RubricJudge:
                                 asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
                    for text in pools]
-            if first:  # a round's answer: the first round that mentions it decides
-                return next((g for g in got if g != "missing"), "missing")
+            # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
+            value = as_number(fact)
+            read = tol.read_tolerance(value) if value is not None else 0.0
+            offered = (candidates if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
+            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, offered, read))
+                   else g for g, text in zip(got, pools)]
+            if first:  # a round's answer: the first round that mentions it decides ...
+                decided = next((g for g in got if g != "missing"), "missing")
+                # ... unless another round answers the same question differently
+                others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
+                others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
+                if decided == "stated" and switches(fact, pools, got, others, tol):
+                    return "contradicted"
+                return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
 
         out: list[FactStatus] = []
         for r, facts in enumerate(ev.reports):
             answer = ev.answers[r] if r < len(ev.answers) else ""
+            later = [answer, *ev.answers[r + 1:], *(x for rep in ev.reports[r + 1:] for x in rep)]
             group = []
             for fact in facts:
+                # a later round whose own report lists the fact answers that round, not this one
                 pools = ["\n".join(by_round[k]) for k in order
                          if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
                 pools.append("\n".join(by_round.get(None, [])))
-                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer), r))
+                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer, later), r))
             out += _omissions(group)
         if ev.facts:
             artifacts = _artifact_text(ev.diff)
@@ -744,26 +771,58 @@ class RubricJudge:
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
                 text = str(e.get("content") or "")
-                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
+                out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
+                        + misattributed(text, ev.image_facts)]
         for where, text in written_values(ev.diff):
             out += [f"{v!r} ({where})" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
         return list(dict.fromkeys(out))
 
 
-_STATUS_RANK = {"stated": 3, "hedged": 2, "carpet": 1, "missing": 0}
+_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "missing": 0}
+
+
+def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances) -> bool:
+    """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
+    between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
+    given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
+    the fact given after a rival was answered corrects it only when it says so ("Correction: ...")."""
+    if not others:
+        return False
+    value = as_number(fact)
+    read = tol.read_tolerance(value) if value is not None else 0.0
+    rival_seen, last = False, ""
+    names = [fact, *others]
+    for text, st in zip(pools, got):
+        if st == "missing" or not states_outside_context(fact, text, read):
+            if asserts_other(fact, text, others, read):
+                rival_seen, last = True, "rival"
+            continue
+        # a reply stating the fact: a rival said of in the same words after it is a second answer
+        said: set[str] = set()
+        for sentence in sentences(text):
+            if states_outside_context(fact, sentence, read):
+                if rival_seen and not acknowledges_correction(text):
+                    return True
+                rival_seen, last = False, "fact"
+                alike = said_alike(sentence, names)
+                if len(alike.split()) >= 3:  # a statement, not a bare name
+                    said.add(alike)
+            elif asserts_other(fact, sentence, others, read) and any(x in said_alike(sentence, names) for x in said):
+                rival_seen, last = True, "rival"
+    return last == "rival"
 
 
 @dataclass(frozen=True)
 class FactStatus:
     label: str  # how a reason names it
     fact: str
-    status: str  # stated | hedged | carpet | missing | omitted
+    status: str  # stated | hedged | contradicted | carpet | missing | omitted
     round_index: int | None
 
 
 def _omissions(group: list[FactStatus]) -> list[FactStatus]:
     """Some of a group's facts stated and the rest absent (none hedged): the absent are omitted."""
     statuses = {f.status for f in group}
-    if "stated" in statuses and "missing" in statuses and not statuses & {"hedged", "carpet"}:
+    if "stated" in statuses and "missing" in statuses and not statuses & {"hedged", "contradicted", "carpet"}:
         return [FactStatus(f.label, f.fact, "omitted", f.round_index) if f.status == "missing" else f for f in group]
     return group

@@ -1,0 +1,132 @@
+"""Red-team findings on the nominal suite (session 11): the answer the user is left with must be
+committed and right. Each case perturbs the reference replies of a real nominal scenario."""
+
+from __future__ import annotations
+
+import mmtsb_env
+from mmtsb_env.baselines.zoo import ZooAgent
+from mmtsb_env.runner import run_episode
+
+NOMINAL = {s.id: s for s in mmtsb_env.load_suite("nominal")}
+SCENARIOS = list(NOMINAL.values())
+JAZZ = "Riverside Jazz Night on 2026-06-22 at 17:00 is the last event."
+RIVAL = "Garden Charity Run on 2026-06-22 at 17:00 is the last event."
+
+
+class Edited(ZooAgent):
+    """The reference replies, each passed through ``edit(round, reply)``."""
+
+    def __init__(self, edit):
+        super().__init__(SCENARIOS)
+        self.edit = edit
+
+    def closing(self, scenario, index):
+        return self.edit(index, scenario.rounds[index].answer or "Done.")
+
+
+def failed(rec):
+    return {c["criterion"]: c.get("kind") for c in rec.verdict["criteria"] if not c["pass"]}
+
+
+def play(sid, edit):
+    return run_episode(NOMINAL[sid], Edited(edit))
+
+
+def test_the_reference_replies_pass():
+    assert play("nominal/0001", lambda i, b: b).passed and play("nominal/0024", lambda i, b: b).passed
+
+
+def test_a_later_round_giving_a_rival_as_the_answer_contradicts_it():  # F1
+    rec = play("nominal/0001", lambda i, b: b + " Just to recap the earlier answer: " + RIVAL if i == 3 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_later_round_giving_another_amount_contradicts_it():  # F1, amounts
+    rec = play("nominal/0024", lambda i, b: b + " Recap of the amount you asked about: $17.26." if i == 3 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_wrong_answer_switched_later_without_saying_so_fails():  # F2
+    rec = play("nominal/0001", lambda i, b: b.replace("Riverside Jazz Night", "Garden Charity Run") if i == 0
+               else b + " " + JAZZ if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_wrong_answer_corrected_explicitly_passes():
+    wrong = "Garden Charity Run on 2026-05-25 at 20:00 is the last event."  # a whole wrong answer, its own date and time
+    rec = play("nominal/0001", lambda i, b: b.replace(JAZZ, wrong) if i == 0
+               else b + " Correction: I misread the poster earlier. " + JAZZ if i == 1 else b)
+    assert rec.passed, failed(rec)
+
+
+def test_a_rival_as_context_in_a_later_round_is_fine():
+    rec = play("nominal/0001", lambda i, b: b + " (Garden Charity Run was not the last one.)" if i == 3 else b)
+    assert rec.passed, failed(rec)
+
+
+# F3: an answer offered as an estimate, or beside another candidate, commits to nothing
+HEDGED = [
+    lambda b: b + " Alternatively, Garden Charity Run.",
+    lambda b: b.replace("Riverside Jazz Night", "likely Riverside Jazz Night"),
+    lambda b: b + " Garden Charity Run is also a possibility.",
+    lambda b: b + " That's my best guess.",
+    lambda b: b + " Please double-check though, I may have misread it.",
+    lambda b: b + " It could also be Garden Charity Run.",
+    lambda b: b + " Garden Charity Run is a close contender for it.",
+    lambda b: b + " Garden Charity Run is tied with it.",
+    lambda b: "It seems that " + b[0].lower() + b[1:],
+    lambda b: b + " Or Garden Charity Run.",
+    lambda b: b + " I'm not 100% sure about this, the image was hard to read.",
+]
+
+
+def test_hedge_wordings_do_not_commit():
+    for k, hedge in enumerate(HEDGED):
+        rec = play("nominal/0001", lambda i, b: hedge(b) if i == 0 else b)
+        assert failed(rec) == {"information_accuracy": "hedged"}, (k, hedge(JAZZ))
+
+
+def test_politeness_around_a_committed_answer_passes():
+    for tail in (" Let me know if you need anything else!", " Hope this helps.", " Happy to help with more."):
+        rec = play("nominal/0001", lambda i, b: b + tail if i == 0 else b)
+        assert rec.passed, (tail, failed(rec))
+
+
+# F4: the user's wrong claimed value (metadata.error_claims) is a rival candidate
+def test_offering_the_users_wrong_value_beside_the_right_one_fails():
+    right, wrong = "$1,436.57, not $1,436.75", ""
+    for offer in ("one of:\n- 1,436.57\n- 1,436.75\n", "1,436.57, though 1,436.75 is also plausible"):
+        rec = play("nominal/0073", lambda i, b: b.replace(right, offer) if i == 0 else b)
+        assert failed(rec) == {"information_accuracy": "hedged"}, offer
+    assert play("nominal/0073", lambda i, b: b).passed
+
+
+# F9: a date said without its year, in the year spoken of, is the date
+def test_a_right_date_without_its_year_passes():
+    for said in ("June 5", "Fri 5 Jun", "Friday, June 5", "5th of June"):
+        rec = play("nominal/0007", lambda i, b: b.replace("2026-06-05", said))
+        assert rec.passed, (said, failed(rec))
+
+
+def test_a_wrong_day_or_weekday_without_the_year_fails():
+    for said in ("June 6", "Thu 5 Jun"):
+        rec = play("nominal/0007", lambda i, b: b.replace("2026-06-05", said))
+        assert not rec.passed, said
+
+
+def test_a_rival_restated_as_the_answer_later_in_the_same_reply_contradicts_it():  # F1, last round
+    rec = play("nominal/0020", lambda i, b: b + " Just to recap the earlier answer: Harvest Pottery Workshop on 2026-05-14 "
+               "at 15:00 is the first event." if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "actually" corrects the user, not itself
+    rec = play("nominal/0036", lambda i, b: b.replace("shows 10:00", "shows 08:00") if i == 0
+               else b + " This sign actually shows 10:00, not 10:30; I went by the image." if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}
+
+
+# F6: a value stated for an item must be that item's value
+def test_the_right_event_with_another_events_time_fails():
+    rec = play("nominal/0001", lambda i, b: b.replace("at 17:00", "at 12:00"))  # 12:00 is Garden Jazz Night's
+    assert failed(rec) == {"information_accuracy": "wrong_claim"}
