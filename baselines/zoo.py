@@ -32,7 +32,7 @@ from typing import Any, Iterable
 
 from ..evaluation.similarity import as_number, is_text_column, text_contains
 from ..scenario.model import Scenario
-from ..tools.registry import get_tool
+from ..tools.catalog import get_tool
 from ..scenario.suites import load_suite
 from .oracle import _last_result, _resolve
 

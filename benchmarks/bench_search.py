@@ -15,7 +15,7 @@ import json
 
 import mmtsb_env
 from common import check, load, median_s, save
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.store import Layer, World
 

@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from common import save  # noqa: E402
-from mmtsb_env.tools import invoke  # noqa: E402
+from mmtsb_env.tools.calling import invoke  # noqa: E402
 from mmtsb_env.vision import ImageStore, letterbox, to_data_url  # noqa: E402
 from mmtsb_env.vision.render import clear_cache, kinds, render  # noqa: E402
 from mmtsb_env.vision.render._common import TEXTURES, _surface_tile  # noqa: E402

@@ -14,17 +14,17 @@ import time
 from faker import Faker
 
 import mmtsb_env.apps  # noqa: F401  (registers tables and populators)
-from mmtsb_env.world import base
+from mmtsb_env.world import base, populators
 
 
 def build_once(seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     fake = Faker("en_US")
     fake.seed_instance(seed)
-    people = base._make_people(fake, rng)
-    builder = base.BaseBuilder(seed=seed, rng=rng, fake=fake, people=people, supervisor=people[base.SUPERVISOR_ID - 1])
+    people = populators._make_people(fake, rng)
+    builder = populators.BaseBuilder(seed=seed, rng=rng, fake=fake, people=people, supervisor=people[populators.SUPERVISOR_ID - 1])
     costs = {}
-    for _, app, fn in sorted(base._POPULATORS, key=lambda item: (item[0], item[1])):
+    for _, app, fn in sorted(populators._POPULATORS, key=lambda item: (item[0], item[1])):
         start = time.perf_counter()
         fn(builder)
         costs[app] = costs.get(app, 0.0) + time.perf_counter() - start

@@ -25,7 +25,7 @@ GYM_USER_ID = "mmtsb_env/MMToolSandboxUser-v0"  # the user seat, the assistant p
 
 def list_tools(toolbox: str = "full") -> list[dict[str, Any]]:
     """OpenAI-format schemas of every assistant-visible tool of a toolbox variant."""
-    from .tools import tools_in
+    from .tools.catalog import tools_in
 
     return [t.schema for t in tools_in(toolbox)]
 

@@ -152,7 +152,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
 
 
 def _user_verdict(ep: Any) -> dict[str, Any]:
-    from .evaluation import UserJudge, user_evidence_from_episode
+    from .evaluation.user_judge import UserJudge, user_evidence_from_episode
 
     return UserJudge().evaluate(user_evidence_from_episode(ep)).to_json()
 

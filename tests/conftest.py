@@ -19,7 +19,9 @@ from typing import Any, Mapping
 
 import pytest
 
-from mmtsb_env.tools import NOT_GIVEN, REGISTRY, Tool, invoke
+from mmtsb_env.tools import NOT_GIVEN, Tool
+from mmtsb_env.tools.calling import invoke
+from mmtsb_env.tools.catalog import REGISTRY
 from mmtsb_env.world import World
 from mmtsb_env.world.base import base_world
 

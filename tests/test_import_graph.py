@@ -13,28 +13,39 @@ Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__`` first, so it i
 packages too -- except to the packages the importer itself lies in (Python runs them before the
 importer anyway, whatever it imports).
 
-Not seen: imports whose module name is computed at run time (``importlib.import_module`` with a
-string built from data: the tool registry's ``TOOL_MODULES``, ``apps/__init__``'s folder scan, the
-lazy ``__getattr__`` tables of ``ui``, ``evaluation`` and ``llm``, the CLI's command discovery).
+Imports by name count too: ``importlib.import_module(...)`` and ``__import__(...)`` with a string
+(an edge to the module it names) or an f-string (an edge to every module of the package it can
+name: ``{__name__}``, ``{__package__}`` and ``{m.__name__}`` of an imported module ``m`` are read
+as the names they are, any other placeholder as one name, one of the module's own strings when
+that names a module -- ``f"{__name__}.{_LAZY[name]}"`` is an edge to each submodule the lazy
+table ``_LAZY`` names -- and else any: a scan of a folder imports every module in it). An import by name whose module name the
+test cannot read (a variable, a call) fails the test unless :data:`NAMES_FROM_ELSEWHERE` says
+why it never names a module of the package, so no dependency can hide in a string.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "mmtsb_env"
 
-# Import edges (importer, imported) that close a circle someone else is removing now. Each entry
-# is ignored by test_no_import_circles and must still close a circle (test_known_circles_are_real),
-# so the lead empties this after merging the fix.
-#
-# generation/domains: generation.engine reads the recipe registry (generation/domains/__init__),
-# which imports every domain module, each of which imports generation.engine (issue #36, the
-# per-domain layout branch).
-Graph = dict[str, dict[str, tuple[int, str]]]  # importer -> imported -> (line of the import, how)
+# Modules importing by a name the test cannot read -> why that name is never one of the package.
+NAMES_FROM_ELSEWHERE = {
+    "mmtsb_env.cli": "click's exception classes, from whichever copy of click typer carries",
+    "mmtsb_env.sandbox.policy": "the modules agent code imports (standard library, numpy, PIL; its allow-list)",
+    "mmtsb_env.sandbox.zygote": "preloads the modules of the sandbox's allow-list and the codecs (none of the package)",
+}
+Graph = dict[str, dict[str, tuple[int, str]]]
+
+
+class UnreadableImport(AssertionError):
+    """A module imports by a name the test cannot read."""  # importer -> imported -> (line of the import, how)
 
 
 def package_roots(root: Path = ROOT) -> dict[str, Path]:
@@ -66,22 +77,103 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return name or None
 
 
+_BY_NAME = {"import_module", "__import__"}
+
+
+def _is_import_by_name(node: ast.AST) -> bool:
+    """``importlib.import_module(...)``, ``import_module(...)``, ``__import__(...)``, ``importlib.__import__(...)``."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in _BY_NAME
+    return (isinstance(func, ast.Attribute) and func.attr in _BY_NAME
+            and isinstance(func.value, ast.Name) and func.value.id == "importlib")
+
+
+def _imported_names(tree: ast.AST, module: str, is_package: bool) -> dict[str, str]:
+    """Local name -> dotted module, for ``import a.b as m`` / ``from a import b as m`` anywhere in the source."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.partition(".")[0]] = alias.name if alias.asname else alias.name.partition(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, module, is_package)
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{base}.{alias.name}"
+    return names
+
+
+def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module if is_package else module.rpartition(".")[0]
+    for _ in range(node.level - 1):
+        base = base.rpartition(".")[0]
+    return f"{base}.{node.module}" if node.module else base
+
+
+def names_imported_by_name(call: ast.Call, module: str, is_package: bool, aliases: dict[str, str],
+                           strings: frozenset[str], modules: dict[str, Path]) -> list[str] | None:
+    """The modules of the package an import by name can import (None: its name cannot be read)."""
+    arg = call.args[0]
+    package = module if is_package else module.rpartition(".")[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        name = arg.value
+        if name.startswith("."):  # import_module(".x", __package__)
+            base = package
+            for _ in range(len(name) - len(name.lstrip(".")) - 1):
+                base = base.rpartition(".")[0]
+            name = f"{base}.{name.lstrip('.')}"
+        return [name]
+    if not isinstance(arg, ast.JoinedStr):
+        return None
+    pattern, placeholders = "", 0
+    for part in arg.values:
+        if isinstance(part, ast.Constant):
+            pattern += re.escape(str(part.value))
+            continue
+        value = part.value
+        if isinstance(value, ast.Name) and value.id in ("__name__", "__package__"):
+            pattern += re.escape(module if value.id == "__name__" else package)
+        elif (isinstance(value, ast.Attribute) and value.attr == "__name__" and isinstance(value.value, ast.Name)
+              and value.value.id in aliases):
+            pattern += re.escape(aliases[value.value.id])
+        else:
+            pattern += r"(\w+)"
+            placeholders += 1
+    named = [m for m in modules if re.fullmatch(pattern, m)]
+    # the names a table of the module gives (a lazy ``__getattr__``'s), else any (a folder scan)
+    tabled = [m for m in named if all(part in strings for part in re.fullmatch(pattern, m).groups())]
+    return tabled or named
+
+
 def import_edges(module: str, path: Path, modules: dict[str, Path]) -> dict[str, tuple[int, str]]:
     """Modules of the package that ``module`` imports anywhere in its source -> (first line doing
-    so, "" or which import of a submodule runs that package's ``__init__``)."""
+    so, "" or which import of a submodule runs that package's ``__init__``, or that it imports
+    by name). An import by name it cannot read raises :class:`UnreadableImport`."""
     is_package = path.name == "__init__.py"
     edges: dict[str, tuple[int, str]] = {}
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
+    tree = ast.parse(path.read_text(), str(path))
+    aliases: dict[str, str] | None = None
+    for node in ast.walk(tree):
+        how = ""
+        if _is_import_by_name(node):
+            if aliases is None:
+                aliases = _imported_names(tree, module, is_package)
+                strings = frozenset(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+            targets = names_imported_by_name(node, module, is_package, aliases, strings, modules)
+            if targets is None:
+                if module in NAMES_FROM_ELSEWHERE:
+                    continue
+                raise UnreadableImport(f"{path}:{node.lineno}: {module} imports a module by a name this test cannot "
+                                       f"read ({ast.unparse(node)}); use an import statement or a string")
+            how = "imported by name"
+        elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module if is_package else module.rpartition(".")[0]
-                for _ in range(node.level - 1):
-                    base = base.rpartition(".")[0]
-                base = f"{base}.{node.module}" if node.module else base
-            else:
-                base = node.module or ""
+            base = _absolute(node, module, is_package)
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
         else:
             continue
@@ -90,7 +182,7 @@ def import_edges(module: str, path: Path, modules: dict[str, Path]) -> dict[str,
             if resolved is None:
                 continue
             if resolved != module:
-                edges.setdefault(resolved, (node.lineno, ""))
+                edges.setdefault(resolved, (node.lineno, how))
             package = resolved.rpartition(".")[0]
             while package:
                 if package in modules and not (module == package or module.startswith(package + ".")):
@@ -265,3 +357,39 @@ def test_a_registry_importing_members_that_import_it_back_is_a_circle(tmp_path):
                                         "mmtsb_env.render": (1, "importing mmtsb_env.render.receipt runs its __init__")}
     assert [c.splitlines()[0] for c in circles(graph, modules, tmp_path)] == ["2 modules import each other, e.g."]
 
+
+
+def test_imports_by_name_are_edges(tmp_path):
+    """The shape the tool registry had: the decorator's module imported the modules using it by
+    name (``importlib.import_module`` over a table of strings), a circle no import statement showed."""
+    _write(tmp_path, {
+        "mmtsb_env/__init__.py": "",
+        "mmtsb_env/registry.py": ("import importlib\n\ndef tool(fn):\n    return fn\n\n"
+                                  "def load():\n    importlib.import_module('mmtsb_env.apps.notes')\n"),
+        "mmtsb_env/apps/__init__.py": "",
+        "mmtsb_env/apps/notes.py": "from ..registry import tool\n",
+        "mmtsb_env/lazy/__init__.py": ("from importlib import import_module\n_LAZY = {'Judge': 'judge'}\n\n"
+                                       "def __getattr__(name):\n    return getattr(import_module(f'{__name__}.{_LAZY[name]}'), name)\n"),
+        "mmtsb_env/lazy/judge.py": "",
+        "mmtsb_env/lazy/report.py": "",
+        "mmtsb_env/cli.py": ("import pkgutil\nfrom importlib import import_module\n\ndef load():\n"
+                             "    import mmtsb_env.lazy as package\n"
+                             "    for info in pkgutil.iter_modules(package.__path__):\n"
+                             "        __import__(f'{package.__name__}.{info.name}')\n"),
+    })
+    graph, modules = import_graph(tmp_path)
+    assert graph["mmtsb_env.registry"]["mmtsb_env.apps.notes"] == (7, "imported by name")
+    assert set(graph["mmtsb_env.lazy"]) == {"mmtsb_env.lazy.judge"}  # what its table names, not every submodule
+    assert {"mmtsb_env.lazy.judge", "mmtsb_env.lazy.report"} <= set(graph["mmtsb_env.cli"])  # a folder scan: all of it
+    found = circles(graph, modules, tmp_path)
+    assert len(found) == 1 and "mmtsb_env.registry -> mmtsb_env.apps.notes   (mmtsb_env/registry.py:7; imported by name)" in found[0]
+
+
+def test_an_import_by_a_name_the_test_cannot_read_fails(tmp_path):
+    _write(tmp_path, {
+        "mmtsb_env/__init__.py": "",
+        "mmtsb_env/registry.py": ("import importlib\nTOOL_MODULES = ('mmtsb_env.apps',)\n\ndef load():\n"
+                                  "    for module in TOOL_MODULES:\n        importlib.import_module(module)\n"),
+    })
+    with pytest.raises(UnreadableImport, match=r"registry.py:6: mmtsb_env.registry imports a module by a name"):
+        import_graph(tmp_path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from bisect import bisect_left, insort
 from datetime import datetime
@@ -10,6 +9,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..textcache import text_cache
 from ..tools.errors import InvalidArgument, NotFound
+from ..tools.queries import MAX_QUERY_WORDS, query_words, words  # noqa: F401  (the apps' searches use them from here)
 from ..world.clock import format_datetime, parse_datetime
 
 MAX_PAGE_LIMIT = 20
@@ -27,29 +27,10 @@ def paginate(items: Sequence[Any], page_index: int | None, page_limit: int | Non
     return list(items[start:start + limit])
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-MAX_QUERY_WORDS = 100  # a search query's words; scoring work grows with their number
-
-
-def words(text: str | None) -> list[str]:
-    return _WORD.findall((text or "").lower())
-
-
-def query_words(query: str | None) -> list[str]:
-    """The words of a search query, or InvalidArgument past :data:`MAX_QUERY_WORDS` of them."""
-    q = words(query)
-    if len(q) > MAX_QUERY_WORDS:
-        raise InvalidArgument(f"the query has {len(q):,} words; a search takes at most {MAX_QUERY_WORDS} "
-                              "(use the few words that matter)")
-    return q
-
-
 @text_cache(maxsize=200_000, budget=16_000_000)
 def _sorted_words(text: str) -> tuple[str, ...]:
     """The distinct words of a stored text, sorted (texts are immutable: searches reuse this)."""
-    return tuple(sorted(set(_WORD.findall(text.lower()))))
+    return tuple(sorted(set(words(text))))
 
 
 def _has_word_with_prefix(text: str, prefix: str) -> bool:

@@ -103,7 +103,7 @@ def tool_listing(env, info) -> str:
     """One line per tool on offer: its signature (code mode: the python functions the code can call)."""
     schemas = list(info.get("tools") or [])
     if not schemas and env.options.mode == "code":
-        from mmtsb_env.tools.registry import get_tool
+        from mmtsb_env.tools.catalog import get_tool
 
         schemas = [get_tool(name).schema for name in env.episode._code_tool_names()]
     return "\n".join(f"  {signature(s)}" for s in schemas) or "(no tools on offer)"

@@ -15,7 +15,7 @@ def tools(
     app_name: Optional[str] = typer.Option(None, "--app", help="only this app's tools"),
 ) -> None:
     """Print the OpenAI-format schema of every assistant tool, one JSON object per line."""
-    from mmtsb_env.tools import tools_in
+    from mmtsb_env.tools.catalog import tools_in
     from mmtsb_env.tools.variants import TOOLBOXES
 
     if toolbox not in TOOLBOXES:

@@ -23,10 +23,10 @@ from ..evaluation.similarity import rouge_l
 from ..limits import (MAX_ACTION_CHARS, MAX_CODE_CALLS, MAX_EPISODE_CALLS, MAX_KEPT_ARGUMENT_CHARS, MAX_REPLY_CHARS,
                       bad_unicode, check_arguments, kept_arguments, scrub, shortened, too_long)
 from ..scenario.model import Scenario
-from ..tools import invoke, tools_in
+from ..tools.calling import invoke
 from ..tools.active import PINNED_TOOLS, ActiveToolSet
 from ..tools.calling import CallOutcome
-from ..tools.registry import ASSISTANT, USER, get_tool
+from ..tools.registry import ASSISTANT, USER
 from ..ui.evaluation import ui_criteria
 from ..world import World, build_layer
 from ..vision.store import DeliveredImages
@@ -161,6 +161,8 @@ def forget_scenario(scenario: Scenario) -> None:
 
 @lru_cache(maxsize=1024)
 def _tool_universe(toolbox: str, domains: tuple[str, ...], ui: bool) -> tuple[str, ...]:
+    from ..tools.catalog import tools_in  # the catalogue loads on first use, not on import
+
     tools = tools_in(toolbox, ASSISTANT)
     if not domains:
         return tuple(t.name for t in tools)
@@ -175,6 +177,8 @@ def _scenario_tools(scenario: Scenario, toolbox: str) -> tuple[str, ...]:
 def _episode_tools(scenario: Scenario, config: EpisodeConfig) -> tuple[str, ...]:
     """The assistant tools an episode can reach: its domains' or (``tool_universe="toolbox"``) all
     of the toolbox (UI tools only in UI scenarios: they act on a screen only those have)."""
+    from ..tools.catalog import tools_in
+
     if config.tool_universe == "toolbox":
         return _tool_universe(config.toolbox, (), scenario.ui) if scenario.ui else tuple(
             t.name for t in tools_in(config.toolbox, ASSISTANT) if t.app != "ui")
@@ -184,6 +188,8 @@ def _episode_tools(scenario: Scenario, config: EpisodeConfig) -> tuple[str, ...]
 def _pinned_tools(scenario: Scenario, config: EpisodeConfig, universe: tuple[str, ...]) -> list[str]:
     """Tools offered from the start and never evicted: the search tool, ``execute_code`` with the
     coding tool, and with tool search the UI tools of a UI scenario."""
+    from ..tools.catalog import get_tool
+
     pinned = [p for p in PINNED_TOOLS if p in universe or config.tool_search]
     if config.coding_tool:
         pinned.append("execute_code")
@@ -310,6 +316,8 @@ class Episode:
         return entries
 
     def offered_tools(self, seat: str) -> list[dict[str, Any]]:
+        from ..tools.catalog import get_tool, tools_in
+
         if seat == USER:
             return [t.schema for t in tools_in(self.config.toolbox, USER) if self._user_may_use(t.name)]
         if self.config.mode == "code":
@@ -323,6 +331,8 @@ class Episode:
 
     def _user_may_use(self, name: str) -> bool:
         """UI interaction exists only in UI scenarios; every other user tool always."""
+        from ..tools.catalog import get_tool
+
         return self.scenario.ui or get_tool(name).app != "ui"
 
     # ------------------------------------------------------------------ acting
@@ -606,6 +616,8 @@ class Episode:
         return png_bytes(view.get(image_id))
 
     def _code_tool_names(self) -> list[str]:
+        from ..tools.catalog import tools_in
+
         names = [t.name for t in tools_in(self.config.toolbox, ASSISTANT) if t.name != "execute_code"]
         return names
 
@@ -613,6 +625,8 @@ class Episode:
         episode = self
 
         def call_tool(*args: Any, **kwargs: Any) -> Any:
+            from ..tools.catalog import get_tool
+
             if args:
                 tool = get_tool(name)
                 if len(args) > len(tool.params):

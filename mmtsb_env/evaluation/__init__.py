@@ -11,6 +11,9 @@
 - :mod:`.metrics`         :func:`compute_metrics` over episode records, failure taxonomy
 - :mod:`.report`          run folders: ``results.json`` -> markdown, JSON, plots, HTML viewer
 
+The names below are imported from here; those of :mod:`.user_judge` and :mod:`.report` from
+their modules (they build on the users and export layers, which import parts of this package).
+
 See ``docs/evaluation.md``.
 """
 
@@ -28,12 +31,9 @@ from .similarity import MEASURES, Tolerances, measure_for, rouge_l
 
 _LAZY = {
     "LLMJudge": "llm_judge", "LLMRubricJudge": "llm_judge", "VerdictCache": "llm_judge", "PROMPT_VERSION": "llm_judge",
-    "UserJudge": "user_judge", "LLMUserJudge": "user_judge", "UserEvidence": "user_judge", "USER_CRITERIA": "user_judge",
-    "user_evidence_from_episode": "user_judge", "user_evidence_from_record": "user_judge",
     "evidence_from_record": "evidence",
     "compute_metrics": "metrics", "episode_summary": "metrics", "classify_failure": "metrics", "FAILURE_CLASSES": "taxonomy",
     "classify": "taxonomy", "claim_status": "claims",
-    "write_report": "report", "load_results": "report", "episode_json": "report",
     "render_viewer": "viewer",
     "parse_json_object": "jsonrepair",
 }

@@ -215,9 +215,8 @@ def _everyday() -> frozenset[str]:
 def _tool_words() -> frozenset[str]:
     """The words of every tool's name and description and of everyday English a reply opens with:
     the apps' own vocabulary ("Do Not Disturb", "Wi-Fi") is no misread name."""
-    from ..tools.registry import REGISTRY, _load_apps
+    from ..tools.catalog import REGISTRY
 
-    _load_apps()
     texts = [f"{t.name} {json.dumps(t.schema)}" for t in REGISTRY.values()]
     return frozenset(_plain_words(" ".join(texts)).split()) | frozenset(_plain_words(_EVERYDAY).split())
 

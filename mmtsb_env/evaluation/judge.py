@@ -174,7 +174,7 @@ class Verdict:
 
 def action_rounds(scenario: Any) -> list[bool]:
     """Per round: whether it asks for a change, i.e. its reference solution calls a writing tool."""
-    from ..tools.registry import get_tool
+    from ..tools.catalog import get_tool
 
     def writes(step: Mapping[str, Any]) -> bool:
         try:
@@ -326,7 +326,7 @@ def _omitted_rows(groups: list[Any], done: set[tuple[int, int]]) -> list[str]:
 def _is_write(call: Mapping[str, Any]) -> bool:
     """Whether a call (made, or tried) is to a tool that changes the world."""
     from ..tools.errors import ToolError
-    from ..tools.registry import get_tool
+    from ..tools.catalog import get_tool
 
     if call.get("wrote"):
         return True

@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..scenario.model import ExpectedChange
-from ..tools.registry import _load_apps
 from ..world.schema import TABLES
 from .similarity import measure_named
 
@@ -137,7 +136,7 @@ def from_reference_specs(specs: Iterable[Mapping[str, Any]], table_map: Mapping[
         if "entity_id_value" not in spec or spec.get("entity_id_value") is None:
             raise ValueError(f"{where}.entity_id_value: an {op} needs the row's id value")
         if table not in TABLES:
-            _load_apps()  # the apps declare their tables when they are imported
+            from ..tools import catalog  # noqa: F401  (the apps declare their tables when they are imported)
         our_key = TABLES[table].key if table in TABLES else "id"
         id_col = columns.get(id_col, id_col) if isinstance(id_col, str) else our_key
         if id_col != our_key:

@@ -217,7 +217,7 @@ def images_of(record: Any, missing_images: str = "error", scenarios: Iterable[An
 
 # ---------------------------------------------------------------------------------------- rows
 def _user_tools() -> list[dict[str, Any]]:
-    from ..tools import tools_in
+    from ..tools.catalog import tools_in
 
     return [t.schema for t in tools_in("full", USER)]
 

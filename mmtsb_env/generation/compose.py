@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..scenario.model import Round, Scenario
-from ..tools.registry import get_tool
+from ..tools.catalog import get_tool
 from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, Part, call, unique
 from .errors import GenerationError

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..scenario.model import Round
-from ..tools import invoke
+from ..tools.calling import invoke
 from ..world import World, build_layer
 from ..world.base import base_world
 from ..world.clock import parse_datetime

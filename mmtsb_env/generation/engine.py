@@ -28,7 +28,7 @@ import re
 import string
 from typing import Any, Callable
 
-from ..tools.registry import get_tool
+from ..tools.catalog import get_tool
 from .core import Build, Part
 from .domains import MAIN, ROWS
 from .images import HARD_LEVEL
@@ -144,7 +144,7 @@ def _steps(row: Read | Write, env: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _trial(b: Build, steps: list[dict[str, Any]], writes: list[Write]) -> bool:
     """Do ``steps`` succeed on the scenario's starting world and make every write's expected change?"""
-    from ..tools import invoke
+    from ..tools.calling import invoke
     from ..world import World, build_layer
     from ..world.base import base_world
     from .dryrun import expected_changes
@@ -169,7 +169,7 @@ def probe(b: Build, tool: str, arguments: dict[str, Any]) -> Any:
         base = base_world(b.wi.seed)
         cached = b.__dict__["_probe_world"] = (stamp, World(base.layer, build_layer(b.entities, below=base.layer), now=b.now,
                                                             user_id=b.wi.owner_id))
-    from ..tools import invoke
+    from ..tools.calling import invoke
 
     outcome = invoke(cached[1], tool, arguments)
     return outcome.result if outcome.ok else None

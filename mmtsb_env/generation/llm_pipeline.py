@@ -34,7 +34,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Sequence
 
 from ..scenario.model import Scenario, ScenarioError
-from ..tools import tools_in
+from ..tools.catalog import tools_in
 from ..world.schema import TABLES
 from . import prompts as P
 from .axes import ARRIVALS, CHALLENGES, DOMAINS, FLOWS

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from ..scenario.model import Scenario
-from ..tools.registry import get_tool
+from ..tools.catalog import get_tool
 
 # the reference sample's figures (name -> (value, how it is shown))
 REFERENCE: dict[str, str] = {

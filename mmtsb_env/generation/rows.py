@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..tools.registry import get_tool
+from ..tools.catalog import get_tool
 
 if TYPE_CHECKING:
     from .core import Build

@@ -203,7 +203,7 @@ def _plain(value: Any) -> Any:
 
 def _signature(b: Build, parts: list[Part], run: Any) -> str:
     """What must not change: the expected changes and the lookups of rounds reporting facts the phone holds."""
-    from ..tools.registry import get_tool
+    from ..tools.catalog import get_tool
     from .dryrun import IMAGE_VIEWS, expected_changes
 
     changes = sorted(json.dumps(c, sort_keys=True, default=str) for c in expected_changes(run.world))

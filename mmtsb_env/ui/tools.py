@@ -105,7 +105,7 @@ def ui_search_docs(world, query: str) -> dict:
     Args:
         query: words to look for, e.g. "date picker" or "confirm dialog".
     """
-    from ..apps._common import query_words
+    from ..tools.queries import query_words
     from . import docs
 
     query_words(query)  # at most MAX_QUERY_WORDS

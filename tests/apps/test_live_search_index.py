@@ -23,7 +23,7 @@ from mmtsb_env.apps.simple_note import tables as simple_note
 from mmtsb_env.apps.simple_note import tools as simple_note_tools
 from mmtsb_env.apps.spotify import tables as spotify
 from mmtsb_env.apps._common import rank_table
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.store import World
 from search_oracle import linear_rank_table, vocab_of

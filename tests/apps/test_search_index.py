@@ -21,7 +21,7 @@ from mmtsb_env.apps.spotify import tables as spotify
 from mmtsb_env.apps.amazon.tools import catalog as amazon_catalog
 from mmtsb_env.apps.spotify.tools import catalog as spotify_catalog
 from mmtsb_env.apps._common import rank_table
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.world.base import base_world
 from mmtsb_env.world.store import Layer, World
 from search_oracle import linear_rank_table, vocab_of

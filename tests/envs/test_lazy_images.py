@@ -9,7 +9,7 @@ from mmtsb_env.episode.log import ChatTranscript, Entry
 from mmtsb_env.generation import generate_one
 from mmtsb_env.runner import run_episode
 from mmtsb_env.scenario.model import Scenario
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 from mmtsb_env.wrappers import ChatObservation
 
 

@@ -170,7 +170,7 @@ class SurrogateAgent:
 
 
 def test_every_writer_round_trips_an_episode_that_met_invalid_unicode(tmp_path):
-    from mmtsb_env.evaluation import episode_json, write_report
+    from mmtsb_env.evaluation.report import episode_json, write_report
     from mmtsb_env.export import export_run
     from mmtsb_env.export.reader import load_run
     from mmtsb_env.runfolder import RunFolder

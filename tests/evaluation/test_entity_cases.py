@@ -249,9 +249,8 @@ def test_update_extra_columns_are_reported():
 def test_download_and_return_counters_are_bookkeeping_not_side_effects():
     """Counting a receipt download or a returned unit is the app's doing (auto columns): not a change at all."""
     from mmtsb_env.evaluation import score_changes
-    from mmtsb_env.tools.registry import _load_apps
+    from mmtsb_env.tools import catalog  # noqa: F401  (every app's tables declared)
 
-    _load_apps()
     diff = {"amazon.orders": {"created": [], "deleted": [], "updated": [
                 {"before": {"id": 1, "tax": 1.0, "receipt_download_count": 0}, "after": {"id": 1, "tax": 1.0, "receipt_download_count": 1}}]},
             "amazon.order_items": {"created": [], "deleted": [], "updated": [

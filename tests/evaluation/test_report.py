@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 import mmtsb_env.llm
 from mmtsb_env.cli import app
-from mmtsb_env.evaluation import CRITERIA, load_results, write_report
+from mmtsb_env.evaluation import CRITERIA
+from mmtsb_env.evaluation.report import load_results, write_report
 from mmtsb_env.evaluation.viewer import PAGE_SIZE, render_viewer
 from mmtsb_env.llm.base import RecordedBackend
 

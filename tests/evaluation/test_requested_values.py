@@ -12,7 +12,7 @@ import pytest
 
 import mmtsb_env
 from mmtsb_env.evaluation.similarity import canonical_text
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 
 def _whole(value: str, text: str) -> bool:
     v = canonical_text(value)

@@ -14,7 +14,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.baselines import OracleAgent
 from mmtsb_env.episode.engine import Episode
-from mmtsb_env.evaluation import USER_CRITERIA, LLMUserJudge, UserJudge, user_evidence_from_episode, user_evidence_from_record
+from mmtsb_env.evaluation.user_judge import USER_CRITERIA, LLMUserJudge, UserJudge, user_evidence_from_episode, user_evidence_from_record
 from mmtsb_env.evaluation.user_judge import hidden_values
 from mmtsb_env.llm.base import RecordedBackend
 from mmtsb_env.runner import run_suite

@@ -14,7 +14,7 @@ import mmtsb_env
 from mmtsb_env.baselines import OracleAgent
 from mmtsb_env.envs.gym_env import MMToolSandboxEnv
 from mmtsb_env.scenario.model import Scenario
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 
 NOMINAL = mmtsb_env.load_suite("nominal")
 

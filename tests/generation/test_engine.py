@@ -13,8 +13,8 @@ from mmtsb_env.generation.domains import MAIN, ROWS, TABLES
 from mmtsb_env.generation.dryrun import expected_changes
 from mmtsb_env.generation.rows import OWNER, Flow, Read, Rows, TableError, Write, check_row
 from mmtsb_env.generation.world_index import world_index
-from mmtsb_env.tools import invoke
-from mmtsb_env.tools.registry import get_tool, tools_in
+from mmtsb_env.tools.calling import invoke
+from mmtsb_env.tools.catalog import get_tool, tools_in
 from mmtsb_env.world import World, build_layer
 from mmtsb_env.world.base import base_world
 

@@ -131,7 +131,7 @@ def _swap(value, old, new):
 
 def _visual(step) -> bool:
     """A visual tool call (its numbers are pixel coordinates, never row keys)."""
-    from mmtsb_env.tools.registry import get_tool
+    from mmtsb_env.tools.catalog import get_tool
 
     return "name" in step and get_tool(step["name"]).app == "vision"
 

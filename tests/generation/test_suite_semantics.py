@@ -86,7 +86,7 @@ def test_error_correction_has_image_contradictions_and_own_corrections(suite):
 
 def test_goal_change_cleans_up_or_updates(suite):
     """A pivot changes the world again: it rewrites the result, or removes what is no longer wanted."""
-    from mmtsb_env.tools.registry import get_tool
+    from mmtsb_env.tools.catalog import get_tool
 
     gc = _by(suite, "goal_change")
     cleanups = 0
@@ -131,7 +131,7 @@ def test_late_rounds_before_the_images_are_text_only_questions(suite):
 def test_tool_coverage(suite):
     """Distinct tools the built-in solutions call: every domain, its main writers, readers of many apps."""
     from mmtsb_env.generation.axes import DOMAINS
-    from mmtsb_env.tools.registry import get_tool
+    from mmtsb_env.tools.catalog import get_tool
 
     tools = {st["name"] for s in suite for r in s.rounds for st in r.solution if "name" in st}
     apps = Counter(get_tool(t).app for t in tools)

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import mmtsb_env
 from mmtsb_env.generation.domains import MAIN
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 
 BUILT_IN = ("nominal", "ui", "extended")
 

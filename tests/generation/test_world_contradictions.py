@@ -23,7 +23,7 @@ from mmtsb_env.generation.compose import compose
 from mmtsb_env.generation.errors import GenerationError
 from mmtsb_env.generation.verify import verify
 from mmtsb_env.scenario.model import Scenario
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 
 from .test_challenge_agents import changed, play
 

@@ -113,7 +113,7 @@ def test_tiny_model_plays_both_seats_end_to_end(idefics3_backend):
     """A random-weights model on both seats: the agent gets nothing done; the user (whose model
     text is mostly replaced by the guards) moves on when the agent's words read as a report and
     pushes otherwise; every guarantee holds."""
-    from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
 
     user = LLMUser(idefics3_backend, sampling={"max_tokens": 8, "temperature": 1.0, "seed": 1})
     env = _env(user, max_messages=40)
@@ -258,7 +258,7 @@ class _Echo:
 
 def test_the_oracle_with_a_well_behaved_model_user_scores_user_sr_1():
     from mmtsb_env.baselines import OracleAgent
-    from mmtsb_env.evaluation import UserJudge, user_evidence_from_episode
+    from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
 
     scenarios = mmtsb_env.load_suite("demo") + [s for s in mmtsb_env.load_suite("ui") if not s.id.startswith("ui/gen_")]
     for scenario in scenarios:

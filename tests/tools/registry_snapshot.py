@@ -24,7 +24,8 @@ def _digest(value: Any) -> str:
 
 def snapshot() -> dict[str, str]:
     """``{part: sha256}`` of the tool registry, the table declarations and the base world."""
-    from mmtsb_env.tools.registry import ASSISTANT, USER, tools_in
+    from mmtsb_env.tools.catalog import tools_in
+    from mmtsb_env.tools.registry import ASSISTANT, USER
     from mmtsb_env.tools.variants import TOOLBOXES
     from mmtsb_env.world.base import build_base_world
     from mmtsb_env.world.schema import TABLES

@@ -9,8 +9,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from mmtsb_env.tools import REGISTRY, tools_in
-from mmtsb_env.tools.registry import ASSISTANT, USER, _load_apps
+from mmtsb_env.tools.catalog import REGISTRY, tools_in
+from mmtsb_env.tools.registry import ASSISTANT, USER
 
 CATALOG = Path(__file__).with_name("data") / "reference_tools.tsv"
 
@@ -20,7 +20,6 @@ DELIBERATE_DIFFERENCES = {
                            "can be moved between projects and sections, which the reference cannot do",
 }
 USER_ONLY = {"end_conversation", "send_message_with_image", "ui_user_interact"}
-_load_apps()
 
 
 def _param_names(spec: str) -> list[str]:

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from mmtsb_env.tools import REGISTRY, Discovery, invoke
+from mmtsb_env.tools import Discovery
+from mmtsb_env.tools.calling import invoke
+from mmtsb_env.tools.catalog import REGISTRY
 from mmtsb_env.tools.discovery import (
     SEARCH_TOOL, SYNONYMS, apps_named, index_for, searchable_tools, stem, substring_rank, tokenize,
 )
-from mmtsb_env.tools.registry import _load_apps
 from mmtsb_env.tools.variants import absorbed_in, toolbox_members
 from mmtsb_env.world import Layer, World
 
 QUERIES = json.loads((Path(__file__).parents[2] / "benchmarks" / "data" / "tool_queries.json").read_text())["queries"]
-_load_apps()
 
 
 def search(query: str, toolbox: str = "full", **paging) -> Discovery:

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from mmtsb_env.tools import invoke
-from mmtsb_env.tools.registry import _load_apps
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.tools.variants import CONSOLIDATED, VARIANTS, absorbed_in
 from mmtsb_env.world import World
 from mmtsb_env.world.base import base_world
@@ -17,7 +16,6 @@ from .equivalence_cases import Case, load_cases
 
 NOW = datetime(2026, 4, 16, 23, 51, 15, tzinfo=timezone.utc)
 CASES = load_cases()
-_load_apps()
 
 
 def _world() -> World:

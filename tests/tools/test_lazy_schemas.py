@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from mmtsb_env.tools import REGISTRY, InvalidArgument, tool
-from mmtsb_env.tools.registry import _load_apps
 
 # Dumps every registered tool (schema, documentation, toolboxes, order) and every toolbox's
 # listing. With EAGER, each Tool parses its function the moment it is constructed, before any
@@ -26,7 +25,6 @@ if sys.argv[1] == "eager":
     registry.Tool.__init__ = eager_init
 import mmtsb_env
 from mmtsb_env.tools.variants import TOOLBOXES
-registry._load_apps()
 listings = {box: mmtsb_env.list_tools(box) for box in TOOLBOXES}
 tools = {name: [t.schema, t.doc(), sorted(t.toolboxes), list(t.order), t.writes, list(t.absorbs)]
          for name, t in registry.REGISTRY.items()}
@@ -63,7 +61,7 @@ def test_schemas_from_the_disk_cache_equal_parsed_ones(tmp_path) -> None:
 
 
 def test_registration_parses_nothing_until_a_tool_is_used() -> None:
-    code = ("import mmtsb_env; from mmtsb_env.tools import registry; registry._load_apps(); "
+    code = ("import mmtsb_env; from mmtsb_env.tools import catalog, registry; "
             "env = mmtsb_env.make_env(suite='demo'); "
             "print(len(registry.REGISTRY), sum('_spec' in vars(t) for t in registry.REGISTRY.values())); "
             "env.reset(seed=0, options={'scenario': 'demo/note_from_receipt'}); "
@@ -91,8 +89,6 @@ def test_a_tool_without_docstring_or_with_star_args_is_refused_when_registered()
 
 
 def test_a_lazily_parsed_tool_checks_arguments_like_before() -> None:
-    _load_apps()
-
     @tool(app="lazy_test", toolboxes=("lazy_test",))
     def lazy_test_repeat(world, text: str, times: int = 2) -> str:
         """Repeat a text.

@@ -11,11 +11,12 @@ import sys
 
 import pytest
 
-from mmtsb_env.tools import REGISTRY, get_tool, schema_cache, tool
+from mmtsb_env.tools import REGISTRY, schema_cache, tool
+from mmtsb_env.tools.catalog import get_tool
 
-RESET = ("import mmtsb_env; from mmtsb_env.tools import registry; "
+RESET = ("import mmtsb_env; from mmtsb_env.tools import catalog; "
          "env = mmtsb_env.make_env(suite='nominal'); obs, info = env.reset(seed=0); "
-         "print(len(info['tools']), sum('_spec' in vars(registry.get_tool(t['function']['name'])) for t in info['tools']))")
+         "print(len(info['tools']), sum('_spec' in vars(catalog.get_tool(t['function']['name'])) for t in info['tools']))")
 
 
 def _reset_counts(cache_dir) -> tuple[int, int]:

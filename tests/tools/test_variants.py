@@ -6,8 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from mmtsb_env.tools import REGISTRY, invoke, tools_in
-from mmtsb_env.tools.registry import ASSISTANT, USER, _load_apps
+from mmtsb_env.tools.calling import invoke
+from mmtsb_env.tools.catalog import REGISTRY, tools_in
+from mmtsb_env.tools.registry import ASSISTANT, USER
 from mmtsb_env.tools.variants import (
     CONSOLIDATED, KEPT_APPS, PROTECTED_TOOLS, VARIANTS, absorbed_in, sync_toolboxes, tool_apps, toolbox_members,
 )
@@ -15,7 +16,6 @@ from mmtsb_env.world import World
 from mmtsb_env.world.base import base_world
 
 NOW = datetime(2026, 4, 16, 23, 51, 15, tzinfo=timezone.utc)
-_load_apps()
 
 
 @pytest.fixture

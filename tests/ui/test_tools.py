@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mmtsb_env.tools import get_tool
+from mmtsb_env.tools.catalog import get_tool
 from mmtsb_env.ui import COMPONENT_TYPES
 from mmtsb_env.ui.docs import EXAMPLES
 from mmtsb_env.ui.state import ui_state
@@ -101,7 +101,7 @@ def test_bad_placeholder_arguments(ui):
 
 
 def test_render_without_an_image_store_is_a_clear_error():
-    from mmtsb_env.tools import invoke
+    from mmtsb_env.tools.calling import invoke
     from mmtsb_env.world import Layer, World
 
     outcome = invoke(World(Layer()), "render_ui_screen", {"ui_json": choice_screen()})

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 import mmtsb_env.vision  # noqa: F401  (registers the vision tools)
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.vision import ImageStore
 from mmtsb_env.world import Layer, World
 

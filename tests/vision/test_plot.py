@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pytest
 
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 
 CASES = {
     "line": {"x": [1, 2, 3, 4], "y": [1, 4, 9, 16], "marker": "o", "line_style": "dashed"},

@@ -12,7 +12,7 @@ from mmtsb_env.generation.core import Part
 from mmtsb_env.generation.engine import VISION_MIN_DIFFICULTY, vision_steps
 from mmtsb_env.generation.images import Img
 from mmtsb_env.generation.ocr import NEEDED, _squash, ocr_text, tesseract_available, upright
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.vision import ImageStore
 from mmtsb_env.vision.render import render
 from mmtsb_env.vision.render._scene import turned_box

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from mmtsb_env.tools import REGISTRY, get_tool, invoke
+from mmtsb_env.tools.calling import invoke
+from mmtsb_env.tools.catalog import REGISTRY, get_tool
 from mmtsb_env.vision import ImageStore
 from mmtsb_env.vision.tools import SAVED
 from mmtsb_env.world import Layer, World

@@ -10,7 +10,7 @@ import re
 
 from ...tools import InvalidArgument
 from ...world import define_table
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 
 APP = "alarms"
 ALARMS = "phone.alarms"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import (
     ADDRESSES, ANSWERS, BROWSING, CARDS, CART, DELIVERERS, DELIVERY_FEE, GIFT_WRAP_FEE, ORDER_ITEMS, ORDERS, PRIME,
     PRIME_PLANS, PRODUCTS, PROMO_CODES, QUESTIONS, RETURNS, REVIEWS, SELLERS, TAX_RATE, WISH_LIST, money,

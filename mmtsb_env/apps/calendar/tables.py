@@ -21,7 +21,7 @@ from typing import Any
 
 from ...tools import InvalidArgument, NOT_GIVEN
 from ...world import define_table, format_datetime_tz
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 from .._common import text_score, words
 
 APP = "calendar"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 from ..phone.tables import CONTACTS
 
 APP = "contacts"

@@ -8,7 +8,7 @@ import random
 import re
 from datetime import timedelta
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import APP, DIRECTORIES, FILES, archive_listing, archive_size, home_name, size_of
 
 _UTILITIES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ...tools import Conflict, InvalidArgument, NotFound, PermissionDenied, tool
+from .._accounts import define_account_tools
 from .._common import now_str
 from .tables import (
     APP, ARCHIVE_FORMATS, DIRECTORIES, FILES, REQ, Tree, _session_user, archive_format_of, archive_listing,
@@ -16,6 +17,9 @@ def _tree(world: Any) -> Tree:
 
 
 # ------------------------------------------------------------------------------------ tools
+define_account_tools(APP)  # the account tools the online apps share, first
+
+
 @tool(app=APP, writes=True, requires=REQ)
 def file_system_create_directory(world, directory_path: str, recursive: bool | None = False,
                                  allow_if_exists: bool | None = True) -> dict:

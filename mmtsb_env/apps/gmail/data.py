@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES
 
 # (kind, label, subject, opening texts, reply texts, attachment (file name, content) or None)

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from ...tools import NotFound
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 from ...world.clock import format_datetime
 from .._common import parse_when
 from ..phone.tables import GLOBAL_TEXTS, GLOBAL_VOICES, USER_TEXTS, USER_VOICES, USERS, full_name

@@ -1,6 +1,5 @@
-"""Phone: the phone app's users and contacts tables and its account; its tools are the account tools
-(``_accounts``).
+"""Phone: the phone app's users, contacts and messages tables, and its carrier account tools.
 
 Importing the package registers its parts (tables, base data, tools), in this order."""
 
-from . import tables  # noqa: F401
+from . import tables, tools  # noqa: F401

@@ -1,8 +1,8 @@
-"""Phone: the carrier account plus the tables of the phone app's data.
+"""Phone: the carrier account's table plus the tables of the phone app's data.
 
 The phone app holds the device owner's contact book and the text and voice messages exchanged
-with other phone users. The tools working on those tables live in ``contacts.py`` and
-``messages.py``; this module declares the shared tables and the phone account tools.
+with other phone users. The tools working on those tables live in ``apps/contacts/`` and
+``apps/messages/``; the phone account tools in :mod:`.tools`.
 
 Messages are stored once globally (``global_*_messages``) and each participant keeps their own
 copy row (``user_*_messages``): deleting a message removes only the owner's copy.
@@ -25,12 +25,7 @@ USER_TEXTS = "phone.user_text_messages"
 GLOBAL_VOICES = "phone.global_voice_messages"
 USER_VOICES = "phone.user_voice_messages"
 
-PHONE_ACCOUNT_TOOLS = (
-    "show_account", "signup", "delete_account", "update_account_name", "login", "logout",
-    "send_password_reset_code", "reset_password",
-)
-
-define_accounts(APP, identity="phone_number", include=PHONE_ACCOUNT_TOOLS)
+define_accounts(APP)
 
 define_table(
     CONTACTS,

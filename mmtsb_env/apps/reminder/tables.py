@@ -11,7 +11,7 @@ from datetime import date, timedelta, timezone
 
 from ...tools import NOT_GIVEN
 from ...world import define_table, format_datetime_tz
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from ..calendar.tables import PLACES, local
 
 APP = "reminder"

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...tools import requirement
 from ...world import define_table
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 
 DEVICE = "setting.device"
 

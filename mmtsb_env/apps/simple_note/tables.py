@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from ...world import define_table
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 from .._accounts import define_accounts
 
 APP = "simple_note"

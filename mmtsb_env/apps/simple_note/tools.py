@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 from ...tools import InvalidArgument, tool
+from .._accounts import define_account_tools
 from .._common import nonblank, now_str, paginate, rank_table, require_owned, sort_rows
 
 from .tables import APP, NOTES, REQ
@@ -15,6 +16,9 @@ def _note_texts(note: dict) -> tuple:
 
 def _summary(note: dict) -> dict:
     return {k: note[k] for k in ("id", "title", "tags", "pinned", "created_at", "updated_at")}
+
+
+define_account_tools(APP)  # the account tools the online apps share, first
 
 
 @tool(app=APP, requires=REQ)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import (
     APP, EXPENSE_COMMENTS, EXPENSES, GROUPS, MEMBERS, NOTIFICATIONS, PAYMENT_COMMENTS, PAYMENTS, SHARES, distribute,
     money,

@@ -6,7 +6,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import (
     ALBUMS, ALBUM_LIBRARY, ALBUM_LIKES, ALBUM_REVIEWS, APP, ARTISTS, DOWNLOADS, FOLLOWS, GENRES, PAYMENT_CARDS,
     PLAN_PRICES, PLAYERS, PLAYLISTS, PLAYLIST_LIKES, PLAYLIST_REVIEWS, PLAYLIST_SONGS, QUEUE, SONGS, SONG_LIBRARY, SONG_LIKES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ...world import define_table
-from ...world.base import BaseBuilder, populator
+from ...world.populators import BaseBuilder, populator
 
 APP = "supervisor"
 PROFILES = "supervisor.profiles"

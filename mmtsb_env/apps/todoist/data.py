@@ -11,7 +11,7 @@ import hashlib
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import (
     APP, ATTACHMENTS, COLORS, COMMENTS, INVITES, LABELS, LINKS, NOTIFICATIONS, PROJECTS, SECTIONS, SUB_TASKS,
     TASK_LABELS, TASKS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ...world.base import BASE_TIME, BaseBuilder, populator
+from ...world.populators import BASE_TIME, BaseBuilder, populator
 from .tables import (
     APP, BANK_TRANSFERS, CARDS, COMMENTS, COMMENT_LIKES, FRIENDSHIPS, NOTIFICATIONS, REQUESTS, TRANSACTIONS,
     TRANSACTION_LIKES, USERS, dollars, money,

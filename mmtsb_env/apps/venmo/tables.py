@@ -14,7 +14,7 @@ from typing import Any
 
 from ...tools import Conflict, InvalidArgument, NotFound
 from ...world import define_table
-from .._accounts import ALL_ACCOUNT_TOOLS, define_accounts, logged_in_user
+from .._accounts import define_accounts, logged_in_user
 from .._common import now_str, parse_when
 from ..file_system.tables import file_system_user_for_token, write_user_file
 
@@ -34,12 +34,7 @@ NOTIFICATIONS = "venmo.notifications"
 
 NEW_CARD_AVAILABLE_BALANCE = 5000.0
 
-# venmo_show_profile is our own (it adds the friendship status); the other ten are shared.
-define_accounts(
-    APP,
-    include=tuple(n for n in ALL_ACCOUNT_TOOLS if n != "show_profile"),
-    extra_columns={"venmo_balance": 0.0},
-)
+define_accounts(APP, extra_columns={"venmo_balance": 0.0})
 define_table(FRIENDSHIPS, columns={"id": None, "user_id": None, "friend_id": None, "created_at": None},
              auto_columns=("created_at",))
 define_table(

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 
 from ...tools import InvalidArgument
-from ...world.base import BASE_TIME
+from ...world.populators import BASE_TIME
 
 APP = "web_search"
 MAX_RESULTS = 8

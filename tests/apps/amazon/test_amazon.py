@@ -89,7 +89,7 @@ def test_populate_is_deterministic():
 
     from faker import Faker
 
-    from mmtsb_env.world.base import BaseBuilder, _make_people, _POPULATORS
+    from mmtsb_env.world.populators import _POPULATORS, BaseBuilder, _make_people
 
     def build():
         fake = Faker("en_US")

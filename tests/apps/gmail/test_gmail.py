@@ -195,7 +195,7 @@ def test_send_to_scenario_user():
     """Like reference scenario 0019: a gmail user added by the scenario, id 200."""
     from datetime import datetime, timezone
 
-    from mmtsb_env.tools import invoke
+    from mmtsb_env.tools.calling import invoke
     from mmtsb_env.world import World, build_layer
     from mmtsb_env.world.base import base_world
 

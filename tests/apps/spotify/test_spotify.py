@@ -14,7 +14,8 @@ from mmtsb_env.apps.spotify.tables import (
     PLAYLIST_LIKES, PLAYLIST_REVIEWS, PLAYLIST_SONGS, PLAYLISTS, QUEUE, SONG_LIBRARY, SONG_LIKES, SONG_REVIEWS, SONGS,
     SUBSCRIPTIONS, USERS,
 )
-from mmtsb_env.world.base import BaseBuilder, base_world
+from mmtsb_env.world.base import base_world
+from mmtsb_env.world.populators import BaseBuilder
 
 OWNER = 1
 

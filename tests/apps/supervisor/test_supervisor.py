@@ -26,7 +26,7 @@ def test_profile(call, world):
 
 
 def test_profile_follows_the_device_owner(world):
-    from mmtsb_env.tools import invoke
+    from mmtsb_env.tools.calling import invoke
 
     other = World(base_world(0).layer, now=world.now, user_id=7)
     out = invoke(other, "supervisor_show_profile", {})

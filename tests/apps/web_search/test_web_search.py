@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from mmtsb_env.apps.web_search.data import MAX_RESULTS, corpus
-from mmtsb_env.tools import invoke
+from mmtsb_env.tools.calling import invoke
 from mmtsb_env.world import World
 from mmtsb_env.world.base import base_world
 

@@ -1,3 +1,9 @@
-"""Splitwise tools, one module per area (registered in this order)."""
+"""Splitwise tools: the account tools (shared by the online apps, :mod:`mmtsb_env.apps._accounts`),
+then one module per area (registered in this order)."""
 
-from . import groups, ledger  # noqa: F401
+from ..._accounts import define_account_tools
+from ..tables import APP
+
+define_account_tools(APP)
+
+from . import groups, ledger  # noqa: E402,F401

@@ -1,3 +1,9 @@
-"""Spotify tools, one module per area (registered in this order)."""
+"""Spotify tools: the account tools (shared by the online apps, :mod:`mmtsb_env.apps._accounts`),
+then one module per area (registered in this order)."""
 
-from . import catalog, library, playlists, player, premium  # noqa: F401
+from ..._accounts import define_account_tools
+from ..tables import APP
+
+define_account_tools(APP)
+
+from . import catalog, library, playlists, player, premium  # noqa: E402,F401

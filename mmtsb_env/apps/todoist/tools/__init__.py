@@ -1,3 +1,9 @@
-"""Todoist tools, one module per area (registered in this order)."""
+"""Todoist tools: the account tools (shared by the online apps, :mod:`mmtsb_env.apps._accounts`),
+then one module per area (registered in this order)."""
 
-from . import projects, comments, tasks  # noqa: F401
+from ..._accounts import define_account_tools
+from ..tables import APP
+
+define_account_tools(APP)
+
+from . import projects, comments, tasks  # noqa: E402,F401
