@@ -186,10 +186,9 @@ def evaluate(
              "or --stand-in-images to run with labelled placeholders")
     llm_backend = _judge_backend(judge_backend) if judge == "llm" else None
 
-    from mmtsb_env.evaluation import (
-        LLMJudge, compute_metrics, episode_json, evidence_from_record, write_report,
-    )
+    from mmtsb_env.evaluation import LLMJudge, compute_metrics, evidence_from_record
     from mmtsb_env.evaluation.legend import METRIC_LEGEND
+    from mmtsb_env.evaluation.report import episode_json, write_report
     from mmtsb_env.llm.base import BackendError
     from mmtsb_env.provenance import run_metadata
     from mmtsb_env.runner import reads_images, run_suite

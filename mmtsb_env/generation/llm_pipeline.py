@@ -239,7 +239,7 @@ class LLMPipeline:
         facts = unique([str(f) for r in rounds for f in (r.get("facts") or [])])
         blob = norm(json.dumps([im.facts() for im in b.imgs], default=str))
         tools = unique([st["name"] for r in clean for st in r.get("solution", []) if isinstance(st, dict) and "name" in st])
-        from ..tools.registry import REGISTRY
+        from ..tools.catalog import REGISTRY
 
         bad = [t for t in tools if t not in REGISTRY]
         if bad:

@@ -711,7 +711,7 @@ def resolve_tool_name(name: str) -> str | None:
 
 def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], expected: list[dict[str, Any]],
              report: ImportReport) -> list[str]:
-    from ..tools.registry import REGISTRY
+    from ..tools.catalog import REGISTRY
 
     apps: set[str] = {"supervisor"}
     tools = (data.get("metadata") or {}).get("expected_tools") or []

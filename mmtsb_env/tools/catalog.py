@@ -13,8 +13,8 @@ registration order.
 
 >>> get_tool("spotify_next_song").app
 'spotify'
->>> [t.name for t in tools_in("mini")][:2]
-['alarms', 'amazon_shop']
+>>> [t.name for t in tools_in("full")][:2]
+['alarms_show_alarms', 'alarms_create_alarm']
 """
 
 from __future__ import annotations

@@ -169,3 +169,18 @@ def test_descriptions_document_actions_and_parameters() -> None:
     schema = tool.schema["function"]["parameters"]
     assert schema["required"] == ["action"]
     assert schema["properties"]["action"]["enum"] == ["create", "show", "update", "delete"]
+
+
+def test_the_catalogue_is_complete_for_every_thread_that_loads_it_first():
+    """Threads importing the catalogue at once all see every tool (Python's import lock makes the
+    others wait until the first has imported every tool module): no half-filled registry."""
+    import subprocess
+    import sys
+
+    code = ("import threading\nseen = []\n"
+            "def look():\n    from mmtsb_env.tools.catalog import tools_in\n    seen.append(len(tools_in('full')))\n"
+            "threads = [threading.Thread(target=look) for _ in range(8)]\n"
+            "[t.start() for t in threads]; [t.join() for t in threads]\nprint(sorted(set(seen)), len(seen))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[-2] == f"[{len(tools_in('full'))}] 8"
