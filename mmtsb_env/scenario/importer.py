@@ -719,9 +719,14 @@ def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], ex
     for name in tools:
         ours = resolve_tool_name(name)
         if ours is not None:
-            apps.add(REGISTRY.get(ours).app)
+            spec = REGISTRY.get(ours)
+            apps.add(spec.app)
             if ours != name:
                 report.converted.append(f"metadata.expected_tools: {name!r} -> {ours!r}")
+            if "file_system" not in apps and any(p.name == "file_system_access_token" and p.required for p in spec.params):
+                # it moves files to or from the owner's file_system app, which must then be reachable too
+                apps.add("file_system")
+                report.converted.append(f"metadata.expected_tools: {ours!r} works on the owner's files; the file_system app is offered")
             continue
         guess = next((a for a in ("simple_note", "todoist", "gmail", "calendar", "reminder", "amazon", "spotify", "venmo", "splitwise",
                                   "file_system", "contacts", "messages", "alarms") if a.split("_")[-1] in name), None)
