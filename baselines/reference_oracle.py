@@ -32,6 +32,10 @@ PRODUCED_BY = {
     ("splitwise.group_members", "create"): "splitwise_create_group (member_emails) or splitwise_add_member_to_group",
     ("splitwise.expense_shares", "create"): "splitwise_record_expense (debtor_emails, debt_amounts)",
     ("amazon.order_items", "create"): "amazon_add_product_to_cart then amazon_place_order",
+    ("gmail.global_email_threads", "create"): "gmail_send_email (a new thread's record)",
+    ("gmail.global_email_threads", "update"): "gmail_reply_to_email (the thread's record gains the reply)",
+    ("gmail.user_email_threads", "create"): "gmail_send_email (the records of the sender's and each recipient's mailbox)",
+    ("gmail.user_email_threads", "update"): "gmail_reply_to_email (each participant's record gains the reply)",
 }
 # Create order: a row is created after the rows it refers to.
 ORDER = ("todoist.labels", "todoist.projects", "todoist.tasks", "todoist.sub_tasks", "todoist.task_comments",
@@ -347,6 +351,12 @@ def _email(p: _Planner, c: ExpectedChange, done: set) -> str | None:
     recipients = [p.email_of(u) for u in row.get("recipient_ids") or []]
     if not recipients or None in recipients:
         return f"recipient ids {row.get('recipient_ids')} have no gmail address"
+    original = p.row("gmail.emails", row.get("response_to_email_id")) if row.get("response_to_email_id") is not None else None
+    if original is not None and original.get("email_thread_id") is not None and p.owner in (original.get("recipient_ids") or []):
+        # a reply to an email the owner received: in its thread, to the given recipients
+        p.call("gmail_reply_to_email", {"email_thread_id": original["email_thread_id"], "email_id": original["id"],
+                                        "body": row.get("body") or "", "email_addresses": recipients})
+        return None
     p.call("gmail_send_email", {"email_addresses": recipients, "subject": row.get("subject") or "", "body": row.get("body") or ""})
     return None
 

@@ -485,15 +485,73 @@ def _entities(data: dict[str, Any], owner: int, report: ImportReport, world_seed
     # the owner: their account in every online app, logged in, with the reference's email
     email = data.get("device_state_id")
     if email:
+        name = _owner_name(data, str(email))
         for app in ONLINE_APPS:
             table = f"{app}.users"
             if table in TABLES and not any(r.get("id") == owner for r in out.get(table, [])):
-                out.setdefault(table, []).append({"id": owner, "email": email})
+                out.setdefault(table, []).append({"id": owner, "email": email, **name})
+        if name:
+            report.converted.append(f"owner's name {name['first_name']} {name['last_name']!s} (as the scenario's rows name {email!r})")
         out.setdefault("supervisor.profiles", []).append({"id": owner, "email": email})
-        report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table (names stay the base world's)")
+        report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table"
+                                + ("" if name else " (names stay the base world's)"))
     out.setdefault("device.app_sessions", []).extend({"app": app, "user_id": owner, "logged_in": True} for app in ONLINE_APPS)
     _owner_essentials(out, owner, base_world(world_seed), report)
     return out
+
+
+def _owner_name(data: dict[str, Any], email: str) -> dict[str, str]:
+    """The owner's first and last name where the scenario's rows give it: a list of addresses with a
+    parallel list of names (``sender_email_addresses``/``sender_names``) that holds the owner's
+    address. Empty when no row does (the base world's name stays)."""
+    rows = [r for rows in (data.get("appworld_entities") or {}).values() for r in rows or [] if isinstance(r, dict)]
+    rows += [spec.get("entity_data") or spec.get("expected_fields") or {} for spec in data.get("entity_diff_specs") or []]
+    for row in rows:
+        for col, addresses in row.items():
+            names = row.get(col.replace("_email_addresses", "_names")) if col.endswith("_email_addresses") else None
+            if isinstance(addresses, list) and isinstance(names, list) and len(names) == len(addresses) and email in addresses:
+                first, _, last = str(names[addresses.index(email)]).strip().partition(" ")
+                if first:
+                    return {"first_name": first, "last_name": last}
+    return {}
+
+
+def _thread_states(entities: dict[str, list[dict[str, Any]]], report: ImportReport, world_seed: int) -> None:
+    """Staged thread records say which emails a thread holds and how each person's mailbox shows it;
+    here emails carry their thread (``email_thread_id``) and mailbox states live in our state tables
+    (read emails, label and flags), so the records our gmail derives equal the staged ones."""
+    from ..world.base import base_world
+
+    threads = entities.get("gmail.global_email_threads", [])
+    records = entities.get("gmail.user_email_threads", [])
+    if not threads and not records:
+        return
+    base = base_world(world_seed).layer.tables
+    emails = {r.get("id"): r for r in entities.get("gmail.emails", [])}
+
+    def fresh(table: str) -> int:
+        keys = [k for k in base.get(table, {}) if isinstance(k, int)] + [r["id"] for r in entities.get(table, []) if isinstance(r.get("id"), int)]
+        return max(keys, default=0) + 1
+
+    for thread in threads:
+        for eid in thread.get("email_ids") or []:
+            if eid in emails:
+                emails[eid]["email_thread_id"] = thread["id"]
+    for record in records:
+        uid, tid = record.get("user_id"), record.get("global_email_thread_id")
+        if record.get("read"):
+            for eid in record.get("email_ids") or []:
+                if uid in (emails.get(eid) or {}).get("recipient_ids", []):
+                    entities.setdefault("gmail.email_states", []).append(
+                        {"id": fresh("gmail.email_states"), "user_id": uid, "email_id": eid, "read": True})
+        flags = {k: record[k] for k in ("starred", "archived", "spam", "snoozed_until") if record.get(k)}
+        if record.get("label") not in (None, "", "INBOX", "SENT"):
+            flags["label"] = record["label"]
+        if flags:
+            entities.setdefault("gmail.thread_states", []).append(
+                {"id": fresh("gmail.thread_states"), "user_id": uid, "email_thread_id": tid, **flags})
+    report.converted.append(f"gmail thread records: {len(threads)} thread(s) give their emails' email_thread_id; "
+                            f"{len(records)} mailbox record(s) give read states and flags")
 
 
 def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: Any, report: ImportReport) -> None:
@@ -846,6 +904,7 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
     entities = _entities(data, owner, report, world_seed)
     expected = _expected(data, report, entities, world_seed)
     _renumber_collisions(entities, expected, owner, report, world_seed)
+    _thread_states(entities, report, world_seed)
     if not expected:
         report.add("missing", "expected_changes", "no expected change could be converted")
     domains = _domains(data, entities, expected, report)

@@ -81,9 +81,22 @@ def test_a_tool_that_works_on_the_owners_files_brings_the_file_system_app():
     assert any("gmail_upload_attachments_to_draft" in line and "file_system" in line for line in report.converted)
 
 
+def test_the_gmail_thread_records_are_kept_and_reached(suite):
+    """0592 (a new thread) and 0723 (a reply in a staged thread) expect the reference's thread records;
+    they are imported, scored in their own groups and met by the records our send/reply tools write."""
+    picked = [s for s in suite if any(c.table.startswith("gmail.") and "thread" in c.table for c in s.expected_changes)]
+    assert sorted(s.id for s in picked) == ["reference/ui/scenario_0592", "reference/ui/scenario_0723"]
+    records = run_suite(picked, lambda: make_agent("reference-oracle", scenarios=picked), env_kwargs={"stand_in_images": True})
+    for r in records:
+        groups = {(g["table"], g["operation"]): g for g in r.entity["groups"]}
+        threads = {k: g for k, g in groups.items() if "thread" in k[0]}
+        assert threads and all(g["precision"] == g["recall"] == 1.0 for g in threads.values()), (r.scenario_id, threads)
+        assert r.entity_f1 == 1.0
+
+
 def test_every_table_operation_pair_of_the_official_files_has_a_recipe_or_a_producer(suite):
     pairs = {(c.table, c.operation) for s in suite for c in s.expected_changes}
-    assert len(pairs) == 40
+    assert len(pairs) == 43
     assert pairs - set(RECIPES) - set(PRODUCED_BY) == set()
 
 
