@@ -94,6 +94,20 @@ def test_the_gmail_thread_records_are_kept_and_reached(suite):
         assert r.entity_f1 == 1.0
 
 
+def test_in_two_ui_round_files_each_change_follows_the_choice_of_the_round_that_names_it(suite):
+    """0094: round 1 asks to add the cheaper toy to the cart, round 2 to text Marcus about the pricier
+    gift. Each change is made after its own round's choice, so every choice is acted on."""
+    two = [s for s in suite if sum(1 for r in s.rounds if r.ui) >= 2]
+    assert len(two) == 5
+    records = run_suite(two, lambda: make_agent("reference-oracle", scenarios=two), env_kwargs={"stand_in_images": True})
+    for r in records:
+        acted = next(c for c in r.verdict["criteria"] if c["criterion"] == "ui_choice_acted_on")
+        assert acted["pass"], (r.scenario_id, acted)
+    r0094 = next(r for r in records if r.scenario_id == "reference/ui/scenario_0094")
+    writes = [(c["round_index"], c["name"]) for c in r0094.calls if c["seat"] == "assistant" and c["wrote"]]
+    assert writes == [(0, "amazon_add_product_to_cart"), (1, "messages_send_text_message")]
+
+
 def test_every_table_operation_pair_of_the_official_files_has_a_recipe_or_a_producer(suite):
     pairs = {(c.table, c.operation) for s in suite for c in s.expected_changes}
     assert len(pairs) == 43
