@@ -650,8 +650,9 @@ def _named_options(scenario: Scenario, needle: str) -> list[str]:
 
 def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterable[Any] | None = None) -> list[dict[str, Any]]:
     """The screen the oracle shows in a UI round: the options the round's decision needs (the
-    named one among the staged rows like it; the products with their prices; a Confirm and a
-    Cancel button), shown to the user,
+    named one among the staged rows like it; the products with their prices; the several named
+    options as one multiple-choice field with a Submit button; a Confirm and a Cancel button),
+    shown to the user,
     then a line asking them to choose. The user's choice (private to it) is then made on it."""
     rule = next(k for k in ui.pick if k != "action") if ui.pick else None
     components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
@@ -659,6 +660,13 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterabl
     if rule == "approve":
         components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
         rows = ["confirm", "cancel"]
+    elif rule == "labels_contain":  # several at once: a multiple-choice field of the named options and a submit button
+        names = [str(n) for n in ui.pick[rule]]
+        components.append({"id": "options", "component": {"MultipleChoice": {
+            "selections": {"path": "/choice/selected"}, "maxAllowedSelections": len(names),
+            "options": [{"label": {"literalString": n}, "value": f"o{i}"} for i, n in enumerate(names)]}}})
+        components += _button("submit", "Submit", "submit", {})
+        rows = ["options", "submit"]
     else:
         options = ([(name, "") for name in _named_options(scenario, str(ui.pick["label_contains"]))] if rule == "label_contains"
                    else _priced_options(scenario, world, product_ids))

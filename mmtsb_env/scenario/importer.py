@@ -239,13 +239,26 @@ _UI_BY_CONTENT = re.compile(r"\b(?:higher|highest|lower|lowest|more|most|less|le
 _NAME = re.compile(r"\b[A-Z][\w.&-]*(?:\s+(?:[A-Z0-9][\w.&-]*|of|and|-))*(?<![\s-])")
 
 
+def _named_in_aside(aside: str) -> list[str]:
+    """The options an aside lists by name, one per item: "(AKP at 49.4%, AAP at 54%, and Lib Dems at
+    47%)" -> AKP, AAP, Lib Dems; the item's first name (what it is compared with, "over Levitra", is not one)."""
+    out = []
+    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", aside):
+        item = re.split(r"\s+(?:over|than|instead of|rather than|vs\.?)\s+", item, maxsplit=1)[0]
+        names = [n for n in _NAME.findall(item) if n not in ("I",)]
+        if names and names[0] not in out:
+            out.append(names[0])
+    return out
+
+
 def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
     """The UI decision a choice-point sentence states (``{"pick": {...}}``), or ``(None, why not)``.
 
     The user picks by its own words only: a quoted or named option (``label_contains``), "the X
     one" (``label_contains`` X), the cheaper/more expensive of the shown prices, or approval of
-    the screen shown (``approve``). A choice by what the images show ("the highest-rated", "the
-    pink ones") or of several options at once stays prose.
+    the screen shown (``approve``), several options at once that an aside names (``labels_contain``:
+    "select the parties over 45% (AKP, AAP and Lib Dems)"). A choice by what the images show ("the
+    highest-rated", "the pink ones") stays prose.
     """
     clause = _UI_LEAD.sub("", sentence.strip(), count=1)
     clause = re.sub(r"\s*\(?(?:via|using|with)\s+`ui_user_interact`\)?\.?$", "", clause).strip().rstrip(".")
@@ -260,7 +273,10 @@ def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
     bracketed = " ".join(re.findall(r"\(([^)]*)\)", target))
     outside = re.sub(r"\([^)]*\)|'[^']+'|\"[^\"]+\"", " ", target)  # the target's own words, asides and quotes apart
     if _UI_SEVERAL.search(outside):
-        return None, "a choice of several options at once (one UI decision picks one)"
+        several = _named_in_aside(bracketed)
+        if len(several) >= 2:  # "select the cars parked indoors (the Model Y and Mercedes-Benz EQS)"
+            return {"pick": {"labels_contain": several}}, ""
+        return None, "a choice of several options at once that names no options (by what the images or data show)"
     if _UI_CHEAPEST.search(outside):
         return {"pick": {"cheapest": True}}, ""
     if _UI_DEAREST.search(outside):

@@ -98,7 +98,7 @@ def test_in_two_ui_round_files_each_change_follows_the_choice_of_the_round_that_
     """0094: round 1 asks to add the cheaper toy to the cart, round 2 to text Marcus about the pricier
     gift. Each change is made after its own round's choice, so every choice is acted on."""
     two = [s for s in suite if sum(1 for r in s.rounds if r.ui) >= 2]
-    assert len(two) == 5
+    assert len(two) == 6  # 0090 became one: its two choices of several parties/groups are playable
     records = run_suite(two, lambda: make_agent("reference-oracle", scenarios=two), env_kwargs={"stand_in_images": True})
     for r in records:
         acted = next(c for c in r.verdict["criteria"] if c["criterion"] == "ui_choice_acted_on")
