@@ -540,10 +540,10 @@ def _thread_states(entities: dict[str, list[dict[str, Any]]], report: ImportRepo
 
     threads = entities.get("gmail.global_email_threads", [])
     records = entities.get("gmail.user_email_threads", [])
-    if not threads and not records:
+    emails = {r.get("id"): r for r in entities.get("gmail.emails", [])}
+    if not threads and not records and not emails:
         return
     base = base_world(world_seed).layer.tables
-    emails = {r.get("id"): r for r in entities.get("gmail.emails", [])}
 
     def fresh(table: str) -> int:
         keys = [k for k in base.get(table, {}) if isinstance(k, int)] + [r["id"] for r in entities.get(table, []) if isinstance(r.get("id"), int)]
@@ -553,6 +553,20 @@ def _thread_states(entities: dict[str, list[dict[str, Any]]], report: ImportRepo
         for eid in thread.get("email_ids") or []:
             if eid in emails:
                 emails[eid]["email_thread_id"] = thread["id"]
+    # an email no staged thread lists joins the thread of the email it answers, else starts its own
+    top = max([k for k in base.get("gmail.global_email_threads", {}) if isinstance(k, int)]
+              + [t["id"] for t in threads if isinstance(t.get("id"), int)], default=0)
+    alone = 0
+    for email in sorted(emails.values(), key=lambda e: (str(e.get("created_at") or ""), e.get("id") or 0)):
+        if email.get("email_thread_id") is None:
+            answered = emails.get(email.get("response_to_email_id")) or {}
+            if answered.get("email_thread_id") is None:
+                top, alone = top + 1, alone + 1
+            email["email_thread_id"] = answered.get("email_thread_id") or top
+    if alone:
+        report.converted.append(f"gmail.emails: {alone} thread(s) started for staged emails no staged thread lists")
+    if not threads and not records:
+        return
     for record in records:
         uid, tid = record.get("user_id"), record.get("global_email_thread_id")
         if record.get("read"):

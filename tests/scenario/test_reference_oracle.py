@@ -126,3 +126,22 @@ def test_eval_runs_the_reference_oracle_by_name(tmp_path, suite):
     assert episode["entity_f1"] == 1.0 and episode["agent"] == "reference-oracle"
     names = {c["name"] for c in episode["calls"]}
     assert {"splitwise_create_group", "splitwise_record_expense"} <= names
+
+
+def test_staged_emails_without_a_thread_get_one_and_a_reply_joins_its_email(tmp_path):
+    """A file that stages emails but no thread records (any of the 308 may): each email that answers
+    none starts a thread of its own, an answer joins its email's thread, so the mailbox shows them
+    and a reply lands in the right thread."""
+    data = json.loads((OFFICIAL / "ui" / "scenario_0723.json").read_text())
+    ents = data["appworld_entities"]
+    ents.pop("gmail.global_email_threads"), ents.pop("gmail.user_email_threads")
+    first = ents["gmail.emails"][0]
+    ents["gmail.emails"] += [{**first, "id": 5102, "response_to_email_id": 5100, "created_at": "2026-04-16T11:00:00"},
+                             {**first, "id": 5103, "subject": "Other", "created_at": "2026-04-16T12:00:00"}]
+    data["entity_diff_specs"] = [x for x in data["entity_diff_specs"] if "thread" not in x["table"]]
+    path = tmp_path / "scenario_9723.json"
+    path.write_text(json.dumps(data))
+    s, report = import_reference(path)
+    threads = {e["id"]: e["email_thread_id"] for e in s.initial_entities["gmail.emails"]}
+    assert threads[5100] == threads[5102] != threads[5103] and None not in threads.values()
+    assert any("2 thread(s) started" in line for line in report.converted)
