@@ -771,3 +771,18 @@ def test_thread_records_follow_every_mailbox_change(call, world):
     assert others and all(world.first(USER_THREADS, user_id=u, global_email_thread_id=tid)["label"] == "INBOX" for u in others)
     call("gmail_delete_thread", email_thread_id=tid)
     assert mine() is None and world.get(GLOBAL_THREADS, tid) is not None  # the others still hold it
+
+
+def test_the_thread_records_are_never_expected_changes_of_a_generated_task(call, world):
+    """The generator expects what the task does, not the records gmail derives from it (their
+    creates, updates and deletes are exempt bookkeeping): sending, then deleting a thread."""
+    from mmtsb_env.generation.dryrun import expected_changes
+
+    friend = world.get(USERS, 4)
+    out = call("gmail_send_email", email_addresses=[friend["email"]], subject="Plans", body="Dinner on Friday?")
+    assert {(e["operation"], e["table"]) for e in expected_changes(world)} == {("create", EMAILS)}
+    base_thread = next(r["global_email_thread_id"] for r in world.rows(USER_THREADS)
+                       if r["user_id"] == world.user_id and r["global_email_thread_id"] != out["email_thread_id"])
+    call("gmail_delete_thread", email_thread_id=base_thread)
+    assert USER_THREADS in world.diff() and world.diff()[USER_THREADS].deleted
+    assert not any("thread" in e["table"] and e["table"] != THREAD_STATES for e in expected_changes(world))
