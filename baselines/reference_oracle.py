@@ -32,6 +32,10 @@ PRODUCED_BY = {
     ("splitwise.group_members", "create"): "splitwise_create_group (member_emails) or splitwise_add_member_to_group",
     ("splitwise.expense_shares", "create"): "splitwise_record_expense (debtor_emails, debt_amounts)",
     ("amazon.order_items", "create"): "amazon_add_product_to_cart then amazon_place_order",
+    ("gmail.global_email_threads", "create"): "gmail_send_email (a new thread's record)",
+    ("gmail.global_email_threads", "update"): "gmail_reply_to_email (the thread's record gains the reply)",
+    ("gmail.user_email_threads", "create"): "gmail_send_email (the records of the sender's and each recipient's mailbox)",
+    ("gmail.user_email_threads", "update"): "gmail_reply_to_email (each participant's record gains the reply)",
 }
 # Create order: a row is created after the rows it refers to.
 ORDER = ("todoist.labels", "todoist.projects", "todoist.tasks", "todoist.sub_tasks", "todoist.task_comments",
@@ -51,6 +55,8 @@ class Plan:
 
     steps: list[dict[str, Any]]
     unmapped: list[str]
+    # the steps each expected change took, in plan order (a slice of ``steps``; PRODUCED_BY rows take none)
+    chunks: list[tuple[ExpectedChange, list[dict[str, Any]]]] = dataclasses.field(default_factory=list)
 
 
 def _given(row: dict[str, Any], *cols: str, **renames: str) -> dict[str, Any]:
@@ -66,6 +72,7 @@ class _Planner:
         self.reachable = set(reachable) if reachable is not None else None
         self.steps: list[dict[str, Any]] = []
         self.unmapped: list[str] = []
+        self.chunks: list[tuple[ExpectedChange, list[dict[str, Any]]]] = []
         self.created: dict[str, list[str]] = {}  # table -> labels of the create calls, in order
         self._label = 0
         creates = [c for c in scenario.expected_changes if c.operation == "create"]
@@ -172,7 +179,7 @@ class _Planner:
         for c in changes:
             if c.operation == "delete":
                 self.dispatch(c, done)
-        return Plan(self.steps, self.unmapped)
+        return Plan(self.steps, self.unmapped, self.chunks)
 
     def dispatch(self, change: ExpectedChange, done: set[int]) -> None:
         pair = (change.table, change.operation)
@@ -190,6 +197,8 @@ class _Planner:
             problem = f"needs {', '.join(beyond)}, which this scenario's apps do not offer"
         if problem:
             self.unmapped.append(f"{change.operation} {change.table}: {problem}")
+        if len(self.steps) > start:
+            self.chunks.append((change, self.steps[start:]))
 
 
 Recipe = Callable[[_Planner, ExpectedChange, set], "str | None"]
@@ -347,14 +356,18 @@ def _email(p: _Planner, c: ExpectedChange, done: set) -> str | None:
     recipients = [p.email_of(u) for u in row.get("recipient_ids") or []]
     if not recipients or None in recipients:
         return f"recipient ids {row.get('recipient_ids')} have no gmail address"
+    original = p.row("gmail.emails", row.get("response_to_email_id")) if row.get("response_to_email_id") is not None else None
+    if original is not None and original.get("email_thread_id") is not None and p.owner in (original.get("recipient_ids") or []):
+        # a reply to an email the owner received: in its thread, to the given recipients
+        p.call("gmail_reply_to_email", {"email_thread_id": original["email_thread_id"], "email_id": original["id"],
+                                        "body": row.get("body") or "", "email_addresses": recipients})
+        return None
     p.call("gmail_send_email", {"email_addresses": recipients, "subject": row.get("subject") or "", "body": row.get("body") or ""})
     return None
 
 
 def _contact(p: _Planner, c: ExpectedChange, done: set) -> str | None:
     row = c.row or {}
-    if not row.get("email"):
-        return "a contact without an email: our contacts_add_contact requires one, the reference's does not"
     args = {"first_name": row.get("first_name") or "", "last_name": row.get("last_name") or "", "email": row.get("email") or "",
             **_given(row, "phone_number", "relationships", "birthday", "home_address", "work_address")}
     p.call("contacts_add_contact", args)
@@ -504,7 +517,7 @@ def _comment(p: _Planner, c: ExpectedChange, done: set) -> str | None:
     doomed = {x.key for x in p.scenario.expected_changes if (x.table, x.operation) == ("todoist.projects", "delete")}
     if task is not None and task.get("project_id") in doomed:
         return (f"a comment on task {task['id']} of project {task['project_id']}, which the task also deletes: our "
-                "todoist_delete_project deletes a project's tasks with their comments, the reference keeps the comment")
+                "todoist_delete_project deletes a project's tasks with their comments, the file expects the comment to remain")
     p.call("todoist_post_task_comment", {"task_id": p.ref("todoist.tasks", row.get("task_id")), "content": row.get("content") or ""})
     return None
 
@@ -637,8 +650,9 @@ def _named_options(scenario: Scenario, needle: str) -> list[str]:
 
 def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterable[Any] | None = None) -> list[dict[str, Any]]:
     """The screen the oracle shows in a UI round: the options the round's decision needs (the
-    named one among the staged rows like it; the products with their prices; a Confirm and a
-    Cancel button), shown to the user,
+    named one among the staged rows like it; the products with their prices; the several named
+    options as one multiple-choice field with a Submit button; a Confirm and a Cancel button),
+    shown to the user,
     then a line asking them to choose. The user's choice (private to it) is then made on it."""
     rule = next(k for k in ui.pick if k != "action") if ui.pick else None
     components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
@@ -646,6 +660,13 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterabl
     if rule == "approve":
         components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
         rows = ["confirm", "cancel"]
+    elif rule == "labels_contain":  # several at once: a multiple-choice field of the named options and a submit button
+        names = [str(n) for n in ui.pick[rule]]
+        components.append({"id": "options", "component": {"MultipleChoice": {
+            "selections": {"path": "/choice/selected"}, "maxAllowedSelections": len(names),
+            "options": [{"label": {"literalString": n}, "value": f"o{i}"} for i, n in enumerate(names)]}}})
+        components += _button("submit", "Submit", "submit", {})
+        rows = ["options", "submit"]
     else:
         options = ([(name, "") for name in _named_options(scenario, str(ui.pick["label_contains"]))] if rule == "label_contains"
                    else _priced_options(scenario, world, product_ids))
@@ -674,6 +695,45 @@ def _cart_adds_by_price_round(scenario: Scenario, steps: list[dict[str, Any]]) -
     return dict(zip(priced, adds))
 
 
+# Words a round's text uses for a change of a table (by table, else by app): a change goes to the UI
+# round whose query or instructions name it.
+CHANGE_WORDS = {
+    "amazon.cart_entries": ("cart",), "amazon.orders": ("order", "buy", "purchase"), "amazon.order_items": ("order", "buy", "purchase"),
+    "amazon.wish_list_entries": ("wish list", "wishlist"), "phone.global_text_messages": ("text",),
+    "phone.user_text_messages": ("text",), "phone.contacts": ("contact",), "gmail.emails": ("email", "reply"),
+    "gmail.drafts": ("draft",), "gmail.attachments": ("attach",), "calendar.events": ("event", "calendar", "meeting"),
+    "todoist": ("task", "todoist"), "simple_note": ("note",), "spotify": ("playlist", "track", "song", "album"),
+    "reminder": ("remind",), "splitwise": ("splitwise", "expense", "split"), "venmo": ("venmo",), "file_system": ("file", "folder"),
+}
+
+
+def _names_change(text: str, table: str) -> bool:
+    words = CHANGE_WORDS.get(table) or CHANGE_WORDS.get(table.split(".")[0], ())
+    return any(re.search(rf"\b{re.escape(w)}(s|es|ed|ing)?\b", text, re.I) for w in words)
+
+
+def _route_to_ui_rounds(scenario: Scenario, plan: Plan, skip: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """Round index -> the plan's steps made in that round, for a scenario with two or more UI rounds:
+    each change goes to the last UI round whose query or instructions name it ("add the cheaper one
+    to your cart", "once the text message is sent"), else to the first UI round, and never before a
+    change whose result it uses. ``skip``: steps placed elsewhere (the price choices' cart adds)."""
+    ui_rounds = [k for k, r in enumerate(scenario.rounds) if r.ui]
+    texts = {k: f"{scenario.rounds[k].query} {scenario.rounds[k].instructions}" for k in ui_rounds}
+    out: dict[int, list[dict[str, Any]]] = {}
+    round_of_label: dict[str, int] = {}
+    for change, steps in plan.chunks:
+        steps = [st for st in steps if not any(st is x for x in skip)]
+        named = [k for k in ui_rounds if _names_change(texts[k], change.table)]
+        k = named[-1] if named else ui_rounds[0]
+        used = re.findall(r"'\$ref': '(r\d+)\.", repr([st.get("arguments") for st in steps]))
+        k = max([k, *(round_of_label.get(label, k) for label in used)])
+        for st in steps:
+            if st.get("save_as"):
+                round_of_label[st["save_as"]] = k
+        out.setdefault(k, []).extend(steps)
+    return out
+
+
 class ReferenceOracleAgent(OracleAgent):
     """The perfect agent for scenarios with expected changes but no solutions (imported reference
     scenarios): one round makes every expected change through the tools (:func:`plan_reference_calls`),
@@ -681,7 +741,8 @@ class ReferenceOracleAgent(OracleAgent):
     options it needs (:func:`ui_round_steps`) and lets the user choose on it; the changes are made
     in the first such round, after the choice (round 1 when there is none), since the reference
     does not say which round makes which change -- except the cart adds of several price choices,
-    one after each (:func:`_cart_adds_by_price_round`). Scenarios that have solutions are played as written.
+    one after each (:func:`_cart_adds_by_price_round`), and, with two or more UI rounds, changes
+    the text of a later UI round names (:func:`_route_to_ui_rounds`). Scenarios that have solutions are played as written.
 
     ``unmapped[scenario_id]`` lists the expected changes no recipe could produce.
     """
@@ -701,10 +762,13 @@ class ReferenceOracleAgent(OracleAgent):
                 first = next((k for k, r in enumerate(s.rounds) if s.ui and r.ui), 0)
                 own = _cart_adds_by_price_round(s, plan.steps)
                 rest = [st for st in plan.steps if not any(st is x for x in own.values())]
+                made = {first: rest}
+                if s.ui and sum(1 for r in s.rounds if r.ui) >= 2:
+                    made = _route_to_ui_rounds(s, plan, list(own.values()))
                 rounds = [dataclasses.replace(r, solution=tuple(
                               (ui_round_steps(s, r.ui, world, [own[k]["arguments"]["product_id"]] if k in own else None)
                                if s.ui and r.ui else [])
-                              + (rest if k == first else []) + ([own[k]] if k in own else [])),
+                              + made.get(k, []) + ([own[k]] if k in own else [])),
                               answer=r.answer or self.ANSWER)
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))

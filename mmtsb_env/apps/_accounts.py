@@ -43,15 +43,9 @@ def logged_in_user(world: Any, app: str) -> dict[str, Any]:
     return user
 
 
-def define_accounts(app: str, *, extra_columns: dict[str, Any] | None = None,
-                    include: tuple[str, ...] | None = None) -> None:
+def define_accounts(app: str, *, extra_columns: dict[str, Any] | None = None) -> None:
     """Declare ``<app>.users``, populate it from the cast and register the ``login:<app>``
-    requirement (an app's ``tables.py``; its account tools: :func:`define_account_tools`).
-
-    ``include`` registers the account tools here too: only ``gmail/tables.py`` still does so
-    (its tables were being changed on another branch; the lead moves that call to
-    ``gmail/tools/`` after merging, then drops ``include``; see ``tests/apps/test_domain_folders.py``).
-    """
+    requirement (an app's ``tables.py``; its account tools: :func:`define_account_tools`)."""
     table = users_table(app)
     columns = {
         "id": None, "first_name": "", "last_name": "", "email": None, "phone_number": None,
@@ -77,9 +71,6 @@ def define_accounts(app: str, *, extra_columns: dict[str, Any] | None = None,
                 "last_logged_in": created,
             })
         b.add(SESSIONS, {"app": app, "user_id": b.supervisor.id, "logged_in": True})
-
-    if include is not None:
-        define_account_tools(app, include=include)
 
 
 def define_account_tools(

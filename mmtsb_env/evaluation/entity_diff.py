@@ -17,7 +17,7 @@ Definition (see ``docs/evaluation.md`` for worked examples):
 writing where nothing was asked costs score even when everything asked was done. Two refinements
 keep bookkeeping from counting: updates that change only a table's auto columns (timestamps such
 as ``last_logged_in``) are not changes at all, and changes matching an :class:`Exemption` (by
-default: app-created notifications, login sessions, verification codes) are listed in
+default: app-created notifications, login sessions, verification codes, gmail's thread records) are listed in
 ``EntityScore.exempted`` instead of being scored -- unless the scenario expects changes in that
 same (table, operation), in which case they are scored normally.
 
@@ -85,6 +85,8 @@ DEFAULT_EXEMPTIONS: tuple[Exemption, ...] = (
     Exemption("*.notifications", ("create",), why="apps notify people when a payment/expense/share happens"),
     Exemption("device.app_sessions", why="logging in to an app is procedure, not an outcome"),
     Exemption("device.verification_codes", ("create", "update"), why="codes are sent/used by account procedures"),
+    Exemption("gmail.global_email_threads", why="gmail's thread records follow its emails and mailbox states"),
+    Exemption("gmail.user_email_threads", why="gmail's thread records follow its emails and mailbox states"),
 )
 
 

@@ -239,13 +239,26 @@ _UI_BY_CONTENT = re.compile(r"\b(?:higher|highest|lower|lowest|more|most|less|le
 _NAME = re.compile(r"\b[A-Z][\w.&-]*(?:\s+(?:[A-Z0-9][\w.&-]*|of|and|-))*(?<![\s-])")
 
 
+def _named_in_aside(aside: str) -> list[str]:
+    """The options an aside lists by name, one per item: "(AKP at 49.4%, AAP at 54%, and Lib Dems at
+    47%)" -> AKP, AAP, Lib Dems; the item's first name (what it is compared with, "over Levitra", is not one)."""
+    out = []
+    for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", aside):
+        item = re.split(r"\s+(?:over|than|instead of|rather than|vs\.?)\s+", item, maxsplit=1)[0]
+        names = [n for n in _NAME.findall(item) if n not in ("I",)]
+        if names and names[0] not in out:
+            out.append(names[0])
+    return out
+
+
 def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
     """The UI decision a choice-point sentence states (``{"pick": {...}}``), or ``(None, why not)``.
 
     The user picks by its own words only: a quoted or named option (``label_contains``), "the X
     one" (``label_contains`` X), the cheaper/more expensive of the shown prices, or approval of
-    the screen shown (``approve``). A choice by what the images show ("the highest-rated", "the
-    pink ones") or of several options at once stays prose.
+    the screen shown (``approve``), several options at once that an aside names (``labels_contain``:
+    "select the parties over 45% (AKP, AAP and Lib Dems)"). A choice by what the images show ("the
+    highest-rated", "the pink ones") stays prose.
     """
     clause = _UI_LEAD.sub("", sentence.strip(), count=1)
     clause = re.sub(r"\s*\(?(?:via|using|with)\s+`ui_user_interact`\)?\.?$", "", clause).strip().rstrip(".")
@@ -260,7 +273,10 @@ def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
     bracketed = " ".join(re.findall(r"\(([^)]*)\)", target))
     outside = re.sub(r"\([^)]*\)|'[^']+'|\"[^\"]+\"", " ", target)  # the target's own words, asides and quotes apart
     if _UI_SEVERAL.search(outside):
-        return None, "a choice of several options at once (one UI decision picks one)"
+        several = _named_in_aside(bracketed)
+        if len(several) >= 2:  # "select the cars parked indoors (the Model Y and Mercedes-Benz EQS)"
+            return {"pick": {"labels_contain": several}}, ""
+        return None, "a choice of several options at once that names no options (by what the images or data show)"
     if _UI_CHEAPEST.search(outside):
         return {"pick": {"cheapest": True}}, ""
     if _UI_DEAREST.search(outside):
@@ -485,15 +501,87 @@ def _entities(data: dict[str, Any], owner: int, report: ImportReport, world_seed
     # the owner: their account in every online app, logged in, with the reference's email
     email = data.get("device_state_id")
     if email:
+        name = _owner_name(data, str(email))
         for app in ONLINE_APPS:
             table = f"{app}.users"
             if table in TABLES and not any(r.get("id") == owner for r in out.get(table, [])):
-                out.setdefault(table, []).append({"id": owner, "email": email})
+                out.setdefault(table, []).append({"id": owner, "email": email, **name})
+        if name:
+            report.converted.append(f"owner's name {name['first_name']} {name['last_name']!s} (as the scenario's rows name {email!r})")
         out.setdefault("supervisor.profiles", []).append({"id": owner, "email": email})
-        report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table (names stay the base world's)")
+        report.converted.append(f"owner profile: user {owner} gets email {email!r} in every app's users table"
+                                + ("" if name else " (names stay the base world's)"))
     out.setdefault("device.app_sessions", []).extend({"app": app, "user_id": owner, "logged_in": True} for app in ONLINE_APPS)
     _owner_essentials(out, owner, base_world(world_seed), report)
     return out
+
+
+def _owner_name(data: dict[str, Any], email: str) -> dict[str, str]:
+    """The owner's first and last name where the scenario's rows give it: a list of addresses with a
+    parallel list of names (``sender_email_addresses``/``sender_names``) that holds the owner's
+    address. Empty when no row does (the base world's name stays)."""
+    rows = [r for rows in (data.get("appworld_entities") or {}).values() for r in rows or [] if isinstance(r, dict)]
+    rows += [spec.get("entity_data") or spec.get("expected_fields") or {} for spec in data.get("entity_diff_specs") or []]
+    for row in rows:
+        for col, addresses in row.items():
+            names = row.get(col.replace("_email_addresses", "_names")) if col.endswith("_email_addresses") else None
+            if isinstance(addresses, list) and isinstance(names, list) and len(names) == len(addresses) and email in addresses:
+                first, _, last = str(names[addresses.index(email)]).strip().partition(" ")
+                if first:
+                    return {"first_name": first, "last_name": last}
+    return {}
+
+
+def _thread_states(entities: dict[str, list[dict[str, Any]]], report: ImportReport, world_seed: int) -> None:
+    """Staged thread records say which emails a thread holds and how each person's mailbox shows it;
+    here emails carry their thread (``email_thread_id``) and mailbox states live in our state tables
+    (read emails, label and flags), so the records our gmail derives equal the staged ones."""
+    from ..world.base import base_world
+
+    threads = entities.get("gmail.global_email_threads", [])
+    records = entities.get("gmail.user_email_threads", [])
+    emails = {r.get("id"): r for r in entities.get("gmail.emails", [])}
+    if not threads and not records and not emails:
+        return
+    base = base_world(world_seed).layer.tables
+
+    def fresh(table: str) -> int:
+        keys = [k for k in base.get(table, {}) if isinstance(k, int)] + [r["id"] for r in entities.get(table, []) if isinstance(r.get("id"), int)]
+        return max(keys, default=0) + 1
+
+    for thread in threads:
+        for eid in thread.get("email_ids") or []:
+            if eid in emails:
+                emails[eid]["email_thread_id"] = thread["id"]
+    # an email no staged thread lists joins the thread of the email it answers, else starts its own
+    top = max([k for k in base.get("gmail.global_email_threads", {}) if isinstance(k, int)]
+              + [t["id"] for t in threads if isinstance(t.get("id"), int)], default=0)
+    alone = 0
+    for email in sorted(emails.values(), key=lambda e: (str(e.get("created_at") or ""), e.get("id") or 0)):
+        if email.get("email_thread_id") is None:
+            answered = emails.get(email.get("response_to_email_id")) or {}
+            if answered.get("email_thread_id") is None:
+                top, alone = top + 1, alone + 1
+            email["email_thread_id"] = answered.get("email_thread_id") or top
+    if alone:
+        report.converted.append(f"gmail.emails: {alone} thread(s) started for staged emails no staged thread lists")
+    if not threads and not records:
+        return
+    for record in records:
+        uid, tid = record.get("user_id"), record.get("global_email_thread_id")
+        if record.get("read"):
+            for eid in record.get("email_ids") or []:
+                if uid in (emails.get(eid) or {}).get("recipient_ids", []):
+                    entities.setdefault("gmail.email_states", []).append(
+                        {"id": fresh("gmail.email_states"), "user_id": uid, "email_id": eid, "read": True})
+        flags = {k: record[k] for k in ("starred", "archived", "spam", "snoozed_until") if record.get(k)}
+        if record.get("label") not in (None, "", "INBOX", "SENT"):
+            flags["label"] = record["label"]
+        if flags:
+            entities.setdefault("gmail.thread_states", []).append(
+                {"id": fresh("gmail.thread_states"), "user_id": uid, "email_thread_id": tid, **flags})
+    report.converted.append(f"gmail thread records: {len(threads)} thread(s) give their emails' email_thread_id; "
+                            f"{len(records)} mailbox record(s) give read states and flags")
 
 
 def _owner_essentials(out: dict[str, list[dict[str, Any]]], owner: int, base: Any, report: ImportReport) -> None:
@@ -718,9 +806,14 @@ def _domains(data: dict[str, Any], entities: dict[str, list[dict[str, Any]]], ex
     for name in tools:
         ours = resolve_tool_name(name)
         if ours is not None:
-            apps.add(REGISTRY.get(ours).app)
+            spec = REGISTRY.get(ours)
+            apps.add(spec.app)
             if ours != name:
                 report.converted.append(f"metadata.expected_tools: {name!r} -> {ours!r}")
+            if "file_system" not in apps and any(p.name == "file_system_access_token" and p.required for p in spec.params):
+                # it moves files to or from the owner's file_system app, which must then be reachable too
+                apps.add("file_system")
+                report.converted.append(f"metadata.expected_tools: {ours!r} works on the owner's files; the file_system app is offered")
             continue
         guess = next((a for a in ("simple_note", "todoist", "gmail", "calendar", "reminder", "amazon", "spotify", "venmo", "splitwise",
                                   "file_system", "contacts", "messages", "alarms") if a.split("_")[-1] in name), None)
@@ -840,6 +933,7 @@ def import_reference(path: str | Path, image_root: str | Path | None = None, *, 
     entities = _entities(data, owner, report, world_seed)
     expected = _expected(data, report, entities, world_seed)
     _renumber_collisions(entities, expected, owner, report, world_seed)
+    _thread_states(entities, report, world_seed)
     if not expected:
         report.add("missing", "expected_changes", "no expected change could be converted")
     domains = _domains(data, entities, expected, report)

@@ -47,7 +47,7 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
-UI_PICK_RULES = ("label_contains", "cheapest", "most_expensive", "approve")
+UI_PICK_RULES = ("label_contains", "labels_contain", "cheapest", "most_expensive", "approve")
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,9 @@ class UIDecision:
 
     Exactly one of ``choose`` (a fixed element: ``component_id``, optional ``surface_id``,
     ``action_name``, ``field_values``) or ``pick`` (a rule over the shown elements: one of
-    ``{"label_contains": text}``, ``{"cheapest": true}``, ``{"most_expensive": true}``,
+    ``{"label_contains": text}``, ``{"labels_contain": [text, ...]}`` -- every option holding one
+    of the texts, chosen at once (several options of a multiple-choice field, or checkboxes, then
+    the submit button) --, ``{"cheapest": true}``, ``{"most_expensive": true}``,
     ``{"approve": true}`` -- press the screen's one confirming button -- optionally with
     ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
     by field label (substring), component id or data path; ``expect`` lists texts the screen's
@@ -347,6 +349,10 @@ def _ui_decision(u: Any, path: str) -> UIDecision | None:
         if rules[0] == "label_contains":
             _need(isinstance(pick["label_contains"], str) and pick["label_contains"].strip() != "",
                   f"{path}.pick.label_contains", "must be a non-empty string")
+        elif rules[0] == "labels_contain":
+            texts = pick["labels_contain"]
+            _need(isinstance(texts, list) and len(texts) >= 2 and all(isinstance(t, str) and t.strip() for t in texts),
+                  f"{path}.pick.labels_contain", "must be a list of two or more non-empty strings")
         else:
             _need(pick[rules[0]] is True, f"{path}.pick.{rules[0]}", "must be true")
         _need(pick.get("action") is None or isinstance(pick["action"], str), f"{path}.pick.action", "must be a string")

@@ -148,6 +148,8 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     rule = next(k for k in pick if k != "action")
     wanted_action = pick.get("action")
     buttons = [e for e in elements if e["type"] == "Button"]
+    if rule == "labels_contain":
+        return _pick_several([str(t) for t in pick[rule]], elements, buttons, fields, wanted_action)
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
@@ -171,6 +173,31 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     return _args(button["action"], button, fields)
 
 
+def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: list[dict[str, Any]],
+                  fields: dict[str, Any], wanted_action: str | None) -> dict[str, Any] | None:
+    """Choose every option holding one of ``names`` at once -- the options of one multiple-choice
+    field (it must allow that many), else one checkbox per name (the others unticked) -- and press
+    the submit button. None unless each name is one option."""
+    def one(name: str, texts: list[tuple[Any, str]]) -> Any:
+        found = [item for item, text in texts if name.strip().lower() in text.lower()]
+        return found[0] if len(found) == 1 else None
+
+    for field_el in (e for e in elements if e["type"] == "MultipleChoice" and e.get("max_selections", 1) >= len(names)):
+        options = [(o["value"], f"{o['label']} {o['value']}") for o in field_el.get("options", [])]
+        values = [one(n, options) for n in names]
+        if None not in values and len(set(values)) == len(values):
+            chosen = {**fields, field_el["component_id"]: values}
+            button = _submit_button(buttons, wanted_action)
+            return _args(button["action"], button, chosen) if button is not None else _args("change", field_el, chosen)
+    boxes = [e for e in elements if e["type"] == "CheckBox"]
+    ticked = [one(n, [(b["component_id"], element_text(b)) for b in boxes]) for n in names]
+    button = _submit_button(buttons, wanted_action)
+    if None in ticked or len(set(ticked)) != len(ticked) or button is None:
+        return None
+    chosen = {**fields, **{b["component_id"]: b["component_id"] in ticked for b in boxes}}
+    return _args(button["action"], button, chosen)
+
+
 def confirm_step(elements: list[dict[str, Any]]) -> dict[str, Any] | None:
     """After the user already chose, a further screen (e.g. "Are you sure?") is confirmed."""
     button = _submit_button([e for e in elements if e["type"] == "Button"], None)
@@ -190,8 +217,9 @@ CANNOT_CHOOSE = "I can't make my choice on this screen: it does not offer the op
 def own_pick_name(decision: "UIDecision | None", own_words: str) -> bool:
     """Whether ``decision`` picks by a name the user said itself (in ``own_words``): only then may the
     user refuse a screen for not offering it."""
-    needle = (decision.pick or {}).get("label_contains") if decision is not None else None
-    return needle is not None and str(needle).strip().lower() in own_words.lower()
+    pick = (decision.pick or {}) if decision is not None else {}
+    needles = [pick["label_contains"]] if pick.get("label_contains") is not None else list(pick.get("labels_contain") or [])
+    return bool(needles) and all(str(n).strip().lower() in own_words.lower() for n in needles)
 
 
 # ------------------------------------------------------------------------------- the log's UI entries

@@ -45,10 +45,6 @@ UNPREFIXED = {
     "setting": "the reference's device settings API (set_wifi_status, get_current_location, ...)",
 }
 UNPREFIXED_CONSOLIDATED = {"device_settings": "setting"}
-# Account tools still registered from a tables.py (by define_accounts(include=...)) rather than the
-# domain's tools: gmail/tables.py was being changed on branch i35-ref4 this session. The lead moves
-# that call to gmail/tools/__init__.py (define_account_tools) after merging and empties this.
-ACCOUNT_TOOLS_IN_TABLES = {"gmail": "gmail/tables.py was being changed on branch i35-ref4"}
 
 SHAPED = [d for d in apps.DOMAINS if d not in BEING_RESHAPED]
 
@@ -92,12 +88,9 @@ def test_a_domain_registers_its_tools_only_from_its_tools(domain):
         if (folder / name).exists():
             calls = _calls(folder / name)
             assert "tool" not in calls and "define_account_tools" not in calls, f"{domain}/{name} registers tools"
-    tables = ast.parse((folder / "tables.py").read_text())
-    account_tools_in_tables = any(isinstance(n, ast.keyword) and n.arg == "include" for n in ast.walk(tables))
-    assert account_tools_in_tables == (domain in ACCOUNT_TOOLS_IN_TABLES)
     if any(t.app == domain for t in REGISTRY.values() if t.fn.__module__ == "mmtsb_env.apps._accounts"):
         tools = folder / "tools.py" if (folder / "tools.py").exists() else folder / "tools" / "__init__.py"
-        assert ("define_account_tools" in _calls(tools)) != (domain in ACCOUNT_TOOLS_IN_TABLES), tools
+        assert "define_account_tools" in _calls(tools), tools
 
 
 @pytest.mark.parametrize("domain", apps.DOMAINS)

@@ -32,8 +32,6 @@ pytestmark = pytest.mark.skipif(not OFFICIAL.exists(), reason="the reference's o
 KNOWN_SHORT = {
     "reference/nominal/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
     "reference/ui/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
-    "reference/ui/scenario_0723": "needs file_system_create_file, which this scenario's apps do not offer",
-    "reference/ui/scenario_0947": "our contacts_add_contact requires one, the reference's does not",
 }
 
 
@@ -50,7 +48,7 @@ def test_the_reference_oracle_reaches_f1_1_through_the_tools_on_all_but_the_list
     assert all(r.error is None for r in records)
     short = {r.scenario_id: r.entity_f1 for r in records if r.entity_f1 < 1.0}
     assert set(short) == set(KNOWN_SHORT), short
-    assert len(records) - len(short) == 49  # of 53
+    assert len(records) - len(short) == 51  # of 53
     agent = ReferenceOracleAgent(suite)
     for sid, reason in KNOWN_SHORT.items():
         assert any(reason in line for line in agent.unmapped[sid]), agent.unmapped[sid]
@@ -75,9 +73,44 @@ def test_created_rows_are_bound_to_the_ids_the_reference_gave_them():
     assert like == 800
 
 
+def test_a_tool_that_works_on_the_owners_files_brings_the_file_system_app():
+    """0723 attaches a chart to a draft: its expected tools name gmail_upload_attachments_to_draft,
+    which reads a file of the owner's, so the file_system app is offered though no row of it is staged."""
+    s, report = import_reference(OFFICIAL / "ui" / "scenario_0723.json")
+    assert "file_system" in s.domains
+    assert any("gmail_upload_attachments_to_draft" in line and "file_system" in line for line in report.converted)
+
+
+def test_the_gmail_thread_records_are_kept_and_reached(suite):
+    """0592 (a new thread) and 0723 (a reply in a staged thread) expect the reference's thread records;
+    they are imported, scored in their own groups and met by the records our send/reply tools write."""
+    picked = [s for s in suite if any(c.table.startswith("gmail.") and "thread" in c.table for c in s.expected_changes)]
+    assert sorted(s.id for s in picked) == ["reference/ui/scenario_0592", "reference/ui/scenario_0723"]
+    records = run_suite(picked, lambda: make_agent("reference-oracle", scenarios=picked), env_kwargs={"stand_in_images": True})
+    for r in records:
+        groups = {(g["table"], g["operation"]): g for g in r.entity["groups"]}
+        threads = {k: g for k, g in groups.items() if "thread" in k[0]}
+        assert threads and all(g["precision"] == g["recall"] == 1.0 for g in threads.values()), (r.scenario_id, threads)
+        assert r.entity_f1 == 1.0
+
+
+def test_in_two_ui_round_files_each_change_follows_the_choice_of_the_round_that_names_it(suite):
+    """0094: round 1 asks to add the cheaper toy to the cart, round 2 to text Marcus about the pricier
+    gift. Each change is made after its own round's choice, so every choice is acted on."""
+    two = [s for s in suite if sum(1 for r in s.rounds if r.ui) >= 2]
+    assert len(two) == 6  # 0090 became one: its two choices of several parties/groups are playable
+    records = run_suite(two, lambda: make_agent("reference-oracle", scenarios=two), env_kwargs={"stand_in_images": True})
+    for r in records:
+        acted = next(c for c in r.verdict["criteria"] if c["criterion"] == "ui_choice_acted_on")
+        assert acted["pass"], (r.scenario_id, acted)
+    r0094 = next(r for r in records if r.scenario_id == "reference/ui/scenario_0094")
+    writes = [(c["round_index"], c["name"]) for c in r0094.calls if c["seat"] == "assistant" and c["wrote"]]
+    assert writes == [(0, "amazon_add_product_to_cart"), (1, "messages_send_text_message")]
+
+
 def test_every_table_operation_pair_of_the_official_files_has_a_recipe_or_a_producer(suite):
     pairs = {(c.table, c.operation) for s in suite for c in s.expected_changes}
-    assert len(pairs) == 40
+    assert len(pairs) == 43
     assert pairs - set(RECIPES) - set(PRODUCED_BY) == set()
 
 
@@ -93,3 +126,22 @@ def test_eval_runs_the_reference_oracle_by_name(tmp_path, suite):
     assert episode["entity_f1"] == 1.0 and episode["agent"] == "reference-oracle"
     names = {c["name"] for c in episode["calls"]}
     assert {"splitwise_create_group", "splitwise_record_expense"} <= names
+
+
+def test_staged_emails_without_a_thread_get_one_and_a_reply_joins_its_email(tmp_path):
+    """A file that stages emails but no thread records (any of the 308 may): each email that answers
+    none starts a thread of its own, an answer joins its email's thread, so the mailbox shows them
+    and a reply lands in the right thread."""
+    data = json.loads((OFFICIAL / "ui" / "scenario_0723.json").read_text())
+    ents = data["appworld_entities"]
+    ents.pop("gmail.global_email_threads"), ents.pop("gmail.user_email_threads")
+    first = ents["gmail.emails"][0]
+    ents["gmail.emails"] += [{**first, "id": 5102, "response_to_email_id": 5100, "created_at": "2026-04-16T11:00:00"},
+                             {**first, "id": 5103, "subject": "Other", "created_at": "2026-04-16T12:00:00"}]
+    data["entity_diff_specs"] = [x for x in data["entity_diff_specs"] if "thread" not in x["table"]]
+    path = tmp_path / "scenario_9723.json"
+    path.write_text(json.dumps(data))
+    s, report = import_reference(path)
+    threads = {e["id"]: e["email_thread_id"] for e in s.initial_entities["gmail.emails"]}
+    assert threads[5100] == threads[5102] != threads[5103] and None not in threads.values()
+    assert any("2 thread(s) started" in line for line in report.converted)

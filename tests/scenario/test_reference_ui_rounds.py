@@ -54,6 +54,49 @@ def test_a_choice_by_image_content_or_of_several_stays_prose(sentence, why):
     assert decision is None and why in reason
 
 
+@pytest.mark.parametrize("sentence, names", [
+    (f"When it does, select only the cars that are parked indoors in a showroom (the Model Y and Mercedes-Benz EQS) {UI}",
+     ["Model Y", "Mercedes-Benz EQS"]),
+    ("When the assistant presents the results, select the parties that achieved over 45% of the vote (AKP at 49.4%, AAP at 54%, "
+     f"and Lib Dems at 47%) {UI}", ["AKP", "AAP", "Lib Dems"]),
+    (f"When it presents the data, select the higher item from each comparison (Viagra at ~$61 over Levitra, and Savings over Loans) {UI}",
+     ["Viagra", "Savings"]),  # what each is compared with is not picked
+])
+def test_several_options_an_aside_names_become_one_pick_of_all_of_them(sentence, names):
+    decision, why = ui_choice(sentence)
+    assert decision == {"pick": {"labels_contain": names}} and why == ""
+
+
+def _element(cid: str, type_: str, **more) -> dict:
+    return {"surface_id": "s", "component_id": cid, "type": type_, "label": more.pop("label", ""), **more}
+
+
+def test_a_pick_of_several_ticks_each_named_option_then_submits():
+    from mmtsb_env.scenario.model import UIDecision
+    from mmtsb_env.ui.choice import decide
+
+    pick = UIDecision(pick={"labels_contain": ["Model Y", "EQS"]})
+    submit = _element("go", "Button", label="Submit", action="submit", context={})
+    chips = _element("cars", "MultipleChoice", max_selections=3, options=[
+        {"label": "Tesla Model Y", "value": "y"}, {"label": "Ford Focus", "value": "f"}, {"label": "Mercedes-Benz EQS", "value": "e"}])
+    assert decide(pick, [chips, submit]) == {"action_name": "submit", "surface_id": "s", "component_id": "go",
+                                            "field_values": {"cars": ["y", "e"]}}
+    assert decide(pick, [{**chips, "max_selections": 1}, submit]) is None  # the field cannot hold both
+    boxes = [_element(f"b{i}", "CheckBox", label=name) for i, name in enumerate(["Model Y", "Focus", "EQS"])]
+    assert decide(pick, [*boxes, submit])["field_values"] == {"b0": True, "b1": False, "b2": True}
+    assert decide(pick, boxes) is None  # nothing submits the ticks
+    assert decide(UIDecision(pick={"labels_contain": ["Model Y", "Golf"]}), [chips, submit]) is None  # one is not offered
+
+
+def test_a_pick_of_several_needs_two_or_more_names():
+    from mmtsb_env.scenario.model import ScenarioError, _ui_decision
+
+    assert _ui_decision({"pick": {"labels_contain": ["AKP", "AAP"]}}, "ui").pick == {"labels_contain": ["AKP", "AAP"]}
+    for bad in (["AKP"], "AKP, AAP", ["AKP", " "]):
+        with pytest.raises(ScenarioError, match="two or more non-empty strings"):
+            _ui_decision({"pick": {"labels_contain": bad}}, "ui")
+
+
 def test_a_later_sentence_that_only_says_to_use_the_screen_refers_to_the_choice_stated_before():
     from mmtsb_env.scenario.importer import conditional_hints
 
@@ -85,7 +128,7 @@ def test_choice_points_of_the_official_ui_files_become_playable_rounds():
             named = rnd.ui.pick.get("label_contains")
             if named:  # the user's own words name it; the assistant's query does not give the choice away
                 assert named.lower() in rnd.instructions.lower()
-    assert (points, playable) == (67, 44)
+    assert (points, playable) == (67, 46)
 
 
 @official

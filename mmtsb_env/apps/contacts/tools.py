@@ -128,7 +128,7 @@ def contacts_add_contact(
     Args:
         first_name: first name of the person.
         last_name: last name of the person.
-        email: their email address (not used by another of your contacts).
+        email: their email address (not used by another of your contacts); "" for a contact without one.
         phone_number: their phone number.
         relationships: how they relate to you, e.g. ["friend", "coworker"].
         birthday: their birthday as YYYY-MM-DD.
@@ -136,8 +136,8 @@ def contacts_add_contact(
         work_address: their work address.
     """
     nonblank(first_name, "first_name")
-    email = _check_email(email)
-    if _email_taken(world, email):
+    email = _check_email(email) if email.strip() else ""
+    if email and _email_taken(world, email):
         raise Conflict(f"a contact with email {email} already exists; update it with contacts_update_contact instead")
     row = world.insert(CONTACTS, {
         "id": world.new_id(CONTACTS), "user_id": world.user_id, "first_name": first_name.strip(),

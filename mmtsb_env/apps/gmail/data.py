@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...world.populators import BASE_TIME, BaseBuilder, populator
-from .tables import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES
+from .tables import (ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, GLOBAL_THREADS, THREAD_STATES, USER_THREADS,
+                     thread_records)
 
 # (kind, label, subject, opening texts, reply texts, attachment (file name, content) or None)
 _TOPICS: tuple[tuple[str, str | None, str, tuple[str, ...], tuple[str, ...], tuple[str, str] | None], ...] = (
@@ -160,11 +161,14 @@ class _Writer:
         self.b = b
         self.ids = {t: b.next_id(t) for t in (EMAILS, DRAFTS, ATTACHMENTS, EMAIL_STATES, THREAD_STATES)}
         self.thread_id = 1
+        self.rows: dict[str, list[dict[str, Any]]] = {}  # table -> rows added, in order
 
     def add(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
         row["id"] = self.ids[table]
         self.ids[table] += 1
-        return self.b.add(table, row)
+        added = self.b.add(table, row)
+        self.rows.setdefault(table, []).append(added)
+        return added
 
 
 def _slots(b: BaseBuilder) -> dict[str, str]:
@@ -268,6 +272,26 @@ def _populate(b: BaseBuilder) -> None:
 
     _mailbox_states(b, w, me, owner_threads, spam_threads)
     _drafts(b, w, me, people, book, owner_threads)
+    _thread_records(b, w, people)
+
+
+def _thread_records(b: BaseBuilder, w: _Writer, people: dict[int, Any]) -> None:
+    """The global and per-person records of every thread, derived from its emails and states."""
+    by_thread: dict[int, list[dict[str, Any]]] = {}
+    for email in w.rows.get(EMAILS, []):
+        by_thread.setdefault(email["email_thread_id"], []).append(email)
+    email_states = {(s["user_id"], s["email_id"]): s for s in w.rows.get(EMAIL_STATES, [])}
+    thread_states = {(s["user_id"], s["email_thread_id"]): s for s in w.rows.get(THREAD_STATES, [])}
+    users = {pid: {"email": p.email, "first_name": p.first_name, "last_name": p.last_name} for pid, p in people.items()}
+    next_id = b.next_id(USER_THREADS)
+    for tid, emails in sorted(by_thread.items()):
+        email_ids, records = thread_records(tid, emails, users, lambda u, e: email_states.get((u, e)),
+                                            lambda u, tid=tid: thread_states.get((u, tid)))
+        first, last = min(e["created_at"] for e in emails), max(e["created_at"] for e in emails)
+        b.add(GLOBAL_THREADS, {"id": tid, "email_ids": email_ids, "created_at": first, "updated_at": last})
+        for columns in records.values():
+            b.add(USER_THREADS, {"id": next_id, **columns, "created_at": first, "updated_at": last})
+            next_id += 1
 
 
 def _mailbox_states(b: BaseBuilder, w: _Writer, me: int, owner_threads: list, spam_threads: list) -> None:

@@ -8,6 +8,12 @@ Storage model
   is read by its sender and unread by its recipients, so emails that a scenario adds arrive unread.
 * ``gmail.thread_states`` keeps a user's per-thread state (label, starred, archived, spam,
   snoozed_until); without a row every flag is off.
+* ``gmail.global_email_threads`` (one row per thread: its emails) and ``gmail.user_email_threads``
+  (one row per thread and person whose mailbox holds it: which of its emails they have, whether
+  they received and sent in it, read, label and flags, the senders and recipients, attachments)
+  are the thread records the reference's gmail keeps, with its columns. They are derived from the
+  tables above and rewritten by every tool that sends an email or changes a mailbox state
+  (:func:`_sync_thread`), so they are never out of step after a tool call.
 * ``gmail.drafts`` are private to their author; ``gmail.attachments`` hold file contents that
   emails and drafts reference by id (a forward shares the original's attachments).
 
@@ -38,13 +44,15 @@ DRAFTS = "gmail.drafts"
 ATTACHMENTS = "gmail.attachments"
 EMAIL_STATES = "gmail.email_states"
 THREAD_STATES = "gmail.thread_states"
+GLOBAL_THREADS = "gmail.global_email_threads"
+USER_THREADS = "gmail.user_email_threads"
 
 GMAIL_ACCOUNT_TOOLS = (
     "show_account", "signup", "delete_account", "update_account_name", "login", "logout",
     "send_password_reset_code", "reset_password", "show_profile",
 )
 
-define_accounts(APP, include=GMAIL_ACCOUNT_TOOLS, extra_columns={"status_expiry": None})
+define_accounts(APP, extra_columns={"status_expiry": None})
 define_table(
     EMAILS,
     columns={
@@ -79,6 +87,22 @@ define_table(
         "archived": False, "spam": False, "snoozed_until": None, "updated_at": None,
     },
     auto_columns=("updated_at",),
+)
+
+define_table(
+    GLOBAL_THREADS,
+    columns={"id": None, "email_ids": [], "created_at": None, "updated_at": None},
+    auto_columns=("created_at", "updated_at"),
+)
+define_table(
+    USER_THREADS,
+    columns={
+        "id": None, "global_email_thread_id": None, "user_id": None, "email_ids": [], "incoming": False, "outgoing": False,
+        "read": False, "label": None, "starred": False, "archived": False, "spam": False, "sender_email_addresses": [],
+        "sender_names": [], "recipient_email_addresses": [], "recipient_names": [], "has_attachments": False,
+        "snoozed_until": None, "created_at": None, "updated_at": None,
+    },
+    auto_columns=("created_at", "updated_at"),
 )
 
 _EARLIEST = "1500-01-01"
@@ -253,7 +277,7 @@ def _resolve_recipients(world: Any, addresses: list[str], name: str) -> list[dic
 
 
 def _new_thread_id(world: Any) -> int:
-    top = 0
+    top = max((r["id"] for r in world.rows(GLOBAL_THREADS)), default=0)
     for email in world.rows(EMAILS):
         top = max(top, email["email_thread_id"] or 0)
     for state in world.rows(THREAD_STATES):
@@ -275,13 +299,15 @@ def _deliver(
     world: Any, recipients: list[dict[str, Any]], subject: str, body: str, attachment_ids: list[int],
     thread_id: int | None, response_to: int | None,
 ) -> dict[str, Any]:
-    return world.insert(EMAILS, {
+    email = world.insert(EMAILS, {
         "id": world.new_id(EMAILS), "sender_id": world.user_id, "recipient_ids": [r["id"] for r in recipients],
         "subject": subject, "body": body, "attachment_ids": list(attachment_ids),
         "response_to_email_id": response_to,
         "email_thread_id": thread_id if thread_id is not None else _new_thread_id(world),
         "created_at": now_str(world),
     })
+    _sync_thread(world, email["email_thread_id"])
+    return email
 
 
 def _set_state(world: Any, table: str, column: str, key: int, changes: dict[str, Any]) -> None:
@@ -293,6 +319,7 @@ def _set_state(world: Any, table: str, column: str, key: int, changes: dict[str,
         })
     else:
         world.update(table, state["id"], **changes, updated_at=now_str(world))
+    _sync_thread(world, key if table == THREAD_STATES else (world.get(EMAILS, key) or {}).get("email_thread_id"))
 
 
 def _set_email_state(world: Any, email_id: int, **changes: Any) -> None:
@@ -308,11 +335,89 @@ def _forget_thread(world: Any, thread_id: int) -> int:
     state = world.first(THREAD_STATES, user_id=world.user_id, email_thread_id=thread_id)
     if state is not None:
         world.delete(THREAD_STATES, state["id"])
+        _sync_thread(world, thread_id)
     drafts = world.select(DRAFTS, user_id=world.user_id, belongs_to_email_thread_id=thread_id)
     for draft in drafts:
         world.delete(DRAFTS, draft["id"])
         _drop_unused_attachments(world, draft["attachment_ids"])
     return len(drafts)
+
+
+def thread_records(
+    thread_id: int, emails: list[dict[str, Any]], users: dict[int, dict[str, Any]],
+    email_state: Any, thread_state: Any,
+) -> tuple[list[int], dict[int, dict[str, Any]]]:
+    """The records of one thread, derived from its emails: the ids of all its emails (oldest first)
+    and, per person whose mailbox holds some of them, their ``user_email_threads`` columns.
+
+    ``email_state(user_id, email_id)`` and ``thread_state(user_id)`` give that person's state row
+    of an email or of the thread (None without one). A person's emails are those they sent or
+    received and did not delete; the thread is read when all of them are (an email without a
+    state row is read by its sender only); its label is the one they gave it, else INBOX when
+    they received in it and SENT when they only sent.
+    """
+    emails = sorted(emails, key=lambda e: (e["created_at"] or "", e["id"]))
+
+    def people(ids: list[int]) -> tuple[list[Any], list[str]]:
+        rows = [users.get(u) or {} for u in ids]
+        return ([r.get("email") for r in rows],
+                [f"{r.get('first_name') or ''} {r.get('last_name') or ''}".strip() for r in rows])
+
+    members = list(dict.fromkeys(u for e in emails for u in [e["sender_id"], *(e["recipient_ids"] or [])]))
+    out: dict[int, dict[str, Any]] = {}
+    for uid in members:
+        box = [(e, email_state(uid, e["id"])) for e in emails if e["sender_id"] == uid or uid in (e["recipient_ids"] or [])]
+        box = [(e, st) for e, st in box if not (st and st.get("deleted"))]
+        if not box:
+            continue
+        state = thread_state(uid) or {}
+        incoming = any(uid in (e["recipient_ids"] or []) for e, _ in box)
+        senders = people(list(dict.fromkeys(e["sender_id"] for e, _ in box)))
+        recipients = people(list(dict.fromkeys(r for e, _ in box for r in e["recipient_ids"] or [])))
+        out[uid] = {
+            "global_email_thread_id": thread_id, "user_id": uid, "email_ids": [e["id"] for e, _ in box],
+            "incoming": incoming, "outgoing": any(e["sender_id"] == uid for e, _ in box),
+            "read": all(bool(st["read"]) if st is not None else e["sender_id"] == uid for e, st in box),
+            "label": state.get("label") or ("INBOX" if incoming else "SENT"),
+            "starred": bool(state.get("starred")), "archived": bool(state.get("archived")), "spam": bool(state.get("spam")),
+            "sender_email_addresses": senders[0], "sender_names": senders[1],
+            "recipient_email_addresses": recipients[0], "recipient_names": recipients[1],
+            "has_attachments": any(e["attachment_ids"] for e, _ in box), "snoozed_until": state.get("snoozed_until"),
+        }
+    return [e["id"] for e in emails], out
+
+
+def _sync_thread(world: Any, thread_id: int | None) -> None:
+    """Rewrite the thread records of ``thread_id`` from its emails and states (only what changed)."""
+    if thread_id is None:
+        return
+    emails = world.select(EMAILS, email_thread_id=thread_id)
+    ids = {e["id"] for e in emails}
+    members = {u for e in emails for u in [e["sender_id"], *(e["recipient_ids"] or [])]}
+    email_states = {(s["user_id"], s["email_id"]): s for s in world.rows(EMAIL_STATES) if s["email_id"] in ids}
+    thread_states = {s["user_id"]: s for s in world.select(THREAD_STATES, email_thread_id=thread_id)}
+    users = {u: world.get(USERS, u) or {} for u in members}
+    email_ids, records = thread_records(thread_id, emails, users, lambda u, e: email_states.get((u, e)), thread_states.get)
+    now = now_str(world)
+    record = world.get(GLOBAL_THREADS, thread_id)
+    if not emails:
+        if record is not None:
+            world.delete(GLOBAL_THREADS, thread_id)
+    elif record is None:
+        world.insert(GLOBAL_THREADS, {"id": thread_id, "email_ids": email_ids, "created_at": now, "updated_at": now})
+    elif list(record["email_ids"]) != email_ids:
+        world.update(GLOBAL_THREADS, thread_id, email_ids=email_ids, updated_at=now)
+    existing = {r["user_id"]: r for r in world.select(USER_THREADS, global_email_thread_id=thread_id)}
+    for uid, columns in records.items():
+        row = existing.pop(uid, None)
+        if row is None:
+            world.insert(USER_THREADS, {"id": world.new_id(USER_THREADS), **columns, "created_at": now, "updated_at": now})
+            continue
+        changes = {k: v for k, v in columns.items() if row.get(k) != v}
+        if changes:
+            world.update(USER_THREADS, row["id"], **changes, updated_at=now)
+    for row in existing.values():
+        world.delete(USER_THREADS, row["id"])
 
 
 def _drop_unused_attachments(world: Any, ids: list[int]) -> None:

@@ -83,6 +83,15 @@ def test_add_contact(call, world):
     assert world.get(CONTACTS, minimal["contact_id"])["relationships"] == []
 
 
+def test_add_contact_without_an_email(call, world):
+    """The email parameter is required (as the reference's is) but may be "": a business known only by
+    its number or address. Such contacts do not clash with each other; a non-empty email is still checked."""
+    a = call("contacts_add_contact", first_name="Black Oak", last_name="Casino", email="", phone_number="1-877-747-8777")
+    b = call("contacts_add_contact", first_name="G-House", last_name="Studio", email=" ", work_address="172-20 JAMAICA AVE")
+    assert [world.get(CONTACTS, x["contact_id"])["email"] for x in (a, b)] == ["", ""]
+    assert "valid email" in call.fail("contacts_add_contact", first_name="X", last_name="Y", email="casino")
+
+
 def test_add_contact_errors(call, world):
     existing = mine(world)[0]
     assert "already exists" in call.fail("contacts_add_contact", first_name="X", last_name="Y", email=existing["email"].upper())

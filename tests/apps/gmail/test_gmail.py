@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from mmtsb_env.apps.gmail.tables import ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, THREAD_STATES, USERS
+from mmtsb_env.apps.gmail.tables import (ATTACHMENTS, DRAFTS, EMAIL_STATES, EMAILS, GLOBAL_THREADS, THREAD_STATES, USER_THREADS,
+                                         USERS)
 
 DOMAIN = "gmail"
 NOW = "2026-04-16T23:51:15"
@@ -173,7 +174,17 @@ def test_send_email(call, world):
         "email_thread_id": out["email_thread_id"], "created_at": NOW,
     }
     assert out["email_thread_id"] not in before_threads
-    assert set(world.diff()) == {EMAILS}  # no extra state rows
+    # no state rows: only the thread's records, one for the thread and one per mailbox holding it
+    assert set(world.diff()) == {EMAILS, GLOBAL_THREADS, USER_THREADS}
+    [record] = world.diff()[GLOBAL_THREADS].created
+    assert record["id"] == out["email_thread_id"] and record["email_ids"] == [out["email_id"]]
+    mine = {r["user_id"]: r for r in world.diff()[USER_THREADS].created}
+    assert set(mine) == {world.user_id, 4, 5}
+    me = world.get(USERS, world.user_id)
+    assert {k: mine[world.user_id][k] for k in ("incoming", "outgoing", "read", "label", "sender_names", "recipient_email_addresses")} == {
+        "incoming": False, "outgoing": True, "read": True, "label": "SENT", "sender_names": [f"{me['first_name']} {me['last_name']}"],
+        "recipient_email_addresses": [friend["email"], other["email"]]}
+    assert (mine[4]["incoming"], mine[4]["outgoing"], mine[4]["read"], mine[4]["label"]) == (True, False, False, "INBOX")
     top = call("gmail_show_outbox_threads", page_limit=1)[0]
     assert top["email_thread_id"] == out["email_thread_id"] and top["read"] is True
     # The recipient sees it, unread, in their inbox.
@@ -731,3 +742,47 @@ def test_download_attachment(call, world):
     assert "file_system_access_token" in call.fail("gmail_download_attachment", attachment_id=att["id"], file_system_access_token="")
     call("file_system_logout")
     assert "file_system" in call.fail("gmail_download_attachment", attachment_id=att["id"], file_system_access_token="t")
+
+
+def test_thread_records_follow_every_mailbox_change(call, world):
+    """The reference's thread records (global_email_threads, user_email_threads) are derived: the base
+    world's are in step (re-deriving them changes nothing), and after each tool they say what the
+    emails and mailbox states say."""
+    from mmtsb_env.apps.gmail.tables import _sync_thread
+
+    for tid in [r["id"] for r in world.rows(GLOBAL_THREADS)]:
+        _sync_thread(world, tid)
+    assert not world.diff()
+    thread = call("gmail_show_inbox_threads", read=False, page_limit=1)[0]
+    tid, last = thread["email_thread_id"], thread["latest_email"]["email_id"]
+
+    def mine() -> dict:
+        return world.first(USER_THREADS, user_id=world.user_id, global_email_thread_id=tid)
+
+    assert (mine()["incoming"], mine()["read"]) == (True, False)
+    out = call("gmail_reply_to_email", email_thread_id=tid, email_id=last, body="Thanks, sounds good.")
+    assert world.get(GLOBAL_THREADS, tid)["email_ids"][-1] == out["email_id"] and mine()["email_ids"][-1] == out["email_id"]
+    assert mine()["outgoing"] is True
+    call("gmail_mark_thread_read", email_thread_id=tid)
+    call("gmail_label_thread", email_thread_id=tid, label="Projects")
+    call("gmail_mark_thread_starred", email_thread_id=tid)
+    assert (mine()["read"], mine()["label"], mine()["starred"]) == (True, "Projects", True)
+    others = [r["user_id"] for r in world.select(USER_THREADS, global_email_thread_id=tid) if r["user_id"] != world.user_id]
+    assert others and all(world.first(USER_THREADS, user_id=u, global_email_thread_id=tid)["label"] == "INBOX" for u in others)
+    call("gmail_delete_thread", email_thread_id=tid)
+    assert mine() is None and world.get(GLOBAL_THREADS, tid) is not None  # the others still hold it
+
+
+def test_the_thread_records_are_never_expected_changes_of_a_generated_task(call, world):
+    """The generator expects what the task does, not the records gmail derives from it (their
+    creates, updates and deletes are exempt bookkeeping): sending, then deleting a thread."""
+    from mmtsb_env.generation.dryrun import expected_changes
+
+    friend = world.get(USERS, 4)
+    out = call("gmail_send_email", email_addresses=[friend["email"]], subject="Plans", body="Dinner on Friday?")
+    assert {(e["operation"], e["table"]) for e in expected_changes(world)} == {("create", EMAILS)}
+    base_thread = next(r["global_email_thread_id"] for r in world.rows(USER_THREADS)
+                       if r["user_id"] == world.user_id and r["global_email_thread_id"] != out["email_thread_id"])
+    call("gmail_delete_thread", email_thread_id=base_thread)
+    assert USER_THREADS in world.diff() and world.diff()[USER_THREADS].deleted
+    assert not any("thread" in e["table"] and e["table"] != THREAD_STATES for e in expected_changes(world))
