@@ -136,6 +136,8 @@ def hidden_copy(scenario: "Scenario") -> "Scenario":
     entities = {table: [_keyed_rows(row, _table_key(table), other) for row in rows]
                 for table, rows in scenario.initial_entities.items()}
     metadata = {k: (v if k in KEPT_METADATA else other(v)) for k, v in scenario.metadata.items()}
+    if isinstance(metadata.get("value_tolerances"), dict):  # keyed by the values themselves
+        metadata["value_tolerances"] = {other(k): v for k, v in metadata["value_tolerances"].items()}
     return replace(scenario, images=images, expected_changes=changes, initial_entities=entities,
                    rounds=tuple(_round_copy(r, other) for r in scenario.rounds), facts=other(scenario.facts),
                    completion_criteria=other(scenario.completion_criteria), metadata=metadata)
@@ -149,7 +151,9 @@ class Replay:
     ``error`` why it could not run."""
 
     turns: int = 0  # user turns compared
-    difference: dict[str, Any] | None = None  # {"round", "turn", "recorded", "replayed", "why"}
+    # {"round": the round the turn was made in (1-based; 0 before the first), "turn": the user's n-th
+    #  action, "step": the episode step, "recorded"/"replayed": the two versions from where they differ, "why"}
+    difference: dict[str, Any] | None = None
     diverged: str = ""
     error: str = ""
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
@@ -191,9 +195,18 @@ def _seen(entry: Any) -> tuple[Any, ...]:
     return entry.sender, entry.recipient, entry.kind, entry.content, tuple(entry.image_ids)
 
 
-def _clip(text: Any, n: int = 300) -> str:
-    text = str(text)
-    return text if len(text) <= n else text[: n - 1] + "…"
+def excerpts(recorded: Any, replayed: Any, width: int = 240) -> tuple[str, str]:
+    """The two versions of a turn from a little before where they first differ (at most ``width``
+    characters each), so a long request shows the part that changed."""
+    a, b = str(recorded), str(replayed)
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - 60)
+
+    def cut(text: str) -> str:
+        piece = text[start:start + width]
+        return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+    return cut(a), cut(b)
 
 
 def replay(episode: "Episode", policy: Any) -> Replay:
@@ -223,9 +236,10 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                 missed = _misses(user) > misses
                 if mine != action or missed:
                     r = twin.round_index
+                    recorded, replayed = excerpts(action, mine)
                     out.difference = {
                         "round": r + 1 if r >= 0 else 0, "turn": out.turns, "step": step,
-                        "recorded": _clip(action), "replayed": _clip(mine),
+                        "recorded": recorded, "replayed": replayed,
                         "why": "the model-played user's prompt changed" if missed else "the user's action changed"}
                     break
             twin.act(seat, action)
