@@ -20,7 +20,10 @@ notices (``<ui_state_server>`` records of screen taps) and tool-made images -- a
   reported a round (whatever values it reported), the user's next message moved on or ended --
   holding the round open (a nudge after a report) needs the answer key or the database, which
   the user does not have (answering a doubt the assistant raised about the user's own words is
-  not holding it open).
+  not holding it open). Independently of those reading rules, when the evidence carries the
+  counterfactual replay (:mod:`mmtsb_env.users.counterfactual`: the assistant's actions replayed
+  verbatim against the same user policy on a copy of the scenario with every hidden field
+  changed), its first changed user turn is ``hidden_dependence``.
 * tool_channel_correctness -- each scenario image went out once, through
   ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
   the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
