@@ -17,7 +17,8 @@ scenario):
 - the expected changes (rows, fields, keys) and the legacy ``facts``;
 - each round's ``report``, ``answer`` (the reference reply), ``solution`` (its arguments and
   ``say`` lines) and the rows of its ``state_changes``;
-- the world's rows (``initial_entities``, every column but the table's key);
+- the world's rows: the scenario's own (``initial_entities``, every column but the table's key)
+  and the base world under them (the copy is built on another ``world_seed``);
 - ``completion_criteria``; ``metadata`` (image and derived values, value tolerances, look-alikes,
   error claims, persona...; only ``num_images``, ``num_rounds`` and ``domains`` are kept);
 - a UI round's ``expect`` (what the judge wants the screen to show).
@@ -140,7 +141,8 @@ def hidden_copy(scenario: "Scenario") -> "Scenario":
         metadata["value_tolerances"] = {other(k): v for k, v in metadata["value_tolerances"].items()}
     return replace(scenario, images=images, expected_changes=changes, initial_entities=entities,
                    rounds=tuple(_round_copy(r, other) for r in scenario.rounds), facts=other(scenario.facts),
-                   completion_criteria=other(scenario.completion_criteria), metadata=metadata)
+                   completion_criteria=other(scenario.completion_criteria), metadata=metadata,
+                   world_seed=scenario.world_seed + 1)
 
 
 # ------------------------------------------------------------------------- the replay
@@ -172,8 +174,8 @@ class Replay:
 
 
 HIDDEN_FIELDS = ("images.render.content", "images.facts", "expected_changes", "facts", "rounds.report", "rounds.answer",
-                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "initial_entities", "completion_criteria",
-                 "metadata")
+                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "initial_entities", "world_seed",
+                 "completion_criteria", "metadata")
 
 
 class _NoJudge:

@@ -96,6 +96,7 @@ def test_the_copy_changes_every_hidden_field_and_keeps_the_users_script(has):
     rows = [(t, row) for t, rows in a["initial_entities"].items() for row in rows]
     rows1 = [(t, row) for t, rows in b["initial_entities"].items() for row in rows]
     assert all(row != row1 for (_, row), (_, row1) in zip(rows, rows1))
+    assert b["world_seed"] != a["world_seed"]  # the base world under the rows is another one too
     assert MARKER.format(0) in json.dumps(b, default=str) and "initial_entities" in HIDDEN_FIELDS
 
 
