@@ -400,7 +400,11 @@ class UserJudge:
             kind = "hidden_dependence"
         if problems:
             return Criterion("grounded_consistency", False, "; ".join(problems[:3]), kind)
-        replayed = "" if ev.replay is None else f"; {ev.replay.get('turns', 0)} turn(s) the same with the hidden fields changed"
+        replayed = ""
+        if ev.replay is not None:
+            unfinished = ev.replay.get("diverged") or ev.replay.get("error")
+            replayed = f"; {ev.replay.get('turns', 0)} turn(s) the same with the hidden fields changed" + (
+                f" (replay stopped, inconclusive: {unfinished})" if unfinished else "")
         return Criterion("grounded_consistency", True,
                          "no image-only value stated; every move follows from the conversation and the script" + replayed)
 

@@ -217,10 +217,10 @@ def scripted_texts(scenario: Any, index: int) -> list[str]:
 
 
 def own_lines(scenario: Any) -> list[str]:
-    """Every text the user's script lets it say in any round: the queries, the clarification
-    answers, the guidance texts, the wrong claims and their confirmations, and the fixed lines
-    (the templates, the redirect to the images, the screen refusal and complaint). A value in one
-    of these is the user's own, whatever the images show."""
+    """Every text the user owns: its situation, each round's query, instructions, clarification
+    answers, guidance texts, wrong claim and its confirmation, and the fixed lines it may say (the
+    templates, the redirect to the images, the screen refusal and complaint). A value in one of
+    these is the user's own, whatever the images show."""
     from ..ui.choice import CANNOT_CHOOSE
     from .script import SCREEN_FAILED
 

@@ -296,3 +296,16 @@ def test_a_hidden_value_in_the_users_own_fixed_line_is_not_a_leak():
     from mmtsb_env.evaluation.user_judge import hidden_values
 
     assert "Marguerite" in hidden_values(scenario) and "finished" not in hidden_values(scenario)
+
+
+def test_a_conversation_the_copy_cannot_show_the_same_way_is_inconclusive_not_the_users_fault():
+    """If the assistant's verbatim actions show the user something else in the changed world, the
+    replay stops as ``diverged``: nothing is blamed on the user."""
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    env = play(scenario)
+    said = next(e for e in env.episode.log if e.sender == "assistant" and e.kind == "message")
+    env.episode.log[said.index] = dataclasses.replace(said, content=said.content + " (as shown elsewhere)")
+    result = replay(env.episode, env.user)
+    assert result.diverged and result.difference is None and result.turns >= 1
+    verdict, ev = grounded(env)
+    assert verdict.passed and "inconclusive" in verdict.reason
