@@ -48,7 +48,7 @@ from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
 from .similarity import as_number, rouge_l
 
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency", "tool_channel_correctness")
-USER_PROMPT_VERSION = "mmtsb-user-judge-3"
+USER_PROMPT_VERSION = "mmtsb-user-judge-4"
 # A round's opening that carries the round's images is recognised by them; its text must still be a
 # recognisable paraphrase of the request (ROUGE-L with the query), a looser bar than for text alone.
 IMAGE_OPENING_MATCH = 0.4
@@ -547,7 +547,9 @@ USER_CRITERIA_TEXT = {
 _USER_SYSTEM = """You audit the USER side of a conversation between a phone's owner (the user, played by a simulator
 following a script) and an assistant. You get the script (rounds with the request, the images the user must
 send, private instructions and clarification answers), the full conversation, the user's tool calls, values that
-only the images show (the user cannot see images), and the images themselves.
+only the images show (the user cannot see images), the images themselves, and, when it was run, a counterfactual
+replay: the assistant's turns replayed against the same user with every hidden value changed (a user turn that
+changed depended on something the user cannot know).
 
 Decide each criterion independently, pass or fail:
 {criteria}
@@ -583,6 +585,12 @@ def user_evidence_text(ev: UserEvidence, *, item_chars: int = 600, image_ids: Se
                  f"{'; stopped at the message limit' if ev.truncated else ''}.")
     if ev.hidden_values:
         parts.append("Values only the images/expected answers contain: " + "; ".join(ev.hidden_values))
+    if ev.replay is not None:
+        changed = ev.replay.get("difference")
+        outcome = (f"user turn {changed['turn']} (round {changed['round']}) changed: {changed['recorded']!r} became "
+                   f"{changed['replayed']!r}" if changed else f"{ev.replay.get('turns', 0)} user turn(s), all the same")
+        parts.append("Counterfactual replay (the assistant's turns replayed verbatim against the same user with every "
+                     f"hidden value changed): {outcome}.")
     if image_ids:
         parts.append(f"\n# Images\nAttached below: image(s) {', '.join(map(str, image_ids))}.")
     return "\n".join(parts)

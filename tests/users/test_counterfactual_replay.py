@@ -309,3 +309,13 @@ def test_a_conversation_the_copy_cannot_show_the_same_way_is_inconclusive_not_th
     assert result.diverged and result.difference is None and result.turns >= 1
     verdict, ev = grounded(env)
     assert verdict.passed and "inconclusive" in verdict.reason
+
+
+def test_the_llm_user_judge_is_shown_the_replay():
+    from mmtsb_env.evaluation.user_judge import user_evidence_text
+
+    scenario = next(s for s in NOMINAL if len(s.rounds) > 1 and s.rounds[0].report)
+    leaky = grounded(play(scenario, Peeks(_grades_with_the_answer_key)))[1]
+    honest = grounded(play(scenario))[1]
+    assert "Counterfactual replay" in user_evidence_text(leaky) and "(round 1) changed" in user_evidence_text(leaky)
+    assert "all the same" in user_evidence_text(honest)
