@@ -233,7 +233,10 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                 if shown != seen_by_user[: len(shown)]:
                     out.diverged = f"at step {step} the user was shown other entries in the changed world"
                     break
-                mine = user.act(twin)
+                try:
+                    mine = user.act(twin)
+                except Exception as exc:  # the policy failed only with the hidden fields changed: a difference too
+                    mine = f"<the user policy raised {type(exc).__name__}: {exc}>"
                 out.turns += 1
                 missed = _misses(user) > misses
                 if mine != action or missed:
@@ -245,7 +248,7 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                         "why": "the model-played user's prompt changed" if missed else "the user's action changed"}
                     break
             twin.act(seat, action)
-    except Exception as exc:  # a copy that cannot be played is reported, never raised into the judge
+    except Exception as exc:  # a copy that cannot be built or played is reported, never raised into the judge
         out.error = f"{type(exc).__name__}: {exc}"
     finally:
         forget_scenario(twin_scenario)

@@ -319,3 +319,20 @@ def test_the_llm_user_judge_is_shown_the_replay():
     honest = grounded(play(scenario))[1]
     assert "Counterfactual replay" in user_evidence_text(leaky) and "(round 1) changed" in user_evidence_text(leaky)
     assert "all the same" in user_evidence_text(honest)
+
+
+def _fails_on_strange_values(ep, move):
+    """Looks up the round's report facts in the assistant's words and chokes on one it cannot find."""
+    if move.kind in ("advance", "end") and ep.round_index >= 0:
+        said = " ".join(e.content for e in ep.log if e.sender == "assistant" and e.kind == "message")
+        for fact in ep.scenario.rounds[ep.round_index].report:
+            if fact not in said:
+                raise ValueError("a report fact is missing")
+    return move.action
+
+
+def test_a_user_that_raises_only_with_the_hidden_fields_changed_is_caught():
+    scenario = next(s for s in NOMINAL if len(s.rounds) > 1 and s.rounds[0].report)
+    env = play(scenario, Peeks(_fails_on_strange_values))
+    verdict, ev = grounded(env)
+    assert not verdict.passed and "raised ValueError" in ev.replay["difference"]["replayed"]
