@@ -153,7 +153,7 @@ class Replay:
     ``error`` why it could not run."""
 
     turns: int = 0  # user turns compared
-    # {"round": the round the turn was made in (1-based; 0 before the first), "turn": the user's n-th
+    # {"round": the round the turn was made in (1-based; the opening counts as round 1), "turn": the user's n-th
     #  action, "step": the episode step, "recorded"/"replayed": the two versions from where they differ, "why"}
     difference: dict[str, Any] | None = None
     diverged: str = ""
@@ -243,7 +243,7 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                     r = twin.round_index
                     recorded, replayed = excerpts(action, mine)
                     out.difference = {
-                        "round": r + 1 if r >= 0 else 0, "turn": out.turns, "step": step,
+                        "round": max(r, 0) + 1, "turn": out.turns, "step": step,
                         "recorded": recorded, "replayed": replayed,
                         "why": "the model-played user's prompt changed" if missed else "the user's action changed"}
                     break
