@@ -1,7 +1,7 @@
 """Counterfactual replay: an independent, mechanical check that no user turn depended on hidden values.
 
 The user judge's other checks read the conversation with the same rules the scripted user follows,
-so a bug in those rules would pass them. This check does not read anything: it replays the
+so a bug in those rules would pass them. This check interprets no words: it replays the
 episode's assistant actions, verbatim, against a fresh copy of the same user policy playing a
 copy of the scenario whose **hidden fields** hold different values, and compares the user's
 actions byte for byte. A user that decides from the conversation and its own script acts the
