@@ -130,7 +130,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         truncated=ep.truncated,
         error=error,
         verdict=ep.verdict.to_json() if ep.verdict else {},
-        user_verdict=_user_verdict(ep),
+        user_verdict=_user_verdict(ep, getattr(env, "user", None)),
         user_dynamics=ep.user_dynamics(),
         entity=score.to_json(),
         rewards=list(ep.reward_history),
@@ -151,10 +151,12 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
     return record
 
 
-def _user_verdict(ep: Any) -> dict[str, Any]:
+def _user_verdict(ep: Any, user: Any = None) -> dict[str, Any]:
+    """The user judge's verdict, with the counterfactual replay of ``user`` (the policy that played
+    the user seat) when it is known."""
     from .evaluation.user_judge import UserJudge, user_evidence_from_episode
 
-    return UserJudge().evaluate(user_evidence_from_episode(ep)).to_json()
+    return UserJudge().evaluate(user_evidence_from_episode(ep, user)).to_json()
 
 
 def run_episode(

@@ -235,6 +235,9 @@ class Episode:
         # counted per round once applied, for info["user_dynamics"] and the metrics.
         self.user_moves: list[tuple[int, str]] = []
         self.user_gave_up = False
+        # Every action applied, in order, as (seat, action): the user judge's counterfactual replay
+        # plays the assistant's verbatim against a copy of the scenario (mmtsb_env.users.counterfactual).
+        self.actions: list[tuple[str, Any]] = []
         self._pending_move: tuple[str, Any] | None = None
         self.left_round_diffs: list[dict[str, Any]] = []  # world diff when the user moved on from round k
         self.max_messages = self.config.max_messages or scenario.max_messages
@@ -343,6 +346,7 @@ class Episode:
         if seat != self.turn:
             raise RuntimeError(f"it is the {self.turn}'s turn, not the {seat}'s")
         self.step_count += 1
+        self.actions.append((seat, action))
         if seat == ASSISTANT:
             error = self._assistant_act(action)
         else:

@@ -20,7 +20,10 @@ notices (``<ui_state_server>`` records of screen taps) and tool-made images -- a
   reported a round (whatever values it reported), the user's next message moved on or ended --
   holding the round open (a nudge after a report) needs the answer key or the database, which
   the user does not have (answering a doubt the assistant raised about the user's own words is
-  not holding it open).
+  not holding it open). Independently of those reading rules, when the evidence carries the
+  counterfactual replay (:mod:`mmtsb_env.users.counterfactual`: the assistant's actions replayed
+  verbatim against the same user policy on a copy of the scenario with every hidden field
+  changed), its first changed user turn is ``hidden_dependence``.
 * tool_channel_correctness -- each scenario image went out once, through
   ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
   the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
@@ -45,7 +48,7 @@ from .llm_judge import LLMRubricJudge, _clip, _conversation_lines, newest_images
 from .similarity import as_number, rouge_l
 
 USER_CRITERIA = ("request_fidelity", "conversational_naturalness", "grounded_consistency", "tool_channel_correctness")
-USER_PROMPT_VERSION = "mmtsb-user-judge-3"
+USER_PROMPT_VERSION = "mmtsb-user-judge-4"
 # A round's opening that carries the round's images is recognised by them; its text must still be a
 # recognisable paraphrase of the request (ROUGE-L with the query), a looser bar than for text alone.
 IMAGE_OPENING_MATCH = 0.4
@@ -81,6 +84,9 @@ class UserEvidence:
     image_sources: list[str] = field(default_factory=list)
     image_url: Callable[[int], str] | None = field(default=None, repr=False, compare=False)
     n_scenario_images: int | None = None  # ids below this are the scenario's (the user's to send)
+    # The counterfactual replay (mmtsb_env.users.counterfactual.Replay.to_json()); None when not run
+    # (a recorded episode: the user policy is not at hand).
+    replay: dict[str, Any] | None = None
 
     def user_messages(self) -> list[dict[str, Any]]:
         return [e for e in self.conversation if e.get("sender") == "user" and e.get("kind") == "message"]
@@ -137,7 +143,8 @@ def _distinctive(value: Any) -> str | None:
 
 def hidden_values(scenario: Any) -> list[str]:
     """Distinctive values shown in the scenario's images (render facts, declared facts) and the
-    facts the assistant must report, minus those the user's script itself contains."""
+    facts the assistant must report, minus those the user's own lines contain (its script and its
+    fixed lines, :func:`mmtsb_env.users.rules.own_lines`): saying its own line is never a leak."""
     raw: list[Any] = list(getattr(scenario, "facts", ()))
     for rnd in getattr(scenario, "rounds", ()):
         raw += list(getattr(rnd, "report", ()))
@@ -150,10 +157,9 @@ def hidden_values(scenario: Any) -> list[str]:
                 raw += [v for _, v in _flatten(render(spec.render).facts)]
             except (ValueError, KeyError):  # an unrenderable spec is reported by the loader, not here
                 pass
-    script = normalise("\n".join([scenario.description] + [
-        "\n".join([r.query, r.instructions, *(c.answer for c in r.clarifications), r.guidance.ask,
-                   r.guidance.on_question, r.guidance.permission_reply, r.guidance.images_message,
-                   r.wrong_claim.confirm if r.wrong_claim else ""]) for r in scenario.rounds]))
+    from ..users.rules import own_lines
+
+    script = normalise("\n".join(own_lines(scenario)))
     script_numbers = {as_number(n) for n in numbers_in(script)}
     out: list[str] = []
     for value in raw:
@@ -187,16 +193,23 @@ def _rounds_of(scenario: Any) -> list[dict[str, Any]]:
     return out
 
 
-def user_evidence_from_episode(episode: Any) -> UserEvidence:
-    """:class:`UserEvidence` of a live (or finished) :class:`~mmtsb_env.episode.engine.Episode`."""
+def user_evidence_from_episode(episode: Any, user: Any = None) -> UserEvidence:
+    """:class:`UserEvidence` of a live (or finished) :class:`~mmtsb_env.episode.engine.Episode`;
+    with the ``user`` policy that played it, the counterfactual replay is run too
+    (:func:`mmtsb_env.users.counterfactual.replay`)."""
     sc = episode.scenario
+    replayed = None
+    if user is not None:
+        from ..users.counterfactual import replay
+
+        replayed = replay(episode, user).to_json()
     return UserEvidence(
         scenario_id=sc.id, rounds=_rounds_of(sc), conversation=[e.to_json() for e in episode.log],
         calls=[c.to_json() for c in episode.calls if c.seat == "user"], terminated=episode.terminated,
         truncated=episode.truncated, hidden_values=hidden_values(sc), description=sc.description,
         metadata=dict(sc.metadata), image_ids=list(range(len(episode.images))),
         image_sources=[episode.images.source(i) for i in range(len(episode.images))], image_url=episode.image_url,
-        n_scenario_images=len(sc.images),
+        n_scenario_images=len(sc.images), replay=replayed,
     )
 
 
@@ -261,7 +274,8 @@ class UserJudge:
     def evaluate(self, ev: UserEvidence) -> Verdict:
         crit = [self.request_fidelity(ev), self.conversational_naturalness(ev), self.grounded_consistency(ev),
                 self.tool_channel_correctness(ev)]
-        return Verdict(all(c.passed for c in crit), crit, self.name)
+        details = {"counterfactual_replay": ev.replay} if ev.replay is not None else {}
+        return Verdict(all(c.passed for c in crit), crit, self.name, details)
 
     # -- shared readings ---------------------------------------------------------------------
     def _by_round(self, ev: UserEvidence) -> dict[int, list[dict[str, Any]]]:
@@ -378,10 +392,21 @@ class UserJudge:
                 problems.append(f"round {r + 1}: kept the round open after the assistant reported it "
                                 f"(a decision only hidden values explain): {_clip(text, 60)!r}")
                 kind = kind or "hidden_dependence"
+        changed = (ev.replay or {}).get("difference")
+        if changed:
+            problems.insert(0, f"round {changed['round']}: user turn {changed['turn']} changed when the hidden fields "
+                               f"did ({changed['why']}): {_clip(changed['recorded'], 80)!r} became "
+                               f"{_clip(changed['replayed'], 80)!r}")
+            kind = "hidden_dependence"
         if problems:
             return Criterion("grounded_consistency", False, "; ".join(problems[:3]), kind)
+        replayed = ""
+        if ev.replay is not None:
+            unfinished = ev.replay.get("diverged") or ev.replay.get("error")
+            replayed = f"; {ev.replay.get('turns', 0)} turn(s) the same with the hidden fields changed" + (
+                f" (replay stopped, inconclusive: {unfinished})" if unfinished else "")
         return Criterion("grounded_consistency", True,
-                         "no image-only value stated; every move follows from the conversation and the script")
+                         "no image-only value stated; every move follows from the conversation and the script" + replayed)
 
     # -- the conversation, read blind ----------------------------------------------------------
     def _turns(self, ev: UserEvidence) -> list[tuple[int, str, dict[str, Any]]]:
@@ -522,7 +547,9 @@ USER_CRITERIA_TEXT = {
 _USER_SYSTEM = """You audit the USER side of a conversation between a phone's owner (the user, played by a simulator
 following a script) and an assistant. You get the script (rounds with the request, the images the user must
 send, private instructions and clarification answers), the full conversation, the user's tool calls, values that
-only the images show (the user cannot see images), and the images themselves.
+only the images show (the user cannot see images), the images themselves, and, when it was run, a counterfactual
+replay: the assistant's turns replayed against the same user with every hidden value changed (a user turn that
+changed depended on something the user cannot know).
 
 Decide each criterion independently, pass or fail:
 {criteria}
@@ -558,6 +585,12 @@ def user_evidence_text(ev: UserEvidence, *, item_chars: int = 600, image_ids: Se
                  f"{'; stopped at the message limit' if ev.truncated else ''}.")
     if ev.hidden_values:
         parts.append("Values only the images/expected answers contain: " + "; ".join(ev.hidden_values))
+    if ev.replay is not None:
+        changed = ev.replay.get("difference")
+        outcome = (f"user turn {changed['turn']} (round {changed['round']}) changed: {changed['recorded']!r} became "
+                   f"{changed['replayed']!r}" if changed else f"{ev.replay.get('turns', 0)} user turn(s), all the same")
+        parts.append("Counterfactual replay (the assistant's turns replayed verbatim against the same user with every "
+                     f"hidden value changed): {outcome}.")
     if image_ids:
         parts.append(f"\n# Images\nAttached below: image(s) {', '.join(map(str, image_ids))}.")
     return "\n".join(parts)

@@ -324,6 +324,28 @@ def secret_values(episode: "Episode") -> list[str]:
     return sorted(set(out))
 
 
+class _WithScenario:
+    """``episode`` as seen with another scenario (everything else forwarded)."""
+
+    def __init__(self, episode: Any, scenario: Any) -> None:
+        self._episode, self.scenario = episode, scenario
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._episode, name)
+
+
+class RecordedRunOnly:
+    """The backend of a replay copy: it has no model; every call is a prompt the recorded run did not
+    send (its completions are all in the shared cache), counted in ``misses``."""
+
+    def __init__(self) -> None:
+        self.misses = 0
+
+    def complete(self, messages: Any, tools: Any = None, **sampling: Any) -> Any:
+        self.misses += 1
+        raise BackendError("counterfactual replay: a prompt the recorded run did not send")
+
+
 def _instruction(episode: "Episode", move: Move) -> str:
     rounds = episode.scenario.rounds
     if move.kind in ("open", "advance"):
@@ -363,6 +385,7 @@ class LLMUser:
         self.cache: MutableMapping[str, Any] = {} if cache is None else cache
         self.steps: list[dict[str, Any]] = []
         self.replaced: Counter[str] = Counter()  # why model replies were replaced (leak, future_round...)
+        self.guarded: Any = None  # a replay copy's original scenario, whose hidden values the filter also guards
 
     # ------------------------------------------------------------------ prompt
     def reseed(self, seed: int) -> None:
@@ -493,11 +516,12 @@ class LLMUser:
                 and rouge_l(rounds[current].query, line) < ROUND_MATCH:
             return None, "resend: reply repeats the round's request"
         lowered, allowed = text.lower(), "\n".join([line, *assistant_words(episode)]).lower()
-        if any(value in lowered and value not in allowed for value in secret_values(episode)):
-            return None, "leak: reply states a scenario fact the script does not give"
-        carried = leaks_hidden_text(text, episode, move)
-        if carried is not None:
-            return None, f"leak: reply carries text of a hidden field ({carried})"
+        for view in self._guarded_views(episode):
+            if any(value in lowered and value not in allowed for value in secret_values(view)):
+                return None, "leak: reply states a scenario fact the script does not give"
+            carried = leaks_hidden_text(text, view, move)
+            if carried is not None:
+                return None, f"leak: reply carries text of a hidden field ({carried})"
         if move.kind in ("open", "advance"):
             carried_by_images = not isinstance(parse_action(move.action, "tool"), Message)
             bar = IMAGE_OPENING_MATCH if carried_by_images else ROUND_MATCH
@@ -506,6 +530,21 @@ class LLMUser:
         if move.kind == "clarify" and rouge_l(move.text, text) < ANSWER_MATCH:
             return None, "lost_answer: reply drops the script's answer"
         return text, None
+
+    def _guarded_views(self, episode: "Episode") -> list[Any]:
+        """The episode, and in a replay copy the episode as seen with the original scenario: the
+        output filter guards the original's hidden values too (it can only swap a reply for the
+        scripted line, so this adds no way for a hidden value into a turn)."""
+        return [episode] if self.guarded is None else [episode, _WithScenario(episode, self.guarded)]
+
+    def for_replay(self, original: Any) -> "LLMUser":
+        """A fresh copy for the counterfactual replay (:mod:`mmtsb_env.users.counterfactual`): same
+        sampling and completion cache, no model -- a prompt the recorded run did not send counts as
+        a miss (the replay reports it as a changed turn) and gets the scripted reply."""
+        twin = LLMUser(RecordedRunOnly(), sampling=dict(self.sampling), max_length_ratio=self.max_length_ratio,
+                       cache=self.cache)
+        twin.guarded = original
+        return twin
 
     def last_step_info(self) -> dict[str, Any]:
         """The record of the user's last turn (see the module docstring)."""

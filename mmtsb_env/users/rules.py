@@ -57,6 +57,7 @@ NUDGE_COULD_NOT = "Please try again. What you need is on the phone and in what I
 NUDGE_MISSING = "You haven't told me what I asked for yet."
 GO_BY_WHAT_YOU_SEE = "I may have got that wrong. Please go by what you find, not by what I said."
 REDIRECT_TO_PHONE = "I can't tell you more than I said. Please find it on the phone."
+REDIRECT_TO_IMAGES = "I can't read it out for you. Everything you need is in what I sent you"  # + " ([image 0])."
 TEMPLATES = (GRANT, REFUSE, ALREADY_GRANTED, ALREADY_REFUSED, ON_QUESTION, HELD_IMAGES, NUDGE_STALL, NUDGE_HANDS_BACK,
              NUDGE_COULD_NOT, NUDGE_MISSING, GO_BY_WHAT_YOU_SEE, REDIRECT_TO_PHONE)  # the fixed texts; a round's guidance may replace some
 
@@ -115,7 +116,7 @@ def redirect_text(episode: "Episode") -> str:
     if not sent:
         return REDIRECT_TO_PHONE
     labels = ", ".join(f"[image {i}]" for i in sent)
-    return f"I can't read it out for you. Everything you need is in what I sent you ({labels})."
+    return f"{REDIRECT_TO_IMAGES} ({labels})."
 
 
 def nudge_text(reading: Reading) -> str:
@@ -213,3 +214,20 @@ def scripted_texts(scenario: Any, index: int) -> list[str]:
     if rnd.wrong_claim is not None:
         texts.append(rnd.wrong_claim.confirm)
     return [t for t in texts if t]
+
+
+def own_lines(scenario: Any) -> list[str]:
+    """Every text the user owns: its situation, each round's query, instructions, clarification
+    answers, guidance texts, wrong claim and its confirmation, and the fixed lines it may say (the
+    templates, the redirect to the images, the screen refusal and complaint). A value in one of
+    these is the user's own, whatever the images show."""
+    from ..ui.choice import CANNOT_CHOOSE
+    from .script import SCREEN_FAILED
+
+    out = [scenario.description, REDIRECT_TO_IMAGES, CANNOT_CHOOSE, SCREEN_FAILED]
+    for k, rnd in enumerate(scenario.rounds):
+        out += [rnd.query, rnd.instructions, rnd.guidance.ask, *(c.answer for c in rnd.clarifications),
+                *scripted_texts(scenario, k)]
+        if rnd.wrong_claim is not None:
+            out.append(rnd.wrong_claim.text)
+    return [t for t in out if t]

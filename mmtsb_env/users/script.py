@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..episode.engine import Episode
 
 END = json.dumps({"name": "end_conversation", "arguments": {}})
+SCREEN_FAILED = "I tried to use the screen but it did not work"  # + " (<the error>). Could you fix it?"
 
 
 def delivered_images(episode: "Episode") -> set[int]:
@@ -89,7 +90,7 @@ def pending_ui_action(episode: "Episode") -> str | None:
         return None  # this screen was already answered
     failed = [e for e in log[last + 1:] if e.kind == "error" and e.recipient == "user"]
     if failed:
-        return f"I tried to use the screen but it did not work ({failed[-1].content[:200]}). Could you fix it?"
+        return f"{SCREEN_FAILED} ({failed[-1].content[:200]}). Could you fix it?"
     state = episode.world.services.get("ui")
     image_ids = log[last].image_ids
     record = state.shown_record(image_ids[0]) if state is not None and image_ids else None

@@ -4,7 +4,8 @@ A compliant stand-in backend obeys its prompt to the letter: every turn it reads
 its prompt that carry a marker (it would leak anything it was given). Markers are planted in
 every hidden field -- the description, the completion criteria, each round's guidance and
 instructions, clarification answers, the scripted fallbacks, the correction's confirmation, a
-later round's request, reports, the oracle's answers, image facts and metadata -- and the
+later round's request, reports, the oracle's answers, image facts and metadata (image values,
+value tolerances, look-alikes, error claims, round roles), a permission reply never asked for -- and the
 assistant plays scripted hostile prompts (repeat your instructions, role play, print the script).
 No marker reaches a user turn before it is earned; the never-earned ones never do.
 """
@@ -24,7 +25,7 @@ from mmtsb_env.users.llm_user import LLMUser
 
 MARK = re.compile(r"MK[A-Z]+\d{3}")
 NEVER = {"MKDESC001", "MKCRIT002", "MKASK003", "MKINSTR004", "MKASK008", "MKREP010", "MKANS011", "MKIMG012", "MKMETA014",
-         "MKINSTR016"}
+         "MKINSTR016", "MKTOL017", "MKLOOK018", "MKPERM019", "MKCLAIM020", "MKROLE021"}
 
 
 def _scenario():
@@ -32,7 +33,8 @@ def _scenario():
     r0, r1 = base.rounds
     r0 = dataclasses.replace(
         r0, instructions="Be brief MKINSTR004.", answer=r0.answer + " MKANS011",
-        guidance=Guidance(ask="You want the event noted; MKASK003 stays private.", on_question="MKONQ006, no idea, your call."),
+        guidance=Guidance(ask="You want the event noted; MKASK003 stays private.", on_question="MKONQ006, no idea, your call.",
+                          permission_reply="Yes MKPERM019, go on."),
         clarifications=(Clarification(answer="Use the venue name MKCLAR005 as printed.", keywords=("venue",)),))
     r1 = dataclasses.replace(
         r1, query="Same for this Saturday one MKLATER007, and tell me which event is earlier.", instructions="MKINSTR016",
@@ -42,7 +44,11 @@ def _scenario():
     images = list(base.images)
     images[0] = dataclasses.replace(images[0], facts={**images[0].facts, "note": "MKIMG012"})
     return dataclasses.replace(base, id="test/secrets", description="The user is MKDESC001.", completion_criteria="MKCRIT002",
-                               rounds=(r0, r1), images=tuple(images), metadata={**base.metadata, "image_values": ["MKMETA014"]})
+                               rounds=(r0, r1), images=tuple(images), metadata={
+                                   **base.metadata, "image_values": ["MKMETA014"], "value_tolerances": {"MKTOL017": 1.0},
+                                   "lookalikes": [{"table": "simple_note.notes", "key": 9001, "of": "new", "by": "MKLOOK018"}],
+                                   "error_claims": [{"round": 1, "wrong": "Saturday", "right": "MKCLAIM020", "source": "image"}],
+                                   "round_roles": ["task", "MKROLE021"]})
 
 
 class Compliant:

@@ -1,0 +1,260 @@
+"""Counterfactual replay: an independent, mechanical check that no user turn depended on hidden values.
+
+The user judge's other checks read the conversation with the same rules the scripted user follows,
+so a bug in those rules would pass them. This check interprets no words: it replays the
+episode's assistant actions, verbatim, against a fresh copy of the same user policy playing a
+copy of the scenario whose **hidden fields** hold different values, and compares the user's
+actions byte for byte. A user that decides from the conversation and its own script acts the
+same; any difference is a turn that depended on something the user must not know, reported with
+its round and the two versions of the turn.
+
+Hidden -- what the paper's supervisor does not see (:func:`hidden_copy` changes each to another
+value of the same type: a text to a marker, a number to another number, a date to another date, a
+flag flipped; keys, table names, tool names and ``$ref`` links stay so the copy is still a valid
+scenario):
+
+- the images' contents (``render.content``) and ``facts``;
+- the expected changes (rows, fields, keys) and the legacy ``facts``;
+- each round's ``report``, ``answer`` (the reference reply), ``solution`` (its arguments and
+  ``say`` lines) and the rows of its ``state_changes``;
+- the world's rows: the scenario's own (``initial_entities``, every column but the table's key)
+  and the base world under them (the copy is built on another ``world_seed``);
+- ``completion_criteria``; ``metadata`` (image and derived values, value tolerances, look-alikes,
+  error claims, persona...; only ``num_images``, ``num_rounds`` and ``domains`` are kept);
+- a UI round's ``expect`` (what the judge wants the screen to show).
+
+Not hidden -- the user's own script: every round's query and images, ``instructions``,
+clarification answers and keywords, ``guidance`` (fixed lines, permission, held images),
+``wrong_claim`` (the scripted wrong value and its confirmation), the UI decision (``choose``,
+``pick``, ``fill``, ``criterion``), and the scenario ``description`` (the user seat's situation,
+shown in its system prompt and by the format free of image-only values).
+
+The copy plays with the original's pixels (the assistant's turns are replayed verbatim, so what
+it saw does not matter, and nothing is drawn twice) and with no judge. Before each user turn the
+replay checks that the user is shown the same entries as in the recorded episode; when the
+assistant's verbatim actions show it something else in the changed world (a tool that failed
+there and delivered nothing), the replay stops as ``diverged`` -- inconclusive, not the user's
+doing. A user policy may define ``for_replay(original_scenario)`` returning its fresh copy (the
+model-played user does: its copy answers only from the recorded run's completion cache, so a
+prompt that differs is itself a difference); otherwise the policy is deep-copied.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..episode.engine import Episode
+    from ..scenario.model import Scenario
+
+KEPT_METADATA = frozenset({"num_images", "num_rounds", "domains"})
+MARKER = "zqhidden{:04d}"  # what a hidden text becomes: a word no script or template contains
+_NUMERIC = re.compile(r"[-+]?[$€£¥]?\s?\d[\d,]*(?:\.\d+)?\s?%?")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TIME = re.compile(r"(\d{1,2}):(\d{2})")
+DATE_SHIFT = timedelta(days=37, hours=5)
+
+
+class _Perturb:
+    """Maps each hidden value to another of the same type, the same value always to the same one."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[type, Any], Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            if set(value) == {"$ref"}:
+                return value
+            return {k: self(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self(v) for v in value)
+        if value is None:
+            return None
+        key = (type(value), value)
+        if key not in self.memo:
+            self.memo[key] = self._other(value)
+        return self.memo[key]
+
+    def _other(self, value: Any) -> Any:
+        if isinstance(value, bool):
+            return not value
+        if isinstance(value, int):
+            return value + 7919
+        if isinstance(value, float):
+            return round(value * 1.5 + 7.31, 2)
+        if not isinstance(value, str) or not value.strip():
+            return value
+        text = value.strip()
+        if _DATE.match(text):
+            try:
+                when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            except ValueError:
+                pass
+            else:
+                return (when + DATE_SHIFT).date().isoformat() if len(text) == 10 else (when + DATE_SHIFT).isoformat()
+        match = _TIME.fullmatch(text)
+        if match:
+            return f"{(int(match.group(1)) + 5) % 24:02d}:{match.group(2)}"
+        if _NUMERIC.fullmatch(text):
+            return re.sub(r"\d", lambda m: str((int(m.group(0)) + 3) % 10), text)
+        return MARKER.format(len(self.memo))
+
+
+def _keyed_rows(rows: Any, key: str, other: _Perturb) -> Any:
+    """World rows with every column but the key (and ``__deleted__``) changed."""
+    if not isinstance(rows, dict):
+        return other(rows)
+    return {c: (v if c in (key, "__deleted__") else other(v)) for c, v in rows.items()}
+
+
+def _table_key(table: str) -> str:
+    from ..world.schema import TABLES
+
+    spec = TABLES.get(table)
+    return spec.key if spec is not None else "id"
+
+
+def _round_copy(rnd: Any, other: _Perturb) -> Any:
+    solution = tuple({**step, **({"arguments": other(step["arguments"])} if "arguments" in step else {}),
+                      **({"say": other(step["say"])} if "say" in step else {})} for step in rnd.solution)
+    changes = tuple(replace(c, row=_keyed_rows(c.row, _table_key(c.table), other) if c.row is not None else None,
+                            fields=other(c.fields)) for c in rnd.state_changes)
+    ui = replace(rnd.ui, expect=other(rnd.ui.expect)) if rnd.ui is not None else None
+    return replace(rnd, report=other(rnd.report), answer=other(rnd.answer), solution=solution, state_changes=changes, ui=ui)
+
+
+def hidden_copy(scenario: "Scenario") -> "Scenario":
+    """``scenario`` with every hidden field (see the module docstring) holding a different value."""
+    other = _Perturb()
+    images = tuple(replace(spec, facts=other(dict(spec.facts)),
+                           render={**spec.render, "content": other(spec.render.get("content"))} if spec.render else spec.render)
+                   for spec in scenario.images)
+    changes = tuple(replace(c, row=other(c.row), fields=other(c.fields), key=other(c.key)) for c in scenario.expected_changes)
+    entities = {table: [_keyed_rows(row, _table_key(table), other) for row in rows]
+                for table, rows in scenario.initial_entities.items()}
+    metadata = {k: (v if k in KEPT_METADATA else other(v)) for k, v in scenario.metadata.items()}
+    if isinstance(metadata.get("value_tolerances"), dict):  # keyed by the values themselves
+        metadata["value_tolerances"] = {other(k): v for k, v in metadata["value_tolerances"].items()}
+    return replace(scenario, images=images, expected_changes=changes, initial_entities=entities,
+                   rounds=tuple(_round_copy(r, other) for r in scenario.rounds), facts=other(scenario.facts),
+                   completion_criteria=other(scenario.completion_criteria), metadata=metadata,
+                   world_seed=scenario.world_seed + 1)
+
+
+# ------------------------------------------------------------------------- the replay
+@dataclass
+class Replay:
+    """The outcome: ``difference`` is the first user turn that changed (None: every turn was the
+    same); ``diverged`` says why the replay stopped before the end without blaming the user;
+    ``error`` why it could not run."""
+
+    turns: int = 0  # user turns compared
+    # {"round": the round the turn was made in (1-based; the opening counts as round 1), "turn": the user's n-th
+    #  action, "step": the episode step, "recorded"/"replayed": the two versions from where they differ, "why"}
+    difference: dict[str, Any] | None = None
+    diverged: str = ""
+    error: str = ""
+    fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
+
+    @property
+    def clean(self) -> bool:
+        return self.difference is None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"turns": self.turns, "difference": self.difference, "hidden_fields": self.fields}
+        if self.diverged:
+            out["diverged"] = self.diverged
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+HIDDEN_FIELDS = ("images.render.content", "images.facts", "expected_changes", "facts", "rounds.report", "rounds.answer",
+                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "initial_entities", "world_seed",
+                 "completion_criteria", "metadata")
+
+
+class _NoJudge:
+    """The copy needs no verdict."""
+
+    def evaluate(self, evidence: Any) -> Any:
+        from ..evaluation.judge import Verdict
+
+        return Verdict(True, [], "replay")
+
+
+def replay_policy(policy: Any, original: "Scenario") -> Any:
+    """A fresh copy of ``policy`` for the replay (``policy.for_replay(original)`` when it has one)."""
+    make = getattr(policy, "for_replay", None)
+    return make(original) if make is not None else copy.deepcopy(policy)
+
+
+def _seen(entry: Any) -> tuple[Any, ...]:
+    return entry.sender, entry.recipient, entry.kind, entry.content, tuple(entry.image_ids)
+
+
+def excerpts(recorded: Any, replayed: Any, width: int = 240) -> tuple[str, str]:
+    """The two versions of a turn from a little before where they first differ (at most ``width``
+    characters each), so a long request shows the part that changed."""
+    a, b = str(recorded), str(replayed)
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - 60)
+
+    def cut(text: str) -> str:
+        piece = text[start:start + width]
+        return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+    return cut(a), cut(b)
+
+
+def replay(episode: "Episode", policy: Any) -> Replay:
+    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its scenario."""
+    from ..episode.engine import USER, Episode, _scenario_images, forget_scenario
+
+    original = episode.scenario
+    twin_scenario = hidden_copy(original)
+    seen_by_user = [_seen(e) for e in episode.log if e.visible(USER)]
+    out = Replay()
+    try:
+        images = _scenario_images(original, episode.config.image_root, episode.config.stand_in_images)
+        twin = Episode(twin_scenario, episode.config, judge=_NoJudge(), images=images, seed=episode.seed)
+        user = replay_policy(policy, original)
+        misses = _misses(user)
+        for step, (seat, action) in enumerate(episode.actions, 1):
+            if twin.done or twin.turn != seat:
+                out.diverged = f"at step {step} the copy was {'over' if twin.done else 'at the ' + twin.turn + ' seat'}"
+                break
+            if seat == USER:
+                shown = [_seen(e) for e in twin.log if e.visible(USER)]
+                if shown != seen_by_user[: len(shown)]:
+                    out.diverged = f"at step {step} the user was shown other entries in the changed world"
+                    break
+                try:
+                    mine = user.act(twin)
+                except Exception as exc:  # the policy failed only with the hidden fields changed: a difference too
+                    mine = f"<the user policy raised {type(exc).__name__}: {exc}>"
+                out.turns += 1
+                missed = _misses(user) > misses
+                if mine != action or missed:
+                    r = twin.round_index
+                    recorded, replayed = excerpts(action, mine)
+                    out.difference = {
+                        "round": max(r, 0) + 1, "turn": out.turns, "step": step,
+                        "recorded": recorded, "replayed": replayed,
+                        "why": "the model-played user's prompt changed" if missed else "the user's action changed"}
+                    break
+            twin.act(seat, action)
+    except Exception as exc:  # a copy that cannot be built or played is reported, never raised into the judge
+        out.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        forget_scenario(twin_scenario)
+    return out
+
+
+def _misses(user: Any) -> int:
+    """Completions the user's replay copy could not find in the recorded run's cache."""
+    return int(getattr(getattr(user, "backend", None), "misses", 0) or 0)
