@@ -224,8 +224,9 @@ class GenericRecipe(RecipeBase):
             closing = sink.done() if steps else f"That doesn't change the result, so the {sink.noun} stays as it is."
             part = Part(req, looks + steps, f"{payload.summary} {closing}", facts=list(payload.facts), is_task=True,
                         image_ids=list(slot.deliver))
-            if flow.web:
+            if flow.web and payload.web_values:  # the user asked to be told what the web says
                 part.guidance.append(W.NEEDS[flow.category].guidance)
+                part.report = unique([*payload.facts] if done_tasks == 0 and flow.name == "compare" else payload.web_values)
             if had_clarify:
                 part.clarifications.append(sink.clarify)
             parts.append(part)
@@ -268,7 +269,8 @@ class GenericRecipe(RecipeBase):
             else:
                 req = f"Sorry, I misspoke earlier: I meant {new_desc}, not {old_desc}. Please fix the {sink.noun}."
                 kind = "correction"
-            return Part(req, steps, f"{payload.summary} {sink.done()}", facts=list(payload.facts), kind=kind, is_task=True)
+            return Part(req, steps, f"{payload.summary} {sink.done()}", facts=list(payload.facts), kind=kind, is_task=True,
+                        report=list(payload.web_values))
         if self.challenge == "error_correction":
             m = sink.mistake()
             if m is None:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-import pytest
-
 from mmtsb_env.evaluation.grounding import Grounds, ungrounded
-from mmtsb_env.generation import generate, generate_one
+from mmtsb_env.generation import generate
 from mmtsb_env.generation.measures import WEB_TOOL, recorded_lookalikes, suite_measures
 from mmtsb_env.generation.verify import verify
 from mmtsb_env.generation.web import PAGES
@@ -29,19 +27,12 @@ def searches(s: Scenario) -> list[dict]:
 
 @lru_cache(maxsize=1)
 def web_scenarios() -> tuple[Scenario, ...]:
-    """A few generated scenarios whose reference path searches the web, one per image category."""
+    """Generated scenarios whose reference path searches the web, one per image category."""
     found: dict[str, Scenario] = {}
-    for seed in range(60):
-        for flow in ("compare", "aggregate", "filter"):
-            try:
-                s = generate_one(seed, flow=flow)
-            except Exception:  # a draw the composer cannot realise: the next seed
-                continue
-            cat = s.metadata["image_categories"][0]
-            if searches(s) and cat not in found:
-                found[cat] = s
-        if len(found) >= 4:
-            break
+    for s in generate(16, seed=11, flow=["aggregate", "compare", "filter"], verify="tool"):
+        cat = s.metadata["image_categories"][0]
+        if searches(s) and cat not in found:
+            found[cat] = s
     assert len(found) >= 3, sorted(found)
     return tuple(found.values())
 
@@ -116,10 +107,9 @@ def test_the_judge_grounds_the_fact_on_the_search_results():
     assert ungrounded("Willow Field Coffee House closes at 10:15 PM today.", grounds) == ["22:15"]
 
 
-@pytest.mark.parametrize("seed", [7])
-def test_a_batch_searches_the_web_like_the_papers_scenarios(seed):
-    """On a generated batch balanced over the design cells, about a third of the reference paths
+def test_a_batch_searches_the_web_like_the_papers_scenarios():
+    """On a generated batch covering every design cell, about a third of the reference paths
     search the web (the reference sample: 35 %); the nominal suite's figure is in docs/generation.md."""
-    batch = generate(56, seed=seed, verify="static")
+    batch = generate(112, seed=7, verify="static")
     share = suite_measures(batch)["web_search_share"]
-    assert 0.2 <= share <= 0.55, share
+    assert 0.25 <= share <= 0.5, share
