@@ -46,6 +46,7 @@ class Payload:
     derived: list[str] = field(default_factory=list)  # computed from image values
     keys: list[str] = field(default_factory=list)  # shown in images, also present in the world
     web_values: list[str] = field(default_factory=list)  # looked up on the web (staged pages), in no image
+    web_queries: list[str] = field(default_factory=list)  # the searches that find them
     # value -> how far a careful reading may be off (values read off a chart's axis, and what is computed from them)
     tolerances: dict[str, float] = field(default_factory=dict)
 

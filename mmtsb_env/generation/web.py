@@ -23,7 +23,7 @@ from .core import Build, Payload, call
 from .images import Img, dollars
 
 PAGES = "web_search.pages"
-FLOWS = ("aggregate", "compare", "filter")  # a computed number or a database check has no item to look up
+FLOWS = ("aggregate", "compare", "filter", "compute")  # the database flows check rows, not outside facts
 WEB_SHARE = 1.0  # of the scenarios whose flow and images allow a need (about a third of all: the reference, 35 %)
 
 
@@ -184,7 +184,8 @@ NEEDS = {n.category: n for n in (
          "version).", _weight),
 )}
 # (flow, category) pairs with a need: a filter over receipts keeps line items, not stores
-PAIRS = {(f, c) for f in FLOWS for c in NEEDS} - {("filter", "receipt"), ("filter", "invoice"), ("compare", "business_card")}
+PAIRS = ({(f, c) for f in FLOWS for c in NEEDS}
+         - {("filter", "receipt"), ("filter", "invoice"), ("compare", "business_card"), ("compute", "sign"), ("compute", "business_card")})
 
 
 def eligible(flow_name: str, category: str) -> bool:
@@ -196,7 +197,10 @@ def attach(b: Build, ids: list[int]) -> None:
     """Stage the web pages of every image in ``ids`` (the answering page and its look-alikes) and
     record the need on the image (``extra["_web"]``) and the look-alikes (``b.web_lookalikes``).
     Images about the same thing (two cards of one company) share the pages."""
+    from ..evaluation.similarity import canonical_dates
+
     staged: dict[str, dict[str, Any]] = {}
+    shown_times = {canonical_dates(x.time) for x in b.imgs if x.time}
     for i in ids:
         im = b.imgs[i]
         need = NEEDS[im.category]
@@ -206,7 +210,10 @@ def attach(b: Build, ids: list[int]) -> None:
         if query in staged:
             im.extra["_web"] = staged[query]
             continue
-        value, pages = need.pages(b, im)
+        for _ in range(20):  # a time some image shows for another item would read as that item's (the judge's F6)
+            value, pages = need.pages(b, im)
+            if canonical_dates(value) not in shown_times:
+                break
         rows = [b.add_row(PAGES, page) for page in pages]
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
@@ -220,18 +227,16 @@ def _shown(im: Img) -> list[str]:
 
 
 def enrich(p: Payload, imgs: list[Img]) -> Payload:
-    """``p`` with the web fact of every image its entries come from: a line each, the fact among
-    the facts the reply states and the values an artifact holds (``web_values``); what the staged
-    pages also show moves from the image-only values to the keys."""
-    seen: list[int] = []
-    for e in p.entries:
-        im = e.get("image")
-        if im is None or "_web" not in im.extra or id(im) in seen:
+    """``p`` with the web fact of every image it draws on (its entries' images; a computed number's:
+    all of ``imgs``): a line each, the fact among the facts the reply states and the values an
+    artifact holds (``web_values``), the search (``web_queries``); what the staged pages also show
+    moves from the image-only values to the keys."""
+    used = [e["image"] for e in p.entries if e.get("image") is not None] or list(imgs)
+    for im in used:
+        w = im.extra.get("_web")
+        if w is None or w["query"] in p.web_queries:  # two images about one thing: said once
             continue
-        seen.append(id(im))
-        w = im.extra["_web"]
-        if w["value"] in p.web_values:  # two images about one thing: said once
-            continue
+        p.web_queries.append(w["query"])
         p.lines.append(w["line"])
         p.facts.append(w["value"])
         p.web_values.append(w["value"])
@@ -244,16 +249,14 @@ def enrich(p: Payload, imgs: list[Img]) -> Payload:
 
 
 def lookups(b: Build, p: Payload) -> list[dict[str, Any]]:
-    """The searches a round makes before writing ``p``: one per image whose fact it carries and
-    the scenario has not looked up yet (``b.looked_up``)."""
+    """The searches a round makes before writing ``p``: those of its facts the scenario has not
+    looked up yet (``b.looked_up``)."""
     done: set[str] = b.__dict__.setdefault("looked_up", set())
     steps = []
-    for e in p.entries:
-        im = e.get("image")
-        w = im.extra.get("_web") if im is not None else None
-        if w is not None and w["query"] not in done:
-            done.add(w["query"])
-            steps.append(call("web_search_serper", query=w["query"]))
+    for query in p.web_queries:
+        if query not in done:
+            done.add(query)
+            steps.append(call("web_search_serper", query=query))
     return steps
 
 
