@@ -178,7 +178,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     settle_levels(b.imgs, seed)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
-    b.lookalikes = stage_lookalikes(b, parts) + list(getattr(b, "web_lookalikes", []))
+    b.lookalikes = stage_lookalikes(b, parts) + b.web_lookalikes
     _apply_challenge(b, recipe, parts, challenge, arrival)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)

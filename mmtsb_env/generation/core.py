@@ -94,6 +94,8 @@ class Build:
         self.derived: list[str] = []
         self.keys: list[str] = []
         self.web_values: list[str] = []  # facts the task looks up on the web (generation/web.py)
+        self.web_lookalikes: list[dict[str, Any]] = []  # the staged pages that imitate an answering page
+        self.looked_up: set[str] = set()  # the web searches the solution has made so far
         self.tolerances: dict[str, float] = {}  # see Payload.tolerances
         self.tool_use: dict[str, int] = {}  # tools the suite used so far (coverage-first choice of table rows)
         self.recipe_use: dict[str, int] = {}  # recipes the suite used so far (see db_recipes.make_db_recipe)

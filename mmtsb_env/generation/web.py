@@ -1,13 +1,14 @@
 """Web search needs: a task that also needs an outside fact about what an image shows.
 
-A store's closing time today for a receipt's store, an event's doors-open time for a poster, a
-company's late fee for an invoice, a product's weight for a price tag: values no image shows and
-the phone does not hold, which the assistant must look up with ``web_search_serper``. Each need is
-one row of :data:`NEEDS` (data): what the user asks, the query, the line the result carries, and
-the pages the scenario stages in ``web_search.pages`` -- the page that answers, plus look-alikes
-a careless reader takes instead (the store's other branch, last year's holiday hours, the same
-show's matinee, an archived fee page, the product's 2-pack). The pages are initial rows, so no
-format field is needed; the fact is in no image, query or base row, only on the staged page.
+A receipt's store closing time today, a storefront sign's Sunday hours, an event's doors-open
+time, an invoice company's late fee, a business card company's office hours, a price-tagged
+product's weight: values no image shows and the phone does not hold, which the assistant must
+look up with ``web_search_serper``. Each need is one row of :data:`NEEDS` (data): what the user
+asks, the query, the line the result carries, and the pages the scenario stages in
+``web_search.pages`` -- the page that answers, plus look-alikes a careless reader takes instead
+(another branch or a separate, similarly named company; last year's holiday hours or archived
+terms; the same show's matinee; the product's 2-pack). The pages are initial rows, so no format
+field is needed; the fact is in no image, query or base row, only on the staged page.
 
 :func:`attach` stages the pages for a flow's images (``Img.extra["_web"]``, private: not an image
 fact); :func:`enrich` adds the fact to a payload (a line per image, the facts the reply states, the
@@ -23,7 +24,7 @@ from .core import Build, Payload, call
 from .images import Img, dollars
 
 PAGES = "web_search.pages"
-FLOWS = ("aggregate", "compare", "filter", "compute")  # the database flows check rows, not outside facts
+FLOWS = ("aggregate", "compare", "filter", "compute")  # the generic flows (the database flows check stored rows)
 WEB_SHARE = 1.0  # of the scenarios whose flow and images allow a need (about a third of all: the reference, 35 %)
 
 
@@ -183,7 +184,8 @@ NEEDS = {n.category: n for n in (
          "If the assistant asks which web page you mean: the single product as on the tag (not a 2-pack or a mini "
          "version).", _weight),
 )}
-# (flow, category) pairs with a need: a filter over receipts keeps line items, not stores
+# (flow, category) pairs with a need: a filter of receipts or invoices keeps line items, not stores or
+# companies; cards are not compared, nor signs and cards computed
 PAIRS = ({(f, c) for f in FLOWS for c in NEEDS}
          - {("filter", "receipt"), ("filter", "invoice"), ("compare", "business_card"), ("compute", "sign"), ("compute", "business_card")})
 
@@ -218,8 +220,7 @@ def attach(b: Build, ids: list[int]) -> None:
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
                                             "page": rows[0]["id"], "said": said}
-        b.web_lookalikes = getattr(b, "web_lookalikes", []) + [
-            {"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": "title"} for r in rows[1:]]
+        b.web_lookalikes += [{"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": "title"} for r in rows[1:]]
 
 
 def _shown(im: Img) -> list[str]:
@@ -251,11 +252,10 @@ def enrich(p: Payload, imgs: list[Img]) -> Payload:
 def lookups(b: Build, p: Payload) -> list[dict[str, Any]]:
     """The searches a round makes before writing ``p``: those of its facts the scenario has not
     looked up yet (``b.looked_up``)."""
-    done: set[str] = b.__dict__.setdefault("looked_up", set())
     steps = []
     for query in p.web_queries:
-        if query not in done:
-            done.add(query)
+        if query not in b.looked_up:
+            b.looked_up.add(query)
             steps.append(call("web_search_serper", query=query))
     return steps
 
