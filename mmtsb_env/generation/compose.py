@@ -178,7 +178,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     settle_levels(b.imgs, seed)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
-    b.lookalikes = stage_lookalikes(b, parts)
+    b.lookalikes = stage_lookalikes(b, parts) + b.web_lookalikes
     _apply_challenge(b, recipe, parts, challenge, arrival)
     return _assemble(b, recipe, parts, flow=flow, challenge=challenge, arrival=arrival, seed=seed, world_seed=world_seed,
                      scenario_id=scenario_id)
@@ -299,6 +299,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "difficulty": ("easy", "medium", "medium", "hard")[max(im.difficulty for im in b.imgs)],
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
+            "web_values": unique(b.web_values),
             "value_tolerances": value_tolerances(b),
             "lookalikes": list(getattr(b, "lookalikes", [])),
             "error_claims": [{"round": i, **p.claim} for i, p in enumerate(parts) if p.claim],
@@ -313,7 +314,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
     if getattr(recipe, "variant", None) == "edit":  # a taken-back line only shows in the text itself
         keep = frozenset({("simple_note.notes", "content"), ("file_system.files", "content")})
     spoken = [r["query"] for r in rounds] + [c["answer"] for r in rounds for c in r["clarifications"]]
-    values = unique(b.image_values + b.derived + b.keys + list(facts))
+    values = unique(b.image_values + b.derived + b.keys + b.web_values + list(facts))
     changes = free_text_measures(changes, spoken, values, keep)
     data["expected_changes"] = changes
     if not data["expected_changes"]:

@@ -45,6 +45,8 @@ class Payload:
     image_values: list[str] = field(default_factory=list)  # shown only in images
     derived: list[str] = field(default_factory=list)  # computed from image values
     keys: list[str] = field(default_factory=list)  # shown in images, also present in the world
+    web_values: list[str] = field(default_factory=list)  # looked up on the web (staged pages), in no image
+    web_queries: list[str] = field(default_factory=list)  # the searches that find them
     # value -> how far a careful reading may be off (values read off a chart's axis, and what is computed from them)
     tolerances: dict[str, float] = field(default_factory=dict)
 
@@ -91,6 +93,9 @@ class Build:
         self.image_values: list[str] = []
         self.derived: list[str] = []
         self.keys: list[str] = []
+        self.web_values: list[str] = []  # facts the task looks up on the web (generation/web.py)
+        self.web_lookalikes: list[dict[str, Any]] = []  # the staged pages that imitate an answering page
+        self.looked_up: set[str] = set()  # the web searches the solution has made so far
         self.tolerances: dict[str, float] = {}  # see Payload.tolerances
         self.tool_use: dict[str, int] = {}  # tools the suite used so far (coverage-first choice of table rows)
         self.recipe_use: dict[str, int] = {}  # recipes the suite used so far (see db_recipes.make_db_recipe)
@@ -114,7 +119,8 @@ class Build:
         return f"{stem}{self._labels}"
 
     def note_values(self, payload: Payload) -> None:
-        for bucket, values in ((self.image_values, payload.image_values), (self.derived, payload.derived), (self.keys, payload.keys)):
+        for bucket, values in ((self.image_values, payload.image_values), (self.derived, payload.derived), (self.keys, payload.keys),
+                               (self.web_values, payload.web_values)):
             for v in values:
                 if v and v not in bucket:
                     bucket.append(v)

@@ -35,6 +35,7 @@ class Flow:
     variant: dict[str, Any] = field(default_factory=dict)
     additive: bool = True  # a later group adds to the result (else the result is recomputed over all groups)
     min_group: int = 1
+    web: bool = False  # each item's outside fact is looked up on the web and carried (generation/web.py)
 
     # ------------------------------------------------------------------ drafting
     def draft(self, b: Build, n: int) -> list[int]:
@@ -93,6 +94,10 @@ class Flow:
         imgs = [b.imgs[i] for i in group]
         fn = {"aggregate": _aggregate, "compare": _compare, "filter": _filter, "compute": _compute}[self.name]
         p = fn(self, b, imgs)
+        if self.web:
+            from .web import enrich
+
+            enrich(p, imgs)
         p.facts = unique(p.facts)
         return p
 

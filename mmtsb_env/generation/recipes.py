@@ -17,6 +17,7 @@ from .errors import GenerationError
 from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import setup_read
+from . import web as W
 from .challenges import can_edit, claimable, contradict, edit_made
 
 
@@ -146,6 +147,10 @@ class GenericRecipe(RecipeBase):
             need_mistake = variant == "sink"
         elif edit:
             variant = "edit"
+        # an outside fact about the items, looked up on the web (staged pages; generation/web.py)
+        if W.eligible(flow.name, category) and b.rng.random() < W.WEB_SHARE:
+            W.attach(b, ids)
+            flow.web = True
         late_container = arrival == "late" and bool(full.lines) and b.rng.random() < 0.6
         sink = b.rng.choice([S.NoteSink, S.FileSink])(b) if late_container else choose_sink(b, full, flow, need_extend=flow.additive and (len(tasks) > 1 or late_container),
                            need_revise=(not flow.additive and len(tasks) > 1) or variant == "criterion" or late_container,
@@ -206,17 +211,22 @@ class GenericRecipe(RecipeBase):
             payload = flow.payload(b, slot.scope)
             b.note_values(payload)
             if done_tasks == 0:
-                req = f"{flow.ask(ref)} Then {sink.intent()}."
+                look = f" {W.ask(flow.name, flow.category, sink.kind == 'text')}" if flow.web else ""
+                req = f"{flow.ask(ref)} Then {sink.intent()}.{look}"
             elif flow.additive:
                 plural = "s" if sink.kind == "entries" else ""
                 req = f"Now do the same with {ref}. Add what you find to the same {sink.noun}{plural}."
             else:
                 req = f"Now redo that using {ref}, and update the {sink.noun} if the result changes."
             had_clarify = bool(sink.clarify) and not sink.created
+            looks = W.lookups(b, payload)
             steps = sink.write(payload, additive=flow.additive)
             closing = sink.done() if steps else f"That doesn't change the result, so the {sink.noun} stays as it is."
-            part = Part(req, steps, f"{payload.summary} {closing}", facts=list(payload.facts), is_task=True,
+            part = Part(req, looks + steps, f"{payload.summary} {closing}", facts=list(payload.facts), is_task=True,
                         image_ids=list(slot.deliver))
+            if flow.web and payload.web_values:  # the user asked to be told what the web says
+                part.guidance.append(W.NEEDS[flow.category].guidance)
+                part.report = unique([*payload.facts] if done_tasks == 0 and flow.name == "compare" else payload.web_values)
             if had_clarify:
                 part.clarifications.append(sink.clarify)
             parts.append(part)
@@ -248,18 +258,19 @@ class GenericRecipe(RecipeBase):
             new_variant = self._flip(flow)
             assert new_variant is not None
             old_desc = self._criterion_text(flow)
-            self.flow = flow = Flow(flow.name, flow.category, new_variant, flow.additive, flow.min_group)
+            self.flow = flow = Flow(flow.name, flow.category, new_variant, flow.additive, flow.min_group, flow.web)
             new_desc = self._criterion_text(flow)
             payload = flow.payload(b, cumulative)
             b.note_values(payload)
-            steps = sink.revise(payload)
+            steps = W.lookups(b, payload) + sink.revise(payload)
             if self.challenge == "goal_change":
                 req = f"Actually, I've changed my mind: I want {new_desc} instead of {old_desc}. Please update the {sink.noun}."
                 kind = "goal_change"
             else:
                 req = f"Sorry, I misspoke earlier: I meant {new_desc}, not {old_desc}. Please fix the {sink.noun}."
                 kind = "correction"
-            return Part(req, steps, f"{payload.summary} {sink.done()}", facts=list(payload.facts), kind=kind, is_task=True)
+            return Part(req, steps, f"{payload.summary} {sink.done()}", facts=list(payload.facts), kind=kind, is_task=True,
+                        report=list(payload.web_values))
         if self.challenge == "error_correction":
             m = sink.mistake()
             if m is None:

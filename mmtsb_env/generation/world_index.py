@@ -111,9 +111,16 @@ class SubstringIndex:
         return bool(len(starts))
 
 
+# the base world's web pages restate its rows in prose ("on Saturday, May 2"); leaving them out keeps
+# "is it anywhere on the phone?" what it was (weekday names, prices as text would all be "found")
+UNINDEXED = frozenset({"web_search.pages"})
+
+
 def _text_of(tables: dict[str, dict[Any, Any]]) -> str:
     parts: list[str] = []
-    for rows in tables.values():
+    for name, rows in tables.items():
+        if name in UNINDEXED:
+            continue
         for row in rows.values():
             if isinstance(row, dict):
                 for value in row.values():

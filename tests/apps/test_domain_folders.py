@@ -27,13 +27,11 @@ TESTS = Path(__file__).parent
 ROOT = APPS.parent.parent
 REFERENCE_TOOLS = ROOT / "tests" / "tools" / "data" / "reference_tools.tsv"
 
-# Domains whose folder is being reshaped on another branch this session: their shape is not
-# checked here. The lead removes the entry after merging that branch (issue #36).
-BEING_RESHAPED = {"web_search": "engineer i32-web gives it the common shape (branch i32-web)"}
 # Domains without a variants.py, each for a reason.
 NO_VARIANTS = {
     "phone": "its eight account tools are consolidated with every app's account tools by the cross-app "
              "app_account / manage_account (apps/_accounts_variants.py, app 'system')",
+    "web_search": "its one tool is the same in every toolbox",
 }
 # Domains whose tools keep the reference's API names, which carry no domain prefix (the names a
 # model is scored against, so they are not renamed): each such tool must be in the reference's
@@ -46,7 +44,7 @@ UNPREFIXED = {
 }
 UNPREFIXED_CONSOLIDATED = {"device_settings": "setting"}
 
-SHAPED = [d for d in apps.DOMAINS if d not in BEING_RESHAPED]
+SHAPED = list(apps.DOMAINS)
 
 
 def _files(domain: str) -> set[str]:
@@ -116,7 +114,7 @@ def test_recipes_and_tests_have_no_folder_for_an_unknown_domain():
 def test_the_docs_name_every_domain_as_it_is():
     text = (ROOT / "docs" / "tools.md").read_text()
     assert all(f"`{domain}`" in text for domain in apps.DOMAINS)
-    for name, why in {**UNPREFIXED, **BEING_RESHAPED}.items():
+    for name, why in UNPREFIXED.items():
         assert name in text, name
     assert "reference's API names" in text  # the documented prefix exception
 

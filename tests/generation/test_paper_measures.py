@@ -83,6 +83,11 @@ def test_table_prints_every_row(m):
 
 
 # ---------------------------------------------------------------------------- the nominal suite's figures
+def test_web_search_where_a_task_needs_an_outside_fact(m):
+    """About a third of the reference paths look a fact up on the web (the reference sample: 35 %)."""
+    assert 0.3 <= m["web_search_share"] <= 0.45, m["web_search_share"]
+
+
 def test_a_staged_world_in_nearly_every_scenario(m):
     assert m["staged_share"] >= 0.9 and m["staged_rows_mean"] >= 6, (m["staged_share"], m["staged_rows_mean"])
 

@@ -8,9 +8,10 @@ from mmtsb_env.generation.parallel import fingerprint
 
 def run(workers):
     stats = GenerationStats()
-    # seed 26: the oracle rejects one scenario the static checks let through (its F1 stays below
-    # 1), so the parallel walk has to step back and go on from there
-    out = generate(10, seed=26, verify="tool", workers=workers, stats=stats)
+    # seed 28: the oracle rejects one scenario the static checks let through (its verdict fails), so
+    # the parallel walk has to step back and go on from there (re-pick the seed when the generator's
+    # draws change and no such rejection is left)
+    out = generate(10, seed=28, verify="tool", workers=workers, stats=stats)
     return [s.to_dict() for s in out], stats
 
 

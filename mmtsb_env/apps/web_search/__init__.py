@@ -1,5 +1,5 @@
-"""Offline web search over a corpus derived from the base world.
+"""Offline web search over the world's web pages (the base corpus and a scenario's own pages).
 
 Importing the package registers its parts (tables, base data, tools), in this order."""
 
-from . import data, tools  # noqa: F401
+from . import tables, data, tools  # noqa: F401

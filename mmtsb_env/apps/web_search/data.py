@@ -1,19 +1,9 @@
-"""Offline web search: the corpus of web pages ``web_search_serper`` (in ``tools``) ranks with BM25.
+"""Offline web search: the base world's web pages (rows of ``web_search.pages``, see ``tables``).
 
-The corpus is derived from the base world, once per base world (cached): product pages, seller
-and delivery-company pages, artist / album / song / public playlist pages, concert listings of
-the artists, public profiles of the people, local businesses, and the current Amazon promo codes.
-Scenario-specific pages come from ``world.services["web_pages"]`` (a list of
-``{"title", "url", "snippet", "content"}`` dicts) and are ranked together with the corpus.
-Everything is deterministic: the same base world and query give the same results.
-
->>> from mmtsb_env.world import World
->>> from mmtsb_env.world.base import base_world
->>> w = World(base_world(0).layer)
->>> w.services["web_pages"] = [{"title": "Harbor Museum - opening hours", "url": "https://harbor.example/hours",
-...                             "snippet": "Open Tuesday to Sunday, 10am to 6pm.", "content": ""}]
->>> search(w, "harbor museum opening hours")[0]["link"]
-'https://harbor.example/hours'
+The corpus is derived from the base world's own data: product pages, seller and delivery-company
+pages, artist / album / song / public playlist pages, concert listings of the artists, public
+profiles of the people, local businesses, and the current Amazon promo codes. A scenario adds its
+own pages as initial rows of the same table. Deterministic: the same base world gives the same pages.
 """
 
 from __future__ import annotations
@@ -21,33 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import threading
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Iterable
 
-
-from ...tools import InvalidArgument
-from ...world.populators import BASE_TIME
-
-APP = "web_search"
-MAX_RESULTS = 8
+from ...world.populators import BASE_TIME, BaseBuilder, populator
+from .tables import APP, PAGES
 
 
-@dataclass(frozen=True)
-class WebPage:
-    """One page of the offline web."""
-
-    title: str
-    url: str
-    snippet: str
-    content: str = ""
-
-    @classmethod
-    def from_dict(cls, page: dict[str, Any]) -> "WebPage":
-        if not isinstance(page, dict) or not page.get("title") or not page.get("url"):
-            raise InvalidArgument(f"a web page needs at least 'title' and 'url', got {page!r}")
-        return cls(str(page["title"]), str(page["url"]), str(page.get("snippet") or ""), str(page.get("content") or ""))
+def page(title: str, url: str, snippet: str, content: str = "") -> dict[str, Any]:
+    """One web page as a ``web_search.pages`` row (without its id)."""
+    return {"title": title, "url": url, "snippet": snippet, "content": content}
 
 
 def _slug(text: str) -> str:
@@ -84,9 +57,9 @@ _HOURS = ["Mon-Fri 7am-7pm, Sat-Sun 8am-5pm", "Daily 9am-9pm", "Tue-Sun 10am-6pm
           "Mon-Sat 8am-6pm, closed Sunday", "Daily 11am-10pm"]
 
 
-def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
+def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The web pages derived from a base world's tables (deterministic)."""
-    pages: list[WebPage] = []
+    pages: list[dict[str, Any]] = []
     people = {r["id"]: r for r in _rows(tables, "gmail.users")}
     seed_text = json.dumps(sorted((p["id"], p["email"]) for p in people.values())[:10])
     seed = int(hashlib.sha256(seed_text.encode()).hexdigest()[:8], 16)
@@ -100,7 +73,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     sellers = {r["id"]: r for r in _rows(tables, "amazon.sellers")}
     for p in _rows(tables, "amazon.products"):
         seller = sellers.get(p.get("seller_id"), {}).get("name", "")
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{p['name']} | Amazon.com",
             url=f"https://www.amazon.com/dp/B0{int(p['id']):08d}",
             snippet=f"{p.get('description', '')}. {_money(p['price'])} - rated {p.get('rating')} out of 5. "
@@ -108,14 +81,14 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
             content=f"{p.get('product_type', '')} {p.get('color', '')} {seller}",
         ))
     for s in sellers.values():
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{s['name']} - Seller profile | Amazon.com",
             url=f"https://www.amazon.com/sp?seller={_slug(s['name'])}",
             snippet=f"{s.get('description', '')} Seller rating {s.get('rating')}/5. "
                     f"Contact: {s.get('email', '')}, {s.get('phone_number', '')}.",
         ))
     for d in _rows(tables, "amazon.deliverers"):
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{d['name']} - Package pickup and delivery",
             url=f"https://www.{_slug(d['name']).replace('-', '')}.com/",
             snippet=f"Schedule a return pickup or track a package with {d['name']}. "
@@ -124,7 +97,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     codes = _rows(tables, "amazon.promo_codes")
     if codes:
         listed = "; ".join(f"{c['code']}: {c.get('description', '')}" for c in codes)
-        pages.append(WebPage(
+        pages.append(page(
             title="Amazon promo codes and coupons this month",
             url="https://www.dealnews.example/amazon-promo-codes",
             snippet=f"Working Amazon coupon codes: {listed}.",
@@ -143,7 +116,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
         songs_by_album.setdefault(s.get("album_id"), []).append(s)
     for a in artists.values():
         own_albums = [al for al in albums.values() if a["id"] in (al.get("artist_ids") or [])]
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{a['name']} | Spotify",
             url=f"https://open.spotify.com/artist/{_slug(a['name'])}-{a['id']}",
             snippet=f"{a['name']} is a {a.get('genre', '')} artist with {int(a.get('follower_count') or 0):,} "
@@ -153,7 +126,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     for al in albums.values():
         tracks = sorted(songs_by_album.get(al["id"], []), key=lambda s: s.get("track_number") or 0)
         year = str(al.get("release_date") or "")[:4]
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{al['title']} - Album by {artist_names(al.get('artist_ids') or [])} | Spotify",
             url=f"https://open.spotify.com/album/{_slug(al['title'])}-{al['id']}",
             snippet=f"{al.get('genre', '')} album released in {year}, {len(tracks)} songs. "
@@ -163,7 +136,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     for s in _rows(tables, "spotify.songs"):
         album = albums.get(s.get("album_id"), {})
         duration = int(s.get("duration") or 0)
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{s['title']} - song by {artist_names(s.get('artist_ids') or [])} | Spotify",
             url=f"https://open.spotify.com/track/{_slug(s['title'])}-{s['id']}",
             snippet=f"Track {s.get('track_number')} of the album {album.get('title', '')} "
@@ -174,7 +147,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
         if not pl.get("is_public"):
             continue
         owner = people.get(pl.get("user_id"), {})
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{pl['title']} - playlist by {owner.get('first_name', '')} {owner.get('last_name', '')} | Spotify",
             url=f"https://open.spotify.com/playlist/{_slug(pl['title'])}-{pl['id']}",
             snippet=f"Public playlist with {int(pl.get('like_count') or 0):,} likes, rated {pl.get('rating')}/5.",
@@ -184,7 +157,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
             city = fake.city()
             venue = f"{fake.last_name()} {rng.choice(['Arena', 'Hall', 'Theater', 'Amphitheater', 'Club'])}"
             day = (BASE_TIME + timedelta(days=rng.randint(20, 240))).date()
-            pages.append(WebPage(
+            pages.append(page(
                 title=f"{a['name']} in concert at {venue}, {city} - {day:%B} {day.day}, {day.year}",
                 url=f"https://www.ticketline.example/event/{_slug(a['name'])}-{_slug(city)}-{day.isoformat()}",
                 snippet=f"{a['name']} ({a.get('genre', '')}) in concert at {venue}, {city} on "
@@ -197,7 +170,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
         job = fake.job()
         company = fake.company()
         city = fake.city()
-        pages.append(WebPage(
+        pages.append(page(
             title=f"{p['first_name']} {p['last_name']} - {job} at {company}",
             url=f"https://www.profiles.example/in/{_slug(p['first_name'] + ' ' + p['last_name'])}-{p['id']}",
             snippet=f"{p['first_name']} {p['last_name']} works as {job} at {company} and lives in {city}.",
@@ -210,7 +183,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
             name = f"{fake.last_name()} {kind}"
             address = fake.address().replace("\n", ", ")
             phone = f"({rng.randint(201, 989)}) {rng.randint(200, 999)}-{rng.randint(1000, 9999)}"
-            pages.append(WebPage(
+            pages.append(page(
                 title=f"{name} - {address.split(', ')[-1]}",
                 url=f"https://www.{_slug(name).replace('-', '')}.example/",
                 snippet=f"{blurb} {address}. Phone {phone}. Hours: {rng.choice(_HOURS)}. "
@@ -220,78 +193,7 @@ def build_pages(tables: dict[str, dict[Any, dict[str, Any]]]) -> list[WebPage]:
     return pages
 
 
-_corpus_cache: dict[int, tuple[Any, list[WebPage], Any]] = {}
-_combined_cache: dict[tuple[int, str], tuple[list[WebPage], Any]] = {}
-_cache_lock = threading.Lock()
-
-
-def _page_tokens(page: WebPage) -> list[str]:
-    from ...tools.discovery import tokenize
-
-    title = tokenize(page.title)
-    return title + title + tokenize(page.snippet) + tokenize(page.content)
-
-
-def _index(pages: list[WebPage]) -> Any:
-    from ...tools.discovery import Bm25Index
-
-    return Bm25Index([_page_tokens(p) for p in pages])
-
-
-def _base_corpus(world: Any) -> tuple[list[WebPage], Any]:
-    tables = getattr(world, "_base", None)
-    if tables is None:  # a world-like object without a base layer: derive from what it shows
-        tables = {name: {i: r for i, r in enumerate(world.rows(name))} for name in world.table_names()}
-        pages = build_pages(tables)
-        return pages, _index(pages)
-    key = id(tables)
-    with _cache_lock:
-        cached = _corpus_cache.get(key)
-        if cached is None or cached[0] is not tables:
-            pages = build_pages(tables)
-            cached = (tables, pages, _index(pages))
-            if len(_corpus_cache) > 16:
-                _corpus_cache.clear()
-            _corpus_cache[key] = cached
-    return cached[1], cached[2]
-
-
-def corpus(world: Any) -> tuple[list[WebPage], Any]:
-    """Pages searchable from ``world`` (base corpus + scenario pages) and their BM25 index."""
-    pages, index = _base_corpus(world)
-    extra_raw = (getattr(world, "services", None) or {}).get("web_pages") or []
-    if not extra_raw:
-        return pages, index
-    extra = [WebPage.from_dict(p) for p in extra_raw]
-    digest = hashlib.sha256(json.dumps([p.__dict__ for p in extra], sort_keys=True).encode()).hexdigest()
-    key = (id(pages), digest)
-    with _cache_lock:
-        cached = _combined_cache.get(key)
-        if cached is None:
-            combined = extra + pages  # scenario pages first: they win ties
-            cached = (combined, _index(combined))
-            if len(_combined_cache) > 256:
-                _combined_cache.clear()
-            _combined_cache[key] = cached
-    return cached
-
-
-def search(world: Any, query: str, limit: int = MAX_RESULTS) -> list[dict[str, Any]]:
-    """Organic results for ``query``: ``{title, link, snippet, position}``, best first."""
-    import numpy as np
-
-    from ...tools.discovery import tokenize
-
-    tokens = tokenize(query)
-    if not tokens:
-        return []
-    pages, index = corpus(world)
-    scores = index.scores(tokens)
-    order = np.argsort(-scores, kind="stable")[:limit]
-    results = []
-    for i in order:
-        if scores[i] <= 0:
-            break
-        page = pages[i]
-        results.append({"title": page.title, "link": page.url, "snippet": page.snippet, "position": len(results) + 1})
-    return results
+@populator(APP, order=90)  # after every app whose rows the pages describe
+def _populate(b: BaseBuilder) -> None:
+    for page in build_pages(b.rows):
+        b.add(PAGES, page)

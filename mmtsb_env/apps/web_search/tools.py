@@ -1,11 +1,11 @@
-"""Offline web search: the tool (the corpus and its index are in ``data``)."""
+"""Offline web search: the tool (the pages are rows of ``web_search.pages``; ranking in ``tables``)."""
 
 from __future__ import annotations
 
 from ...tools import InvalidArgument, tool
 from .._common import query_words
 
-from .data import APP, search
+from .tables import APP, search
 
 
 @tool(app=APP, requires=("network",))

@@ -1,4 +1,4 @@
-"""Offline web search over pages derived from the base world plus scenario pages."""
+"""Offline web search over the world's pages: the base corpus plus a scenario's own pages (rows)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from mmtsb_env.apps.web_search.data import MAX_RESULTS, corpus
+from mmtsb_env.apps.web_search.tables import MAX_RESULTS, PAGES, corpus
 from mmtsb_env.tools.calling import invoke
-from mmtsb_env.world import World
+from mmtsb_env.world import World, build_layer
 from mmtsb_env.world.base import base_world
 
 NOW = datetime(2026, 4, 16, 23, 51, 15, tzinfo=timezone.utc)
@@ -53,22 +53,49 @@ def test_deterministic_and_cached(world: World) -> None:
     assert len(corpus(world)[0]) > 1000
 
 
-def test_scenario_pages_are_searchable(world: World) -> None:
-    world.services["web_pages"] = [
-        {"title": "Harbor Museum - opening hours", "url": "https://harbor-museum.example/visit",
-         "snippet": "Open Tuesday to Sunday, 10am to 6pm; closed Mondays.", "content": "tickets exhibitions"},
-    ]
+HOURS = {"id": 90001, "title": "Harbor Museum - opening hours", "url": "https://harbor-museum.example/visit",
+         "snippet": "Open Tuesday to Sunday, 10am to 6pm; closed Mondays.", "content": "tickets exhibitions"}
+
+
+def staged(*pages: dict) -> World:
+    base = base_world(0).layer
+    return World(base, build_layer({PAGES: list(pages)}, base), now=NOW, user_id=1)
+
+
+def test_scenario_pages_are_rows_of_the_world() -> None:
+    world = staged(HOURS)
     top = web(world, "harbor museum opening hours")[0]
-    assert top == {"title": "Harbor Museum - opening hours", "link": "https://harbor-museum.example/visit",
-                   "snippet": "Open Tuesday to Sunday, 10am to 6pm; closed Mondays.", "position": 1}
+    assert top == {"title": HOURS["title"], "link": HOURS["url"], "snippet": HOURS["snippet"], "position": 1}
+    assert world.get(PAGES, 90001)["title"] == HOURS["title"]
     plain = World(base_world(0).layer, now=NOW, user_id=1)
     assert all("harbor-museum" not in r["link"] for r in web(plain, "harbor museum opening hours"))
 
 
-def test_bad_scenario_page_is_reported(world: World) -> None:
-    world.services["web_pages"] = [{"snippet": "no title"}]
-    out = invoke(world, "web_search_serper", {"query": "anything"})
-    assert not out.ok and out.error_kind == "invalid_argument" and "'title' and 'url'" in out.text
+def test_look_alike_pages_are_all_found_and_the_base_corpus_stays() -> None:
+    old = {**HOURS, "id": 90002, "title": "Harbor Museum - 2025 winter hours", "url": "https://harbor-museum.example/2025",
+           "snippet": "Winter 2025: open Thursday to Sunday, 11am to 4pm."}
+    world = staged(HOURS, old)
+    links = [r["link"] for r in web(world, "harbor museum hours")]
+    assert set(links[:2]) == {HOURS["url"], old["url"]}
+    product = base_world(0).layer.tables["amazon.products"][1001]
+    assert web(world, product["name"])[0]["title"] == f"{product['name']} | Amazon.com"
+
+
+def test_a_scenario_can_change_or_remove_a_base_page() -> None:
+    base = base_world(0).layer
+    product = base.tables["amazon.products"][1001]
+    key, row = next((k, r) for k, r in base.tables[PAGES].items() if r["title"] == f"{product['name']} | Amazon.com")
+    gone = World(base, build_layer({PAGES: [{"id": key, "__deleted__": True}]}, base), now=NOW, user_id=1)
+    assert all(r["link"] != row["url"] for r in web(gone, product["name"]))
+    changed = staged({"id": key, "snippet": "Discontinued."})
+    hit = next(r for r in web(changed, product["name"]) if r["link"] == row["url"])
+    assert hit["snippet"] == "Discontinued." and hit["title"] == row["title"]
+
+
+def test_the_index_is_shared_per_set_of_scenario_pages() -> None:
+    a, b = staged(HOURS), staged(dict(HOURS))
+    assert corpus(a)[1] is corpus(b)[1]
+    assert corpus(a)[1] is not corpus(staged({**HOURS, "snippet": "Closed for renovation."}))[1]
 
 
 def test_needs_a_network_and_a_query(world: World) -> None:
