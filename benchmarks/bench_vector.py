@@ -11,7 +11,8 @@ sync per step.
 
 ``--breakdown`` repeats the pair with what a user can set, to show where the rest goes:
 ``max_images=0`` (no image tensors: the pipe round trips and ``info`` alone), ``copy=False`` on
-both vector envs (no copy of the returned batch), and both.
+both vector envs (no copy of the returned batch), both, and a no-op env with the same spaces and
+an empty ``info`` (the vector env's own transport, no env work).
 """
 
 from __future__ import annotations
@@ -36,6 +37,25 @@ def make(**env_kwargs):
     return mmtsb_env.make_env(suite="demo", max_messages=1000, **env_kwargs)
 
 
+class NoOpEnv(gym.Env):
+    """The same spaces, a step that does nothing and an empty ``info``: what the vector env's own
+    transport costs (for async: the pipe round trips and the shared memory), with no env work."""
+
+    def __init__(self, **env_kwargs) -> None:
+        real = make(**env_kwargs)
+        self.observation_space, self.action_space = real.observation_space, real.action_space
+        real.close()
+        from mmtsb_env.envs.observe import zero_images
+
+        self._obs = lambda: {"text": "", "images": zero_images(self.observation_space["images"].shape), "image_count": 0}
+
+    def reset(self, *, seed=None, options=None):
+        return self._obs(), {"action_error": None}
+
+    def step(self, action):
+        return self._obs(), 0.0, False, False, {"action_error": None}
+
+
 def play(venv, steps: int) -> list[float]:
     t = time.perf_counter()
     venv.reset(seed=list(range(N)), options={"scenario": SCENARIO})
@@ -58,9 +78,9 @@ def info_bytes(steps: int) -> tuple[int, int]:
     return at_reset, len(pickle.dumps(info))
 
 
-def pair(steps: int, rounds: int, env_kwargs: dict, venv_kwargs: dict) -> dict[str, float]:
+def pair(steps: int, rounds: int, env_kwargs: dict, venv_kwargs: dict, env=make) -> dict[str, float]:
     """Sync and async per-step times (median; mean with the resets) over alternating rounds."""
-    fns = [partial(make, **env_kwargs) for _ in range(N)]
+    fns = [partial(env, **env_kwargs) for _ in range(N)]
     sync, vec = gym.vector.SyncVectorEnv(fns, **venv_kwargs), gym.vector.AsyncVectorEnv(fns, **venv_kwargs)
     try:
         play(sync, 3), play(vec, 3)  # warm both (first draws, imports in the workers)
@@ -90,14 +110,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--breakdown", action="store_true", help="also max_images=0, copy=False, and both")
     args = parser.parse_args()
-    cases = {"default": ({}, {})}
+    cases = {"default": ({}, {}, make)}
     if args.breakdown:
-        cases.update({"max_images=0": ({"max_images": 0}, {}), "copy=False": ({}, {"copy": False}),
-                      "max_images=0, copy=False": ({"max_images": 0}, {"copy": False})})
+        cases.update({"max_images=0": ({"max_images": 0}, {}, make), "copy=False": ({}, {"copy": False}, make),
+                      "max_images=0, copy=False": ({"max_images": 0}, {"copy": False}, make),
+                      "no-op env, same spaces (transport only)": ({}, {}, NoOpEnv)})
     print(f"4 envs, {args.steps} cheap calls per episode, {args.rounds} rounds, {load()}")
     results = {}
-    for label, (env_kwargs, venv_kwargs) in cases.items():
-        results[label] = pair(args.steps, args.rounds, env_kwargs, venv_kwargs)
+    for label, (env_kwargs, venv_kwargs, env) in cases.items():
+        results[label] = pair(args.steps, args.rounds, env_kwargs, venv_kwargs, env)
         show(label, results[label])
     reset_b, last_b = info_bytes(args.steps)
     print(f"  pickled info of one env: {reset_b} B after reset, {last_b} B after step {args.steps}")
