@@ -16,6 +16,8 @@ re-tokenisation. ``mmtsb eval --agent vllm --model URL --token-in`` plays it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..llm.transcript import TokenTranscript
@@ -78,16 +80,19 @@ class TokenAgent:
 def token_agent(url: str, *, processor: str | None = None, tool_format: str = "openai", max_tokens: int | None = None,
                 temperature: float | None = None, seed: int | None = 0, name: str = "vllm") -> TokenAgent:
     """A :class:`TokenAgent` on the vLLM server at ``url``; the processor is loaded from the folder
-    ``processor`` names (default: the folder the server reports it loaded the model from)."""
-    from pathlib import Path
+    ``processor`` names (default: the folder the server reports it loaded the model from), once per
+    run (the runner builds an agent per episode)."""
+    generation = VLLMServerGeneration(url, token_in=True)
+    return TokenAgent(generation, _processor(processor or generation.model_root()), tool_format=tool_format,
+                      **{k: v for k, v in {"max_tokens": max_tokens, "temperature": temperature}.items() if v is not None},
+                      seed=seed, name=name)
 
+
+@lru_cache(maxsize=4)
+def _processor(folder: str) -> Any:
     from ..llm.processors import load_processor
 
-    generation = VLLMServerGeneration(url, token_in=True)
-    folder = processor or generation.model_root()
     if not Path(folder).is_dir():
         raise ValueError(f"token-in sampling renders the episode with the served model's processor: {folder!r} is "
                          "not a folder here; pass the model's folder (--processor DIR)")
-    return TokenAgent(generation, load_processor(folder), tool_format=tool_format,
-                      **{k: v for k, v in {"max_tokens": max_tokens, "temperature": temperature}.items() if v is not None},
-                      seed=seed, name=name)
+    return load_processor(folder)

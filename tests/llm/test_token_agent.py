@@ -33,3 +33,8 @@ def test_an_unreachable_server_is_a_backend_error():
 
     with pytest.raises(BackendError, match="unreachable"):
         make_agent("vllm", scenarios=[], model=URL, token_in=True)
+
+
+def test_the_processor_must_be_a_folder_here():
+    with pytest.raises(ValueError, match="'/no/such/model' is not a folder here; pass the model's folder"):
+        make_agent("vllm", scenarios=[], model=URL, token_in=True, processor="/no/such/model")
