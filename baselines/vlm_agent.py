@@ -225,11 +225,29 @@ def _factory(kind: str):
         if "max_new_tokens" in sampling:
             sampling["max_tokens"] = sampling.pop("max_new_tokens")
         sampling.setdefault("seed", seed)
+        if options.pop("token_in", False):
+            return _token_agent(kind, model, base_url, sampling, agent_kwargs, options)
         backend = make_backend(kind, model, base_url=base_url, **options)
         return VLMAgent(backend, mode=mode, sampling=sampling, name=kind, **agent_kwargs)
 
     build.__doc__ = f"Build a VLMAgent on the {kind!r} backend (see :func:`mmtsb_env.llm.factory.make_backend`)."
     return build
+
+
+def _token_agent(kind: str, model: str | None, base_url: str | None, sampling: dict[str, Any],
+                 agent_kwargs: dict[str, Any], options: dict[str, Any]) -> Any:
+    """``token_in=True``: a :class:`~mmtsb_env.baselines.token_agent.TokenAgent` on the vLLM server."""
+    from ..llm.factory import parse_spec
+    from .token_agent import token_agent
+
+    _, _, url = parse_spec(kind, model, base_url)
+    if kind != "vllm" or not url:
+        raise ValueError("token-in sampling needs a vLLM server: --agent vllm --model URL (or --base-url URL)")
+    unused = sorted(set(agent_kwargs) | (set(sampling) - {"max_tokens", "temperature", "seed"}) | set(options) - {"processor", "concurrency"})
+    if unused:
+        raise ValueError(f"token-in sampling renders the env's messages with the model's template; "
+                         f"not used with it: {', '.join(unused)}")
+    return token_agent(url, processor=options.get("processor"), **sampling)
 
 
 register_agent("hf")(_factory("hf"))

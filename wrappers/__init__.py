@@ -8,6 +8,7 @@
 ``VerdictOnTruncation``  a verdict when a TimeLimit below it truncates (gym.make adds it)
 ``TokenEnv``             the env in a processor's token ids: exact loss mask, no re-encoding
 ``TokenEnvBatch``        reset/step over many TokenEnvs
+``TokenTranscript``      one episode's token sequence built from its messages (mmtsb_env.llm.transcript)
 ``SeatSelection``        play either seat of the AEC env through the Gymnasium API
 ``UserSeatEnv``          train the user seat; a given policy plays the assistant
 ``EpisodeStatistics``    return, length, F1 and pass in ``info["episode"]``
@@ -21,10 +22,10 @@ from .resize_images import ResizeImages
 from .reward_weights import RewardWeights
 from .seat_selection import SeatSelection, UserSeatEnv
 from .step_limit import StepLimit, VerdictOnTruncation
-from .token_env import TokenEnv, TokenEnvBatch, TokenTrace
+from .token_env import TokenEnv, TokenEnvBatch, TokenTrace, TokenTranscript
 from .trajectory_recorder import TrajectoryRecorder
 
 __all__ = [
     "ChatMessages", "ChatObservation", "EpisodeStatistics", "ResizeImages", "RewardWeights", "SeatSelection",
-    "StepLimit", "TokenEnv", "TokenEnvBatch", "TokenTrace", "TrajectoryRecorder", "UserSeatEnv", "VerdictOnTruncation",
+    "StepLimit", "TokenEnv", "TokenEnvBatch", "TokenTrace", "TokenTranscript", "TrajectoryRecorder", "UserSeatEnv", "VerdictOnTruncation",
 ]

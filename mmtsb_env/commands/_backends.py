@@ -1,6 +1,6 @@
 """Model backends checked before the first episode: each problem is one line saying what to do.
 
-* ``--agent vllm`` where vLLM is not importable: vLLM pins its own torch and transformers, so it
+* ``--agent vllm`` on a model folder (in-process) where vLLM is not importable: vLLM pins its own torch and transformers, so it
   lives in the environment ``scripts/setup_vllm_env.sh`` builds. The command re-runs itself with
   that environment's python (``$MMTSB_VLLM_PYTHON``, else :data:`DEFAULT_VLLM_VENV`), this
   checkout first on its path; without one it says how to build it.

@@ -109,6 +109,10 @@ def evaluate(
     max_tokens: Optional[int] = typer.Option(None, help="sampling: max new tokens per model call"),
     temperature: Optional[float] = typer.Option(None, help="sampling temperature"),
     tool_format: Optional[str] = typer.Option(None, help="how tools are shown to a model: native | compact | none"),
+    token_in: bool = typer.Option(False, "--token-in", help="--agent vllm with a server: sample token in, token out "
+                                  "(the exported token ids and logprobs are the server's own)"),
+    processor: Optional[Path] = typer.Option(None, help="with --token-in: the served model's folder (its processor "
+                                             "renders the episode; default: the folder the server reports)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="log every episode"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar, warnings only"),
 ) -> None:
@@ -131,6 +135,10 @@ def evaluate(
         fail("--resume needs --out DIR (the run folder to continue)")
     if resume and overwrite:
         fail("--resume and --overwrite exclude each other: continue the run in --out, or replace it")
+    if token_in and agent != "vllm":
+        fail(f"--token-in samples from a vLLM server: use it with --agent vllm, not --agent {agent}")
+    if processor is not None and not token_in:
+        fail("--processor is only used with --token-in")
     if tool_format not in (None, "native", "compact", "none"):
         fail(f"--tool-format must be native, compact or none, got {tool_format!r}")
     seed_list = parse_seeds(seeds, seed)
@@ -162,8 +170,11 @@ def evaluate(
 
     if agent in ("hf", "vllm"):
         check_model_dir("--model", model)
-    if agent == "vllm" or (user == "llm" and user_model == "vllm"):
-        ensure_vllm()
+    served = bool(base_url) or str(model or "").startswith(("http://", "https://"))
+    if (agent == "vllm" and not served) or (user == "llm" and user_model == "vllm"):
+        ensure_vllm()  # in-process vLLM; a server needs nothing of it here
+    if agent == "vllm" and served:
+        check_server("--model" if not base_url else "--base-url", base_url or model)
     if agent == "openai":  # (an LLM user whose server fails falls back to its script, by design: docs/users.md)
         check_server("--base-url", base_url)
     import mmtsb_env
@@ -195,6 +206,7 @@ def evaluate(
 
     agent_options = {k: v for k, v in {"model": model, "base_url": base_url, "max_tokens": max_tokens,
                                        "temperature": temperature, "tool_format": tool_format,
+                                       "token_in": token_in or None, "processor": None if processor is None else str(processor),
                                        "concurrency": concurrency if concurrency > 1 else None}.items() if v is not None}
     if options.tool_search and agent in ("oracle", "reference-oracle"):
         agent_options["search"] = True
@@ -215,7 +227,7 @@ def evaluate(
         env_options=options.to_json(), suite=suite, seeds=seed_list, world_seeds={s.world_seed for s in scenarios},
         agent={"name": agent, "class": type(probe).__name__, "reads_images": reads_images(probe),
                **{k: agent_options[k] for k in ("model", "base_url", "concurrency", "search") if k in agent_options}},
-        sampling={k: agent_options[k] for k in ("max_tokens", "temperature", "tool_format") if k in agent_options},
+        sampling={k: agent_options[k] for k in ("max_tokens", "temperature", "tool_format", "token_in") if k in agent_options},
         judge={"judge": judge_name, "judge_weight": options.judge_weight, "user_judge": user_judge},
         user={"user": user, "model": user_model, "base_url": user_base_url}, limit=limit, images=images,
     )

@@ -8,6 +8,7 @@ Gymnasium's ``Text`` codec stores charset indices and cannot represent arbitrary
 from __future__ import annotations
 
 import string
+import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -129,6 +130,46 @@ def _write_unicode(space: UnicodeText, index: int, value: str, shared_memory: An
     buf[start + _HEADER:start + _HEADER + len(data)] = data
 
 
+class ImageSlots(spaces.Box):
+    """The observation's ``uint8`` image tensor space, ``(K, H, W, 3)``; a ``Box`` in every respect
+    but how a vector env's shared memory carries it.
+
+    An AsyncVectorEnv worker writes each observation into shared memory, 1.35 MB per env at the
+    default size, though most steps show no image: their tensor is the one-byte all-zero
+    :func:`~mmtsb_env.envs.observe.zero_images`. The write skips such a tensor when the env's
+    slot already holds only zeros (this process wrote them), so a step without images moves no
+    pixels. The arrays read from shared memory are read-only (as a single env's tensor is), so
+    nothing but these writes changes the slot; ``AsyncVectorEnv(copy=True)``, the default,
+    returns writable copies as before.
+    """
+
+
+_ZEROED: "weakref.WeakKeyDictionary[Any, set[int]]" = weakref.WeakKeyDictionary()  # buffer -> env slots of zeros
+
+
+def _all_zero_constant(value: np.ndarray) -> bool:
+    """Whether ``value`` is one repeated zero byte (stride 0 everywhere: nothing to scan)."""
+    return value.size == 0 or (not any(value.strides) and value.flat[0] == 0)
+
+
+@_shm.write_to_shared_memory.register(ImageSlots)
+def _write_images(space: ImageSlots, index: int, value: Any, shared_memory: Any) -> None:
+    value = np.asarray(value)
+    zeroed = _ZEROED.setdefault(shared_memory, set())
+    blank = _all_zero_constant(value)
+    if blank and index in zeroed:
+        return
+    _shm.write_to_shared_memory.dispatch(spaces.Box)(space, index, value, shared_memory)
+    (zeroed.add if blank else zeroed.discard)(index)
+
+
+@_shm.read_from_shared_memory.register(ImageSlots)
+def _read_images(space: ImageSlots, shared_memory: Any, n: int = 1) -> np.ndarray:
+    images = _shm.read_from_shared_memory.dispatch(spaces.Box)(space, shared_memory, n)
+    images.flags.writeable = False
+    return images
+
+
 @lru_cache(maxsize=64)
 def observation_space(max_images: int, height: int, width: int, max_text: int = 1_000_000) -> spaces.Dict:
     """``Dict(text, images (K,H,W,3) uint8, image_count in 0..K)``.
@@ -139,6 +180,6 @@ def observation_space(max_images: int, height: int, width: int, max_text: int = 
     """
     return spaces.Dict({
         "text": UnicodeText(max_text),
-        "images": spaces.Box(0, 255, (max_images, height, width, 3), np.uint8),
+        "images": ImageSlots(0, 255, (max_images, height, width, 3), np.uint8),
         "image_count": spaces.Discrete(max_images + 1),
     })

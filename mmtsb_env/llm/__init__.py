@@ -7,6 +7,8 @@ used, so ``import mmtsb_env.llm`` stays cheap:
 - :class:`~mmtsb_env.llm.vllm_backend.VLLMBackend` -- ``vllm.LLM`` in-process;
 - :class:`~mmtsb_env.llm.hf_backend.TransformersBackend` -- ``AutoModelForImageTextToText`` locally;
 - :func:`~mmtsb_env.llm.factory.make_backend` -- one of those from a spec such as ``hf:DIR`` or ``http://HOST:8000/v1``;
+- :class:`~mmtsb_env.llm.vllm_server.VLLMServerGeneration` -- token-in-token-out sampling from a vLLM server
+  (episodes as :class:`~mmtsb_env.llm.transcript.TokenTranscript` s) and its weight reloads;
 - :mod:`mmtsb_env.llm.tiny` -- builds a tiny random-weight VLM offline for tests and demos.
 """
 

@@ -40,6 +40,9 @@ def _eval(*args: str):
     (["--user", "robot"], "error: --user must be 'scripted' or 'llm', got 'robot'"),
     (["--user", "llm", "--ray", "local"], "error: --user llm runs in this process only"),
     (["--verbose", "--quiet"], "error: --verbose and --quiet exclude each other"),
+    (["--token-in"], "error: --token-in samples from a vLLM server: use it with --agent vllm, not --agent oracle"),
+    (["--agent", "vllm", "--model", "http://127.0.0.1:9/v1", "--processor", "."], "error: --processor is only used with --token-in"),
+    (["--agent", "vllm", "--model", "http://127.0.0.1:9/v1", "--token-in"], "error: --model http://127.0.0.1:9/v1: cannot reach the model server"),
 ])
 def test_bad_options_fail_up_front_with_one_line(args, message):
     result = _eval(*args)

@@ -10,7 +10,7 @@ import gymnasium as gym
 import pytest
 
 import mmtsb_env
-from mmtsb_env.envs.observe import MessageHistory, SentImageIds, extend_history
+from mmtsb_env.envs.observe import MessageHistory, SentImageIds, ToolSchemas, extend_history
 
 SCENARIO = "demo/note_from_receipt"
 CHEAP = '{"name": "simple_note_show_profile", "arguments": {}}'
@@ -39,6 +39,30 @@ def test_pickled_info_carries_only_the_new_messages_and_no_pixels():
     assert len(pickle.dumps(info["messages"])) < len(pickle.dumps(list(info["messages"]))) / 5
     # in-process copies stay whole
     assert copy.deepcopy(info)["messages"] == info["messages"] and len(copy.copy(info["messages"])) == len(info["messages"])
+    env.close()
+
+
+def test_pickled_tools_are_one_blob_per_tool_set_and_arrive_whole():
+    env = _make()
+    _, info = env.reset(seed=0, options={"scenario": SCENARIO})
+    tools = info["tools"]
+    assert isinstance(tools, ToolSchemas) and len(tools) > 5
+    for _ in range(3):
+        _, _, _, _, info = env.step(CHEAP)
+        assert info["tools"] == tools
+        # the same tool set pickles as the same bytes object, made once
+        assert info["tools"].__reduce__()[1][0] is tools.__reduce__()[1][0]
+        sent = pickle.loads(pickle.dumps(info))
+        assert type(sent["tools"]) is list and sent["tools"] == tools
+    # each received list is its own (appending to one does not change the next step's)
+    assert pickle.loads(pickle.dumps(info))["tools"] is not pickle.loads(pickle.dumps(info))["tools"]
+    # a list changed after the env returned it is sent as it now is, never as the cached blob
+    edited = info["tools"]
+    del edited[0]
+    assert pickle.loads(pickle.dumps(edited)) == list(edited) == tools[1:]
+    # in-process copies are plain, independent lists
+    deep = copy.deepcopy(info)["tools"]
+    assert type(deep) is list and deep == tools[1:] and deep[0] is not tools[1]
     env.close()
 
 
@@ -74,6 +98,7 @@ def test_async_vector_env_info_rebuilds_to_the_sync_history():
             assert all(not m.complete for m in info["messages"])
             histories = [extend_history(h, m) for h, m in zip(histories, info["messages"])]
             assert histories == [list(m) for m in expected["messages"]]
+            assert list(info["tools"]) == list(expected["tools"]) and len(info["tools"][0]) > 5
     finally:
         vec.close()
         sync.close()

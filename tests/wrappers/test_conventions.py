@@ -12,11 +12,13 @@ from gymnasium.vector.utils import shared_memory as shm
 
 import mmtsb_env
 from mmtsb_env.envs import pettingzoo_env
-from mmtsb_env.envs.spaces import UnicodeText
+from mmtsb_env.envs.observe import zero_images
+from mmtsb_env.envs.spaces import ImageSlots, UnicodeText, observation_space
 
 from .conftest import make
 
 WRONG = '{"name": "get_wifi_status", "arguments": {}}'  # a real tool call that does not solve anything
+SHOW = '{"name": "view_image", "arguments": {"image_id": 0}}'  # shows image 0 again
 
 
 def test_unicode_text_shared_memory_roundtrips_any_text():
@@ -35,6 +37,25 @@ def test_unicode_text_shared_memory_roundtrips_any_text():
         shm.write_to_shared_memory(space, 1, "x" * 13, memory)
 
 
+def test_image_slots_write_zeros_once_and_read_read_only():
+    space = observation_space(2, 4, 4)["images"]
+    assert isinstance(space, ImageSlots) and space == gym.spaces.Box(0, 255, (2, 4, 4, 3), "uint8")
+    memory = shm.create_shared_memory(space, n=2)
+    view = shm.read_from_shared_memory(space, memory, n=2)
+    assert not view.flags.writeable  # as a single env's tensor: only the workers' writes change the slot
+    pixels = gym.spaces.Box(1, 255, (2, 4, 4, 3), "uint8").sample()
+    shm.write_to_shared_memory(space, 1, pixels, memory)
+    assert (view[1] == pixels).all() and not view[0].any()
+    shm.write_to_shared_memory(space, 1, zero_images((2, 4, 4, 3)), memory)
+    assert not view[1].any()  # images, then none: the slot is cleared
+    raw = memoryview(memory.get_obj()).cast("B")
+    raw[view[0].nbytes] = 9  # a byte of slot 1 changed behind the writer's back
+    shm.write_to_shared_memory(space, 1, zero_images((2, 4, 4, 3)), memory)
+    assert view[1].max() == 9  # none, then none again: nothing was written
+    shm.write_to_shared_memory(space, 1, pixels, memory)
+    assert (view[1] == pixels).all()
+
+
 def test_async_vector_env_with_default_options_returns_the_real_text():
     fns = [partial(make, image_size=(16, 16), max_images=1) for _ in range(2)]
     sync = gym.vector.SyncVectorEnv(fns)
@@ -48,6 +69,15 @@ def test_async_vector_env_with_default_options_returns_the_real_text():
         obs, *_ = vec.step([WRONG, "hello?"])
         assert tuple(obs["text"]) == tuple(expected["text"]) and "wifi" in obs["text"][0].lower()
         assert (obs["images"] == expected["images"]).all()
+        # images shown, then none, then shown again, then none: every slot as the sync env's
+        counts = []
+        for actions in ([SHOW, SHOW], [WRONG, "hello?"], [SHOW, WRONG], [WRONG, WRONG]):
+            expected, *_ = sync.step(actions)
+            obs, *_ = vec.step(actions)
+            assert (obs["images"] == expected["images"]).all() and obs["images"].flags.writeable  # a copy
+            counts.append(list(obs["image_count"]))
+            assert counts[-1] == list(expected["image_count"])
+        assert counts == [[1, 1], [0, 0], [1, 0], [0, 0]] and not obs["images"].any()
     finally:
         vec.close()
         sync.close()

@@ -19,7 +19,7 @@ from .environment import environment_factory, environment_prompts, final_reply_r
 from .grpo import EpisodeGRPOTrainer, EpisodeRollout, env_reward, episode_prompts
 from .sft import ToolsVisionCollator, sft_trainer
 from .tools import tool_functions
-from .vllm_server import VLLMServerGeneration
+from ...llm.vllm_server import VLLMServerGeneration
 
 __all__ = ["EpisodeGRPOTrainer", "EpisodeRollout", "ToolsVisionCollator", "env_reward", "environment_factory",
            "environment_prompts", "episode_prompts", "final_reply_reward", "sft_trainer", "tool_functions",

@@ -76,7 +76,7 @@ class EpisodeRollout:
         max_turns: cap on the assistant's turns per episode (the episode is then truncated and judged).
         max_new_tokens / temperature: sampling of each assistant turn.
         tool_format: passed to :class:`TokenEnv`.
-        generation: a :class:`~mmtsb_env.integrations.trl.vllm_server.VLLMServerGeneration`: the
+        generation: a :class:`~mmtsb_env.llm.vllm_server.VLLMServerGeneration`: the
             episodes of a call are played side by side and each round of their turns is sampled in
             one batch from the vLLM server (default: the trained model, one episode at a time).
     """
@@ -192,7 +192,7 @@ class EpisodeRollout:
 
 
 def _server_generation(args: Any) -> Any:
-    from .vllm_server import VLLMServerGeneration
+    from ...llm.vllm_server import VLLMServerGeneration
 
     if getattr(args, "vllm_mode", "server") != "server":
         raise ValueError(f"EpisodeGRPOTrainer samples from a vLLM server: use vllm_mode='server' (got "
@@ -213,7 +213,7 @@ class EpisodeGRPOTrainer(GRPOTrainer):
         rollout_kwargs: for :class:`EpisodeRollout` (``max_turns``, ``max_new_tokens``...).
 
     With ``args.use_vllm=True`` (``vllm_mode="server"``, ``vllm_server_base_url``) the rollouts are
-    sampled from a vLLM server (:mod:`~mmtsb_env.integrations.trl.vllm_server`: token in, token
+    sampled from a vLLM server (:mod:`~mmtsb_env.llm.vllm_server`: token in, token
     out), all episodes of a step side by side, each round of turns in one batch; before the first
     rollout of each optimizer step the server reloads the trained weights. TRL's importance-sampling
     correction then compares the server's logprobs with the trained model's.

@@ -3,9 +3,12 @@
 vLLM pins its own torch and transformers, so here it runs as a server in its own environment
 (``python -m vllm.entrypoints.openai.api_server --model DIR ...``, started with
 ``VLLM_SERVER_DEV_MODE=1`` so its ``/collective_rpc`` endpoint is on). :class:`VLLMServerGeneration`
-does two things for :class:`~mmtsb_env.integrations.trl.EpisodeRollout`:
+does two things for :class:`~mmtsb_env.integrations.trl.EpisodeRollout` (the first also for
+:class:`~mmtsb_env.baselines.token_agent.TokenAgent`, which ``mmtsb eval --agent vllm --token-in``
+plays):
 
-* ``generate(envs)`` samples the next assistant turn of many episodes at once: one request per
+* ``generate(envs)`` samples the next assistant turn of many episodes (each a
+  :class:`~mmtsb_env.wrappers.TokenEnv` or its :class:`~mmtsb_env.wrappers.TokenTranscript`) at once: one request per
   live episode, all sent together so the server schedules them as one batch; each reply's sampled
   token ids and their logprobs are what the rollout appends to the episode's
   :class:`~mmtsb_env.wrappers.TokenEnv` trace, verbatim. By default the request is the episode's
@@ -35,6 +38,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
+
+from .base import BackendError
 
 
 @dataclass
@@ -82,9 +87,9 @@ class VLLMServerGeneration:
                 text = response.read().decode()
         except urllib.error.HTTPError as exc:
             reason = exc.read().decode()[:500]
-            raise RuntimeError(f"vLLM server {self.root}{path} answered {exc.code}: {reason}") from None
+            raise BackendError(f"vLLM server {self.root}{path} answered {exc.code}: {reason}") from None
         except OSError as exc:
-            raise RuntimeError(f"vLLM server {self.root} unreachable ({exc}); is it running?") from None
+            raise BackendError(f"vLLM server {self.root} unreachable ({exc}); is it running?") from None
         return json.loads(text) if text else None
 
     @property
@@ -92,6 +97,12 @@ class VLLMServerGeneration:
         if self._model_name is None:
             self._model_name = self._call("/v1/models")["data"][0]["id"]
         return self._model_name
+
+    def model_root(self) -> str:
+        """Where the server loaded its model from (a folder or a hub id), as it reports it."""
+        models = self._call("/v1/models")["data"]
+        chosen = next((m for m in models if m["id"] == self.model_name), models[0])
+        return str(chosen.get("root") or chosen["id"])
 
     # ------------------------------------------------------------------ sampling
     def _request(self, env: Any, *, max_new_tokens: int, temperature: float, seed: int | None,
@@ -151,10 +162,10 @@ class VLLMServerGeneration:
             content = (choice.get("logprobs") or {}).get("content") or []
             logprobs = [float(item["logprob"]) for item in content]
             if len(logprobs) != len(ids):
-                raise RuntimeError(f"the vLLM server returned {len(ids)} token ids but {len(logprobs)} logprobs")
+                raise BackendError(f"the vLLM server returned {len(ids)} token ids but {len(logprobs)} logprobs")
             exact = reply.get("prompt_token_ids") == env.trace.token_ids
             if self.token_in and not exact:
-                raise RuntimeError("the vLLM server expanded the episode's images into other tokens than the "
+                raise BackendError("the vLLM server expanded the episode's images into other tokens than the "
                                    "processor did; its logprobs would not be of this episode's tokens")
             self.requests += 1
             self.exact_prompts += int(exact)
