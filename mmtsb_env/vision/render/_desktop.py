@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from ._common import jpeg
+from ._common import TextDraw, jpeg
 from ..fonts import get_font
 
 SIZES = {0: (1920, 1080), 1: (1920, 1080), 2: (1920, 1080), 3: (2560, 1440)}
@@ -68,7 +68,7 @@ class Desktop:
 
     def canvas(self) -> tuple[Image.Image, ImageDraw.ImageDraw]:
         img = Image.new("RGB", (self.W, self.H), self.pal["bg"])
-        return img, ImageDraw.Draw(img)
+        return img, TextDraw(img)  # folder names, columns, dates and labels recur: their lines rasterised once
 
     def title_bar(self, d: ImageDraw.ImageDraw, title: str) -> int:
         """The window's title bar with its three buttons; returns its height."""
