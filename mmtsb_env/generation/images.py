@@ -55,7 +55,8 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
     "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5), ("object_scene", 7)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
-    "table_document": (("table_document", 3), ("spreadsheet_screen", 2)),  # a printed table or a desktop spreadsheet
+    # a printed table, a desktop spreadsheet, or the table as a CSV file in a code editor
+    "table_document": (("table_document", 3), ("spreadsheet_screen", 2), ("ide_screen", 1)),
 }
 
 
