@@ -63,7 +63,7 @@ class Chrome:
 
 
 CHROMES = (Chrome("material", 16, 12, 52, 12, True, "left"), Chrome("grouped", 20, 18, 96, 10, False, "large"),
-           Chrome("edge", 0, 8, 56, 0, True, "centre"))
+           Chrome("edge", 6, 8, 56, 0, True, "centre"))
 
 
 def chrome(ctx: Ctx) -> Chrome:
