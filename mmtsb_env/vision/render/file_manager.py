@@ -104,15 +104,21 @@ def draw_file_manager(ctx: Ctx):
     rows_top = top + head_h
     row_boxes = [[list_x0, rows_top + i * s.row_h, list_x1, rows_top + (i + 1) * s.row_h] for i in range(len(entries))]
     # the preview's page and its lines (measured before anything is drawn)
-    lh = round(s.font.size * 1.6)
-    page = [list_x1 + px(30), top + px(24), W - px(30), 0]
+    lh = round(s.font.size * 1.6)  # the navigation tree's pitch
+
+    def at(i: float) -> float:  # the preview's lines sit on the list's rows (one grid for the eye, and OCR)
+        return rows_top + (i + 0.5) * s.row_h
+
+    page = [list_x1 + px(30), top + px(8), W - px(30), 0]
     pw = page[2] - page[0]
     pad = px(34)
     desc_w = pw - 2 * pad - px(250)
     item_lines = [wrap(it["description"], s.font, desc_w - 8) for it in f["items"]]
     bill = f["bill_to"].split("\n")
-    n_lines = 9 + len(bill) + sum(len(x) for x in item_lines) + 4 + 3
-    page[3] = min(H - status_h - px(20), page[1] + px(120) + n_lines * lh + len(f["items"]) * 6)
+    meta_row = 3
+    table_row = meta_row + max(len(bill) + 1, 3) + 1
+    totals_row = table_row + 1 + sum(len(x) for x in item_lines) + 1
+    page[3] = min(H - status_h - px(20), round(at(totals_row + 5)))
     doc_box = [page[0], page[1], page[2], page[3]]
     facts = {**f, "file_name": file_name, "file_size": file_size, "modified": modified, "folder": folder,
              "path": " > ".join(path), "files": entries, "selected": target, "frame": s.frame, "doc_box": s.box(doc_box),
@@ -186,39 +192,34 @@ def draw_file_manager(ctx: Ctx):
     ink, grey = (30, 30, 35), (95, 95, 100)
     big, head = get_font("sans-bold", 18), get_font("sans-bold", 14)
     x0, x1 = page[0] + pad, page[2] - pad
-    y = page[1] + px(30)
-    d.text((x0, y), f["company"], font=head, fill=ink)
-    d.text((x1, y), "INVOICE", font=big, fill=ink, anchor="ra")
-    y += px(26)
-    d.text((x0, y), f["company_address"], font=s.small, fill=grey)
-    y += 2 * lh
+    d.text((x0, at(0)), f["company"], font=head, fill=ink, anchor="lm")
+    d.text((x1, at(0)), "INVOICE", font=big, fill=ink, anchor="rm")
+    d.text((x0, at(1)), f["company_address"], font=s.small, fill=grey, anchor="lm")
     meta = [("Invoice No.", f["invoice_number"]), ("Invoice Date", f["invoice_date_text"]), ("Due Date", f["due_date_text"])]
     for i, (k, v) in enumerate(meta):
-        d.text((x1 - px(150), y + i * lh), k, font=s.bold, fill=grey, anchor="ra")
-        d.text((x1, y + i * lh), v, font=s.font, fill=ink, anchor="ra")
-    d.text((x0, y), "BILL TO", font=s.bold, fill=grey)
+        d.text((x1 - px(150), at(meta_row + i)), k, font=s.bold, fill=grey, anchor="rm")
+        d.text((x1, at(meta_row + i)), v, font=s.font, fill=ink, anchor="rm")
+    d.text((x0, at(meta_row)), "BILL TO", font=s.bold, fill=grey, anchor="lm")
     for i, part in enumerate(bill):
-        d.text((x0, y + (i + 1) * lh), part, font=s.bold if i == 0 else s.font, fill=ink)
-    y += (max(len(bill) + 1, 3) + 1) * lh
+        d.text((x0, at(meta_row + 1 + i)), part, font=s.bold if i == 0 else s.font, fill=ink, anchor="lm")
     c = [x0, x0 + desc_w, x0 + desc_w + px(50), x0 + desc_w + px(150), x1]  # desc | qty | unit | amount
-    d.rectangle((x0, y, x1, y + lh + 4), fill=(225, 228, 234))
-    for label, cx, anchor in [("Description", c[0] + 6, "la"), ("Qty", c[2] - 6, "ra"), ("Unit Price", c[3] - 6, "ra"), ("Amount", c[4] - 6, "ra")]:
-        d.text((cx, y + 3), label, font=s.bold, fill=ink, anchor=anchor)
-    y += lh + 8
+    d.rectangle((x0, at(table_row) - s.row_h / 2, x1, at(table_row) + s.row_h / 2), fill=(225, 228, 234))
+    for label, cx, anchor in [("Description", c[0] + 6, "lm"), ("Qty", c[2] - 6, "rm"), ("Unit Price", c[3] - 6, "rm"), ("Amount", c[4] - 6, "rm")]:
+        d.text((cx, at(table_row)), label, font=s.bold, fill=ink, anchor=anchor)
+    row = table_row + 1
     for it, lines in zip(f["items"], item_lines):
         for j, part in enumerate(lines):
-            d.text((c[0] + 6, y + j * lh), part, font=s.font, fill=ink)
-        d.text((c[2] - 6, y), str(it["qty"]), font=s.font, fill=ink, anchor="ra")
-        d.text((c[3] - 6, y), money(it["unit_price"], cur), font=s.font, fill=ink, anchor="ra")
-        d.text((c[4] - 6, y), money(it["amount"], cur), font=s.font, fill=ink, anchor="ra")
-        y += len(lines) * lh + 6
-    d.line((x0, y, x1, y), fill=grey)
-    y += px(10)
+            d.text((c[0] + 6, at(row + j)), part, font=s.font, fill=ink, anchor="lm")
+        d.text((c[2] - 6, at(row)), str(it["qty"]), font=s.font, fill=ink, anchor="rm")
+        d.text((c[3] - 6, at(row)), money(it["unit_price"], cur), font=s.font, fill=ink, anchor="rm")
+        d.text((c[4] - 6, at(row)), money(it["amount"], cur), font=s.font, fill=ink, anchor="rm")
+        row += len(lines)
+    d.line((x0, at(row) - s.row_h / 2, x1, at(row) - s.row_h / 2), fill=grey)
     rate = f" ({f['tax_rate']:g}%)" if f.get("tax_rate") is not None else ""
-    for label, value, font in [("Subtotal", f["subtotal"], s.font), (f"Tax{rate}", f["tax"], s.font), ("TOTAL DUE", f["total"], s.bold)]:
-        d.text((c[3] - 6, y), label, font=font, fill=grey if font is s.font else ink, anchor="ra")
-        d.text((c[4] - 6, y), money(value, cur), font=font, fill=ink, anchor="ra")
-        y += lh
+    for i, (label, value, font) in enumerate([("Subtotal", f["subtotal"], s.font), (f"Tax{rate}", f["tax"], s.font),
+                                              ("TOTAL DUE", f["total"], s.bold)]):
+        d.text((c[3] - 6, at(totals_row + i)), label, font=font, fill=grey if font is s.font else ink, anchor="rm")
+        d.text((c[4] - 6, at(totals_row + i)), money(value, cur), font=font, fill=ink, anchor="rm")
     d.text(((page[0] + page[2]) / 2, page[3] - px(24)), "Page 1 of 1", font=s.small, fill=grey, anchor="mm")
     s.status_bar(d, f"{len(entries)} items    1 item selected  {file_size}", "Details   Preview")
     return s.send(img), facts
