@@ -174,27 +174,23 @@ def draw_receipt(ctx: Ctx):
         line(rule)
         pair("Subtotal", money(subtotal, currency))
         pair(f"Tax{rate_text}", money(tax, currency))
-        line(rule)
         pair("TOTAL", money(total, currency), bold)
         pair(f"Paid: {payment}", money(total, currency))
     else:  # a supermarket slip: starred banner, items first, the date and number at the foot
-        line(rule)
         for part in wrap(merchant.upper(), big, width - 40):
             line(part, big, "c")
-        line(rule)
         for part in _split(address, cols):
             line(part, body, "c")
         line(phone, body, "c")
-        line()
+        line(rule)
         for it in items:
             pair(it["name"].upper(), money(it["amount"], currency))
             if it["qty"] > 1:
                 line(f"   {it['qty']} @ {money(it['price'], currency)}")
-        line()
+        line(rule)
         pair("SUBTOTAL", money(subtotal, currency))
         pair(f"SALES TAX{rate_text}", money(tax, currency))
         pair("** TOTAL", money(total, currency), bold)
-        line()
         pair(payment, money(total, currency))
         line(rule)
         pair(date_text, time_text)
