@@ -176,7 +176,7 @@ def draw_receipt(ctx: Ctx):
         pair(f"Tax{rate_text}", money(tax, currency))
         pair("TOTAL", money(total, currency), bold)
         pair(f"Paid: {payment}", money(total, currency))
-    else:  # a supermarket slip: starred banner, items first, the date and number at the foot
+    else:  # a supermarket slip: star rules, items in capitals first, the date and number at the foot
         for part in wrap(merchant.upper(), big, width - 40):
             line(part, big, "c")
         for part in _split(address, cols):
