@@ -46,14 +46,17 @@ NOUNS = {
 RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
     "receipt": (("receipt", 3), ("receipt_photo", 3), ("order_screen", 1), ("bank_feed", 1)),
     "event_poster": (("event_poster", 2), ("poster_photo", 4), ("event_screen", 1), ("calendar_day", 1)),
-    "business_card": (("business_card", 4), ("chat_screen", 2), ("inbox", 2)),
-    "invoice": (("invoice", 5), ("statement", 5)),
+    # a contact's signed message: on the phone (chat, inbox) or the desktop mail client
+    "business_card": (("business_card", 4), ("chat_screen", 1), ("inbox", 1), ("mail_client", 2)),
+    # an invoice as paper, a statement of account, or its PDF previewed in a desktop file manager
+    "invoice": (("invoice", 5), ("statement", 5), ("file_manager", 2)),
     "price_tag": (("price_tag", 1), ("product_photo", 9)),
     "handwritten_note": (("handwritten_note", 5), ("note_photo", 5)),
     "song_list": (("handwritten_note", 3), ("note_photo", 3), ("playlist_screen", 4)),  # a note of "Title - Artist" lines
     "bar_chart": (("bar_chart", 2), ("chart_read", 3), ("infographic", 2), ("tally_photo", 5), ("object_scene", 7)),
     "pie_chart": (("pie_chart", 6), ("infographic", 4)),
-    "table_document": (("table_document", 3), ("spreadsheet_screen", 2)),  # a printed table or a desktop spreadsheet
+    # a printed table, a desktop spreadsheet, or the table as a CSV file in a code editor
+    "table_document": (("table_document", 3), ("spreadsheet_screen", 2), ("ide_screen", 1)),
 }
 
 

@@ -137,6 +137,10 @@ NEEDED = {
     "receipt": lambda f: [f["merchant"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     "table_document": lambda f: [cell for row in f["rows"] for cell in row if cell],
     "spreadsheet_screen": lambda f: [cell for row in f["rows"] for cell in row if cell],
+    # the desktop screens: the contact in the reading pane, the invoice in the preview pane
+    "mail_client": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
+    "ide_screen": lambda f: [cell for row in f["rows"] for cell in row if cell],
+    "file_manager": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     # charts: the names, and the values where the level prints them (else they are read off the axis)
     "bar_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),
     "line_chart": lambda f: list(f["labels"]) + ([_number(v) for v in f["values"]] if f["value_labels"] else []),

@@ -1,6 +1,9 @@
-"""Fonts that exist on every machine: matplotlib's bundled DejaVu faces, else Pillow's own.
+"""Fonts: matplotlib's bundled DejaVu faces (else Pillow's own), and handwriting faces from Debian
+font packages at fixed paths (:data:`HANDS`).
 
-Never looks at system fonts, so renders are the same wherever matplotlib is installed. Fonts
+Never searches the system's fonts: the DejaVu renders are the same wherever matplotlib is installed,
+and the handwriting faces are read from their packages' own paths, or replaced by a DejaVu italic
+where the package is missing (:func:`missing_hands`). Fonts
 are cached per thread (FreeType faces are not meant to be shared between threads) and use the
 basic layout engine so glyph placement does not depend on whether libraqm is present.
 """
@@ -29,7 +32,24 @@ FACES = {
     "mono-oblique": "DejaVuSansMono-Oblique.ttf",
 }
 
+# handwriting faces from Debian's font packages (installed by .ci/run and the README's setup:
+# fonts-dkg-handwriting, fonts-dancingscript, fonts-bwht, fonts-comic-neue), each with the DejaVu
+# style that stands in for it where the package is missing (:func:`missing_hands` names them; a
+# handwritten note drawn without them is set in an italic, and a long line may wrap elsewhere)
+HANDS = {
+    "hand-dkg": ("/usr/share/fonts/truetype/fifthhorseman/dkg.ttf", "sans-oblique"),
+    "hand-script": ("/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf", "serif-italic"),
+    "hand-print": ("/usr/share/fonts/opentype/bwht/BecauseWeMentor-Regular.otf", "sans-oblique"),
+    "hand-casual": ("/usr/share/fonts/opentype/comic-neue/ComicNeue-Regular.otf", "sans-oblique"),
+}
+HAND_PACKAGES = ("fonts-dkg-handwriting", "fonts-dancingscript", "fonts-bwht", "fonts-comic-neue")
+
 _local = threading.local()
+
+
+def missing_hands() -> list[str]:
+    """The handwriting styles whose Debian font is not installed (drawn in their DejaVu stand-in)."""
+    return [style for style, (path, _) in HANDS.items() if not os.path.isfile(path)]
 
 
 @lru_cache(maxsize=1)
@@ -43,9 +63,12 @@ def font_dir() -> str | None:
 
 
 def font_path(style: str = "sans") -> str | None:
-    """Path of the TrueType file for ``style`` (see :data:`FACES`), or None if unavailable."""
+    """Path of the TrueType file for ``style`` (see :data:`FACES` and :data:`HANDS`), or None if unavailable."""
+    if style in HANDS:
+        path, stand_in = HANDS[style]
+        return path if os.path.isfile(path) else font_path(stand_in)
     if style not in FACES:
-        raise ValueError(f"unknown font style {style!r}; known: {', '.join(FACES)}")
+        raise ValueError(f"unknown font style {style!r}; known: {', '.join([*FACES, *HANDS])}")
     folder = font_dir()
     if folder is None:
         return None

@@ -17,6 +17,7 @@ from mmtsb_env.vision.render import render
 from mmtsb_env.vision.render.groups import group_of
 
 NOW = datetime(2026, 5, 4, 10, 0)
+NEW_KINDS = ("bank_feed", "calendar_day", "inbox", "infographic", "tally_photo", "mail_client", "file_manager", "ide_screen")
 
 
 def drafter(seed: int) -> Drafter:
@@ -42,9 +43,9 @@ def test_records_drawn_by_the_new_families_show_the_flows_values():
     seen = Counter()
     for seed in range(60):
         d = drafter(seed)
-        for category in ("receipt", "event_poster", "business_card", "chart"):
+        for category in ("receipt", "event_poster", "business_card", "chart", "invoice", "table_document"):
             img = d.make(category)
-            if img.kind not in ("bank_feed", "calendar_day", "inbox", "infographic", "tally_photo"):
+            if img.kind not in NEW_KINDS:
                 continue
             seen[img.kind] += 1
             facts = render(img.render_spec()).facts
@@ -57,11 +58,18 @@ def test_records_drawn_by_the_new_families_show_the_flows_values():
             elif category == "business_card":
                 assert (facts["name"], facts["phone"], facts["email"]) == \
                     (img.person["name"], img.person["phone"], img.person["email"])
+            elif category == "invoice":  # the file manager's preview
+                assert (facts["company"], facts["total"], facts["due_date"], facts["invoice_number"]) == \
+                    (img.label, img.amount, img.date, img.extra["invoice_number"])
+                assert img.extra["invoice_number"] in facts["file_name"]
+            elif category == "table_document":  # the code editor's CSV
+                assert facts["title"] == img.label and len(facts["rows"]) == len(img.items)
+                assert [row[0] for row in facts["rows"]] == [str(row[0]) for row in img.content["rows"]]
             else:
                 assert facts["title"] == img.label and facts["max_value"] == img.amount
                 assert facts["max_label"] == img.extra["top"] and facts["total"] == img.extra["total"]
                 assert dict(zip(facts["labels"], facts["values"])) == {i["name"]: i["amount"] for i in img.items}
-    assert all(seen[k] >= 3 for k in ("bank_feed", "calendar_day", "inbox", "infographic", "tally_photo")), seen
+    assert all(seen[k] >= 3 for k in NEW_KINDS), seen
 
 
 def test_tally_counts_are_whole_and_their_extremes_never_tie_in_a_scenario():

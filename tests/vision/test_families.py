@@ -22,7 +22,8 @@ SAME_RECORD = {"receipt_photo": "receipt", "order_screen": "receipt", "poster_ph
                "event_screen": "event_poster", "note_photo": "handwritten_note", "chat_screen": "business_card",
                "statement": "invoice", "product_photo": "price_tag", "bank_feed": "receipt",
                "calendar_day": "event_poster", "inbox": "business_card", "infographic": "bar_chart",
-               "spreadsheet_screen": "table_document"}
+               "spreadsheet_screen": "table_document", "mail_client": "business_card", "file_manager": "invoice",
+               "ide_screen": "table_document"}
 NEW = sorted(SAME_RECORD) + ["chart_read", "object_scene", "tally_photo", "playlist_screen"]  # playlist: tests/vision/test_new_families.py
 
 
@@ -60,7 +61,7 @@ def test_same_record_as_the_flat_family(kind):
 
 
 # desktop screenshots: a full screen (1,920 px wide; 2,560 at level 3), as the paper's UI group
-DESKTOP = {"spreadsheet_screen": 2560}
+DESKTOP = {"spreadsheet_screen": 2560, "mail_client": 2560, "file_manager": 2560, "ide_screen": 2560}
 
 
 @pytest.mark.parametrize("kind", NEW)

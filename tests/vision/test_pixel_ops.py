@@ -28,9 +28,13 @@ from mmtsb_env.vision.render._scene import (JPEG_MARGIN, SAMPLED_AS_DRAWN, _clut
 from mmtsb_env.vision.render.handwritten_note import _tilted
 
 
+# a receipt in its first layout (receipt.TEMPLATES, chosen by the seed), the page these checks were made on
+CLASSIC = next(s for s in range(50) if Ctx("receipt", {}, s, 0).rng("template").randrange(3) == 0)
+
+
 @pytest.fixture(scope="module")
 def photo() -> np.ndarray:
-    return np.asarray(render({"kind": "receipt_photo", "seed": 3, "difficulty": 0}, use_cache=False).image).copy()
+    return np.asarray(render({"kind": "receipt_photo", "seed": CLASSIC, "difficulty": 0}, use_cache=False).image).copy()
 
 
 @pytest.mark.parametrize("quality", [92, 68, 35])
@@ -195,7 +199,7 @@ def test_lookup_equals_opencvs_three_channel_lookup():
 @pytest.mark.parametrize("k", [0.45, 0.7, 0.88])
 def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
     """What the photo levels were calibrated with: on average within about a grey level, no aliasing."""
-    doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
+    doc = render({"kind": "receipt", "seed": CLASSIC}, use_cache=False).image
     w, h = doc.size
     quad = [(0, 0), (w * k / 1.25, 0), (w * k / 1.25, h * k / 1.25), (0, h * k / 1.25)]
     out = _shrunk(doc, quad).astype(int)
@@ -207,7 +211,7 @@ def test_shrinking_a_page_stays_close_to_pillows_antialiased_bicubic(k):
 
 @pytest.mark.parametrize("shown", [SAMPLED_AS_DRAWN[0] + 0.01, 0.9, 1.0, SAMPLED_AS_DRAWN[1] - 0.01])
 def test_a_page_shown_near_its_drawn_size_is_warped_from_as_drawn(shown):
-    doc = render({"kind": "receipt", "seed": 3}, use_cache=False).image
+    doc = render({"kind": "receipt", "seed": CLASSIC}, use_cache=False).image
     w, h = doc.size
     quad = [(0, 0), (w * shown, 0), (w * shown, h * shown), (0, h * shown)]
     assert np.array_equal(_shrunk(doc, quad)[..., :3], np.asarray(doc))  # (RGB and a filler, as Pillow keeps it)
@@ -306,6 +310,8 @@ def test_the_strips_around_a_rectangle_cover_the_rest_of_the_region_once():
 
 
 def test_the_contact_shadow_darkens_beside_the_picture_never_inside_it(photo):
+    photo = np.full((620, 520, 3), 205, np.uint8)  # a light table: what lies on it (clutter, the page's layout) is not the point
+    photo[::7] = 190
     arr = photo.copy()
     quad = [(100.4, 80.2), (420.7, 95.1), (410.3, 560.8), (90.6, 540.2)]
     _contact_shadow(arr, quad, [90, 80, 421, 561])

@@ -41,6 +41,36 @@ LOOKS = {
     3: Look(0.72, False, 4, 0.63, 88),  # small and re-compressed: a 2x zoom brings it back
 }
 
+@dataclass(frozen=True)
+class Chrome:
+    """One of the screens' three layouts (chosen by the seed, :func:`chrome`): the margin beside
+    the cards, the gap between them, the app bar's height under the status bar, the cards' corner
+    radius and outline, and how the title sits (``left`` in the bar, ``large`` under a slim bar,
+    ``centre`` in a bar of the app's colour)."""
+
+    name: str
+    pad: float
+    gap: float
+    bar: float
+    radius: float
+    outline: bool
+    title: str
+
+    @property
+    def top(self) -> float:
+        """Where the content starts: under the status bar (40 px) and the app bar."""
+        return 40 + self.bar
+
+
+CHROMES = (Chrome("material", 16, 12, 52, 12, True, "left"), Chrome("grouped", 20, 18, 96, 10, False, "large"),
+           Chrome("edge", 6, 8, 56, 0, True, "centre"))
+
+
+def chrome(ctx: Ctx) -> Chrome:
+    """The screen's layout, drawn from the seed alone (the same at every level)."""
+    return CHROMES[ctx.rng("template").randrange(len(CHROMES))]
+
+
 LIGHT = {"bg": (243, 244, 248), "card": (255, 255, 255), "text": (31, 35, 48), "muted": (107, 114, 128),
          "line": (226, 229, 234), "bar": (255, 255, 255)}
 DARK = {"bg": (18, 18, 22), "card": (34, 35, 41), "text": (214, 216, 222), "muted": (128, 132, 142),
@@ -58,6 +88,7 @@ class Screen:
         self.accent = accent
         self.blocks: list[Block] = []
         self.measure = _measure()
+        self.chrome = chrome(ctx)
         self.canvas = None  # set while drawing
 
     # ---- text helpers (logical px; sizes already scaled by the level)
@@ -110,7 +141,9 @@ class Screen:
             hs = [r(s, x + pad, 0, inner, False) for r in rows]
             h = sum(hs) + gap * (len(rows) - 1) + 2 * pad
             if draw:
-                s.canvas.rect((x, y, x + w, y + h), fill=s.colors["card"], outline=s.colors["line"], radius=12)
+                ch = s.chrome
+                s.canvas.rect((x, y, x + w, y + h), fill=s.colors["card"], outline=s.colors["line"] if ch.outline else None,
+                              radius=ch.radius)
                 yy = y + pad
                 for r, rh in zip(rows, hs):
                     r(s, x + pad, yy, inner, True)
@@ -121,26 +154,15 @@ class Screen:
 
     def finish(self, title: str, back: bool = True, tabs: list[str] | None = None) -> Image.Image:
         """Lay the blocks out under a status bar and a title bar; the screenshot image."""
-        c = self.colors
-        pad, gap, top = 16, 12, 40 + 52
+        c, ch = self.colors, self.chrome
+        pad, gap, top = ch.pad, ch.gap, ch.top
         w = WIDTH - 2 * pad
         heights = [b(self, pad, 0, w, False) for b in self.blocks]
         tab_h = 58 if tabs else 0
         H = int(top + 10 + sum(heights) + gap * len(heights) + tab_h + 24)
         canvas = self.canvas = _Surface(WIDTH, H, c["bg"])
         self._status_bar(c)
-        canvas.rect((0, 40, WIDTH, top), fill=c["bar"])
-        canvas.line([(0, top), (WIDTH, top)], c["line"], 1)
-        tx = pad
-        if back:
-            self.icon("arrow_back", pad, 40 + 14, 24, c["text"])
-            tx = pad + 36
-        size = self.size(20)
-        shown = title
-        while self.width(shown, "sans-bold", size) > WIDTH - tx - pad - 40 and len(shown) > 4:
-            shown = shown[:-2].rstrip() + "…"
-        canvas.text((tx, 40 + (52 - size * 1.32) / 2), shown, "sans-bold", size, c["text"])
-        self.icon("more_vert", WIDTH - pad - 24, 40 + 14, 24, c["muted"])
+        self._title_bar(title, back)
         y = top + 10
         for b, h in zip(self.blocks, heights):
             b(self, pad, y, w, True)
@@ -156,6 +178,30 @@ class Screen:
         canvas.rect((WIDTH / 2 - 60, H - 10, WIDTH / 2 + 60, H - 6), fill=c["muted"], radius=2)
         self.canvas = None
         return self._camera(canvas.pixels, (WIDTH, H))
+
+    def _title_bar(self, title: str, back: bool) -> None:
+        """The app bar under the status bar, as the chrome says."""
+        c, ch, cv, m = self.colors, self.chrome, self.canvas, 16
+        filled = ch.title == "centre"
+        fg = (255, 255, 255) if filled else c["text"]
+        cv.rect((0, 40, WIDTH, ch.top), fill=self.accent if filled else c["bar"])
+        cv.line([(0, ch.top), (WIDTH, ch.top)], c["line"], 1)
+        bar_h = 52 if ch.title != "large" else 44
+        if back:
+            self.icon("arrow_back", m, 40 + (bar_h - 24) / 2, 24, self.accent if ch.title == "large" else fg)
+        self.icon("more_vert", WIDTH - m - 24, 40 + (bar_h - 24) / 2, 24, fg if filled else c["muted"])
+        size = self.size(28 if ch.title == "large" else 20)
+        tx = m if ch.title == "large" or not back else m + 36
+        room = WIDTH - 2 * (m + 40) if filled else WIDTH - tx - m - (0 if ch.title == "large" else 40)
+        shown = title
+        while self.width(shown, "sans-bold", size) > room and len(shown) > 4:
+            shown = shown[:-2].rstrip() + "…"
+        if ch.title == "large":
+            cv.text((tx, 40 + bar_h + (ch.bar - bar_h - size * 1.32) / 2), shown, "sans-bold", size, fg)
+        elif filled:
+            cv.text(((WIDTH - self.width(shown, "sans-bold", size)) / 2, 40 + (bar_h - size * 1.32) / 2), shown, "sans-bold", size, fg)
+        else:
+            cv.text((tx, 40 + (bar_h - size * 1.32) / 2), shown, "sans-bold", size, fg)
 
     def _status_bar(self, c: dict) -> None:
         cv = self.canvas

@@ -67,6 +67,9 @@ def _minutes_before(hhmm: str, minutes: int) -> str:
     return f"{total // 60:02d}:{total % 60:02d}"
 
 
+# the poster's three layouts (chosen by the seed): title then details at the left; all centred, the
+# details' labels above them; the details first in a square-cornered band, the title under them
+TEMPLATES = ("left", "centred", "banner")
 SIZE = (800, 1100)  # the poster's size as drawn by its own family (zoom 1)
 
 
@@ -125,49 +128,73 @@ def draw_poster(ctx: Ctx, zoom: float = 1.0):
     s = ctx.scale
     pad = 60 * z
 
-    y = 70 * z
-    d.text((pad, y), organiser.upper() + " PRESENTS", font=fit_font(organiser.upper() + " PRESENTS", "sans-bold", W - 2 * pad, 22 * s * z), fill=ink)
-    y += 60 * z
-    longest = max(title.upper().split(), key=lambda w: get_font("sans-bold", 86).getlength(w))
-    f_title = fit_font(longest, "sans-bold", W - 2 * pad, 86 * s * z)  # no word is ever broken across lines
-    lines = wrap(title.upper(), f_title, W - 2 * pad)
-    while len(lines) > 3 and f_title.size > 30 * z:
-        f_title = get_font("sans-bold", f_title.size * 0.85)
+    template = TEMPLATES[ctx.rng("template").randrange(len(TEMPLATES))]
+    centred = template == "centred"
+    x_text, anchor = (W / 2, "ma") if centred else (pad, "la")
+
+    def title_block(y: float) -> float:
+        """The title (no word ever broken across lines) and the subtitle under it; returns the bottom."""
+        longest = max(title.upper().split(), key=lambda w: get_font("sans-bold", 86).getlength(w))
+        f_title = fit_font(longest, "sans-bold", W - 2 * pad, 86 * s * z)
         lines = wrap(title.upper(), f_title, W - 2 * pad)
-    for line in lines:
-        f = fit_font(line, "sans-bold", W - 2 * pad, f_title.size)
-        d.text((pad + 4 * z, y + 4 * z), line, font=f, fill=mix(shade, top, 0.5))
-        d.text((pad, y), line, font=f, fill=ink)
-        y += int(f.size * 1.2)
-    y += 20 * z
-    d.text((pad, y), subtitle, font=fit_font(subtitle, "sans-oblique", W - 2 * pad, 32 * s * z), fill=ink)
-    y += 90 * z
-    # info panel
-    panel_top = max(y, 560 * z)
+        while len(lines) > 3 and f_title.size > 30 * z:
+            f_title = get_font("sans-bold", f_title.size * 0.85)
+            lines = wrap(title.upper(), f_title, W - 2 * pad)
+        for line in lines:
+            f = fit_font(line, "sans-bold", W - 2 * pad, f_title.size)
+            d.text((x_text + 4 * z, y + 4 * z), line, font=f, fill=mix(shade, top, 0.5), anchor=anchor)
+            d.text((x_text, y), line, font=f, fill=ink, anchor=anchor)
+            y += int(f.size * 1.2)
+        y += 20 * z
+        d.text((x_text, y), subtitle, font=fit_font(subtitle, "sans-oblique", W - 2 * pad, 32 * s * z), fill=ink, anchor=anchor)
+        return y + 50 * z
+
+    def info_panel(panel_top: float) -> float:
+        """The white panel: WHEN, TIME, WHERE (labels beside the values, or above them when centred)
+        and the price; returns the bottom."""
+        value_w = W - 2 * pad - (40 * z if centred else 170 * z)
+        laid = []  # (label, font, lines)
+        for label, value in rows:
+            f = fit_font(value, "sans-bold", value_w, 36 * s * z, min_size=26 * s * z)
+            laid.append((label, f, wrap(value, f, value_w)[:3]))
+        label_h = 26 * z if centred else 0
+        panel_h = 30 * z + sum(max(72 * z, len(ls) * int(f.size * 1.2) + 36 * z) + label_h for _, f, ls in laid) + 80 * z
+        panel = (pad - 20 * z, panel_top, W - pad + 20 * z, panel_top + panel_h)
+        d.rounded_rectangle(panel, radius=round(24 * z) if template != "banner" else 0,
+                            fill=mix(shade, top, 0.25) if dark_bg else (255, 255, 255))
+        yy = panel_top + 30 * z
+        for label, f, lines in laid:
+            if centred:
+                d.text((W / 2, yy), label, font=ctx.font("sans-bold", 22 * z), fill=label_color, anchor="ma")
+                yy += label_h
+            else:
+                d.text((pad + 10 * z, yy), label, font=ctx.font("sans-bold", 22 * z), fill=label_color)
+            for k, line in enumerate(lines):
+                if centred:
+                    d.text((W / 2, yy - 4 * z + k * int(f.size * 1.2)), line, font=f, fill=pink, anchor="ma")
+                else:
+                    d.text((pad + 140 * z, yy - 4 * z + k * int(f.size * 1.2)), line, font=f, fill=pink)
+            yy += max(72 * z, len(lines) * int(f.size * 1.2) + 36 * z)
+        f_price = fit_font(price_text.upper(), "sans-bold", W - 2 * pad - 40 * z, 44 * s * z)
+        d.text((W / 2, yy + 8 * z), price_text.upper(), font=f_price, fill=pink, anchor="ma")
+        return panel_top + panel_h
+
     pink = ink if dark_bg else (20, 20, 30)
     rows = [("WHEN", f"{date_text}"), ("TIME", time_text), ("WHERE", venue)]
-    value_w = W - 2 * pad - 170 * z
-    laid = []  # (label, font, lines)
-    for label, value in rows:
-        f = fit_font(value, "sans-bold", value_w, 36 * s * z, min_size=26 * s * z)
-        laid.append((label, f, wrap(value, f, value_w)[:3]))
-    panel_h = 30 * z + sum(max(72 * z, len(ls) * int(f.size * 1.2) + 36 * z) for _, f, ls in laid) + 80 * z
-    panel = (pad - 20 * z, panel_top, W - pad + 20 * z, panel_top + panel_h)
-    d.rounded_rectangle(panel, radius=round(24 * z), fill=mix(shade, top, 0.25) if dark_bg else (255, 255, 255))
-    yy = panel_top + 30 * z
     label_color = ink
     if not dark_bg:  # the darker palette colour, darkened until it reads well on white
         label_color = min((rgb(top), rgb(bottom)), key=luminance)
         while luminance(label_color) > 110:
             label_color = mix(label_color, (0, 0, 0), 0.2)
-    for label, f, lines in laid:
-        d.text((pad + 10 * z, yy), label, font=ctx.font("sans-bold", 22 * z), fill=label_color)
-        for k, line in enumerate(lines):
-            d.text((pad + 140 * z, yy - 4 * z + k * int(f.size * 1.2)), line, font=f, fill=pink)
-        yy += max(72 * z, len(lines) * int(f.size * 1.2) + 36 * z)
-    f_price = fit_font(price_text.upper(), "sans-bold", W - 2 * pad - 40 * z, 44 * s * z)
-    d.text((W / 2, yy + 8 * z), price_text.upper(), font=f_price, fill=pink, anchor="ma")
-    panel_bottom = panel_top + panel_h
+    y = 70 * z
+    presents = organiser.upper() + " PRESENTS"
+    d.text((x_text, y), presents, font=fit_font(presents, "sans-bold", W - 2 * pad, 22 * s * z), fill=ink, anchor=anchor)
+    y += 60 * z
+    if template == "banner":  # the details first, the title under them
+        bottom = title_block(info_panel(y) + 40 * z)
+    else:
+        panel_bottom = info_panel(max(title_block(y) + 40 * z, (520 if centred else 560) * z))
+        bottom = panel_bottom
     n_clutter = clutter_count(ctx)
     if n_clutter:
         cr = ctx.rng("clutter")
@@ -180,9 +207,9 @@ def draw_poster(ctx: Ctx, zoom: float = 1.0):
         ]
         f = ctx.font("sans", 20 * z)
         for i, text in enumerate(cr.sample(options, min(n_clutter, len(options)))):
-            col, row = divmod(i, 3)
+            row, col = divmod(i, 2)  # two columns: at most two rows above the footer
             x = pad if col == 0 else W - pad
-            d.text((x, panel_bottom + (25 + row * 30) * z), text, font=f, fill=ink, anchor="ra" if col else "la")
+            d.text((x, bottom + (25 + row * 30) * z), text, font=f, fill=ink, anchor="ra" if col else "la")
             ctx.distractors.append(text)
     d.text((W / 2, H - 50 * z), f"Presented by {organiser}", font=fit_font(f"Presented by {organiser}", "sans", W - 2 * pad, 22 * s * z), fill=ink, anchor="ma")
     if ctx.difficulty >= 1:  # photographed on a wall

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ._family import Family
 from . import (
     bank_feed, business_card, calendar_day, chart_read, charts, chat_screen, event_poster, event_screen,
-    handwritten_note, inbox, infographic, invoice, note_photo, object_scene, order_screen, playlist_screen,
+    file_manager, handwritten_note, ide_screen, inbox, infographic, invoice, mail_client, note_photo, object_scene, order_screen, playlist_screen,
     poster_photo, price_tag, product_photo, receipt, receipt_photo, settings_screen, sign, spreadsheet_screen, statement,
     table_document, tally_photo,
 )
@@ -22,11 +22,14 @@ FAMILIES: dict[str, Family] = {family.kind: family for family in (
     chat_screen.FAMILY,
     event_poster.FAMILY,
     event_screen.FAMILY,
+    file_manager.FAMILY,
     handwritten_note.FAMILY,
+    ide_screen.FAMILY,
     inbox.FAMILY,
     infographic.FAMILY,
     invoice.FAMILY,
     charts.LINE_CHART,
+    mail_client.FAMILY,
     note_photo.FAMILY,
     object_scene.FAMILY,
     order_screen.FAMILY,

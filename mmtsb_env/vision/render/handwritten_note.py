@@ -37,6 +37,12 @@ INKS = {"blue": (28, 50, 140), "black": (25, 25, 30), "red": (160, 25, 30), "gre
 # level 3 -- a 0.75 shrink, 8 degrees, noise 9, JPEG 50 -- left under half readable either way)
 SCANS = {**DEGRADE, 2: dataclasses.replace(DEGRADE[2], scale=0.8, blur=0.0),
          3: Scan(3.0, blur=0.3, noise=3.0, quality=80, light=0.22, scale=0.43)}
+# the writer's hand: DejaVu italics. The real handwriting faces (:data:`..fonts.HANDS`, Debian packages)
+# are not used for the lines a task reads: tesseract, which calibrates the levels and checks legibility
+# (generation/ocr.py), reads 0-22 % of those lines in them even flat at level 0 (the italics: 93 %),
+# so they would fail every level's band; they write the number jotted in the corner (a distractor)
+HAND_STYLES = ("sans-oblique", "serif-italic", "sans-oblique")
+JOTTING = ("hand-dkg", "hand-script", "hand-print")
 PAPER_COLORS = {False: (253, 252, 246), True: (255, 238, 130)}  # plain or lined paper; a sticky note
 WAVE = {0: 1.5, 1: 2.3, 2: 3.1, 3: 2.5}  # the hand's wobble, px, per level
 
@@ -274,7 +280,7 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
     ink_name = ctx.get("ink", lambda r: r.choice(["blue", "blue", "black", "pencil"]))
     ink = rgb(ctx.content["ink_color"]) if "ink_color" in ctx.content else INKS[ink_name]
     signature = ctx.get("signature", lambda r: r.choice(["", "", "- J", "xo, A", "- Dad", "M."]))
-    style = ctx.rng("hand").choice(["sans-oblique", "serif-italic", "sans-oblique"])
+    style = ctx.rng("hand").choice(HAND_STYLES)
     hand = ctx.rng("jitter")
 
     size = int(34 * ctx.scale)
@@ -353,7 +359,7 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
                 ctx.distractors.append(word + " (crossed out)")
             elif what == "number":
                 word = f"{cr.randint(100, 999)}-{cr.randint(1000, 9999)}"
-                img = _word_image(word, int(size * 0.8), style, hand).rotate(cr.uniform(-20, 20), expand=True)
+                img = _word_image(word, int(size * 0.9), cr.choice(JOTTING), hand).rotate(cr.uniform(-20, 20), expand=True)
                 layer.stamp(img, (W - img.width - 30, 20))
                 ctx.distractors.append(word)
             elif what == "spiral":

@@ -26,6 +26,8 @@ SERVICES = [
 # is less turned and sharp (the tools have no page box to straighten).
 SCANS = {2: dataclasses.replace(DEGRADE[2], scale=0.9, blur=0.0, quality=45),
          3: dataclasses.replace(DEGRADE[3], angle=5.0, blur=0.0, quality=75)}
+# the page's three layouts (chosen by the seed): the letterhead and dates differ, the table is shared
+TEMPLATES = ("letterhead", "banner", "centred")
 ACCENTS = ["#1f4e79", "#2e7d32", "#6a1b9a", "#b71c1c", "#00695c", "#37474f", "#e65100"]
 
 FIELDS = {
@@ -101,33 +103,73 @@ def draw_invoice(ctx: Ctx):
     desc_w = W - 2 * pad - 330
     item_lines = [wrap(it["description"], f_body, desc_w - 16) for it in items]
     n_clutter = clutter_count(ctx)
-    H = 360 + n_bill * lh + sum(len(x) for x in item_lines) * lh + len(items) * 14 + 260 + n_clutter * lh
+    H = 400 + 2 * n_bill * lh + sum(len(x) for x in item_lines) * lh + len(items) * 14 + 260 + n_clutter * lh
     H = max(H, 1000)
     page = sheet(ctx, (W, H), (255, 255, 253))
     d = drawer(page.image)
     ink = (30, 30, 35)
     grey = (95, 95, 100)
 
-    # letterhead band
-    d.rectangle((0, 0, W, 14), fill=accent)
-    y = 50
-    d.ellipse((pad, y, pad + 56, y + 56), fill=accent)
-    initials = "".join(w[0] for w in company.split()[:2]).upper()
-    d.text((pad + 28, y + 28), initials, font=ctx.font("sans-bold", 22), fill=(255, 255, 255), anchor="mm")
-    d.text((pad + 72, y + 2), company, font=f_company, fill=accent)
-    for i, part in enumerate(wrap(company_address, f_small, W - 2 * pad - 330)):
-        d.text((pad + 72, y + 44 + i * 18), part, font=f_small, fill=grey)
-    d.text((W - pad, y), "INVOICE", font=f_title, fill=ink, anchor="ra")
-    y = 180
+    template = ctx.rng("template").randrange(len(TEMPLATES))
     date_text, due_text = format_date(invoice_date, date_style), format_date(due_date, date_style)
     meta = [("Invoice No.", number), ("Invoice Date", date_text), ("Due Date", due_text)]
-    for i, (k, v) in enumerate(meta):
-        d.text((W - pad - 190, y + i * lh), k, font=f_bold, fill=grey, anchor="ra")
-        d.text((W - pad, y + i * lh), v, font=f_body, fill=ink, anchor="ra")
-    d.text((pad, y), "BILL TO", font=f_bold, fill=accent)
-    for i, part in enumerate(bill_to.split("\n")):
-        d.text((pad, y + (i + 1) * lh), part, font=f_bold if i == 0 else f_body, fill=ink)
-    y = max(y + (n_bill + 1) * lh, y + 3 * lh) + 30
+    initials = "".join(w[0] for w in company.split()[:2]).upper()
+    bill = bill_to.split("\n")
+    if TEMPLATES[template] == "letterhead":  # mark and company left, INVOICE and the dates right
+        d.rectangle((0, 0, W, 14), fill=accent)
+        y = 50
+        d.ellipse((pad, y, pad + 56, y + 56), fill=accent)
+        d.text((pad + 28, y + 28), initials, font=ctx.font("sans-bold", 22), fill=(255, 255, 255), anchor="mm")
+        d.text((pad + 72, y + 2), company, font=f_company, fill=accent)
+        for i, part in enumerate(wrap(company_address, f_small, W - 2 * pad - 330)):
+            d.text((pad + 72, y + 44 + i * 18), part, font=f_small, fill=grey)
+        d.text((W - pad, y), "INVOICE", font=f_title, fill=ink, anchor="ra")
+        y = 180
+        for i, (k, v) in enumerate(meta):
+            d.text((W - pad - 190, y + i * lh), k, font=f_bold, fill=grey, anchor="ra")
+            d.text((W - pad, y + i * lh), v, font=f_body, fill=ink, anchor="ra")
+        d.text((pad, y), "BILL TO", font=f_bold, fill=accent)
+        for i, part in enumerate(bill):
+            d.text((pad, y + (i + 1) * lh), part, font=f_bold if i == 0 else f_body, fill=ink)
+        y = max(y + (n_bill + 1) * lh, y + 3 * lh) + 30
+    elif TEMPLATES[template] == "banner":  # a coloured band with the company, then the dates in three boxes
+        d.rectangle((0, 0, W, 120), fill=accent)
+        d.text((pad, 30), company, font=f_company, fill=(255, 255, 255))
+        d.text((pad, 76), company_address, font=fit_font(company_address, "sans", W - 2 * pad - 260, 14 * ctx.scale),
+               fill=mix(accent, (255, 255, 255), 0.75))
+        d.text((W - pad, 36), "INVOICE", font=f_title, fill=(255, 255, 255), anchor="ra")
+        y = 150
+        box_w = (W - 2 * pad - 40) / 3
+        for i, (k, v) in enumerate(meta):
+            bx = pad + i * (box_w + 20)
+            d.rectangle((bx, y, bx + box_w, y + 2 * lh + 16), outline=mix(accent, (255, 255, 255), 0.5), width=2)
+            d.text((bx + 12, y + 8), k.upper(), font=f_small, fill=grey)
+            d.text((bx + 12, y + 8 + lh), v, font=f_bold, fill=ink)
+        y += 2 * lh + 40
+        d.text((pad, y), "Billed to", font=f_bold, fill=accent)
+        for i, part in enumerate(bill):
+            d.text((pad + 150, y + i * lh), part, font=f_bold if i == 0 else f_body, fill=ink)
+        y += max(n_bill, 2) * lh + 30
+    else:  # "centred": the letterhead centred over a rule, dates left and bill-to right
+        y = 44
+        d.text((W / 2, y), company, font=f_company, fill=ink, anchor="ma")
+        y += f_company.size + 12
+        d.text((W / 2, y), company_address, font=fit_font(company_address, "sans", W - 2 * pad, 14 * ctx.scale), fill=grey, anchor="ma")
+        y += 30
+        d.line((pad, y, W - pad, y), fill=accent, width=3)
+        y += 22
+        d.text((pad, y), "INVOICE", font=f_title, fill=accent)
+        y += f_title.size + 24
+        for i, (k, v) in enumerate(meta):
+            d.text((pad, y + i * lh), k, font=f_bold, fill=grey)
+            d.text((pad + 150, y + i * lh), v, font=f_body, fill=ink)
+        bx = W / 2 + 40
+        d.text((bx, y), "BILL TO", font=f_bold, fill=grey)
+        lines = [(part, f_bold if i == 0 else f_body) for i, whole in enumerate(bill)
+                 for part in wrap(whole, f_bold if i == 0 else f_body, W - pad - bx)]
+        for i, (part, font) in enumerate(lines):
+            d.text((bx, y + (i + 1) * lh), part, font=font, fill=ink)
+        y += max(len(meta), len(lines) + 1) * lh + 30
 
     # table
     cols = [pad, pad + desc_w, pad + desc_w + 80, pad + desc_w + 200, W - pad]  # desc | qty | unit | amount

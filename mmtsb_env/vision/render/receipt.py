@@ -38,6 +38,8 @@ STREETS = ["Main St", "Oak Ave", "Elm St", "Harbor Rd", "Cedar Ln", "2nd Ave", "
 CITIES = ["Springfield, IL", "Portland, OR", "Austin, TX", "Madison, WI", "Burlington, VT", "Boulder, CO"]
 PAYMENTS = ["VISA **** {d}", "MASTERCARD **** {d}", "AMEX **** {d}", "DEBIT **** {d}", "CASH"]
 TAX_RATES = [0.0, 5.0, 6.0, 6.25, 7.0, 8.25, 8.875, 10.0]
+# the receipt's three print layouts (chosen by the seed), by the rule each draws between blocks
+TEMPLATES = ("-", "=", "*")
 SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.56, blur=0.0, quality=75, noise=6.0)}  # level -> its scan, where not the level's own: smaller, sharp (a zoom reads it back; calibrated over seeds 0-8)
 
 
@@ -127,31 +129,72 @@ def draw_receipt(ctx: Ctx):
         last = chunks[-1]
         line(last + " " * max(1, cols - len(last) - len(right)) + right, font)
 
-    rule = "-" * cols
-    for part in wrap(merchant.upper(), big, width - 40):
-        line(part, big, "c")
-    for part in _split(address, cols):
-        line(part, body, "c")
-    line(f"Tel {phone}", body, "c")
-    line(rule)
     date_text = format_date(iso_date, date_style)
     time_text = format_time(time, twelve)
-    pair(f"Date: {date_text}", time_text)
-    line(f"Receipt #: {number}")
-    line(rule)
-    for it in items:
-        if it["qty"] > 1:
-            pair(f"{it['qty']} x {it['name']}", money(it["amount"], currency))
-            line(f"    @ {money(it['price'], currency)} ea")
-        else:
-            pair(it["name"], money(it["amount"], currency))
-    line(rule)
-    pair("SUBTOTAL", money(subtotal, currency))
     rate_text = f" ({tax_rate:g}%)" if tax_rate is not None else ""
-    pair(f"TAX{rate_text}", money(tax, currency))
-    pair("TOTAL", money(total, currency), bold)
-    line(rule)
-    pair(payment, money(total, currency))
+    template = ctx.rng("template").randrange(len(TEMPLATES))
+    rule = TEMPLATES[template] * cols
+    if template == 0:  # centred header, date and number on top, items with "@ each" lines under them
+        for part in wrap(merchant.upper(), big, width - 40):
+            line(part, big, "c")
+        for part in _split(address, cols):
+            line(part, body, "c")
+        line(f"Tel {phone}", body, "c")
+        line(rule)
+        pair(f"Date: {date_text}", time_text)
+        line(f"Receipt #: {number}")
+        line(rule)
+        for it in items:
+            if it["qty"] > 1:
+                pair(f"{it['qty']} x {it['name']}", money(it["amount"], currency))
+                line(f"    @ {money(it['price'], currency)} ea")
+            else:
+                pair(it["name"], money(it["amount"], currency))
+        line(rule)
+        pair("SUBTOTAL", money(subtotal, currency))
+        pair(f"TAX{rate_text}", money(tax, currency))
+        pair("TOTAL", money(total, currency), bold)
+        line(rule)
+        pair(payment, money(total, currency))
+    elif template == 1:  # a till printout in columns: header left, a QTY / ITEM / AMOUNT table
+        for part in wrap(merchant, big, width - 40):
+            line(part, big)
+        for part in _split(address, cols):
+            line(part)
+        line(f"Tel {phone}")
+        line(rule)
+        line(f"Receipt #: {number}")
+        pair(f"Date: {date_text}", time_text)
+        line(rule)
+        pair("QTY ITEM", "AMOUNT", bold)
+        for it in items:
+            pair(f"{it['qty']:>2}  {it['name']}", money(it["amount"], currency))
+            if it["qty"] > 1:
+                line(f"      {money(it['price'], currency)} each")
+        line(rule)
+        pair("Subtotal", money(subtotal, currency))
+        pair(f"Tax{rate_text}", money(tax, currency))
+        pair("TOTAL", money(total, currency), bold)
+        pair(f"Paid: {payment}", money(total, currency))
+    else:  # a supermarket slip: star rules, items in capitals first, the date and number at the foot
+        for part in wrap(merchant.upper(), big, width - 40):
+            line(part, big, "c")
+        for part in _split(address, cols):
+            line(part, body, "c")
+        line(phone, body, "c")
+        line(rule)
+        for it in items:
+            pair(it["name"].upper(), money(it["amount"], currency))
+            if it["qty"] > 1:
+                line(f"   {it['qty']} @ {money(it['price'], currency)}")
+        line(rule)
+        pair("SUBTOTAL", money(subtotal, currency))
+        pair(f"SALES TAX{rate_text}", money(tax, currency))
+        pair("** TOTAL", money(total, currency), bold)
+        pair(payment, money(total, currency))
+        line(rule)
+        pair(date_text, time_text)
+        line(f"TRANS {number}")
     n_clutter = clutter_count(ctx)
     if n_clutter:
         cr = ctx.rng("clutter")

@@ -28,7 +28,7 @@ from PIL import Image
 
 from ._family import Family
 from ._common import Bool, Ctx, Int, Str, drafting
-from ._phone import LOOKS, WIDTH, Screen
+from ._phone import LOOKS, WIDTH, Screen, chrome
 
 FIELDS = {
     "wifi": Bool(), "cellular": Bool(), "location_service": Bool(), "low_battery_mode": Bool(),
@@ -124,7 +124,8 @@ def _layout(ctx: Ctx, sections, banner: bool) -> tuple[list[tuple[str, float]], 
     if banner:
         blocks.append(("banner", 44 * k + 2 * PAD))
     boxes: dict[str, list[float]] = {}
-    pad, gap, top = 16, 12, 40 + 52  # as Screen.finish
+    ch = chrome(ctx)
+    pad, gap, top = ch.pad, ch.gap, ch.top  # as Screen.finish
     y = top + 10 + sum(h for _, h in blocks) + gap * len(blocks)
     for title, rows in sections:
         blocks.append(("head:" + title, HEAD_H * k))

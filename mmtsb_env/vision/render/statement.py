@@ -30,6 +30,9 @@ TERMS = [
 # of the pixels for the warp, light, blur and JPEG), softened less since the shrink softens it
 # (plain OCR over seeds 0-8: 0.75 of the values, 0.69 at full size; at 0.9 a third less of its
 # small print read).
+# the page's three layouts (chosen by the seed): the letterhead in two blocks; the company centred over
+# a row of boxes; or the payment options on a tear-off slip at the foot, under the small print
+TEMPLATES = ("two-block", "boxed", "slip")
 SCANS = {2: dataclasses.replace(DEGRADE[2], scale=0.92, blur=0.4),
          3: dataclasses.replace(DEGRADE[2], blur=0.0, quality=75, scale=0.85)}
 
@@ -53,27 +56,43 @@ def draw_statement(ctx: Ctx):
         "sm": ("sans", 12), "tiny": ("sans", 10.5 if ctx.difficulty < 2 else 9.5)}.items()}
     F["co"] = fit_font(f["company"], "serif-bold", W - 2 * pad - 380, 26 * s)
     ops: list[tuple] = []  # (x, y, text, font, fill, anchor)
+    key_boxes: list[tuple] = []
 
     def put(x, y, text, font, fill=(25, 25, 30), anchor="la"):
         ops.append((x, y, text, font, fill, anchor))
 
-    # letterhead: company block (left), statement block (right, 330 px)
+    template = TEMPLATES[ctx.rng("template").randrange(len(TEMPLATES))]
+    keys = (("Invoice no.", f["invoice_number"]), ("Statement date", format_date(f["invoice_date"], style)),
+            ("Payment due", format_date(f["due_date"], style)), ("Account", account), ("Page", "1 of 1"))
     y = 44
-    right_w = 340
-    put(pad, y, f["company"], F["co"])
-    yl = y + F["co"].size + 10
-    for line in wrap(f["company_address"], F["sm"], W - 2 * pad - right_w - 30):
-        put(pad, yl, line, F["sm"], (90, 90, 95))
-        yl += line_height(F["sm"])
-    rx = W - pad - right_w
-    put(W - pad, y, "STATEMENT OF ACCOUNT", F["h"], anchor="ra")
-    yr = y + line_height(F["h"]) + 4
-    for key, value in (("Invoice no.", f["invoice_number"]), ("Statement date", format_date(f["invoice_date"], style)),
-                       ("Payment due", format_date(f["due_date"], style)), ("Account", account), ("Page", "1 of 1")):
-        put(rx, yr, key, F["sm"], (90, 90, 95))
-        put(W - pad, yr, value, F["bb"] if key == "Payment due" else F["b"], anchor="ra")
-        yr += line_height(F["b"]) + 2
-    y = max(yl, yr) + 18
+    if template == "boxed":  # the company centred, the statement's keys in a row of boxes under it
+        put(W / 2, y, f["company"], F["co"], anchor="ma")
+        y += F["co"].size + 10
+        put(W / 2, y, f["company_address"], fit_font(f["company_address"], "sans", W - 2 * pad, 12 * s), (90, 90, 95), anchor="ma")
+        y += line_height(F["sm"]) + 14
+        put(W / 2, y, "STATEMENT OF ACCOUNT", F["h"], anchor="ma")
+        y += line_height(F["h"]) + 10
+        bw = (W - 2 * pad) / len(keys)
+        for i, (key, value) in enumerate(keys):
+            put(pad + i * bw + 10, y + 6, key, F["sm"], (90, 90, 95))
+            put(pad + i * bw + 10, y + 8 + line_height(F["sm"]), value, F["bb"] if key == "Payment due" else F["b"])
+            key_boxes.append((pad + i * bw, y, pad + (i + 1) * bw, y + 16 + line_height(F["sm"]) + line_height(F["b"])))
+        y += 16 + line_height(F["sm"]) + line_height(F["b"]) + 22
+    else:  # company block (left), statement block (right, 340 px)
+        right_w = 340
+        put(pad, y, f["company"], F["co"])
+        yl = y + F["co"].size + 10
+        for line in wrap(f["company_address"], F["sm"], W - 2 * pad - right_w - 30):
+            put(pad, yl, line, F["sm"], (90, 90, 95))
+            yl += line_height(F["sm"])
+        rx = W - pad - right_w
+        put(W - pad, y, "STATEMENT OF ACCOUNT", F["h"], anchor="ra")
+        yr = y + line_height(F["h"]) + 4
+        for key, value in keys:
+            put(rx, yr, key, F["sm"], (90, 90, 95))
+            put(W - pad, yr, value, F["bb"] if key == "Payment due" else F["b"], anchor="ra")
+            yr += line_height(F["b"]) + 2
+        y = max(yl, yr) + 18
     # bill-to / remit-to columns
     col_w = (W - 2 * pad - 30) / 2
     put(pad, y, "BILL TO", F["bb"], (90, 90, 95))
@@ -117,40 +136,56 @@ def draw_statement(ctx: Ctx):
         put(edges[4] - 8, y, money(value, cur), font, anchor="ra")
         y += line_height(font) + 4
     y += 18
-    # payment form with checkboxes
-    form_top = y
-    put(pad + 12, y + 12, "PAYMENT OPTIONS", F["bb"])
-    y += 12 + line_height(F["bb"]) + 6
-    boxes = []
-    x = pad + 12
-    for m in METHODS:
-        boxes.append((x, y, m == method))
-        put(x + 24, y, m, F["b"])
-        x += 24 + F["b"].getlength(m) + 36
-    put(x + 10, y, "Autopay:", F["b"])
-    x += 10 + F["b"].getlength("Autopay:") + 14
-    for label, on in (("Yes", autopay), ("No", not autopay)):
-        boxes.append((x, y, on))
-        put(x + 24, y, label, F["b"])
-        x += 24 + F["b"].getlength(label) + 26
-    y += line_height(F["b"]) + 14
-    form_bottom = y
-    y += 18
-    # small print in columns
-    n_cols = 2 if ctx.difficulty < 2 else 3
-    gap = 24
-    cw = (W - 2 * pad - gap * (n_cols - 1)) / n_cols
-    lines = []
-    for para in TERMS + [f"Questions about this statement? Call {help_phone} (Mon-Fri, 8 am - 6 pm)."]:
-        lines += wrap(para, F["tiny"], cw) + [""]
-    per = -(-len(lines) // n_cols)
-    lh = line_height(F["tiny"], 1.2)
-    for k, line in enumerate(lines):
-        col, row = divmod(k, per)
-        if line:
-            put(pad + col * (cw + gap), y + row * lh, line, F["tiny"], (80, 80, 85))
+    boxes: list[tuple] = []
+
+    def payment_form(y):
+        """The payment options with their checkboxes, boxed; returns the form's bottom."""
+        put(pad + 12, y + 12, "PAYMENT OPTIONS", F["bb"])
+        y += 12 + line_height(F["bb"]) + 6
+        x = pad + 12
+        for m in METHODS:
+            boxes.append((x, y, m == method))
+            put(x + 24, y, m, F["b"])
+            x += 24 + F["b"].getlength(m) + 36
+        put(x + 10, y, "Autopay:", F["b"])
+        x += 10 + F["b"].getlength("Autopay:") + 14
+        for label, on in (("Yes", autopay), ("No", not autopay)):
+            boxes.append((x, y, on))
+            put(x + 24, y, label, F["b"])
+            x += 24 + F["b"].getlength(label) + 26
+        return y + line_height(F["b"]) + 14
+
+    def small_print(y):
+        """The terms in columns (three from level 2); returns their bottom."""
+        n_cols = 2 if ctx.difficulty < 2 else 3
+        gap = 24
+        cw = (W - 2 * pad - gap * (n_cols - 1)) / n_cols
+        lines = []
+        for para in TERMS + [f"Questions about this statement? Call {help_phone} (Mon-Fri, 8 am - 6 pm)."]:
+            lines += wrap(para, F["tiny"], cw) + [""]
+        per = -(-len(lines) // n_cols)
+        lh = line_height(F["tiny"], 1.2)
+        for k, line in enumerate(lines):
+            col, row = divmod(k, per)
+            if line:
+                put(pad + col * (cw + gap), y + row * lh, line, F["tiny"], (80, 80, 85))
+        return y + per * lh
+
     ctx.distractors.append(help_phone)
-    H = int(y + per * lh + 40)
+    cut = None
+    if template == "slip":  # the small print first, then a tear-off slip with the payment options
+        cut = small_print(y + 10) + 20
+        y = cut + 30
+        put(pad, y, "Please detach and return this part with your payment.", F["sm"], (90, 90, 95))
+        put(W - pad, y, f"Amount due {money(f['total'], cur)}", F["bb"], anchor="ra")
+        form_top = y + line_height(F["bb"]) + 10
+        form_bottom = payment_form(form_top)
+        y = form_bottom + 40
+    else:
+        form_top = y
+        form_bottom = payment_form(form_top)
+        y = small_print(form_bottom + 18) + 40
+    H = int(y)
 
     page = sheet(ctx, (W, H), (253, 253, 250))
     d = drawer(page.image)
@@ -159,6 +194,11 @@ def draw_statement(ctx: Ctx):
     for yy in rules:
         d.line((pad, yy, W - pad, yy), fill=(200, 200, 205), width=1)
     d.rectangle((pad, form_top, W - pad, form_bottom), outline=(120, 120, 125), width=1)
+    for box in key_boxes:
+        d.rectangle(box, outline=(150, 155, 170), width=1)
+    if cut is not None:
+        for x in range(pad, W - pad, 18):
+            d.line((x, cut, x + 9, cut), fill=(120, 120, 125), width=1)
     side = F["b"].size
     for bx, by, on in boxes:
         d.rectangle((bx, by + 2, bx + side, by + 2 + side), outline=(30, 30, 35), width=2)
