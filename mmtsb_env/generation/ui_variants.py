@@ -39,7 +39,7 @@ import difflib
 import json
 import random
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -196,23 +196,31 @@ def _compare_options(scenario: Scenario, upto: int, category: str, pick: str = "
     return out
 
 
+@dataclass
 class _Choice:
-    """One choice point of a base scenario turned into a UI round."""
+    """One choice point of a base scenario: the round made a UI round (or, without ``options``,
+    only the round whose request loses the criterion)."""
 
-    def __init__(self, index: int, kind: str, options: list[dict[str, Any]], chosen: str, pick: dict[str, Any],
-                 criterion: str, private: str, noun: str, query: str | None = None, drop_say: int | None = None,
-                 drop_clarification: str | None = None) -> None:
-        self.index, self.kind, self.options, self.chosen, self.pick = index, kind, options, chosen, pick
-        self.criterion, self.private, self.noun, self.query = criterion, private, noun, query
-        self.drop_say, self.drop_clarification = drop_say, drop_clarification
+    index: int
+    kind: str  # compare | contact | criterion
+    options: list[dict[str, Any]]
+    chosen: str
+    pick: dict[str, Any]
+    criterion: str  # the UI Requirements line
+    private: str  # added to the round's instructions
+    noun: str
+    query: str | None = None  # the round's new request (None: unchanged)
+    drop_say: int | None = None  # the solution's spoken question the screen replaces
+    drop_clarification: str | None = None  # the spoken answer the screen replaces
 
 
 def _compare_choices(scenario: Scenario) -> list[_Choice]:
     """The compare round whose request states the criterion, and every later round recomputing the
-    winner: each becomes a choice on the images sent so far (the criterion is private, so a later
-    "redo it over all of them" is the user's pick again). [] when a round compares another set
-    than the images so far (an ordinal subset), a goal change flips the criterion, or a pick would
-    be followed by no change at all."""
+    winner: each becomes a choice on the images sent so far, or the ordinal list the request names
+    (the criterion is private, so a later "redo it over all of them" is the user's pick again, and
+    a goal change flipping the criterion a pick by the other rule). [] when a reported winner is
+    not the rule's over that set, the written arguments do not carry it, nothing writes after a
+    pick, or other words of the scenario give the criterion away."""
     from .flows import compare_desc
     from .images import NOUNS
 
