@@ -61,7 +61,7 @@ RENDERINGS: dict[str, tuple[tuple[str, int], ...]] = {
 # used least so far, each count divided by its weight): price tags (shelf photos, products known by
 # their look) and charts (counts by colour, tallies) carry the paper's natural little-text group,
 # which is in 28 % of its scenarios (Table 12: 71 / 258); at one weight each it was 15 % of ours, at
-# these 71 of 258 (a full `mmtsb generate --n 258 --seed 2026`, oracle-verified)
+# these (with the palettes below) 75 of 258 (a full `mmtsb generate --n 258 --seed 2026`, oracle-verified)
 CATEGORY_WEIGHTS = {"price_tag": 3.5, "chart": 2.4}
 
 # the share of scenarios whose records of one kind are drawn by two families of different image
