@@ -1,64 +1,68 @@
-"""UI variants of generated scenarios: the user makes a choice through a screen the assistant shows.
+"""UI variants of nominal scenarios: the choices the user made in words are made on a screen.
 
-:func:`ui_variants` takes verified scenarios (from :func:`~mmtsb_env.generation.generate` or a
-built-in suite) and, for each one with at least two images of one category, appends a UI round
-in which the user decides something about those images on a phone screen:
+The paper's UI subset converts nominal tasks: where a task turns on a choice (which item, which
+option), the user no longer states it; the assistant shows the options on an interactive screen
+and the user picks there, privately. Expected changes stay those of the nominal twin.
+:func:`make_variant` finds a base's choice points and turns each (up to three) into a UI round:
 
-* ``pick_list`` -- one card per image (name and a detail line) with a ``Choose`` button; the
-  user taps the cheapest, the most expensive or a named one, and the assistant saves a note
-  with the chosen item;
-* ``pick_chips`` -- the same options as a single-choice ``MultipleChoice`` plus a ``Confirm``
-  button;
-* ``review`` -- a draft note listing every item in editable fields with ``Save note`` and
-  ``Discard``; the user gives the title on the screen before the assistant saves it.
+* ``compare`` -- a compare round whose request names its criterion ("the receipt with the
+  highest total", "the event that happens first") and writes the winner: the request asks for
+  "the receipt I pick" instead and the user wants to see them all before deciding; the reference
+  solution reads the images, shows one option per image (name and the value compared) and acts on
+  the pick. A later round that recomputes the result over more images and rewrites it is a choice
+  again on the longer list. The user picks the cheapest / most expensive for amounts, else the
+  winner by name (``UIDecision.pick``; the criterion is in the round's private instructions only).
+* ``contact`` -- a request names a contact by first name and several share it: the base's
+  solution asked in words ("I found several contacts named Steven ... Which one do you mean?") and
+  the user answered; the variant shows them on a screen and the user taps the one meant (the
+  spoken answer is removed).
 
-The private criterion (the pick rule and the named item, or the title typed on the screen)
-lives only in the round's ``ui`` field: the query only asks to be shown the options, so the task
-cannot be completed without a screen. The reference solution renders valid A2UI JSON, shows it,
-says one sentence, then writes the note with the values the scripted user will choose.
+The user never mentions a screen: requests keep their words (less the criterion). Options are a
+List of Cards with a ``Choose`` button each (``pick_list``) or a single-choice ``MultipleChoice``
+with ``Confirm`` (``pick_chips``), alternating over the suite.
 
-:func:`build_ui_suite` generates the bases, makes variants, keeps those the oracle solves
-(entity F1 1.0 and a passing verdict, UI checks included) and numbers them ``ui/gen_0001``...;
-:func:`write_ui_suite` writes them deterministically (same seed, same bytes).
+:func:`build_ui_suite` converts the nominal suite, keeps the variants the oracle solves (entity
+F1 1.0, a passing verdict with the UI checks, the scripted user picking what the solution acts on)
+and numbers them ``ui/gen_0001``...; :func:`write_ui_suite` writes them (same seed, same bytes).
 
->>> from mmtsb_env.generation import generate
->>> base = generate(4, seed=5, verify="static")
->>> variants = ui_variants(base, seed=5)
->>> all(v.ui and v.rounds[-1].ui is not None for v in variants)
+>>> from mmtsb_env.scenario.suites import load_suite
+>>> nominal = sorted(load_suite("nominal"), key=lambda s: s.id)[:40]
+>>> variants = ui_variants(nominal, seed=5)
+>>> all(v.expected_changes == b.expected_changes for v in variants
+...     for b in nominal if b.id == v.metadata["ui_variant"]["base_id"])
 True
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import random
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..scenario.model import ExpectedChange, Round, Scenario, UIDecision
+from ..scenario.model import Round, Scenario, UIDecision
 
-KINDS = ("pick_list", "pick_chips", "review")
+KINDS = ("pick_list", "pick_chips")
+# at most this many UI rounds per scenario (the paper's converted tasks have one to three)
+MAX_UI_ROUNDS = 3
 # Longest oracle episode kept in the suite (whole-suite UI episode tests cap an episode at 40 steps).
 MAX_STEPS = 36
-MONEY_CATEGORIES = ("receipt", "invoice", "price_tag", "event_poster")
-NOUNS = {
-    "receipt": "receipts", "invoice": "invoices", "price_tag": "price tags", "event_poster": "event posters",
-    "chart": "charts", "sign": "shop signs", "business_card": "business cards", "table_document": "documents",
-    "handwritten_note": "handwritten notes",
-}
-DETAIL_WORDS = {
-    "receipt": "total", "invoice": "amount due", "price_tag": "price", "event_poster": "details (date, venue, price)",
-    "chart": "top value", "sign": "opening hours", "business_card": "job title", "table_document": "first line",
-    "handwritten_note": "first item",
-}
-# words that would reveal a price rule if a query used them
-_RULE_WORDS = re.compile(r"cheap|expensive|lowest|highest|pricie|least|smallest|largest|biggest|most", re.I)
-_NOTE_TITLES = ("My pick", "Chosen one", "Shortlist pick", "Decision", "Selected item", "Final choice", "The winner",
-                "Top choice")
-_REVIEW_TITLES = ("Weekend shortlist", "Options to discuss", "Things to compare", "Friday review", "Sorted for later",
-                  "Quick overview", "Saved for Sam", "Budget check", "Trip planning list", "Errand roundup")
+# compare categories whose options are amounts: the user taps the cheapest / most expensive shown
+AMOUNT_CATEGORIES = ("receipt", "invoice", "price_tag")
+DETAIL_WORDS = {"receipt": "total", "invoice": "amount due", "price_tag": "price", "event_poster": "date and time",
+                "sign": "opening hours", "chart": "highest or lowest value"}
+_ASKED = re.compile(r"I found several contacts named (?P<first>[^:]+): (?P<names>.+)\. Which one do you mean\?$")
+# words that would tell the criterion of a compare (a price, a date, a closing time, a chart value)
+_CRITERION_WORDS = re.compile(r"cheap|expensive|pricie|lowest|highest|largest|smallest|earliest|latest|"
+                              r"happens (?:first|last)|closes", re.I)
+_AGAIN = "I'd like to choose again"
+_DECIDE = "I'd like to look them all over before I decide which one."
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL = r"(?:first|second|third|fourth|fifth|sixth)"
+_ORDINAL_LIST = re.compile(rf"\b{_ORDINAL}(?:,? (?:(?:and|n|&) )?{_ORDINAL})+\b", re.I)  # "the first, second and third"
 
 
 def _money(x: float) -> str:
@@ -66,57 +70,12 @@ def _money(x: float) -> str:
 
 
 def _detail(category: str, facts: dict[str, Any]) -> str:
-    """One line describing an image's item on the screen (prices currency-marked where they are prices)."""
-    amount = facts.get("amount")
-    if category == "receipt":
-        return f"{_money(amount)} on {facts.get('date', '')}".strip()
-    if category == "invoice":
-        return f"{_money(amount)} ({facts.get('invoice_number', '')})"
-    if category == "price_tag":
-        return f"{_money(amount)} by {facts.get('brand', '')}"
+    """The compared value of an image's item, as its option shows it (prices currency-marked)."""
+    if category in AMOUNT_CATEGORIES:
+        return _money(facts["amount"])
     if category == "event_poster":
-        price = "Free" if facts.get("free") or not amount else _money(amount)
-        return f"{facts.get('date', '')} {facts.get('time', '')} at {facts.get('venue', '')}, {price}"
-    if category == "chart":
-        return f"top {facts.get('top', '')}: {amount:g} {facts.get('units', '')}".strip()
-    if category == "sign":
-        return f"open {facts.get('opens', '')}-{facts.get('closes', '')}"
-    if category == "business_card":
-        person = facts.get("person") or {}
-        return f"{person.get('title', '')}, {person.get('company', '')}"
-    items = facts.get("items") or []
-    first = items[0].get("name", "") if items else ""
-    return f"{len(items)} lines, first: {first}"
-
-
-def _options(scenario: Scenario) -> tuple[str, list[dict[str, Any]]] | None:
-    """The largest group (>= 2) of same-category images with distinct labels, as screen options."""
-    groups: dict[str, list[int]] = {}
-    for i, im in enumerate(scenario.images):
-        if im.category in NOUNS and isinstance(im.facts.get("label"), str):
-            groups.setdefault(im.category, []).append(i)
-    best = None
-    for category, ids in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        labels = [scenario.images[i].facts["label"] for i in ids]
-        if len(ids) < 2 or len(set(labels)) != len(labels):
-            continue
-        # no label may contain another, so a label_contains pick is unambiguous
-        if any(a != b and a.lower() in b.lower() for a in labels for b in labels):
-            continue
-        best = (category, [{"image_id": i, "label": scenario.images[i].facts["label"],
-                            "detail": _detail(category, scenario.images[i].facts),
-                            "amount": scenario.images[i].facts.get("amount")} for i in ids[:6]])
-        break
-    return best
-
-
-def _price_rule_ok(category: str, options: list[dict[str, Any]], scenario: Scenario) -> bool:
-    amounts = [o["amount"] for o in options]
-    if category not in MONEY_CATEGORIES or any(not isinstance(a, (int, float)) or a <= 0 for a in amounts):
-        return False
-    if len(set(amounts)) != len(amounts):
-        return False
-    return not any(_RULE_WORDS.search(r.query) for r in scenario.rounds)
+        return f"{facts.get('date', '')} {facts.get('time', '')}".strip()
+    return f"open {facts.get('opens', '')}-{facts.get('closes', '')}"
 
 
 def _text(text: str, hint: str | None = None) -> dict[str, Any]:
@@ -134,17 +93,19 @@ def _list_screen(surface: str, heading: str, hint: str, options: list[dict[str, 
         {"id": "list", "component": {"List": {"children": [f"card_{k}" for k in range(len(options))]}}},
     ]
     for k, o in enumerate(options):
+        info = [f"name_{k}"] + ([f"detail_{k}"] if o["detail"] else [])
         comps += [
             {"id": f"card_{k}", "component": {"Card": {"child": f"row_{k}"}}},
             {"id": f"row_{k}", "component": {"Row": {"children": [f"info_{k}", f"pick_{k}"], "alignment": "center"}}},
-            {"id": f"info_{k}", "weight": 1, "component": {"Column": {"children": [f"name_{k}", f"detail_{k}"]}}},
+            {"id": f"info_{k}", "weight": 1, "component": {"Column": {"children": info}}},
             {"id": f"name_{k}", "component": _text(o["label"], "h4")},
-            {"id": f"detail_{k}", "component": _text(o["detail"])},
             {"id": f"pick_{k}_label", "component": _text("Choose")},
             {"id": f"pick_{k}", "component": {"Button": {"child": f"pick_{k}_label", "primary": True, "action": {
                 "name": "choose_item", "context": [{"key": "name", "value": o["label"]},
                                                    {"key": "detail", "value": o["detail"]}]}}}},
         ]
+        if o["detail"]:
+            comps.append({"id": f"detail_{k}", "component": _text(o["detail"])})
     return [{"surfaceUpdate": {"surfaceId": surface, "components": comps}},
             {"beginRendering": {"surfaceId": surface, "root": "root"}}]
 
@@ -156,7 +117,8 @@ def _chips_screen(surface: str, heading: str, options: list[dict[str, Any]]) -> 
         {"id": "card", "component": {"Card": {"child": "choice"}}},
         {"id": "choice", "component": {"MultipleChoice": {
             "label": "Options", "selections": {"path": "/pick/item"}, "maxAllowedSelections": 1,
-            "options": [{"label": f"{o['label']} · {o['detail']}", "value": f"item_{k}"} for k, o in enumerate(options)]}}},
+            "options": [{"label": " · ".join(x for x in (o["label"], o["detail"]) if x), "value": f"item_{k}"}
+                        for k, o in enumerate(options)]}}},
         {"id": "confirm_label", "component": _text("Confirm")},
         {"id": "confirm", "component": {"Button": {"child": "confirm_label", "primary": True, "action": {
             "name": "confirm_choice", "context": [{"key": "item", "value": {"path": "/pick/item"}}]}}}},
@@ -165,141 +127,275 @@ def _chips_screen(surface: str, heading: str, options: list[dict[str, Any]]) -> 
             {"beginRendering": {"surfaceId": surface, "root": "root"}}]
 
 
-def _review_screen(surface: str, draft_title: str, content: str) -> list[dict[str, Any]]:
-    comps = [
-        {"id": "root", "component": {"Column": {"children": ["title", "hint", "card", "actions"]}}},
-        {"id": "title", "component": _text("Review the note", "h2")},
-        {"id": "hint", "component": _text("Set the title, edit anything, then tap Save note.", "caption")},
-        {"id": "card", "component": {"Card": {"child": "fields"}}},
-        {"id": "fields", "component": {"Column": {"children": ["note_title", "note_body"]}}},
-        {"id": "note_title", "component": {"TextField": {"label": "Title", "text": {"path": "/note/title"}}}},
-        {"id": "note_body", "component": {"TextField": {"label": "Content", "text": {"path": "/note/content"},
-                                                        "textFieldType": "longText"}}},
-        {"id": "actions", "component": {"Row": {"children": ["discard", "save"], "distribution": "spaceBetween"}}},
-        {"id": "discard_label", "component": _text("Discard")},
-        {"id": "discard", "component": {"Button": {"child": "discard_label", "primary": False,
-                                                   "action": {"name": "discard"}}}},
-        {"id": "save_label", "component": _text("Save note")},
-        {"id": "save", "component": {"Button": {"child": "save_label", "primary": True, "action": {
-            "name": "save_note", "context": [{"key": "title", "value": {"path": "/note/title"}},
-                                             {"key": "content", "value": {"path": "/note/content"}}]}}}},
-    ]
-    return [{"surfaceUpdate": {"surfaceId": surface, "components": comps}},
-            {"dataModelUpdate": {"surfaceId": surface, "path": "/note", "contents": [
-                {"key": "title", "valueString": draft_title}, {"key": "content", "valueString": content}]}},
-            {"beginRendering": {"surfaceId": surface, "root": "root"}}]
+def _writes(step: dict[str, Any]) -> bool:
+    from ..tools.registry import get_tool
+
+    name = step.get("name")
+    return bool(name) and get_tool(name).writes
 
 
-def _chosen(rule: str, options: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    if rule == "cheapest":
-        return min(options, key=lambda o: o["amount"])
-    if rule == "most_expensive":
-        return max(options, key=lambda o: o["amount"])
-    return options[rng.randrange(len(options))]
+def _compare_winner(category: str, pick: str, options: list[dict[str, Any]]) -> dict[str, Any]:
+    key = (lambda o: o["amount"]) if category in AMOUNT_CATEGORIES + ("chart",) else \
+        (lambda o: (o["date"], o["time"])) if category == "event_poster" else (lambda o: o["closes"])
+    return (max if pick == "max" else min)(options, key=key)
 
 
-def make_variant(scenario: Scenario, rng: random.Random, kind: str, scenario_id: str | None = None) -> Scenario | None:
-    """One UI variant of ``scenario`` of the given ``kind`` (see :data:`KINDS`), or None if it has no choice to offer."""
-    found = _options(scenario)
-    if found is None or kind not in KINDS:
+def _likeness(text: str, phrase: str) -> tuple[float, str]:
+    """How closely some run of ``text``'s words spells ``phrase`` (a persona's typos: "the cheapest
+    prodcut", "chart n category"), and that run."""
+    words, n = text.split(" "), len(phrase.split(" "))
+    best = (0.0, "")
+    for k in range(len(words) - n + 1):
+        window = " ".join(words[k:k + n]).rstrip(".,;:!?")
+        best = max(best, (difflib.SequenceMatcher(None, window.lower(), phrase.lower()).ratio(), window))
+    return best
+
+
+def stated_criterion(text: str, descs: dict[str, str]) -> tuple[str, str] | None:
+    """Which of ``descs`` (pick -> criterion words) ``text`` states, and the words it uses, or None:
+    the exact words, else the one clearly best spelled (the two directions differ in a word or two)."""
+    exact = [(pick, d) for pick, d in descs.items() if d in text]
+    if len(exact) == 1:
+        return exact[0]
+    if exact:
         return None
-    category, options = found
-    noun, detail_word = NOUNS[category], DETAIL_WORDS[category]
-    queries = [r.query.lower() for r in scenario.rounds]
-    surface = f"{category}_pick"
-    lines = [f"{o['label']}: {o['detail']}" for o in options]
-    if kind == "review":
-        title = next((t for t in rng.sample(_REVIEW_TITLES, len(_REVIEW_TITLES)) if not any(t.lower() in q for q in queries)), None)
-        if title is None:
-            return None
-        content = "\n".join(lines)
-        decision = UIDecision(
-            criterion=f"Show a draft note listing the {noun} (name and {detail_word}) in editable fields with a Save button; "
-                      "save it with exactly the title the user sets on the screen.",
-            pick={"label_contains": "Save"}, fill={"Title": title}, expect=tuple(o["label"] for o in options))
-        query = (f"One more thing: draft a note listing the {noun} I sent (name and {detail_word} of each) and show it to me "
-                 "on a screen first. I'll set the title there; then save exactly what I confirm.")
-        screen = _review_screen(surface, "Draft", content)
-        say = "Here is the draft note. Set the title, change anything you like and tap Save note."
-        note_title, note_content = title, content
-        answer = f"Saved the note '{title}' listing the {len(options)} {noun}."
-        facts = (title,)
-        rule = "fill"
+    scored = sorted(((*_likeness(text, d), pick) for pick, d in descs.items()), reverse=True)
+    (ratio, said, pick), (runner_up, _, _) = scored[0], scored[1]
+    return (pick, said) if ratio >= 0.9 and ratio - runner_up >= 0.04 else None
+
+
+def _shows(option: dict[str, Any], text: str) -> bool:
+    """Whether ``text`` (a round's written arguments) carries ``option``'s name or amount."""
+    amount = option.get("amount")
+    if option.get("key") is not None:  # a chart's bar: its category and value
+        return option["key"] in text and f"{option['amount']:g}" in text
+    marks = [option["label"]] + ([f"{amount:.2f}", f"{amount:,.2f}", f"{amount:g}"] if isinstance(amount, (int, float)) else [])
+    return any(m in text for m in marks)
+
+
+def _compare_options(scenario: Scenario, upto: int, category: str, pick: str = "max") -> list[dict[str, Any]]:
+    """One option per image of ``category`` delivered in rounds ``0..upto`` (a chart: its highest
+    or lowest bar, by ``pick``)."""
+    delivered = [i for r in scenario.rounds[: upto + 1] for i in r.image_ids]
+    out = []
+    for i in delivered:
+        im = scenario.images[i]
+        if im.category != category or not isinstance(im.facts.get("label"), str):
+            continue
+        f = im.facts
+        if category == "chart":
+            bars = [b for b in f.get("items", []) if isinstance(b.get("amount"), (int, float))]
+            if not bars:
+                continue
+            bar = (max if pick == "max" else min)(bars, key=lambda b: b["amount"])
+            out.append({"image_id": i, "label": f["label"], "detail": f"{bar['name']}: {bar['amount']:g}",
+                        "amount": bar["amount"], "key": bar["name"]})
+            continue
+        out.append({"image_id": i, "label": f["label"], "detail": _detail(category, f), "amount": f.get("amount"),
+                    "date": f.get("date", ""), "time": f.get("time", ""), "closes": f.get("closes", "")})
+    return out
+
+
+@dataclass
+class _Choice:
+    """One choice point of a base scenario: the round made a UI round (or, without ``options``,
+    only the round whose request loses the criterion)."""
+
+    index: int
+    kind: str  # compare | contact | criterion
+    options: list[dict[str, Any]]
+    chosen: str
+    pick: dict[str, Any]
+    criterion: str  # the UI Requirements line
+    private: str  # added to the round's instructions
+    noun: str
+    query: str | None = None  # the round's new request (None: unchanged)
+    drop_say: int | None = None  # the solution's spoken question the screen replaces
+    drop_clarification: str | None = None  # the spoken answer the screen replaces
+
+
+def _compare_choices(scenario: Scenario) -> list[_Choice]:
+    """The compare round whose request states the criterion, and every later round recomputing the
+    winner: each becomes a choice on the images sent so far, or the ordinal list the request names
+    (the criterion is private, so a later "redo it over all of them" is the user's pick again, and
+    a goal change flipping the criterion a pick by the other rule). [] when a reported winner is
+    not the rule's over that set, the written arguments do not carry it, nothing writes after a
+    pick, or other words of the scenario give the criterion away."""
+    from .flows import compare_desc
+    from .images import NOUNS
+
+    if scenario.metadata.get("flow_type") != "compare" or not scenario.images:
+        return []
+    category = scenario.images[0].category
+    if category not in DETAIL_WORDS or any(im.category != category for im in scenario.images):
+        return []
+    singular = NOUNS[category][0]
+    descs = {pick: compare_desc(category, {"pick": pick}) for pick in ("max", "min")}
+    said_in = {i: found for i, r in enumerate(scenario.rounds) if (found := stated_criterion(r.query, descs))}
+    stated = [(i, found[0]) for i, found in said_in.items()]
+    if any(all(d in r.query for d in descs.values()) for r in scenario.rounds):  # "X instead of Y"
+        stated += [(i, p) for i, r in enumerate(scenario.rounds) for p, d in descs.items() if d in r.query]
+        stated = sorted(set(stated))
+    if not stated:
+        return []
+    first, pick = stated[0]
+    # a goal change may flip the criterion ("I want the cheapest product instead of the most expensive
+    # product"): the user picks again there, by the other rule
+    other = "min" if pick == "max" else "max"
+    flips = {i: f"I want {descs[other]} instead of {descs[pick]}" for i in sorted({i for i, _ in stated} - {first})[:1]}
+    if len(stated) > 1 + 2 * len(flips) or any(flip not in scenario.rounds[i].query for i, flip in flips.items()) \
+            or any(i != first and i not in flips for i, _ in stated):
+        return []
+    # "the first, second and fourth receipts I just sent": the first choice is among those
+    listed = _ORDINAL_LIST.search(scenario.rounds[first].query)
+    subset = None
+    if listed is not None:
+        sent = scenario.rounds[first].image_ids
+        positions = [_ORDINALS.index(w.lower()) for w in re.findall(_ORDINAL, listed.group(0), re.I)]
+        if "I just sent" not in scenario.rounds[first].query or max(positions) >= len(sent):
+            return []
+        subset = [sent[k] for k in positions]
+    out: list[_Choice] = []
+    for i in range(first, len(scenario.rounds)):
+        rnd = scenario.rounds[i]
+        flip_query = None
+        if i in flips:
+            pick = "min" if pick == "max" else "max"
+            flip_query = rnd.query.replace(flips[i], _AGAIN)
+        word = descs[pick]
+        options = _compare_options(scenario, i, category, pick)
+        if subset is not None and i == first:
+            options = [o for o in options if o["image_id"] in subset]
+        labels = [o["label"] for o in options]
+        if len(options) < 2:
+            continue  # the criterion was stated before the images came (a late arrival's setup)
+        if len(set(labels)) != len(labels) or any(a != b and a.lower() in b.lower() for a in labels for b in labels):
+            return []
+        # the option a round's reply names (a chart's reply names the bar)
+        reported = next((o["label"] for o in options if rnd.report and rnd.report[0] in (o["label"], o.get("key"))), None)
+        if reported is None and (out and flip_query is None or not out and not rnd.image_ids):
+            continue  # a round acting on the result it has (a new destination, a share)
+        win = _compare_winner(category, pick, options)
+        if reported is not None and reported != win["label"]:
+            return []  # the round compares another set than the images so far
+        if not any(_writes(st) for r in scenario.rounds[i:] for st in r.solution):
+            return []  # nothing would act on the pick
+        written = json.dumps([st for st in rnd.solution if _writes(st)], ensure_ascii=False)
+        if written != "[]" and not _shows(win, written):
+            return []  # the round writes another item than the one the user would pick
+        rule = ({"most_expensive" if pick == "max" else "cheapest": True} if category in AMOUNT_CATEGORIES
+                else {"label_contains": win["label"]})
+        out.append(_Choice(
+            i, "compare", [{"label": o["label"], "detail": o["detail"]} for o in options], win["label"], rule,
+            criterion=f"Offer every {singular} sent so far (name and {DETAIL_WORDS[category]}) as a selectable option; "
+                      f"act on the one the user picks.",
+            private=f"You decide on the screen the assistant shows: pick {word} ({win['label']}).",
+            noun=NOUNS[category][1], query=flip_query))
+    if not out or len(out) > MAX_UI_ROUNDS:
+        return []
+    # the criterion leaves the request: the user will pick (the stated round may come before the choice)
+    query = scenario.rounds[first].query.replace(said_in[first][1], "the one I go for").rstrip()
+    query = f"{query}{'' if query.endswith(('.', '!', '?', ')')) else '.'} {_DECIDE}"
+    if out[0].index == first:
+        out[0].query = query
     else:
-        rules = ["label_contains"]
-        if _price_rule_ok(category, options, scenario):
-            rules = ["cheapest", "most_expensive", "label_contains"]
-        rule = rules[rng.randrange(len(rules))]
-        chosen = _chosen(rule, options, rng)
-        if rule == "label_contains" and any(chosen["label"].lower() in q for q in queries):
-            return None
-        title = next((t for t in rng.sample(_NOTE_TITLES, len(_NOTE_TITLES)) if not any(t.lower() in q for q in queries)), None)
-        if title is None:
-            return None
-        pick = {rule: chosen["label"] if rule == "label_contains" else True}
-        criterion_text = {"cheapest": "the user taps the cheapest", "most_expensive": "the user taps the most expensive",
-                          "label_contains": "the user taps the one they want"}[rule]
-        decision = UIDecision(
-            criterion=f"Offer every {noun[:-1]} (name and {detail_word}) as a selectable option; {criterion_text}; "
-                      "save a note with exactly the chosen one.",
-            pick=pick, expect=tuple(o["label"] for o in options))
-        query = (f"One more thing: put the {noun} I sent on a screen with the name and {detail_word} of each, and let me "
-                 f"pick one. Then save a note titled '{title}' with the name and {detail_word} of the one I pick.")
-        if kind == "pick_list":
-            screen = _list_screen(surface, f"Which of the {noun}?", "Tap Choose on the one you want.", options)
-            say = f"Here are the {noun}. Tap Choose on the one you want me to save."
-        else:
-            screen = _chips_screen(surface, f"Which of the {noun}?", options)
-            say = f"Pick one of the {noun} on the screen and tap Confirm."
-        note_title, note_content = title, f"{chosen['label']}: {chosen['detail']}"
-        answer = f"Saved the note '{title}': {note_content}."
-        facts = (chosen["label"],)
-    solution = (
-        {"name": "render_ui_screen", "arguments": {"ui_json": screen}},
-        {"name": "show_ui_to_user", "arguments": {}},
-        {"say": say},
-        {"name": "simple_note_create_note", "arguments": {"title": note_title, "content": note_content}},
-    )
-    ui_round = Round(
-        query=query, kind="task", solution=solution, answer=answer, ui=decision,
-        instructions="Do not describe what is in the images; the assistant has to read them itself. Make your choice on "
-                     "the screen the assistant shows you. When the assistant confirms it is done, end the conversation.")
+        out.insert(0, _Choice(first, "criterion", [], "", {}, "", "", "", query=query))
+    # no other words may give the criterion away (a look-alike named after the result: "Cheapest product copy")
+    spoken = {c.index: c.query for c in out if c.query}
+    if any(_CRITERION_WORDS.search(spoken.get(i, r.query)) for i, r in enumerate(scenario.rounds)):
+        return []
+    return out
+
+
+def _contact_choices(scenario: Scenario) -> list[_Choice]:
+    """Rounds where the base's solution asked which of several same-named contacts the user meant."""
+    out = []
+    for i, rnd in enumerate(scenario.rounds):
+        for k, st in enumerate(rnd.solution):
+            m = _ASKED.match(st.get("say", "")) if "say" in st else None
+            if m is None:
+                continue
+            names = [n.strip() for n in m["names"].split(", ")]
+            clar = next((c for c in rnd.clarifications if c.answer.startswith("I mean ")), None)
+            chosen = clar.answer.removeprefix("I mean ").rstrip(".") if clar else ""
+            if chosen not in names or len(set(names)) != len(names) or \
+                    not any(_writes(later) for later in rnd.solution[k + 1:]):
+                break
+            out.append(_Choice(
+                i, "contact", [{"label": n, "detail": ""} for n in names], chosen, {"label_contains": chosen},
+                criterion=f"Show the contacts named {m['first']} as selectable options; use the one the user picks.",
+                private=f"When the assistant shows your contacts named {m['first']}, pick {chosen} on the screen.",
+                noun=f"contacts named {m['first']}", drop_say=k, drop_clarification=clar.answer))
+            break
+    return out
+
+
+def _convert(rnd: Round, c: _Choice, kind: str) -> Round:
+    surface = f"choice_{c.index + 1}"
+    heading = f"Which of the {c.noun}?"
+    if kind == "pick_list":
+        screen = _list_screen(surface, heading, "Tap Choose on your pick.", c.options)
+        say = f"Here are the {c.noun}: tap Choose on your pick."
+    else:
+        screen = _chips_screen(surface, heading, c.options)
+        say = f"Choose from the {c.noun} on the screen and tap Confirm."
+    ui_steps = ({"name": "render_ui_screen", "arguments": {"ui_json": screen}},
+                {"name": "show_ui_to_user", "arguments": {}}, {"say": say})
+    steps = list(rnd.solution)
+    if c.drop_say is not None:
+        steps[c.drop_say: c.drop_say + 1] = ui_steps
+    else:
+        at = next((k for k, st in enumerate(steps) if _writes(st)), len(steps))
+        steps[at:at] = ui_steps
+    instructions = rnd.instructions
+    clarifications = rnd.clarifications
+    if c.drop_clarification is not None:
+        instructions = instructions.replace(f'If the assistant asks for clarification, answer: "{c.drop_clarification}"',
+                                            "").replace("  ", " ").strip()
+        clarifications = tuple(x for x in clarifications if x.answer != c.drop_clarification)
+    instructions = f"{instructions} {c.private}".strip()
+    decision = UIDecision(criterion=c.criterion, pick=c.pick, expect=tuple(o["label"] for o in c.options))
+    return replace(rnd, query=c.query or rnd.query, solution=tuple(steps), ui=decision, instructions=instructions,
+                   clarifications=clarifications)
+
+
+def make_variant(scenario: Scenario, kind: str = "pick_list", scenario_id: str | None = None) -> Scenario | None:
+    """The UI variant of ``scenario`` (its choice points made on ``kind`` screens), or None if it has none.
+
+    At most one choice per round and :data:`MAX_UI_ROUNDS` per scenario; the expected changes,
+    images, initial rows and every other round are the base's."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown UI variant kind {kind!r}; known: {', '.join(KINDS)}")
+    choices = {c.index: c for c in _compare_choices(scenario)}  # all of them, or the criterion could not be private
+    for c in _contact_choices(scenario):
+        if c.index not in choices and sum(bool(x.options) for x in choices.values()) < MAX_UI_ROUNDS:
+            choices[c.index] = c
+    if not choices:
+        return None
     rounds = list(scenario.rounds)
-    last = rounds[-1]
-    rounds[-1] = replace(last, instructions=last.instructions.replace("end the conversation.", "move on to the next round."))
-    rounds.append(ui_round)
-    change = ExpectedChange(operation="create", table="simple_note.notes",
-                            row={"user_id": scenario.user_id, "title": note_title, "content": note_content},
-                            measures={"user_id": "exact", "title": "exact", "content": "rouge_l"})
-    domains = tuple(sorted(set(scenario.domains) | {"simple_note"}))
-    n = len(rounds)
-    metadata = {**scenario.metadata, "num_rounds": n, "domains": list(domains), "ui": True,
-                "ui_variant": {"kind": kind, "rule": rule, "category": category, "options": len(options),
-                               "round": n, "base_id": scenario.id}}
-    requirement = f"UI Requirements:\n- Round {n}: {decision.criterion}"
+    for c in [choices[i] for i in sorted(choices)]:
+        rounds[c.index] = _convert(rounds[c.index], c, kind) if c.options else replace(rounds[c.index], query=c.query)
+    picked = [choices[i] for i in sorted(choices) if choices[i].options]
+    requirements = "\n".join(f"- Round {c.index + 1}: {c.criterion}" for c in picked)
+    metadata = {**scenario.metadata, "ui": True, "ui_variant": {
+        "kind": kind, "base_id": scenario.id,
+        "choices": [{"round": c.index + 1, "type": c.kind, "options": len(c.options), "chosen": c.chosen,
+                     "rule": next(iter(c.pick))} for c in picked]}}
     return replace(
-        scenario, id=scenario_id or f"ui/{scenario.id}", rounds=tuple(rounds), ui=True, domains=domains,
-        expected_changes=scenario.expected_changes + (change,), facts=scenario.facts + facts, metadata=metadata,
-        description=(scenario.description + " " if scenario.description else "") +
-                    f"Finally the user decides on a screen about the {noun} ({kind.replace('_', ' ')}).",
-        completion_criteria=(scenario.completion_criteria + "\n\n" if scenario.completion_criteria else "") + requirement,
-    )
+        scenario, id=scenario_id or f"ui/{scenario.id}", rounds=tuple(rounds), ui=True, metadata=metadata,
+        completion_criteria=(scenario.completion_criteria + "\n\n" if scenario.completion_criteria else "")
+        + "UI Requirements:\n" + requirements)
 
 
 def ui_variants(base_scenarios: Iterable[Scenario], seed: int = 0, kinds: Sequence[str] = KINDS) -> list[Scenario]:
-    """UI variants of ``base_scenarios`` (those with a choice to offer), kinds rotating, deterministic per seed.
+    """UI variants of ``base_scenarios`` (those with a choice point), screen kinds alternating, deterministic.
 
     Variants keep the base's id prefixed with ``ui/``; :func:`build_ui_suite` renumbers the verified ones.
-    Bases with five rounds already are skipped (a variant adds one round).
-    """
+    ``seed`` only sets which kind comes first."""
     out = []
-    rng = random.Random(seed)
-    position = 0
+    position = random.Random(seed).randrange(len(kinds))
     for s in base_scenarios:
-        if len(s.rounds) >= 5:
-            continue
-        kind = kinds[position % len(kinds)]
-        v = make_variant(s, random.Random(rng.randrange(2**31)), kind)
+        v = make_variant(s, kinds[position % len(kinds)])
         if v is not None:
             out.append(v)
             position += 1
@@ -307,34 +403,33 @@ def ui_variants(base_scenarios: Iterable[Scenario], seed: int = 0, kinds: Sequen
 
 
 def user_choice(scenario: Scenario, episode: Any) -> str | None:
-    """Why the user's screen answer in the UI round differs from what the reference solution writes, or None.
+    """Why the scripted user's screen answers differ from the choices the reference solution acts on, or None.
 
-    The oracle writes fixed arguments, so an F1 of 1.0 alone would not show that the scripted
-    user picked the item the solution saves: this reads the user's ``ui_user_interact`` calls and
-    compares the chosen option (or the typed title) with the note the solution creates.
-    """
-    index = next(i for i in range(len(scenario.rounds) - 1, -1, -1) if scenario.rounds[i].ui is not None)
-    rnd = scenario.rounds[index]
-    note = next(s["arguments"] for s in rnd.solution if s.get("name") == "simple_note_create_note")
-    screen = next(s["arguments"]["ui_json"] for s in rnd.solution if s.get("name") == "render_ui_screen")
-    comps = {c["id"]: c["component"] for m in screen if "surfaceUpdate" in m for c in m["surfaceUpdate"]["components"]}
-    calls = [c.outcome.arguments for c in episode.calls
-             if c.seat == "user" and c.outcome.name == "ui_user_interact" and c.outcome.ok]
-    if not calls:
-        return "the user never answered through the screen"
-    args = calls[0]
-    values = args.get("field_values") or {}
-    if "note_title" in values or "note_title" in comps:
-        got = values.get("note_title")
-        return None if got == note["title"] else f"user typed title {got!r}, solution saves {note['title']!r}"
-    if "choice" in values:
-        picked = values["choice"][0] if isinstance(values["choice"], list) else values["choice"]
-        options = comps["choice"]["MultipleChoice"]["options"]
-        label = next((o["label"] for o in options if o["value"] == picked), "?").split(" · ")[0]
-    else:
-        k = str(args.get("component_id", "")).removeprefix("pick_")
-        label = comps.get(f"name_{k}", {}).get("Text", {}).get("text", "?")
-    return None if note["content"].startswith(label + ":") else f"user picked {label!r}, solution saves {note['content']!r}"
+    The oracle writes fixed arguments, so an F1 of 1.0 alone would not show that the user picked
+    what the solution uses: this reads the user's ``ui_user_interact`` call in each UI round and
+    compares the option it chose with the round's recorded choice (``metadata.ui_variant``)."""
+    wanted = {c["round"] - 1: c["chosen"] for c in scenario.metadata.get("ui_variant", {}).get("choices", [])}
+    for index, chosen in wanted.items():
+        screen = next(s["arguments"]["ui_json"] for s in scenario.rounds[index].solution
+                      if s.get("name") == "render_ui_screen")
+        comps = {c["id"]: c["component"] for m in screen if "surfaceUpdate" in m
+                 for c in m["surfaceUpdate"]["components"]}
+        calls = [c.outcome.arguments for c in episode.calls if c.seat == "user" and c.round_index == index
+                 and c.outcome.name == "ui_user_interact" and c.outcome.ok]
+        if not calls:
+            return f"the user never answered through the screen in round {index + 1}"
+        args = calls[0]
+        values = args.get("field_values") or {}
+        if "choice" in values:
+            picked = values["choice"][0] if isinstance(values["choice"], list) else values["choice"]
+            options = comps["choice"]["MultipleChoice"]["options"]
+            label = next((o["label"] for o in options if o["value"] == picked), "?").split(" · ")[0]
+        else:
+            k = str(args.get("component_id", "")).removeprefix("pick_")
+            label = comps.get(f"name_{k}", {}).get("Text", {}).get("text", "?")
+        if label != chosen:
+            return f"round {index + 1}: user picked {label!r}, the solution acts on {chosen!r}"
+    return None
 
 
 def oracle_check(scenario: Scenario, max_steps: int | None = None) -> tuple[bool, str]:

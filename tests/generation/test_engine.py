@@ -222,10 +222,9 @@ def test_vision_steps_only_where_an_image_is_not_legible_as_sent():
     from mmtsb_env.vision.render import render
 
     b = build(0)
-    d = Drafter(random.Random(1), b.wi, NOW)
     kinds = {}
-    for _ in range(60):
-        im = d.make("receipt")
+    for seed in range(60):  # one scenario's drafter keeps to its palette of one or two families: a drafter each
+        im = Drafter(random.Random(seed), b.wi, NOW).make("receipt")
         for level in sorted({im.difficulty, engine.VISION_MIN_DIFFICULTY}):
             b.imgs.append(dataclasses.replace(im, difficulty=level))
             kinds.setdefault((im.kind, level, bool(render(b.imgs[-1].render_spec()).facts.get("rotation"))), len(b.imgs) - 1)

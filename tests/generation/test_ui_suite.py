@@ -1,4 +1,4 @@
-"""The built-in ``ui`` suite: hand-written UI scenarios plus oracle-verified UI variants of generated ones."""
+"""The built-in ``ui`` suite: hand-written UI scenarios plus oracle-verified UI variants of the nominal ones."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from dataclasses import replace
 import pytest
 
 from mmtsb_env.baselines import OracleAgent
-from mmtsb_env.generation import generate
 from mmtsb_env.generation.axes import ARRIVALS, CHALLENGES, FLOWS
+from mmtsb_env.generation.flows import compare_desc
 from mmtsb_env.generation.ui_variants import (
-    KINDS, MAX_STEPS, build_ui_suite, make_variant, oracle_check, ui_variants, write_ui_suite,
+    KINDS, MAX_STEPS, build_ui_suite, make_variant, oracle_check, stated_criterion, ui_variants, write_ui_suite,
 )
 from mmtsb_env.runner import run_episode
 from mmtsb_env.scenario.suites import load_suite
+from mmtsb_env.tools.registry import get_tool
 
 SUITE = load_suite("ui")
 GENERATED = [s for s in SUITE if s.id.startswith("ui/gen_")]
@@ -35,6 +36,10 @@ def private_criteria(decision) -> list[str]:
     if "most_expensive" in pick:
         return ["expensive"]
     return [decision.choose["component_id"]] if decision.choose else []
+
+
+def ui_rounds(s):
+    return [i for i, r in enumerate(s.rounds) if r.ui is not None]
 
 
 def test_suite_size_ids_and_ui_rounds():
@@ -61,15 +66,19 @@ def test_private_criterion_never_in_a_query():
 
 def test_generated_rounds_render_show_ask_then_act():
     for s in GENERATED:
-        r = s.rounds[-1]
-        names = [step.get("name", "say") for step in r.solution]
-        assert names == ["render_ui_screen", "show_ui_to_user", "say", "simple_note_create_note"], s.id
-        screen = r.solution[0]["arguments"]["ui_json"]
-        assert {"surfaceUpdate", "beginRendering"} <= {k for m in screen for k in m}
-        text = json.dumps(screen, ensure_ascii=False)
-        assert all(label in text for label in r.ui.expect), s.id
-        assert s.expected_changes[-1].row["title"] == r.solution[-1]["arguments"]["title"]
-        assert s.metadata["num_rounds"] == len(s.rounds) <= 5
+        assert 1 <= len(ui_rounds(s)) <= 3, s.id
+        for i in ui_rounds(s):
+            r = s.rounds[i]
+            names = [step.get("name", "say") for step in r.solution]
+            k = names.index("render_ui_screen")
+            assert names[k:k + 3] == ["render_ui_screen", "show_ui_to_user", "say"], s.id
+            screen = r.solution[k]["arguments"]["ui_json"]
+            assert {"surfaceUpdate", "beginRendering"} <= {key for m in screen for key in m}
+            text = json.dumps(screen, ensure_ascii=False)
+            assert len(r.ui.expect) >= 2 and all(label in text for label in r.ui.expect), s.id
+            # something acts on the pick: a write after the screen, in this round or a later one
+            later = list(r.solution[k + 3:]) + [st for q in s.rounds[i + 1:] for st in q.solution]
+            assert any(st.get("name") and get_tool(st["name"]).writes for st in later), (s.id, i)
 
 
 def test_generated_variants_cover_the_design_axes():
@@ -78,9 +87,12 @@ def test_generated_variants_cover_the_design_axes():
     assert {m["challenge_type"] for m in md} == set(CHALLENGES)
     assert {m["image_arrival"] for m in md} == set(ARRIVALS)
     assert {m["ui_variant"]["kind"] for m in md} == set(KINDS)
-    assert {m["ui_variant"]["rule"] for m in md} == {"label_contains", "cheapest", "most_expensive", "fill"}
+    choices = [c for m in md for c in m["ui_variant"]["choices"]]
+    assert {c["type"] for c in choices} == {"compare", "contact"}
+    assert {c["rule"] for c in choices} == {"label_contains", "cheapest", "most_expensive"}
+    assert Counter(len(m["ui_variant"]["choices"]) for m in md).keys() >= {1, 2}
     domains = Counter(d for s in GENERATED for d in s.domains)
-    assert len(domains) >= 12 and domains["simple_note"] == len(GENERATED)
+    assert len(domains) >= 12
 
 
 @pytest.mark.parametrize("scenario", GENERATED[::max(1, len(GENERATED) // 10)][:10], ids=lambda s: s.id)
@@ -95,25 +107,29 @@ def test_oracle_solves_hand_written_scenario(scenario):
     assert record.entity_f1 == 1.0 and record.passed, record.verdict
 
 
-def _mutated(s, **ui_changes):
-    r = s.rounds[-1]
-    return replace(s, rounds=s.rounds[:-1] + (replace(r, ui=replace(r.ui, **ui_changes)),))
+def _mutated(s, index, **ui_changes):
+    r = s.rounds[index]
+    rounds = list(s.rounds)
+    rounds[index] = replace(r, ui=replace(r.ui, **ui_changes))
+    return replace(s, rounds=tuple(rounds))
 
 
 def test_check_fails_when_the_user_would_choose_something_else():
-    pick = next(s for s in GENERATED if "label_contains" in s.rounds[-1].ui.pick and not s.rounds[-1].ui.fill)
-    other = next(x for x in pick.rounds[-1].ui.expect if x != pick.rounds[-1].ui.pick["label_contains"])
-    ok, why = oracle_check(_mutated(pick, pick={"label_contains": other}))
+    s = next(s for s in GENERATED if any("label_contains" in s.rounds[i].ui.pick for i in ui_rounds(s)))
+    i = next(i for i in ui_rounds(s) if "label_contains" in s.rounds[i].ui.pick)
+    other = next(x for x in s.rounds[i].ui.expect if x != s.rounds[i].ui.pick["label_contains"])
+    ok, why = oracle_check(_mutated(s, i, pick={"label_contains": other}))
     assert not ok and f"user picked '{other}'" in why
-    review = next(s for s in GENERATED if s.rounds[-1].ui.fill)
-    ok, why = oracle_check(_mutated(review, fill={"Title": "Something else"}))
-    assert not ok and "user typed title 'Something else'" in why
 
 
 def test_skipping_the_screen_fails_the_verdict():
     s = GENERATED[0]
-    r = s.rounds[-1]
-    no_screen = replace(s, rounds=s.rounds[:-1] + (replace(r, solution=r.solution[-1:]),))
+    rounds = list(s.rounds)
+    for i in ui_rounds(s):
+        steps = rounds[i].solution
+        k = next(k for k, st in enumerate(steps) if st.get("name") == "render_ui_screen")
+        rounds[i] = replace(rounds[i], solution=steps[:k] + steps[k + 3:])
+    no_screen = replace(s, rounds=tuple(rounds))
     record = run_episode(no_screen, OracleAgent([no_screen]))
     failed = {c["criterion"] for c in record.verdict["criteria"] if not c["pass"]}
     assert not record.passed and {"ui_rendered", "ui_shown", "ui_choice_obtained"} <= failed
@@ -130,25 +146,46 @@ def test_the_generated_file_is_reproducible(tmp_path):
 
 
 def test_variants_deterministic_and_only_where_there_is_a_choice():
-    base = generate(6, seed=11, verify="static")
+    base = sorted(load_suite("nominal"), key=lambda s: s.id)[:40]
     first, second = ui_variants(base, seed=3), ui_variants(base, seed=3)
     assert first and [v.to_dict() for v in first] == [v.to_dict() for v in second]
-    single = replace(base[0], images=base[0].images[:1], rounds=tuple(replace(r, image_ids=tuple(i for i in r.image_ids if i == 0))
-                                                                       for r in base[0].rounds))
-    assert make_variant(single, __import__("random").Random(0), "pick_list") is None
-    assert all(re.fullmatch(r"ui/gen/11-\d{4}", v.id) for v in first)
+    # a task the user states in full (no compare criterion, no contact to tell apart) has no choice to move
+    plain = next(b for b in base if b.metadata["flow_type"] != "compare"
+                 and not any("say" in st for r in b.rounds for st in r.solution))
+    assert make_variant(plain, "pick_list") is None
+    assert all(v.id == "ui/" + v.metadata["ui_variant"]["base_id"] for v in first)
 
 
-def test_every_generated_ui_scenario_is_a_nominal_one_plus_a_screen():
-    """Text vs UI mode compare the same tasks: same base rounds and expected changes, plus one UI round and its note."""
+def test_every_generated_ui_scenario_is_its_nominal_twin_with_choices_on_screens():
+    """Text vs UI mode compare the same tasks (the paper's converted subset): the same expected
+    changes, rounds, images and staged rows; each UI round replaces a choice the nominal twin made
+    in words (a compare criterion the request stated, or the answer to "which Steven?"); no request
+    mentions a screen."""
     nominal = {s.id: s for s in load_suite("nominal")}
     assert len(GENERATED) >= 50
     for v in GENERATED:
         base = nominal[v.metadata["ui_variant"]["base_id"]]
-        assert [r.query for r in v.rounds[:len(base.rounds)]] == [r.query for r in base.rounds], v.id
-        assert len(v.rounds) == len(base.rounds) + 1 and v.rounds[-1].ui is not None and base.ui is False
-        base_changes = [c.to_dict() if hasattr(c, "to_dict") else c for c in base.expected_changes]
-        variant_changes = [c.to_dict() if hasattr(c, "to_dict") else c for c in v.expected_changes]
-        assert all(c in variant_changes for c in base_changes), v.id
-        assert len(variant_changes) == len(base_changes) + 1, v.id
+        assert base.ui is False
+        assert v.expected_changes == base.expected_changes, v.id
+        assert v.images == base.images and v.initial_entities == base.initial_entities, v.id
+        assert len(v.rounds) == len(base.rounds), v.id
+        assert [r.image_ids for r in v.rounds] == [r.image_ids for r in base.rounds]
+        assert not any("screen" in r.query.lower() for r in v.rounds), v.id
+        for choice in v.metadata["ui_variant"]["choices"]:
+            i = choice["round"] - 1
+            mine, theirs = v.rounds[i], base.rounds[i]
+            assert mine.ui is not None and theirs.ui is None
+            if choice["type"] == "contact":  # the twin asked in words and the user answered by name
+                assert any("Which one do you mean?" in st.get("say", "") for st in theirs.solution)
+                assert any(choice["chosen"] in c.answer for c in theirs.clarifications)
+                assert not any(choice["chosen"] in c.answer for c in mine.clarifications)
+            else:  # the twin's requests stated the criterion (typos allowed); the variant's never do
+                descs = {p: compare_desc(base.images[0].category, {"pick": p}) for p in ("max", "min")}
+                assert any(stated_criterion(r.query, descs) or all(d in r.query for d in descs.values())
+                           for r in base.rounds), v.id
+                assert not any(stated_criterion(r.query, descs) for r in v.rounds), v.id
+        changed = {c["round"] - 1 for c in v.metadata["ui_variant"]["choices"]}
+        for i, (mine, theirs) in enumerate(zip(v.rounds, base.rounds)):
+            if i not in changed and mine.query != theirs.query:  # only a compare criterion's own round
+                assert v.metadata["ui_variant"]["choices"][0]["type"] == "compare", (v.id, i)
     assert len({v.metadata["ui_variant"]["base_id"] for v in GENERATED}) == len(GENERATED)
