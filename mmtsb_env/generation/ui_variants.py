@@ -128,7 +128,7 @@ def _chips_screen(surface: str, heading: str, options: list[dict[str, Any]]) -> 
 
 
 def _writes(step: dict[str, Any]) -> bool:
-    from ..tools.registry import get_tool
+    from ..tools.catalog import get_tool
 
     name = step.get("name")
     return bool(name) and get_tool(name).writes

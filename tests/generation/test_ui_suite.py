@@ -17,7 +17,7 @@ from mmtsb_env.generation.ui_variants import (
 )
 from mmtsb_env.runner import run_episode
 from mmtsb_env.scenario.suites import load_suite
-from mmtsb_env.tools.registry import get_tool
+from mmtsb_env.tools.catalog import get_tool
 
 SUITE = load_suite("ui")
 GENERATED = [s for s in SUITE if s.id.startswith("ui/gen_")]
