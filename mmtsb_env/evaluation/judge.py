@@ -36,10 +36,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
                      doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
-                     states_outside_context)
+                     states_outside_context, unnumbered)
 from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
@@ -113,9 +113,9 @@ class Evidence:
     def replies(self) -> list[tuple[int | None, str]]:
         """The assistant's messages to the user as ``(round index, text)``, in order."""
         if self.conversation:
-            return [(e.get("round_index"), str(e.get("content") or "")) for e in self.conversation
+            return [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in self.conversation
                     if e.get("sender") == "assistant" and e.get("kind") in ("message", "notice")]
-        return [(None, m) for m in self.assistant_messages]
+        return [(None, unnumbered(m)) for m in self.assistant_messages]
 
     def user_text(self) -> str:
         """Everything the user said (queries, clarification answers): the details they specified."""
@@ -684,7 +684,7 @@ class RubricJudge:
         (or the legacy) facts, when some are stated and the others are simply absent, the absent
         ones are ``"omitted"`` (one of N items left out)."""
         # messages only: a screen the assistant shows (a UI notice) offers choices, it asserts none
-        replies = [(e.get("round_index"), str(e.get("content") or "")) for e in ev.conversation
+        replies = [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in ev.conversation
                    if e.get("sender") == "assistant" and e.get("kind") == "message"] if ev.conversation else ev.replies()
         by_round: dict[Any, list[str]] = {}
         for r, text in replies:
@@ -727,7 +727,8 @@ class RubricJudge:
                 # ... unless another round answers the same question differently
                 others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
                 others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
-                if decided == "stated" and switches(fact, pools, got, others, tol):
+                alike = [x for x in candidates if x not in others and not answered_alike(fact, x, answer, later[1:])]
+                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer):
                     return "contradicted"
                 return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
@@ -770,7 +771,7 @@ class RubricJudge:
         out: list[str] = []
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
-                text = str(e.get("content") or "")
+                text = unnumbered(str(e.get("content") or ""))
                 out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
                         + misattributed(text, ev.image_facts)]
         for where, text in written_values(ev.diff):
@@ -781,35 +782,63 @@ class RubricJudge:
 _STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "missing": 0}
 
 
-def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances) -> bool:
+def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),
+             answer: str = "") -> bool:
     """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
     between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
     given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
-    the fact given after a rival was answered corrects it only when it says so ("Correction: ...")."""
-    if not others:
+    the fact given after a rival was answered corrects it only when it says so ("Correction: ...").
+    ``alike``: candidates the round's reference reply (``answer``) names too, with something else
+    said of them ("PlayStation Rally Racing Game isn't on your wish list"); one of them is a second
+    answer only when a reply says of it what is said of the fact ("Moved X to your cart" after
+    "Moved <fact> to your cart")."""
+    if not others and not alike:
         return False
     value = as_number(fact)
     read = tol.read_tolerance(value) if value is not None else 0.0
     rival_seen, last = False, ""
-    names = [fact, *others]
+    names = [fact, *others, *alike]
+    said: set[str] = set()  # what the replies say of the fact: statements, not bare names
+    own = said_of(fact, answer, names, read)  # what the reference reply says of it ("added", "moved to your cart")
+
+    def alike_given(text: str) -> bool:
+        return any(not context and asserts_other(fact, x, alike, read) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
+                   for x, context in clauses(text))
+
     for text, st in zip(pools, got):
         if st == "missing" or not states_outside_context(fact, text, read):
-            if asserts_other(fact, text, others, read):
+            if asserts_other(fact, text, others, read) or alike_given(text):
                 rival_seen, last = True, "rival"
             continue
         # a reply stating the fact: a rival said of in the same words after it is a second answer
-        said: set[str] = set()
         for sentence in sentences(text):
             if states_outside_context(fact, sentence, read):
                 if rival_seen and not acknowledges_correction(text):
                     return True
                 rival_seen, last = False, "fact"
-                alike = said_alike(sentence, names)
-                if len(alike.split()) >= 3:  # a statement, not a bare name
-                    said.add(alike)
-            elif asserts_other(fact, sentence, others, read) and any(x in said_alike(sentence, names) for x in said):
+                t = said_alike(sentence, names)
+                if len(t.split()) >= 3:  # a statement, not a bare name
+                    said.add(t)
+            elif asserts_other(fact, sentence, [*others, *alike], read) and any(x in said_alike(sentence, names) for x in said):
                 rival_seen, last = True, "rival"
     return last == "rival"
+
+
+def said_of(fact: str, text: str, names: list[str], read: float = 0.0) -> set[str]:
+    """What the clauses of ``text`` that state ``fact`` say of it, candidates and numbers masked
+    ("Moved Gaiam Yoga Mat to your cart." -> "moved to your cart")."""
+    return {t for t in (said_alike(x, names) for x, context in clauses(text) if not context and states(fact, x, read)) if t}
+
+
+def answered_alike(fact: str, other: str, answer: str, later: list[str]) -> bool:
+    """Whether a later round's reference reply (``later``) gives ``other`` what this round's reference
+    reply (``answer``) says of ``fact`` ("Added Tamsin Drummond." after "Added Yusuf Montague."): then
+    a reply saying so answers that round. A later reference reply naming it with something else said
+    ("Anselm Yamaguchi is already in your contacts") leaves "Added Anselm Yamaguchi" a second answer."""
+    names = [fact, other]
+    own = said_of(fact, answer, names)
+    return any(not context and asserts_other(fact, x, [other]) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
+               for a in later for x, context in clauses(a))
 
 
 @dataclass(frozen=True)
