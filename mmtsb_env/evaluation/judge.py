@@ -300,16 +300,43 @@ def _pool_extras(want: str, text: str) -> list[str]:
     return out
 
 
-def _replaced(facts: Any, text: Any) -> bool:
+def _replaced(facts: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
     """Whether a text missing some numeric facts holds other amounts in their place (a misread
-    total, not an item left out)."""
+    total, not an item left out), or another number near a value read off a chart (``tol``'s read
+    tolerances: a reading outside the tolerance is a misreading)."""
     facts = [str(f) for f in (facts if isinstance(facts, list) else [facts])]
     text = text if isinstance(text, str) else json.dumps(text, default=str)
     missing = [f for f in facts if as_number(f) is not None and not text_contains(f, text)]
     if not missing:
         return False
     wanted = {as_number(f) for f in facts if as_number(f) is not None}
-    return any("." in n and as_number(n) not in wanted for n in numbers_in(text))
+    return any("." in n and as_number(n) not in wanted for n in numbers_in(text)) \
+        or any(tol.read_tolerance(as_number(f)) and stands_in(f, text, wanted) for f in missing)
+
+
+STAND_IN = 0.25  # a number this close (relatively) to a value asked for, in its place, is a reading of it
+
+
+def stands_in(fact: str, text: str, wanted: Any = ()) -> str:
+    """A number of ``text`` that stands where numeric ``fact`` should be: within 25 % of it, not it
+    rounded, not another value asked for (``wanted``), not a small whole number ("1,600" written
+    for a chart's 1,450: a misreading, not an item left out); ``""`` when none.
+
+    >>> stands_in("1,450", "Minerals: 1,600 visitors"), stands_in("1,450", "Minerals: 3 visitors"), stands_in("339", "339 and 1,600")
+    ('1,600', '', '')
+    """
+    value = as_number(fact)
+    if value is None or not value:
+        return ""
+    if any(as_number(n) is not None and abs(as_number(n) - value) < 1e-9 for n in numbers_in(text)):
+        return ""
+    for n in numbers_in(text):
+        v = as_number(n)
+        if v is None or any(abs(v - w) < 1e-9 for w in wanted if w is not None) or (v.is_integer() and v <= 31 and "." not in n):
+            continue
+        if 0 < abs(v - value) <= STAND_IN * abs(value):
+            return n
+    return ""
 
 
 def _omitted_rows(groups: list[Any], done: set[tuple[int, int]]) -> list[str]:
@@ -475,7 +502,7 @@ class RubricJudge:
                 why = self._uncommitted(items, got if isinstance(got, str) else json.dumps(got, default=str), ev)
                 return (not why, why, False)
             why = f"{found}/{n} fact(s)" + (f", {len(extras)} not shown: {_brief(extras, 3)}" if extras else "")
-            return False, why, not extras and found > 0 and not _replaced(want, got)
+            return False, why, not extras and found > 0 and not _replaced(want, got, self.tolerances_of(ev))
         if measure not in TEXT_MEASURES:
             return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}", False)
         if score < self.min_text_similarity:
@@ -642,6 +669,9 @@ class RubricJudge:
         if switched:
             return Criterion("information_accuracy", False, f"another round answers differently (an unacknowledged switch "
                              f"between candidates) for {_brief(switched)}", "contradicted")
+        misread = [f.label for f in facts if f.status == "misread"]
+        if misread:
+            return Criterion("information_accuracy", False, f"another value stated in place of {_brief(misread)}", "wrong_values")
         unsure = [f.label for f in facts if f.status in ("hedged", "carpet")]
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
@@ -743,7 +773,10 @@ class RubricJudge:
                 pools = ["\n".join(by_round[k]) for k in order
                          if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
                 pools.append("\n".join(by_round.get(None, [])))
-                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer, later), r))
+                st = status(fact, pools, list(facts), True, answer, later)
+                if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
+                    st = "misread"  # another number stands in its place: a wrong value, not one of N left out
+                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, st, r))
             out += _omissions(group)
         if ev.facts:
             artifacts = _artifact_text(ev.diff)
@@ -756,6 +789,8 @@ class RubricJudge:
                     continue  # the rounds' reports say what each reply must state; the legacy list only must not be hedged
                 if st == "missing" and text_contains(fact, artifacts):
                     st = "stated"
+                if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
+                    st = "misread"
                 group.append(FactStatus(repr(fact), fact, st, None))
             out += _omissions(group)
         return out
@@ -779,7 +814,7 @@ class RubricJudge:
         return list(dict.fromkeys(out))
 
 
-_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "missing": 0}
+_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "misread": 0, "missing": 0}
 
 
 def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),

@@ -351,3 +351,21 @@ def test_a_value_an_update_replaced_is_no_item_of_the_task():
     assert accuracy(rec, s).kind == "hedged"
     rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
     assert accuracy(rec, s).passed
+
+
+def test_a_reading_outside_the_tolerance_is_a_misreading_not_an_omission():
+    """Every nominal scenario with a chart value read to within >= 10, written as is: that value
+    read three tolerances off everywhere (replies, notes, task lists) is a factual error (a wrong
+    value read from an image), not incomplete execution (one of N items left out)."""
+    from mmtsb_env.evaluation.taxonomy import classify
+
+    classes = {}
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())]
+        if read:
+            true, tol = read[0]
+            rec = run_episode(s, Replacing(s, swap=_swap(true, _written(_number(true) + 3 * tol))))
+            classes[s.id] = classify(rec.verdict)[0]
+    assert len(classes) >= 10
+    assert {k: c for k, c in classes.items() if c != "factual_error"} == {}
