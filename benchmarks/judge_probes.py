@@ -198,7 +198,47 @@ def honest_recap(s) -> list[Case]:
     return []
 
 
+def _unscored_field(s) -> tuple[int, int, str, str, str] | None:
+    """(round, step, argument, the answer a scored text of the written row names, a rival): a
+    written row with a text column no text measure scores (an email's subject) whose scored text
+    holds a named answer of a choice the images show."""
+    from mmtsb_env.baselines.zoo import _choice_facts
+
+    choices = [c for i in range(len(s.rounds)) for c in _choice_facts(s, i)]
+    for change in s.expected_changes:
+        if change.operation != "create":
+            continue
+        measures = change.measures or {}
+        loose = [k for k, m in measures.items() if m in ("present", "ignore", "one")]
+        scored = " ".join(str(v) for k, v in (change.row or {}).items() if measures.get(k) in ("facts", "rouge_l"))
+        pick = next(((f, r[0]) for f, r in choices if f in scored), None)
+        if not loose or pick is None:
+            continue
+        for k, rnd in enumerate(s.rounds):
+            for j, step in enumerate(rnd.solution):
+                for arg in loose:
+                    if isinstance((step.get("arguments") or {}).get(arg), str):
+                        return k, j, arg, pick[0], pick[1]
+    return None
+
+
+def unscored_field(named: str) -> Callable[[Any], list[Case]]:
+    """The written row's unscored text field (an email's subject) names the rival (should fail) or
+    the answer (should pass); the scored text stays right."""
+    def probe(s) -> list[Case]:
+        found = _unscored_field(s)
+        if found is None:
+            return []
+        k, j, arg, fact, rival = found
+        steps = [dict(x) for x in s.rounds[k].solution]
+        steps[j] = {**steps[j], "arguments": {**steps[j]["arguments"], arg: f"{rival if named == 'rival' else fact} summary"}}
+        return [Case("", s, {}, named != "rival", category="factual_error", steps={k: steps})]
+    return probe
+
+
 PROBES: dict[str, Callable[[Any], list[Case]]] = {
+    "unscored_field_rival": unscored_field("rival"),
+    "unscored_field_answer": unscored_field("answer"),
     "bullets_right": layout("bullets"),
     "table_right": layout("table"),
     "table_numbered_right": layout("table", numbered=True),

@@ -43,7 +43,7 @@ from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts
 from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
-from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, is_text_column, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)
 
@@ -544,6 +544,31 @@ class RubricJudge:
             return f"the text lists other readings with {_brief(listed, 2)}"
         return ""
 
+    def unscored_rivals(self, ev: Evidence, attempts: list[Any] | None = None) -> list[str]:
+        """Text fields of a written row that no text measure scores (an email's subject, a note's
+        title) and that name another candidate where the row's scored text names the answer: the
+        subject "Pine Street Books receipt" over a body that rightly says "Lumen Hardware". The
+        artifact is judged whole; "Lumen Hardware vs Pine Street Books" keeps the rival as context."""
+        out: list[str] = []
+        for g, i, columns, actual in (self.attempts(ev) if attempts is None else attempts):
+            if actual is None or g.operation == "delete":
+                continue
+            want = self._expected_values(ev, g, i)
+            scored = [col for col, (_, measure) in columns.items() if measure in TEXT_MEASURES or measure == "facts"]
+            texts = ["\n".join(str(x) for x in v) if isinstance(v, list) else str(v) for col in scored
+                     for v in [want.get(col)] if v not in (None, "")]
+            choices = [c for t in texts for c in _choices_in(t, ev)]
+            if not choices:
+                continue
+            for col, value in actual.items():
+                if col in scored or not isinstance(value, str) or not is_text_column(col):
+                    continue
+                for shown, rivals in choices:
+                    if commits_among(shown, value, rivals) is False:
+                        out.append(f"{g.table}:{g.operation}.{col} (names another candidate than {shown!r})")
+                        break
+        return list(dict.fromkeys(out))
+
     # -- criteria ------------------------------------------------------------------------------
     def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
         expected_groups = [g for g in ev.entity.groups if g.n_expected > 0]
@@ -665,6 +690,7 @@ class RubricJudge:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
         wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok and not c.omitted]
+        wrong += self.unscored_rivals(ev)
         switched = [f.label for f in facts if f.status == "contradicted"]
         if switched:
             return Criterion("information_accuracy", False, f"another round answers differently (an unacknowledged switch "
