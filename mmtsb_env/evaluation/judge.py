@@ -544,6 +544,24 @@ class RubricJudge:
             return f"the text lists other readings with {_brief(listed, 2)}"
         return ""
 
+    def split_readings(self, ev: Evidence, replies: list[str]) -> list[str]:
+        """Values read off a chart (a read tolerance) that the replies and the written texts give as
+        two different readings, each within the tolerance (41.5 in the note, 43 in the reply): the
+        answer must commit to one reading across everything the episode says and writes."""
+        tol = self.tolerances_of(ev)
+        if not tol.read:
+            return []
+        allowed = self._allowed_numbers(ev)
+        whole = "\n".join([*replies, *(t for _, t in written_values(ev.diff))])
+        titles, shown = shown_texts(ev.image_facts), image_values(ev.image_facts)
+        out = []
+        for fact in dict.fromkeys([*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]):
+            value = as_number(fact)
+            read = tol.read_tolerance(value) if value is not None else 0.0
+            if read and len(readings(fact, whole, tol, allowed, titles, shown)) > 1:
+                out.append(f"{fact!r} (two readings across the replies and the written texts)")
+        return out
+
     def unscored_rivals(self, ev: Evidence, attempts: list[Any] | None = None) -> list[str]:
         """Text fields of a written row that no text measure scores (an email's subject, a note's
         title) and that name another candidate where the row's scored text names the answer: the
@@ -704,6 +722,7 @@ class RubricJudge:
         unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
                    if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
                                    titles=shown_texts(ev.image_facts), shown=image_values(ev.image_facts)) == "hedged"]
+        unsure += self.split_readings(ev, texts)
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
