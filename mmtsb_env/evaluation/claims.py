@@ -282,6 +282,58 @@ class ClaimRules:
 DEFAULT_RULES = ClaimRules()
 
 
+_ROW_NUMBER = re.compile(r"^(\s*\|\s*)(\d{1,3})(\s*\|)")  # a table row's first cell: "| 2 | ..."
+_LIST_NUMBER = re.compile(r"^(\s*)(\d{1,3})([.)])(?=\s)")  # a numbered list's line: "2. ..."
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")  # the line under a table's header: "|---|---|"
+_NUMBER_HEADER = re.compile(r"^\s*\|\s*(?:#|no\.?|nr\.?|n|row|)\s*\|", re.IGNORECASE)  # "| # | Item |"
+
+
+def unnumbered(text: str) -> str:
+    r"""``text`` without the numbers that only count its lines: a markdown table's row-number column
+    ("| 1 | Larkspur Consulting | 2026-05-26 |") and a numbered list's markers ("1. ..."). A column
+    is a row-number column when its header is "#", "No." or empty, or when two or more rows run 1,
+    2, 3... (or 0, 1, 2...); a list's markers when its lines run so from 1 ("1. 3" is a list of one). Row numbers are no
+    values: "| 3 | Mon | 5 |" claims neither 3 nor a third candidate. A list's markers become
+    bullets.
+
+    >>> unnumbered("| # | Item |\n|---|---|\n| 1 | Lumen |")
+    '| # | Item |\n|---|---|\n|   | Lumen |'
+    >>> unnumbered("| Item | Count |\n|---|---|\n| 1 | Lumen |\n| 2 | Pine |")
+    '| Item | Count |\n|---|---|\n|   | Lumen |\n|   | Pine |'
+    >>> unnumbered("1. Lumen\n2) Pine"), unnumbered("3 people."), unnumbered("| Day | Count |\n|---|---|\n| 4 | Mon |")
+    ('- Lumen\n- Pine', '3 people.', '| Day | Count |\n|---|---|\n| 4 | Mon |')
+    """
+    if not re.search(r"^\s*\|?\s*\d", text, re.MULTILINE):
+        return text
+    lines = text.split("\n")
+
+    def cell(m: re.Match[str]) -> str:
+        return m.group(1) + " " * len(m.group(2)) + m.group(3)
+
+    for k, line in enumerate(lines):  # tables whose first column is headed as a row number
+        if k and _TABLE_RULE.match(line) and _NUMBER_HEADER.match(lines[k - 1]):
+            j = k + 1
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                lines[j] = _ROW_NUMBER.sub(cell, lines[j], count=1)
+                j += 1
+    for pattern, blank in ((_ROW_NUMBER, cell), (_LIST_NUMBER, lambda m: m.group(1) + "-")):
+        runs: list[list[tuple[int, int]]] = []
+        for i, line in enumerate(lines):
+            m = pattern.match(line)
+            if m is None:
+                continue
+            n = int(m.group(2))
+            if runs and n == runs[-1][-1][1] + 1:
+                runs[-1].append((i, n))
+            elif n in (0, 1):
+                runs.append([(i, n)])
+        for run in runs:
+            if len(run) >= 2 or pattern is _LIST_NUMBER and run[0][1] == 1:
+                for i, _ in run:
+                    lines[i] = pattern.sub(blank, lines[i], count=1)
+    return "\n".join(lines)
+
+
 def is_carpet(text: str, rules: ClaimRules = DEFAULT_RULES, expected: int = 0) -> bool:
     """Whether a reply sprays numbers instead of stating them (see the module docstring).
 

@@ -144,7 +144,7 @@ class Grounds:
         for raw in _NUMBER.findall(_TIME.sub(" ", _ISO_DATE.sub(" ", t))):
             self.add_number(float(raw.replace(",", "")))
 
-    def names(self, name: str) -> bool:
+    def names(self, name: str, after: str = "") -> bool:
         """Whether ``name`` (a proper name a text states) is one of the world's: said as a phrase in
         some true text, or made only of words the world or the tools use (a name the agent composes
         from known words -- "Weekly Lunch Expense" -- is not a misreading)."""
@@ -153,14 +153,29 @@ class Grounds:
             return True
         if any(f" {key} " in f" {p} " for p in self.phrases):
             return True
-        return all(w in self.words or w in _tool_words() for w in key.split()) and not self.misreads(name)
+        return all(w in self.words or w in _tool_words() for w in key.split()) and not self.misreads(name, after)
 
-    def misreads(self, name: str) -> bool:
+    def misreads(self, name: str, after: str = "") -> bool:
         """Whether ``name`` (no true phrase) is a name an image shows with one word swapped:
         "Bramble Bridge Laundromat" for the sign's "Copper Bridge Laundromat" (words the world uses
-        elsewhere, in another name's place), "Quarry Mill Drugstore" for "Maple Mill Drugstore"."""
+        elsewhere, in another name's place), "Quarry Mill Drugstore" for "Maple Mill Drugstore".
+        ``after``: the text right after the name; a shown name's lower-case or numeric tail that
+        follows it belongs to it ("Stainless Mix 500g" for "Trail Mix 500g": the capitalised
+        "Stainless Mix" and the tail "500g").
+
+        >>> g = Grounds(shown={("trail", "mix", "500g")})
+        >>> g.misreads("Stainless Mix", " 500g, $4.99"), g.misreads("Stainless Mix", ", $4.99"), g.misreads("Trail Mix", " 500g")
+        (True, False, False)
+        """
         words = _name_words(name)
-        return any(len(s) == len(words) >= 2 and sum(a != b for a, b in zip(s, words)) == 1 for s in self.shown)
+        tail = _name_words(after)
+        for s in self.shown:
+            k = len(words)
+            if k < 2 or len(s) < k or (len(s) > k and tuple(tail[:len(s) - k]) != s[k:]):
+                continue
+            if sum(a != b for a, b in zip(s, words)) == 1:
+                return True
+        return False
 
     def claims_a_name(self, name: str) -> bool:
         """Whether a capitalised phrase a reply states reads as a name of the world's kind: one of
@@ -232,7 +247,8 @@ _EVERYDAY = ("I the a an it its it's my your our this that these those here ther
              "what which who when where why how with without for from to of in on at by about into over under up down "
              "out off again today tomorrow yesterday good great happy best regards hi hello dear team "
              "day week weekend morning afternoon evening news quick recap summary overview update updates changes "
-             "details result results next steps all set complete completed success successfully")
+             "details result results next steps all set complete completed success successfully earlier later previously "
+             "before after compared checked")
 # a proper name: two or more capitalised words (small joining words allowed between them)
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
 _OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
@@ -335,7 +351,9 @@ def ungrounded(text: str, grounds: Grounds) -> list[str]:
     for name in stated_names(text):  # a sentence's first word is capitalised anyway: "Saved Blue Door Cafe"
         first, _, rest = name.partition(" ")
         verb = _plain_words(first) in _tool_words() | _everyday() and _plain_words(first) not in grounds.name_words
-        if grounds.names(name) or (verb and " " in rest and grounds.names(rest)) or name in bad:
+        at = text.find(name)
+        after = text[at + len(name):at + len(name) + 40] if at >= 0 else ""
+        if grounds.names(name, after) or (verb and " " in rest and grounds.names(rest, after)) or name in bad:
             continue
         if name in heads and not grounds.claims_a_name(name):
             continue  # a heading or a pleasantry ("Great News!", "Quick Recap:"), not an entity

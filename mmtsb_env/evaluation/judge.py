@@ -36,14 +36,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, commits_among,
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
                      doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
-                     states_outside_context)
+                     states_outside_context, unnumbered)
 from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
                         written_values)
 from .entity_diff import EntityScore
-from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, phrase_pools,
+from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, is_text_column, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)
 
@@ -113,9 +113,9 @@ class Evidence:
     def replies(self) -> list[tuple[int | None, str]]:
         """The assistant's messages to the user as ``(round index, text)``, in order."""
         if self.conversation:
-            return [(e.get("round_index"), str(e.get("content") or "")) for e in self.conversation
+            return [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in self.conversation
                     if e.get("sender") == "assistant" and e.get("kind") in ("message", "notice")]
-        return [(None, m) for m in self.assistant_messages]
+        return [(None, unnumbered(m)) for m in self.assistant_messages]
 
     def user_text(self) -> str:
         """Everything the user said (queries, clarification answers): the details they specified."""
@@ -300,16 +300,43 @@ def _pool_extras(want: str, text: str) -> list[str]:
     return out
 
 
-def _replaced(facts: Any, text: Any) -> bool:
+def _replaced(facts: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> bool:
     """Whether a text missing some numeric facts holds other amounts in their place (a misread
-    total, not an item left out)."""
+    total, not an item left out), or another number near a value read off a chart (``tol``'s read
+    tolerances: a reading outside the tolerance is a misreading)."""
     facts = [str(f) for f in (facts if isinstance(facts, list) else [facts])]
     text = text if isinstance(text, str) else json.dumps(text, default=str)
     missing = [f for f in facts if as_number(f) is not None and not text_contains(f, text)]
     if not missing:
         return False
     wanted = {as_number(f) for f in facts if as_number(f) is not None}
-    return any("." in n and as_number(n) not in wanted for n in numbers_in(text))
+    return any("." in n and as_number(n) not in wanted for n in numbers_in(text)) \
+        or any(tol.read_tolerance(as_number(f)) and stands_in(f, text, wanted) for f in missing)
+
+
+STAND_IN = 0.25  # a number this close (relatively) to a value asked for, in its place, is a reading of it
+
+
+def stands_in(fact: str, text: str, wanted: Any = ()) -> str:
+    """A number of ``text`` that stands where numeric ``fact`` should be: within 25 % of it, not it
+    rounded, not another value asked for (``wanted``), not a small whole number ("1,600" written
+    for a chart's 1,450: a misreading, not an item left out); ``""`` when none.
+
+    >>> stands_in("1,450", "Minerals: 1,600 visitors"), stands_in("1,450", "Minerals: 3 visitors"), stands_in("339", "339 and 1,600")
+    ('1,600', '', '')
+    """
+    value = as_number(fact)
+    if value is None or not value:
+        return ""
+    if any(as_number(n) is not None and abs(as_number(n) - value) < 1e-9 for n in numbers_in(text)):
+        return ""
+    for n in numbers_in(text):
+        v = as_number(n)
+        if v is None or any(abs(v - w) < 1e-9 for w in wanted if w is not None) or (v.is_integer() and v <= 31 and "." not in n):
+            continue
+        if 0 < abs(v - value) <= STAND_IN * abs(value):
+            return n
+    return ""
 
 
 def _omitted_rows(groups: list[Any], done: set[tuple[int, int]]) -> list[str]:
@@ -475,7 +502,7 @@ class RubricJudge:
                 why = self._uncommitted(items, got if isinstance(got, str) else json.dumps(got, default=str), ev)
                 return (not why, why, False)
             why = f"{found}/{n} fact(s)" + (f", {len(extras)} not shown: {_brief(extras, 3)}" if extras else "")
-            return False, why, not extras and found > 0 and not _replaced(want, got)
+            return False, why, not extras and found > 0 and not _replaced(want, got, self.tolerances_of(ev))
         if measure not in TEXT_MEASURES:
             return (score >= 0.999, "" if score >= 0.999 else f"{measure} {score:.2f}", False)
         if score < self.min_text_similarity:
@@ -516,6 +543,49 @@ class RubricJudge:
         if listed:
             return f"the text lists other readings with {_brief(listed, 2)}"
         return ""
+
+    def split_readings(self, ev: Evidence, replies: list[str]) -> list[str]:
+        """Values read off a chart (a read tolerance) that the replies and the written texts give as
+        two different readings, each within the tolerance (41.5 in the note, 43 in the reply): the
+        answer must commit to one reading across everything the episode says and writes."""
+        tol = self.tolerances_of(ev)
+        if not tol.read:
+            return []
+        allowed = self._allowed_numbers(ev)
+        whole = "\n".join([*replies, *(t for _, t in written_values(ev.diff))])
+        titles, shown = shown_texts(ev.image_facts), image_values(ev.image_facts)
+        out = []
+        for fact in dict.fromkeys([*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]):
+            value = as_number(fact)
+            read = tol.read_tolerance(value) if value is not None else 0.0
+            if read and len(readings(fact, whole, tol, allowed, titles, shown)) > 1:
+                out.append(f"{fact!r} (two readings across the replies and the written texts)")
+        return out
+
+    def unscored_rivals(self, ev: Evidence, attempts: list[Any] | None = None) -> list[str]:
+        """Text fields of a written row that no text measure scores (an email's subject, a note's
+        title) and that name another candidate where the row's scored text names the answer: the
+        subject "Pine Street Books receipt" over a body that rightly says "Lumen Hardware". The
+        artifact is judged whole; "Lumen Hardware vs Pine Street Books" keeps the rival as context."""
+        out: list[str] = []
+        for g, i, columns, actual in (self.attempts(ev) if attempts is None else attempts):
+            if actual is None or g.operation == "delete":
+                continue
+            want = self._expected_values(ev, g, i)
+            scored = [col for col, (_, measure) in columns.items() if measure in TEXT_MEASURES or measure == "facts"]
+            texts = ["\n".join(str(x) for x in v) if isinstance(v, list) else str(v) for col in scored
+                     for v in [want.get(col)] if v not in (None, "")]
+            choices = [c for t in texts for c in _choices_in(t, ev)]
+            if not choices:
+                continue
+            for col, value in actual.items():
+                if col in scored or not isinstance(value, str) or not is_text_column(col):
+                    continue
+                for shown, rivals in choices:
+                    if commits_among(shown, value, rivals) is False:
+                        out.append(f"{g.table}:{g.operation}.{col} (names another candidate than {shown!r})")
+                        break
+        return list(dict.fromkeys(out))
 
     # -- criteria ------------------------------------------------------------------------------
     def task_completion(self, ev: Evidence, attempts: list[Any] | None = None) -> Criterion:
@@ -638,16 +708,21 @@ class RubricJudge:
             return Criterion("information_accuracy", False,
                              f"{len(carpets)} reply(ies) spray numbers instead of stating them", "number_carpet")
         wrong = [f"{c.where} ({c.why})" for c in checks if not c.specified and not c.ok and not c.omitted]
+        wrong += self.unscored_rivals(ev)
         switched = [f.label for f in facts if f.status == "contradicted"]
         if switched:
             return Criterion("information_accuracy", False, f"another round answers differently (an unacknowledged switch "
                              f"between candidates) for {_brief(switched)}", "contradicted")
+        misread = [f.label for f in facts if f.status == "misread"]
+        if misread:
+            return Criterion("information_accuracy", False, f"another value stated in place of {_brief(misread)}", "wrong_values")
         unsure = [f.label for f in facts if f.status in ("hedged", "carpet")]
         # what the assistant says about the values it wrote must commit too, asked for or not
         allowed = self._allowed_numbers(ev)
         unsure += [f"{n!r} (written)" for n in _looked_up_numbers(ev)
                    if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
                                    titles=shown_texts(ev.image_facts), shown=image_values(ev.image_facts)) == "hedged"]
+        unsure += self.split_readings(ev, texts)
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
@@ -684,7 +759,7 @@ class RubricJudge:
         (or the legacy) facts, when some are stated and the others are simply absent, the absent
         ones are ``"omitted"`` (one of N items left out)."""
         # messages only: a screen the assistant shows (a UI notice) offers choices, it asserts none
-        replies = [(e.get("round_index"), str(e.get("content") or "")) for e in ev.conversation
+        replies = [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in ev.conversation
                    if e.get("sender") == "assistant" and e.get("kind") == "message"] if ev.conversation else ev.replies()
         by_round: dict[Any, list[str]] = {}
         for r, text in replies:
@@ -727,7 +802,8 @@ class RubricJudge:
                 # ... unless another round answers the same question differently
                 others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
                 others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
-                if decided == "stated" and switches(fact, pools, got, others, tol):
+                alike = [x for x in candidates if x not in others and not answered_alike(fact, x, answer, later[1:])]
+                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer):
                     return "contradicted"
                 return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
@@ -742,7 +818,10 @@ class RubricJudge:
                 pools = ["\n".join(by_round[k]) for k in order
                          if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
                 pools.append("\n".join(by_round.get(None, [])))
-                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, status(fact, pools, list(facts), True, answer, later), r))
+                st = status(fact, pools, list(facts), True, answer, later)
+                if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
+                    st = "misread"  # another number stands in its place: a wrong value, not one of N left out
+                group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, st, r))
             out += _omissions(group)
         if ev.facts:
             artifacts = _artifact_text(ev.diff)
@@ -755,6 +834,8 @@ class RubricJudge:
                     continue  # the rounds' reports say what each reply must state; the legacy list only must not be hedged
                 if st == "missing" and text_contains(fact, artifacts):
                     st = "stated"
+                if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
+                    st = "misread"
                 group.append(FactStatus(repr(fact), fact, st, None))
             out += _omissions(group)
         return out
@@ -770,7 +851,7 @@ class RubricJudge:
         out: list[str] = []
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
-                text = str(e.get("content") or "")
+                text = unnumbered(str(e.get("content") or ""))
                 out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
                         + misattributed(text, ev.image_facts)]
         for where, text in written_values(ev.diff):
@@ -778,38 +859,66 @@ class RubricJudge:
         return list(dict.fromkeys(out))
 
 
-_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "missing": 0}
+_STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "misread": 0, "missing": 0}
 
 
-def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances) -> bool:
+def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),
+             answer: str = "") -> bool:
     """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
     between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
     given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
-    the fact given after a rival was answered corrects it only when it says so ("Correction: ...")."""
-    if not others:
+    the fact given after a rival was answered corrects it only when it says so ("Correction: ...").
+    ``alike``: candidates the round's reference reply (``answer``) names too, with something else
+    said of them ("PlayStation Rally Racing Game isn't on your wish list"); one of them is a second
+    answer only when a reply says of it what is said of the fact ("Moved X to your cart" after
+    "Moved <fact> to your cart")."""
+    if not others and not alike:
         return False
     value = as_number(fact)
     read = tol.read_tolerance(value) if value is not None else 0.0
     rival_seen, last = False, ""
-    names = [fact, *others]
+    names = [fact, *others, *alike]
+    said: set[str] = set()  # what the replies say of the fact: statements, not bare names
+    own = said_of(fact, answer, names, read)  # what the reference reply says of it ("added", "moved to your cart")
+
+    def alike_given(text: str) -> bool:
+        return any(not context and asserts_other(fact, x, alike, read) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
+                   for x, context in clauses(text))
+
     for text, st in zip(pools, got):
         if st == "missing" or not states_outside_context(fact, text, read):
-            if asserts_other(fact, text, others, read):
+            if asserts_other(fact, text, others, read) or alike_given(text):
                 rival_seen, last = True, "rival"
             continue
         # a reply stating the fact: a rival said of in the same words after it is a second answer
-        said: set[str] = set()
         for sentence in sentences(text):
             if states_outside_context(fact, sentence, read):
                 if rival_seen and not acknowledges_correction(text):
                     return True
                 rival_seen, last = False, "fact"
-                alike = said_alike(sentence, names)
-                if len(alike.split()) >= 3:  # a statement, not a bare name
-                    said.add(alike)
-            elif asserts_other(fact, sentence, others, read) and any(x in said_alike(sentence, names) for x in said):
+                t = said_alike(sentence, names)
+                if len(t.split()) >= 3:  # a statement, not a bare name
+                    said.add(t)
+            elif asserts_other(fact, sentence, [*others, *alike], read) and any(x in said_alike(sentence, names) for x in said):
                 rival_seen, last = True, "rival"
     return last == "rival"
+
+
+def said_of(fact: str, text: str, names: list[str], read: float = 0.0) -> set[str]:
+    """What the clauses of ``text`` that state ``fact`` say of it, candidates and numbers masked
+    ("Moved Gaiam Yoga Mat to your cart." -> "moved to your cart")."""
+    return {t for t in (said_alike(x, names) for x, context in clauses(text) if not context and states(fact, x, read)) if t}
+
+
+def answered_alike(fact: str, other: str, answer: str, later: list[str]) -> bool:
+    """Whether a later round's reference reply (``later``) gives ``other`` what this round's reference
+    reply (``answer``) says of ``fact`` ("Added Tamsin Drummond." after "Added Yusuf Montague."): then
+    a reply saying so answers that round. A later reference reply naming it with something else said
+    ("Anselm Yamaguchi is already in your contacts") leaves "Added Anselm Yamaguchi" a second answer."""
+    names = [fact, other]
+    own = said_of(fact, answer, names)
+    return any(not context and asserts_other(fact, x, [other]) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
+               for a in later for x, context in clauses(a))
 
 
 @dataclass(frozen=True)

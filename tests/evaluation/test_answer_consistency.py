@@ -3,6 +3,8 @@ committed and right. Each case perturbs the reference replies of a real nominal 
 
 from __future__ import annotations
 
+import re
+
 import mmtsb_env
 from mmtsb_env.baselines.zoo import ZooAgent
 from mmtsb_env.runner import run_episode
@@ -130,3 +132,83 @@ def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "ac
 def test_the_right_event_with_another_events_time_fails():
     rec = play("nominal/0001", lambda i, b: b.replace("at 17:00", "at 12:00"))  # 12:00 is Garden Jazz Night's
     assert failed(rec) == {"information_accuracy": "wrong_claim"}
+
+
+# A candidate the round's reference reply names with something else said of it ("X isn't on your wish
+# list") given later what is said of the answer ("Moved X to your cart") is a second answer.
+def _named_candidates(limit=4):
+    """(scenario, round, fact, candidate, the reference sentence stating the fact): a named answer of
+    a round and another candidate its reference reply names with something else said of it, in a
+    scenario with a later round."""
+    from mmtsb_env.evaluation.grounding import image_facts, rivals_of
+
+    out = []
+    for s in SCENARIOS:
+        for k, rnd in enumerate(s.rounds[:-1]):
+            for fact in rnd.report:
+                said = next((x for x in re.split(r"(?<=[.!?])\s+", rnd.answer or "") if fact in x), None)
+                named = [r for r in rivals_of(fact, image_facts(s), list(rnd.report)) if said and r in rnd.answer and r not in said]
+                if named:
+                    out.append((s, k, fact, named[0], said))
+                    break
+            if out and out[-1][0] is s:
+                break
+    return out[:limit]
+
+
+def test_a_candidate_the_reference_names_given_the_answer_later_contradicts_it():
+    cases = _named_candidates()
+    assert len(cases) == 4
+    for s, k, fact, other, said in cases:
+        last = len(s.rounds) - 1
+        recap = lambda i, b: b + " Just to recap the earlier answer: " + said.replace(fact, other) if i == last else b
+        assert failed(play(s.id, recap)) == {"information_accuracy": "contradicted"}, (s.id, said, other)
+        switch = lambda i, b: b.replace(fact, other) if i == k else b + " " + said if i == last else b
+        assert failed(play(s.id, switch)).get("information_accuracy") in ("contradicted", "hedged"), (s.id, said, other)
+        honest = lambda i, b: b + f" Earlier I compared {other} and {fact}; " + said if i == k + 1 else b
+        assert play(s.id, honest).passed, (s.id, failed(play(s.id, honest)))
+
+
+class Rewrites(ZooAgent):
+    """The reference work with one solution step's argument replaced."""
+
+    def __init__(self, round_index, step_index, argument, value):
+        super().__init__(SCENARIOS)
+        self.at, self.argument, self.value = (round_index, step_index), argument, value
+
+    def steps(self, scenario, index):
+        steps = [dict(x) for x in scenario.rounds[index].solution]
+        if index == self.at[0]:
+            j = self.at[1]
+            steps[j] = {**steps[j], "arguments": {**steps[j]["arguments"], self.argument: self.value}}
+        return steps
+
+
+def _unscored_fields(limit=3):
+    """(scenario, round, step, argument, answer, rival): a written row whose scored text (a facts
+    body) names the answer of a choice, with a text column no text measure scores (a subject)."""
+    from mmtsb_env.baselines.zoo import _choice_facts
+
+    out = []
+    for s in SCENARIOS:
+        choices = [c for i in range(len(s.rounds)) for c in _choice_facts(s, i)]
+        for change in (c for c in s.expected_changes if c.operation == "create"):
+            measures = change.measures or {}
+            loose = [k for k, m in measures.items() if m == "present"]
+            scored = " ".join(str(v) for k, v in (change.row or {}).items() if measures.get(k) in ("facts", "rouge_l"))
+            pick = next(((f, r[0]) for f, r in choices if f in scored), None)
+            hits = [(k, j, a) for k, rnd in enumerate(s.rounds) for j, step in enumerate(rnd.solution) for a in loose
+                    if isinstance((step.get("arguments") or {}).get(a), str)] if pick and loose else []
+            if hits:
+                out.append((s, *hits[0], *pick))
+                break
+    return out[:limit]
+
+
+def test_an_unscored_field_naming_the_rival_is_a_wrong_value():  # an email's subject names the other receipt
+    cases = _unscored_fields()
+    assert len(cases) == 3
+    for s, k, j, arg, fact, rival in cases:
+        rec = run_episode(s, Rewrites(k, j, arg, f"{rival} summary"))
+        assert failed(rec).get("information_accuracy") == "wrong_values", (s.id, arg, rival, failed(rec))
+        assert run_episode(s, Rewrites(k, j, arg, f"{fact} summary")).passed, (s.id, arg, fact)

@@ -351,3 +351,41 @@ def test_a_value_an_update_replaced_is_no_item_of_the_task():
     assert accuracy(rec, s).kind == "hedged"
     rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
     assert accuracy(rec, s).passed
+
+
+def test_a_reading_outside_the_tolerance_is_a_misreading_not_an_omission():
+    """Every nominal scenario with a chart value read to within >= 10, written as is: that value
+    read three tolerances off everywhere (replies, notes, task lists) is a factual error (a wrong
+    value read from an image), not incomplete execution (one of N items left out)."""
+    from mmtsb_env.evaluation.taxonomy import classify
+
+    classes = {}
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())]
+        if read:
+            true, tol = read[0]
+            rec = run_episode(s, Replacing(s, swap=_swap(true, _written(_number(true) + 3 * tol))))
+            classes[s.id] = classify(rec.verdict)[0]
+    assert len(classes) >= 10
+    assert {k: c for k, c in classes.items() if c != "factual_error"} == {}
+
+
+def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # F7
+    """A chart value both reported and written, read once low in the written text and once high in
+    the reply (each within the tolerance): the answer commits to no single reading. The same reading
+    everywhere passes."""
+    cases = []
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        read = [(v, t) for v, t in tolerances.items()
+                if t >= 10 and v in s.metadata.get("image_values", ()) and any(v in r.report for r in s.rounds)]
+        if read:
+            cases.append((s, *read[0]))
+    assert len(cases) >= 2
+    for s, true, tol in cases:
+        low, high = _swap(true, _written(_number(true) - 0.4 * tol)), _swap(true, _written(_number(true) + 0.4 * tol))
+        split = run_episode(s, Replacing(s, swap=lambda a: low(a) if a.lstrip().startswith("{") else high(a)))
+        assert {c["criterion"]: c.get("kind") for c in split.verdict["criteria"] if not c["pass"]} == \
+            {"information_accuracy": "hedged"}, (s.id, true)
+        assert run_episode(s, Replacing(s, swap=low)).passed, s.id

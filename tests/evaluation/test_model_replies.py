@@ -105,3 +105,66 @@ def test_misreadings_built_from_the_worlds_words_fail(misread):
             tried += 1
             break
     assert tried >= 4
+
+
+# F10: a table's row-number column and a numbered list's markers count lines, they claim no value
+NUMBERED = {
+    "table": lambda facts: "| # | Value |\n|---|---|\n" + "\n".join(f"| {i} | {_said(f)} |" for i, f in enumerate(facts, 1)),
+    "list": lambda facts: "Results:\n" + "\n".join(f"{i}. {_said(f)}" for i, f in enumerate(facts, 1)),
+}
+
+
+def _counting_scenarios(n=6):
+    """Scenarios with a round reporting a small count (the row numbers 1, 2, 3... sit next to it)."""
+    out = []
+    for s in NOMINAL.values():
+        if not s.ui and any(re.fullmatch(r"\d", f) for k in _rounds(s) for f in s.rounds[k].report):
+            out.append(s)
+    return out[:n]
+
+
+@pytest.mark.parametrize("layout", sorted(NUMBERED))
+def test_row_numbers_are_not_claimed_values(layout):
+    scenarios = _counting_scenarios()
+    assert len(scenarios) == 6
+    for s in scenarios:
+        replies = {k: NUMBERED[layout](s.rounds[k].report) for k in _rounds(s)}
+        rec = run_episode(s, ClosingReply(s, replies))
+        assert rec.passed, (s.id, replies, [c for c in rec.verdict["criteria"] if not c["pass"]])
+        k, fact = next((k, f) for k in _rounds(s) for f in s.rounds[k].report if re.fullmatch(r"\d", f))
+        wrong = dict(replies)
+        wrong[k] = NUMBERED[layout]([str(int(fact) + 3) if f == fact else f for f in s.rounds[k].report])
+        assert not run_episode(s, ClosingReply(s, wrong)).passed, (s.id, wrong[k])
+
+
+def _tailed_names(n=4):
+    """(scenario, round, fact, misreading): a reported name an image shows whose last word is not
+    capitalised ("Trail Mix 500g"), with its first word swapped for another shown name's first word
+    ("Stainless Mix 500g"): the capitalised run a reply states is shorter than the shown name."""
+    from mmtsb_env.evaluation.grounding import image_facts, shown_texts
+
+    out = []
+    for s in NOMINAL.values():
+        shown = shown_texts(image_facts(s))
+        for k in _rounds(s):
+            for fact in s.rounds[k].report:
+                words = fact.split()
+                if len(words) < 3 or words[-1][:1].isupper() or fact not in shown or fact not in s.rounds[k].answer:
+                    continue
+                firsts = [t.split()[0] for t in shown if len(t.split()) >= 2 and t.split()[0][:1].isupper()]
+                other = next((w for w in firsts if w != words[0] and w.isalpha() and " ".join([w, *words[1:]]) not in shown), None)
+                if other:
+                    out.append((s, k, fact, " ".join([other, *words[1:]])))
+                    break
+            if out and out[-1][0] is s:
+                break
+    return out[:n]
+
+
+def test_a_misread_name_with_a_lower_case_tail_fails():
+    cases = _tailed_names()
+    assert len(cases) == 4
+    for s, k, fact, wrong in cases:
+        rec = run_episode(s, ClosingReply(s, {k: s.rounds[k].answer.replace(fact, wrong)}))
+        accuracy = next(c for c in rec.verdict["criteria"] if c["criterion"] == "information_accuracy")
+        assert not accuracy["pass"], (s.id, wrong, rec.verdict)  # a misreading, not one item left out
