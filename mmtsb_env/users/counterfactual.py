@@ -158,6 +158,7 @@ class Replay:
     difference: dict[str, Any] | None = None
     diverged: str = ""
     error: str = ""
+    fed: int = 0  # user turns before which the copy's user was shown the recorded entries (the changed world differed)
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
 
     @property
@@ -166,6 +167,8 @@ class Replay:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"turns": self.turns, "difference": self.difference, "hidden_fields": self.fields}
+        if self.fed:
+            out["fed_recorded"] = self.fed
         if self.diverged:
             out["diverged"] = self.diverged
         if self.error:
@@ -217,7 +220,8 @@ def replay(episode: "Episode", policy: Any) -> Replay:
 
     original = episode.scenario
     twin_scenario = hidden_copy(original)
-    seen_by_user = [_seen(e) for e in episode.log if e.visible(USER)]
+    recorded_by_user = [e for e in episode.log if e.visible(USER)]
+    seen_by_user = [_seen(e) for e in recorded_by_user]
     out = Replay()
     try:
         images = _scenario_images(original, episode.config.image_root, episode.config.stand_in_images)
@@ -230,9 +234,9 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                 break
             if seat == USER:
                 shown = [_seen(e) for e in twin.log if e.visible(USER)]
-                if shown != seen_by_user[: len(shown)]:
-                    out.diverged = f"at step {step} the user was shown other entries in the changed world"
-                    break
+                if shown != seen_by_user[: len(shown)]:  # the changed world showed it something else: feed it
+                    _show_recorded(twin, recorded_by_user)
+                    out.fed += 1
                 try:
                     mine = user.act(twin)
                 except Exception as exc:  # the policy failed only with the hidden fields changed: a difference too
@@ -253,6 +257,35 @@ def replay(episode: "Episode", policy: Any) -> Replay:
     finally:
         forget_scenario(twin_scenario)
     return out
+
+
+def _show_recorded(twin: "Episode", recorded: list[Any]) -> None:
+    """Make what the copy's user is shown the recorded episode's: the entries visible to the user in
+    ``twin.log`` are replaced, in order, by the recorded ones the user had seen before its next
+    action (the recorded entries the changed world did not produce are added, extra ones it did
+    are dropped), and the user's transcript is rebuilt from them. Entries the user does not see
+    stay as the copy made them: only the user's inputs are made equal."""
+    from ..episode.log import USER, ChatTranscript
+
+    acted = sum(1 for e in twin.log if e.sender == USER)
+    upto, mine = 0, 0
+    while upto < len(recorded) and not (recorded[upto].sender == USER and mine == acted):
+        mine += recorded[upto].sender == USER
+        upto += 1
+    feed = iter(recorded[:upto])
+    log = []
+    for entry in twin.log:
+        if entry.visible(USER):
+            entry = next(feed, None)
+        if entry is not None:
+            log.append(replace(entry, index=len(log)))
+    log += [replace(e, index=len(log) + i) for i, e in enumerate(feed)]
+    twin.log[:] = log
+    rebuilt = ChatTranscript(USER, twin.transcripts[USER]._messages[0]["content"], twin.image_url)
+    for entry in log:
+        rebuilt.add(entry)
+    twin.transcripts[USER] = rebuilt
+    twin._cursor[USER] = len(log)
 
 
 def _misses(user: Any) -> int:

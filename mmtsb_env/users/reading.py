@@ -58,7 +58,8 @@ _COULD_NOT = re.compile(
     r"\b(i\s+(?:could\s*not|couldn't|can\s*not|can't|cannot|was\s+not\s+able|wasn't\s+able|am\s+not\s+able|"
     r"am\s+unable|was\s+unable|failed|did\s*n[o']t\s+manage)|i'm\s+(?:unable|not\s+able)|unable\s+to|"
     r"not\s+able\s+to|(?:was|were|is)\s*n[o']t\s+(?:possible|successful)|did\s*n[o']t\s+work|"
-    r"(?:an?\s+)?error\s+(?:occurred|prevented)|no\s+luck|sorry,?\s+(?:but\s+)?i\s+(?:can|could))", re.I)
+    r"(?:an?\s+)?error\s+(?:occurred|prevented)|no\s+luck|sorry,?\s+(?:but\s+)?i\s+(?:can|could)|"
+    r"(?:i\s+)?(?:have\s+)?no\s+idea|i\s+(?:do\s*n[o']t|don't)\s+know)", re.I)
 _HANDS_BACK = re.compile(
     r"\b(you\s+(?:can|could|should|will\s+need\s+to|need\s+to|might\s+want\s+to|may\s+want\s+to)\s+"
     r"(?:open|go|tap|add|create|do|set|enter|type|make|save|delete|update|change|use|check|try)|"
@@ -76,7 +77,7 @@ _INTENT = re.compile(
     r"i'm\s+(?:now\s+)?(?:checking|looking|working|reading)|working\s+on\s+it|one\s+moment|just\s+a\s+moment|"
     r"give\s+me\s+a\s+(?:moment|second)|on\s+it)\b", re.I)
 _DONE = re.compile(
-    r"\b(done|all\s+set|completed?|finished|taken\s+care\s+of|in\s+place|ready|successfully|"
+    r"\b(done|all\s+set|completed?|finished|taken\s+care\s+of|in\s+place|ready|successfully|already|"
     r"(?:has|have)\s+been\s+\w+|(?:is|are|was|were)\s+(?:now\s+)?(?:on|off|set|enabled|disabled|\w+ed)|"
     r"now\s+(?:says|shows|reads|has|contains|lists|on|off|is|are)|"
     r"i(?:'ve|\s+have)?\s+(?:also\s+|now\s+|just\s+)?(?:\w+ed|made|put|set|sent|wrote|written|paid|got|built|did|"
@@ -142,6 +143,9 @@ class Reading:
     stall: bool  # it only announces work ("Let me check...") or says nothing
     done: bool  # it says the work is done
     kinds: frozenset[str]  # kinds of information it gives (ANSWER_KINDS; not "text" for a bare "Done.")
+    words: frozenset[str] = frozenset()  # the content words of its statements (no filler, no function words)
+    names: bool = False  # its statements name something: a quoted span, a digit or a capitalised word mid-sentence
+    yes_no: bool = False  # its statements say yes or no ("Pinned: no.", "Yes, it exists.")
 
     @property
     def reports(self) -> bool:
@@ -162,12 +166,57 @@ def _done(text: str) -> bool:
 _QUOTED = re.compile(r"(?<!\w)'[^'\n]{1,200}?'(?!\w)|\"[^\"\n]{1,200}?\"|\u201c[^\u201d\n]{1,200}?\u201d")
 
 
+# Function words and filler: a statement made only of these (and of :data:`_BARE`) says nothing
+# about the task ("Hmm.", "Well, okay then.", "I see.").
+_FILLER = frozenset("""a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had has have having he her
+here hers him his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
+other our ours out over own same she should so some such than that the their theirs them then there these they this
+those through to too under until up very was we were what when where which while who whom why will with would you your
+yours yourself hmm hm um uh umm er erm ah oh ok okay well yes yeah yep nope sure right see got thing things stuff
+something anything everything nothing really quite maybe perhaps probably actually basically interesting nice good great
+fine cool wow indeed let lets let's i'm i've it's that's there's here's you're we're they're one ones today""".split()) | _BARE
+
+
+def _stem(word: str) -> str:
+    word = word.strip("'")
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[:-len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The content words of ``text`` (lower case, plural -s dropped), without function words and filler."""
+    return frozenset(_stem(w) for w in _TOKENS.findall((text or "").lower()) if w not in _FILLER and len(w) > 1)
+
+
+# An address, a path, a file name or a quotation read out: "robert.brown@outlook.com", "/home/megan/bills/",
+# "notes.txt", "It says: you're a lifesaver".
+_ADDRESS = re.compile(r"\S+@\S+\.\w+|(?:^|\s)~?/\w|\b\w+\.(?:txt|csv|pdf|md|json|docx?|xlsx?|png|jpe?g|com|org|net)\b|"
+                      r"\b(?:says?|reads?|said|read)\s*:\s*\S", re.I)
+
+
+def _names_something(text: str, asked: list[str]) -> bool:
+    """A statement names something: a quoted span, a digit, or a capitalised word that does not open
+    its sentence (a name: "The Lumen Hardware one")."""
+    for sentence in _sentences(text):
+        if any(sentence.strip() == a.strip() for a in asked) or "?" in sentence:
+            continue
+        if _QUOTED.search(sentence) or re.search(r"\d", sentence) or _ADDRESS.search(sentence):
+            return True
+        words = re.findall(r"[A-Za-z][\w'&-]*", sentence)
+        if any(w[0].isupper() and w.lower() not in ("i", "i'm", "i've", "i'll", "i'd") for w in words[1:]):
+            return True
+    return False
+
+
 def read(text: str) -> Reading:
     """Classify one assistant message (see :class:`Reading`). Quoted text ("I asked 'Can it be used
     outdoors?'") is content, not the assistant asking."""
     text = (text or "").strip()
     sentences = _sentences(_QUOTED.sub("'…'", text))
-    asked = [s for s in sentences if "?" in s or _REQUEST.search(s)]
+    asked = [s for s in sentences if "?" in s or any(_REQUEST.search(part) for part in re.split(r"[:;]\s*", s))]
     statements = " ".join(s for s in sentences if s not in asked)
     if _WORD.search(statements):  # after a report, a courtesy question or a closing offer asks nothing
         asked = [s for s in asked if not (_OFFER.search(s) or _COURTESY.search(s))]
@@ -192,7 +241,8 @@ def read(text: str) -> Reading:
             kinds.add("date")
         if _TIME.search(statements):
             kinds.add("time")
-    return Reading(question, permission, image_question, hands_back, could_not, stall, done, frozenset(kinds))
+    return Reading(question, permission, image_question, hands_back, could_not, stall, done, frozenset(kinds),
+                   content_words(statements), _names_something(text, asked), _YES_NO.search(statements) is not None)
 
 
 # ------------------------------------------------------------------------- what a round waits for
@@ -218,15 +268,39 @@ def expectation(rnd: Any) -> tuple[str, ...]:
     return ("done",)
 
 
-def reported(replies: Iterable[Reading], expects: Iterable[str]) -> bool:
-    """Whether the round's replies so far report it: the last one reports results (``done``: any
-    report of the work, "Done." or "Wifi is now off."), and together they gave each kind of
-    information asked for. An answer of the right kind counts whatever its value."""
+# A yes/no question in the user's request ("..., is my note 'Groceries' pinned?") and a yes/no answer.
+_ASKS_YES_NO = re.compile(r"(?:^|[,.;:!?]\s+|\b(?:and|but|so|then|first|now|also|pls|please|quickly)\s+)(?:is|are|was|"
+                          r"were|does|do|did|has|have|had|can|could|will|would|am|isn't|aren't|doesn't|didn't)\s+[^?!]*\?", re.I)
+_YES_NO = re.compile(r"\b(yes|yeah|yep|no|nope|not|n't|none|true|false|correct|indeed|exists?|doesn't|isn't)\b", re.I)
+
+
+def answers(reply: Reading, query: str = "") -> bool:
+    """``reply`` says something about the task, not filler: it names something (a quoted span, a
+    digit, a name), says yes or no to a yes/no question of the round's ``query`` ("Pinned: no."),
+    or states at least three content words of which one is a word of the ``query`` ("The hardware
+    receipt cost more."). "Hmm.", "Nice weather today.", "Receipts are interesting." answer
+    nothing. Whether what it says is right is never read."""
+    if reply.names or (reply.yes_no and _ASKS_YES_NO.search(query or "")):
+        return True
+    asked = content_words(query)
+    return len(reply.words) >= 3 and (not asked or bool(reply.words & asked))
+
+
+def reported(replies: Iterable[Reading], expects: Iterable[str], query: str = "") -> bool:
+    """Whether the round's replies so far report it: the last one reports results, and together they
+    report the round: an action round (``done``) needs a statement that the work is done ("Done.",
+    "Wifi is now off.", "I saved the note") or one that reports it (:func:`answers`: "The note
+    holds $54.25."); an information round needs each kind of information
+    asked for, given in a statement that answers (:func:`answers`: filler such as "Hmm." gives no
+    "text"). An answer of the right kind counts whatever its value."""
     replies = list(replies)
     if not replies or not replies[-1].reports:
         return False
-    wanted = set(expects) - {"done"}
-    given = set().union(*(r.kinds for r in replies))
+    expects = set(expects)
+    wanted = expects - {"done"}
+    if not wanted:
+        return any(r.done or answers(r, query) for r in replies)
+    given = set().union(*(r.kinds if answers(r, query) else r.kinds - {"text"} for r in replies))
     return wanted <= given
 
 
