@@ -37,8 +37,9 @@ Images go out only with the round that opens them (or the round's held images), 
 giving up and screen taps need no model call; a backend failure falls back to the scripted reply.
 Completions are cached by a hash of (prompt, tools, sampling): with the default temperature 0 an
 episode replays identically and a re-run costs no model call. ``LLMUser.steps`` records, per
-turn, the move, what was sent, whether the model's text was used (``source``), why not
-(``reason``) and the model's token ids and logprobs.
+turn, the move, the prompt's hash (``prompt_hash``, also on a backend-error turn; the
+counterfactual replay compares it), what was sent, whether the model's text was used
+(``source``), why not (``reason``) and the model's token ids and logprobs.
 
 >>> import mmtsb_env
 >>> from mmtsb_env.llm import RecordedBackend
@@ -449,8 +450,10 @@ class LLMUser:
         move, record = decide(episode), {"round_index": episode.round_index}
         if move.kind in NO_MODEL_CALL:
             return self._scripted(episode, move, record, "no model call needed")
+        messages, tools = self.messages(episode, move), episode.offered_tools(episode.USER)
+        record["prompt_hash"] = self._cache_key(messages, tools)
         try:
-            completion, cached = self._complete(self.messages(episode, move), episode.offered_tools(episode.USER))
+            completion, cached = self._complete(messages, tools)
         except BackendError as exc:
             return self._scripted(episode, move, record, f"backend error: {exc}")
         return self._finish(episode, move, record, completion, cached)
@@ -460,8 +463,10 @@ class LLMUser:
         move, record = decide(episode), {"round_index": episode.round_index}
         if move.kind in NO_MODEL_CALL:
             return self._scripted(episode, move, record, "no model call needed")
+        messages, tools = self.messages(episode, move), episode.offered_tools(episode.USER)
+        record["prompt_hash"] = self._cache_key(messages, tools)
         try:
-            completion, cached = await self._acomplete(self.messages(episode, move), episode.offered_tools(episode.USER))
+            completion, cached = await self._acomplete(messages, tools)
         except BackendError as exc:
             return self._scripted(episode, move, record, f"backend error: {exc}")
         return self._finish(episode, move, record, completion, cached)

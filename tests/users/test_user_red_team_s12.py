@@ -163,3 +163,98 @@ def test_a_guess_at_the_copys_perturbed_value_is_no_false_alarm():
                and sum(c.isdigit() for c in v) >= 3 and " " not in v]
     env, _ = _probe(scenario, shifted[0])
     assert replay(env.episode, env.user).difference is None
+
+
+# ------------------------------------------------------------------ F8/F10: no false alarms from the run's own noise
+# A one-round scenario that waits only for the work: three stalls, then the work and a report.
+STALLS = next(s for s in DEMO if len(s.rounds) == 1 and expectation(s.rounds[0]) == ("done",))
+
+
+def _stall_then_report(user):
+    from mmtsb_env.baselines import OracleAgent
+
+    env = mmtsb_env.make_env(scenarios=[STALLS], user=user, max_messages=200)
+    agent = OracleAgent([STALLS])
+    obs, info = env.reset(seed=0)
+    for _ in range(3):
+        obs, _, _, _, info = env.step("Let me look.")
+    while not env.episode.done:
+        obs, _, _, _, info = env.step(agent.act(obs, info))
+    return env
+
+
+class _OpensThenNudges:
+    """A stand-in model that fails once with a server error (its second call)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def complete(self, messages, tools=None, **sampling):
+        import re
+
+        from mmtsb_env.llm.base import BackendError, Completion
+
+        self.calls += 1
+        if self.calls == 2:
+            raise BackendError("HTTP 503 from the model server")
+        opening = re.search(r"Now make request \d+: (.*)\)$", messages[-1]["content"], re.S)
+        return Completion(text=opening.group(1) if opening else "Is it done yet?")
+
+
+def test_a_backend_error_in_the_recorded_run_is_no_changed_prompt():
+    from mmtsb_env.users.counterfactual import replay
+    from mmtsb_env.users.llm_user import LLMUser
+
+    env = _stall_then_report(LLMUser(_OpensThenNudges()))
+    assert any("backend error" in (s.get("reason") or "") for s in env.user.steps)
+    assert all("prompt_hash" in s for s in env.user.steps if s["kind"] not in ("end", "give_up", "ui"))
+    assert replay(env.episode, env.user).difference is None
+
+
+def _varied_user_class(seeded):
+    import random
+
+    from mmtsb_env.users.rules import NUDGE_STALL
+    from mmtsb_env.users.scripted import ScriptedUser
+
+    class VariedUser(ScriptedUser):
+        """Blind: the scripted user, its stall nudge worded one of two ways -- at random from its
+        seeded generator, or (unseeded) by how many nudges it gave in the whole process, which no
+        ``reseed`` resets (it grows impatient across episodes)."""
+
+        nudged = 0  # shared by every copy: state outside the policy's seed
+
+        def __init__(self):
+            self.rng = random.Random(0)
+
+        def reseed(self, seed):
+            self.rng = random.Random(seed)
+
+        def act(self, episode):
+            action = super().act(episode)
+            if action == NUDGE_STALL:
+                VariedUser.nudged += 1
+                impatient = self.rng.random() < 0.5 if seeded else VariedUser.nudged > 3
+                return "Any news? Tell me when it's finished." if impatient else NUDGE_STALL
+            return action
+
+    return VariedUser
+
+
+def test_a_seeded_stochastic_user_replays_the_same():
+    from mmtsb_env.users.counterfactual import replay
+
+    env = _stall_then_report(_varied_user_class(seeded=True)())
+    result = replay(env.episode, env.user)
+    assert result.difference is None and not result.diverged, result
+
+
+def test_a_user_that_does_not_repeat_itself_is_inconclusive_not_a_hidden_dependence():
+    """The control replay on the unchanged scenario differs too: the policy does not repeat itself."""
+    from mmtsb_env.users.counterfactual import replay
+
+    env = _stall_then_report(_varied_user_class(seeded=False)())
+    result = replay(env.episode, env.user)
+    assert result.difference is None and "does not repeat" in result.diverged, result
+    verdict = UserJudge().grounded_consistency(user_evidence_from_episode(env.episode, env.user))
+    assert not verdict.passed and verdict.kind == "replay_inconclusive"
