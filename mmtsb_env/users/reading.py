@@ -91,20 +91,23 @@ _NOT_ACTIONS = frozenset({"need", "needed", "used", "based", "supposed", "intere
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
                  "thousand|million|billion|dozen|half|none|single|once|twice|both|couple|pair|nothing|nobody|"
-                 "neither")
+                 "neither|free|grand")
 # A count of nothing: "No songs are queued.", "There are no tasks.", "not a single one", "The queue is empty."
 # (a bare "no." answers yes/no questions: it is text, not a count).
 _NO_COUNT = r"\bno\s+(?!(?:problem|worries|thanks|need|longer|doubt|way|luck)\b)[a-z]|\bno\s*one\b|\bnot\s+(?:any|one)\b|\bempty\b"
 # A count of one said as who it is: "It's just you", "Only you are on it", "you're the only member".
 _ONE_COUNT = (r"\b(?:just|only)\s+(?:you|me|him|her|yourself|myself)\b|\bthe\s+only\s+(?:one|member|person|participant|"
               r"entry|item|attendee|collaborator)\b|\b(?:by\s+)?(?:yourself|alone)\b|\bon\s+your\s+own\b")
-_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + "|" + _ONE_COUNT + ")", re.I)
+_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + "|" + _ONE_COUNT +
+                     r"|(?-i:\b(?=[IVXLC]{2,}\b)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b))", re.I)
 _MONTH = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DATE = re.compile(
     r"(\b\d{4}-\d{2}-\d{2}(?!\d)|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:" + _MONTH + r")\.?\s+\w+|"
     r"\b\d{1,2}[.\-]\d{1,2}[.\-]\d{2,4}\b|\b\d{4}[./]\d{1,2}[./]\d{1,2}\b|"  # 27.05.2024, 9-5-26, 2026.05.09
-    r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH + r")\b|"
+    r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b(?:mid|early|late|end\s+of)[\s-]+(?:" + _MONTH + r")\b|"
+    r"(?<![$€£¥\d.,])\b(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?!\d)|\bin\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
+    r"(?:days?|weeks?|months?)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH + r")\b|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|tonight|next\s+week|last\s+week|"
     r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b|"
     r"\b(?:christmas(?:\s+(?:day|eve))?|new\s+year'?s?(?:\s+(?:day|eve))?|boxing\s+day|easter(?:\s+(?:sunday|monday))?|"
@@ -115,6 +118,10 @@ _TIME = re.compile(r"(\b\d{1,2}:\d{2}\b|\b\d{1,2}\.\d{2}\s*(?:am|pm|a\.m\.|p\.m\
                    r"\b(?:at|by|until|till|around|about|before|after|from)\s+(?:[01]?\d|2[0-3])\.[0-5]\d(?!\d|[.,]\d)|"  # at 5.45
                    r"\b(?:half|quarter|(?:\d{1,2}|twenty|ten|five)(?:\s+minutes)?)\s+(?:past|to|after|before)\s+(?:\d{1,2}|"
                    + _HOUR_WORDS + r")\b|\b(?:" + _HOUR_WORDS + r")\s+(?:am|pm|a\.m\.|p\.m\.|thirty|fifteen|forty-five)\b|"
+                   r"\b(?:at|by|around|until|till)\s+(?:[1-9]|1[0-2])(?:\s+(?:tonight|today|tomorrow|sharp))?(?=\s*(?:[.!;,]|$))|"
+                   r"\bhalf\s+(?:" + _HOUR_WORDS + r"|\d{1,2})\b|"
+                   r"\b(?:" + _HOUR_WORDS + r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[\s-]\w+)?)"
+                   r"\s+hundred(?:\s+hours)?\b(?!\s+(?:dollars|euros|pounds|items|people))|"
                    r"\bnoon\b|\bmidnight\b|o'clock|\bT\d{2}:\d{2}|\b(?:in\s+the\s+)?(?:morning|afternoon|evening)\b)", re.I)
 _WORD = re.compile(r"[^\s.,;:!?'\"()\[\]{}\-\u2013\u2014\u2026*_/]")  # content: letters, digits, symbols ("❤️")
 _DISCREPANCY = re.compile(

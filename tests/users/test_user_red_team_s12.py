@@ -258,3 +258,16 @@ def test_a_user_that_does_not_repeat_itself_is_inconclusive_not_a_hidden_depende
     assert result.difference is None and "does not repeat" in result.diverged, result
     verdict = UserJudge().grounded_consistency(user_evidence_from_episode(env.episode, env.user))
     assert not verdict.passed and verdict.kind == "replay_inconclusive"
+
+
+# ------------------------------------------------------------------ F6: plain answers of the asked kind are answers
+@pytest.mark.parametrize("kind, text", [
+    ("number", "It was free."), ("number", "You paid a little over a grand."), ("number", "It's XII items."),
+    ("date", "It's due mid-May."), ("date", "It happened on 15.05."), ("date", "Due in two weeks."),
+    ("time", "The meeting is at 7."), ("time", "It starts at 7 tonight."), ("time", "It opens at nineteen hundred."),
+    ("time", "It's at half seven."),
+])
+def test_plain_answers_of_the_asked_kind_report_the_round(kind, text):
+    from mmtsb_env.users.reading import read, reported
+
+    assert reported([read(text)], (kind,)), read(text)
