@@ -278,16 +278,19 @@ def expectation(rnd: Any) -> tuple[str, ...]:
 # A yes/no question in the user's request ("..., is my note 'Groceries' pinned?") and a yes/no answer.
 _ASKS_YES_NO = re.compile(r"(?:^|[,.;:!?]\s+|\b(?:and|but|so|then|first|now|also|pls|please|quickly)\s+)(?:is|are|was|"
                           r"were|does|do|did|has|have|had|can|could|will|would|am|isn't|aren't|doesn't|didn't)\s+[^?!]*\?", re.I)
-_YES_NO = re.compile(r"\b(yes|yeah|yep|no|nope|not|n't|none|true|false|correct|indeed|exists?|doesn't|isn't)\b", re.I)
+_ASKS_EITHER = re.compile(r"\b\w+\s+or\s+(?:not|\w+)\b[^?!.]*\?", re.I)  # "cellular on or off right now?"
+_YES_NO = re.compile(r"\b(yes|yeah|yep|no|nope|not|n't|none|true|false|correct|indeed|exists?|doesn't|isn't|on|off|"
+                     r"enabled|disabled)\b", re.I)
 
 
 def answers(reply: Reading, query: str = "") -> bool:
     """``reply`` says something about the task, not filler: it names something (a quoted span, a
-    digit, a name), says yes or no to a yes/no question of the round's ``query`` ("Pinned: no."),
+    digit, a name), says yes or no to a yes/no or either/or question of the round's ``query``
+    ("Pinned: no.", "Cellular is off."),
     or states at least three content words of which one is a word of the ``query`` ("The hardware
     receipt cost more."). "Hmm.", "Nice weather today.", "Receipts are interesting." answer
     nothing. Whether what it says is right is never read."""
-    if reply.names or (reply.yes_no and _ASKS_YES_NO.search(query or "")):
+    if reply.names or (reply.yes_no and (_ASKS_YES_NO.search(query or "") or _ASKS_EITHER.search(query or ""))):
         return True
     asked = content_words(query)
     return len(reply.words) >= 3 and (not asked or bool(reply.words & asked))
