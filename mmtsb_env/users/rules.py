@@ -123,13 +123,15 @@ def redirect_text(episode: "Episode") -> str:
 
 def nudge_text(reading: Reading, query: str = "") -> str:
     """The push for a reply that does not report the round -- by what the reply did, never by value:
-    a stall or filler ("Hmm.", a remark that shares no word with the request and names nothing) is
-    asked whether it is done; a reply about the task that lacks what was asked is told so."""
+    a stall or filler ("Hmm.", "Nice weather today.": one content word at most, none of the
+    request's, naming nothing) is asked whether it is done; a statement that lacks what was asked
+    ("You paid quite a bit.") is told so."""
     if reading.hands_back:
         return NUDGE_HANDS_BACK
     if reading.could_not:
         return NUDGE_COULD_NOT
-    if reading.stall or not (reading.done or reading.names or reading.words & content_words(query)):
+    if reading.stall or not (reading.done or reading.names or reading.words & content_words(query)
+                             or len(reading.words) >= 2):
         return NUDGE_STALL
     return NUDGE_MISSING
 
