@@ -260,15 +260,23 @@ _ASKS_DATE = re.compile(r"\b(when(?:'s|\s+(?:did|is|was|does|do|will|are|were|sh
 _ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
 
 
+# A request that asks for information back, read from the query alone: a question mark outside
+# quotes, or an imperative that asks to be told ("tell me", "read me", "get me", "list", "count").
+_ASKS_BACK = re.compile(r"\?|\b(?:tell|read|get|give|send|show)\s+me\b|\b(?:look\s+up|find\s+out|let\s+me\s+know)\b|"
+                        r"(?:^|[-,.;:!]\s*|\b(?:please|pls|and|then|also|first|could\s+you|can\s+you|would\s+you)\s+)"
+                        r"(?:list|gather|pull|count|read)\b", re.I)
+
+
 def expectation(rnd: Any) -> tuple[str, ...]:
-    """What round ``rnd`` waits for, from its own script: ``guidance.expects`` when given; else,
-    when it asks for information back (it has ``report`` facts -- their values are never read),
-    the kinds its query asks for ("how much" -> number, "when did" -> date, "what time" -> time,
-    otherwise text); else ``done``: any report of the work."""
+    """What round ``rnd`` waits for, from the user's own script: ``guidance.expects`` when given;
+    else, when its query asks for information back (:data:`_ASKS_BACK`: a question, "tell me",
+    "list", "count"...), the kinds it asks for ("how much" -> number, "when did" -> date, "what
+    time" -> time, otherwise text); else ``done``: any report of the work. No hidden field is read
+    (not even whether the round has ``report`` facts)."""
     guidance = getattr(rnd, "guidance", None)
     if guidance is not None and guidance.expects:
         return tuple(guidance.expects)
-    if rnd.report:
+    if _ASKS_BACK.search(_QUOTED.sub("'…'", rnd.query or "")):
         kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
                  if rx.search(rnd.query)]
         return tuple(kinds) or ("text",)

@@ -271,3 +271,14 @@ def test_plain_answers_of_the_asked_kind_report_the_round(kind, text):
     from mmtsb_env.users.reading import read, reported
 
     assert reported([read(text)], (kind,)), read(text)
+
+
+# ------------------------------------------------------------------ F4: what a round waits for is the user's script only
+@pytest.mark.parametrize("suite", ["demo", "ui"])
+def test_what_a_round_waits_for_does_not_read_its_hidden_report(suite):
+    import dataclasses
+
+    for scenario in mmtsb_env.load_suite(suite):
+        for rnd in scenario.rounds:
+            for other in ((), ("zqhidden",), ("a", "b", "c")):
+                assert expectation(dataclasses.replace(rnd, report=other)) == expectation(rnd), (scenario.id, rnd.query)
