@@ -23,7 +23,10 @@ notices (``<ui_state_server>`` records of screen taps) and tool-made images -- a
   not holding it open). Independently of those reading rules, when the evidence carries the
   counterfactual replay (:mod:`mmtsb_env.users.counterfactual`: the assistant's actions replayed
   verbatim against the same user policy on a copy of the scenario with every hidden field
-  changed), its first changed user turn is ``hidden_dependence``.
+  changed), its first changed user turn is ``hidden_dependence``; a replay that could not compare
+  every turn (the copy ended or waited on another seat, or could not be built) is
+  ``replay_inconclusive``, not a pass. Where the changed world showed the user other entries
+  (a notice quoting a world row), the copy's user is shown the recorded ones and the replay goes on.
 * tool_channel_correctness -- each scenario image went out once, through
   ``send_message_with_image``, in a round that provides it; user tool calls (other than taps on
   the assistant's screens) did not fail; the conversation was closed with ``end_conversation``
@@ -398,13 +401,18 @@ class UserJudge:
                                f"did ({changed['why']}): {_clip(changed['recorded'], 80)!r} became "
                                f"{_clip(changed['replayed'], 80)!r}")
             kind = "hidden_dependence"
+        unfinished = (ev.replay or {}).get("diverged") or (ev.replay or {}).get("error")
+        if unfinished and not problems:  # a replay that could not compare every turn proves nothing: not a pass
+            problems.append(f"the counterfactual replay is inconclusive after {ev.replay.get('turns', 0)} turn(s): "
+                            f"{unfinished}")
+            kind = "replay_inconclusive"
         if problems:
             return Criterion("grounded_consistency", False, "; ".join(problems[:3]), kind)
         replayed = ""
         if ev.replay is not None:
-            unfinished = ev.replay.get("diverged") or ev.replay.get("error")
+            fed = ev.replay.get("fed_recorded", 0)
             replayed = f"; {ev.replay.get('turns', 0)} turn(s) the same with the hidden fields changed" + (
-                f" (replay stopped, inconclusive: {unfinished})" if unfinished else "")
+                f" ({fed} shown the recorded entries where the changed world showed others)" if fed else "")
         return Criterion("grounded_consistency", True,
                          "no image-only value stated; every move follows from the conversation and the script" + replayed)
 
@@ -464,10 +472,12 @@ class UserJudge:
         return out
 
     def _reported_before(self, ev: UserEvidence, r: int, m: Mapping[str, Any]) -> bool:
-        return reported([read(t) for t in self._replies_before(ev, r, m)], ev.rounds[r].get("expects", ()))
+        return reported([read(t) for t in self._replies_before(ev, r, m)], ev.rounds[r].get("expects", ()),
+                        ev.rounds[r].get("query", ""))
 
     def _reported_when_left(self, ev: UserEvidence, r: int) -> bool:
-        return reported([read(t) for t in self._replies_before(ev, r, None)], ev.rounds[r].get("expects", ()))
+        return reported([read(t) for t in self._replies_before(ev, r, None)], ev.rounds[r].get("expects", ()),
+                        ev.rounds[r].get("query", ""))
 
     def _carries_held(self, ev: UserEvidence, r: int, m: Mapping[str, Any]) -> bool:
         held = set(ev.rounds[r].get("hold_images", []))

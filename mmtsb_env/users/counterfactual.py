@@ -158,6 +158,7 @@ class Replay:
     difference: dict[str, Any] | None = None
     diverged: str = ""
     error: str = ""
+    fed: int = 0  # user turns before which the copy's user was shown the recorded entries (the changed world differed)
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
 
     @property
@@ -166,6 +167,8 @@ class Replay:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"turns": self.turns, "difference": self.difference, "hidden_fields": self.fields}
+        if self.fed:
+            out["fed_recorded"] = self.fed
         if self.diverged:
             out["diverged"] = self.diverged
         if self.error:
@@ -187,10 +190,16 @@ class _NoJudge:
         return Verdict(True, [], "replay")
 
 
-def replay_policy(policy: Any, original: "Scenario") -> Any:
-    """A fresh copy of ``policy`` for the replay (``policy.for_replay(original)`` when it has one)."""
+def replay_policy(policy: Any, original: "Scenario", seed: int | None = None) -> Any:
+    """A fresh copy of ``policy`` for the replay (``policy.for_replay(original)`` when it has one,
+    else a deep copy), reseeded with the episode's ``seed`` (``reseed(seed)``, as the env seeded
+    the policy at reset) so a sampling policy draws what it drew in the episode."""
     make = getattr(policy, "for_replay", None)
-    return make(original) if make is not None else copy.deepcopy(policy)
+    twin = make(original) if make is not None else copy.deepcopy(policy)
+    reseed = getattr(twin, "reseed", None)
+    if seed is not None and callable(reseed):
+        reseed(seed)
+    return twin
 
 
 def _seen(entry: Any) -> tuple[Any, ...]:
@@ -212,17 +221,49 @@ def excerpts(recorded: Any, replayed: Any, width: int = 240) -> tuple[str, str]:
 
 
 def replay(episode: "Episode", policy: Any) -> Replay:
-    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its scenario."""
-    from ..episode.engine import USER, Episode, _scenario_images, forget_scenario
+    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its scenario.
+    When a user turn changes, the same replay runs once more on the *original* scenario (the
+    control): a turn that changes there too is the policy not repeating itself (sampling, state
+    not reset by ``reseed``), reported as ``diverged`` -- inconclusive -- not as a hidden dependence."""
+    from ..episode.engine import forget_scenario
+
+    twin_scenario = hidden_copy(episode.scenario)
+    try:
+        out = _replay_on(episode, policy, twin_scenario)
+    finally:
+        forget_scenario(twin_scenario)
+    if out.difference is not None and not out.error:
+        control = _replay_on(episode, policy, episode.scenario)
+        if control.difference is not None and control.difference["turn"] <= out.difference["turn"]:
+            out.diverged = (f"the user policy does not repeat its own episode: with nothing changed, user turn "
+                            f"{control.difference['turn']} was {control.difference['replayed']!r}")
+            out.difference = None
+    return out
+
+
+def _recorded_prompts(policy: Any, episode: "Episode") -> list[str | None]:
+    """The prompt hash the policy recorded for each of ``episode``'s user turns (``steps[i]["prompt_hash"]``,
+    None for a turn without a model call), or [] when it records none."""
+    steps = list(getattr(policy, "steps", None) or [])
+    n = sum(1 for seat, _ in episode.actions if seat == "user")
+    if len(steps) < n or not any("prompt_hash" in s for s in steps[len(steps) - n:]):
+        return []
+    return [s.get("prompt_hash") for s in steps[len(steps) - n:]]
+
+
+def _replay_on(episode: "Episode", policy: Any, scenario: "Scenario") -> Replay:
+    """The assistant's recorded actions against a fresh copy of ``policy`` on ``scenario``."""
+    from ..episode.engine import USER, Episode, _scenario_images
 
     original = episode.scenario
-    twin_scenario = hidden_copy(original)
-    seen_by_user = [_seen(e) for e in episode.log if e.visible(USER)]
+    recorded_by_user = [e for e in episode.log if e.visible(USER)]
+    seen_by_user = [_seen(e) for e in recorded_by_user]
+    prompts = _recorded_prompts(policy, episode)
     out = Replay()
     try:
         images = _scenario_images(original, episode.config.image_root, episode.config.stand_in_images)
-        twin = Episode(twin_scenario, episode.config, judge=_NoJudge(), images=images, seed=episode.seed)
-        user = replay_policy(policy, original)
+        twin = Episode(scenario, episode.config, judge=_NoJudge(), images=images, seed=episode.seed)
+        user = replay_policy(policy, original, episode.seed)
         misses = _misses(user)
         for step, (seat, action) in enumerate(episode.actions, 1):
             if twin.done or twin.turn != seat:
@@ -230,29 +271,61 @@ def replay(episode: "Episode", policy: Any) -> Replay:
                 break
             if seat == USER:
                 shown = [_seen(e) for e in twin.log if e.visible(USER)]
-                if shown != seen_by_user[: len(shown)]:
-                    out.diverged = f"at step {step} the user was shown other entries in the changed world"
-                    break
+                if shown != seen_by_user[: len(shown)]:  # the changed world showed it something else: feed it
+                    _show_recorded(twin, recorded_by_user)
+                    out.fed += 1
                 try:
                     mine = user.act(twin)
                 except Exception as exc:  # the policy failed only with the hidden fields changed: a difference too
                     mine = f"<the user policy raised {type(exc).__name__}: {exc}>"
                 out.turns += 1
-                missed = _misses(user) > misses
-                if mine != action or missed:
+                if prompts:  # the prompt itself is compared, not whether the cache held its completion
+                    step_record = (getattr(user, "steps", None) or [{}])[-1]
+                    changed_prompt = step_record.get("prompt_hash") != prompts[out.turns - 1]
+                else:
+                    changed_prompt = _misses(user) > misses
+                misses = _misses(user)
+                if mine != action or changed_prompt:
                     r = twin.round_index
                     recorded, replayed = excerpts(action, mine)
                     out.difference = {
                         "round": max(r, 0) + 1, "turn": out.turns, "step": step,
                         "recorded": recorded, "replayed": replayed,
-                        "why": "the model-played user's prompt changed" if missed else "the user's action changed"}
+                        "why": "the model-played user's prompt changed" if changed_prompt else "the user's action changed"}
                     break
             twin.act(seat, action)
     except Exception as exc:  # a copy that cannot be built or played is reported, never raised into the judge
         out.error = f"{type(exc).__name__}: {exc}"
-    finally:
-        forget_scenario(twin_scenario)
     return out
+
+
+def _show_recorded(twin: "Episode", recorded: list[Any]) -> None:
+    """Make what the copy's user is shown the recorded episode's: the entries visible to the user in
+    ``twin.log`` are replaced, in order, by the recorded ones the user had seen before its next
+    action (the recorded entries the changed world did not produce are added, extra ones it did
+    are dropped), and the user's transcript is rebuilt from them. Entries the user does not see
+    stay as the copy made them: only the user's inputs are made equal."""
+    from ..episode.log import USER, ChatTranscript
+
+    acted = sum(1 for e in twin.log if e.sender == USER)
+    upto, mine = 0, 0
+    while upto < len(recorded) and not (recorded[upto].sender == USER and mine == acted):
+        mine += recorded[upto].sender == USER
+        upto += 1
+    feed = iter(recorded[:upto])
+    log = []
+    for entry in twin.log:
+        if entry.visible(USER):
+            entry = next(feed, None)
+        if entry is not None:
+            log.append(replace(entry, index=len(log)))
+    log += [replace(e, index=len(log) + i) for i, e in enumerate(feed)]
+    twin.log[:] = log
+    rebuilt = ChatTranscript(USER, twin.transcripts[USER]._messages[0]["content"], twin.image_url)
+    for entry in log:
+        rebuilt.add(entry)
+    twin.transcripts[USER] = rebuilt
+    twin._cursor[USER] = len(log)
 
 
 def _misses(user: Any) -> int:

@@ -15,9 +15,11 @@ confirmation. Never the scenario description, later rounds, other clarification 
 reports, expected changes or image contents (images are ``[image N]`` labels). Every reply then
 passes an output filter (a replaced reply is the scripted one; ``LLMUser.replaced`` counts why):
 
-- ``leak``: it states a scenario value (image contents, expected answers) that neither the script
-  line nor the assistant's own messages state (an echo of the assistant passes whether its value
-  is right or wrong: the filter is no oracle on the answer key), or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
+- ``leak``: it states a value in a form nobody said (:func:`restated_value`: a token with a digit
+  not, as written, in the user's earned text, or a word the assistant only spelled out or split --
+  right and wrong values alike, so the filter is no oracle on the answer key); or it states a
+  scenario value (image contents, expected answers) that neither the script line nor the
+  assistant's own messages state; or carries text of a hidden field (:func:`leaks_hidden_text`, compared on normalised words:
   case, punctuation, underscores and hyphens aside) that nothing the user has earned contains --
   a distinctive token (with digits, inner capitals or underscores), whole, split or a piece that
   identifies it alone; a run of 5 words of any hidden field; an unearned clarification answer or
@@ -35,8 +37,9 @@ Images go out only with the round that opens them (or the round's held images), 
 giving up and screen taps need no model call; a backend failure falls back to the scripted reply.
 Completions are cached by a hash of (prompt, tools, sampling): with the default temperature 0 an
 episode replays identically and a re-run costs no model call. ``LLMUser.steps`` records, per
-turn, the move, what was sent, whether the model's text was used (``source``), why not
-(``reason``) and the model's token ids and logprobs.
+turn, the move, the prompt's hash (``prompt_hash``, also on a backend-error turn; the
+counterfactual replay compares it), what was sent, whether the model's text was used
+(``source``), why not (``reason``) and the model's token ids and logprobs.
 
 >>> import mmtsb_env
 >>> from mmtsb_env.llm import RecordedBackend
@@ -231,6 +234,31 @@ def hidden_texts(episode: "Episode", move: Move) -> list[str]:
     return [t for t in out if t and t.strip()]
 
 
+# A value-like token: anything with a digit ("INV-20417", "2026-05-15", "1,200.00", "7pm").
+_VALUE_TOKEN = re.compile(r"[A-Za-z0-9$€£#][\w$€£#.,:/%\-]*\d[\w.,:/%\-]*|\d")
+_SQUASH = re.compile(r"[^a-z0-9]+")
+
+
+def restated_value(reply: str, episode: "Episode", move: Move) -> str | None:
+    """A value the reply states in a form nobody said (``None``: none): a token with a digit that
+    is not, as written, in what the user has earned (:func:`earned_text`: its requests, its own
+    lines, the assistant's words, this move's line), or a word the assistant only said in another
+    form (spelled out, split, hyphenated: "L u m e n" written back as "Lumen"). Decided from the
+    conversation alone -- a right value and a wrong one in the same words are swapped alike, so
+    the swap tells a probing assistant nothing about the answer key."""
+    earned = earned_text(episode, move).lower()
+    for match in _VALUE_TOKEN.finditer(reply or ""):
+        token = match.group(0).rstrip(".,:/-").lower()
+        if token and token not in earned:
+            return f"{token!r}"
+    said = _SQUASH.sub("", " ".join(assistant_words(episode)).lower())
+    earned_words = set(_words(earned))
+    for word in set(_words(reply)) - earned_words:
+        if len(word) >= 4 and word in said:
+            return f"{word!r}, said otherwise by the assistant"
+    return None
+
+
 def assistant_words(episode: "Episode") -> list[str]:
     """What the assistant said to the user so far. Echoing it reveals nothing hidden, so the output
     filter treats it as earned: a value the assistant said passes whether it is right or wrong (a
@@ -324,16 +352,6 @@ def secret_values(episode: "Episode") -> list[str]:
     return sorted(set(out))
 
 
-class _WithScenario:
-    """``episode`` as seen with another scenario (everything else forwarded)."""
-
-    def __init__(self, episode: Any, scenario: Any) -> None:
-        self._episode, self.scenario = episode, scenario
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._episode, name)
-
-
 class RecordedRunOnly:
     """The backend of a replay copy: it has no model; every call is a prompt the recorded run did not
     send (its completions are all in the shared cache), counted in ``misses``."""
@@ -385,7 +403,6 @@ class LLMUser:
         self.cache: MutableMapping[str, Any] = {} if cache is None else cache
         self.steps: list[dict[str, Any]] = []
         self.replaced: Counter[str] = Counter()  # why model replies were replaced (leak, future_round...)
-        self.guarded: Any = None  # a replay copy's original scenario, whose hidden values the filter also guards
 
     # ------------------------------------------------------------------ prompt
     def reseed(self, seed: int) -> None:
@@ -433,8 +450,10 @@ class LLMUser:
         move, record = decide(episode), {"round_index": episode.round_index}
         if move.kind in NO_MODEL_CALL:
             return self._scripted(episode, move, record, "no model call needed")
+        messages, tools = self.messages(episode, move), episode.offered_tools(episode.USER)
+        record["prompt_hash"] = self._cache_key(messages, tools)
         try:
-            completion, cached = self._complete(self.messages(episode, move), episode.offered_tools(episode.USER))
+            completion, cached = self._complete(messages, tools)
         except BackendError as exc:
             return self._scripted(episode, move, record, f"backend error: {exc}")
         return self._finish(episode, move, record, completion, cached)
@@ -444,8 +463,10 @@ class LLMUser:
         move, record = decide(episode), {"round_index": episode.round_index}
         if move.kind in NO_MODEL_CALL:
             return self._scripted(episode, move, record, "no model call needed")
+        messages, tools = self.messages(episode, move), episode.offered_tools(episode.USER)
+        record["prompt_hash"] = self._cache_key(messages, tools)
         try:
-            completion, cached = await self._acomplete(self.messages(episode, move), episode.offered_tools(episode.USER))
+            completion, cached = await self._acomplete(messages, tools)
         except BackendError as exc:
             return self._scripted(episode, move, record, f"backend error: {exc}")
         return self._finish(episode, move, record, completion, cached)
@@ -515,13 +536,15 @@ class LLMUser:
         if move.kind not in ("open", "advance") and rouge_l(rounds[current].query, text) >= ROUND_MATCH \
                 and rouge_l(rounds[current].query, line) < ROUND_MATCH:
             return None, "resend: reply repeats the round's request"
+        restated = restated_value(text, episode, move)
+        if restated is not None:
+            return None, f"leak: reply states a value in a form nobody said ({restated})"
         lowered, allowed = text.lower(), "\n".join([line, *assistant_words(episode)]).lower()
-        for view in self._guarded_views(episode):
-            if any(value in lowered and value not in allowed for value in secret_values(view)):
-                return None, "leak: reply states a scenario fact the script does not give"
-            carried = leaks_hidden_text(text, view, move)
-            if carried is not None:
-                return None, f"leak: reply carries text of a hidden field ({carried})"
+        if any(value in lowered and value not in allowed for value in secret_values(episode)):
+            return None, "leak: reply states a scenario fact the script does not give"
+        carried = leaks_hidden_text(text, episode, move)
+        if carried is not None:
+            return None, f"leak: reply carries text of a hidden field ({carried})"
         if move.kind in ("open", "advance"):
             carried_by_images = not isinstance(parse_action(move.action, "tool"), Message)
             bar = IMAGE_OPENING_MATCH if carried_by_images else ROUND_MATCH
@@ -531,20 +554,13 @@ class LLMUser:
             return None, "lost_answer: reply drops the script's answer"
         return text, None
 
-    def _guarded_views(self, episode: "Episode") -> list[Any]:
-        """The episode, and in a replay copy the episode as seen with the original scenario: the
-        output filter guards the original's hidden values too (it can only swap a reply for the
-        scripted line, so this adds no way for a hidden value into a turn)."""
-        return [episode] if self.guarded is None else [episode, _WithScenario(episode, self.guarded)]
-
     def for_replay(self, original: Any) -> "LLMUser":
         """A fresh copy for the counterfactual replay (:mod:`mmtsb_env.users.counterfactual`): same
         sampling and completion cache, no model -- a prompt the recorded run did not send counts as
-        a miss (the replay reports it as a changed turn) and gets the scripted reply."""
-        twin = LLMUser(RecordedRunOnly(), sampling=dict(self.sampling), max_length_ratio=self.max_length_ratio,
+        a miss and gets the scripted reply. Its output filter guards only the copy's own values: a
+        swap that depended on the original's hidden values shows as a changed turn."""
+        return LLMUser(RecordedRunOnly(), sampling=dict(self.sampling), max_length_ratio=self.max_length_ratio,
                        cache=self.cache)
-        twin.guarded = original
-        return twin
 
     def last_step_info(self) -> dict[str, Any]:
         """The record of the user's last turn (see the module docstring)."""

@@ -58,7 +58,8 @@ _COULD_NOT = re.compile(
     r"\b(i\s+(?:could\s*not|couldn't|can\s*not|can't|cannot|was\s+not\s+able|wasn't\s+able|am\s+not\s+able|"
     r"am\s+unable|was\s+unable|failed|did\s*n[o']t\s+manage)|i'm\s+(?:unable|not\s+able)|unable\s+to|"
     r"not\s+able\s+to|(?:was|were|is)\s*n[o']t\s+(?:possible|successful)|did\s*n[o']t\s+work|"
-    r"(?:an?\s+)?error\s+(?:occurred|prevented)|no\s+luck|sorry,?\s+(?:but\s+)?i\s+(?:can|could))", re.I)
+    r"(?:an?\s+)?error\s+(?:occurred|prevented)|no\s+luck|sorry,?\s+(?:but\s+)?i\s+(?:can|could)|"
+    r"(?:i\s+)?(?:have\s+)?no\s+idea|i\s+(?:do\s*n[o']t|don't)\s+know)", re.I)
 _HANDS_BACK = re.compile(
     r"\b(you\s+(?:can|could|should|will\s+need\s+to|need\s+to|might\s+want\s+to|may\s+want\s+to)\s+"
     r"(?:open|go|tap|add|create|do|set|enter|type|make|save|delete|update|change|use|check|try)|"
@@ -76,7 +77,7 @@ _INTENT = re.compile(
     r"i'm\s+(?:now\s+)?(?:checking|looking|working|reading)|working\s+on\s+it|one\s+moment|just\s+a\s+moment|"
     r"give\s+me\s+a\s+(?:moment|second)|on\s+it)\b", re.I)
 _DONE = re.compile(
-    r"\b(done|all\s+set|completed?|finished|taken\s+care\s+of|in\s+place|ready|successfully|"
+    r"\b(done|all\s+set|completed?|finished|taken\s+care\s+of|in\s+place|ready|successfully|already|"
     r"(?:has|have)\s+been\s+\w+|(?:is|are|was|were)\s+(?:now\s+)?(?:on|off|set|enabled|disabled|\w+ed)|"
     r"now\s+(?:says|shows|reads|has|contains|lists|on|off|is|are)|"
     r"i(?:'ve|\s+have)?\s+(?:also\s+|now\s+|just\s+)?(?:\w+ed|made|put|set|sent|wrote|written|paid|got|built|did|"
@@ -90,20 +91,23 @@ _NOT_ACTIONS = frozenset({"need", "needed", "used", "based", "supposed", "intere
 _NUMBER_WORDS = ("zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
                  "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
                  "thousand|million|billion|dozen|half|none|single|once|twice|both|couple|pair|nothing|nobody|"
-                 "neither")
+                 "neither|free|grand")
 # A count of nothing: "No songs are queued.", "There are no tasks.", "not a single one", "The queue is empty."
 # (a bare "no." answers yes/no questions: it is text, not a count).
 _NO_COUNT = r"\bno\s+(?!(?:problem|worries|thanks|need|longer|doubt|way|luck)\b)[a-z]|\bno\s*one\b|\bnot\s+(?:any|one)\b|\bempty\b"
 # A count of one said as who it is: "It's just you", "Only you are on it", "you're the only member".
 _ONE_COUNT = (r"\b(?:just|only)\s+(?:you|me|him|her|yourself|myself)\b|\bthe\s+only\s+(?:one|member|person|participant|"
               r"entry|item|attendee|collaborator)\b|\b(?:by\s+)?(?:yourself|alone)\b|\bon\s+your\s+own\b")
-_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + "|" + _ONE_COUNT + ")", re.I)
+_NUMBER = re.compile(r"(\d|\b(?:" + _NUMBER_WORDS + r")\b|" + _NO_COUNT + "|" + _ONE_COUNT +
+                     r"|(?-i:\b(?=[IVXLC]{2,}\b)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b))", re.I)
 _MONTH = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DATE = re.compile(
     r"(\b\d{4}-\d{2}-\d{2}(?!\d)|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:" + _MONTH + r")\.?\s+\w+|"
     r"\b\d{1,2}[.\-]\d{1,2}[.\-]\d{2,4}\b|\b\d{4}[./]\d{1,2}[./]\d{1,2}\b|"  # 27.05.2024, 9-5-26, 2026.05.09
-    r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH + r")\b|"
+    r"\b\w+(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTH + r")\b|\b(?:mid|early|late|end\s+of)[\s-]+(?:" + _MONTH + r")\b|"
+    r"(?<![$€£¥\d.,])\b(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.(?!\d)|\bin\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+"
+    r"(?:days?|weeks?|months?)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH + r")\b|"
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|tonight|next\s+week|last\s+week|"
     r"this\s+(?:week|weekend|month))\b|\bthe\s+\w+(?:st|nd|rd|th)\b|"
     r"\b(?:christmas(?:\s+(?:day|eve))?|new\s+year'?s?(?:\s+(?:day|eve))?|boxing\s+day|easter(?:\s+(?:sunday|monday))?|"
@@ -114,6 +118,10 @@ _TIME = re.compile(r"(\b\d{1,2}:\d{2}\b|\b\d{1,2}\.\d{2}\s*(?:am|pm|a\.m\.|p\.m\
                    r"\b(?:at|by|until|till|around|about|before|after|from)\s+(?:[01]?\d|2[0-3])\.[0-5]\d(?!\d|[.,]\d)|"  # at 5.45
                    r"\b(?:half|quarter|(?:\d{1,2}|twenty|ten|five)(?:\s+minutes)?)\s+(?:past|to|after|before)\s+(?:\d{1,2}|"
                    + _HOUR_WORDS + r")\b|\b(?:" + _HOUR_WORDS + r")\s+(?:am|pm|a\.m\.|p\.m\.|thirty|fifteen|forty-five)\b|"
+                   r"\b(?:at|by|around|until|till)\s+(?:[1-9]|1[0-2])(?:\s+(?:tonight|today|tomorrow|sharp))?(?=\s*(?:[.!;,]|$))|"
+                   r"\bhalf\s+(?:" + _HOUR_WORDS + r"|\d{1,2})\b|"
+                   r"\b(?:" + _HOUR_WORDS + r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?:[\s-]\w+)?)"
+                   r"\s+hundred(?:\s+hours)?\b(?!\s+(?:dollars|euros|pounds|items|people))|"
                    r"\bnoon\b|\bmidnight\b|o'clock|\bT\d{2}:\d{2}|\b(?:in\s+the\s+)?(?:morning|afternoon|evening)\b)", re.I)
 _WORD = re.compile(r"[^\s.,;:!?'\"()\[\]{}\-\u2013\u2014\u2026*_/]")  # content: letters, digits, symbols ("❤️")
 _DISCREPANCY = re.compile(
@@ -142,6 +150,9 @@ class Reading:
     stall: bool  # it only announces work ("Let me check...") or says nothing
     done: bool  # it says the work is done
     kinds: frozenset[str]  # kinds of information it gives (ANSWER_KINDS; not "text" for a bare "Done.")
+    words: frozenset[str] = frozenset()  # the content words of its statements (no filler, no function words)
+    names: bool = False  # its statements name something: a quoted span, a digit or a capitalised word mid-sentence
+    yes_no: bool = False  # its statements say yes or no ("Pinned: no.", "Yes, it exists.")
 
     @property
     def reports(self) -> bool:
@@ -162,12 +173,57 @@ def _done(text: str) -> bool:
 _QUOTED = re.compile(r"(?<!\w)'[^'\n]{1,200}?'(?!\w)|\"[^\"\n]{1,200}?\"|\u201c[^\u201d\n]{1,200}?\u201d")
 
 
+# Function words and filler: a statement made only of these (and of :data:`_BARE`) says nothing
+# about the task ("Hmm.", "Well, okay then.", "I see.").
+_FILLER = frozenset("""a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had has have having he her
+here hers him his how i if in into is it its itself just me more most my myself no nor not now of off on once only or
+other our ours out over own same she should so some such than that the their theirs them then there these they this
+those through to too under until up very was we were what when where which while who whom why will with would you your
+yours yourself hmm hm um uh umm er erm ah oh ok okay well yes yeah yep nope sure right see got thing things stuff
+something anything everything nothing really quite maybe perhaps probably actually basically interesting nice good great
+fine cool wow indeed let lets let's i'm i've it's that's there's here's you're we're they're one ones today""".split()) | _BARE
+
+
+def _stem(word: str) -> str:
+    word = word.strip("'")
+    for suffix in ("ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[:-len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The content words of ``text`` (lower case, plural -s dropped), without function words and filler."""
+    return frozenset(_stem(w) for w in _TOKENS.findall((text or "").lower()) if w not in _FILLER and len(w) > 1)
+
+
+# An address, a path, a file name or a quotation read out: "robert.brown@outlook.com", "/home/megan/bills/",
+# "notes.txt", "It says: you're a lifesaver".
+_ADDRESS = re.compile(r"\S+@\S+\.\w+|(?:^|\s)~?/\w|\b\w+\.(?:txt|csv|pdf|md|json|docx?|xlsx?|png|jpe?g|com|org|net)\b|"
+                      r"\b(?:says?|reads?|said|read)\s*:\s*\S", re.I)
+
+
+def _names_something(text: str, asked: list[str]) -> bool:
+    """A statement names something: a quoted span, a digit, or a capitalised word that does not open
+    its sentence (a name: "The Lumen Hardware one")."""
+    for sentence in _sentences(text):
+        if any(sentence.strip() == a.strip() for a in asked) or "?" in sentence:
+            continue
+        if _QUOTED.search(sentence) or re.search(r"\d", sentence) or _ADDRESS.search(sentence):
+            return True
+        words = re.findall(r"[A-Za-z][\w'&-]*", sentence)
+        if any(w[0].isupper() and w.lower() not in ("i", "i'm", "i've", "i'll", "i'd") for w in words[1:]):
+            return True
+    return False
+
+
 def read(text: str) -> Reading:
     """Classify one assistant message (see :class:`Reading`). Quoted text ("I asked 'Can it be used
     outdoors?'") is content, not the assistant asking."""
     text = (text or "").strip()
     sentences = _sentences(_QUOTED.sub("'…'", text))
-    asked = [s for s in sentences if "?" in s or _REQUEST.search(s)]
+    asked = [s for s in sentences if "?" in s or any(_REQUEST.search(part) for part in re.split(r"[:;]\s*", s))]
     statements = " ".join(s for s in sentences if s not in asked)
     if _WORD.search(statements):  # after a report, a courtesy question or a closing offer asks nothing
         asked = [s for s in asked if not (_OFFER.search(s) or _COURTESY.search(s))]
@@ -192,7 +248,8 @@ def read(text: str) -> Reading:
             kinds.add("date")
         if _TIME.search(statements):
             kinds.add("time")
-    return Reading(question, permission, image_question, hands_back, could_not, stall, done, frozenset(kinds))
+    return Reading(question, permission, image_question, hands_back, could_not, stall, done, frozenset(kinds),
+                   content_words(statements), _names_something(text, asked), _YES_NO.search(statements) is not None)
 
 
 # ------------------------------------------------------------------------- what a round waits for
@@ -203,30 +260,65 @@ _ASKS_DATE = re.compile(r"\b(when(?:'s|\s+(?:did|is|was|does|do|will|are|were|sh
 _ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
 
 
+# A request that asks for information back, read from the query alone: a question mark outside
+# quotes, or an imperative that asks to be told ("tell me", "read me", "get me", "list", "count").
+_ASKS_BACK = re.compile(r"\?|\b(?:tell|read|get|give|send|show)\s+me\b|\b(?:look\s+up|find\s+out|let\s+me\s+know)\b|"
+                        r"(?:^|[-,.;:!]\s*|\b(?:please|pls|and|then|also|first|could\s+you|can\s+you|would\s+you)\s+)"
+                        r"(?:list|gather|pull|count|read)\b", re.I)
+
+
 def expectation(rnd: Any) -> tuple[str, ...]:
-    """What round ``rnd`` waits for, from its own script: ``guidance.expects`` when given; else,
-    when it asks for information back (it has ``report`` facts -- their values are never read),
-    the kinds its query asks for ("how much" -> number, "when did" -> date, "what time" -> time,
-    otherwise text); else ``done``: any report of the work."""
+    """What round ``rnd`` waits for, from the user's own script: ``guidance.expects`` when given;
+    else, when its query asks for information back (:data:`_ASKS_BACK`: a question, "tell me",
+    "list", "count"...), the kinds it asks for ("how much" -> number, "when did" -> date, "what
+    time" -> time, otherwise text); else ``done``: any report of the work. No hidden field is read
+    (not even whether the round has ``report`` facts)."""
     guidance = getattr(rnd, "guidance", None)
     if guidance is not None and guidance.expects:
         return tuple(guidance.expects)
-    if rnd.report:
+    if _ASKS_BACK.search(_QUOTED.sub("'…'", rnd.query or "")):
         kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
                  if rx.search(rnd.query)]
         return tuple(kinds) or ("text",)
     return ("done",)
 
 
-def reported(replies: Iterable[Reading], expects: Iterable[str]) -> bool:
-    """Whether the round's replies so far report it: the last one reports results (``done``: any
-    report of the work, "Done." or "Wifi is now off."), and together they gave each kind of
-    information asked for. An answer of the right kind counts whatever its value."""
+# A yes/no question in the user's request ("..., is my note 'Groceries' pinned?") and a yes/no answer.
+_ASKS_YES_NO = re.compile(r"(?:^|[,.;:!?]\s+|\b(?:and|but|so|then|first|now|also|pls|please|quickly)\s+)(?:is|are|was|"
+                          r"were|does|do|did|has|have|had|can|could|will|would|am|isn't|aren't|doesn't|didn't)\s+[^?!]*\?", re.I)
+_ASKS_EITHER = re.compile(r"\b\w+\s+or\s+(?:not|\w+)\b[^?!.]*\?", re.I)  # "cellular on or off right now?"
+_YES_NO = re.compile(r"\b(yes|yeah|yep|no|nope|not|n't|none|true|false|correct|indeed|exists?|doesn't|isn't|on|off|"
+                     r"enabled|disabled)\b", re.I)
+
+
+def answers(reply: Reading, query: str = "") -> bool:
+    """``reply`` says something about the task, not filler: it names something (a quoted span, a
+    digit, a name), says yes or no to a yes/no or either/or question of the round's ``query``
+    ("Pinned: no.", "Cellular is off."),
+    or states at least three content words of which one is a word of the ``query`` ("The hardware
+    receipt cost more."). "Hmm.", "Nice weather today.", "Receipts are interesting." answer
+    nothing. Whether what it says is right is never read."""
+    if reply.names or (reply.yes_no and (_ASKS_YES_NO.search(query or "") or _ASKS_EITHER.search(query or ""))):
+        return True
+    asked = content_words(query)
+    return len(reply.words) >= 3 and (not asked or bool(reply.words & asked))
+
+
+def reported(replies: Iterable[Reading], expects: Iterable[str], query: str = "") -> bool:
+    """Whether the round's replies so far report it: the last one reports results, and together they
+    report the round: an action round (``done``) needs a statement that the work is done ("Done.",
+    "Wifi is now off.", "I saved the note") or one that reports it (:func:`answers`: "The note
+    holds $54.25."); an information round needs each kind of information
+    asked for, given in a statement that answers (:func:`answers`: filler such as "Hmm." gives no
+    "text"). An answer of the right kind counts whatever its value."""
     replies = list(replies)
     if not replies or not replies[-1].reports:
         return False
-    wanted = set(expects) - {"done"}
-    given = set().union(*(r.kinds for r in replies))
+    expects = set(expects)
+    wanted = expects - {"done"}
+    if not wanted:
+        return any(r.done or answers(r, query) for r in replies)
+    given = set().union(*(r.kinds if answers(r, query) else r.kinds - {"text"} for r in replies))
     return wanted <= given
 
 

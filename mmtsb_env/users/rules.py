@@ -16,8 +16,10 @@ value and one that wrote the right one, saying the same words, get the same user
 ``deliver`` the round's held images (``guidance.hold_images``) go out instead of moving on
 ``confirm`` it asks permission: the scripted grant or refusal (a second ask in the round is a
             failed try)
-``advance`` its replies in the round report the work (and give each kind of information the
-            round asked for, whatever the values): the next round's query (new images only)
+``advance`` its replies in the round report the round -- an action round: a statement that the
+            work is done; an information round: each kind of information asked for, in a statement
+            that answers (filler such as "Hmm." does not), whatever the values: the next round's
+            query (new images only)
 ``end``     the last round is reported: ``end_conversation``
 ``redirect`` it asks what an image shows: look at the images (never a value)
 ``nudge``   it stalls, hands the work back, says it could not, asks what the script does not
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..evaluation.similarity import rouge_l
-from .reading import Reading, expectation, flags_claim, flags_own_words, read, reported
+from .reading import Reading, content_words, expectation, flags_claim, flags_own_words, read, reported
 from .script import END, delivered_images, last_assistant_text, pending_ui_action, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -119,13 +121,17 @@ def redirect_text(episode: "Episode") -> str:
     return f"{REDIRECT_TO_IMAGES} ({labels})."
 
 
-def nudge_text(reading: Reading) -> str:
-    """The push for a reply that does not report the round -- by what the reply did, never by value."""
+def nudge_text(reading: Reading, query: str = "") -> str:
+    """The push for a reply that does not report the round -- by what the reply did, never by value:
+    a stall or filler ("Hmm.", "Nice weather today.": one content word at most, none of the
+    request's, naming nothing) is asked whether it is done; a statement that lacks what was asked
+    ("You paid quite a bit.") is told so."""
     if reading.hands_back:
         return NUDGE_HANDS_BACK
     if reading.could_not:
         return NUDGE_COULD_NOT
-    if reading.stall:
+    if reading.stall or not (reading.done or reading.names or reading.words & content_words(query)
+                             or len(reading.words) >= 2):
         return NUDGE_STALL
     return NUDGE_MISSING
 
@@ -177,9 +183,9 @@ def _conversation_move(episode: "Episode", k: int) -> Move:
     if reading.question:
         reply = rnd.guidance.on_question or ON_QUESTION
         return Move("nudge", reply, k, reply, "asked what the script does not answer")
-    if reported([read(t) for t in round_replies(episode, k)], expectation(rnd)):
+    if reported([read(t) for t in round_replies(episode, k)], expectation(rnd), rnd.query):
         return _advance(episode, k)
-    reply = nudge_text(reading)
+    reply = nudge_text(reading, rnd.query)
     return Move("nudge", reply, k, reply, reply)
 
 

@@ -298,17 +298,28 @@ def test_a_hidden_value_in_the_users_own_fixed_line_is_not_a_leak():
     assert "Marguerite" in hidden_values(scenario) and "finished" not in hidden_values(scenario)
 
 
-def test_a_conversation_the_copy_cannot_show_the_same_way_is_inconclusive_not_the_users_fault():
+def test_a_conversation_the_copy_shows_otherwise_is_fed_the_recorded_entries_and_replayed_to_the_end():
     """If the assistant's verbatim actions show the user something else in the changed world, the
-    replay stops as ``diverged``: nothing is blamed on the user."""
+    copy's user is shown the recorded entries and the replay goes on: every user turn is compared."""
     scenario = next(s for s in DEMO if len(s.rounds) > 1)
     env = play(scenario)
     said = next(e for e in env.episode.log if e.sender == "assistant" and e.kind == "message")
     env.episode.log[said.index] = dataclasses.replace(said, content=said.content + " (as shown elsewhere)")
     result = replay(env.episode, env.user)
-    assert result.diverged and result.difference is None and result.turns >= 1
+    user_turns = sum(1 for seat, _ in env.episode.actions if seat == "user")
+    assert not result.diverged and result.difference is None and result.fed >= 1
+    assert result.turns == user_turns
     verdict, ev = grounded(env)
-    assert verdict.passed and "inconclusive" in verdict.reason
+    assert verdict.passed and "shown the recorded entries" in verdict.reason
+
+
+def test_an_inconclusive_replay_is_not_a_pass():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    env = play(scenario)
+    ev = user_evidence_from_episode(env.episode, env.user)
+    for broken in ({"diverged": "at step 3 the copy was over"}, {"error": "ValueError: no copy"}):
+        verdict = UserJudge().grounded_consistency(dataclasses.replace(ev, replay={**ev.replay, **broken}))
+        assert not verdict.passed and verdict.kind == "replay_inconclusive" and "inconclusive" in verdict.reason
 
 
 def test_the_llm_user_judge_is_shown_the_replay():
