@@ -90,7 +90,8 @@ def test_generated_variants_cover_the_design_axes():
     choices = [c for m in md for c in m["ui_variant"]["choices"]]
     assert {c["type"] for c in choices} == {"compare", "contact"}
     assert {c["rule"] for c in choices} == {"label_contains", "cheapest", "most_expensive"}
-    assert Counter(len(m["ui_variant"]["choices"]) for m in md).keys() >= {1, 2}
+    rounds = Counter(len(m["ui_variant"]["choices"]) for m in md).keys()
+    assert rounds <= {1, 2, 3} and len(rounds) >= 2, rounds  # 1-3 UI rounds, not all alike
     domains = Counter(d for s in GENERATED for d in s.domains)
     assert len(domains) >= 12
 

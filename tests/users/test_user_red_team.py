@@ -90,7 +90,9 @@ def _llm_user_turns(scenario, assistant_turns):
 ])
 def test_echoing_the_assistant_gets_the_same_user_turn_whether_its_value_is_right_or_wrong(template):
     scenario = WRONG
-    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (RIGHT, "55.25", "12.00")}
+    # wrong values of the same kind and form: the right one with its last digit moved
+    wrong = [RIGHT[:-1] + str((int(RIGHT[-1]) + k) % 10) for k in (1, 2)]
+    outcomes = {value: _llm_user_turns(scenario, [template.format(value)]) for value in (RIGHT, *wrong)}
     assert len({tuple(o) for o in outcomes.values()}) == 1, outcomes
     assert all(source == "model" for o in outcomes.values() for _, source, _ in o), outcomes
 
@@ -152,12 +154,12 @@ def _asking(report, *words):
 def _quoted(scenario, report):
     import re
 
-    return next(re.search(r"'([^']+)'", r.query).group(1) for r in scenario.rounds if r.report == report)
+    return next(re.search(r"(?:project|on) '([^']+)'", r.query).group(1) for r in scenario.rounds if r.report == report)
 
 
 ALARM = _asking(("05:45",), "alarm")
 MEMBERS = next(s for s in NOMINAL.values() for r in s.rounds
-               if r.report == ("1",) and "collaborators on '" in r.query.lower())
+               if r.report == ("1",) and any(w in r.query.lower() for w in ("collaborators on '", "people are on my todoist project '")))
 PROJECT = _quoted(MEMBERS, ("1",))
 LOGIN = _asking(("2023-12-25T07:54:22",), "todoist")
 
@@ -206,6 +208,23 @@ def test_prices_and_years_are_still_not_times(kind, text):
 UI = {s.id: s for s in mmtsb_env.load_suite("ui")}
 
 
+def _pick_by_a_name_never_said():
+    """The first UI round whose pick names an item the user's own lines never say (a name only the
+    images show): (scenario, round index, name, the name with its last letter misread)."""
+    from mmtsb_env.users import rules
+
+    for s in UI.values():
+        own = " ".join(rules.own_lines(s)).lower()
+        for k, r in enumerate(s.rounds):
+            name = (r.ui.pick or {}).get("label_contains") if r.ui is not None else None
+            if name and name.lower() not in own:
+                return s, k, name, name[:-1] + ("x" if name[-1] != "x" else "y")
+    raise LookupError("no UI round picks by a name the user never said")
+
+
+BLIND_PICK, BLIND_ROUND, BLIND_NAME, MISREAD_NAME = _pick_by_a_name_never_said()
+
+
 def _play_ui(scenario, misread):
     agent = OracleAgent([scenario])
     env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
@@ -221,16 +240,16 @@ def _play_ui(scenario, misread):
 
 
 def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge():
-    """ui/gen_0001 round 3's pick names a business card the user never named: the user must not
-    check the screen against the image. A misread screen gets the same tap (the card most like
+    """A UI round's pick names an item the user never named: the user must not check the screen
+    against the image. A misread screen gets the same tap (the card most like
     its choice); the verdict (which sees the images) fails; the user judge finds the user blind."""
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
 
-    scenario = UI["ui/gen_0001"]
-    runs = {name: _play_ui(scenario, swap) for name, swap in (("right", ("", "")), ("misread", ("Lindqvist", "Lindquist")))}
+    scenario = BLIND_PICK
+    runs = {name: _play_ui(scenario, swap) for name, swap in (("right", ("", "")), ("misread", (BLIND_NAME, MISREAD_NAME)))}
     taps = {}
     for name, (info, env) in runs.items():
-        turns = [e.content for e in env.episode.log if e.sender == "user" and e.round_index == 2]
+        turns = [e.content for e in env.episode.log if e.sender == "user" and e.round_index == BLIND_ROUND]
         assert not any("can't make my choice" in t for t in turns), turns
         taps[name] = [t.split("Resolved")[0] for t in turns if "pressed" in t]
         assert info["user_dynamics"]["ui_answers"] == 1 and not info["user_dynamics"]["gave_up"]
@@ -243,11 +262,10 @@ def test_the_user_judge_fails_a_screen_refused_by_a_name_only_the_images_show():
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
     from mmtsb_env.ui.choice import CANNOT_CHOOSE
 
-    scenario = UI["ui/gen_0001"]
-    _, env = _play_ui(scenario, ("", ""))
+    _, env = _play_ui(BLIND_PICK, ("", ""))
     ev = user_evidence_from_episode(env.episode)
     for e in ev.conversation:  # the same episode, but the user refused the screen (the old, key-checking user)
-        if e.get("sender") == "user" and e.get("round_index") == 2 and "pressed" in e.get("content", ""):
+        if e.get("sender") == "user" and e.get("round_index") == BLIND_ROUND and "pressed" in e.get("content", ""):
             e["content"], e["kind"] = CANNOT_CHOOSE, "message"
     failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
     assert failed.get("grounded_consistency") == "hidden_dependence", failed

@@ -142,8 +142,11 @@ def test_desktop_apps_show_their_record_where_the_facts_say(kind, d):
 def test_contacts_and_invoices_are_drawn_as_desktop_apps_by_the_generator():
     from mmtsb_env.generation.images import pick_rendering
 
-    assert ("mail_client", 2) in RENDERINGS["business_card"] and ("file_manager", 2) in RENDERINGS["invoice"]
-    assert ("ide_screen", 1) in RENDERINGS["table_document"]
+    def families(record):
+        return {family for family, weight in RENDERINGS[record] if weight > 0}
+
+    assert "mail_client" in families("business_card") and "file_manager" in families("invoice")
+    assert "ide_screen" in families("table_document")
     assert "ide_screen" in {pick_rendering("table_document", s) for s in range(60)}
     assert "mail_client" in {pick_rendering("business_card", s) for s in range(60)}
     assert "file_manager" in {pick_rendering("invoice", s) for s in range(60)}
