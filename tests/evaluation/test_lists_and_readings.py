@@ -133,15 +133,32 @@ def test_a_rival_joined_by_plus_or_ampersand_is_listed(venue_goal_change):
         assert accuracy(rec, s, reports=asked).kind == "hedged", joint
 
 
+def _later_choice():
+    """The first nominal round that reports a choice among the images (its first fact an image's
+    label, its second that image's amount) whose rival a later round chooses instead (a goal change
+    writes it into the artifact): the scenario, the round, its report and the rival's image."""
+    for s in NOMINAL.values():
+        labels = {im.facts.get("label"): im.facts for im in s.images if im.facts and im.facts.get("label")}
+        for k, r in enumerate(s.rounds):
+            if len(r.report) < 2 or r.report[0] not in labels or "amount" not in labels[r.report[0]]:
+                continue
+            for later in s.rounds[k + 1:]:
+                rival = next((x for x in labels if x != r.report[0] and later.answer.startswith(x + " ")), None)
+                if rival and "amount" in labels[rival]:
+                    return s, k, r.report, labels[rival]
+    raise AssertionError("no nominal round's choice is replaced by a rival in a later round")
+
+
 def test_rival_candidates_for_one_asked_value_still_fail():
-    """nominal/0022 round 1 asks which event is first; another event the task writes into a later
-    artifact is still a rival there ("one of these"), not part of a list."""
-    s = NOMINAL["nominal/0022"]
-    (first, day), rival = s.rounds[0].report, "Open-Air Poetry Slam"
-    ok = run_episode(s, Replacing(s, {0: f"{first} on {day} is the first event. I set the reminder."}))
-    assert ok.passed
-    both = run_episode(s, Replacing(s, {0: f"{first} is on {day}. {rival} is on 2026-05-15. I set the reminder."}))
-    assert accuracy(both, s).kind == "hedged"
+    """A round asks for one choice among the images; another candidate the task writes into a later
+    artifact (the user changes the goal) is still a rival there ("one of these"), not part of a list."""
+    s, k, report, rival = _later_choice()
+    first, amount, rest = report[0], report[1], report[2:]
+    tail = "".join(f" Also: {x}." for x in rest) + " Done."
+    ok = run_episode(s, Replacing(s, {k: f"{first} at ${amount} is the one.{tail}"}))
+    assert ok.passed, (s.id, [c for c in ok.verdict["criteria"] if not c["pass"]])
+    both = run_episode(s, Replacing(s, {k: f"{first} is at ${amount}. {rival['label']} is at ${rival['amount']:.2f}.{tail}"}))
+    assert accuracy(both, s).kind == "hedged", s.id
 
 
 # -- read tolerances --------------------------------------------------------------------------
