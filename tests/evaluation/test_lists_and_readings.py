@@ -140,11 +140,12 @@ def _later_choice():
     for s in NOMINAL.values():
         labels = {im.facts.get("label"): im.facts for im in s.images if im.facts and im.facts.get("label")}
         for k, r in enumerate(s.rounds):
-            if len(r.report) < 2 or r.report[0] not in labels or "amount" not in labels[r.report[0]]:
+            if len(r.report) < 2 or r.report[0] not in labels \
+                    or r.report[1] != f"{labels[r.report[0]].get('amount', float('nan')):,.2f}":
                 continue
             for later in s.rounds[k + 1:]:
                 rival = next((x for x in labels if x != r.report[0] and later.answer.startswith(x + " ")), None)
-                if rival and "amount" in labels[rival]:
+                if rival and isinstance(labels[rival].get("amount"), float):
                     return s, k, r.report, labels[rival]
     raise AssertionError("no nominal round's choice is replaced by a rival in a later round")
 
