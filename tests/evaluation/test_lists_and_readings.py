@@ -409,16 +409,19 @@ def test_a_reading_outside_the_tolerance_is_a_misreading_not_an_omission():
 
 
 def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # F7
-    """A chart value both reported and written, read once low in the written text and once high in
+    """A chart value both reported and written (and kept in the final world; nominal, else extended), read once low in the written text and once high in
     the reply (each within the tolerance): the answer commits to no single reading. The same reading
     everywhere passes."""
     cases = []
-    for s in filter(_value_written_as_is, NOMINAL.values()):
-        tolerances = s.metadata.get("value_tolerances") or {}
-        read = [(v, t) for v, t in tolerances.items()
-                if t >= 10 and v in s.metadata.get("image_values", ()) and any(v in r.report for r in s.rounds)]
-        if read:
-            cases.append((s, *read[0]))
+    for suite in (NOMINAL.values(), mmtsb_env.load_suite("extended")):
+        for s in filter(_value_written_as_is, suite):
+            tolerances = s.metadata.get("value_tolerances") or {}
+            read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())
+                    and any(v in r.report for r in s.rounds) and _kept(s, v)]
+            if read:
+                cases.append((s, *read[0]))
+        if len(cases) >= 2:
+            break
     assert len(cases) >= 2
     for s, true, tol in cases:
         low, high = _swap(true, _written(_number(true) - 0.4 * tol)), _swap(true, _written(_number(true) + 0.4 * tol))
