@@ -365,14 +365,15 @@ def test_a_rival_said_to_share_the_answer_hedges_it():
     """"X Laundromat closes earliest. Y Laundromat too." gives the rival the choice; "Y ... closes
     later" does not (the first nominal round whose answer names the one sign that closes earliest or latest)."""
     s, k, fact, which = next((s, k, r.report[0], m.group(1)) for s in NOMINAL.values() for k, r in enumerate(s.rounds)
-                             if len(r.report) == 1 for m in [re.match(r"(?:.*?\. )?(.+?) closes (earliest|latest) ", r.answer)]
+                             if r.report for m in [re.match(r"(?:.*?\. )?(.+?) closes (earliest|latest) ", r.answer)]
                              if m and m.group(1) == r.report[0])
     rival = next(im.facts["label"] for im in s.images if im.facts.get("label") not in (None, fact))
     answer = s.rounds[k].answer
-    answer = answer[:answer.index(").", answer.index(fact)) + 2]
-    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} too."}))
+    cut = answer.index(").", answer.index(fact)) + 2
+    answer, rest = answer[:cut], answer[cut:]  # the choice; the rest states the round's other facts (a web look-up)
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} too.{rest}"}))
     assert accuracy(rec, s).kind == "hedged", (s.id, answer, rival)
-    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} closes {'later' if which == 'earliest' else 'earlier'}."}))
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} closes {'later' if which == 'earliest' else 'earlier'}.{rest}"}))
     assert rec.passed, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
 
 
