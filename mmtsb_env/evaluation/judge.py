@@ -262,6 +262,9 @@ def task_items(ev: Evidence) -> str:
     return "\n".join(dict.fromkeys(lines))
 
 
+_QUANTITY = re.compile(r"[\d.,]+\s*[^\W\d_]{1,5}")  # a number with its unit: "1.23 kg", "350 ml"
+
+
 def _looked_up_numbers(ev: Evidence) -> list[str]:
     """The decimal numbers of the expected changes' values (amounts read or computed, never ids)."""
     found: list[str] = []
@@ -746,8 +749,11 @@ class RubricJudge:
 
     @staticmethod
     def _allowed_numbers(ev: Evidence) -> list[float]:
-        """Every number the episode asks for (a list of them is an answer, not a list of candidates)."""
+        """Every number the episode asks for (a list of them is an answer, not a list of candidates),
+        a quantity's too ("1.23 kg": a weight looked up on the web)."""
         out = [as_number(f) for f in [*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]]
+        out += [as_number(n) for f in [*ev.facts, *(x for r in ev.reports for x in r)]
+                if as_number(f) is None and _QUANTITY.fullmatch(str(f).strip()) for n in numbers_in(str(f))]
         return [x for x in out if x is not None]
 
     def fact_statuses(self, ev: Evidence) -> list[FactStatus]:

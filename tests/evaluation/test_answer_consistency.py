@@ -43,9 +43,24 @@ def test_a_later_round_giving_a_rival_as_the_answer_contradicts_it():  # F1
     assert failed(rec) == {"information_accuracy": "contradicted"}
 
 
+def _chosen_amount_then_more_rounds():
+    """The first nominal scenario with a round reporting a choice among its images (an image's label,
+    then its amount) followed by another round: the scenario, the last round and a rival's amount."""
+    for s in SCENARIOS:
+        amounts = {im.facts["label"]: im.facts["amount"] for im in s.images
+                   if im.facts and im.facts.get("label") and isinstance(im.facts.get("amount"), float)}
+        for k, r in enumerate(s.rounds[:-1]):
+            if len(r.report) >= 2 and r.report[0] in amounts and r.report[1] == f"{amounts[r.report[0]]:,.2f}":
+                rival = next((a for x, a in amounts.items() if x != r.report[0]), None)
+                if rival is not None:
+                    return s, len(s.rounds) - 1, rival
+    raise AssertionError("no nominal round reports a chosen image's amount before another round")
+
+
 def test_a_later_round_giving_another_amount_contradicts_it():  # F1, amounts
-    rec = play("nominal/0024", lambda i, b: b + " Recap of the amount you asked about: $17.26." if i == 3 else b)
-    assert failed(rec) == {"information_accuracy": "contradicted"}
+    s, last, rival = _chosen_amount_then_more_rounds()
+    rec = play(s.id, lambda i, b: b + f" Recap of the amount you asked about: ${rival:,.2f}." if i == last else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}, s.id
 
 
 def test_a_wrong_answer_switched_later_without_saying_so_fails():  # F2
@@ -96,11 +111,14 @@ def test_politeness_around_a_committed_answer_passes():
 
 # F4: the user's wrong claimed value (metadata.error_claims) is a rival candidate
 def test_offering_the_users_wrong_value_beside_the_right_one_fails():
-    right, wrong = "$1,436.57, not $1,436.75", ""
-    for offer in ("one of:\n- 1,436.57\n- 1,436.75\n", "1,436.57, though 1,436.75 is also plausible"):
-        rec = play("nominal/0073", lambda i, b: b.replace(right, offer) if i == 0 else b)
-        assert failed(rec) == {"information_accuracy": "hedged"}, offer
-    assert play("nominal/0073", lambda i, b: b).passed
+    """The first nominal scenario whose reply corrects an amount the user claimed ("$31.15, not $21.15")."""
+    s, k, said, right, wrong = next((s, c["round"], f"${c['right']}, not ${c['wrong']}", c["right"], c["wrong"])
+                                    for s in SCENARIOS for c in s.metadata.get("error_claims") or []
+                                    if f"${c.get('right')}, not ${c.get('wrong')}" in s.rounds[c["round"]].answer)
+    for offer in (f"one of:\n- {right}\n- {wrong}\n", f"{right}, though {wrong} is also plausible"):
+        rec = play(s.id, lambda i, b: b.replace(said, offer) if i == k else b)
+        assert failed(rec) == {"information_accuracy": "hedged"}, (s.id, offer)
+    assert play(s.id, lambda i, b: b).passed
 
 
 # F9: a date said without its year, in the year spoken of, is the date

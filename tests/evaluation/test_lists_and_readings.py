@@ -3,6 +3,7 @@ read off a chart's axis is right within the scenario's tolerance for it, and onl
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -133,15 +134,33 @@ def test_a_rival_joined_by_plus_or_ampersand_is_listed(venue_goal_change):
         assert accuracy(rec, s, reports=asked).kind == "hedged", joint
 
 
+def _later_choice():
+    """The first nominal round that reports a choice among the images (its first fact an image's
+    label, its second that image's amount) whose rival a later round chooses instead (a goal change
+    writes it into the artifact): the scenario, the round, its report and the rival's image."""
+    for s in NOMINAL.values():
+        labels = {im.facts.get("label"): im.facts for im in s.images if im.facts and im.facts.get("label")}
+        for k, r in enumerate(s.rounds):
+            if len(r.report) < 2 or r.report[0] not in labels \
+                    or r.report[1] != f"{labels[r.report[0]].get('amount', float('nan')):,.2f}":
+                continue
+            for later in s.rounds[k + 1:]:
+                rival = next((x for x in labels if x != r.report[0] and later.answer.startswith(x + " ")), None)
+                if rival and isinstance(labels[rival].get("amount"), float):
+                    return s, k, r.report, labels[rival]
+    raise AssertionError("no nominal round's choice is replaced by a rival in a later round")
+
+
 def test_rival_candidates_for_one_asked_value_still_fail():
-    """nominal/0022 round 1 asks which event is first; another event the task writes into a later
-    artifact is still a rival there ("one of these"), not part of a list."""
-    s = NOMINAL["nominal/0022"]
-    (first, day), rival = s.rounds[0].report, "Open-Air Poetry Slam"
-    ok = run_episode(s, Replacing(s, {0: f"{first} on {day} is the first event. I set the reminder."}))
-    assert ok.passed
-    both = run_episode(s, Replacing(s, {0: f"{first} is on {day}. {rival} is on 2026-05-15. I set the reminder."}))
-    assert accuracy(both, s).kind == "hedged"
+    """A round asks for one choice among the images; another candidate the task writes into a later
+    artifact (the user changes the goal) is still a rival there ("one of these"), not part of a list."""
+    s, k, report, rival = _later_choice()
+    first, amount, rest = report[0], report[1], report[2:]
+    tail = "".join(f" Also: {x}." for x in rest) + " Done."
+    ok = run_episode(s, Replacing(s, {k: f"{first} at ${amount} is the one.{tail}"}))
+    assert ok.passed, (s.id, [c for c in ok.verdict["criteria"] if not c["pass"]])
+    both = run_episode(s, Replacing(s, {k: f"{first} is at ${amount}. {rival['label']} is at ${rival['amount']:.2f}.{tail}"}))
+    assert accuracy(both, s).kind == "hedged", s.id
 
 
 # -- read tolerances --------------------------------------------------------------------------
@@ -170,18 +189,25 @@ def _value_written_as_is(s):
     return all(c.table != "splitwise.expense_shares" for c in s.expected_changes)
 
 
+def _kept(s, value):
+    """Whether ``value`` is written into the final world (a later change of goal may overwrite it)."""
+    return any(re.search(r"(?<![\d.,])" + re.escape(value) + r"(?![\d]|\.\d)", json.dumps([c.row, c.fields], default=str))
+               for c in s.expected_changes)
+
+
 def _reported_reading(kind):
-    """The first nominal scenario with a round that reports a value of ``kind`` ("image_values": a bar
+    """The first nominal (else extended) scenario with a round that reports a value of ``kind`` ("image_values": a bar
     read off its axis; "derived_values": a sum of values read off their axes) that has a read
-    tolerance of at least 10 (so readings inside and outside it are whole numbers) and is written
-    as is: the scenario, the round, the round's report, the value and its tolerance."""
-    for s in filter(_value_written_as_is, NOMINAL.values()):
-        tolerances = s.metadata.get("value_tolerances") or {}
-        for k, r in enumerate(s.rounds):
-            for value in r.report:
-                if value in s.metadata.get(kind, ()) and tolerances.get(value, 0) >= 10:
-                    return s, k, r.report, value, tolerances[value]
-    raise AssertionError(f"no nominal round reports a {kind} value with a read tolerance")
+    tolerance of at least 10 (so readings inside and outside it are whole numbers), is written
+    as is and stays written in the final world: the scenario, the round, the round's report, the value and its tolerance."""
+    for suite in (NOMINAL.values(), mmtsb_env.load_suite("extended")):
+        for s in filter(_value_written_as_is, suite):
+            tolerances = s.metadata.get("value_tolerances") or {}
+            for k, r in enumerate(s.rounds):
+                for value in r.report:
+                    if value in s.metadata.get(kind, ()) and tolerances.get(value, 0) >= 10 and _kept(s, value):
+                        return s, k, r.report, value, tolerances[value]
+    raise AssertionError(f"no nominal or extended round reports a {kind} value with a read tolerance")
 
 
 @pytest.mark.parametrize("kind", ["image_values", "derived_values"])  # a bar read off its axis; a sum of readings
@@ -297,14 +323,22 @@ def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
 def test_another_asked_value_within_the_tolerance_is_no_reading_of_the_fact():
     """A value misread outside its tolerance (e.g. 1,267 ± 25 as 1,304) while another asked value lies
     within that tolerance (Rent's 1,277, 10 away): the other value is its own, no reading of the fact."""
+    def inside_of(s, a, b):  # a reading of ``a`` within its tolerance, away from ``b``
+        t = s.metadata["value_tolerances"][a]
+        return _written(_number(a) - (1 if _number(b) > _number(a) else -1) * 0.4 * t)
+
+    def alone(s, a, b):  # that reading lies within the tolerance of no other value the images show
+        shown = {*(s.metadata.get("value_tolerances") or {}), *s.metadata.get("image_values", ())} - {a}
+        return all(abs(_number(inside_of(s, a, b)) - _number(x)) > s.metadata["value_tolerances"][a] for x in shown)
+
     s, true, other = next((s, a, b) for s in filter(_value_written_as_is, NOMINAL.values()) for tolerances in [s.metadata.get("value_tolerances") or {}]
                           for a in tolerances for b in tolerances
-                          if a != b and abs(_number(a) - _number(b)) <= tolerances[a] and tolerances[a] >= 10)
+                          if a != b and abs(_number(a) - _number(b)) <= tolerances[a] and tolerances[a] >= 10 and alone(s, a, b))
     t = s.metadata["value_tolerances"][true]
     toward = 1 if _number(other) > _number(true) else -1
     reading = _written(_number(true) + toward * 1.5 * t)
     assert abs(_number(reading) - _number(true)) > t
-    inside = _written(_number(true) - toward * 0.4 * t)  # away from the other value, within the tolerance
+    inside = inside_of(s, true, other)  # away from the other value, within the tolerance
     assert run_episode(s, Replacing(s, swap=_swap(true, inside))).passed, (s.id, true, inside)
     rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
     assert not rec.passed, (s.id, true, other, reading)
@@ -331,14 +365,15 @@ def test_a_rival_said_to_share_the_answer_hedges_it():
     """"X Laundromat closes earliest. Y Laundromat too." gives the rival the choice; "Y ... closes
     later" does not (the first nominal round whose answer names the one sign that closes earliest or latest)."""
     s, k, fact, which = next((s, k, r.report[0], m.group(1)) for s in NOMINAL.values() for k, r in enumerate(s.rounds)
-                             if len(r.report) == 1 for m in [re.match(r"(?:.*?\. )?(.+?) closes (earliest|latest) ", r.answer)]
+                             if r.report for m in [re.match(r"(?:.*?\. )?(.+?) closes (earliest|latest) ", r.answer)]
                              if m and m.group(1) == r.report[0])
     rival = next(im.facts["label"] for im in s.images if im.facts.get("label") not in (None, fact))
     answer = s.rounds[k].answer
-    answer = answer[:answer.index(").", answer.index(fact)) + 2]
-    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} too."}))
+    cut = answer.index(").", answer.index(fact)) + 2
+    answer, rest = answer[:cut], answer[cut:]  # the choice; the rest states the round's other facts (a web look-up)
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} too.{rest}"}))
     assert accuracy(rec, s).kind == "hedged", (s.id, answer, rival)
-    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} closes {'later' if which == 'earliest' else 'earlier'}."}))
+    rec = run_episode(s, Replacing(s, {k: f"{answer} {rival} closes {'later' if which == 'earliest' else 'earlier'}.{rest}"}))
     assert rec.passed, (s.id, [c for c in rec.verdict["criteria"] if not c["pass"]])
 
 
@@ -362,7 +397,10 @@ def test_a_reading_outside_the_tolerance_is_a_misreading_not_an_omission():
     classes = {}
     for s in filter(_value_written_as_is, NOMINAL.values()):
         tolerances = s.metadata.get("value_tolerances") or {}
-        read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())]
+        shown = {*tolerances, *s.metadata.get("image_values", ())}
+        # (a misreading that lands on another value the images show states that value, not a wrong one)
+        read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())
+                and _written(_number(v) + 3 * t) not in shown]
         if read:
             true, tol = read[0]
             rec = run_episode(s, Replacing(s, swap=_swap(true, _written(_number(true) + 3 * tol))))
@@ -372,16 +410,19 @@ def test_a_reading_outside_the_tolerance_is_a_misreading_not_an_omission():
 
 
 def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # F7
-    """A chart value both reported and written, read once low in the written text and once high in
+    """A chart value both reported and written (and kept in the final world; nominal, else extended), read once low in the written text and once high in
     the reply (each within the tolerance): the answer commits to no single reading. The same reading
     everywhere passes."""
     cases = []
-    for s in filter(_value_written_as_is, NOMINAL.values()):
-        tolerances = s.metadata.get("value_tolerances") or {}
-        read = [(v, t) for v, t in tolerances.items()
-                if t >= 10 and v in s.metadata.get("image_values", ()) and any(v in r.report for r in s.rounds)]
-        if read:
-            cases.append((s, *read[0]))
+    for suite in (NOMINAL.values(), mmtsb_env.load_suite("extended")):
+        for s in filter(_value_written_as_is, suite):
+            tolerances = s.metadata.get("value_tolerances") or {}
+            read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())
+                    and any(v in r.report for r in s.rounds) and _kept(s, v)]
+            if read:
+                cases.append((s, *read[0]))
+        if len(cases) >= 2:
+            break
     assert len(cases) >= 2
     for s, true, tol in cases:
         low, high = _swap(true, _written(_number(true) - 0.4 * tol)), _swap(true, _written(_number(true) + 0.4 * tol))
