@@ -49,7 +49,7 @@ def test_images_are_always_attached_to_their_round(reply):
 
 
 @pytest.mark.parametrize("reply, reason", [
-    ("The receipt total is 13.48, save it.", "scenario fact"),
+    ("The receipt total is 13.48, save it.", "a value in a form nobody said"),  # swapped right or wrong alike
     ("Blue Door Cafe receipt, note it.", "scenario fact"),
     (Completion(tool_calls=[{"id": "", "name": "end_conversation", "arguments": {}}]), "end the conversation itself"),
     ("", "empty reply"),
