@@ -427,6 +427,7 @@ def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # 
     for s, true, tol in cases:
         low, high = _swap(true, _written(_number(true) - 0.4 * tol)), _swap(true, _written(_number(true) + 0.4 * tol))
         split = run_episode(s, Replacing(s, swap=lambda a: low(a) if a.lstrip().startswith("{") else high(a)))
-        assert {c["criterion"]: c.get("kind") for c in split.verdict["criteria"] if not c["pass"]} == \
-            {"information_accuracy": "hedged"}, (s.id, true)
+        failed = {c["criterion"]: c.get("kind") for c in split.verdict["criteria"] if not c["pass"]}
+        # (where the value is part of a row's identity, the low reading also makes a row of its own)
+        assert failed.get("information_accuracy") == "hedged" and set(failed) <= {"information_accuracy", "no_side_effects"}, (s.id, true)
         assert run_episode(s, Replacing(s, swap=low)).passed, s.id
