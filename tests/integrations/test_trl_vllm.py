@@ -57,7 +57,10 @@ def test_a_round_of_turns_of_every_episode_is_one_batch(vllm_server, tiny_vlm, t
     out = rollout([prompts[0]["prompt"], prompts[1]["prompt"]] * 2, None)
     assert generation.sizes[0] == 4 and generation.batches == len(generation.sizes) <= 3  # rounds, not episodes x turns
     assert sorted(generation.sizes, reverse=True) == generation.sizes  # finished episodes leave the batch
-    assert generation.requests == sum(generation.sizes) == sum(len(t.rewards) for t in rollout.traces)
+    # a reward per played turn, plus the verdict's own entry on an episode the turn cap ended (grpo.py _step)
+    turns = [min(len(t.rewards), 3) for t in rollout.traces]
+    assert generation.requests == sum(generation.sizes) == sum(turns)
+    assert sorted(turns, reverse=True) == [sum(s > i for s in generation.sizes) for i in range(4)]
     if token_in:  # every turn: the server's prompt (its own image expansion included) was the trace, id for id
         assert generation.exact_prompts == generation.requests > 4
     else:  # every first turn: the server's rendering of the messages gave the trace's ids, images included
