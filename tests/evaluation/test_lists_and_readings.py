@@ -419,7 +419,9 @@ def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # 
             tolerances = s.metadata.get("value_tolerances") or {}
             read = [(v, t) for v, t in tolerances.items() if t >= 10 and v in s.metadata.get("image_values", ())
                     and any(v in r.report for r in s.rounds) and _kept(s, v)]
-            if read:
+            # a value only stated and written (not one that sets an amount of money moved, whose
+            # exact sum the world checks): one reading within the tolerance everywhere passes
+            if read and run_episode(s, Replacing(s, swap=_swap(read[0][0], _written(_number(read[0][0]) - 0.4 * read[0][1])))).passed:
                 cases.append((s, *read[0]))
         if len(cases) >= 2:
             break
@@ -428,6 +430,4 @@ def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # 
         low, high = _swap(true, _written(_number(true) - 0.4 * tol)), _swap(true, _written(_number(true) + 0.4 * tol))
         split = run_episode(s, Replacing(s, swap=lambda a: low(a) if a.lstrip().startswith("{") else high(a)))
         failed = {c["criterion"]: c.get("kind") for c in split.verdict["criteria"] if not c["pass"]}
-        # (where the value is part of a row's identity, the low reading also makes a row of its own)
-        assert failed.get("information_accuracy") == "hedged" and set(failed) <= {"information_accuracy", "no_side_effects"}, (s.id, true)
-        assert run_episode(s, Replacing(s, swap=low)).passed, s.id
+        assert failed == {"information_accuracy": "hedged"}, (s.id, true)
