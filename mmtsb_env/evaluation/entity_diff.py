@@ -275,6 +275,7 @@ def _as_table_diff(d: Any) -> TableDiff:
         created=list(d.get("created", [])),
         updated=[(u["before"], u["after"]) if isinstance(u, Mapping) else tuple(u) for u in d.get("updated", [])],
         deleted=list(d.get("deleted", [])),
+        carried_off=list(d.get("carried_off", [])),
     )
 
 
@@ -736,6 +737,11 @@ def _actual_changes(diff: Mapping[str, Any], cfg: ScoringConfig, ignored: set[st
         key_col = _key_column(table)
         for op, attr in OP_KEYS.items():
             items = getattr(d, attr)
+            if op == "create" and cfg.scope == "reference" and d.carried_off:
+                # The reference's expected worlds keep rows our cascades remove (comments on the
+                # tasks of a project the same file deletes): a row the episode made that went
+                # with its parent counts as made, as it would in the world the file describes.
+                items = [*items, *d.carried_off]
             if not items:
                 continue
             kept = []

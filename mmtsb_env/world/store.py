@@ -38,6 +38,9 @@ Row = dict[str, Any]
 class _Deleted:
     __slots__ = ()
 
+    def __reduce__(self) -> str:  # copies and pickles stay the one marker (``is DELETED`` holds)
+        return "DELETED"
+
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return "<deleted>"
 
@@ -75,16 +78,23 @@ class TableDiff:
     created: list[Row] = field(default_factory=list)
     updated: list[tuple[Row, Row]] = field(default_factory=list)  # (before, after)
     deleted: list[Row] = field(default_factory=list)
+    # Rows the episode created that a cascade then removed with their parent (a comment posted on
+    # a task whose project was deleted afterwards). Not part of the final world, so not a change
+    # (``bool`` ignores them); the reference's scope counts them as created (docs/scenario_format.md).
+    carried_off: list[Row] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.created or self.updated or self.deleted)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "created": self.created,
             "updated": [{"before": b, "after": a} for b, a in self.updated],
             "deleted": self.deleted,
         }
+        if self.carried_off:
+            out["carried_off"] = self.carried_off
+        return out
 
 
 class World:
@@ -113,6 +123,8 @@ class World:
         self._external: dict[str, dict[Any, Any]] = {}
         self._journal: list[tuple[str, Any, bool, Any]] | None = None
         self._counters: dict[str, int] = {}
+        # Rows created in the episode that a cascade deleted with their parent: table -> {key: row}.
+        self._carried_off: dict[str, dict[Any, Row]] = {}
         self.now: datetime = now or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
         self.user_id = user_id
         self.version = 0  # bumped on every write; lets the evaluator skip unchanged steps
@@ -132,7 +144,7 @@ class World:
         memo[id(self)] = new
         new._base, new._initial = self._base, self._initial
         with self._lock:
-            for name in ("_live", "_external", "_counters", "now", "user_id", "version", "services"):
+            for name in ("_live", "_external", "_counters", "_carried_off", "now", "user_id", "version", "services"):
                 setattr(new, name, copy.deepcopy(getattr(self, name), memo))
         new._journal = None
         new.indexes = {}
@@ -267,11 +279,17 @@ class World:
         self._write(table, key, new)
         return _copy_row(new)
 
-    def delete(self, table: str, key: Any) -> Row:
-        """Delete a row; return a copy of what it was."""
+    def delete(self, table: str, key: Any, *, cascade: bool = False) -> Row:
+        """Delete a row; return a copy of what it was.
+
+        ``cascade=True`` marks a row deleted because its parent is (a task's comments when the task
+        goes): if the episode created that row, :meth:`diff` lists it as ``carried_off``.
+        """
         current = self._lookup(table, key)
         if current is DELETED:
             raise RowNotFound(f"{table}: no row with key {key!r}")
+        if cascade and self._initial_lookup(table, key) is DELETED:
+            self._carried_off.setdefault(table, {})[key] = current
         self._write(table, key, DELETED)
         return _copy_row(current)
 
@@ -326,6 +344,7 @@ class World:
             outer = self._journal
             self._journal = []
             counters = dict(self._counters)
+            carried_off = {t: dict(rows) for t, rows in self._carried_off.items()}
             version = self.version
             try:
                 yield
@@ -336,6 +355,7 @@ class World:
                     else:
                         self._live[table].pop(key, None)
                 self._counters = counters
+                self._carried_off = carried_off
                 self.version = version
                 self._journal = outer
                 raise
@@ -355,6 +375,8 @@ class World:
             for key, after in rows.items():
                 before = self._initial_lookup(table, key)
                 if before is DELETED and after is DELETED:
+                    if key in self._carried_off.get(table, {}):
+                        d.carried_off.append(self._carried_off[table][key])
                     continue
                 if before is DELETED:
                     d.created.append(after)
@@ -362,7 +384,7 @@ class World:
                     d.deleted.append(before)
                 elif before != after:
                     d.updated.append((before, after))
-            if d:
+            if d or d.carried_off:
                 out[table] = d
         return out
 

@@ -29,10 +29,7 @@ for _candidate in (Path(__file__).resolve().parents[2].parent / "shared" / "refe
 pytestmark = pytest.mark.skipif(not OFFICIAL.exists(), reason="the reference's official scenarios are not available here")
 
 # Files the tools cannot bring to F1 1.0, with the reason the plan reports (all outside the planner).
-KNOWN_SHORT = {
-    "reference/nominal/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
-    "reference/ui/scenario_0006": "our todoist_delete_project deletes a project's tasks with their comments",
-}
+KNOWN_SHORT: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +45,7 @@ def test_the_reference_oracle_reaches_f1_1_through_the_tools_on_all_but_the_list
     assert all(r.error is None for r in records)
     short = {r.scenario_id: r.entity_f1 for r in records if r.entity_f1 < 1.0}
     assert set(short) == set(KNOWN_SHORT), short
-    assert len(records) - len(short) == 51  # of 53
+    assert len(records) - len(short) == 53  # of 53
     agent = ReferenceOracleAgent(suite)
     for sid, reason in KNOWN_SHORT.items():
         assert any(reason in line for line in agent.unmapped[sid]), agent.unmapped[sid]

@@ -73,6 +73,41 @@ def test_reference_scope_scores_only_the_tables_the_expectations_name():
         ScoringConfig(scope="everything")
 
 
+def test_comments_on_the_tasks_of_a_project_the_file_deletes_count_as_made_under_reference_scope():
+    """0006 expects comments on two tasks of project 400 and the project deleted; our delete takes
+    the tasks' comments along (a consistent world). Under the reference's scope a comment the
+    episode posted and the cascade carried off counts as made; a comment never posted, or deleted
+    by the agent itself, does not; our own scope scores the final world only."""
+    from mmtsb_env.tools.calling import invoke
+
+    s, _ = import_reference(OFFICIAL / "nominal" / "scenario_0006.json")
+    wanted = [c.row for c in s.expected_changes if (c.table, c.operation) == ("todoist.task_comments", "create")]
+    assert len(wanted) == 2
+
+    def play(comments, undo_one=False):
+        ep = Episode(s, EpisodeConfig(entity_scope="reference", stand_in_images=True))
+        for row in comments:
+            out = invoke(ep.world, "todoist_post_task_comment", {"task_id": row["task_id"], "content": row["content"]})
+            assert out.ok, out.text
+        if undo_one:
+            assert invoke(ep.world, "todoist_delete_task_comment", {"task_comment_id": out.result["task_comment_id"]}).ok
+        assert invoke(ep.world, "todoist_delete_project", {"project_id": 400}).ok
+        return ep
+
+    def group(score):
+        return next(g for g in score.groups if (g.table, g.operation) == ("todoist.task_comments", "create"))
+
+    ep = play(wanted)
+    assert (group(ep.entity_score()).precision, group(ep.entity_score()).recall) == (1.0, 1.0)
+    diff_json = {t: d.to_json() for t, d in ep.world.diff().items()}  # what a run record keeps
+    reference = ScoringConfig(scope="reference")
+    assert group(score_changes(s.expected_changes, diff_json, config=reference)).recall == 1.0
+    assert "todoist.task_comments" not in {g.table for g in score_changes(s.expected_changes, diff_json).groups
+                                           if g.n_actual}  # our scope: the final world holds no new comment
+    assert group(play([]).entity_score()).recall == 0.0
+    assert group(play(wanted, undo_one=True).entity_score()).recall == 0.5
+
+
 def test_auto_scope_is_the_reference_for_imported_scenarios_only():
     ours = load_suite("demo")[0]
     theirs, _ = import_reference(OFFICIAL / "nominal" / "scenario_0017.json")

@@ -49,6 +49,34 @@ def test_insert_then_delete_is_no_change():
     assert w.diff() == {}
 
 
+def test_a_created_row_a_cascade_removes_is_carried_off_not_a_change():
+    import copy
+    import pickle
+
+    _, w = make()
+    w.insert("test.items", {"id": 98, "name": "mine"})
+    w.insert("test.items", {"id": 99, "name": "also mine"})
+    w.delete("test.items", 98, cascade=True)  # went with its parent
+    w.delete("test.items", 99)  # deleted on its own
+    w.delete("test.items", 3, cascade=True)  # a staged row: a deletion, as always
+    d = w.diff()["test.items"]
+    assert [r["id"] for r in d.carried_off] == [98] and [r["id"] for r in d.deleted] == [3] and not d.created
+    assert d.to_json()["carried_off"] == [{"id": 98, "name": "mine", "tags": []}]
+    twin = copy.deepcopy(w)  # a copied world keeps its deletions (the marker survives copying) and carried-off rows
+    assert twin.diff() == w.diff() and twin.get("test.items", 3) is None
+    assert pickle.loads(pickle.dumps(w.diff())) == w.diff()  # a pickled diff (a worker's record) too
+    with pytest.raises(RuntimeError):
+        with w.transaction():
+            w.insert("test.items", {"id": 97, "name": "x"})
+            w.delete("test.items", 97, cascade=True)
+            raise RuntimeError("the tool failed")
+    assert [r["id"] for r in w.diff()["test.items"].carried_off] == [98]  # the failed call left nothing behind
+    _, fresh = make()
+    fresh.insert("test.items", {"id": 98, "name": "mine"})
+    fresh.delete("test.items", 98, cascade=True)
+    assert not fresh.diff()["test.items"] and fresh.changed_tables() == set()  # nothing changed in the final world
+
+
 def test_transaction_rolls_back_every_write():
     _, w = make()
     version = w.version

@@ -249,16 +249,20 @@ def notify(world: Any, user_id: int, kind: str, title: str, message: str, data: 
     })
 
 
-def delete_task_tree(world: Any, task_id: int) -> None:
-    """Delete a task with its sub-tasks, label links, comments and their attachments."""
+def delete_task_tree(world: Any, task_id: int, *, cascade: bool = False) -> None:
+    """Delete a task with its sub-tasks, label links, comments and their attachments.
+
+    The task's dependants go with it as a cascade (``World.delete(cascade=True)``); so does the
+    task itself when ``cascade`` is true (its section or project is being deleted).
+    """
     for sub in world.select(SUB_TASKS, task_id=task_id):
-        world.delete(SUB_TASKS, sub["id"])
+        world.delete(SUB_TASKS, sub["id"], cascade=True)
     for link in world.select(TASK_LABELS, task_id=task_id):
-        world.delete(TASK_LABELS, link["id"])
+        world.delete(TASK_LABELS, link["id"], cascade=True)
     for comment in world.select(COMMENTS, task_id=task_id):
         for att in world.select(ATTACHMENTS, task_comment_id=comment["id"]):
-            world.delete(ATTACHMENTS, att["id"])
-        world.delete(COMMENTS, comment["id"])
-    world.delete(TASKS, task_id)
+            world.delete(ATTACHMENTS, att["id"], cascade=True)
+        world.delete(COMMENTS, comment["id"], cascade=True)
+    world.delete(TASKS, task_id, cascade=cascade)
 
 

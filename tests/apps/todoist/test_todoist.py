@@ -105,8 +105,24 @@ def test_scenario_0006_rows_fit_and_flow(call, reference):
     diff = world.diff()
     assert [r["id"] for r in diff[PROJECTS].deleted] == [400]
     assert world.count(TASKS, project_id=400) == 0 and world.count(LINKS, project_id=400) == 0
-    assert COMMENTS not in diff  # the comment went away with its task (cascade)
+    assert world.count(COMMENTS, task_id=6500) == 0  # the comment went away with its task (cascade) ...
+    assert not diff[COMMENTS]  # ... so the final world has no new comment,
+    # but the diff remembers the comment the episode posted and the cascade removed
+    assert [r["content"] for r in diff[COMMENTS].carried_off] == ["5/20/98, HEATHMAN LODGE"]
     assert {r["id"] for r in diff[TASKS].deleted} == set(range(6500, 6506))
+    assert not diff[TASKS].carried_off  # staged tasks are deletions, never carried off
+
+
+def test_only_rows_removed_with_their_parent_are_carried_off(call, world):
+    """A comment the agent deletes itself is gone; one its task's deletion takes along is carried off."""
+    tid = call("todoist_create_task", project_id=0, title="Pack")["task_id"]
+    kept = call("todoist_post_task_comment", task_id=tid, content="tent")["task_comment_id"]
+    dropped = call("todoist_post_task_comment", task_id=tid, content="stove")["task_comment_id"]
+    call("todoist_delete_task_comment", task_comment_id=dropped)
+    call("todoist_delete_task", task_id=tid)
+    diff = world.diff()
+    assert [r["id"] for r in diff[COMMENTS].carried_off] == [kept]
+    assert TASKS not in diff  # the task was deleted by its own call, not along with a parent: nothing to remember
 
 
 # ====================================================================== users and projects

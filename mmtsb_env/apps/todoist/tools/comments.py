@@ -138,7 +138,7 @@ def todoist_delete_task_comment(world, task_comment_id: int) -> dict:
     """
     _own_comment(world, task_comment_id, "delete")
     for att in world.select(ATTACHMENTS, task_comment_id=task_comment_id):
-        world.delete(ATTACHMENTS, att["id"])
+        world.delete(ATTACHMENTS, att["id"], cascade=True)
     world.delete(COMMENTS, task_comment_id)
     return {"message": "Comment deleted."}
 

@@ -217,10 +217,10 @@ def todoist_delete_project(world, project_id: int) -> dict:
     require_owner(world, project, "delete this project; use todoist_remove_collaborator_from_project to leave it")
     pid = project["id"]
     for task in world.select(TASKS, project_id=pid):
-        delete_task_tree(world, task["id"])
+        delete_task_tree(world, task["id"], cascade=True)
     for table in (SECTIONS, LINKS, INVITES):
         for row in world.select(table, project_id=pid):
-            world.delete(table, row["id"])
+            world.delete(table, row["id"], cascade=True)
     world.delete(PROJECTS, pid)
     return {"message": "Project deleted."}
 
@@ -288,7 +288,7 @@ def todoist_delete_section(world, section_id: int) -> dict:
     """
     get_section(world, section_id)
     for task in world.select(TASKS, section_id=section_id):
-        delete_task_tree(world, task["id"])
+        delete_task_tree(world, task["id"], cascade=True)
     world.delete(SECTIONS, section_id)
     return {"message": "Section deleted."}
 
