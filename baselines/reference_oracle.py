@@ -23,6 +23,7 @@ import re
 from typing import Any, Callable, Iterable
 
 from ..scenario.model import ExpectedChange, Scenario
+from ..world.schema import TABLES
 from .oracle import OracleAgent
 
 # (table, operation) -> the create/update/delete call that produces it elsewhere, for rows our
@@ -678,55 +679,123 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterabl
             {"say": "I put the options on your screen; please make your choice there."}]
 
 
-def _cart_adds_by_price_round(scenario: Scenario, steps: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Round index -> the cart add that round's price choice makes, when a scenario has two or more
-    price-choice UI rounds and exactly as many cart adds (and places no order): the k-th choice adds
-    the k-th item. Otherwise nothing (every change stays in one round)."""
-    priced = [k for k, r in enumerate(scenario.rounds)
-              if scenario.ui and r.ui and r.ui.pick and {"cheapest", "most_expensive"} & set(r.ui.pick)]
-    adds = [st for st in steps if st.get("name") == "amazon_add_product_to_cart"]
-    if len(priced) < 2 or len(adds) != len(priced) or any(st.get("name") == "amazon_place_order" for st in steps):
-        return {}
-    return dict(zip(priced, adds))
+PRICE_PICKS = ("cheapest", "most_expensive")
 
 
-# Words a round's text uses for a change of a table (by table, else by app): a change goes to the UI
-# round whose query or instructions name it.
-CHANGE_WORDS = {
-    "amazon.cart_entries": ("cart",), "amazon.orders": ("order", "buy", "purchase"), "amazon.order_items": ("order", "buy", "purchase"),
-    "amazon.wish_list_entries": ("wish list", "wishlist"), "phone.global_text_messages": ("text",),
-    "phone.user_text_messages": ("text",), "phone.contacts": ("contact",), "gmail.emails": ("email", "reply"),
-    "gmail.drafts": ("draft",), "gmail.attachments": ("attach",), "calendar.events": ("event", "calendar", "meeting"),
-    "todoist": ("task", "todoist"), "simple_note": ("note",), "spotify": ("playlist", "track", "song", "album"),
-    "reminder": ("remind",), "splitwise": ("splitwise", "expense", "split"), "venmo": ("venmo",), "file_system": ("file", "folder"),
-}
+def _holds(text: str, name: str) -> bool:
+    """Whether ``text`` holds ``name`` as a whole (not inside a longer word), any case."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I) is not None
 
 
-def _names_change(text: str, table: str) -> bool:
-    words = CHANGE_WORDS.get(table) or CHANGE_WORDS.get(table.split(".")[0], ())
-    return any(re.search(rf"\b{re.escape(w)}(s|es|ed|ing)?\b", text, re.I) for w in words)
+def _written(change: ExpectedChange) -> list[Any]:
+    """The values an expected change writes (list values flattened)."""
+    out: list[Any] = []
+    for v in (*(change.row or {}).values(), *(change.fields or {}).values()):
+        out.extend(v if isinstance(v, list) else [v])
+    return out
 
 
-def _route_to_ui_rounds(scenario: Scenario, plan: Plan, skip: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
-    """Round index -> the plan's steps made in that round, for a scenario with two or more UI rounds:
-    each change goes to the last UI round whose query or instructions name it ("add the cheaper one
-    to your cart", "once the text message is sent"), else to the first UI round, and never before a
-    change whose result it uses. ``skip``: steps placed elsewhere (the price choices' cart adds)."""
+def _staged_key(table: str, row: dict[str, Any]) -> Any:
+    spec = TABLES.get(table)
+    return row.get(spec.key if spec is not None else "id")
+
+
+def _writes_picked_row(scenario: Scenario, name: str, change: ExpectedChange) -> bool:
+    """Whether ``change`` writes a staged row named ``name`` or a reference to one (an email to the
+    Alex the user picked: its ``recipient_ids`` hold that person's id in the same app)."""
+    for table, rows in scenario.initial_entities.items():
+        for row in rows:
+            if not _holds(_row_label(row), name):
+                continue
+            key = _staged_key(table, row)
+            if change.table == table and change.key == key:
+                return True
+            if change.table.split(".")[0] != table.split(".")[0]:
+                continue
+            for col, value in (*(change.row or {}).items(), *(change.fields or {}).items()):
+                if (col == "id" or col.endswith(("_id", "_ids"))) and (value == key or (isinstance(value, list) and key in value)):
+                    return True
+    return False
+
+
+def _follows_choice(scenario: Scenario, k: int, change: ExpectedChange) -> bool:
+    """Whether ``change`` carries what round ``k``'s user picks by name: the named row (or a
+    reference to it), or one of the several named options in its text."""
+    pick = scenario.rounds[k].ui.pick or {}
+    if "label_contains" in pick:
+        return _writes_picked_row(scenario, str(pick["label_contains"]), change)
+    if "labels_contain" in pick:
+        texts = [v for v in _written(change) if isinstance(v, str)]
+        return any(_holds(t, str(n)) for t in texts for n in pick["labels_contain"])
+    return False
+
+
+def _product_of(scenario: Scenario, change: ExpectedChange) -> Any:
+    """The staged product a change writes: its ``product_id`` (a cart, wish-list or order row), or
+    the product whose full name its text holds (a text recommending "the Yard-O-Led silver pencil")."""
+    if change.table.startswith("amazon.") and (change.row or {}).get("product_id") is not None:
+        return change.row["product_id"]
+    texts = [v for v in _written(change) if isinstance(v, str)]
+    return next((p["id"] for p in scenario.initial_entities.get("amazon.products", [])
+                 if any(_holds(t, str(p.get("name") or "")) for t in texts)), None)
+
+
+def _route_to_ui_rounds(scenario: Scenario, plan: Plan, world: Any) -> tuple[dict[int, list[dict[str, Any]]], dict[int, list[Any]]]:
+    """For a scenario with two or more UI rounds: round index -> the plan's steps made in it, and
+    price-choice round -> the products its screen offers. Each change follows the UI round whose
+    choice it carries, by what the change writes, never by what the round's words call it:
+
+    1. the row the user picked by name, or a reference to it (round 4's "Alexander Riddle" -> the
+       email whose recipient is that person), or one of the several options picked in its text;
+    2. a product (its ``product_id``, or its full name in a text) -> a price-choice round: the last
+       one whose text names that product; the others go to the price rounds no product went to,
+       one each when they are as many (the pricier product to the "most expensive" choice when the
+       choices differ, else in plan order), else all to the last such round (a later comparison
+       replaces an earlier one);
+    3. a change no choice decides goes to the first UI round, as in a file with one UI round;
+
+    and never before a change whose result it uses."""
     ui_rounds = [k for k, r in enumerate(scenario.rounds) if r.ui]
-    texts = {k: f"{scenario.rounds[k].query} {scenario.rounds[k].instructions}" for k in ui_rounds}
-    out: dict[int, list[dict[str, Any]]] = {}
+    price = [k for k in ui_rounds if set(PRICE_PICKS) & set(scenario.rounds[k].ui.pick or {})]
+    round_of: dict[int, int] = {}
+    for i, (change, _) in enumerate(plan.chunks):
+        hits = [k for k in ui_rounds if _follows_choice(scenario, k, change)]
+        if hits:
+            round_of[i] = hits[-1]
+    products = {i: p for i, (c, _) in enumerate(plan.chunks) if price and i not in round_of
+                and (p := _product_of(scenario, c)) is not None}
+    texts = {k: f"{scenario.rounds[k].query} {scenario.rounds[k].instructions}" for k in price}
+    staged = {p["id"]: p for p in scenario.initial_entities.get("amazon.products", [])}
+    rest = []
+    for i, pid in products.items():
+        hits = [k for k in price if pid in staged and _holds(texts[k], str(staged[pid].get("name") or ""))]
+        if hits:
+            round_of[i] = hits[-1]
+        else:
+            rest.append(i)
+    free = [k for k in price if k not in round_of.values()] or price[-1:]
+    if rest and len(rest) == len(free):
+        if len({next(x for x in PRICE_PICKS if x in scenario.rounds[k].ui.pick) for k in free}) > 1:
+            cost = {i: float((world.get("amazon.products", products[i]) or {}).get("price") or 0) for i in rest}
+            rest = sorted(rest, key=lambda i: cost[i])
+            free = sorted(free, key=lambda k: ("most_expensive" in scenario.rounds[k].ui.pick, k))
+        round_of.update(zip(rest, free))
+    else:
+        round_of.update((i, free[-1]) for i in rest)
+    made: dict[int, list[dict[str, Any]]] = {}
+    shown: dict[int, list[Any]] = {}
     round_of_label: dict[str, int] = {}
-    for change, steps in plan.chunks:
-        steps = [st for st in steps if not any(st is x for x in skip)]
-        named = [k for k in ui_rounds if _names_change(texts[k], change.table)]
-        k = named[-1] if named else ui_rounds[0]
+    for i, (change, steps) in enumerate(plan.chunks):
+        k = round_of.get(i, ui_rounds[0])
         used = re.findall(r"'\$ref': '(r\d+)\.", repr([st.get("arguments") for st in steps]))
         k = max([k, *(round_of_label.get(label, k) for label in used)])
         for st in steps:
             if st.get("save_as"):
                 round_of_label[st["save_as"]] = k
-        out.setdefault(k, []).extend(steps)
-    return out
+        made.setdefault(k, []).extend(steps)
+        if i in products and k in price:
+            shown.setdefault(k, []).append(products[i])
+    return made, shown
 
 
 class ReferenceOracleAgent(OracleAgent):
@@ -735,9 +804,9 @@ class ReferenceOracleAgent(OracleAgent):
     each round ends with a short reply. A round with a UI decision first shows a screen with the
     options it needs (:func:`ui_round_steps`) and lets the user choose on it; the changes are made
     in the first such round, after the choice (round 1 when there is none), since the reference
-    does not say which round makes which change -- except the cart adds of several price choices,
-    one after each (:func:`_cart_adds_by_price_round`), and, with two or more UI rounds, changes
-    the text of a later UI round names (:func:`_route_to_ui_rounds`). Scenarios that have solutions are played as written.
+    does not say which round makes which change -- except that, with two or more UI rounds, each
+    change follows the round whose choice it carries by what it writes (:func:`_route_to_ui_rounds`).
+    Scenarios that have solutions are played as written.
 
     ``unmapped[scenario_id]`` lists the expected changes no recipe could produce.
     """
@@ -764,15 +833,11 @@ class ReferenceOracleAgent(OracleAgent):
                 # the changes are made once, after the first choice the user makes on a screen (or in
                 # round 1); where each of several price choices adds one item to the cart, in its round
                 first = next((k for k, r in enumerate(s.rounds) if s.ui and r.ui), 0)
-                own = _cart_adds_by_price_round(s, plan.steps)
-                rest = [st for st in plan.steps if not any(st is x for x in own.values())]
-                made = {first: rest}
+                made, shown = {first: plan.steps}, {}
                 if s.ui and sum(1 for r in s.rounds if r.ui) >= 2:
-                    made = _route_to_ui_rounds(s, plan, list(own.values()))
+                    made, shown = _route_to_ui_rounds(s, plan, world)
                 rounds = [dataclasses.replace(r, solution=tuple(
-                              (ui_round_steps(s, r.ui, world, [own[k]["arguments"]["product_id"]] if k in own else None)
-                               if s.ui and r.ui else [])
-                              + made.get(k, []) + ([own[k]] if k in own else [])),
+                              (ui_round_steps(s, r.ui, world, shown.get(k)) if s.ui and r.ui else []) + made.get(k, [])),
                               answer=r.answer or self.answer_for(r.query))
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))

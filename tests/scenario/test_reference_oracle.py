@@ -91,18 +91,46 @@ def test_the_gmail_thread_records_are_kept_and_reached(suite):
         assert r.entity_f1 == 1.0
 
 
-def test_in_two_ui_round_files_each_change_follows_the_choice_of_the_round_that_names_it(suite):
-    """0094: round 1 asks to add the cheaper toy to the cart, round 2 to text Marcus about the pricier
-    gift. Each change is made after its own round's choice, so every choice is acted on."""
+# Per official file with two or more UI rounds: round -> the write calls made after its choice.
+# Each follows the choice it carries (the picked person as recipient, the picked options in the
+# text, the product a price choice selects); a change no choice decides is made in the first UI round.
+ROUTES = {
+    # rounds 2 and 4 pick parties, then groups: each text names its pick; the note no choice decides
+    "reference/ui/scenario_0090": {1: ["messages_send_text_message"] * 3 + ["simple_note_create_note"],
+                                   3: ["messages_send_text_message"] * 2},
+    # the cheaper toy to the cart; the pricier gift (a text naming the pencil) to the "most expensive" choice
+    "reference/ui/scenario_0094": {0: ["amazon_add_product_to_cart"], 1: ["messages_send_text_message"]},
+    # one cart add for two comparisons: the later one replaces the first
+    "reference/ui/scenario_0305": {1: ["amazon_add_product_to_cart"]},
+    # round 3 names the craft kit the wish list gets; the cart adds go to the comparison that named no product
+    "reference/ui/scenario_0475": {0: ["amazon_add_product_to_cart"] * 2, 2: ["amazon_add_product_to_wish_list"]},
+    # the email to the Alex picked in round 4; the playlist add round 1 asks for is decided by no choice
+    # (round 5's "which track did you add?" names it but approves its removal, which the expected world cannot show)
+    "reference/ui/scenario_0769": {3: ["gmail_send_email", "todoist_create_task", "spotify_add_song_to_playlist",
+                                       "simple_note_update_note"]},
+    "reference/ui/scenario_0936": {0: ["simple_note_create_note", "amazon_add_product_to_cart"], 1: ["amazon_add_product_to_cart"]},
+}
+
+
+def test_in_files_with_several_ui_rounds_each_change_follows_the_choice_it_carries(suite):
+    """Every official file with two or more UI rounds: the writes land in the round the data says
+    (``ROUTES``), played for real; every choice is acted on except 0769's last, an approval of
+    removing a track the episode added, a change the expected world cannot show."""
     two = [s for s in suite if sum(1 for r in s.rounds if r.ui) >= 2]
-    assert len(two) == 6  # 0090 became one: its two choices of several parties/groups are playable
+    assert sorted(s.id for s in two) == sorted(ROUTES)
     records = run_suite(two, lambda: make_agent("reference-oracle", scenarios=two), env_kwargs={"stand_in_images": True})
     for r in records:
+        writes: dict[int, list[str]] = {}
+        for c in r.calls:
+            if c["seat"] == "assistant" and c["wrote"] and c["name"] not in ("render_ui_screen", "show_ui_to_user"):
+                writes.setdefault(c["round_index"], []).append(c["name"])
+        assert writes == ROUTES[r.scenario_id], r.scenario_id
+        assert r.entity_f1 == 1.0
         acted = next(c for c in r.verdict["criteria"] if c["criterion"] == "ui_choice_acted_on")
-        assert acted["pass"], (r.scenario_id, acted)
-    r0094 = next(r for r in records if r.scenario_id == "reference/ui/scenario_0094")
-    writes = [(c["round_index"], c["name"]) for c in r0094.calls if c["seat"] == "assistant" and c["wrote"]]
-    assert writes == [(0, "amazon_add_product_to_cart"), (1, "messages_send_text_message")]
+        if r.scenario_id == "reference/ui/scenario_0769":
+            assert not acted["pass"] and acted["reason"] == "round 5: no successful change followed the user's choice"
+        else:
+            assert acted["pass"], (r.scenario_id, acted)
 
 
 def test_every_table_operation_pair_of_the_official_files_has_a_recipe_or_a_producer(suite):
