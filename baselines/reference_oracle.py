@@ -653,7 +653,9 @@ def ui_round_steps(scenario: Scenario, ui: Any, world: Any, product_ids: Iterabl
     rule = next(k for k in ui.pick if k != "action") if ui.pick else None
     components: list[dict[str, Any]] = [{"id": "title", "component": {"Text": {"text": "Please choose", "usageHint": "h2"}}}]
     rows = []
-    if rule == "approve":
+    if rule in ("approve", "every"):
+        # "every": the options are what the images show (the pink notes, the papers' years), which the
+        # oracle does not read; it offers Confirm and Cancel, on which the user finds nothing to choose
         components += _button("confirm", "Confirm", "confirm", {}) + _button("cancel", "Cancel", "cancel", {}, primary=False)
         rows = ["confirm", "cancel"]
     elif rule == "labels_contain":  # several at once: a multiple-choice field of the named options and a submit button

@@ -251,6 +251,27 @@ def _named_in_aside(aside: str) -> list[str]:
     return out
 
 
+_UI_SAYS = re.compile(r"\bonly\s+the\s+(?P<word>[a-z]+)\s+ones\b")
+_UI_THRESHOLD = re.compile(r"\b(?:(?P<of>[a-z]+)\s+)?(?P<dir>after|before|over|under|above|below|more than|less than)\s+"
+                           r"(?P<n>\d[\d,]*(?:\.\d+)?)(?!\s*%|[\d.])", re.I)
+
+
+def _shown_condition(target: str) -> dict[str, Any] | None:
+    """The condition a choice of several states by what each option shows, the user can check on a
+    screen without seeing the images: one describing word ("only the pink ones" -> says pink) or a
+    number bound ("published after 2010" -> above 2010, of "published")."""
+    m = _UI_THRESHOLD.search(target)
+    if m:
+        bound = float(m.group("n").replace(",", ""))
+        cond: dict[str, Any] = {("above" if m.group("dir").lower() in ("after", "over", "above", "more than") else "below"):
+                                int(bound) if bound.is_integer() else bound}
+        if m.group("of") and m.group("of").lower() not in ("the", "ones", "only", "that", "which", "are", "is", "were", "was"):
+            cond["of"] = m.group("of").lower()
+        return cond
+    m = _UI_SAYS.search(target)
+    return {"says": m.group("word")} if m else None
+
+
 def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
     """The UI decision a choice-point sentence states (``{"pick": {...}}``), or ``(None, why not)``.
 
@@ -276,7 +297,11 @@ def ui_choice(sentence: str) -> tuple[dict[str, Any] | None, str]:
         several = _named_in_aside(bracketed)
         if len(several) >= 2:  # "select the cars parked indoors (the Model Y and Mercedes-Benz EQS)"
             return {"pick": {"labels_contain": several}}, ""
-        return None, "a choice of several options at once that names no options (by what the images or data show)"
+        condition = _shown_condition(outside)
+        if condition is not None:  # "only the pink ones", "only the ones published after 2010"
+            return {"pick": {"every": condition}}, ""
+        return None, ("a choice of several options at once by what the images show that no word or number of an "
+                      "option states (which the user, who does not see the images, could read off the screen)")
     if _UI_CHEAPEST.search(outside):
         return {"pick": {"cheapest": True}}, ""
     if _UI_DEAREST.search(outside):

@@ -47,7 +47,7 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
-UI_PICK_RULES = ("label_contains", "labels_contain", "cheapest", "most_expensive", "approve")
+UI_PICK_RULES = ("label_contains", "labels_contain", "every", "cheapest", "most_expensive", "approve")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,10 @@ class UIDecision:
     ``action_name``, ``field_values``) or ``pick`` (a rule over the shown elements: one of
     ``{"label_contains": text}``, ``{"labels_contain": [text, ...]}`` -- every option holding one
     of the texts, chosen at once (several options of a multiple-choice field, or checkboxes, then
-    the submit button) --, ``{"cheapest": true}``, ``{"most_expensive": true}``,
+    the submit button) --, ``{"every": condition}`` -- every option whose shown text meets the
+    condition, chosen at once the same way: ``{"says": word}`` (the option says it: "the pink
+    ones"), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
+    ``"of"`` when given: "the ones published after 2010") --, ``{"cheapest": true}``, ``{"most_expensive": true}``,
     ``{"approve": true}`` -- press the screen's one confirming button -- optionally with
     ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
     by field label (substring), component id or data path; ``expect`` lists texts the screen's
@@ -353,6 +356,17 @@ def _ui_decision(u: Any, path: str) -> UIDecision | None:
             texts = pick["labels_contain"]
             _need(isinstance(texts, list) and len(texts) >= 2 and all(isinstance(t, str) and t.strip() for t in texts),
                   f"{path}.pick.labels_contain", "must be a list of two or more non-empty strings")
+        elif rules[0] == "every":
+            cond = pick["every"]
+            kinds = [k for k in ("says", "above", "below") if isinstance(cond, dict) and k in cond]
+            _need(isinstance(cond, dict) and len(kinds) == 1 and not set(cond) - {"says", "above", "below", "of"},
+                  f"{path}.pick.every", "must be an object with one of 'says' (a word), 'above' or 'below' (a number), "
+                  "and optionally 'of' (the words the number stands next to)")
+            value = cond[kinds[0]]
+            _need(isinstance(value, str) and value.strip() != "" if kinds[0] == "says"
+                  else isinstance(value, (int, float)) and not isinstance(value, bool),
+                  f"{path}.pick.every.{kinds[0]}", "must be a non-empty word" if kinds[0] == "says" else "must be a number")
+            _need(cond.get("of") is None or isinstance(cond["of"], str), f"{path}.pick.every.of", "must be a string")
         else:
             _need(pick[rules[0]] is True, f"{path}.pick.{rules[0]}", "must be true")
         _need(pick.get("action") is None or isinstance(pick["action"], str), f"{path}.pick.action", "must be a string")

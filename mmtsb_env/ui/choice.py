@@ -150,6 +150,8 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     buttons = [e for e in elements if e["type"] == "Button"]
     if rule == "labels_contain":
         return _pick_several([str(t) for t in pick[rule]], elements, buttons, fields, wanted_action)
+    if rule == "every":
+        return _pick_every(pick[rule], elements, buttons, fields, wanted_action)
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
@@ -196,6 +198,56 @@ def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: lis
         return None
     chosen = {**fields, **{b["component_id"]: b["component_id"] in ticked for b in boxes}}
     return _args(button["action"], button, chosen)
+
+
+_NUMBER = re.compile(r"(?<![\w.$€£¥])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£¥])\d+(?:\.\d+)?(?![\w%])")
+
+
+def shown_number(text: str, of: str | None = None) -> float | None:
+    """The number an option shows: the one nearest the words ``of`` when the text holds them
+    ("Published: 2015" for "published"), else its only number; prices, percentages and numbers
+    inside words aside. None when it shows none, or several and no ``of`` to tell them apart.
+
+    >>> shown_number("Deep Nets (2015)"), shown_number("Published 2009, cited 3,200 times", "published")
+    (2015.0, 2009.0)
+    >>> shown_number("Published 2009, cited 3,200 times") is None
+    True
+    """
+    found = [(m.start(), float(m.group().replace(",", ""))) for m in _NUMBER.finditer(text)]
+    if of:
+        stem = of.strip().lower()[:5]
+        at = [m.start() for m in re.finditer(re.escape(stem), text.lower())] if stem else []
+        if at and found:
+            return min(found, key=lambda f: min(abs(f[0] - a) for a in at))[1]
+    return found[0][1] if len(found) == 1 else None
+
+
+def _meets(condition: dict[str, Any], text: str) -> bool:
+    if "says" in condition:
+        return re.search(rf"(?<!\w){re.escape(str(condition['says']))}(?!\w)", text, re.I) is not None
+    value = shown_number(text, condition.get("of"))
+    if value is None:
+        return False
+    return value > float(condition["above"]) if "above" in condition else value < float(condition["below"])
+
+
+def _pick_every(condition: dict[str, Any], elements: list[dict[str, Any]], buttons: list[dict[str, Any]],
+                fields: dict[str, Any], wanted_action: str | None) -> dict[str, Any] | None:
+    """Choose every option whose shown text meets ``condition`` at once -- options of one
+    multiple-choice field (it must allow that many), else checkboxes -- and press the submit
+    button. None when no option meets it (the screen does not show what the choice goes by)."""
+    for field_el in (e for e in elements if e["type"] == "MultipleChoice"):
+        values = [o["value"] for o in field_el.get("options", []) if _meets(condition, str(o.get("label", "")))]
+        if values and len(values) <= field_el.get("max_selections", 1):
+            chosen = {**fields, field_el["component_id"]: values}
+            button = _submit_button(buttons, wanted_action)
+            return _args(button["action"], button, chosen) if button is not None else _args("change", field_el, chosen)
+    boxes = [e for e in elements if e["type"] == "CheckBox"]
+    ticked = {b["component_id"] for b in boxes if _meets(condition, element_text(b))}
+    button = _submit_button(buttons, wanted_action)
+    if not ticked or button is None:
+        return None
+    return _args(button["action"], button, {**fields, **{b["component_id"]: b["component_id"] in ticked for b in boxes}})
 
 
 def confirm_step(elements: list[dict[str, Any]]) -> dict[str, Any] | None:

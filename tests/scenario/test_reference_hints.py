@@ -40,12 +40,13 @@ def test_conditional_hints_of_the_official_files_converted_and_left_as_prose():
             if "conditional hint kept as prose" in issue.detail:
                 prose[issue.detail.split("(", 1)[1].split(":")[0]] += 1
     assert converted == {"clarification": 69, "guidance.permission": 20, "guidance.on_question": 7,
-                         "ui.pick": 46, "the confirmation screen after the round's choice": 3}
+                         "ui.pick": 48, "the confirmation screen after the round's choice": 3}
     cannot = "a UI choice the user cannot make by its own words "
     assert prose == {"a hint for when the assistant errs or acts (the user has no structured way to tell)": 67,
                      "a fallback when the assistant shows no UI": 46,
                      cannot + "(a UI action the importer cannot turn into a pick)": 9,
-                     cannot + "(a choice of several options at once that names no options (by what the images or data show))": 3,
+                     cannot + "(a choice of several options at once by what the images show that no word or number of an "
+                              "option states (which the user, who does not see the images, could read off the screen))": 1,
                      cannot + "(a choice by what the images or data show, which the user cannot see)": 8,
                      cannot + "(no option the user can name in its own words)": 1,
                      "a second UI choice in one round (one UI decision per round)": 3}

@@ -46,7 +46,8 @@ def test_a_choice_the_user_can_name_becomes_a_pick(sentence, expected):
     (f"When the assistant presents the three items with their ratings, select the highest-rated one {UI}", "what the images or data show"),
     (f"When it presents them, select the one with Chinese characters in its title (matching the screenshot exactly) {UI}",
      "what the images or data show"),
-    (f"When the assistant presents the sticky notes it found, select only the pink ones {UI}", "several options at once"),
+    (f"When the assistant presents the driver data from both races, select only the drivers who appear in the Q3 section of "
+     f"BOTH Monaco and Bahrain {UI}", "that no word or number of an option states"),
     (f"When the assistant presents the comparison, decide you prefer the new item and swap it in {UI}", "cannot turn into a pick"),
 ])
 def test_a_choice_by_image_content_or_of_several_stays_prose(sentence, why):
@@ -86,6 +87,74 @@ def test_a_pick_of_several_ticks_each_named_option_then_submits():
     assert decide(pick, [*boxes, submit])["field_values"] == {"b0": True, "b1": False, "b2": True}
     assert decide(pick, boxes) is None  # nothing submits the ticks
     assert decide(UIDecision(pick={"labels_contain": ["Model Y", "Golf"]}), [chips, submit]) is None  # one is not offered
+
+
+@pytest.mark.parametrize("sentence, condition", [
+    (f"When the assistant presents the sticky notes it found, select only the pink ones {UI}", {"says": "pink"}),
+    ("When the assistant presents the papers with their details, select only the ones published after 2010 and ask to add "
+     f"their corresponding authors to your contacts with email addresses {UI}", {"above": 2010, "of": "published"}),
+])
+def test_several_options_by_what_each_shows_become_one_pick_of_every_option_meeting_it(sentence, condition):
+    """The user does not see the images, but it sees the screen: a colour or a year each option
+    states there is something it can check."""
+    assert ui_choice(sentence) == ({"pick": {"every": condition}}, "")
+
+
+def test_a_pick_of_every_option_meeting_a_condition_ticks_those_the_screen_shows_meeting_it():
+    from mmtsb_env.scenario.model import ScenarioError, UIDecision, _ui_decision
+    from mmtsb_env.ui.choice import decide
+
+    submit = _element("go", "Button", label="Submit", action="submit", context={})
+    notes = _element("notes", "MultipleChoice", max_selections=4, options=[
+        {"label": "The PLAY's the thing! (pink)", "value": "a"}, {"label": "Call Sam (yellow)", "value": "b"},
+        {"label": "Young Minds -- pink", "value": "c"}, {"label": "Pinkerton report (blue)", "value": "d"}])
+    assert decide(UIDecision(pick={"every": {"says": "pink"}}), [notes, submit])["field_values"] == {"notes": ["a", "c"]}
+    papers = [_element(f"p{i}", "CheckBox", label=label) for i, label in enumerate(
+        ["Deep Nets, published 2015, cited 3,200 times", "Old Trees (2009)", "Reef Survey, 2012", "No year given"])]
+    after = UIDecision(pick={"every": {"above": 2010, "of": "published"}})
+    assert decide(after, [*papers, submit])["field_values"] == {"p0": True, "p1": False, "p2": True, "p3": False}
+    plain = [_element("p0", "CheckBox", label="Deep Nets"), _element("p1", "CheckBox", label="Old Trees")]
+    assert decide(after, [*plain, submit]) is None  # the screen shows no years: nothing to choose by
+    assert decide(UIDecision(pick={"every": {"says": "pink"}}), [_element("ok", "Button", label="Confirm", action="ok")]) is None
+    assert _ui_decision({"pick": {"every": {"below": 5, "of": "caffeine"}}}, "ui").pick == {"every": {"below": 5, "of": "caffeine"}}
+    for bad in ({"says": ""}, {"above": "2010"}, {"says": "pink", "above": 1}, {"near": 3}, "pink"):
+        with pytest.raises(ScenarioError, match="every"):
+            _ui_decision({"pick": {"every": bad}}, "ui")
+
+
+@official
+def test_the_scripted_user_ticks_the_pink_notes_a_screen_shows():
+    """0894 round 3, played: the assistant shows the sticky notes with their colours; the scripted
+    user ticks the pink ones and submits; a screen without colours gets "I can't make my choice"."""
+    scenario, _ = import_reference(OFFICIAL / "ui" / "scenario_0894.json")
+    k = next(i for i, r in enumerate(scenario.rounds) if r.ui)
+    assert scenario.rounds[k].ui.pick == {"every": {"says": "pink"}}
+
+    def screen(labels):
+        components = [{"id": "root", "component": {"Column": {"children": ["notes", "go"]}}},
+                      {"id": "notes", "component": {"MultipleChoice": {
+                          "selections": {"path": "/choice/selected"}, "maxAllowedSelections": len(labels),
+                          "options": [{"label": {"literalString": t}, "value": f"n{i}"} for i, t in enumerate(labels)]}}},
+                      {"id": "go_t", "component": {"Text": {"text": "Submit"}}},
+                      {"id": "go", "component": {"Button": {"child": "go_t", "primary": True, "action": {"name": "submit"}}}}]
+        return [{"surfaceUpdate": {"surfaceId": "notes", "components": components}},
+                {"beginRendering": {"surfaceId": "notes", "root": "root"}}]
+
+    from_there = dataclasses.replace(scenario, rounds=scenario.rounds[k:])  # start at the UI round
+
+    def play(labels):
+        env = MMToolSandboxEnv(scenarios=[from_there], stand_in_images=True)
+        env.reset(seed=0)
+        for call in ({"name": "render_ui_screen", "arguments": {"ui_json": screen(labels)}},
+                     {"name": "show_ui_to_user", "arguments": {}}):
+            env.step(json.dumps(call))
+        *_, info = env.step("Please tick the notes you want on your screen.")
+        last = info["messages"][-1]["content"]
+        return last if isinstance(last, str) else last[0]["text"]
+
+    said = play(["The Future is in Young Minds! (pink)", "Bake sale Friday (yellow)", "The PLAY's the thing! (pink)"])
+    assert '"n0"' in said and '"n2"' in said and '"n1"' not in said
+    assert "can't make my choice" in play(["The Future is in Young Minds!", "Bake sale Friday", "The PLAY's the thing!"])
 
 
 def test_a_pick_of_several_needs_two_or_more_names():
@@ -128,7 +197,7 @@ def test_choice_points_of_the_official_ui_files_become_playable_rounds():
             named = rnd.ui.pick.get("label_contains")
             if named:  # the user's own words name it; the assistant's query does not give the choice away
                 assert named.lower() in rnd.instructions.lower()
-    assert (points, playable) == (67, 46)
+    assert (points, playable) == (67, 48)
 
 
 @official
