@@ -40,8 +40,8 @@ from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts
                      doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
-from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
-                        written_values)
+from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
+                        value_rivals_of, written_values)
 from .entity_diff import EntityScore
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, is_text_column, phrase_pools,
                          readings, scenario_tolerances,
@@ -860,7 +860,12 @@ class RubricJudge:
                 text = unnumbered(str(e.get("content") or ""))
                 out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
                         + misattributed(text, ev.image_facts)]
+        # what the assistant wrote: a value the app computed (an order's tax and subtotal, a card's new
+        # balance) is the app's, not a statement of the assistant's, unless its calls carried it
+        carried = [a for c in ev.calls if c.get("seat", "assistant") == "assistant" for a in _flatten(c.get("arguments"))]
         for where, text in written_values(ev.diff):
+            if ev.calls and not any(text in a for a in carried):
+                continue
             out += [f"{v!r} ({where})" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)]
         return list(dict.fromkeys(out))
 

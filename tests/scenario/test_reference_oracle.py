@@ -170,3 +170,17 @@ def test_staged_emails_without_a_thread_get_one_and_a_reply_joins_its_email(tmp_
     threads = {e["id"]: e["email_thread_id"] for e in s.initial_entities["gmail.emails"]}
     assert threads[5100] == threads[5102] != threads[5103] and None not in threads.values()
     assert any("2 thread(s) started" in line for line in report.converted)
+
+
+def test_amounts_the_app_computes_when_an_order_is_placed_are_not_the_assistants_statements(suite):
+    """0171: the oracle places an order without viewing the cart; the app writes the order's
+    subtotal, delivery fee and tax and the card's new balance. No tool result states them, yet they
+    are the app's, not claims of the assistant's: information accuracy holds. (A value the
+    assistant's own call carries is still checked: tests/evaluation/test_exploits.py.)"""
+    s = next(x for x in suite if x.id == "reference/ui/scenario_0171")
+    record = run_suite([s], lambda: make_agent("reference-oracle", scenarios=[s]), env_kwargs={"stand_in_images": True})[0]
+    order = record.diff["amazon.orders"]["created"][0]
+    said = json.dumps([c["arguments"] for c in record.calls if c["seat"] == "assistant"])
+    assert isinstance(order["tax"], float) and repr(order["tax"]) not in said
+    accuracy = next(c for c in record.verdict["criteria"] if c["criterion"] == "information_accuracy")
+    assert accuracy["pass"], accuracy
