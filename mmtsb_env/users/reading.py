@@ -395,6 +395,35 @@ def own_names(query: str, claim: Any = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n.strip().lower() for n in names if n.strip()))
 
 
+# The words right before a quoted name the user chooses for something it asks to make or write ("a
+# note titled 'X'", "a task 'X'", "with the note 'your share'", "described as 'X'", "containing just
+# 'X'", typed with the user's typos: "titlled", "tilted", "ttled"). Nothing on the phone or in the
+# images can show such a name wrong; a name of something that exists ("my 'Home' project", "the note
+# 'Groceries'") can be.
+_CHOSEN_BEFORE = re.compile(
+    r"(?:\bt\w{0,4}l\w{0,2}d|\b(?:called|named|entitled|labell?ed|tagged|taged|described\s+as|as|say|says|saying|"
+    r"containing(?:\s+just)?|c\w{5,8}ing\s+just|the\s+words?|replac\w*|repa\w*ing|with\s+the\s+(?:note|title|"
+    r"subject|message|caption|description)|(?:an?|new)\s+(?:new\s+)?(?:\w+\s+)?(?:task|note|project|playlist|event|"
+    r"reminder|folder|file|group|list|alarm|album|label|draft)))[\s,:]*$", re.I)
+
+
+def chosen_names(query: str) -> tuple[str, ...]:
+    """The quoted names ``query`` chooses for what it asks to make or write (:data:`_CHOSEN_BEFORE`)."""
+    names = [next(g for g in m.groups() if g) for m in _QUOTED_SPAN.finditer(query or "")
+             if _CHOSEN_BEFORE.search(query[max(0, m.start() - 40):m.start()])]
+    return tuple(dict.fromkeys(n.strip().lower() for n in names if n.strip()))
+
+
+def doubts_only_own_choice(text: str, query: str, claim: Any = None) -> bool:
+    """The assistant doubts or disputes only names the user chose itself ("I'm not sure about
+    'Invoice to pay' as a title"): nothing it could find shows them wrong, so "go by what you find"
+    does not apply; the user keeps to what it asked."""
+    chosen = set(chosen_names(query))
+    if not chosen or not _names_with_doubt(text, chosen, hedges=True):
+        return False
+    return not _names_with_doubt(text, [n for n in own_names(query, claim) if n not in chosen], hedges=True)
+
+
 # Words that look like doubt but agree or only hedge: "no mismatch", "is not wrong", "not sure".
 _NOT_A_MISMATCH = re.compile(
     r"\b(?:no|not\s+an?|isn't\s+an?|without\s+(?:any\s+|a\s+)?|never\s+an?)\s*(?:mismatch|discrepanc\w*|difference|"

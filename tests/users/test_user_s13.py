@@ -66,3 +66,45 @@ def test_the_reference_oracle_says_a_bare_done_to_a_polite_request():
     assert ReferenceOracleAgent.answer_for(rnd) == ReferenceOracleAgent.ANSWER
     info = _round("Please look up all six on Amazon and compare the prices of the three cameras.")
     assert ReferenceOracleAgent.answer_for(info) != ReferenceOracleAgent.ANSWER
+
+
+# ------------------------------------------------------------------ F11: a doubt about a name the user chose
+from mmtsb_env.users.reading import chosen_names, doubts_only_own_choice  # noqa: E402
+from mmtsb_env.users.rules import GO_BY_WHAT_YOU_SEE, ON_QUESTION  # noqa: E402
+
+DEMO = mmtsb_env.load_suite("demo")
+TITLED = next(s for s in DEMO if s.rounds[0].wrong_claim is None and chosen_names(s.rounds[0].query)
+              and not s.rounds[0].clarifications)
+
+
+def _user_reply(scenario, text):
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="tool")
+    env.reset(seed=0)
+    env.step(text)
+    return [e.content for e in env.episode.log if e.sender == "user"][-1]
+
+
+@pytest.mark.parametrize("doubt", ["I'm not sure about '{}' as a title.", "The image does not show '{}'."])
+def test_the_user_keeps_a_title_it_chose_when_the_assistant_doubts_it(doubt):
+    title = next(m for m in __import__("re").findall(r"'([^']+)'", TITLED.rounds[0].query)
+                 if m.lower() in chosen_names(TITLED.rounds[0].query))
+    reply = _user_reply(TITLED, doubt.format(title))
+    assert reply == (TITLED.rounds[0].guidance.on_question or ON_QUESTION), reply
+    assert reply != GO_BY_WHAT_YOU_SEE
+
+
+def test_a_doubt_about_what_the_user_stated_still_gets_go_by_what_you_find():
+    query = "I paid $48 at the bakery. Make a note titled 'Bakery' with the total from this receipt."
+    assert chosen_names(query) == ("bakery",)
+    assert not doubts_only_own_choice("The receipt does not show $48.", query)
+    assert not doubts_only_own_choice("The receipt does not show $48, and I'm not sure about 'Bakery'.", query)
+    assert doubts_only_own_choice("I'm not sure about 'Bakery' as a title.", query)
+    existing = "Add a task 'Call Bob' to my 'Home Renovation' project."
+    assert chosen_names(existing) == ("call bob",)
+    assert not doubts_only_own_choice("There is no 'Home Renovation' project.", existing)
+
+
+@pytest.mark.parametrize("query", ["Create a note titlled 'Trip'.", "Make a note tilted 'Trip'.", "Save a note ttled 'Trip'.",
+                                   "Start a note called 'Trip'.", "Send $5 with the note 'Trip'."])
+def test_chosen_names_read_through_the_users_typos(query):
+    assert chosen_names(query) == ("trip",)
