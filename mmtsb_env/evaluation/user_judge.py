@@ -385,7 +385,8 @@ class UserJudge:
                 kind = kind or "unprompted_correction"
             elif rnd.get("ui") and self._answers_screen(ev, m):
                 pick = rnd.get("ui_pick")
-                said = " ".join(q["query"] for q in ev.rounds[: r + 1]).lower()
+                said = " ".join(f"{q['query']} {q.get('instructions', '')} {' '.join(q.get('clarifications', []))}"
+                                for q in ev.rounds[: r + 1]).lower()
                 if text.strip() == CANNOT_CHOOSE and pick and str(pick).lower() not in said \
                         and self._screen_options(ev, m) >= 2:
                     problems.append(f"round {r + 1}: refused a screen for lacking {pick!r}, a name the user never said "

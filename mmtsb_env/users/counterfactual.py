@@ -21,21 +21,25 @@ scenario):
   and the base world under them (the copy is built on another ``world_seed``);
 - ``completion_criteria``; ``metadata`` (image and derived values, value tolerances, look-alikes,
   error claims, persona...; only ``num_images``, ``num_rounds`` and ``domains`` are kept);
-- a UI round's ``expect`` (what the judge wants the screen to show).
+- a UI round's ``expect`` (what the judge wants the screen to show), and its ``label_contains``
+  pick when the name is in nothing the user knows (its situation, requests, instructions,
+  clarification answers: :func:`~mmtsb_env.users.script.known_words`).
 
 Not hidden -- the user's own script: every round's query and images, ``instructions``,
 clarification answers and keywords, ``guidance`` (fixed lines, permission, held images),
 ``wrong_claim`` (the scripted wrong value and its confirmation), the UI decision (``choose``,
-``pick``, ``fill``, ``criterion``), and the scenario ``description`` (the user seat's situation,
+``pick`` by a name the user knows or by price, ``fill``, ``criterion``), and the scenario ``description`` (the user seat's situation,
 shown in its system prompt and by the format free of image-only values).
 
 The copy plays with the original's pixels (the assistant's turns are replayed verbatim, so what
 it saw does not matter, and nothing is drawn twice) and with no judge. Before each user turn the
 replay checks that the user is shown the same entries as in the recorded episode; when the
 assistant's verbatim actions show it something else in the changed world (a tool that failed
-there and delivered nothing), the replay stops as ``diverged`` -- inconclusive, not the user's
-doing. A user policy may define ``for_replay(original_scenario)`` returning its fresh copy (the
-model-played user does: its copy answers only from the recorded run's completion cache, so a
+there and delivered nothing), the copy's user is shown the recorded entries instead. The agent's
+code runs again in the copy within a total time budget (:func:`code_budget`); code that runs
+longer only in the changed world ends the replay as ``diverged`` with ``out_of_budget`` --
+inconclusive, not the user's doing, and never more host time than the budget. A user policy
+may define ``for_replay(original_scenario)`` returning its fresh copy (the model-played user does: its copy answers only from the recorded run's completion cache, so a
 prompt that differs is itself a difference); otherwise the policy is deep-copied.
 """
 
@@ -118,17 +122,30 @@ def _table_key(table: str) -> str:
     return spec.key if spec is not None else "id"
 
 
-def _round_copy(rnd: Any, other: _Perturb) -> Any:
+def _ui_copy(ui: Any, known: str, other: _Perturb) -> Any:
+    """A UI decision with its ``expect`` changed, and its ``label_contains`` pick too when the user
+    does not know that name (:func:`~mmtsb_env.users.script.known_words`): then it is the answer
+    key's, not the user's."""
+    pick = dict(ui.pick or {})
+    name = pick.get("label_contains")
+    if name is not None and str(name).strip().lower() not in known.lower():
+        pick["label_contains"] = other(name)
+    return replace(ui, expect=other(ui.expect), pick=pick or ui.pick)
+
+
+def _round_copy(rnd: Any, other: _Perturb, known: str = "") -> Any:
     solution = tuple({**step, **({"arguments": other(step["arguments"])} if "arguments" in step else {}),
                       **({"say": other(step["say"])} if "say" in step else {})} for step in rnd.solution)
     changes = tuple(replace(c, row=_keyed_rows(c.row, _table_key(c.table), other) if c.row is not None else None,
                             fields=other(c.fields)) for c in rnd.state_changes)
-    ui = replace(rnd.ui, expect=other(rnd.ui.expect)) if rnd.ui is not None else None
+    ui = _ui_copy(rnd.ui, known, other) if rnd.ui is not None else None
     return replace(rnd, report=other(rnd.report), answer=other(rnd.answer), solution=solution, state_changes=changes, ui=ui)
 
 
 def hidden_copy(scenario: "Scenario") -> "Scenario":
     """``scenario`` with every hidden field (see the module docstring) holding a different value."""
+    from .script import known_words
+
     other = _Perturb()
     images = tuple(replace(spec, facts=other(dict(spec.facts)),
                            render={**spec.render, "content": other(spec.render.get("content"))} if spec.render else spec.render)
@@ -140,7 +157,8 @@ def hidden_copy(scenario: "Scenario") -> "Scenario":
     if isinstance(metadata.get("value_tolerances"), dict):  # keyed by the values themselves
         metadata["value_tolerances"] = {other(k): v for k, v in metadata["value_tolerances"].items()}
     return replace(scenario, images=images, expected_changes=changes, initial_entities=entities,
-                   rounds=tuple(_round_copy(r, other) for r in scenario.rounds), facts=other(scenario.facts),
+                   rounds=tuple(_round_copy(r, other, known_words(scenario, k)) for k, r in enumerate(scenario.rounds)),
+                   facts=other(scenario.facts),
                    completion_criteria=other(scenario.completion_criteria), metadata=metadata,
                    world_seed=scenario.world_seed + 1)
 
@@ -159,6 +177,7 @@ class Replay:
     diverged: str = ""
     error: str = ""
     fed: int = 0  # user turns before which the copy's user was shown the recorded entries (the changed world differed)
+    out_of_budget: bool = False  # the agent's code ran past the replay's time budget (:func:`code_budget`)
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
 
     @property
@@ -171,13 +190,16 @@ class Replay:
             out["fed_recorded"] = self.fed
         if self.diverged:
             out["diverged"] = self.diverged
+        if self.out_of_budget:
+            out["out_of_budget"] = True
         if self.error:
             out["error"] = self.error
         return out
 
 
 HIDDEN_FIELDS = ("images.render.content", "images.facts", "expected_changes", "facts", "rounds.report", "rounds.answer",
-                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "initial_entities", "world_seed",
+                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "rounds.ui.pick",
+                 "initial_entities", "world_seed",
                  "completion_criteria", "metadata")
 
 
@@ -241,6 +263,14 @@ def replay(episode: "Episode", policy: Any) -> Replay:
     return out
 
 
+def code_budget(episode: "Episode") -> float:
+    """The seconds the replay may spend running the agent's code: twice what the episode's code runs
+    took plus one code step's timeout. Code that runs longer only in the changed world (a loop on a
+    value the copy changed) cannot make the replay cost more than this, whatever it does; running
+    out ends the replay as inconclusive (``out_of_budget``), never as a pass or a difference."""
+    return 2.0 * float(getattr(episode, "code_seconds", 0.0)) + float(episode.config.code_timeout_s)
+
+
 def _recorded_prompts(policy: Any, episode: "Episode") -> list[str | None]:
     """The prompt hash the policy recorded for each of ``episode``'s user turns (``steps[i]["prompt_hash"]``,
     None for a turn without a model call), or [] when it records none."""
@@ -263,6 +293,8 @@ def _replay_on(episode: "Episode", policy: Any, scenario: "Scenario") -> Replay:
     try:
         images = _scenario_images(original, episode.config.image_root, episode.config.stand_in_images)
         twin = Episode(scenario, episode.config, judge=_NoJudge(), images=images, seed=episode.seed)
+        budget = code_budget(episode)
+        twin.code_budget_s = budget
         user = replay_policy(policy, original, episode.seed)
         misses = _misses(user)
         for step, (seat, action) in enumerate(episode.actions, 1):
@@ -294,6 +326,12 @@ def _replay_on(episode: "Episode", policy: Any, scenario: "Scenario") -> Replay:
                         "why": "the model-played user's prompt changed" if changed_prompt else "the user's action changed"}
                     break
             twin.act(seat, action)
+            if twin.code_budget_spent:  # the agent's code runs longer here than it did: stop, inconclusive
+                out.out_of_budget = True
+                out.diverged = (f"at step {step} the replay ran out of its time budget for the agent's code ({budget:.1f} s: "
+                                f"twice the episode's {episode.code_seconds:.1f} s of code plus one step's "
+                                f"{float(episode.config.code_timeout_s):g} s)")
+                break
     except Exception as exc:  # a copy that cannot be built or played is reported, never raised into the judge
         out.error = f"{type(exc).__name__}: {exc}"
     return out

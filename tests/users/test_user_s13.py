@@ -5,6 +5,7 @@ perturbations and re-judged records. Scenarios are chosen by property, never by 
 from __future__ import annotations
 
 import dataclasses
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -108,3 +109,92 @@ def test_a_doubt_about_what_the_user_stated_still_gets_go_by_what_you_find():
                                    "Start a note called 'Trip'.", "Send $5 with the note 'Trip'."])
 def test_chosen_names_read_through_the_users_typos(query):
     assert chosen_names(query) == ("trip",)
+
+
+# ------------------------------------------------------------------ F9: a UI pick by a name the user does not know
+from mmtsb_env.scenario.model import UIDecision  # noqa: E402
+from mmtsb_env.ui.choice import decide as decide_on_screen  # noqa: E402
+from mmtsb_env.users.counterfactual import hidden_copy  # noqa: E402
+from mmtsb_env.users.script import known_words  # noqa: E402
+
+SPELLINGS = ["Zelda Lindquist", "Zelda Lindkvist", "Zelda Lindqvist", "Zelda Lindqvest", "Zelda Lundqvist"]
+
+
+def _buttons(labels):
+    return [{"surface_id": "s", "component_id": f"pick#{i}", "type": "Button", "label": "Select", "action": "pick",
+             "context": {}, "description": d} for i, d in enumerate(labels)]
+
+
+@pytest.mark.parametrize("labels", [SPELLINGS, SPELLINGS[::-1], [s for s in SPELLINGS if s != "Zelda Lindqvist"],
+                                    SPELLINGS[2:] + SPELLINGS[:2]])
+def test_a_pick_by_a_name_the_user_does_not_know_never_reads_the_name(labels):
+    rule = UIDecision(pick={"label_contains": "Zelda Lindqvist"})
+    # the tap is the same whatever the options say and wherever the hidden spelling is (or is not)
+    assert decide_on_screen(rule, _buttons(labels), "Add the person from the card to the team.")["component_id"] == "pick#0"
+    assert decide_on_screen(rule, _buttons(labels[:1]), "Add the person from the card to the team.") is None
+    known = decide_on_screen(rule, _buttons(labels), "Add Zelda Lindqvist to the team.")  # said: must be there
+    if "Zelda Lindqvist" in labels:
+        assert known["component_id"] == f"pick#{labels.index('Zelda Lindqvist')}"
+    else:
+        assert known is None
+
+
+UI = mmtsb_env.load_suite("ui")
+
+
+def test_every_shipped_ui_pick_by_name_is_one_the_user_knows():
+    for s in UI:
+        for k, r in enumerate(s.rounds):
+            name = (r.ui.pick or {}).get("label_contains") if r.ui is not None else None
+            if name is not None:
+                assert str(name).lower() in known_words(s, k).lower(), (s.id, k, name)
+
+
+def test_the_replay_changes_a_pick_name_the_user_does_not_know_and_keeps_one_it_knows():
+    s, k = next((s, k) for s in UI for k, r in enumerate(s.rounds) if r.ui is not None and "label_contains" in (r.ui.pick or {}))
+    name = s.rounds[k].ui.pick["label_contains"]
+    assert hidden_copy(s).rounds[k].ui.pick["label_contains"] == name  # in its instructions: the user's own
+    unknown = dataclasses.replace(s, description="", rounds=tuple(
+        dataclasses.replace(r, instructions="", clarifications=()) if i == k else r for i, r in enumerate(s.rounds)))
+    if name.lower() not in known_words(unknown, k).lower():
+        assert hidden_copy(unknown).rounds[k].ui.pick["label_contains"] != name
+
+
+# ------------------------------------------------------------------ F7: the replay's time budget for code
+from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode  # noqa: E402
+from mmtsb_env.users.counterfactual import code_budget, replay  # noqa: E402
+
+WORLD_PROBE = "str(simple_note_search_notes(query=''))"
+
+
+def _code(text):
+    return f"```python\n{text}\n```"
+
+
+def test_code_that_spins_only_in_the_changed_world_ends_the_replay_as_inconclusive_within_its_budget():
+    scenario = next(s for s in DEMO if "simple_note" in str(s.to_dict().get("apps") or s.metadata.get("domains")))
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="code", code_timeout_s=0.5)
+    env.reset(seed=0)
+    obs, *_ = env.step(_code(f"print(len({WORLD_PROBE}))"))
+    real = re.findall(r"\d+", obs["text"])[-1]
+    spin = f"n = len({WORLD_PROBE})\nwhile n != {real}:\n    pass\nprint('spun', n)"
+    for _ in range(4):  # instant here, spins wherever the phone's notes are other ones
+        obs, *_ = env.step(_code(spin))
+        assert f"spun {real}" in obs["text"], obs["text"]
+    ep = env.episode
+    assert code_budget(ep) == 2 * ep.code_seconds + 0.5
+    out = replay(ep, env.user)
+    assert out.out_of_budget and out.difference is None and "time budget" in out.diverged, out.to_json()
+    assert out.to_json()["out_of_budget"] is True
+    verdict = UserJudge().grounded_consistency(user_evidence_from_episode(ep, env.user))
+    assert not verdict.passed and verdict.kind == "replay_inconclusive", verdict
+
+
+def test_honest_code_replays_to_the_end_within_the_budget():
+    scenario = next(s for s in DEMO if "simple_note" in str(s.to_dict().get("apps") or s.metadata.get("domains")))
+    env = mmtsb_env.make_env(scenarios=[scenario], mode="code", code_timeout_s=0.5)
+    env.reset(seed=0)
+    for _ in range(3):
+        env.step(_code(f"print(len({WORLD_PROBE}))"))
+    out = replay(env.episode, env.user)
+    assert not out.out_of_budget and out.clean, out.to_json()
