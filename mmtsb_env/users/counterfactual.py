@@ -108,6 +108,21 @@ class _Perturb:
         return MARKER.format(len(self.memo))
 
 
+def leaves(value: Any):
+    """Every scalar leaf of a nested value (dicts' values, lists' and tuples' items), in order; a
+    ``{"$ref": ...}`` link between solution steps is no value and yields nothing."""
+    if isinstance(value, dict):
+        if set(value) == {"$ref"}:
+            return
+        for v in value.values():
+            yield from leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from leaves(v)
+    else:
+        yield value
+
+
 def _keyed_rows(rows: Any, key: str, other: _Perturb) -> Any:
     """World rows with every column but the key (and ``__deleted__``) changed."""
     if not isinstance(rows, dict):
