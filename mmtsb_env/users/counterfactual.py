@@ -178,6 +178,36 @@ def hidden_copy(scenario: "Scenario") -> "Scenario":
                    world_seed=scenario.world_seed + 1)
 
 
+def _flipped(value: Any) -> Any:
+    """A hidden collection with its emptiness flipped: a non-empty one emptied, an empty list or
+    tuple given one marker item; anything else as it is."""
+    if isinstance(value, (list, tuple, dict)) and value:
+        return type(value)()
+    if isinstance(value, (list, tuple)):
+        return type(value)([MARKER.format(9999)])
+    return value
+
+
+def structural_copy(scenario: "Scenario") -> "Scenario":
+    """``scenario`` with the *shape* of its hidden fields changed: every hidden list or mapping
+    that holds something emptied, every empty one given an item -- each round's ``report``,
+    ``state_changes`` and UI ``expect``, the expected changes, the legacy ``facts``, the images'
+    ``facts``, and the lists and mappings of ``metadata`` (look-alikes, error claims...). What
+    :func:`hidden_copy` cannot show: a user that decides by whether a hidden list is empty, how
+    long it is or whether it holds anything at all (``bool(round.report)``). The world, the
+    reference replies and solutions are left as they are (the value copy changes them)."""
+    images = tuple(replace(spec, facts=_flipped(dict(spec.facts))) for spec in scenario.images)
+    rounds = tuple(replace(r, report=_flipped(tuple(r.report)), state_changes=() if r.state_changes else r.state_changes,
+                           ui=replace(r.ui, expect=_flipped(r.ui.expect)) if r.ui is not None else None)
+                   for r in scenario.rounds)
+    metadata = {k: (v if k in KEPT_METADATA else _flipped(v)) for k, v in scenario.metadata.items()}
+    return replace(scenario, images=images, rounds=rounds, expected_changes=(), facts=_flipped(tuple(scenario.facts)),
+                   metadata=metadata)
+
+
+PERTURBATIONS = (("values", hidden_copy), ("structure", structural_copy))
+
+
 # ------------------------------------------------------------------------- the replay
 @dataclass
 class Replay:
@@ -258,24 +288,39 @@ def excerpts(recorded: Any, replayed: Any, width: int = 240) -> tuple[str, str]:
 
 
 def replay(episode: "Episode", policy: Any) -> Replay:
-    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its scenario.
-    When a user turn changes, the same replay runs once more on the *original* scenario (the
-    control): a turn that changes there too is the policy not repeating itself (sampling, state
-    not reset by ``reseed``), reported as ``diverged`` -- inconclusive -- not as a hidden dependence."""
+    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its
+    scenario and, when every turn was the same there, on :func:`structural_copy` (the
+    :data:`PERTURBATIONS`, in order; the first changed or inconclusive one is the outcome, its
+    ``difference["perturbation"]`` says which). When a user turn changes, the same replay runs once
+    more on the *original* scenario (the control): a turn that changes there too is the policy not
+    repeating itself (sampling, state not reset by ``reseed``), reported as ``diverged`` --
+    inconclusive -- not as a hidden dependence."""
     from ..episode.engine import forget_scenario
 
-    twin_scenario = hidden_copy(episode.scenario)
-    try:
-        out = _replay_on(episode, policy, twin_scenario)
-    finally:
-        forget_scenario(twin_scenario)
-    if out.difference is not None and not out.error:
-        control = _replay_on(episode, policy, episode.scenario)
-        if control.difference is not None and control.difference["turn"] <= out.difference["turn"]:
-            out.diverged = (f"the user policy does not repeat its own episode: with nothing changed, user turn "
-                            f"{control.difference['turn']} was {control.difference['replayed']!r}")
-            out.difference = None
-    return out
+    first = None
+    for name, make in PERTURBATIONS:
+        twin_scenario = None
+        try:
+            twin_scenario = make(episode.scenario)
+            out = _replay_on(episode, policy, twin_scenario)
+        except Exception as exc:  # a copy that cannot be made is reported, never raised into the judge
+            out = Replay(error=f"{type(exc).__name__}: {exc}")
+        finally:
+            if twin_scenario is not None:
+                forget_scenario(twin_scenario)
+        if out.difference is not None and not out.error:
+            out.difference["perturbation"] = name
+            control = _replay_on(episode, policy, episode.scenario)
+            if control.difference is not None and control.difference["turn"] <= out.difference["turn"]:
+                out.diverged = (f"the user policy does not repeat its own episode: with nothing changed, user turn "
+                                f"{control.difference['turn']} was {control.difference['replayed']!r}")
+                out.difference = None
+        if out.difference is not None or out.diverged or out.error:
+            if out.diverged or out.error:
+                out.diverged = out.diverged and f"{out.diverged} (hidden {name} changed)"
+            return out
+        first = first or out
+    return first
 
 
 def code_budget(episode: "Episode") -> float:

@@ -198,3 +198,60 @@ def test_honest_code_replays_to_the_end_within_the_budget():
         env.step(_code(f"print(len({WORLD_PROBE}))"))
     out = replay(env.episode, env.user)
     assert not out.out_of_budget and out.clean, out.to_json()
+
+
+# ------------------------------------------------------------------ structural perturbations
+from mmtsb_env.baselines import OracleAgent  # noqa: E402
+from mmtsb_env.users.counterfactual import structural_copy  # noqa: E402
+from mmtsb_env.users.rules import NUDGE_MISSING, decide as user_decides  # noqa: E402
+from mmtsb_env.users.scripted import ScriptedUser  # noqa: E402
+
+
+class WaitsWhileAReportIsDue(ScriptedUser):
+    """The scripted user, but it moves on only when the round's hidden ``report`` holds something
+    (F4: a decision from whether a hidden list is empty); in the real scenario it acts exactly as
+    the honest user, and the value copy keeps every list non-empty."""
+
+    def act(self, episode):
+        move = user_decides(episode)
+        k = max(episode.round_index, 0)
+        if move.kind in ("advance", "end") and not episode.scenario.rounds[k].report:
+            return NUDGE_MISSING
+        return move.action
+
+
+def _played(scenario, user):
+    env = mmtsb_env.make_env(scenarios=[scenario], user=user)
+    agent = OracleAgent([scenario])
+    obs, info = env.reset(seed=0)
+    while not env.episode.done:
+        obs, _, _, _, info = env.step(agent.act(obs, info))
+    return env
+
+
+def test_a_user_that_reads_whether_a_hidden_list_is_empty_is_caught_by_the_structural_copy():
+    scenario = next(s for s in DEMO if all(r.report for r in s.rounds))
+    env = _played(scenario, WaitsWhileAReportIsDue())
+    assert env.episode.scenario.rounds[0].report and hidden_copy(scenario).rounds[0].report  # values alone cannot show it
+    out = replay(env.episode, env.user)
+    assert out.difference is not None and out.difference["perturbation"] == "structure", out.to_json()
+    assert out.difference["replayed"] == NUDGE_MISSING
+    verdict = UserJudge().grounded_consistency(user_evidence_from_episode(env.episode, env.user))
+    assert not verdict.passed and verdict.kind == "hidden_dependence"
+
+
+def test_the_structural_copy_flips_the_shape_of_hidden_lists_and_keeps_the_users_script():
+    scenario = next(s for s in DEMO if any(r.report for r in s.rounds) and s.expected_changes)
+    copy = structural_copy(scenario)
+    for a, b in zip(scenario.rounds, copy.rounds):
+        assert bool(a.report) != bool(b.report)
+        assert (a.query, a.instructions, a.clarifications, a.guidance, a.wrong_claim) == \
+               (b.query, b.instructions, b.clarifications, b.guidance, b.wrong_claim)
+    assert not copy.expected_changes and copy.description == scenario.description
+
+
+def test_the_honest_user_replays_the_same_under_both_perturbations():
+    for scenario in DEMO[:4]:
+        env = _played(scenario, ScriptedUser())
+        out = replay(env.episode, env.user)
+        assert out.clean and not out.diverged and not out.error, (scenario.id, out.to_json())
