@@ -223,6 +223,7 @@ class Replay:
     error: str = ""
     fed: int = 0  # user turns before which the copy's user was shown the recorded entries (the changed world differed)
     out_of_budget: bool = False  # the agent's code ran past the replay's time budget (:func:`code_budget`)
+    skipped: str = ""  # why a recorded episode could not be replayed (:func:`replay_record`)
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
 
     @property
@@ -237,6 +238,8 @@ class Replay:
             out["diverged"] = self.diverged
         if self.out_of_budget:
             out["out_of_budget"] = True
+        if self.skipped:
+            out["skipped"] = self.skipped
         if self.error:
             out["error"] = self.error
         return out
@@ -329,6 +332,50 @@ def code_budget(episode: "Episode") -> float:
     value the copy changed) cannot make the replay cost more than this, whatever it does; running
     out ends the replay as inconclusive (``out_of_budget``), never as a pass or a difference."""
     return 2.0 * float(getattr(episode, "code_seconds", 0.0)) + float(episode.config.code_timeout_s)
+
+
+def replay_inputs(episode: "Episode") -> dict[str, Any]:
+    """What a run record keeps so that re-judging it can replay it (:func:`replay_record`): the
+    episode's seed, its config and every action of both seats, in order."""
+    from dataclasses import asdict
+
+    return {"seed": episode.seed, "config": asdict(episode.config),
+            "actions": [[seat, action] for seat, action in episode.actions]}
+
+
+def replay_record(record: Any, scenario: "Scenario") -> Replay:
+    """The counterfactual replay of a recorded episode of ``scenario``: the episode is played again
+    from the record's :func:`replay_inputs` (its user turns as recorded) and then replayed against a
+    fresh copy of the user policy the record names. ``skipped`` says why it cannot be: a record
+    made before the inputs were stored, or a user policy the record cannot rebuild (a model-played
+    user: its completions are not stored)."""
+    from ..episode.engine import Episode, EpisodeConfig
+    from ..evaluation.evidence import field_of
+    from .scripted import ScriptedUser
+
+    inputs = field_of(record, "replay_inputs") or {}
+    who = str(field_of(record, "user") or "scripted")
+    if not inputs.get("actions"):
+        return Replay(skipped="the record holds no replay inputs (recorded before they were stored)")
+    if who != ScriptedUser.name:  # the one policy a record's name is enough to rebuild
+        return Replay(skipped=f"the user seat was played by {who!r}, whose policy a record does not hold "
+                              "(a model-played user's completions are not stored): replayed only in the live run")
+    episode = None
+    try:
+        episode = Episode(scenario, EpisodeConfig(**inputs["config"]), judge=_NoJudge(), seed=inputs.get("seed"))
+        for seat, action in inputs["actions"]:
+            if episode.done or episode.turn != seat:
+                return Replay(diverged="the record's actions do not play again on this scenario (another version of it?)")
+            episode.act(seat, action)
+        recorded = [e.get("content") for e in field_of(record, "log") or [] if e.get("sender") == "user"]
+        if recorded and recorded != [e.content for e in episode.log if e.sender == "user"]:
+            return Replay(diverged="the record's episode plays differently on this scenario (another version of it?)")
+        return replay(episode, ScriptedUser())
+    except Exception as exc:  # never raised into the judge
+        return Replay(error=f"{type(exc).__name__}: {exc}")
+    finally:
+        if episode is not None:
+            episode.close()
 
 
 def _recorded_prompts(policy: Any, episode: "Episode") -> list[str | None]:

@@ -171,7 +171,7 @@ def _code(text):
     return f"```python\n{text}\n```"
 
 
-def test_code_that_spins_only_in_the_changed_world_ends_the_replay_as_inconclusive_within_its_budget():
+def test_code_that_spins_only_in_the_changed_world_ends_the_replay_as_inconclusive_within_its_budget(monkeypatch):
     scenario = next(s for s in DEMO if "simple_note" in str(s.to_dict().get("apps") or s.metadata.get("domains")))
     env = mmtsb_env.make_env(scenarios=[scenario], mode="code", code_timeout_s=0.5)
     env.reset(seed=0)
@@ -182,7 +182,9 @@ def test_code_that_spins_only_in_the_changed_world_ends_the_replay_as_inconclusi
         obs, *_ = env.step(_code(spin))
         assert f"spun {real}" in obs["text"], obs["text"]
     ep = env.episode
-    assert code_budget(ep) == 2 * ep.code_seconds + 0.5
+    assert code_budget(ep) == 2 * ep.code_seconds + 0.5  # twice the episode's code time plus one step's timeout
+    # a budget below one step's timeout, whatever the machine's load made the episode's code time
+    monkeypatch.setattr("mmtsb_env.users.counterfactual.code_budget", lambda episode: 0.2)
     out = replay(ep, env.user)
     assert out.out_of_budget and out.difference is None and "time budget" in out.diverged, out.to_json()
     assert out.to_json()["out_of_budget"] is True
@@ -255,3 +257,44 @@ def test_the_honest_user_replays_the_same_under_both_perturbations():
         env = _played(scenario, ScriptedUser())
         out = replay(env.episode, env.user)
         assert out.clean and not out.diverged and not out.error, (scenario.id, out.to_json())
+
+
+# ------------------------------------------------------------------ re-judged records replay
+from mmtsb_env.evaluation.user_judge import user_evidence_from_record  # noqa: E402
+from mmtsb_env.runner import EpisodeRecord, run_episode  # noqa: E402
+
+
+def test_a_re_judged_record_runs_the_replay_again_from_what_it_stored():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    record = EpisodeRecord.from_json(json_roundtrip(run_episode(scenario, OracleAgent([scenario])).to_json()))
+    assert record.replay_inputs["actions"] and record.replay_inputs["config"]["mode"] == "tool"
+    ev = user_evidence_from_record(record, scenario)
+    assert ev.replay is not None and ev.replay["turns"] >= len(scenario.rounds) and ev.replay["difference"] is None, ev.replay
+    verdict = UserJudge().grounded_consistency(ev)
+    assert verdict.passed and "the same with the hidden fields changed" in verdict.reason
+
+
+def test_a_record_that_cannot_be_replayed_says_why_in_the_verdict():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    record = run_episode(scenario, OracleAgent([scenario]))
+    old = dataclasses.replace(record, replay_inputs={})
+    reason = UserJudge().grounded_consistency(user_evidence_from_record(old, scenario)).reason
+    assert "not replayed: the record holds no replay inputs" in reason
+    model = dataclasses.replace(record, user="LLMUser")
+    reason = UserJudge().grounded_consistency(user_evidence_from_record(model, scenario)).reason
+    assert "not replayed" in reason and "completions are not stored" in reason
+
+
+def test_a_record_of_another_scenario_version_is_inconclusive_not_a_pass():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    record = run_episode(scenario, OracleAgent([scenario]))
+    other = dataclasses.replace(scenario, rounds=tuple(dataclasses.replace(r, query=r.query + " Thanks!")
+                                                       for r in scenario.rounds))
+    verdict = UserJudge().grounded_consistency(user_evidence_from_record(record, other))
+    assert not verdict.passed and verdict.kind == "replay_inconclusive", verdict
+
+
+def json_roundtrip(data):
+    import json
+
+    return json.loads(json.dumps(data, default=str))
