@@ -137,7 +137,10 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     wanted_action = pick.get("action")
     buttons = [e for e in elements if e["type"] == "Button"]
     if rule == "labels_contain":
-        return _pick_several([str(t) for t in pick[rule]], elements, buttons, fields, wanted_action)
+        names = [str(t) for t in pick[rule]]
+        if own_words is not None and any(n.strip().lower() not in own_words.lower() for n in names):
+            return None  # options the user cannot name: it cannot tick them, whatever the screen shows
+        return _pick_several(names, elements, buttons, fields, wanted_action)
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None

@@ -138,13 +138,16 @@ def _table_key(table: str) -> str:
 
 
 def _ui_copy(ui: Any, known: str, other: _Perturb) -> Any:
-    """A UI decision with its ``expect`` changed, and its ``label_contains`` pick too when the user
-    does not know that name (:func:`~mmtsb_env.users.script.known_words`): then it is the answer
+    """A UI decision with its ``expect`` changed, and its ``label_contains`` / ``labels_contain``
+    pick names too when the user does not know them (:func:`~mmtsb_env.users.script.known_words`): then it is the answer
     key's, not the user's."""
     pick = dict(ui.pick or {})
     name = pick.get("label_contains")
     if name is not None and str(name).strip().lower() not in known.lower():
         pick["label_contains"] = other(name)
+    names = pick.get("labels_contain")
+    if names and any(str(n).strip().lower() not in known.lower() for n in names):
+        pick["labels_contain"] = [n if str(n).strip().lower() in known.lower() else other(n) for n in names]
     return replace(ui, expect=other(ui.expect), pick=pick or ui.pick)
 
 

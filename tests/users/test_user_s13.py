@@ -298,3 +298,13 @@ def json_roundtrip(data):
     import json
 
     return json.loads(json.dumps(data, default=str))
+
+
+def test_several_options_the_user_cannot_name_are_refused_whatever_the_screen_shows():
+    rule = UIDecision(pick={"labels_contain": ["Model Y", "EQS"]})
+    boxes = [{"surface_id": "s", "component_id": f"c{i}", "type": "CheckBox", "label": label, "context": {}}
+             for i, label in enumerate(["Model Y", "EQS", "Civic"])]
+    submit = [{"surface_id": "s", "component_id": "ok", "type": "Button", "label": "Submit", "action": "submit", "context": {}}]
+    assert decide_on_screen(rule, boxes + submit, "I want the Model Y and the EQS.") is not None
+    assert decide_on_screen(rule, boxes + submit, "I want the two cars from my photos.") is None
+    assert decide_on_screen(rule, boxes[::-1] + submit, "I want the two cars from my photos.") is None
