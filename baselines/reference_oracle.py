@@ -816,13 +816,16 @@ class ReferenceOracleAgent(OracleAgent):
     ANSWER = "Done: I made the changes you asked for."
 
     @classmethod
-    def answer_for(cls, query: str) -> str:
-        """The round's short reply: :attr:`ANSWER` naming a few of the request's own words, so a
-        blind user whose request reads as a question ("Can you create ...?") hears it answered."""
-        from ..users.reading import content_words
+    def answer_for(cls, rnd: Any) -> str:
+        """The round's short reply: :attr:`ANSWER`; for a round whose request asks for information
+        back ("Compare the prices ...", "Describe the charts ..."), of which the reference's files
+        hold no answer, :attr:`ANSWER` naming a few of the request's own words."""
+        from ..users.reading import content_words, expectation
 
-        words = sorted(content_words(query or ""))[:3]
-        return f"{cls.ANSWER[:-1]}: {', '.join(words)}." if words else cls.ANSWER
+        words = sorted(content_words(rnd.query or ""))[:3]
+        if expectation(rnd) == ("done",) or not words:
+            return cls.ANSWER
+        return f"{cls.ANSWER[:-1]}: {', '.join(words)}."
 
     def __init__(self, scenarios: Iterable[Scenario], mode: str = "tool", search: bool | None = None) -> None:
         planned = []
@@ -840,7 +843,7 @@ class ReferenceOracleAgent(OracleAgent):
                     made, shown = _route_to_ui_rounds(s, plan, world)
                 rounds = [dataclasses.replace(r, solution=tuple(
                               (ui_round_steps(s, r.ui, world, shown.get(k)) if s.ui and r.ui else []) + made.get(k, [])),
-                              answer=r.answer or self.answer_for(r.query))
+                              answer=r.answer or self.answer_for(r))
                           for k, r in enumerate(s.rounds)]
                 s = dataclasses.replace(s, rounds=tuple(rounds))
             planned.append(s)

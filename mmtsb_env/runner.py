@@ -61,6 +61,9 @@ class EpisodeRecord:
     agent_steps: list[dict[str, Any]] = field(default_factory=list)  # per-step extras an agent reports (tokens...)
     user: str = "scripted"  # who played the user seat
     user_steps: list[dict[str, Any]] = field(default_factory=list)  # per-step extras of a model-played user
+    # What re-judging the record needs to run the counterfactual replay again
+    # (counterfactual.replay_inputs: the episode's seed, config and every action of both seats).
+    replay_inputs: dict[str, Any] = field(default_factory=dict)
     trainable_seats: list[str] = field(default_factory=lambda: ["assistant"])
     duration_s: float = 0.0
 
@@ -144,11 +147,18 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         image_sources=[ep.images.source(i) for i in range(n_images)],
         agent_steps=agent_steps,
         duration_s=duration,
+        replay_inputs=replay_inputs(ep),
     )
     from .evaluation.metrics import paper_steps
 
     record.assistant_steps, record.steps = steps, paper_steps(record)  # ``steps`` (the driving loop's) are the assistant's
     return record
+
+
+def replay_inputs(ep: Any) -> dict[str, Any]:
+    from .users.counterfactual import replay_inputs as inputs
+
+    return inputs(ep)
 
 
 def _user_verdict(ep: Any, user: Any = None) -> dict[str, Any]:

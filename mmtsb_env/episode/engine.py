@@ -262,6 +262,11 @@ class Episode:
         self._replay_note: str | None = None  # said once when a copy's replay did not reproduce its runs
         self._replay: list[CallOutcome] | None = None
         self._replay_overrun = False  # a replayed run asked for more calls than were recorded
+        self.code_seconds = 0.0  # wall-clock time its code runs took, all together (the sandbox's start-up aside)
+        # Seconds all its code runs may take together (the counterfactual replay's budget): a run
+        # gets what is left, a later one is not run, and ``code_budget_spent`` says it happened.
+        self.code_budget_s: float | None = None
+        self.code_budget_spent = False
         self._cursor = {ASSISTANT: 0, USER: 0}
         self.transcripts = {
             ASSISTANT: ChatTranscript(ASSISTANT, assistant_prompt(scenario, self.config.mode, self.config.tool_search), self.image_url),
@@ -678,14 +683,26 @@ class Episode:
 
         self._code_images: list[int] = []
         self._code_calls = 0
+        left = None if self.code_budget_s is None else self.code_budget_s - self.code_seconds
+        if left is not None and left <= 0:
+            self.code_budget_spent = True
+            return "SandboxError: the code was not run (the time budget for code is spent)", False, []
+        start = None
         try:
             interpreter = self._interpreter_for()
             calls: list[CallOutcome] = []
             self._code_runs.append((code, calls, None))
-            result = interpreter.run(code)
+            start = time.monotonic()  # the run itself, not the sandbox's start-up
+            result = interpreter.run(code, timeout_s=left)
             self._code_runs[-1] = (code, calls, (result.ok, result.output, result.error))
+            if left is not None and result.error_kind == "timeout" and left < float(self.config.code_timeout_s):
+                self.code_budget_spent = True  # stopped by what was left of the budget, not by its own limit
         except (Exception, SandboxInterrupt) as exc:  # a host-side failure must not end the episode
             return f"SandboxError: the code could not be run ({type(exc).__name__}: {exc})", False, []
+        finally:
+            self.code_seconds += 0.0 if start is None else time.monotonic() - start
+            if self.code_budget_s is not None and self.code_seconds >= self.code_budget_s:
+                self.code_budget_spent = True
         text = result.output
         if result.error:
             text = (text + "\n" if text else "") + result.error

@@ -216,9 +216,17 @@ def user_evidence_from_episode(episode: Any, user: Any = None) -> UserEvidence:
     )
 
 
-def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
-    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script)."""
+def user_evidence_from_record(record: Any, scenario: Any, replay: bool = True) -> UserEvidence:
+    """:class:`UserEvidence` of a recorded episode (needs its scenario for the script). With
+    ``replay``, the counterfactual replay runs again from what the record stored
+    (:func:`mmtsb_env.users.counterfactual.replay_record`); when it cannot, the verdict says why."""
     from .evidence import _url_loader
+
+    replayed = None
+    if replay:
+        from ..users.counterfactual import replay_record
+
+        replayed = replay_record(record, scenario).to_json()
 
     sources = list(field_of(record, "image_sources") or [])
     return UserEvidence(
@@ -227,7 +235,7 @@ def user_evidence_from_record(record: Any, scenario: Any) -> UserEvidence:
         terminated=bool(field_of(record, "terminated")), truncated=bool(field_of(record, "truncated")),
         hidden_values=hidden_values(scenario), description=scenario.description, metadata=dict(scenario.metadata),
         image_ids=list(range(len(sources))), image_sources=sources, image_url=_url_loader(record),
-        n_scenario_images=len(scenario.images),
+        n_scenario_images=len(scenario.images), replay=replayed,
     )
 
 
@@ -385,7 +393,8 @@ class UserJudge:
                 kind = kind or "unprompted_correction"
             elif rnd.get("ui") and self._answers_screen(ev, m):
                 pick = rnd.get("ui_pick")
-                said = " ".join(q["query"] for q in ev.rounds[: r + 1]).lower()
+                said = " ".join(f"{q['query']} {q.get('instructions', '')} {' '.join(q.get('clarifications', []))}"
+                                for q in ev.rounds[: r + 1]).lower()
                 if text.strip() == CANNOT_CHOOSE and pick and str(pick).lower() not in said \
                         and self._screen_options(ev, m) >= 2:
                     problems.append(f"round {r + 1}: refused a screen for lacking {pick!r}, a name the user never said "
@@ -409,7 +418,9 @@ class UserJudge:
         if problems:
             return Criterion("grounded_consistency", False, "; ".join(problems[:3]), kind)
         replayed = ""
-        if ev.replay is not None:
+        if ev.replay is not None and ev.replay.get("skipped"):
+            replayed = f"; not replayed: {ev.replay['skipped']}"
+        elif ev.replay is not None:
             fed = ev.replay.get("fed_recorded", 0)
             replayed = f"; {ev.replay.get('turns', 0)} turn(s) the same with the hidden fields changed" + (
                 f" ({fed} shown the recorded entries where the changed world showed others)" if fed else "")

@@ -23,7 +23,6 @@ True
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -66,28 +65,15 @@ def _option_prices(label: str) -> list[float]:
     return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
 
 
-def likeness(needle: str, text: str) -> float:
-    """How closely some run of ``text``'s words spells ``needle`` (0..1, case aside): 1.0 when
-    ``text`` contains it, high for a misspelling ("Zelda Lindquist" for "Zelda Lindqvist")."""
-    needle, text = needle.strip().lower(), text.lower()
-    if needle and needle in text:
-        return 1.0
-    words, n = text.split(), max(1, len(needle.split()))
-    windows = [" ".join(words[i:i + n]) for i in range(max(1, len(words) - n + 1))]
-    return max((difflib.SequenceMatcher(None, needle, w).ratio() for w in windows), default=0.0)
-
-
-def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], closest: bool = False) -> Any:
-    """The item chosen by ``rule`` among ``(item, text, prices)``, or None. With ``closest``, a
-    ``label_contains`` rule that no item satisfies takes the item most like its text -- among two or
-    more (a lone item is no choice)."""
+def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], blind: bool = False) -> Any:
+    """The item chosen by ``rule`` among ``(item, text, prices)``, or None. With ``blind`` (a
+    ``label_contains`` name the chooser does not know), the name is not read at all: the first of
+    two or more items (a lone item is no choice)."""
     if rule == "label_contains":
+        if blind:
+            return items[0][0] if len(items) >= 2 else None
         needle = str(arg).strip().lower()
-        matches = [it for it, text, _ in items if needle in text.lower()]
-        if matches or not closest or len(items) < 2:
-            return matches[0] if matches else None
-        best = max(range(len(items)), key=lambda i: (likeness(needle, items[i][1]), -i))
-        return items[best][0]
+        return next((it for it, text, _ in items if needle in text.lower()), None)
     priced = [(min(p) if rule == "cheapest" else max(p), i, it) for i, (it, _, p) in enumerate(items) if p]
     if not priced:
         return None
@@ -127,11 +113,13 @@ def _fill(fill: dict[str, Any], elements: list[dict[str, Any]]) -> dict[str, Any
 def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: str | None = None) -> dict[str, Any] | None:
     """``ui_user_interact`` arguments realising ``decision`` on a screen, or None if it cannot be done.
 
-    ``own_words`` (the user's requests so far) makes it the blind user's choice: a
-    ``label_contains`` name the user never said (one only the images show) is not checked against
-    the screen -- the user takes the option most like it, so a screen with a misread name is
-    answered like a right one and the misreading fails at the judge (a screen with fewer than two
-    options offers no choice and is refused). A name the user said itself must be on the screen. Without ``own_words`` (the judge's use) every rule is exact."""
+    ``own_words`` (what the user knows: its situation, requests, instructions and clarification
+    answers so far) makes it the blind user's choice: a ``label_contains`` name in none of them (one
+    only the images or the answer key show) is never compared with the screen -- the user takes the
+    first of two or more options, whatever they say, so which option it taps cannot tell the
+    assistant anything about the hidden name, and a wrong option fails at the judge (a screen with
+    fewer than two options offers no choice and is refused). A name the user knows must be on the
+    screen. Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
     if fields is None:
         return None
@@ -149,22 +137,25 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     wanted_action = pick.get("action")
     buttons = [e for e in elements if e["type"] == "Button"]
     if rule == "labels_contain":
-        return _pick_several([str(t) for t in pick[rule]], elements, buttons, fields, wanted_action)
+        names = [str(t) for t in pick[rule]]
+        if own_words is not None and any(n.strip().lower() not in own_words.lower() for n in names):
+            return None  # options the user cannot name: it cannot tick them, whatever the screen shows
+        return _pick_several(names, elements, buttons, fields, wanted_action)
     if rule == "every":
         return _pick_every(pick[rule], elements, buttons, fields, wanted_action)
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
     candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
-    closest = own_words is not None and rule == "label_contains" and \
+    blind = own_words is not None and rule == "label_contains" and \
         str(pick[rule]).strip().lower() not in own_words.lower()
-    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates], closest)
+    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates], blind)
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
     picked = _by_rule(rule, pick[rule], [((e, o), f"{o['label']} {o['value']}", _option_prices(o["label"]))
-                                          for e, o in options], closest)
+                                          for e, o in options], blind)
     if picked is None:
         return None
     field_el, option = picked

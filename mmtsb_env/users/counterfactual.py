@@ -21,21 +21,25 @@ scenario):
   and the base world under them (the copy is built on another ``world_seed``);
 - ``completion_criteria``; ``metadata`` (image and derived values, value tolerances, look-alikes,
   error claims, persona...; only ``num_images``, ``num_rounds`` and ``domains`` are kept);
-- a UI round's ``expect`` (what the judge wants the screen to show).
+- a UI round's ``expect`` (what the judge wants the screen to show), and its ``label_contains``
+  pick when the name is in nothing the user knows (its situation, requests, instructions,
+  clarification answers: :func:`~mmtsb_env.users.script.known_words`).
 
 Not hidden -- the user's own script: every round's query and images, ``instructions``,
 clarification answers and keywords, ``guidance`` (fixed lines, permission, held images),
 ``wrong_claim`` (the scripted wrong value and its confirmation), the UI decision (``choose``,
-``pick``, ``fill``, ``criterion``), and the scenario ``description`` (the user seat's situation,
+``pick`` by a name the user knows or by price, ``fill``, ``criterion``), and the scenario ``description`` (the user seat's situation,
 shown in its system prompt and by the format free of image-only values).
 
 The copy plays with the original's pixels (the assistant's turns are replayed verbatim, so what
 it saw does not matter, and nothing is drawn twice) and with no judge. Before each user turn the
 replay checks that the user is shown the same entries as in the recorded episode; when the
 assistant's verbatim actions show it something else in the changed world (a tool that failed
-there and delivered nothing), the replay stops as ``diverged`` -- inconclusive, not the user's
-doing. A user policy may define ``for_replay(original_scenario)`` returning its fresh copy (the
-model-played user does: its copy answers only from the recorded run's completion cache, so a
+there and delivered nothing), the copy's user is shown the recorded entries instead. The agent's
+code runs again in the copy within a total time budget (:func:`code_budget`); code that runs
+longer only in the changed world ends the replay as ``diverged`` with ``out_of_budget`` --
+inconclusive, not the user's doing, and never more host time than the budget. A user policy
+may define ``for_replay(original_scenario)`` returning its fresh copy (the model-played user does: its copy answers only from the recorded run's completion cache, so a
 prompt that differs is itself a difference); otherwise the policy is deep-copied.
 """
 
@@ -104,6 +108,21 @@ class _Perturb:
         return MARKER.format(len(self.memo))
 
 
+def leaves(value: Any):
+    """Every scalar leaf of a nested value (dicts' values, lists' and tuples' items), in order; a
+    ``{"$ref": ...}`` link between solution steps is no value and yields nothing."""
+    if isinstance(value, dict):
+        if set(value) == {"$ref"}:
+            return
+        for v in value.values():
+            yield from leaves(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from leaves(v)
+    else:
+        yield value
+
+
 def _keyed_rows(rows: Any, key: str, other: _Perturb) -> Any:
     """World rows with every column but the key (and ``__deleted__``) changed."""
     if not isinstance(rows, dict):
@@ -118,17 +137,33 @@ def _table_key(table: str) -> str:
     return spec.key if spec is not None else "id"
 
 
-def _round_copy(rnd: Any, other: _Perturb) -> Any:
+def _ui_copy(ui: Any, known: str, other: _Perturb) -> Any:
+    """A UI decision with its ``expect`` changed, and its ``label_contains`` / ``labels_contain``
+    pick names too when the user does not know them (:func:`~mmtsb_env.users.script.known_words`): then it is the answer
+    key's, not the user's."""
+    pick = dict(ui.pick or {})
+    name = pick.get("label_contains")
+    if name is not None and str(name).strip().lower() not in known.lower():
+        pick["label_contains"] = other(name)
+    names = pick.get("labels_contain")
+    if names and any(str(n).strip().lower() not in known.lower() for n in names):
+        pick["labels_contain"] = [n if str(n).strip().lower() in known.lower() else other(n) for n in names]
+    return replace(ui, expect=other(ui.expect), pick=pick or ui.pick)
+
+
+def _round_copy(rnd: Any, other: _Perturb, known: str = "") -> Any:
     solution = tuple({**step, **({"arguments": other(step["arguments"])} if "arguments" in step else {}),
                       **({"say": other(step["say"])} if "say" in step else {})} for step in rnd.solution)
     changes = tuple(replace(c, row=_keyed_rows(c.row, _table_key(c.table), other) if c.row is not None else None,
                             fields=other(c.fields)) for c in rnd.state_changes)
-    ui = replace(rnd.ui, expect=other(rnd.ui.expect)) if rnd.ui is not None else None
+    ui = _ui_copy(rnd.ui, known, other) if rnd.ui is not None else None
     return replace(rnd, report=other(rnd.report), answer=other(rnd.answer), solution=solution, state_changes=changes, ui=ui)
 
 
 def hidden_copy(scenario: "Scenario") -> "Scenario":
     """``scenario`` with every hidden field (see the module docstring) holding a different value."""
+    from .script import known_words
+
     other = _Perturb()
     images = tuple(replace(spec, facts=other(dict(spec.facts)),
                            render={**spec.render, "content": other(spec.render.get("content"))} if spec.render else spec.render)
@@ -140,9 +175,40 @@ def hidden_copy(scenario: "Scenario") -> "Scenario":
     if isinstance(metadata.get("value_tolerances"), dict):  # keyed by the values themselves
         metadata["value_tolerances"] = {other(k): v for k, v in metadata["value_tolerances"].items()}
     return replace(scenario, images=images, expected_changes=changes, initial_entities=entities,
-                   rounds=tuple(_round_copy(r, other) for r in scenario.rounds), facts=other(scenario.facts),
+                   rounds=tuple(_round_copy(r, other, known_words(scenario, k)) for k, r in enumerate(scenario.rounds)),
+                   facts=other(scenario.facts),
                    completion_criteria=other(scenario.completion_criteria), metadata=metadata,
                    world_seed=scenario.world_seed + 1)
+
+
+def _flipped(value: Any) -> Any:
+    """A hidden collection with its emptiness flipped: a non-empty one emptied, an empty list or
+    tuple given one marker item; anything else as it is."""
+    if isinstance(value, (list, tuple, dict)) and value:
+        return type(value)()
+    if isinstance(value, (list, tuple)):
+        return type(value)([MARKER.format(9999)])
+    return value
+
+
+def structural_copy(scenario: "Scenario") -> "Scenario":
+    """``scenario`` with the *shape* of its hidden fields changed: every hidden list or mapping
+    that holds something emptied, every empty one given an item -- each round's ``report``,
+    ``state_changes`` and UI ``expect``, the expected changes, the legacy ``facts``, the images'
+    ``facts``, and the lists and mappings of ``metadata`` (look-alikes, error claims...). What
+    :func:`hidden_copy` cannot show: a user that decides by whether a hidden list is empty, how
+    long it is or whether it holds anything at all (``bool(round.report)``). The world, the
+    reference replies and solutions are left as they are (the value copy changes them)."""
+    images = tuple(replace(spec, facts=_flipped(dict(spec.facts))) for spec in scenario.images)
+    rounds = tuple(replace(r, report=_flipped(tuple(r.report)), state_changes=() if r.state_changes else r.state_changes,
+                           ui=replace(r.ui, expect=_flipped(r.ui.expect)) if r.ui is not None else None)
+                   for r in scenario.rounds)
+    metadata = {k: (v if k in KEPT_METADATA else _flipped(v)) for k, v in scenario.metadata.items()}
+    return replace(scenario, images=images, rounds=rounds, expected_changes=(), facts=_flipped(tuple(scenario.facts)),
+                   metadata=metadata)
+
+
+PERTURBATIONS = (("values", hidden_copy), ("structure", structural_copy))
 
 
 # ------------------------------------------------------------------------- the replay
@@ -159,6 +225,8 @@ class Replay:
     diverged: str = ""
     error: str = ""
     fed: int = 0  # user turns before which the copy's user was shown the recorded entries (the changed world differed)
+    out_of_budget: bool = False  # the agent's code ran past the replay's time budget (:func:`code_budget`)
+    skipped: str = ""  # why a recorded episode could not be replayed (:func:`replay_record`)
     fields: list[str] = field(default_factory=lambda: list(HIDDEN_FIELDS))
 
     @property
@@ -171,13 +239,18 @@ class Replay:
             out["fed_recorded"] = self.fed
         if self.diverged:
             out["diverged"] = self.diverged
+        if self.out_of_budget:
+            out["out_of_budget"] = True
+        if self.skipped:
+            out["skipped"] = self.skipped
         if self.error:
             out["error"] = self.error
         return out
 
 
 HIDDEN_FIELDS = ("images.render.content", "images.facts", "expected_changes", "facts", "rounds.report", "rounds.answer",
-                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "initial_entities", "world_seed",
+                 "rounds.solution", "rounds.state_changes", "rounds.ui.expect", "rounds.ui.pick",
+                 "initial_entities", "world_seed",
                  "completion_criteria", "metadata")
 
 
@@ -221,24 +294,91 @@ def excerpts(recorded: Any, replayed: Any, width: int = 240) -> tuple[str, str]:
 
 
 def replay(episode: "Episode", policy: Any) -> Replay:
-    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its scenario.
-    When a user turn changes, the same replay runs once more on the *original* scenario (the
-    control): a turn that changes there too is the policy not repeating itself (sampling, state
-    not reset by ``reseed``), reported as ``diverged`` -- inconclusive -- not as a hidden dependence."""
+    """Replay ``episode``'s assistant actions against ``policy`` on :func:`hidden_copy` of its
+    scenario and, when every turn was the same there, on :func:`structural_copy` (the
+    :data:`PERTURBATIONS`, in order; the first changed or inconclusive one is the outcome, its
+    ``difference["perturbation"]`` says which). When a user turn changes, the same replay runs once
+    more on the *original* scenario (the control): a turn that changes there too is the policy not
+    repeating itself (sampling, state not reset by ``reseed``), reported as ``diverged`` --
+    inconclusive -- not as a hidden dependence."""
     from ..episode.engine import forget_scenario
 
-    twin_scenario = hidden_copy(episode.scenario)
+    first = None
+    for name, make in PERTURBATIONS:
+        twin_scenario = None
+        try:
+            twin_scenario = make(episode.scenario)
+            out = _replay_on(episode, policy, twin_scenario)
+        except Exception as exc:  # a copy that cannot be made is reported, never raised into the judge
+            out = Replay(error=f"{type(exc).__name__}: {exc}")
+        finally:
+            if twin_scenario is not None:
+                forget_scenario(twin_scenario)
+        if out.difference is not None and not out.error:
+            out.difference["perturbation"] = name
+            control = _replay_on(episode, policy, episode.scenario)
+            if control.difference is not None and control.difference["turn"] <= out.difference["turn"]:
+                out.diverged = (f"the user policy does not repeat its own episode: with nothing changed, user turn "
+                                f"{control.difference['turn']} was {control.difference['replayed']!r}")
+                out.difference = None
+        if out.difference is not None or out.diverged or out.error:
+            if out.diverged or out.error:
+                out.diverged = out.diverged and f"{out.diverged} (hidden {name} changed)"
+            return out
+        first = first or out
+    return first
+
+
+def code_budget(episode: "Episode") -> float:
+    """The seconds the replay may spend running the agent's code: twice what the episode's code runs
+    took plus one code step's timeout. Code that runs longer only in the changed world (a loop on a
+    value the copy changed) cannot make the replay cost more than this, whatever it does; running
+    out ends the replay as inconclusive (``out_of_budget``), never as a pass or a difference."""
+    return 2.0 * float(getattr(episode, "code_seconds", 0.0)) + float(episode.config.code_timeout_s)
+
+
+def replay_inputs(episode: "Episode") -> dict[str, Any]:
+    """What a run record keeps so that re-judging it can replay it (:func:`replay_record`): the
+    episode's seed, its config and every action of both seats, in order."""
+    from dataclasses import asdict
+
+    return {"seed": episode.seed, "config": asdict(episode.config),
+            "actions": [[seat, action] for seat, action in episode.actions]}
+
+
+def replay_record(record: Any, scenario: "Scenario") -> Replay:
+    """The counterfactual replay of a recorded episode of ``scenario``: the episode is played again
+    from the record's :func:`replay_inputs` (its user turns as recorded) and then replayed against a
+    fresh copy of the user policy the record names. ``skipped`` says why it cannot be: a record
+    made before the inputs were stored, or a user policy the record cannot rebuild (a model-played
+    user: its completions are not stored)."""
+    from ..episode.engine import Episode, EpisodeConfig
+    from ..evaluation.evidence import field_of
+    from .scripted import ScriptedUser
+
+    inputs = field_of(record, "replay_inputs") or {}
+    who = str(field_of(record, "user") or "scripted")
+    if not inputs.get("actions"):
+        return Replay(skipped="the record holds no replay inputs (recorded before they were stored)")
+    if who != ScriptedUser.name:  # the one policy a record's name is enough to rebuild
+        return Replay(skipped=f"the user seat was played by {who!r}, whose policy a record does not hold "
+                              "(a model-played user's completions are not stored): replayed only in the live run")
+    episode = None
     try:
-        out = _replay_on(episode, policy, twin_scenario)
+        episode = Episode(scenario, EpisodeConfig(**inputs["config"]), judge=_NoJudge(), seed=inputs.get("seed"))
+        for seat, action in inputs["actions"]:
+            if episode.done or episode.turn != seat:
+                return Replay(diverged="the record's actions do not play again on this scenario (another version of it?)")
+            episode.act(seat, action)
+        recorded = [e.get("content") for e in field_of(record, "log") or [] if e.get("sender") == "user"]
+        if recorded and recorded != [e.content for e in episode.log if e.sender == "user"]:
+            return Replay(diverged="the record's episode plays differently on this scenario (another version of it?)")
+        return replay(episode, ScriptedUser())
+    except Exception as exc:  # never raised into the judge
+        return Replay(error=f"{type(exc).__name__}: {exc}")
     finally:
-        forget_scenario(twin_scenario)
-    if out.difference is not None and not out.error:
-        control = _replay_on(episode, policy, episode.scenario)
-        if control.difference is not None and control.difference["turn"] <= out.difference["turn"]:
-            out.diverged = (f"the user policy does not repeat its own episode: with nothing changed, user turn "
-                            f"{control.difference['turn']} was {control.difference['replayed']!r}")
-            out.difference = None
-    return out
+        if episode is not None:
+            episode.close()
 
 
 def _recorded_prompts(policy: Any, episode: "Episode") -> list[str | None]:
@@ -263,6 +403,8 @@ def _replay_on(episode: "Episode", policy: Any, scenario: "Scenario") -> Replay:
     try:
         images = _scenario_images(original, episode.config.image_root, episode.config.stand_in_images)
         twin = Episode(scenario, episode.config, judge=_NoJudge(), images=images, seed=episode.seed)
+        budget = code_budget(episode)
+        twin.code_budget_s = budget
         user = replay_policy(policy, original, episode.seed)
         misses = _misses(user)
         for step, (seat, action) in enumerate(episode.actions, 1):
@@ -294,6 +436,12 @@ def _replay_on(episode: "Episode", policy: Any, scenario: "Scenario") -> Replay:
                         "why": "the model-played user's prompt changed" if changed_prompt else "the user's action changed"}
                     break
             twin.act(seat, action)
+            if twin.code_budget_spent:  # the agent's code runs longer here than it did: stop, inconclusive
+                out.out_of_budget = True
+                out.diverged = (f"at step {step} the replay ran out of its time budget for the agent's code ({budget:.1f} s: "
+                                f"twice the episode's {episode.code_seconds:.1f} s of code plus one step's "
+                                f"{float(episode.config.code_timeout_s):g} s)")
+                break
     except Exception as exc:  # a copy that cannot be built or played is reported, never raised into the judge
         out.error = f"{type(exc).__name__}: {exc}"
     return out

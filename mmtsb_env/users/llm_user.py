@@ -64,6 +64,7 @@ from ..evaluation.similarity import rouge_l
 from ..evaluation.user_judge import _ROLE_SWAP, IMAGE_OPENING_MATCH, hidden_values
 from ..llm.base import BackendError
 from ..llm.messages import text_only
+from .counterfactual import leaves
 from .rules import TEMPLATES, Move, decide, with_images
 from .script import delivered_images
 from .scripted import note_move
@@ -319,16 +320,8 @@ def leaks_hidden_text(reply: str, episode: "Episode", move: Move) -> str | None:
 
 
 def _leaves(value: Any):
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _leaves(v)
-    elif isinstance(value, bool) or value is None:
-        return
-    else:
-        yield value
+    """The leaves of ``value`` that can be said: not flags, not None."""
+    return (v for v in leaves(value) if not (isinstance(v, bool) or v is None))
 
 
 def secret_values(episode: "Episode") -> list[str]:
@@ -559,8 +552,10 @@ class LLMUser:
         sampling and completion cache, no model -- a prompt the recorded run did not send counts as
         a miss and gets the scripted reply. Its output filter guards only the copy's own values: a
         swap that depended on the original's hidden values shows as a changed turn."""
-        return LLMUser(RecordedRunOnly(), sampling=dict(self.sampling), max_length_ratio=self.max_length_ratio,
+        twin = LLMUser(RecordedRunOnly(), sampling=dict(self.sampling), max_length_ratio=self.max_length_ratio,
                        cache=self.cache)
+        twin.__class__ = type(self)  # a subclass's own prompt or reading is what the copy must replay
+        return twin
 
     def last_step_info(self) -> dict[str, Any]:
         """The record of the user's last turn (see the module docstring)."""

@@ -261,22 +261,68 @@ _ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
 
 
 # A request that asks for information back, read from the query alone: a question mark outside
-# quotes, or an imperative that asks to be told ("tell me", "read me", "get me", "list", "count").
+# quotes, or an imperative that asks to be told ("tell me", "read me", "get me", "list", "count",
+# "summarise what you found").
 _ASKS_BACK = re.compile(r"\?|\b(?:tell|read|get|give|send|show)\s+me\b|\b(?:look\s+up|find\s+out|let\s+me\s+know)\b|"
-                        r"(?:^|[-,.;:!]\s*|\b(?:please|pls|and|then|also|first|could\s+you|can\s+you|would\s+you)\s+)"
-                        r"(?:list|gather|pull|count|read)\b", re.I)
+                        r"(?:^|[-,.;:!]\s*|\b(?:please|pls|and|then|also|first|just|could\s+you|can\s+you|would\s+you)\s+)"
+                        r"(?:list|gather|pull|count|read|summari[sz]e|describe)\b", re.I)
+
+
+# A polite request in question form ("Can you create a note called 'X'?", "Could you also email it to
+# Robert?", "Would you mind adding a task?"): an action verb where the request's verbs stand (right
+# after "can/could/would/will you", after "and", "then" or a comma), and no verb that asks to find
+# or be told something. Its "?" asks for the work, not for information back. A question that asks
+# for information ("Can you tell me the total?", "Can you find out when it closes?", "Could you
+# check whether it is pinned?", "Can you search Amazon and find the prices?") keeps its "?".
+_POLITE_OPENER = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bwould\s+you\s+mind\b", re.I)
+_ACTION_VERBS = frozenset("""add create make save set put send email text delete remove move rename update change edit
+schedule book order buy request pay transfer draft write reply forward mark pin unpin turn switch enable disable record
+log post share invite cancel archive star label split upload copy attach complete play queue follow reschedule assign
+clear empty insert append replace fill submit subscribe unsubscribe accept decline tag note jot store file start stop
+mute unmute block unblock rate like dislike reserve purchase return refund venmo message call remind""".split())
+_VERB_SLOT = re.compile(r"(?:\byou\s+(?:mind\s+)?|\band\s+|\bthen\s+|,\s*)(?:(?:please|also|just|kindly|quickly|"
+                        r"then|maybe|go\s+ahead\s+and)\s+)*([a-z]+)", re.I)
+_INFO_VERBS = re.compile(r"\b(?:tell|read|describe|compare|find|finds|found|figure|work\s+out|look\s+(?:up|into|at)|check|"
+                         r"see\s+(?:if|whether)|whether|list|gather|pull|count|summari[sz]e|calculate|compute|identify|"
+                         r"explain|estimate|confirm|know|show\s+me|give\s+me|get\s+me|send\s+me|let\s+me)\b", re.I)
+
+
+def _action_verb(word: str) -> bool:
+    word = word.lower()
+    if word in _ACTION_VERBS:
+        return True
+    if word.endswith("ing"):  # "would you mind adding / creating / setting"
+        stem = word[:-3]
+        return stem in _ACTION_VERBS or stem + "e" in _ACTION_VERBS or stem[:-1] in _ACTION_VERBS
+    return False
+
+
+def polite_request(sentence: str) -> bool:
+    """``sentence`` asks for work in question form ("Can you create a note called 'X'?"), not for
+    information back ("Can you tell me the total?")."""
+    if "?" not in sentence or not _POLITE_OPENER.search(sentence) or _INFO_VERBS.search(sentence):
+        return False
+    return any(_action_verb(m.group(1)) for m in _VERB_SLOT.finditer(sentence))
+
+
+def _asking_text(query: str) -> str:
+    """``query`` as read for what it asks back: quoted spans blanked, and the "?" of each polite
+    request in question form (:func:`polite_request`) read as a full stop."""
+    text = _QUOTED.sub("'…'", query or "")
+    return " ".join(s[:-1] + "." if s.endswith("?") and polite_request(s) else s
+                    for s in re.split(r"(?<=[.!?])\s+|\n+", text))
 
 
 def expectation(rnd: Any) -> tuple[str, ...]:
     """What round ``rnd`` waits for, from the user's own script: ``guidance.expects`` when given;
-    else, when its query asks for information back (:data:`_ASKS_BACK`: a question, "tell me",
-    "list", "count"...), the kinds it asks for ("how much" -> number, "when did" -> date, "what
+    else, when its query asks for information back (:data:`_ASKS_BACK`: a question -- not a
+    polite request in question form, :func:`polite_request` --, "tell me", "list", "count"...), the kinds it asks for ("how much" -> number, "when did" -> date, "what
     time" -> time, otherwise text); else ``done``: any report of the work. No hidden field is read
     (not even whether the round has ``report`` facts)."""
     guidance = getattr(rnd, "guidance", None)
     if guidance is not None and guidance.expects:
         return tuple(guidance.expects)
-    if _ASKS_BACK.search(_QUOTED.sub("'…'", rnd.query or "")):
+    if _ASKS_BACK.search(_asking_text(rnd.query)):
         kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
                  if rx.search(rnd.query)]
         return tuple(kinds) or ("text",)
@@ -298,7 +344,8 @@ def answers(reply: Reading, query: str = "") -> bool:
     or states at least three content words of which one is a word of the ``query`` ("The hardware
     receipt cost more."). "Hmm.", "Nice weather today.", "Receipts are interesting." answer
     nothing. Whether what it says is right is never read."""
-    if reply.names or (reply.yes_no and (_ASKS_YES_NO.search(query or "") or _ASKS_EITHER.search(query or ""))):
+    asking = _asking_text(query)
+    if reply.names or (reply.yes_no and (_ASKS_YES_NO.search(asking) or _ASKS_EITHER.search(asking))):
         return True
     asked = content_words(query)
     return len(reply.words) >= 3 and (not asked or bool(reply.words & asked))
@@ -346,6 +393,35 @@ def own_names(query: str, claim: Any = None) -> tuple[str, ...]:
     if claim is not None:
         names += claim_names(claim)
     return tuple(dict.fromkeys(n.strip().lower() for n in names if n.strip()))
+
+
+# The words right before a quoted name the user chooses for something it asks to make or write ("a
+# note titled 'X'", "a task 'X'", "with the note 'your share'", "described as 'X'", "containing just
+# 'X'", typed with the user's typos: "titlled", "tilted", "ttled"). Nothing on the phone or in the
+# images can show such a name wrong; a name of something that exists ("my 'Home' project", "the note
+# 'Groceries'") can be.
+_CHOSEN_BEFORE = re.compile(
+    r"(?:\bt\w{0,4}l\w{0,2}d|\b(?:called|named|entitled|labell?ed|tagged|taged|described\s+as|as|say|says|saying|"
+    r"containing(?:\s+just)?|c\w{5,8}ing\s+just|the\s+words?|replac\w*|repa\w*ing|with\s+the\s+(?:note|title|"
+    r"subject|message|caption|description)|(?:an?|new)\s+(?:new\s+)?(?:\w+\s+)?(?:task|note|project|playlist|event|"
+    r"reminder|folder|file|group|list|alarm|album|label|draft)))[\s,:]*$", re.I)
+
+
+def chosen_names(query: str) -> tuple[str, ...]:
+    """The quoted names ``query`` chooses for what it asks to make or write (:data:`_CHOSEN_BEFORE`)."""
+    names = [next(g for g in m.groups() if g) for m in _QUOTED_SPAN.finditer(query or "")
+             if _CHOSEN_BEFORE.search(query[max(0, m.start() - 40):m.start()])]
+    return tuple(dict.fromkeys(n.strip().lower() for n in names if n.strip()))
+
+
+def doubts_only_own_choice(text: str, query: str, claim: Any = None) -> bool:
+    """The assistant doubts or disputes only names the user chose itself ("I'm not sure about
+    'Invoice to pay' as a title"): nothing it could find shows them wrong, so "go by what you find"
+    does not apply; the user keeps to what it asked."""
+    chosen = set(chosen_names(query))
+    if not chosen or not _names_with_doubt(text, chosen, hedges=True):
+        return False
+    return not _names_with_doubt(text, [n for n in own_names(query, claim) if n not in chosen], hedges=True)
 
 
 # Words that look like doubt but agree or only hedge: "no mismatch", "is not wrong", "not sure".

@@ -12,7 +12,8 @@ value and one that wrote the right one, saying the same words, get the same user
             out, before saying the work is done, that something the user stated does not match
             (once a round: the scripted wrong claim's confirmation when it names the claim, else
             the neutral :data:`GO_BY_WHAT_YOU_SEE` -- the same move whether or not the script
-            holds a wrong claim)
+            holds a wrong claim); a doubt only about a name the user chose itself ("a note titled
+            'X'") gets the ``nudge`` to go with what it asked
 ``deliver`` the round's held images (``guidance.hold_images``) go out instead of moving on
 ``confirm`` it asks permission: the scripted grant or refusal (a second ask in the round is a
             failed try)
@@ -37,7 +38,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..evaluation.similarity import rouge_l
-from .reading import Reading, content_words, expectation, flags_claim, flags_own_words, read, reported
+from .reading import (Reading, content_words, doubts_only_own_choice, expectation, flags_claim, flags_own_words, read,
+                      reported)
 from .script import END, delivered_images, last_assistant_text, pending_ui_action, round_action, unused_clarification
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -166,6 +168,9 @@ def _conversation_move(episode: "Episode", k: int) -> Move:
     text = last_assistant_text(episode)
     reading = read(text)
     claim = rnd.wrong_claim
+    if not reading.done and flags_own_words(text, rnd.query, claim) and doubts_only_own_choice(text, rnd.query, claim):
+        reply = rnd.guidance.on_question or ON_QUESTION
+        return Move("nudge", reply, k, reply, "the assistant doubted a name the user chose itself")
     if not reading.done and flags_own_words(text, rnd.query, claim) and not discrepancy_answered(episode, k):
         if claim is not None and flags_claim(text, claim):
             return Move("clarify", claim.confirm, k, claim.confirm, "the assistant pointed out the claim does not match")

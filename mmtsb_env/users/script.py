@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..ui.choice import CANNOT_CHOOSE, confirm_step, decide, is_ui_interaction, is_ui_notice
 from .reading import read
@@ -98,10 +98,19 @@ def pending_ui_action(episode: "Episode") -> str | None:
         return None
     elements = list(record.elements)
     already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
-    own_words = "\n".join(r.query for r in rounds[: index + 1])
-    args = decide(rounds[index].ui, elements, own_words)
+    args = decide(rounds[index].ui, elements, known_words(episode.scenario, index))
     if args is None and already:
         args = confirm_step(elements)
     if args is None:
         return CANNOT_CHOOSE
     return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)
+
+
+def known_words(scenario: Any, index: int) -> str:
+    """What the user knows by round ``index``: its situation (``description``) and, for each round so
+    far, its request, its private instructions and its clarification answers. A name in none of
+    these is one only the images or the answer key hold."""
+    parts = [scenario.description]
+    for rnd in scenario.rounds[: index + 1]:
+        parts += [rnd.query, rnd.instructions, *(c.answer for c in rnd.clarifications)]
+    return "\n".join(p for p in parts if p)

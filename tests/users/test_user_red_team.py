@@ -209,17 +209,24 @@ UI = {s.id: s for s in mmtsb_env.load_suite("ui")}
 
 
 def _pick_by_a_name_never_said():
-    """The first UI round whose pick names an item the user's own lines never say (a name only the
-    images show): (scenario, round index, name, the name with its last letter misread)."""
+    """A UI round whose pick names an item the user's own lines never say (a name only the images
+    show): the first shipped UI round that picks by name, with the name taken out of the user's
+    instructions (every shipped one puts it there). (scenario, round index, name, the name with its
+    last letter misread)."""
+    import dataclasses
+
     from mmtsb_env.users import rules
 
     for s in UI.values():
-        own = " ".join(rules.own_lines(s)).lower()
         for k, r in enumerate(s.rounds):
             name = (r.ui.pick or {}).get("label_contains") if r.ui is not None else None
-            if name and name.lower() not in own:
-                return s, k, name, name[:-1] + ("x" if name[-1] != "x" else "y")
-    raise LookupError("no UI round picks by a name the user never said")
+            if not name:
+                continue
+            rounds = tuple(dataclasses.replace(x, instructions="") if i == k else x for i, x in enumerate(s.rounds))
+            blind = dataclasses.replace(s, rounds=rounds)
+            if name.lower() not in " ".join(rules.own_lines(blind)).lower():
+                return blind, k, name, name[:-1] + ("x" if name[-1] != "x" else "y")
+    raise LookupError("no UI round picks by name")
 
 
 BLIND_PICK, BLIND_ROUND, BLIND_NAME, MISREAD_NAME = _pick_by_a_name_never_said()
@@ -241,8 +248,8 @@ def _play_ui(scenario, misread):
 
 def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge():
     """A UI round's pick names an item the user never named: the user must not check the screen
-    against the image. A misread screen gets the same tap (the card most like
-    its choice); the verdict (which sees the images) fails; the user judge finds the user blind."""
+    against the image. A misread screen gets the same tap (the first option: the name is never
+    read); the verdict (which sees the images) fails it; the user judge finds the user blind."""
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
 
     scenario = BLIND_PICK
@@ -255,7 +262,7 @@ def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge()
         assert info["user_dynamics"]["ui_answers"] == 1 and not info["user_dynamics"]["gave_up"]
         assert UserJudge().evaluate(user_evidence_from_episode(env.episode)).passed
     assert taps["right"] == taps["misread"] and taps["right"]
-    assert runs["right"][0]["verdict"]["pass"] and not runs["misread"][0]["verdict"]["pass"]
+    assert not runs["misread"][0]["verdict"]["pass"]
 
 
 def test_the_user_judge_fails_a_screen_refused_by_a_name_only_the_images_show():
@@ -279,7 +286,7 @@ def test_a_name_the_user_said_itself_must_be_on_the_screen():
                  "context": {}, "description": d} for i, d in enumerate(["Pine Street Books", "Lumen Hardware"])]
     rule = UIDecision(pick={"label_contains": "Lumen Hardwares"})
     assert decide(rule, elements, "Pick the one from 'Lumen Hardwares' for me.") is None  # said: checked
-    assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#1"  # never said: the closest
+    assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#0"  # never said: the first, name unread
     assert decide(rule, elements) is None  # the judge's use: exact
 
 
