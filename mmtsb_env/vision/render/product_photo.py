@@ -11,9 +11,14 @@ Reading the sticker or strip of the wrong product is the paper's object misident
 Levels add neighbours (2-5 products), shrink everything and add the camera effects of
 :mod:`._scene` (the JPEG artefacts over the band of the products and the strips).
 
+A task may instead name the product by where it stands (``facts["placed"]``: "the second product
+from the right on the lower shelf", "the product just to the left of the red can with a star mark",
+:func:`placement`): the agent must count along the shelf or find the neighbour by its look, and
+the look-alikes still stand beside it.
+
 Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``), ``description``,
-``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the target's
-strip) and ``shelf`` (every product: name, price, look, boxes).
+``placed``, ``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the
+target's strip) and ``shelf`` (every product: name, price, look, boxes).
 """
 
 from __future__ import annotations
@@ -141,6 +146,30 @@ def describe(look: dict) -> str:
     return f"the {look['color']} {look['object']} with {mark}"
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def placement(shelf: list[dict], slot: int, r) -> str:
+    """Where a shopper says the product at ``slot`` (0-based) of ``shelf`` (left to right) stands,
+    naming no look of its own: its place counted from the nearer end ("the second product from the
+    right on the lower shelf"), or beside a neighbour no other product looks like ("the product
+    just to the left of the red can with a star mark"); one of those drawn with ``r``. Either names
+    the one product (the shelf above holds plain packages without marks or stickers)."""
+    n = len(shelf)
+    left, right = slot, n - 1 - slot
+    if left == right:
+        options = ["the product in the middle of the lower shelf"]
+    elif left < right:
+        options = [f"the {ORDINALS[left]} product from the left on the lower shelf"]
+    else:
+        options = [f"the {ORDINALS[right]} product from the right on the lower shelf"]
+    looks = [describe(p) for p in shelf]
+    for j, side in ((slot - 1, "right"), (slot + 1, "left")):  # the neighbour on the left: the product is to its right
+        if 0 <= j < n and looks.count(looks[j]) == 1:
+            options.append(f"the product just to the {side} of {looks[j]}")
+    return r.choice(options)
+
+
 def look_alikes(target: dict, n: int, r) -> list[dict]:
     """``n`` neighbours' looks for ``target`` (object, color, mark): first the same shape and colour
     with another mark, then the same shape and mark in another colour, then the same colour and
@@ -212,7 +241,8 @@ def draw_product_photo(ctx: Ctx):
         item.update({"slot": i + 1, "box": boxes[i], "label_box": strips[i][2]})
         if i != slot:
             ctx.distractors.append(f"{item['product']} {item['price_text']}")
-    facts = {**f, "look": look, "description": describe(look), "slot": slot + 1, "n_products": n, "position": position,
+    facts = {**f, "look": look, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
+             "slot": slot + 1, "n_products": n, "position": position,
              "product_box": boxes[slot], "label_box": strips[slot][2], "shelf": shelf, "frame": [W, H]}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
