@@ -99,6 +99,11 @@ def level_of(seed: int) -> int:
 # the share of shelf photos whose product the user names by where it stands rather than by its look
 PLACED_SHARE = 0.4
 
+# who writes a handwritten note: one of the real handwriting faces in four notes of five (written at
+# the levels where it passed the handwriting check, :data:`..vision.render.handwritten_note.HAND_LEVELS`;
+# a DejaVu italic elsewhere: about half the notes over the level mix), else a DejaVu italic
+WRITERS = (None, "hand-dkg", "hand-print", "hand-casual", "hand-script")
+
 # whether composing checks that every needed value of a level 2-3 image is legible with the visual
 # tools (tesseract over the tools' views, :func:`ocr.tool_legible`; about a second an image), set
 # by ``generate(..., legible=True)`` / ``mmtsb generate --legible`` through :func:`legibility_checked`
@@ -623,7 +628,11 @@ class Drafter:
         title = title if title is not None else rng.choice(["To do", "Errands", "Don't forget", "This week"])
         content = {"text": "\n".join(lines), "title": title, "paper": rng.choice(["lined", "plain", "sticky"]),
                    "ink": rng.choice(["blue", "black"]), "signature": ""}
-        return Img("handwritten_note", "handwritten_note", content, *self._seeded(), label=title,
+        seed, level = self._seeded()
+        hand = random.Random(seed_int("hand", seed)).choice(WRITERS)  # the image's own draw: the flows' are untouched
+        if hand is not None:
+            content["hand"] = hand
+        return Img("handwritten_note", "handwritten_note", content, seed, level, label=title,
                    items=[{"name": l} for l in lines])
 
     def song_list(self, lines: list[str], title: str) -> Img:
