@@ -553,7 +553,7 @@ class Drafter:
         if on_sale is None:
             on_sale = rng.random() < 0.4
         content = {"product": name, "brand": brand, "price": price, "currency": "$", "object": obj,
-                   "sku": f"{rng.randint(100000, 999999)}"}
+                   "sku": f"{rng.randint(100000, 999999)}", "on_sale": on_sale}  # said either way: the renderer draws no sale of its own
         extra: dict[str, Any] = {"brand": brand, "on_sale": on_sale}
         if on_sale:
             old = round(price * rng.uniform(1.15, 1.5), 2)

@@ -308,3 +308,74 @@ def test_group_shares_count_a_scenario_once_per_group():
                            scenario("receipt_photo", "receipt_photo")])
     assert shares == {"natural_text_rich": 1 / 3, "natural_less_text": 1 / 3, "documents_charts": 1 / 3, "ui": 1 / 3}
     assert PAPER_SHARES["natural_less_text"] == 0.28
+
+
+# ------------------------------------------------------------- no mark of the target (visual audit, session 13)
+def test_a_tag_drawn_from_content_that_says_on_sale_or_not_shows_exactly_that():
+    from mmtsb_env.vision.render import normalize
+
+    for kind in ("price_tag", "product_photo"):
+        invented = 0
+        for seed in range(30):
+            base = {"kind": kind, "seed": seed, "difficulty": 0}
+            invented += render({**base, "content": {"price": 10.0}}).facts["on_sale"]  # left to the renderer
+            assert not render({**base, "content": {"price": 10.0, "on_sale": False}}).facts["on_sale"]
+            assert render({**base, "content": {"price": 10.0, "on_sale": True}}).facts["on_sale"]
+        assert invented >= 3  # the renderer's own sales, which a scenario's "not on sale" must switch off
+        with pytest.raises(ValueError, match="on_sale is false"):
+            normalize({"kind": kind, "content": {"price": 10.0, "old_price": 15.0, "on_sale": False}})
+
+
+def test_the_generators_price_tags_show_the_sale_their_facts_state():
+    import random
+    from datetime import datetime
+
+    from mmtsb_env.generation.images import Drafter
+    from mmtsb_env.generation.world_index import world_index
+
+    kinds = set()
+    for seed in range(60):
+        im = Drafter(random.Random(seed), world_index(0), datetime(2026, 5, 1, 9)).make("price_tag")
+        kinds.add(im.kind)
+        assert render(im.render_spec()).facts["on_sale"] == im.extra["on_sale"], (seed, im.kind)
+    assert kinds == {"price_tag", "product_photo"}
+
+
+def _red_figures(image, box, level: int) -> bool:
+    """Whether a product's price sticker has red figures (a sale) in the pixels."""
+    from mmtsb_env.vision.render.product_photo import sticker_disc
+
+    cx, cy, rad = sticker_disc(box, level)
+    a = np.asarray(image, dtype=int)[int(cy - rad * 0.6):int(cy + rad * 0.6), int(cx - rad * 0.8):int(cx + rad * 0.8)]
+    red = (a[..., 0] > 110) & (a[..., 0] - a[..., 1] > 50) & (a[..., 0] - a[..., 2] > 40)
+    return red.sum() > 8
+
+
+def test_a_sale_sticker_is_no_mark_of_the_target():
+    alone = on_sale = 0
+    for seed in range(24):
+        for d in (1, 2, 3):
+            r = render({"kind": "product_photo", "seed": seed, "difficulty": d})
+            shelf = r.facts["shelf"]
+            if d == 1:  # stickers in the pixels as the facts say (every product)
+                assert [_red_figures(r.image, p["box"], d) for p in shelf] == [p["on_sale"] for p in shelf], seed
+            if r.facts["on_sale"]:
+                on_sale += 1
+                alone += sum(p["on_sale"] for p in shelf) == 1
+    assert on_sale >= 12 and alone <= on_sale / 2, (alone, on_sale)  # was: the target alone, every time
+
+
+def test_the_cameras_glare_and_defocus_do_not_single_out_the_target():
+    import cv2
+
+    softest = 0
+    seeds = range(10)
+    for seed in seeds:
+        r = render({"kind": "product_photo", "seed": seed, "difficulty": 2})
+        grey = np.asarray(r.image.convert("L"), dtype=np.float32)
+        sharp = []
+        for p in r.facts["shelf"]:
+            x0, y0, x1, y1 = p["label_box"]
+            sharp.append(cv2.Laplacian(grey[y0:y1, x0:x1], cv2.CV_32F).var())
+        softest += int(np.argmin(sharp)) == r.facts["slot"] - 1
+    assert softest <= len(seeds) // 2  # was: the target's strip the softest on every shelf
