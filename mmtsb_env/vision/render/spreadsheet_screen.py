@@ -5,7 +5,8 @@ a full-screen desktop window (1,920 x 1,080 px; at level 3 a 2,560 x 1,440 scree
 1,920 x 1,080) of a spreadsheet with a
 title bar, a menu bar, two rows of toolbar buttons, a formula bar (the selected cell's address and
 content), column letters and row numbers, the table in the grid with its title above it, a
-summary block beside it, a comments panel on the right, sheet tabs and a status bar. Text is
+summary block of another sheet's numbers beside it (never this table's count or average), a comments
+panel on the right, sheet tabs and a status bar. Text is
 small (13 px at level 0 down to 11 px; about 8 px at level 3), as on a real desktop: a careful
 reader crops the table (``doc_box``) and zooms.
 
@@ -109,20 +110,25 @@ def draw_spreadsheet_screen(ctx: Ctx):
     sheet = r.choice(["Schedule", "Current", "Sheet1", "This term", "Live"])
     tabs = [sheet] + r.sample(TAB_NAMES, 3 + (lv >= 1))
     file_name = f"{f['title']}.xlsx"
-    # beside the table: a summary block of other numbers (what a careless read takes for the table's)
+    # beside the table: a summary block of another sheet's numbers (what a careless read takes for the
+    # table's). Never this table's own count and average: their product gave a column's sum unread
     sx = lead + len(headers) + 1
     right = [all(_is_number(row[j]) for row in rows) for j in range(len(headers))]  # numbers right-aligned
     numeric = [j for j, is_num in enumerate(right) if is_num]
-    summary = [("Rows", str(len(rows))), ("Last edit", f"{r.randint(1, 28)}/{r.randint(1, 12)} {r.randint(8, 18)}:{r.choice(['05', '20', '42'])}")]
+    other_rows = max(3, len(rows) + r.choice([-5, -4, -3, -2, 2, 3, 4, 5]))
+    summary = [(f"{tabs[1]} sheet", ""), ("Rows", str(other_rows)),
+               ("Last edit", f"{r.randint(1, 28)}/{r.randint(1, 12)} {r.randint(8, 18)}:{r.choice(['05', '20', '42'])}")]
     if numeric:
         j = numeric[-1]
         vals = [float(row[j].replace(",", "")) for row in rows]
-        summary.insert(1, (f"Avg {headers[j].lower()}", f"{sum(vals) / len(vals):.1f}"))
-        summary.insert(2, (f"Prev. {headers[j].lower()}", f"{r.randint(10, 400)}"))
+        mean = sum(vals) / len(vals)
+        summary.insert(2, (f"Avg {headers[j].lower()}", f"{mean * r.choice([0.72, 0.8, 0.86, 1.15, 1.22, 1.3]):.1f}"))
+        summary.insert(3, (f"Prev. {headers[j].lower()}", f"{r.randint(10, 400)}"))
     comments = [(r.choice(COMMENTERS), r.choice(COMMENTS).format(r=r.randint(2, 30), c=r.choice(headers).lower()),
                  f"{r.randint(1, 12)}:{r.randint(0, 59):02d} {r.choice(['AM', 'PM'])}") for _ in range(2 + lv)]
     for name, value in summary:
-        ctx.distractors.append(f"{name} {value}")
+        if value:
+            ctx.distractors.append(f"{name} {value}")
     for who, text, _ in comments:
         ctx.distractors.append(text)
     z = SHRINK.get(lv, 1.0)  # the boxes in the delivered image's pixels
