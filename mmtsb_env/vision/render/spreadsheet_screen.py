@@ -49,6 +49,28 @@ MENUS = ["File", "Edit", "View", "Insert", "Format", "Data", "Tools", "Extension
 TOOLS = ["undo", "redo", "print", "paint", "zoom", "sep", "$", "%", ".0", ".00", "123", "sep", "font", "size", "sep",
          "B", "I", "S", "A", "sep", "fill", "border", "merge", "sep", "align", "valign", "wrap", "rotate", "sep",
          "link", "comment", "chart", "filter", "view", "func"]
+# each drawn tool's glyph: strokes, outlined boxes and filled boxes over the unit square of its button
+GLYPHS = {
+    "undo": [("line", [(0.9, 0.8), (0.9, 0.4), (0.15, 0.4)]), ("line", [(0.4, 0.1), (0.1, 0.4), (0.4, 0.7)])],
+    "redo": [("line", [(0.1, 0.8), (0.1, 0.4), (0.85, 0.4)]), ("line", [(0.6, 0.1), (0.9, 0.4), (0.6, 0.7)])],
+    "print": [("box", [(0.25, 0.0), (0.75, 0.3)]), ("box", [(0.0, 0.3), (1.0, 0.75)]), ("box", [(0.25, 0.6), (0.75, 1.0)])],
+    "paint": [("box", [(0.0, 0.0), (1.0, 0.35)]), ("line", [(0.5, 0.35), (0.5, 1.0)])],
+    "zoom": [("box", [(0.0, 0.0), (0.6, 0.6)]), ("line", [(0.6, 0.6), (1.0, 1.0)])],
+    "fill": [("line", [(0.1, 0.5), (0.5, 0.1), (0.9, 0.5), (0.5, 0.9), (0.1, 0.5)]), ("dot", [(0.0, 0.85), (1.0, 1.0)])],
+    "border": [("box", [(0.0, 0.0), (1.0, 1.0)]), ("line", [(0.5, 0.0), (0.5, 1.0)]), ("line", [(0.0, 0.5), (1.0, 0.5)])],
+    "merge": [("line", [(0.0, 0.5), (0.4, 0.5)]), ("line", [(0.6, 0.5), (1.0, 0.5)]), ("line", [(0.0, 0.0), (0.0, 1.0)]),
+              ("line", [(1.0, 0.0), (1.0, 1.0)])],
+    "align": [("line", [(0.0, 0.1), (1.0, 0.1)]), ("line", [(0.0, 0.5), (0.6, 0.5)]), ("line", [(0.0, 0.9), (0.85, 0.9)])],
+    "valign": [("line", [(0.0, 1.0), (1.0, 1.0)]), ("line", [(0.5, 0.0), (0.5, 0.75)]), ("line", [(0.25, 0.5), (0.5, 0.75), (0.75, 0.5)])],
+    "wrap": [("line", [(0.0, 0.15), (1.0, 0.15), (1.0, 0.6), (0.35, 0.6)]), ("line", [(0.55, 0.4), (0.35, 0.6), (0.55, 0.8)])],
+    "rotate": [("line", [(0.0, 1.0), (1.0, 0.0)]), ("line", [(0.55, 0.0), (1.0, 0.0), (1.0, 0.45)])],
+    "link": [("box", [(0.0, 0.3), (0.55, 0.7)]), ("box", [(0.45, 0.3), (1.0, 0.7)])],
+    "comment": [("box", [(0.0, 0.0), (1.0, 0.7)]), ("line", [(0.2, 0.7), (0.2, 1.0), (0.5, 0.7)])],
+    "chart": [("dot", [(0.0, 0.55), (0.22, 1.0)]), ("dot", [(0.39, 0.15), (0.61, 1.0)]), ("dot", [(0.78, 0.4), (1.0, 1.0)])],
+    "filter": [("line", [(0.0, 0.0), (1.0, 0.0), (0.6, 0.5), (0.6, 1.0), (0.4, 0.85), (0.4, 0.5), (0.0, 0.0)])],
+    "view": [("line", [(0.0, 0.5), (0.5, 0.1), (1.0, 0.5), (0.5, 0.9), (0.0, 0.5)]), ("dot", [(0.4, 0.4), (0.6, 0.6)])],
+    "func": [("line", [(0.9, 0.0), (0.1, 0.0), (0.55, 0.5), (0.1, 1.0), (0.9, 1.0)])],
+}
 FONTS = ["Arial", "Calibri", "Roboto", "Verdana"]
 TAB_NAMES = ["Archive", "Drafts", "Old rates", "Contacts", "Budget", "Sheet2", "Notes", "Import"]
 COMMENTERS = ["Priya K.", "Tom B.", "Lena M.", "Omar S.", "Ruth A.", "Jonas W."]
@@ -175,8 +197,16 @@ def draw_spreadsheet_screen(ctx: Ctx):
             d.rounded_rectangle((x, y + 6 * k, x + w, y + tool_h - 6 * k), radius=4, outline=line if band else None)
             if len(t) <= 3:
                 d.text((x + w / 2, y + tool_h / 2), t, font=small, fill=muted, anchor="mm")
-            else:  # a glyph: a small square with a stroke
-                d.rectangle((x + 8 * k, y + 12 * k, x + w - 8 * k, y + tool_h - 12 * k), outline=muted, width=2)
+            else:  # the tool's glyph (GLYPHS), in the button's inner square
+                g0, g1 = (x + 7 * k, y + 11 * k), (x + w - 7 * k, y + tool_h - 11 * k)
+                for kind, pts in GLYPHS[t]:
+                    xy = [(g0[0] + u * (g1[0] - g0[0]), g0[1] + v * (g1[1] - g0[1])) for u, v in pts]
+                    if kind == "line":
+                        d.line(xy, fill=muted, width=2)
+                    elif kind == "box":
+                        d.rectangle(xy, outline=muted, width=1)
+                    else:  # "dot": a filled box
+                        d.rectangle(xy, fill=muted)
             x += w + round(4 * k)
             if x > W - round(200 * k):
                 break
