@@ -3,7 +3,9 @@ bring back: tesseract over a sample of a suite's images, as delivered ("plain") 
 views the agent's tools make ("assisted": turned upright, cropped to the document, zoomed 2x, then
 with raised contrast; ``ocr.read_values``). The values are those of ``ocr.NEEDED`` for the image's
 family (what the scenarios ask of it); a chart value read off its axis (no value printed) is no
-OCR task and is counted apart. Also prints the level mix and the Table 12 group shares.
+OCR task and is counted apart, and so is a line of a note in a real handwriting face (tesseract
+reads none of those; ``vision.hand_check`` judges them instead). Also prints the level mix and the
+Table 12 group shares.
 
 Usage: python benchmarks/ocr_suite_sample.py [--suite nominal] [--scenarios 30] [--seed 0]
 About a second of tesseract per image on an idle 2-core machine.
@@ -21,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mmtsb_env.generation.ocr import NEEDED, NOT_TEXT, read_values  # noqa: E402
 from mmtsb_env.scenario.suites import load_suite  # noqa: E402
+from mmtsb_env.vision.fonts import HANDS  # noqa: E402
 from mmtsb_env.vision.render import render  # noqa: E402
 from mmtsb_env.vision.render.groups import GROUP_NAMES, group_of  # noqa: E402
 
@@ -45,7 +48,7 @@ def main() -> None:
         print(f"  group {g}: {groups[g]} scenarios ({groups[g] / len(suite):.1%}), paper {PAPER_GROUPS[g]:.0%}")
     sample = random.Random(args.seed).sample(suite, min(args.scenarios, len(suite)))
     per_level: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])  # values, plain, assisted
-    off_axis = 0
+    off_axis = handwritten = 0
     for s in sample:
         for sp in s.images:
             kind = sp.render["kind"]
@@ -53,6 +56,9 @@ def main() -> None:
                 continue
             r = render(sp.render)
             values = NEEDED[kind](r.facts)
+            if kind == "handwritten_note" and r.facts["style"] in HANDS:
+                handwritten += len(values)  # a real hand: the handwriting check's, not tesseract's
+                continue
             if kind == "chart_read" and not r.facts["value_labels"]:
                 off_axis += len(values)  # read off the gridlines, not OCR
                 values = list(r.facts["labels"])
@@ -72,6 +78,7 @@ def main() -> None:
     with_axis = total[0] + off_axis
     print(f"  counting the {off_axis} chart values read off an axis as OCR misses: "
           f"{total[1] / with_axis:.1%} / {total[2] / with_axis:.1%}")
+    print(f"  not read by tesseract: {handwritten} lines of notes in a real handwriting face (vision.hand_check)")
 
 
 if __name__ == "__main__":

@@ -96,6 +96,14 @@ def level_of(seed: int) -> int:
     return len(LEVEL_MIX) - 1
 
 
+# the share of shelf photos whose product the user names by where it stands rather than by its look
+PLACED_SHARE = 0.4
+
+# who writes a handwritten note: one of the real handwriting faces in four notes of five (written at
+# the levels where it passed the handwriting check, :data:`..vision.render.handwritten_note.HAND_LEVELS`;
+# a DejaVu italic elsewhere: about half the notes over the level mix), else a DejaVu italic
+WRITERS = (None, "hand-dkg", "hand-print", "hand-casual", "hand-script")
+
 # whether composing checks that every needed value of a level 2-3 image is legible with the visual
 # tools (tesseract over the tools' views, :func:`ocr.tool_legible`; about a second an image), set
 # by ``generate(..., legible=True)`` / ``mmtsb generate --legible`` through :func:`legibility_checked`
@@ -121,12 +129,16 @@ def settle_levels(imgs: list["Img"], seed: int) -> None:
     """Give a scenario's images their final levels: with :data:`LEGIBLE` on, an image at level 2-3
     whose needed values tesseract cannot read even with the visual tools is redrawn a level lower
     until they are (levels 0-1 are read plain: 90-100 % for every family); then one image is
-    raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`). GenerationError when no
-    image can be both hard and legible (the attempt is redrawn)."""
+    raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`). A pinned image (a shelf
+    photo whose product the request names by where it stands on that level's shelf) keeps its
+    level. GenerationError when no image can be both hard and legible, or a pinned one is not
+    legible (the attempt is redrawn)."""
     check = LEGIBLE.get()
     if check:
         for im in imgs:
             while im.difficulty >= 2 and not _legible(im):
+                if im.extra.get("_pinned"):
+                    raise GenerationError("a shelf photo named by where its product stands is not legible at its level")
                 im.difficulty -= 1
     if not ensure_hard(imgs, seed, _legible if check else None):
         raise GenerationError("no image of this scenario stays legible at the top level")
@@ -134,13 +146,14 @@ def settle_levels(imgs: list["Img"], seed: int) -> None:
 
 def ensure_hard(imgs: list["Img"], seed: int, legible: Callable[["Img"], bool] | None = None) -> bool:
     """Raise one image to :data:`HARD_LEVEL` when none of ``imgs`` is there, so no scenario can be
-    read without the visual tools (tried in an order drawn from ``seed``; with ``legible`` only one
+    read without the visual tools (tried in an order drawn from ``seed``, pinned images left as they
+    are, see :func:`settle_levels`; with ``legible`` only one
     that passes it). False when none can be raised."""
     if not imgs or any(im.difficulty >= HARD_LEVEL for im in imgs):
         return True
     order = list(range(len(imgs)))
     random.Random(seed_int("hard", seed)).shuffle(order)
-    for pick in order:
+    for pick in [i for i in order if not imgs[i].extra.get("_pinned")]:
         was, imgs[pick].difficulty = imgs[pick].difficulty, HARD_LEVEL
         if legible is None or legible(imgs[pick]):
             return True
@@ -540,7 +553,7 @@ class Drafter:
         if on_sale is None:
             on_sale = rng.random() < 0.4
         content = {"product": name, "brand": brand, "price": price, "currency": "$", "object": obj,
-                   "sku": f"{rng.randint(100000, 999999)}"}
+                   "sku": f"{rng.randint(100000, 999999)}", "on_sale": on_sale}  # said either way: the renderer draws no sale of its own
         extra: dict[str, Any] = {"brand": brand, "on_sale": on_sale}
         if on_sale:
             old = round(price * rng.uniform(1.15, 1.5), 2)
@@ -615,7 +628,11 @@ class Drafter:
         title = title if title is not None else rng.choice(["To do", "Errands", "Don't forget", "This week"])
         content = {"text": "\n".join(lines), "title": title, "paper": rng.choice(["lined", "plain", "sticky"]),
                    "ink": rng.choice(["blue", "black"]), "signature": ""}
-        return Img("handwritten_note", "handwritten_note", content, *self._seeded(), label=title,
+        seed, level = self._seeded()
+        hand = random.Random(seed_int("hand", seed)).choice(WRITERS)  # the image's own draw: the flows' are untouched
+        if hand is not None:
+            content["hand"] = hand
+        return Img("handwritten_note", "handwritten_note", content, seed, level, label=title,
                    items=[{"name": l} for l in lines])
 
     def song_list(self, lines: list[str], title: str) -> Img:
@@ -647,8 +664,11 @@ class Drafter:
         img = getattr(self, category)(**kwargs)
         if category != "chart":  # charts pick inside :meth:`chart` (reading off gridlines needs other values)
             img.kind = self.rendering(img.kind, img.seed)
-        if img.kind == "product_photo":  # known by its look among look-alikes: the user says which one
-            img.extra["look"] = look_of(img)
+        if img.kind == "product_photo":  # known by its look among look-alikes, or by where it stands: the user says which one
+            by_place = random.Random(seed_int("placed", img.seed)).random() < PLACED_SHARE
+            img.extra["look"] = look_of(img, by_place)
+            if by_place:  # where it stands is this level's shelf: the level is kept (see settle_levels)
+                img.extra["_pinned"] = True
             img.extra.pop("brand", None)  # no package prints it: not a fact of this image
         return img
 
@@ -659,12 +679,14 @@ def roster_row(rng: random.Random, name: str, day: str, time: str, hours: int) -
     return [name, rng.choice(pools.ROSTER_ROLES), day, time, hours, rng.choice(pools.ROSTER_STATIONS)]
 
 
-def look_of(img: Img) -> str:
+def look_of(img: Img, by_place: bool = False) -> str:
     """How the user names a shelf photo's product: its look ("the blue bottle with a star mark",
-    the same at every level: the renderer draws it from the content and seed)."""
+    the same at every level: the renderer draws it from the content and seed), or with ``by_place``
+    where it stands on the shelf of the image's level ("the second product from the right on the
+    lower shelf", :func:`..vision.render.product_photo.placement`)."""
     from ..vision.render import render
 
-    return render(img.render_spec()).facts["description"]
+    return render(img.render_spec()).facts["placed" if by_place else "description"]
 
 
 def on_gridlines(values: list[float]) -> list[float]:

@@ -18,6 +18,7 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from ..vision.fonts import HANDS
 from .world_index import norm
 
 
@@ -241,13 +242,18 @@ NOT_TEXT = {"tally_photo", "object_scene"}
 def tool_legible(spec: dict, psm: int = 6) -> list[str]:
     """The values of :data:`NEEDED` that tesseract does not read in an image even with the visual
     tools (empty: every one is legible). A ``chart_read`` past level 0 is checked on its names, as
-    its values are read off the gridlines."""
+    its values are read off the gridlines; a ``handwritten_note`` in a real handwriting face by the
+    handwriting check (:func:`..vision.hand_check.illegible_lines`: tesseract cannot read those)."""
     from ..vision.render import render
 
     kind = spec["kind"]
     if kind in NOT_TEXT or kind not in NEEDED:
         return []
     r = render(spec)
+    if kind == "handwritten_note" and r.facts["style"] in HANDS:  # a real hand: the handwriting check
+        from ..vision.hand_check import illegible_lines
+
+        return illegible_lines(spec)
     values = list(r.facts["labels"]) if kind == "chart_read" and not r.facts["value_labels"] else NEEDED[kind](r.facts)
     _, helped = read_values(r, values, psm, plain=False)
     return [v for v, ok in zip(values, helped) if not ok]

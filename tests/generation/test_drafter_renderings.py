@@ -116,3 +116,19 @@ def test_song_lists_are_notes_or_shared_playlists_with_the_same_tracks():
     assert set(kinds) == {"handwritten_note", "note_photo", "playlist_screen"} and kinds["playlist_screen"] >= 8, kinds
     # an errand note is never drawn as a playlist
     assert all(drafter(s).make("handwritten_note").kind != "playlist_screen" for s in range(40))
+
+
+def test_some_notes_are_written_in_a_real_hand_at_the_levels_it_passed():
+    from mmtsb_env.vision.render.handwritten_note import HAND_LEVELS
+
+    hands, written = Counter(), Counter()
+    for seed in range(40):
+        img = drafter(seed).handwritten_note()
+        hand = img.content.get("hand")
+        hands[hand] += 1
+        for level in range(4):
+            style = render({**img.render_spec(), "difficulty": level}).facts["style"]
+            assert (style == hand) == (hand is not None and level in HAND_LEVELS[hand]), (seed, level, style)
+            written[style == hand] += 1
+    assert hands[None] and len(hands) >= 3  # italics and at least two real faces
+    assert written[True] >= 20  # and a real face writes the lines a task reads in a good share of them

@@ -73,6 +73,33 @@ def test_settle_levels_redraws_an_illegible_image_lower(monkeypatch):
     assert [im.difficulty for im in imgs] == [3, 0]
 
 
+def test_a_shelf_photo_named_by_where_its_product_stands_keeps_its_level(monkeypatch):
+    import mmtsb_env.generation.images as images
+
+    placed = []
+    for seed in range(30):
+        im = _drafter(seed).make("price_tag")
+        if im.kind != "product_photo":
+            continue
+        f = render(im.render_spec()).facts
+        assert im.extra["look"] in (f["description"], f["placed"])
+        if im.extra["look"] == f["placed"] != f["description"]:
+            assert im.extra.get("_pinned") and "_pinned" not in im.facts()
+            placed.append(im)
+    assert 2 <= len(placed) <= 12  # about PLACED_SHARE of the shelf photos
+    im = placed[0]
+    level = im.difficulty
+    others = [_img(0), _img(1)]
+    assert ensure_hard([im] + others, seed=3) and im.difficulty == level  # another image is raised, not the shelf
+    assert not ensure_hard([im], seed=3) if level < HARD_LEVEL else ensure_hard([im], seed=3)
+    assert im.difficulty == level
+    monkeypatch.setattr(images, "_legible", lambda i: False)
+    im.difficulty = 2
+    with legibility_checked(), pytest.raises(Exception, match="where its product stands"):
+        settle_levels([im], seed=1)  # not redrawn lower: its shelf would change under the request's words
+    assert im.difficulty == 2
+
+
 def _drafter(seed: int = 0) -> Drafter:
     return Drafter(random.Random(seed), world_index(0), NOW)
 

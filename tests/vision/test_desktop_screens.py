@@ -175,3 +175,40 @@ def test_desktop_apps_unreadable_as_sent_readable_cropped_and_zoomed(kind, d):
         plain += sum(_squash(v) in seen for v in values)
         tools += sum(_squash(v) in zoomed for v in values)
     assert plain <= 0.2 * total and tools >= 0.95 * total, (plain, tools, total)
+
+
+def test_the_spreadsheets_summary_block_gives_no_column_sum_away():
+    """The block beside the table is another sheet's: its row count times its average is not this
+    table's column sum (visual audit, session 13: the table's own count and mean gave the sum unread)."""
+    import re
+
+    from mmtsb_env.vision.render import render
+
+    for seed in range(12):
+        f = render({"kind": "spreadsheet_screen", "seed": seed, "difficulty": seed % 4}).facts
+        said = dict(re.fullmatch(r"(Rows|Avg [\w .]+?) ([\d.]+)", d).groups() for d in f["distractors"]
+                    if re.fullmatch(r"(Rows|Avg [\w .]+?) ([\d.]+)", d))
+        assert int(said["Rows"]) != len(f["rows"]), seed
+        avg = next((k for k in said if k.startswith("Avg ")), None)
+        if avg:
+            j = [h.lower() for h in f["headers"]].index(avg[4:])
+            vals = [float(str(row[j]).replace(",", "")) for row in f["rows"]]
+            assert abs(float(said[avg]) - sum(vals) / len(vals)) >= 0.1 * sum(vals) / len(vals), seed
+
+
+def test_every_spreadsheet_tool_button_draws_its_own_glyph(monkeypatch):
+    """The toolbar's buttons are tools, not empty squares (visual audit, session 13): every drawn tool
+    has a glyph of its own, and the toolbar's pixels change with them."""
+    import numpy as np
+
+    from mmtsb_env.vision.render import render, spreadsheet_screen as sheet
+
+    drawn = [t for t in sheet.TOOLS if t != "sep" and len(t) > 3 and t not in ("font", "size")]
+    assert set(drawn) <= set(sheet.GLYPHS)
+    shapes = [repr(sheet.GLYPHS[t]) for t in drawn]
+    assert len(set(shapes)) == len(shapes)
+    spec = {"kind": "spreadsheet_screen", "seed": 1, "difficulty": 0}
+    band = lambda: np.asarray(render(spec, use_cache=False).image)[30:110]  # noqa: E731  (menu and toolbars)
+    before = band()
+    monkeypatch.setattr(sheet, "GLYPHS", {t: [("box", [(0.0, 0.0), (1.0, 1.0)])] for t in sheet.GLYPHS})
+    assert not np.array_equal(before, band())

@@ -86,3 +86,21 @@ def test_needed_asks_for_the_name_with_its_unit_and_the_comparison_takes_tessera
     f = render({"kind": "product_photo", "seed": 2}).facts
     assert f["product"].endswith("16oz") and NEEDED["product_photo"](f) == [f["price_text"], f["product"]]
     assert _squash(f["product"]) in _squash("Travel Mug 160z")
+
+
+def test_a_poster_on_a_wall_has_no_desk_clutter_around_it(monkeypatch):
+    """Mugs, pens and coins lie on tables, not on walls (visual audit, session 13: they lay on the
+    brick around posters): a poster photo is the same with the clutter drawing switched off, and a
+    photo of a note on a desk is not."""
+    import numpy as np
+
+    from mmtsb_env.vision.render import _scene, render
+
+    def pixels(kind, seed, level):
+        return np.asarray(render({"kind": kind, "seed": seed, "difficulty": level}, use_cache=False).image)
+
+    drawn = {(k, s): pixels(k, s, 3) for k in ("poster_photo", "note_photo") for s in (0, 1)}
+    monkeypatch.setattr(_scene, "_clutter", lambda *a, **k: None)
+    for seed in (0, 1):
+        assert np.array_equal(drawn["poster_photo", seed], pixels("poster_photo", seed, 3))
+        assert not np.array_equal(drawn["note_photo", seed], pixels("note_photo", seed, 3))

@@ -2,7 +2,8 @@
 
 * ``product_photo``: the product is known by its look (shape, colour, logo mark; no brand printed)
   among look-alikes that share two of the three, each with its own sticker and strip; the user
-  names it by its look. The facts match the pixels, the look is the same at every level, and an
+  names it by its look, or by where it stands (counted from an end, or beside a neighbour named by
+  its look), which points at the one product drawn there. The facts match the pixels, the look is the same at every level, and an
   agent that reads a look-alike's strip and sticker fails the scenario the oracle passes.
 * ``object_scene`` as a count by colour: the counted objects are in the pixels in their colours,
   the strays are other shapes, and an agent that counts the strays too fails.
@@ -102,6 +103,52 @@ def test_each_products_colour_is_in_its_pixels(d):
             colours, counts = np.unique(sat // 16, axis=0, return_counts=True)
             common = colours[np.argmax(counts)] * 16 + 8
             assert _nearest(tuple(common), PALETTE) == p["color"], (seed, d, p["product"], common)
+
+
+def _where(phrase: str, shelf: list[dict]) -> list[int]:
+    """The products (indices into ``shelf``) a shopper's ``phrase`` can mean, read the way a person
+    would: products ordered by where their boxes stand, left to right, and counted from an end,
+    or the neighbour of the one product with the named look."""
+    from mmtsb_env.vision.render.product_photo import ORDINALS
+
+    order = sorted(range(len(shelf)), key=lambda i: shelf[i]["box"][0])
+    if phrase == "the product in the middle of the lower shelf":
+        return [order[len(order) // 2]] if len(order) % 2 else []
+    m = re.fullmatch(r"the (\w+) product from the (left|right) on the lower shelf", phrase)
+    if m:
+        k = ORDINALS.index(m[1])
+        return [order[k] if m[2] == "left" else order[-1 - k]]
+    m = re.fullmatch(r"the product just to the (left|right) of the (\w+) (\w+) with (?:a (\w+) mark|two (stripes))", phrase)
+    assert m, phrase
+    named = [j for j, i in enumerate(order) if (shelf[i]["color"], shelf[i]["object"], shelf[i]["mark"]) == (m[2], m[3], m[4] or m[5])]
+    return [order[j + (1 if m[1] == "right" else -1)] for j in named if 0 <= j + (1 if m[1] == "right" else -1) < len(order)]
+
+
+def test_a_product_named_by_where_it_stands_is_the_one_drawn_there():
+    kinds = set()
+    for seed in range(16):
+        for d in LEVELS:
+            r = render({"kind": "product_photo", "seed": seed, "difficulty": d})
+            f = r.facts
+            phrase = f["placed"]
+            kinds.add(phrase.split()[1] if "just" not in phrase else "beside")
+            assert f["description"] not in phrase  # the product's own look is not given away
+            meant = _where(phrase, f["shelf"])
+            assert len(meant) == 1, (seed, d, phrase)  # one product, and it is the target
+            assert f["shelf"][meant[0]]["product"] == f["product"] and f["shelf"][meant[0]]["box"] == f["product_box"]
+    assert {"beside", "first", "second"} <= kinds  # by a neighbour and by counting, from either end
+
+
+def test_a_placed_product_shows_its_colour_where_the_phrase_points():
+    for seed in range(4):
+        r = render({"kind": "product_photo", "seed": seed, "difficulty": 2}, use_cache=False)
+        meant = r.facts["shelf"][_where(r.facts["placed"], r.facts["shelf"])[0]]
+        x0, y0, x1, y1 = meant["box"]
+        arr = np.asarray(r.image, dtype=int)
+        body = arr[y0 + (y1 - y0) // 3:y0 + (y1 - y0) * 2 // 3, x0 + (x1 - x0) // 3:x1 - (x1 - x0) // 3].reshape(-1, 3)
+        sat = body[(body.max(1) - body.min(1)) > 22]
+        colours, counts = np.unique(sat // 16, axis=0, return_counts=True)
+        assert _nearest(tuple(colours[np.argmax(counts)] * 16 + 8), PALETTE) == r.facts["look"]["color"]
 
 
 @pytest.mark.ocr
@@ -215,7 +262,7 @@ def test_shelf_photos_are_named_by_their_look_and_a_look_alike_fails():
     text = " ".join(r.query for r in s.rounds)
     for im in photos:  # the request says which product, by its look; the facts record it
         f = render(im.render).facts
-        assert im.facts["look"] == f["description"] and f["description"] in text
+        assert im.facts["look"] in (f["description"], f["placed"]) and im.facts["look"] in text
         assert "brand" not in im.facts  # no package prints one
     assert run_episode(s, _Swaps([s])).passed  # no swaps: the oracle's play passes
 
@@ -261,3 +308,74 @@ def test_group_shares_count_a_scenario_once_per_group():
                            scenario("receipt_photo", "receipt_photo")])
     assert shares == {"natural_text_rich": 1 / 3, "natural_less_text": 1 / 3, "documents_charts": 1 / 3, "ui": 1 / 3}
     assert PAPER_SHARES["natural_less_text"] == 0.28
+
+
+# ------------------------------------------------------------- no mark of the target (visual audit, session 13)
+def test_a_tag_drawn_from_content_that_says_on_sale_or_not_shows_exactly_that():
+    from mmtsb_env.vision.render import normalize
+
+    for kind in ("price_tag", "product_photo"):
+        invented = 0
+        for seed in range(30):
+            base = {"kind": kind, "seed": seed, "difficulty": 0}
+            invented += render({**base, "content": {"price": 10.0}}).facts["on_sale"]  # left to the renderer
+            assert not render({**base, "content": {"price": 10.0, "on_sale": False}}).facts["on_sale"]
+            assert render({**base, "content": {"price": 10.0, "on_sale": True}}).facts["on_sale"]
+        assert invented >= 3  # the renderer's own sales, which a scenario's "not on sale" must switch off
+        with pytest.raises(ValueError, match="on_sale is false"):
+            normalize({"kind": kind, "content": {"price": 10.0, "old_price": 15.0, "on_sale": False}})
+
+
+def test_the_generators_price_tags_show_the_sale_their_facts_state():
+    import random
+    from datetime import datetime
+
+    from mmtsb_env.generation.images import Drafter
+    from mmtsb_env.generation.world_index import world_index
+
+    kinds = set()
+    for seed in range(60):
+        im = Drafter(random.Random(seed), world_index(0), datetime(2026, 5, 1, 9)).make("price_tag")
+        kinds.add(im.kind)
+        assert render(im.render_spec()).facts["on_sale"] == im.extra["on_sale"], (seed, im.kind)
+    assert kinds == {"price_tag", "product_photo"}
+
+
+def _red_figures(image, box, level: int) -> bool:
+    """Whether a product's price sticker has red figures (a sale) in the pixels."""
+    from mmtsb_env.vision.render.product_photo import sticker_disc
+
+    cx, cy, rad = sticker_disc(box, level)
+    a = np.asarray(image, dtype=int)[int(cy - rad * 0.6):int(cy + rad * 0.6), int(cx - rad * 0.8):int(cx + rad * 0.8)]
+    red = (a[..., 0] > 110) & (a[..., 0] - a[..., 1] > 50) & (a[..., 0] - a[..., 2] > 40)
+    return red.sum() > 8
+
+
+def test_a_sale_sticker_is_no_mark_of_the_target():
+    alone = on_sale = 0
+    for seed in range(24):
+        for d in (1, 2, 3):
+            r = render({"kind": "product_photo", "seed": seed, "difficulty": d})
+            shelf = r.facts["shelf"]
+            if d == 1:  # stickers in the pixels as the facts say (every product)
+                assert [_red_figures(r.image, p["box"], d) for p in shelf] == [p["on_sale"] for p in shelf], seed
+            if r.facts["on_sale"]:
+                on_sale += 1
+                alone += sum(p["on_sale"] for p in shelf) == 1
+    assert on_sale >= 12 and alone <= on_sale / 2, (alone, on_sale)  # was: the target alone, every time
+
+
+def test_the_cameras_glare_and_defocus_do_not_single_out_the_target():
+    import cv2
+
+    softest = 0
+    seeds = range(10)
+    for seed in seeds:
+        r = render({"kind": "product_photo", "seed": seed, "difficulty": 2})
+        grey = np.asarray(r.image.convert("L"), dtype=np.float32)
+        sharp = []
+        for p in r.facts["shelf"]:
+            x0, y0, x1, y1 = p["label_box"]
+            sharp.append(cv2.Laplacian(grey[y0:y1, x0:x1], cv2.CV_32F).var())
+        softest += int(np.argmin(sharp)) == r.facts["slot"] - 1
+    assert softest <= len(seeds) // 2  # was: the target's strip the softest on every shelf

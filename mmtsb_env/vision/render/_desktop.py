@@ -1,4 +1,6 @@
-"""Shared pieces of the desktop-application screenshots (``mail_client``, ``file_manager``).
+"""Shared pieces of the desktop-application screenshots (``mail_client``, ``file_manager``, ``ide_screen``):
+the window's chrome, a list's rows and column heads, the grid a pane beside the list follows, a
+navigation tree.
 
 A desktop screen is 1,920 x 1,080 px with 11-12 px interface text (:data:`TYPE`); the levels follow
 ``spreadsheet_screen``'s: 0 the light theme as PNG, 1 the same with more on screen (a second
@@ -92,6 +94,37 @@ class Desktop:
             tx += self.px(18)
         d.text((tx, y + h / 2), label, font=self.small, fill=p["text"], anchor="lm")
         return x + w
+
+    def row_boxes(self, x0: float, x1: float, top: float, n: int) -> list[list[float]]:
+        """The boxes of ``n`` list rows between ``x0`` and ``x1`` from ``top`` down."""
+        return [[x0, top + i * self.row_h, x1, top + (i + 1) * self.row_h] for i in range(n)]
+
+    def on_rows(self, top: float):
+        """The middle of the ``i``-th list row from ``top`` as a function of ``i``: a pane beside the
+        list sets its lines on the list's rows (one grid for a reader's eye, and OCR, to follow)."""
+        return lambda i: top + (i + 0.5) * self.row_h
+
+    def column_heads(self, d: ImageDraw.ImageDraw, y: float, heads) -> None:
+        """A list's column heads, (label, x, anchor) each, centred on ``y``."""
+        for label, cx, anchor in heads:
+            d.text((cx, y), label, font=self.small, fill=self.pal["muted"], anchor=anchor)
+
+    def tree(self, d: ImageDraw.ImageDraw, rows, x0: float, y: float, lh: int, left: int, indent: int,
+             band: tuple[float, float, int, int], fit: tuple[float, int] | None = None) -> float:
+        """A navigation tree's ``rows`` ((depth, label, selected) each) from ``y``, ``lh`` apart, each
+        ``left + indent * depth`` chrome px in from ``x0``; a selected row on a band from ``band[0]``
+        to ``band[1]`` across, ``band[2]`` chrome px above its text and ``band[3]`` short of the next
+        row. With ``fit`` (a width, a margin) a label is cut to the width less ``margin + indent * depth``
+        chrome px. Returns the ``y`` after the last row."""
+        px = self.px
+        for depth, label, selected in rows:
+            if selected:
+                d.rectangle((band[0], y - px(band[2]), band[1], y + lh - px(band[3])), fill=self.pal["select"])
+            if fit is not None:
+                label = clip(label, self.font, fit[0] - px(fit[1] + indent * depth))
+            d.text((x0 + px(left + indent * depth), y), label, font=self.font, fill=self.pal["text"])
+            y += lh
+        return y
 
     def status_bar(self, d: ImageDraw.ImageDraw, left: str, right: str) -> int:
         h, p = self.px(24), self.pal

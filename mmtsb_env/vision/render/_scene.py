@@ -247,7 +247,8 @@ def _glare(ctx: Ctx, size: tuple[int, int], quad: list[tuple[float, float]], pea
 
 
 def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "wood", base=None,
-               closer: float = 1.0, rim: int = 0, look: Level | None = None) -> tuple[Image.Image, dict]:
+               closer: float = 1.0, rim: int = 0, look: Level | None = None,
+               lying: bool = True) -> tuple[Image.Image, dict]:
     """``doc`` (an image, or an RGB array) photographed on ``surface_kind``: (the photo, facts about
     where the picture is).
 
@@ -263,7 +264,8 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
     (clutter may lie on it), and the shadow, defocus and JPEG follow the picture itself
     (:func:`inset`). ``look`` is the
     camera's work when a family's differs from the level's (:func:`camera`); the layout, and so
-    the facts, always follow :data:`LEVELS`.
+    the facts, always follow :data:`LEVELS`. ``lying=False`` is a picture on a wall: no mugs, pens
+    or coins around it (the level's clutter lies on a table).
     """
     lv = LEVELS[ctx.difficulty]
     size = (doc.shape[1], doc.shape[0]) if isinstance(doc, np.ndarray) else doc.size
@@ -282,7 +284,8 @@ def photograph(doc: Image.Image | np.ndarray, ctx: Ctx, surface_kind: str = "woo
         quad = inset(quad, size, rim)
         box = bbox(quad)
     arr = texture_array(surface_kind, frame, ctx.np_rng("scene:surface"), base)
-    _clutter(arr, ctx, lv.clutter, box)
+    if lying:
+        _clutter(arr, ctx, lv.clutter, box)
     _contact_shadow(arr, quad, box)
     # the picture, warped onto the photo in place (OpenCV: only pixels inside the quad are written)
     x0, y0 = max(0, box[0] - 1), max(0, box[1] - 1)

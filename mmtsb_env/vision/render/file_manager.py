@@ -102,12 +102,10 @@ def draw_file_manager(ctx: Ctx):
     list_x0, list_x1 = nav_w, W - pane_w
     head_h = s.row_h + px(6)
     rows_top = top + head_h
-    row_boxes = [[list_x0, rows_top + i * s.row_h, list_x1, rows_top + (i + 1) * s.row_h] for i in range(len(entries))]
-    # the preview's page and its lines (measured before anything is drawn)
+    row_boxes = s.row_boxes(list_x0, list_x1, rows_top, len(entries))
+    # the preview's page and its lines (measured before anything is drawn), on the list's rows
     lh = round(s.font.size * 1.6)  # the navigation tree's pitch
-
-    def at(i: float) -> float:  # the preview's lines sit on the list's rows (one grid for the eye, and OCR)
-        return rows_top + (i + 0.5) * s.row_h
+    at = s.on_rows(rows_top)
 
     page = [list_x1 + px(30), top + px(8), W - px(30), 0]
     pw = page[2] - page[0]
@@ -160,16 +158,13 @@ def draw_file_manager(ctx: Ctx):
                 depth += 1
             tree += [(depth, sub, False) for sub in sorted(e["name"] for e in entries if e["type"] == TYPES["folder"])]
     tree += [(1, "Local Disk (C:)", False), (1, "Data (D:)", False), (0, "Network", False)]
-    for depth, name, open_ in tree:
-        if name == folder:
-            d.rectangle((0, y - px(3), nav_w - 1, y + lh - px(5)), fill=pal["select"])
-        d.text((px(12 + 16 * depth), y), ("v " if open_ else "> ") + name, font=s.font, fill=text)
-        y += lh
+    s.tree(d, [(depth, ("v " if open_ else "> ") + name, name == folder) for depth, name, open_ in tree],
+           0, y, lh, 12, 16, (0, nav_w - 1, 3, 5))
     # the detail view: column heads, then the entries
     cols = [list_x0 + px(16), list_x0 + px(470), list_x0 + px(650), list_x1 - px(16)]  # name | modified | type | size (right)
     d.rectangle((list_x0, top, list_x1, rows_top), fill=pal["bg"])
-    for label, cx, anchor in [("Name", cols[0], "lm"), ("Date modified", cols[1], "lm"), ("Type", cols[2], "lm"), ("Size", cols[3], "rm")]:
-        d.text((cx, top + head_h / 2), label, font=s.small, fill=muted, anchor=anchor)
+    s.column_heads(d, top + head_h / 2, [("Name", cols[0], "lm"), ("Date modified", cols[1], "lm"), ("Type", cols[2], "lm"),
+                                         ("Size", cols[3], "rm")])
     for cx in cols[1:3]:
         d.line((cx - px(8), top + px(4), cx - px(8), rows_top - px(4)), fill=line)
     d.line((list_x0, rows_top, list_x1, rows_top), fill=line)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import random
+from contextvars import ContextVar
 
 import cv2
 import numpy as np
@@ -12,9 +14,9 @@ from PIL import Image, ImageDraw
 
 from ._family import Family
 from ._common import (DEGRADE, Choice, Color, Ctx, Scan, Str, TextDraw, clutter_count, degrade, drafting, lookup,
-                      rgb, shade, texture, texture_array)
+                      rgb, seed_int, shade, texture, texture_array)
 from ._scene import drawing_on
-from ..fonts import get_font
+from ..fonts import HANDS, get_font
 
 NOTES = [
     ("Groceries", "eggs\nmilk (oat)\n2 lemons\nbread\ncoffee beans\ndish soap"),
@@ -37,17 +39,32 @@ INKS = {"blue": (28, 50, 140), "black": (25, 25, 30), "red": (160, 25, 30), "gre
 # level 3 -- a 0.75 shrink, 8 degrees, noise 9, JPEG 50 -- left under half readable either way)
 SCANS = {**DEGRADE, 2: dataclasses.replace(DEGRADE[2], scale=0.8, blur=0.0),
          3: Scan(3.0, blur=0.3, noise=3.0, quality=80, light=0.22, scale=0.43)}
-# the writer's hand: DejaVu italics. The real handwriting faces (:data:`..fonts.HANDS`, Debian packages)
-# are not used for the lines a task reads: tesseract, which calibrates the levels and checks legibility
-# (generation/ocr.py), reads 0-22 % of those lines in them even flat at level 0 (the italics: 93 %),
-# so they would fail every level's band; they write the number jotted in the corner (a distractor)
+# the writer's hand: DejaVu italics by default (tesseract, which calibrates the levels, reads 0-22 % of
+# lines in the real handwriting faces even flat at level 0, the italics 93 %). A note whose content
+# names a real ``hand`` (:data:`..fonts.HANDS`, Debian packages) is written in it at the levels of
+# :data:`HAND_LEVELS`, where every one of its words passed the analysis-by-synthesis check of
+# :mod:`..hand_check` (each glyph told from its most confusable neighbour at the delivered
+# resolution), and in the italics elsewhere; the faces also write the number jotted in the corner
 HAND_STYLES = ("sans-oblique", "serif-italic", "sans-oblique")
 JOTTING = ("hand-dkg", "hand-script", "hand-print")
+# the levels each face is written at: those where every line of the calibration notes passed
+# (hand_check.calibrate over seeds 100-103, 13 lines a level; lines passed at levels 0/1/2/3: dkg
+# 13/13/13/12, Dancing Script 13/13/11/4, Because We Mentor 13/13/13/13, Comic Neue 13/13/13/2)
+HAND_LEVELS = {"hand-dkg": (0, 1, 2), "hand-script": (0, 1), "hand-print": (0, 1, 2, 3), "hand-casual": (0, 1, 2)}
+
+# a variant of the note for :mod:`..hand_check`: (words by their index in writing order -> (the
+# string written there instead, at the same place, and which time the hand writes it: 0 the written
+# draws, k > 0 other ones, see :func:`_word_image_as`); whether the scan leaves out its noise, uneven
+# light and JPEG -- the clean model the delivered image is matched to)
+VARIANT: ContextVar[tuple[dict[int, tuple[str, int]], bool] | None] = ContextVar("note_variant", default=None)
+# whether a content's ``hand`` is written at every level (how :func:`..hand_check.calibrate` measures
+# the levels :data:`HAND_LEVELS` admits)
+EVERY_LEVEL: ContextVar[bool] = ContextVar("hand_every_level", default=False)
 PAPER_COLORS = {False: (253, 252, 246), True: (255, 238, 130)}  # plain or lined paper; a sticky note
 WAVE = {0: 1.5, 1: 2.3, 2: 3.1, 3: 2.5}  # the hand's wobble, px, per level
 
 FIELDS = {"text": Str(600), "title": Str(40, allow_empty=True), "paper": Choice(PAPERS), "ink": Choice(list(INKS)),
-          "signature": Str(30, allow_empty=True), "ink_color": Color()}
+          "signature": Str(30, allow_empty=True), "ink_color": Color(), "hand": Choice(list(HANDS))}
 
 
 def _rule(sheet: np.ndarray, rows, margin: int) -> None:
@@ -60,9 +77,15 @@ def _rule(sheet: np.ndarray, rows, margin: int) -> None:
     sheet[:, margin:margin + 2] = (230, 140, 140)
 
 
-def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
+def _word_image(word: str, size: int, style: str, rng, shape=None, drawn: str | None = None) -> Image.Image:
     """One word drawn glyph by glyph with jittered size, baseline, spacing and pressure, as its ink's
-    coverage (an ``L`` mask: the note is one ink, so its words are masks laid in that ink at the end)."""
+    coverage (an ``L`` mask: the note is one ink, so its words are masks laid in that ink at the end).
+
+    For :mod:`..hand_check`: ``drawn`` (a string of the word's length) is written in the word's
+    place, each glyph where the word's would be; with ``shape`` (another generator) each glyph's
+    size (within 4 % of the written one's) and pressure are that one's draws -- the hand writing it
+    another time. ``rng`` moves on
+    as without either, and the word's spacing and baseline are its draws."""
     big = get_font(style, size * 1.15)
     w = int(big.getlength(word) * 1.15 + size)
     h = int(size * 2.2)
@@ -72,16 +95,42 @@ def _word_image(word: str, size: int, style: str, rng) -> Image.Image:
     x = size * 0.25  # italic capitals (J, f) reach left of their origin
     drift = 0.0
     alpha = rng.randint(215, 255)
-    for ch in word:
+    other_alpha = alpha if shape is None else shape.randint(215, 255)
+    for ch, glyph in zip(word, word if drawn is None else drawn):
         s = size * rng.uniform(0.93, 1.08)
         font = get_font(style, s)
         drift = max(-size * 0.12, min(size * 0.12, drift + rng.uniform(-0.05, 0.05) * size))
         a = max(150, min(255, alpha + rng.randint(-30, 15)))
+        pen, ink = font, a
+        if shape is not None:  # the glyph a little larger or smaller than written (+-4 %), pressed otherwise
+            pen = get_font(style, s * shape.uniform(0.96, 1.04))
+            ink = max(150, min(255, other_alpha + shape.randint(-30, 15)))
         if d is not None:
-            d.text((x, h * 0.72 + drift), ch, font=font, fill=a, anchor="ls")
+            d.text((x, h * 0.72 + drift), glyph, font=pen, fill=ink, anchor="ls")
         x += font.getlength(ch) * rng.uniform(0.92, 1.06)
     box = (0, 0, min(w, int(x + size * 0.12)), h)
     return Image.new("L", box[2:]) if img is None else img.crop(box)
+
+
+def _word_image_as(word: str, instead: tuple[str, int] | None, size: int, style: str, rng) -> Image.Image:
+    """:func:`_word_image` of ``word``, or, when ``instead`` is given as (a string of ``word``'s
+    length, an instance), that string written in ``word``'s place with the same draws (instance 0)
+    or the glyph draws of another time the hand writes it (instance k > 0). ``rng`` moves on as for
+    ``word`` either way, so the note's layout stays that of ``word``."""
+    if instead is None:
+        return _word_image(word, size, style, rng)
+    text, instance = instead
+    shape = random.Random(seed_int("another time", instance)) if instance else None
+    return _word_image(word, size, style, rng, shape, drawn=text)
+
+
+def hand_style(ctx: Ctx) -> str:
+    """The face a note is written in: its content's real ``hand`` at the levels that face passed
+    the handwriting check (:data:`HAND_LEVELS`), else a DejaVu italic drawn from the seed."""
+    italic = ctx.rng("hand").choice(HAND_STYLES)
+    face = ctx.content.get("hand")
+    admitted = EVERY_LEVEL.get() or ctx.difficulty in HAND_LEVELS.get(face, ())
+    return face if face is not None and admitted else italic
 
 
 def _tilted_size(size: tuple[int, int], angle: float) -> tuple[int, int]:
@@ -240,7 +289,11 @@ def _clear_spot(at: tuple[int, int], r: int, written: list[tuple[float, float, f
 def draw_handwritten_note(ctx: Ctx):
     """A handwritten note (lined, plain or sticky paper): optional title, lines of text, signature."""
     page, facts = note_page(ctx)
-    return degrade(page, ctx, scan=SCANS[ctx.difficulty]), facts
+    scan = SCANS[ctx.difficulty]
+    variant = VARIANT.get()
+    if variant is not None and variant[1]:
+        scan = dataclasses.replace(scan, noise=0.0, light=0.0, quality=None)
+    return degrade(page, ctx, scan=scan), facts
 
 
 FAMILY = Family("handwritten_note", FIELDS, draw_handwritten_note)
@@ -280,8 +333,10 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
     ink_name = ctx.get("ink", lambda r: r.choice(["blue", "blue", "black", "pencil"]))
     ink = rgb(ctx.content["ink_color"]) if "ink_color" in ctx.content else INKS[ink_name]
     signature = ctx.get("signature", lambda r: r.choice(["", "", "- J", "xo, A", "- Dad", "M."]))
-    style = ctx.rng("hand").choice(HAND_STYLES)
+    style = hand_style(ctx)
     hand = ctx.rng("jitter")
+    swaps = (VARIANT.get() or ({}, False))[0]
+    written_words = 0  # the index of the next word written (what a swap names)
 
     size = int(34 * ctx.scale)
     gap = int(size * 1.6)  # line pitch (= ruled line spacing)
@@ -299,7 +354,8 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
         current_words: list[str] = []
         width = 0.0
         for word in words:
-            img = _word_image(word, int(size * (1.15 if is_title else 1.0)), style, hand)
+            img = _word_image_as(word, swaps.get(written_words), int(size * (1.15 if is_title else 1.0)), style, hand)
+            written_words += 1
             space = size * hand.uniform(0.22, 0.36)
             if current and width + space + img.width > max_w:
                 lines_out.append(current)
@@ -316,7 +372,8 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
     if signature:
         lines_out.append([])
         wrapped_lines.append("")
-        lines_out.append([_word_image(w, size, style, hand) for w in signature.split()])
+        lines_out.append([_word_image_as(w, swaps.get(written_words + k), size, style, hand)
+                          for k, w in enumerate(signature.split())])
         wrapped_lines.append(signature)
     top = 90
     H = max(top + gap * (len(lines_out) + 1) + 40, 600 if paper != "sticky" else W)
@@ -380,7 +437,7 @@ def note_sheet(ctx: Ctx) -> tuple[np.ndarray | Image.Image, dict]:
                         d.ellipse((cx - r - ox, cy - r - oy, cx + r - ox, cy + r - oy), outline=(190, 150, 100), width=5)
     body_lines = [t for t in text.split("\n")]
     facts = {"title": title or None, "text": text, "lines": body_lines, "wrapped_lines": wrapped_lines,
-             "signature": signature or None, "paper": paper, "ink": ink_name}
+             "signature": signature or None, "paper": paper, "ink": ink_name, "style": style}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
     page = sheet

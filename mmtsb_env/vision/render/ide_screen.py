@@ -24,7 +24,7 @@ import re
 from PIL import Image
 
 from ._common import Ctx, drafting
-from ._desktop import Desktop, clip
+from ._desktop import Desktop
 from ._family import Family
 from ._phone import record
 from .table_document import FAMILY as TABLE_DOCUMENT, FIELDS, _table
@@ -115,11 +115,7 @@ def draw_ide_screen(ctx: Ctx):
             others = sorted(r.sample(["archive.csv", "contacts.csv", "old-rates.csv", "import.xlsx", "budget.csv"], 3) + [file_name])
             tree += [(2, name, name == file_name) for name in others]
     tree += [(1, name, False) for name in sorted(r.sample(FILES, 4))]
-    for depth, name, selected in tree:
-        if selected:
-            d.rectangle((act_w, y - px(3), ed_x0 - 1, y + lh - px(4)), fill=pal["select"])
-        d.text((act_w + px(14 + 14 * depth), y), clip(name, s.font, side_w - px(30 + 14 * depth)), font=s.font, fill=text)
-        y += lh
+    s.tree(d, tree, act_w, y, lh, 14, 14, (act_w, ed_x0 - 1, 3, 4), fit=(side_w, 30))
     # the tabs and the breadcrumb
     ty = bar_top
     d.rectangle((ed_x0, ty, W, ty + tab_h), fill=pal["chrome"])

@@ -112,7 +112,7 @@ def draw_mail_client(ctx: Ctx):
     head_h = s.row_h + px(6)
     search_h = px(40)
     rows_top = top + search_h + head_h
-    row_boxes = [[list_x0, rows_top + i * s.row_h, list_x1, rows_top + (i + 1) * s.row_h] for i in range(n)]
+    row_boxes = s.row_boxes(list_x0, list_x1, rows_top, n)
     pane_x0, pane_x1 = list_x1 + px(24), W - px(24)
     pane_w = pane_x1 - pane_x0
     lh = round(s.font.size * 1.7)
@@ -121,9 +121,7 @@ def draw_mail_client(ctx: Ctx):
     sign = [(f["name"], True), (f["title"], False), (f["company"], False), (f"Phone: {f['phone']}", False), (f"Email: {f['email']}", False)]
     old_lines = wrap(f"On {times[min(n - 1, target + 3)]:%a %b} {times[min(n - 1, target + 3)].day}, {owner} wrote: Lovely to meet you "
                      "at the session, could you send your details when you get a chance? Thanks!", s.font, min(pane_w - px(80), px(740)))
-    # the pane's lines sit on the list's rows (as one grid: a reader's eye, and OCR, follow a row across)
-    def at(i: float) -> float:
-        return rows_top + (i + 0.5) * s.row_h
+    at = s.on_rows(rows_top)  # the pane's lines sit on the list's rows
 
     hy = top + search_h
     n_body = len(body_lines)
@@ -171,8 +169,7 @@ def draw_mail_client(ctx: Ctx):
     hy = top + search_h
     d.rectangle((list_x0, hy, list_x1, hy + head_h), fill=pal["chrome"])
     c_from, c_subj, c_date = list_x0 + px(34), list_x0 + px(210), list_x1 - px(14)
-    for label, cx, anchor in [("From", c_from, "lm"), ("Subject", c_subj, "lm"), ("Received", c_date, "rm")]:
-        d.text((cx, hy + head_h / 2), label, font=s.small, fill=muted, anchor=anchor)
+    s.column_heads(d, hy + head_h / 2, [("From", c_from, "lm"), ("Subject", c_subj, "lm"), ("Received", c_date, "rm")])
     date_w = s.font.getlength("Wed 12/28/2026") + px(8)
     for i, (m, b) in enumerate(zip(messages, row_boxes)):
         if i == target:

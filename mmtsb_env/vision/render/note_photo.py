@@ -26,6 +26,9 @@ LOOKS = {**TEXT_LOOKS, 3: replace(TEXT_LOOKS[3], light=0.7, blur=0.45)}
 def draw_note_photo(ctx: Ctx):
     """A photo of a handwritten note on a desk: the note's facts plus where it lies (doc_box)."""
     page = flat(ctx, "handwritten_note")
+    # written in a DejaVu italic: the real handwriting faces are checked (and admitted) for the flat
+    # note's levels only (handwritten_note.HAND_LEVELS), not for a photo of it
+    page = replace(page, content={k: v for k, v in page.content.items() if k != "hand"})
     sheet, facts = note_sheet(page)  # level 0's sheet, as the array it is drawn in
     surface = ctx.rng("scene:surface-kind").choice(SURFACES)
     # placed as the note and its rim in handwritten_note, the rim being the desk of the photo itself;

@@ -29,7 +29,7 @@ def draw_poster_photo(ctx: Ctx):
     """A photo of a poster on a wall: the poster's facts plus where it hangs (doc_box)."""
     doc, facts = draw_poster(flat(ctx, "event_poster"), ZOOM[ctx.difficulty])
     wall = ctx.rng("scene:wall").choice(WALLS)
-    image, where = photograph(doc, ctx, wall, closer=CLOSER[ctx.difficulty])
+    image, where = photograph(doc, ctx, wall, closer=CLOSER[ctx.difficulty], lying=False)  # on a wall: no desk clutter
     return image, {**facts, **where, "surface": wall}
 
 

@@ -8,7 +8,7 @@ from PIL import ImageDraw
 
 from ._family import Family
 from ._common import (
-    DEGRADE, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drawer, drop_shadow, fit_font,
+    DEGRADE, Bool, Choice, Color, Ctx, Num, Scan, Str, clutter_count, degrade, drawer, drop_shadow, fit_font,
     gradient, luminance, mix, money, rgb, wrap,
 )
 
@@ -32,7 +32,7 @@ COLORS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#ef6c00", "#00
 FIELDS = {
     "product": Str(60), "brand": Str(40), "price": Num(0, 1e6), "old_price": Num(0, 1e6),
     "currency": Choice(["$", "€", "£"]), "unit": Str(20), "object": Choice(list(PRODUCTS)), "color": Color(),
-    "sku": Str(20),
+    "sku": Str(20), "on_sale": Bool(),
 }
 
 
@@ -135,9 +135,12 @@ def draw_price_tag(ctx: Ctx):
     price = round(ctx.get("price", lambda r: round(r.uniform(pick[2], pick[3]), 2)), 2)
     if "old_price" in ctx.content:
         old_price = round(ctx.content["old_price"], 2)
-    else:
+    elif ctx.content.get("on_sale") is False:  # a scenario that says so: no sale is drawn
+        old_price = None
+    else:  # on sale in about a third of tags, or always when the content says it is
         r = ctx.rng("field:old_price")
-        old_price = round(price * r.choice([1.2, 1.25, 1.33, 1.5]), 2) if r.random() < 0.35 else None
+        sale = r.random() < 0.35 or ctx.content.get("on_sale") is True
+        old_price = round(price * r.choice([1.2, 1.25, 1.33, 1.5]), 2) if sale else None
     currency = ctx.get("currency", lambda r: r.choice(["$", "$", "$", "€", "£"]))
     unit = ctx.get("unit", lambda r: r.choice(["each", "each", "ea.", ""]))
     sku = ctx.get("sku", lambda r: f"{r.randint(100000, 999999)}")
@@ -211,4 +214,11 @@ def draw_price_tag(ctx: Ctx):
     return image, facts
 
 
-FAMILY = Family("price_tag", FIELDS, draw_price_tag)
+def check_sale(ctx: Ctx) -> None:
+    """Content that says the product is not on sale gives it no old price above its price."""
+    c = ctx.content
+    if c.get("on_sale") is False and c.get("old_price") is not None and c["old_price"] > c.get("price", 0):
+        raise ValueError("price_tag content: on_sale is false but old_price is above price (that is a sale)")
+
+
+FAMILY = Family("price_tag", FIELDS, draw_price_tag, check=check_sale)

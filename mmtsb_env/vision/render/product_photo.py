@@ -11,15 +11,21 @@ Reading the sticker or strip of the wrong product is the paper's object misident
 Levels add neighbours (2-5 products), shrink everything and add the camera effects of
 :mod:`._scene` (the JPEG artefacts over the band of the products and the strips).
 
+A task may instead name the product by where it stands (``facts["placed"]``: "the second product
+from the right on the lower shelf", "the product just to the left of the red can with a star mark",
+:func:`placement`): the agent must count along the shelf or find the neighbour by its look, and
+the look-alikes still stand beside it.
+
 Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``), ``description``,
-``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the target's
-strip) and ``shelf`` (every product: name, price, look, boxes).
+``placed``, ``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the
+target's strip) and ``shelf`` (every product: name, price, look, boxes).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -28,12 +34,17 @@ from PIL import Image, ImageDraw
 from ._family import Family
 from ._common import Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
 from ._phone import record
-from ._scene import camera, drawing_on
-from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object
+from ._scene import LEVELS, camera, drawing_on
+from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object, check_sale
 
 W, H = 1024, 768
 SHELF_Y = 600
 NEIGHBOURS = {0: 1, 1: 2, 2: 3, 3: 4}
+# the camera's look where not the level's own: level 3 a little more out of focus (0.8 px, the level's
+# 0.6), since the glare and defocus no longer sit on the target alone (over seeds 0-9: tesseract
+# reads 35 % of its values as delivered, 65 % with a 2x zoom; with 0.6 it read 45 % as delivered)
+LOOKS = {3: replace(LEVELS[3], blur=0.8)}
+NEIGHBOUR_SALE = 0.45  # the chance a neighbour is on sale too (its own red sticker and "was" line)
 # the package colours by the name a shopper gives them: eight hues no viewer would name alike
 # (price_tag's palette, with a yellow that is not amber)
 PALETTE = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#fdd835", "purple": "#6a1b9a",
@@ -141,6 +152,30 @@ def describe(look: dict) -> str:
     return f"the {look['color']} {look['object']} with {mark}"
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def placement(shelf: list[dict], slot: int, r) -> str:
+    """Where a shopper says the product at ``slot`` (0-based) of ``shelf`` (left to right) stands,
+    naming no look of its own: its place counted from the nearer end ("the second product from the
+    right on the lower shelf"), or beside a neighbour no other product looks like ("the product
+    just to the left of the red can with a star mark"); one of those drawn with ``r``. Either names
+    the one product (the shelf above holds plain packages without marks or stickers)."""
+    n = len(shelf)
+    left, right = slot, n - 1 - slot
+    if left == right:
+        options = ["the product in the middle of the lower shelf"]
+    elif left < right:
+        options = [f"the {ORDINALS[left]} product from the left on the lower shelf"]
+    else:
+        options = [f"the {ORDINALS[right]} product from the right on the lower shelf"]
+    looks = [describe(p) for p in shelf]
+    for j, side in ((slot - 1, "right"), (slot + 1, "left")):  # the neighbour on the left: the product is to its right
+        if 0 <= j < n and looks.count(looks[j]) == 1:
+            options.append(f"the product just to the {side} of {looks[j]}")
+    return r.choice(options)
+
+
 def look_alikes(target: dict, n: int, r) -> list[dict]:
     """``n`` neighbours' looks for ``target`` (object, color, mark): first the same shape and colour
     with another mark, then the same shape and mark in another colour, then the same colour and
@@ -177,6 +212,7 @@ def draw_product_photo(ctx: Ctx):
     looks = look_alikes(look, NEIGHBOURS[3], ctx.rng("look-alikes"))[:n - 1]
     slot = r.randrange(n)
     names = {f["product"]}
+    sales = ctx.rng("neighbour-sales")
     others = []
     for lk in looks:
         pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + list(MORE_NAMES[lk["object"]]) if x not in names]
@@ -185,7 +221,10 @@ def draw_product_photo(ctx: Ctx):
         price = round(f["price"] * r.uniform(0.6, 1.6), 2)
         while money(price, f["currency"]) == f["price_text"]:
             price = round(price + 0.5, 2)
-        others.append({**lk, "product": name, "price": price, "price_text": money(price, f["currency"])})
+        on = sales.random() < NEIGHBOUR_SALE  # a sale is no mark of the target: neighbours have them too
+        old = round(price * sales.choice([1.2, 1.25, 1.33, 1.5]), 2) if on else None
+        others.append({**lk, "product": name, "price": price, "price_text": money(price, f["currency"]),
+                       "on_sale": on, "old_price": old})
     r.shuffle(others)
     slot_w = (W - 40) / n
     tile_w = min(slot_w - 16, 330)
@@ -194,7 +233,8 @@ def draw_product_photo(ctx: Ctx):
     for i in range(n):
         x0 = 20 + slot_w * i + (slot_w - tile_w) / 2
         boxes.append([int(x0), int(SHELF_Y - 520 * scale), int(x0 + tile_w), SHELF_Y])
-    target = {**look, "product": f["product"], "price": f["price"], "price_text": f["price_text"]}
+    target = {**look, "product": f["product"], "price": f["price"], "price_text": f["price_text"],
+              "on_sale": f["on_sale"], "old_price": f["old_price"]}
     shelf = others[:slot] + [target] + others[slot:]
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
     # each product's shelf strip: its name (and the old price on sale), one slot wide
@@ -203,7 +243,7 @@ def draw_product_photo(ctx: Ctx):
     top = SHELF_Y + STICKER_REACH + 2  # just under the stickers
     strips = []
     for i, item in enumerate(shelf):
-        was = money(f["old_price"], f["currency"]) if i == slot and f["on_sale"] else None
+        was = money(item["old_price"], f["currency"]) if item["on_sale"] else None
         lines = _strip_lines(item["product"], was, font, strip_w - 8)
         cx = (boxes[i][0] + boxes[i][2]) / 2
         tw = max(font.getlength(t) for t in lines)
@@ -212,7 +252,8 @@ def draw_product_photo(ctx: Ctx):
         item.update({"slot": i + 1, "box": boxes[i], "label_box": strips[i][2]})
         if i != slot:
             ctx.distractors.append(f"{item['product']} {item['price_text']}")
-    facts = {**f, "look": look, "description": describe(look), "slot": slot + 1, "n_products": n, "position": position,
+    facts = {**f, "look": look, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
+             "slot": slot + 1, "n_products": n, "position": position,
              "product_box": boxes[slot], "label_box": strips[slot][2], "shelf": shelf, "frame": [W, H]}
     if drafting():
         return Image.new("RGB", (W, H), (128, 128, 128)), facts
@@ -235,20 +276,22 @@ def draw_product_photo(ctx: Ctx):
             d.text((cx - ox, cy - oy), text, font=font, fill=ink, anchor="mm")
 
     for i, item in enumerate(shelf):
-        sticker(item["box"], item["price"], i == slot and f["on_sale"])
+        sticker(item["box"], item["price"], item["on_sale"])
         lines, cx, box = strips[i]
         with drawing_on(arr, box, None) as (d, ox, oy):
             d.rectangle((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), fill=(250, 250, 246))
             for j, t in enumerate(lines):
                 d.text((cx - ox, top + 3 + j * font.size * 1.25 - oy), t, font=font, fill=(20, 20, 20), anchor="ma")
-    pb = boxes[slot]
+    # the glare and cast shadow fall over the row of products, the defocus over every product and
+    # strip: none of the camera's effects marks the target (on the target alone they pointed at it)
+    pb = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes)]
     quad = [(pb[0], pb[1]), (pb[2], pb[1]), (pb[2], SHELF_Y), (pb[0], SHELF_Y)]
-    lb = strips[slot][2]  # defocus where the facts are: the product and its shelf strip
-    focus = [min(pb[0], lb[0]), pb[1], max(pb[2], lb[2]), lb[3]]
+    focus = [min(min(b[0] for b in boxes), min(st[2][0] for st in strips)), min(b[1] for b in boxes),
+             max(max(b[2] for b in boxes), max(st[2][2] for st in strips)), max(st[2][3] for st in strips)]
     # the JPEG round trip over the band of products, stickers and strips only (the same pixels there as
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
     band = [0, min(b[1] for b in boxes), W, max(st[2][3] for st in strips)]
-    return camera(arr, ctx, quad, focus=focus, coded=band), facts
+    return camera(arr, ctx, quad, focus=focus, coded=band, look=LOOKS.get(ctx.difficulty)), facts
 
 
-FAMILY = Family("product_photo", FIELDS, draw_product_photo)
+FAMILY = Family("product_photo", FIELDS, draw_product_photo, check=check_sale)

@@ -40,6 +40,11 @@ PAYMENTS = ["VISA **** {d}", "MASTERCARD **** {d}", "AMEX **** {d}", "DEBIT ****
 TAX_RATES = [0.0, 5.0, 6.0, 6.25, 7.0, 8.25, 8.875, 10.0]
 # the receipt's three print layouts (chosen by the seed), by the rule each draws between blocks
 TEMPLATES = ("-", "=", "*")
+# each template's item lines: (an item bought once, one bought more than once, the unit-price line
+# under the latter), as format strings over qty, name, NAME (in capitals) and price (with currency)
+ITEM_LINES = (("{name}", "{qty} x {name}", "    @ {price} ea"),
+              ("{qty:>2}  {name}", "{qty:>2}  {name}", "      {price} each"),
+              ("{NAME}", "{NAME}", "   {qty} @ {price}"))
 SCANS = {3: dataclasses.replace(DEGRADE[3], scale=0.56, blur=0.0, quality=75, noise=6.0)}  # level -> its scan, where not the level's own: smaller, sharp (a zoom reads it back; calibrated over seeds 0-8)
 
 
@@ -134,6 +139,17 @@ def draw_receipt(ctx: Ctx):
     rate_text = f" ({tax_rate:g}%)" if tax_rate is not None else ""
     template = ctx.rng("template").randrange(len(TEMPLATES))
     rule = TEMPLATES[template] * cols
+
+    def item_block() -> None:
+        """The items as the template prints them: a line with the amount, and under an item bought
+        more than once its unit price (:data:`ITEM_LINES`)."""
+        one, many, each = ITEM_LINES[template]
+        for it in items:
+            n = it["qty"]
+            fields = {"qty": n, "name": it["name"], "NAME": it["name"].upper(), "price": money(it["price"], currency)}
+            pair((many if n > 1 else one).format(**fields), money(it["amount"], currency))
+            if n > 1:
+                line(each.format(**fields))
     if template == 0:  # centred header, date and number on top, items with "@ each" lines under them
         for part in wrap(merchant.upper(), big, width - 40):
             line(part, big, "c")
@@ -144,12 +160,7 @@ def draw_receipt(ctx: Ctx):
         pair(f"Date: {date_text}", time_text)
         line(f"Receipt #: {number}")
         line(rule)
-        for it in items:
-            if it["qty"] > 1:
-                pair(f"{it['qty']} x {it['name']}", money(it["amount"], currency))
-                line(f"    @ {money(it['price'], currency)} ea")
-            else:
-                pair(it["name"], money(it["amount"], currency))
+        item_block()
         line(rule)
         pair("SUBTOTAL", money(subtotal, currency))
         pair(f"TAX{rate_text}", money(tax, currency))
@@ -167,10 +178,7 @@ def draw_receipt(ctx: Ctx):
         pair(f"Date: {date_text}", time_text)
         line(rule)
         pair("QTY ITEM", "AMOUNT", bold)
-        for it in items:
-            pair(f"{it['qty']:>2}  {it['name']}", money(it["amount"], currency))
-            if it["qty"] > 1:
-                line(f"      {money(it['price'], currency)} each")
+        item_block()
         line(rule)
         pair("Subtotal", money(subtotal, currency))
         pair(f"Tax{rate_text}", money(tax, currency))
@@ -183,10 +191,7 @@ def draw_receipt(ctx: Ctx):
             line(part, body, "c")
         line(phone, body, "c")
         line(rule)
-        for it in items:
-            pair(it["name"].upper(), money(it["amount"], currency))
-            if it["qty"] > 1:
-                line(f"   {it['qty']} @ {money(it['price'], currency)}")
+        item_block()
         line(rule)
         pair("SUBTOTAL", money(subtotal, currency))
         pair(f"SALES TAX{rate_text}", money(tax, currency))

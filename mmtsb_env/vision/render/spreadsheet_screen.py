@@ -5,7 +5,8 @@ a full-screen desktop window (1,920 x 1,080 px; at level 3 a 2,560 x 1,440 scree
 1,920 x 1,080) of a spreadsheet with a
 title bar, a menu bar, two rows of toolbar buttons, a formula bar (the selected cell's address and
 content), column letters and row numbers, the table in the grid with its title above it, a
-summary block beside it, a comments panel on the right, sheet tabs and a status bar. Text is
+summary block of another sheet's numbers beside it (never this table's count or average), a comments
+panel on the right, sheet tabs and a status bar. Text is
 small (13 px at level 0 down to 11 px; about 8 px at level 3), as on a real desktop: a careful
 reader crops the table (``doc_box``) and zooms.
 
@@ -48,6 +49,28 @@ MENUS = ["File", "Edit", "View", "Insert", "Format", "Data", "Tools", "Extension
 TOOLS = ["undo", "redo", "print", "paint", "zoom", "sep", "$", "%", ".0", ".00", "123", "sep", "font", "size", "sep",
          "B", "I", "S", "A", "sep", "fill", "border", "merge", "sep", "align", "valign", "wrap", "rotate", "sep",
          "link", "comment", "chart", "filter", "view", "func"]
+# each drawn tool's glyph: strokes, outlined boxes and filled boxes over the unit square of its button
+GLYPHS = {
+    "undo": [("line", [(0.9, 0.8), (0.9, 0.4), (0.15, 0.4)]), ("line", [(0.4, 0.1), (0.1, 0.4), (0.4, 0.7)])],
+    "redo": [("line", [(0.1, 0.8), (0.1, 0.4), (0.85, 0.4)]), ("line", [(0.6, 0.1), (0.9, 0.4), (0.6, 0.7)])],
+    "print": [("box", [(0.25, 0.0), (0.75, 0.3)]), ("box", [(0.0, 0.3), (1.0, 0.75)]), ("box", [(0.25, 0.6), (0.75, 1.0)])],
+    "paint": [("box", [(0.0, 0.0), (1.0, 0.35)]), ("line", [(0.5, 0.35), (0.5, 1.0)])],
+    "zoom": [("box", [(0.0, 0.0), (0.6, 0.6)]), ("line", [(0.6, 0.6), (1.0, 1.0)])],
+    "fill": [("line", [(0.1, 0.5), (0.5, 0.1), (0.9, 0.5), (0.5, 0.9), (0.1, 0.5)]), ("dot", [(0.0, 0.85), (1.0, 1.0)])],
+    "border": [("box", [(0.0, 0.0), (1.0, 1.0)]), ("line", [(0.5, 0.0), (0.5, 1.0)]), ("line", [(0.0, 0.5), (1.0, 0.5)])],
+    "merge": [("line", [(0.0, 0.5), (0.4, 0.5)]), ("line", [(0.6, 0.5), (1.0, 0.5)]), ("line", [(0.0, 0.0), (0.0, 1.0)]),
+              ("line", [(1.0, 0.0), (1.0, 1.0)])],
+    "align": [("line", [(0.0, 0.1), (1.0, 0.1)]), ("line", [(0.0, 0.5), (0.6, 0.5)]), ("line", [(0.0, 0.9), (0.85, 0.9)])],
+    "valign": [("line", [(0.0, 1.0), (1.0, 1.0)]), ("line", [(0.5, 0.0), (0.5, 0.75)]), ("line", [(0.25, 0.5), (0.5, 0.75), (0.75, 0.5)])],
+    "wrap": [("line", [(0.0, 0.15), (1.0, 0.15), (1.0, 0.6), (0.35, 0.6)]), ("line", [(0.55, 0.4), (0.35, 0.6), (0.55, 0.8)])],
+    "rotate": [("line", [(0.0, 1.0), (1.0, 0.0)]), ("line", [(0.55, 0.0), (1.0, 0.0), (1.0, 0.45)])],
+    "link": [("box", [(0.0, 0.3), (0.55, 0.7)]), ("box", [(0.45, 0.3), (1.0, 0.7)])],
+    "comment": [("box", [(0.0, 0.0), (1.0, 0.7)]), ("line", [(0.2, 0.7), (0.2, 1.0), (0.5, 0.7)])],
+    "chart": [("dot", [(0.0, 0.55), (0.22, 1.0)]), ("dot", [(0.39, 0.15), (0.61, 1.0)]), ("dot", [(0.78, 0.4), (1.0, 1.0)])],
+    "filter": [("line", [(0.0, 0.0), (1.0, 0.0), (0.6, 0.5), (0.6, 1.0), (0.4, 0.85), (0.4, 0.5), (0.0, 0.0)])],
+    "view": [("line", [(0.0, 0.5), (0.5, 0.1), (1.0, 0.5), (0.5, 0.9), (0.0, 0.5)]), ("dot", [(0.4, 0.4), (0.6, 0.6)])],
+    "func": [("line", [(0.9, 0.0), (0.1, 0.0), (0.55, 0.5), (0.1, 1.0), (0.9, 1.0)])],
+}
 FONTS = ["Arial", "Calibri", "Roboto", "Verdana"]
 TAB_NAMES = ["Archive", "Drafts", "Old rates", "Contacts", "Budget", "Sheet2", "Notes", "Import"]
 COMMENTERS = ["Priya K.", "Tom B.", "Lena M.", "Omar S.", "Ruth A.", "Jonas W."]
@@ -109,20 +132,25 @@ def draw_spreadsheet_screen(ctx: Ctx):
     sheet = r.choice(["Schedule", "Current", "Sheet1", "This term", "Live"])
     tabs = [sheet] + r.sample(TAB_NAMES, 3 + (lv >= 1))
     file_name = f"{f['title']}.xlsx"
-    # beside the table: a summary block of other numbers (what a careless read takes for the table's)
+    # beside the table: a summary block of another sheet's numbers (what a careless read takes for the
+    # table's). Never this table's own count and average: their product gave a column's sum unread
     sx = lead + len(headers) + 1
     right = [all(_is_number(row[j]) for row in rows) for j in range(len(headers))]  # numbers right-aligned
     numeric = [j for j, is_num in enumerate(right) if is_num]
-    summary = [("Rows", str(len(rows))), ("Last edit", f"{r.randint(1, 28)}/{r.randint(1, 12)} {r.randint(8, 18)}:{r.choice(['05', '20', '42'])}")]
+    other_rows = max(3, len(rows) + r.choice([-5, -4, -3, -2, 2, 3, 4, 5]))
+    summary = [(f"{tabs[1]} sheet", ""), ("Rows", str(other_rows)),
+               ("Last edit", f"{r.randint(1, 28)}/{r.randint(1, 12)} {r.randint(8, 18)}:{r.choice(['05', '20', '42'])}")]
     if numeric:
         j = numeric[-1]
         vals = [float(row[j].replace(",", "")) for row in rows]
-        summary.insert(1, (f"Avg {headers[j].lower()}", f"{sum(vals) / len(vals):.1f}"))
-        summary.insert(2, (f"Prev. {headers[j].lower()}", f"{r.randint(10, 400)}"))
+        mean = sum(vals) / len(vals)
+        summary.insert(2, (f"Avg {headers[j].lower()}", f"{mean * r.choice([0.72, 0.8, 0.86, 1.15, 1.22, 1.3]):.1f}"))
+        summary.insert(3, (f"Prev. {headers[j].lower()}", f"{r.randint(10, 400)}"))
     comments = [(r.choice(COMMENTERS), r.choice(COMMENTS).format(r=r.randint(2, 30), c=r.choice(headers).lower()),
                  f"{r.randint(1, 12)}:{r.randint(0, 59):02d} {r.choice(['AM', 'PM'])}") for _ in range(2 + lv)]
     for name, value in summary:
-        ctx.distractors.append(f"{name} {value}")
+        if value:
+            ctx.distractors.append(f"{name} {value}")
     for who, text, _ in comments:
         ctx.distractors.append(text)
     z = SHRINK.get(lv, 1.0)  # the boxes in the delivered image's pixels
@@ -169,8 +197,16 @@ def draw_spreadsheet_screen(ctx: Ctx):
             d.rounded_rectangle((x, y + 6 * k, x + w, y + tool_h - 6 * k), radius=4, outline=line if band else None)
             if len(t) <= 3:
                 d.text((x + w / 2, y + tool_h / 2), t, font=small, fill=muted, anchor="mm")
-            else:  # a glyph: a small square with a stroke
-                d.rectangle((x + 8 * k, y + 12 * k, x + w - 8 * k, y + tool_h - 12 * k), outline=muted, width=2)
+            else:  # the tool's glyph (GLYPHS), in the button's inner square
+                g0, g1 = (x + 7 * k, y + 11 * k), (x + w - 7 * k, y + tool_h - 11 * k)
+                for kind, pts in GLYPHS[t]:
+                    xy = [(g0[0] + u * (g1[0] - g0[0]), g0[1] + v * (g1[1] - g0[1])) for u, v in pts]
+                    if kind == "line":
+                        d.line(xy, fill=muted, width=2)
+                    elif kind == "box":
+                        d.rectangle(xy, outline=muted, width=1)
+                    else:  # "dot": a filled box
+                        d.rectangle(xy, fill=muted)
             x += w + round(4 * k)
             if x > W - round(200 * k):
                 break
