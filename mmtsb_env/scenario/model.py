@@ -47,7 +47,10 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
-UI_PICK_RULES = ("label_contains", "labels_contain", "cheapest", "most_expensive", "approve")
+# rules comparing the values the options show (:data:`mmtsb_env.ui.choice.VALUE_RULES` reads them)
+UI_VALUE_RULES = ("cheapest", "most_expensive", "earliest", "latest", "closes_earliest", "closes_latest",
+                  "lowest_value", "highest_value")
+UI_PICK_RULES = ("label_contains", "labels_contain", "approve", *UI_VALUE_RULES)
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,9 @@ class UIDecision:
     ``action_name``, ``field_values``) or ``pick`` (a rule over the shown elements: one of
     ``{"label_contains": text}``, ``{"labels_contain": [text, ...]}`` -- every option holding one
     of the texts, chosen at once (several options of a multiple-choice field, or checkboxes, then
-    the submit button) --, ``{"cheapest": true}``, ``{"most_expensive": true}``,
+    the submit button) --, a value rule over what the options show (``{"cheapest": true}``,
+    ``{"most_expensive": true}``, ``earliest``/``latest`` date and time, ``closes_earliest``/
+    ``closes_latest`` opening hours, ``lowest_value``/``highest_value`` number),
     ``{"approve": true}`` -- press the screen's one confirming button -- optionally with
     ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
     by field label (substring), component id or data path; ``expect`` lists texts the screen's

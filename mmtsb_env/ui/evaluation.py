@@ -6,9 +6,13 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_rendered``: a screen was rendered in every UI round;
 - ``ui_shown``: a screen was shown to the user in every UI round;
 - ``ui_affordances``: a shown screen offers what the round's decision needs (its ``expect`` texts
-  and an element the decision can act on);
+  and an element the decision can act on) and nothing else to choose: every option it offers holds
+  one of the ``expect`` texts (the items the conversation and images established), so a screen of
+  guessed names fails;
 - ``ui_choice_obtained``: the user answered through ``ui_user_interact``;
-- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world.
+- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world that
+  carries the option the user chose (one of its ``expect`` texts, or a contact's number or email
+  when the option is a contact) -- writing another option than the tapped one fails.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
@@ -22,7 +26,7 @@ import re
 from typing import Any, Callable
 
 from ..evaluation.judge import Criterion, Verdict
-from .choice import decide, element_text, is_ui_interaction, is_ui_notice
+from .choice import chosen_options, decide, element_text, is_ui_interaction, is_ui_notice, offered_options
 
 UI_CRITERIA = ("ui_rendered", "ui_shown", "ui_affordances", "ui_choice_obtained", "ui_choice_acted_on")
 UI_JUDGE_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
@@ -88,6 +92,11 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                     missing_best = reasons
             if not ok_screen:
                 problems["ui_affordances"].append(f"{label}: the shown screens lack {', '.join(missing_best or ['elements'])}")
+            foreign = [t for elements in screens for t in _foreign_options(decision, elements)]
+            if foreign:
+                problems["ui_affordances"].append(
+                    f"{label}: the screens offer {len(foreign)} option(s) that are none of the items in question "
+                    f"({'; '.join(repr(t[:40]) for t in foreign[:3])})")
         else:
             problems["ui_affordances"].append(f"{label}: nothing shown")
         interactions = [i for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index == r]
@@ -97,9 +106,20 @@ def ui_criteria(episode: Any) -> list[Criterion]:
             continue
         first_image = episode.log[interactions[0]].image_ids
         start = _call_index_of_interaction(episode.calls, first_image)
-        acted = any(c.seat == "assistant" and c.outcome.ok and c.outcome.wrote for c in episode.calls[start + 1:])
-        if not acted:
-            problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
+        later_ui = [_call_index_of_interaction(episode.calls, episode.log[i].image_ids)
+                    for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index is not None
+                    and e.round_index > r and e.round_index in rounds]
+        end = min(later_ui, default=len(episode.calls))
+        writes = [c for c in episode.calls[start + 1:end] if c.seat == "assistant" and c.outcome.ok and c.outcome.wrote]
+        if not writes:
+            if _reference_acts(scenario, r):
+                problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
+            continue
+        marks = _chosen_marks(episode, decision, screens, start)
+        written = " ".join(json.dumps(c.outcome.arguments, ensure_ascii=False) for c in writes).lower()
+        if marks and not any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", written) for m in marks):
+            problems["ui_choice_acted_on"].append(
+                f"{label}: the changes after the user's choice do not carry the option it chose ({marks[0]!r})")
     good = {
         "ui_rendered": "a screen was rendered in every UI round",
         "ui_shown": "a screen was shown to the user in every UI round",
@@ -109,6 +129,69 @@ def ui_criteria(episode: Any) -> list[Criterion]:
     }
     return [Criterion(name, not problems[name], good[name] if not problems[name] else "; ".join(problems[name]))
             for name in UI_CRITERIA]
+
+
+def _reference_acts(scenario: Any, r: int) -> bool:
+    """Whether the reference solution changes the world after round ``r``'s screen (a re-run
+    whose pick is unchanged needs no change)."""
+    from ..tools.catalog import get_tool
+
+    steps = list(scenario.rounds[r].solution)
+    shown = next((k for k, st in enumerate(steps) if st.get("name") == "show_ui_to_user"), 0)
+    later = steps[shown:] + [st for rnd in scenario.rounds[r + 1:] for st in rnd.solution]
+    return not any(st.get("name") == "show_ui_to_user" for st in steps) or \
+        any(st.get("name") and get_tool(st["name"]).writes for st in later)
+
+
+def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]:
+    """Options of a screen holding none of ``decision.expect`` (none when it expects nothing or
+    fixes the element to press)."""
+    if not decision.expect or decision.choose is not None:
+        return []
+    expect = [x.lower() for x in decision.expect]
+    return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
+
+
+def _chosen_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int) -> list[str]:
+    """What identifies the option the user chose at ``episode.calls[call_index]``: the ``expect``
+    texts it holds that no other option holds, a chosen contact's phone numbers and emails,
+    and the values the tapped option's action hands over unseen that no other option carries (an
+    id; a shown value identifies nothing: it may be misread). Empty
+    when the choice cannot be told apart this way (a single confirming button, a form)."""
+    if call_index >= len(episode.calls):
+        return []
+    args = episode.calls[call_index].outcome.arguments
+    elements = next((els for els in reversed(screens)
+                     if any(e["surface_id"] == args.get("surface_id") and e["component_id"] == args.get("component_id")
+                            for e in els)), None)
+    if elements is None:
+        return []
+    chosen = " ".join(chosen_options(elements, args)).lower()
+    others = [t.lower() for t in _option_texts(elements) if t.lower() not in chosen]
+    marks = [x for x in decision.expect if x.lower() in chosen and not any(x.lower() in o for o in others)]
+    if not marks:
+        return []
+    tapped = next((e for e in elements if e["component_id"] == args.get("component_id") and e["type"] == "Button"), {})
+    visible = f"{tapped.get('label', '')} {tapped.get('description', '')}".lower()
+    carried = [str(v) for v in (tapped.get("context") or {}).values()  # the hidden ids the tapped option hands over
+               if isinstance(v, (str, int)) and str(v).strip() and str(v).lower() not in visible
+               and not any(str(v).lower() in o for o in others)]
+    return marks + carried + [v for m in marks for v in _contact_reach(episode.world, m)]
+
+
+def _option_texts(elements: list[dict[str, Any]]) -> list[str]:
+    return [text for _, text in offered_options(elements)]
+
+
+def _contact_reach(world: Any, name: str) -> list[str]:
+    """Phone numbers and emails of the contacts called ``name`` (how a write addresses a person)."""
+    from ..apps.phone.tables import CONTACTS
+
+    if CONTACTS not in world.table_names():
+        return []
+    rows = world.select(CONTACTS, where=lambda row: f"{row.get('first_name', '')} {row.get('last_name', '')}".strip().lower()
+                        == name.strip().lower())
+    return [str(row[k]) for row in rows for k in ("phone_number", "email") if row.get(k)]
 
 
 def _call_index_of_interaction(calls: list[Any], image_ids: tuple[int, ...]) -> int:
