@@ -10,9 +10,11 @@ judge's, computed from the episode's log, tool calls and UI state:
   one of the ``expect`` texts (the items the conversation and images established), so a screen of
   guessed names fails;
 - ``ui_choice_obtained``: the user answered through ``ui_user_interact``;
-- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world that
-  carries the option the user chose (one of its ``expect`` texts, or a contact's number or email
-  when the option is a contact) -- writing another option than the tapped one fails.
+- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world (none is
+  needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
+  the first change naming any of the screen's options names the one the user chose (its ``expect``
+  text, a contact's number or email, or an id its action handed over) -- acting on another option
+  than the tapped one fails.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
@@ -106,20 +108,21 @@ def ui_criteria(episode: Any) -> list[Criterion]:
             continue
         first_image = episode.log[interactions[0]].image_ids
         start = _call_index_of_interaction(episode.calls, first_image)
-        later_ui = [_call_index_of_interaction(episode.calls, episode.log[i].image_ids)
-                    for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index is not None
-                    and e.round_index > r and e.round_index in rounds]
-        end = min(later_ui, default=len(episode.calls))
-        writes = [c for c in episode.calls[start + 1:end] if c.seat == "assistant" and c.outcome.ok and c.outcome.wrote]
+        writes = [c for c in episode.calls[start + 1:] if c.seat == "assistant" and c.outcome.ok and c.outcome.wrote]
         if not writes:
             if _reference_acts(scenario, r):
                 problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
             continue
-        marks = _chosen_marks(episode, decision, screens, start)
-        written = " ".join(json.dumps(c.outcome.arguments, ensure_ascii=False) for c in writes).lower()
-        if marks and not any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", written) for m in marks):
-            problems["ui_choice_acted_on"].append(
-                f"{label}: the changes after the user's choice do not carry the option it chose ({marks[0]!r})")
+        chosen, others = _option_marks(episode, decision, screens, start)
+        # the first change naming any option must name the chosen one
+        for c in writes:
+            text = json.dumps(c.outcome.arguments, ensure_ascii=False).lower()
+            if _mentions(text, chosen):
+                break
+            if _mentions(text, others):
+                problems["ui_choice_acted_on"].append(
+                    f"{label}: after the user chose {chosen[0]!r} the assistant changed {c.outcome.name} for another option")
+                break
     good = {
         "ui_rendered": "a screen was rendered in every UI round",
         "ui_shown": "a screen was shown to the user in every UI round",
@@ -152,31 +155,42 @@ def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]
     return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
 
 
-def _chosen_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int) -> list[str]:
-    """What identifies the option the user chose at ``episode.calls[call_index]``: the ``expect``
-    texts it holds that no other option holds, a chosen contact's phone numbers and emails,
-    and the values the tapped option's action hands over unseen that no other option carries (an
-    id; a shown value identifies nothing: it may be misread). Empty
-    when the choice cannot be told apart this way (a single confirming button, a form)."""
+def _mentions(text: str, marks: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", text) for m in marks)
+
+
+def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int
+                  ) -> tuple[list[str], list[str]]:
+    """What identifies the option the user chose at ``episode.calls[call_index]``, and the other
+    options: the ``expect`` texts an option holds that no other holds, a contact's phone numbers and
+    emails, and (chosen only) the values the tapped option's action hands over unseen that no other
+    option carries (an id; a shown value identifies nothing: it may be misread). Both empty when the
+    choice cannot be told apart this way (a single confirming button, a form, no ``expect``)."""
     if call_index >= len(episode.calls):
-        return []
+        return [], []
     args = episode.calls[call_index].outcome.arguments
     elements = next((els for els in reversed(screens)
                      if any(e["surface_id"] == args.get("surface_id") and e["component_id"] == args.get("component_id")
                             for e in els)), None)
     if elements is None:
-        return []
-    chosen = " ".join(chosen_options(elements, args)).lower()
-    others = [t.lower() for t in _option_texts(elements) if t.lower() not in chosen]
-    marks = [x for x in decision.expect if x.lower() in chosen and not any(x.lower() in o for o in others)]
-    if not marks:
-        return []
+        return [], []
+    texts = [t.lower() for t in _option_texts(elements)]
+    picked = [t.lower() for t in chosen_options(elements, args)]
+
+    def own(text: str) -> list[str]:
+        marks = [x for x in decision.expect if x.lower() in text and not any(x.lower() in o for o in texts if o != text)]
+        return marks + [v for m in marks for v in _contact_reach(episode.world, m)]
+
+    chosen = [m for t in picked for m in own(t)]
+    if not chosen:
+        return [], []
+    others = [m for t in texts if t not in picked for m in own(t) if m not in chosen]
     tapped = next((e for e in elements if e["component_id"] == args.get("component_id") and e["type"] == "Button"), {})
     visible = f"{tapped.get('label', '')} {tapped.get('description', '')}".lower()
-    carried = [str(v) for v in (tapped.get("context") or {}).values()  # the hidden ids the tapped option hands over
+    chosen += [str(v) for v in (tapped.get("context") or {}).values()  # the hidden ids the tapped option hands over
                if isinstance(v, (str, int)) and str(v).strip() and str(v).lower() not in visible
-               and not any(str(v).lower() in o for o in others)]
-    return marks + carried + [v for m in marks for v in _contact_reach(episode.world, m)]
+               and not any(str(v).lower() in o for o in texts if o not in picked)]
+    return chosen, others
 
 
 def _option_texts(elements: list[dict[str, Any]]) -> list[str]:
