@@ -223,20 +223,16 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     blind = own_words is not None and rule == "label_contains" and \
         str(pick[rule]).strip().lower() not in own_words.lower()
     if rule in VALUE_RULES:  # values are read off what an option shows, its item's name left out
-        def shown(text: str) -> str:
-            for name in decision.expect:
-                text = re.sub(re.escape(name), " ", text, flags=re.I)
-            return text
-        button_text: Any = lambda b: shown(f"{b.get('label', '')} {b.get('description', '')}")  # noqa: E731
-        option_text: Any = lambda o: shown(o["label"])  # noqa: E731
+        button_texts = [_shown(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
     else:
-        button_text, option_text = element_text, lambda o: f"{o['label']} {o['value']}"
-    chosen = _by_rule(rule, pick[rule], [(b, button_text(b), prices(b)) for b in candidates], blind)
+        button_texts = [element_text(b) for b in candidates]
+    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)], blind)
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    picked = _by_rule(rule, pick[rule], [((e, o), option_text(o), _option_prices(o["label"]))
+    picked = _by_rule(rule, pick[rule], [((e, o), _shown(o["label"], decision.expect) if rule in VALUE_RULES
+                                          else f"{o['label']} {o['value']}", _option_prices(o["label"]))
                                           for e, o in options], blind)
     if picked is None:
         return None
@@ -246,6 +242,13 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     if button is None:
         return _args("change", field_el, fields)
     return _args(button["action"], button, fields)
+
+
+def _shown(text: str, names: tuple[str, ...]) -> str:
+    """``text`` without the item ``names`` (a name's digits are no value: "Rainfall 2024")."""
+    for name in names:
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
+    return text
 
 
 def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: list[dict[str, Any]],
