@@ -397,7 +397,7 @@ class UserJudge:
                                 for q in ev.rounds[: r + 1]).lower()
                 if text.strip() == CANNOT_CHOOSE and pick and str(pick).lower() not in said \
                         and self._screen_options(ev, m) >= 2:
-                    problems.append(f"round {r + 1}: refused a screen for lacking {pick!r}, a name the user never said "
+                    problems.append(f"round {r + 1}: refused a screen for lacking {pick!r}, a name the user was never told "
                                     "(a check only the images explain)")
                     kind = kind or "hidden_dependence"
             elif not doubted and not self._carries_held(ev, r, m) and self._reported_before(ev, r, m):

@@ -9,9 +9,12 @@ and the user picks there, privately. Expected changes stay those of the nominal 
   highest total", "the event that happens first") and writes the winner: the request asks for
   "the receipt I pick" instead and the user wants to see them all before deciding; the reference
   solution reads the images, shows one option per image (name and the value compared) and acts on
-  the pick. A later round that recomputes the result over more images and rewrites it is a choice
-  again on the longer list. The user picks the cheapest / most expensive for amounts, else the
-  winner by name (``UIDecision.pick``; the criterion is in the round's private instructions only).
+  the pick. A later round over more images than the last choice (one that recomputes the result)
+  is a choice again on the longer list, its request asking to pick again. The user applies its
+  criterion to the values the options show -- cheapest / most expensive, earliest / latest date
+  and time, closes earliest / latest, lowest / highest value (``UIDecision.pick``, a value rule of
+  :mod:`mmtsb_env.ui.choice`; the criterion is in the round's private instructions only) -- so the
+  screen must show what the assistant read off the images, and a misread value picks wrongly.
 * ``contact`` -- a request names a contact by first name and several share it: the base's
   solution asked in words ("I found several contacts named Steven ... Which one do you mean?") and
   the user answered; the variant shows them on a screen and the user taps the one meant (the
@@ -52,6 +55,11 @@ MAX_UI_ROUNDS = 3
 MAX_STEPS = 36
 # compare categories whose options are amounts: the user taps the cheapest / most expensive shown
 AMOUNT_CATEGORIES = ("receipt", "invoice", "price_tag")
+# the user's pick rule per compare category and direction: it compares the values the options show
+VALUE_RULE = {**{c: {"max": "most_expensive", "min": "cheapest"} for c in AMOUNT_CATEGORIES},
+              "event_poster": {"max": "latest", "min": "earliest"},
+              "sign": {"max": "closes_latest", "min": "closes_earliest"},
+              "chart": {"max": "highest_value", "min": "lowest_value"}}
 DETAIL_WORDS = {"receipt": "total", "invoice": "amount due", "price_tag": "price", "event_poster": "date and time",
                 "sign": "opening hours", "chart": "highest or lowest value"}
 _ASKED = re.compile(r"I found several contacts named (?P<first>[^:]+): (?P<names>.+)\. Which one do you mean\?$")
@@ -59,6 +67,7 @@ _ASKED = re.compile(r"I found several contacts named (?P<first>[^:]+): (?P<names
 _CRITERION_WORDS = re.compile(r"cheap|expensive|pricie|lowest|highest|largest|smallest|earliest|latest|"
                               r"happens (?:first|last)|closes", re.I)
 _AGAIN = "I'd like to choose again"
+_PICK_AGAIN = "Show me them all again and I'll pick."
 _DECIDE = "I'd like to look them all over before I decide which one."
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _ORDINAL = r"(?:first|second|third|fourth|fifth|sixth)"
@@ -273,24 +282,25 @@ def _compare_choices(scenario: Scenario) -> list[_Choice]:
             return []
         # the option a round's reply names (a chart's reply names the bar)
         reported = next((o["label"] for o in options if rnd.report and rnd.report[0] in (o["label"], o.get("key"))), None)
-        if reported is None and (out and flip_query is None or not out and not rnd.image_ids):
+        # a later round over more items than the last choice recomputes the result: the user picks again
+        rerun = bool(out) and flip_query is None and [o["label"] for o in options] != [o["label"] for o in out[-1].options]
+        if reported is None and not rerun and (out and flip_query is None or not out and not rnd.image_ids):
             continue  # a round acting on the result it has (a new destination, a share)
         win = _compare_winner(category, pick, options)
         if reported is not None and reported != win["label"]:
             return []  # the round compares another set than the images so far
-        if not any(_writes(st) for r in scenario.rounds[i:] for st in r.solution):
-            return []  # nothing would act on the pick
+        if (not out or win["label"] != out[-1].chosen) and not any(_writes(st) for r in scenario.rounds[i:] for st in r.solution):
+            return []  # nothing would act on a new pick (an unchanged one needs nothing)
         written = json.dumps([st for st in rnd.solution if _writes(st)], ensure_ascii=False)
         if written != "[]" and not _shows(win, written):
             return []  # the round writes another item than the one the user would pick
-        rule = ({"most_expensive" if pick == "max" else "cheapest": True} if category in AMOUNT_CATEGORIES
-                else {"label_contains": win["label"]})
         out.append(_Choice(
-            i, "compare", [{"label": o["label"], "detail": o["detail"]} for o in options], win["label"], rule,
+            i, "compare", [{"label": o["label"], "detail": o["detail"]} for o in options], win["label"],
+            {VALUE_RULE[category][pick]: True},
             criterion=f"Offer every {singular} sent so far (name and {DETAIL_WORDS[category]}) as a selectable option; "
                       f"act on the one the user picks.",
-            private=f"You decide on the screen the assistant shows: pick {word} ({win['label']}).",
-            noun=NOUNS[category][1], query=flip_query))
+            private=f"You decide on the screen the assistant shows, by the values it shows: pick {word}.",
+            noun=NOUNS[category][1], query=flip_query or (f"{rnd.query.rstrip()} {_PICK_AGAIN}" if out else None)))
     if not out or len(out) > MAX_UI_ROUNDS:
         return []
     # the criterion leaves the request: the user will pick (the stated round may come before the choice)
@@ -343,10 +353,14 @@ def _convert(rnd: Round, c: _Choice, kind: str) -> Round:
                 {"name": "show_ui_to_user", "arguments": {}}, {"say": say})
     steps = list(rnd.solution)
     if c.drop_say is not None:
-        steps[c.drop_say: c.drop_say + 1] = ui_steps
+        at = c.drop_say
+        del steps[at]
     else:
         at = next((k for k, st in enumerate(steps) if _writes(st)), len(steps))
-        steps[at:at] = ui_steps
+    # a step before the screen that names the pick (a web search for it) could only be taken by an
+    # assistant that knows the answer: it moves after the user's tap
+    knows = [st for st in steps[:at] if c.chosen and "name" in st and c.chosen in json.dumps(st, ensure_ascii=False)]
+    steps = [st for st in steps[:at] if not any(st is k for k in knows)] + list(ui_steps) + knows + steps[at:]
     instructions = rnd.instructions
     clarifications = rnd.clarifications
     if c.drop_clarification is not None:
@@ -446,7 +460,8 @@ def oracle_check(scenario: Scenario, max_steps: int | None = None) -> tuple[bool
     env = MMToolSandboxEnv(scenarios=[scenario])
     rec = run_episode(scenario, OracleAgent([scenario]), env=env)
     if not (rec.entity_f1 == 1.0 and rec.passed and rec.error is None):
-        return False, f"f1={rec.entity_f1} passed={rec.passed} error={rec.error} verdict={json.dumps(rec.verdict)[:400]}"
+        failed = [c for c in (rec.verdict or {}).get("criteria", []) if not c.get("pass")]
+        return False, f"f1={rec.entity_f1} passed={rec.passed} error={rec.error} failed={json.dumps(failed)[:600]}"
     if max_steps is not None and rec.assistant_steps > max_steps:
         return False, f"{rec.assistant_steps} steps > {max_steps}"
     mismatch = user_choice(scenario, env.episode)

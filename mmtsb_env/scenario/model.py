@@ -47,7 +47,10 @@ class StateChange:
     fields: dict[str, Any] | None = None  # update
 
 
-UI_PICK_RULES = ("label_contains", "labels_contain", "every", "cheapest", "most_expensive", "approve")
+# rules comparing the values the options show (:data:`mmtsb_env.ui.choice.VALUE_RULES` reads them)
+UI_VALUE_RULES = ("cheapest", "most_expensive", "earliest", "latest", "closes_earliest", "closes_latest",
+                  "lowest_value", "highest_value")
+UI_PICK_RULES = ("label_contains", "labels_contain", "every", "approve", *UI_VALUE_RULES)
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,9 @@ class UIDecision:
     the submit button) --, ``{"every": condition}`` -- every option whose shown text meets the
     condition, chosen at once the same way: ``{"says": word}`` (the option says it: "the pink
     ones"), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
-    ``"of"`` when given: "the ones published after 2010") --, ``{"cheapest": true}``, ``{"most_expensive": true}``,
+    ``"of"`` when given: "the ones published after 2010") --, a value rule over what the options show (``{"cheapest": true}``,
+    ``{"most_expensive": true}``, ``earliest``/``latest`` date and time, ``closes_earliest``/
+    ``closes_latest`` opening hours, ``lowest_value``/``highest_value`` number),
     ``{"approve": true}`` -- press the screen's one confirming button -- optionally with
     ``"action": name`` to consider only buttons with that action). ``fill`` gives field values
     by field label (substring), component id or data path; ``expect`` lists texts the screen's

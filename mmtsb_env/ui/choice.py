@@ -13,6 +13,14 @@ screen's interactive elements into ``ui_user_interact`` arguments.
 'pick#1'
 >>> decide(UIDecision(pick={"label_contains": "Bakery"}), elements) is None
 True
+>>> decide(UIDecision(pick={"label_contains": "Lumen Hardwear"}), elements) is None  # nothing "most like" it
+True
+>>> events = [dict(elements[0], description="Jazz Night | Jun 21, 2026 5:00 PM"),
+...           dict(elements[1], description="Book Fair | 2026-06-21 14:00")]
+>>> decide(UIDecision(pick={"latest": True}), events)["component_id"]
+'pick#0'
+>>> decide(UIDecision(pick={"latest": True}), [dict(e, description=e["description"].split(" | ")[0]) for e in events]) is None
+True
 >>> approve = [{"surface_id": "d", "component_id": "send", "type": "Button", "label": "Send", "action": "send", "context": {}},
 ...            {"surface_id": "d", "component_id": "no", "type": "Button", "label": "Cancel", "action": "cancel", "context": {}}]
 >>> decide(UIDecision(pick={"approve": True}), approve)["component_id"]
@@ -65,20 +73,88 @@ def _option_prices(label: str) -> list[float]:
     return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ISO_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_NAMED_DATE = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"
+                         rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?\b", re.I)
+# a clock time: "17:00", "5:30 PM", "5pm" (a bare number is no time)
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b|\b(\d{1,2}):(\d{2})\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _date(text: str) -> tuple[int, int, int] | None:
+    """The first date ``text`` shows, as (year or 0, month, day)."""
+    iso, named = _ISO_DATE.search(text), _NAMED_DATE.search(text)
+    if iso is not None and (named is None or iso.start() <= named.start()):
+        return int(iso[1]), int(iso[2]), int(iso[3])
+    if named is None:
+        return None
+    month, day, year = (named[1], named[2], named[3]) if named[1] else (named[5], named[4], named[6])
+    return int(year or 0), _MONTHS.index(month[:3].lower()) + 1, int(day)
+
+
+def _times(text: str) -> list[int]:
+    """The clock times ``text`` shows, in minutes after midnight, in order."""
+    out = []
+    for m in _TIME.finditer(_ISO_DATE.sub(" ", text)):
+        if m[3]:
+            hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
+            out.append(hour * 60 + int(m[2] or 0))
+        elif int(m[4]) < 24 and int(m[5]) < 60:
+            out.append(int(m[4]) * 60 + int(m[5]))
+    return out
+
+
+def _when(text: str) -> tuple[Any, ...] | None:
+    """When an option's event happens (its date, then its start time), or None without a date."""
+    day = _date(text)
+    return None if day is None else (*day, (_times(text) or [0])[0])
+
+
+def _closing(text: str) -> int | None:
+    """An option's closing time: the last clock time it shows (opening hours read "open - close")."""
+    times = _times(text)
+    return times[-1] if len(times) >= 2 else None
+
+
+def _value(text: str) -> float | None:
+    """An option's compared number: the one after a colon ("Nov: 155"), else the last it shows."""
+    after = re.findall(r":\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)", text)
+    found = after or _NUMBER.findall(text)
+    return float(found[-1].replace(",", "")) if found else None
+
+
+# rules that compare what the options show: rule -> (how to read an option's value, pick the max?)
+VALUE_RULES: dict[str, tuple[Any, bool]] = {
+    "cheapest": (None, False), "most_expensive": (None, True),  # prices: :func:`prices`
+    "earliest": (_when, False), "latest": (_when, True),
+    "closes_earliest": (_closing, False), "closes_latest": (_closing, True),
+    "lowest_value": (_value, False), "highest_value": (_value, True),
+}
+
+
 def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], blind: bool = False) -> Any:
-    """The item chosen by ``rule`` among ``(item, text, prices)``, or None. With ``blind`` (a
-    ``label_contains`` name the chooser does not know), the name is not read at all: the first of
-    two or more items (a lone item is no choice)."""
+    """The item chosen by ``rule`` among ``(item, text, prices)``, or None: a ``label_contains``
+    rule takes the first item holding its text (none holding it: None -- there is no "closest"
+    option), or with ``blind`` (a name the chooser does not know) the first of two or more items,
+    the name not read at all; a value rule reads each item's shown value (a price, a date and time,
+    a closing time, a number) and takes the best, items showing none left out."""
     if rule == "label_contains":
         if blind:
             return items[0][0] if len(items) >= 2 else None
         needle = str(arg).strip().lower()
         return next((it for it, text, _ in items if needle in text.lower()), None)
-    priced = [(min(p) if rule == "cheapest" else max(p), i, it) for i, (it, _, p) in enumerate(items) if p]
-    if not priced:
+    read, highest = VALUE_RULES[rule]
+    valued = []
+    for i, (it, text, amounts) in enumerate(items):
+        value = (max(amounts) if highest else min(amounts)) if read is None and amounts else \
+            read(text) if read is not None else None
+        if value is not None:
+            valued.append((value, i, it))
+    if not valued:
         return None
-    priced.sort(key=lambda t: (t[0], t[1]))
-    return (priced[0] if rule == "cheapest" else max(priced, key=lambda t: (t[0], -t[1])))[2]
+    return (max(valued, key=lambda t: (t[0], -t[1])) if highest else min(valued, key=lambda t: (t[0], t[1])))[2]
 
 
 def _submit_button(buttons: list[dict[str, Any]], action: str | None) -> dict[str, Any] | None:
@@ -113,13 +189,15 @@ def _fill(fill: dict[str, Any], elements: list[dict[str, Any]]) -> dict[str, Any
 def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: str | None = None) -> dict[str, Any] | None:
     """``ui_user_interact`` arguments realising ``decision`` on a screen, or None if it cannot be done.
 
-    ``own_words`` (what the user knows: its situation, requests, instructions and clarification
-    answers so far) makes it the blind user's choice: a ``label_contains`` name in none of them (one
-    only the images or the answer key show) is never compared with the screen -- the user takes the
-    first of two or more options, whatever they say, so which option it taps cannot tell the
-    assistant anything about the hidden name, and a wrong option fails at the judge (a screen with
-    fewer than two options offers no choice and is refused). A name the user knows must be on the
-    screen. Without ``own_words`` (the judge's use) every rule is exact."""
+    The user decides by what it knows and what the screen shows, nothing else. ``own_words`` (what
+    the user knows: its situation, requests, instructions and clarification answers so far) makes it
+    the blind user's choice: a ``label_contains`` name in none of them (one only the images or the
+    answer key show) is never compared with the screen -- the user takes the first of two or more
+    options, whatever they say, so which option it taps tells the assistant nothing about the hidden
+    name. A name the user knows must be on the screen: an option merely like it is not taken. A value
+    rule (cheapest, latest, closes latest, highest value...) is applied to the values the options
+    show, so a screen with misread values leads to the wrong pick and one without values to none.
+    Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
     if fields is None:
         return None
@@ -149,12 +227,17 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
     blind = own_words is not None and rule == "label_contains" and \
         str(pick[rule]).strip().lower() not in own_words.lower()
-    chosen = _by_rule(rule, pick[rule], [(b, element_text(b), prices(b)) for b in candidates], blind)
+    if rule in VALUE_RULES:  # values are read off what an option shows, its item's name left out
+        button_texts = [_shown(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
+    else:
+        button_texts = [element_text(b) for b in candidates]
+    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)], blind)
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    picked = _by_rule(rule, pick[rule], [((e, o), f"{o['label']} {o['value']}", _option_prices(o["label"]))
+    picked = _by_rule(rule, pick[rule], [((e, o), _shown(o["label"], decision.expect) if rule in VALUE_RULES
+                                          else f"{o['label']} {o['value']}", _option_prices(o["label"]))
                                           for e, o in options], blind)
     if picked is None:
         return None
@@ -164,6 +247,13 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     if button is None:
         return _args("change", field_el, fields)
     return _args(button["action"], button, fields)
+
+
+def _shown(text: str, names: tuple[str, ...]) -> str:
+    """``text`` without the item ``names`` (a name's digits are no value: "Rainfall 2024")."""
+    for name in names:
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
+    return text
 
 
 def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: list[dict[str, Any]],
@@ -255,14 +345,35 @@ def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, 
 
 
 CANNOT_CHOOSE = "I can't make my choice on this screen: it does not offer the option I need."
+# a further screen offering choices after the user already chose in the round: one decision per choice point
+ALREADY_CHOSEN = "I already made my choice on the earlier screen. Please go ahead with that one."
 
 
-def own_pick_name(decision: "UIDecision | None", own_words: str) -> bool:
-    """Whether ``decision`` picks by a name the user said itself (in ``own_words``): only then may the
-    user refuse a screen for not offering it."""
-    pick = (decision.pick or {}) if decision is not None else {}
-    needles = [pick["label_contains"]] if pick.get("label_contains") is not None else list(pick.get("labels_contain") or [])
-    return bool(needles) and all(str(n).strip().lower() in own_words.lower() for n in needles)
+def offered_options(elements: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The options a screen offers to choose among, as ``(key, text)``: each option of a choice
+    field (key ``"<component id>=<value>"``), each check box, else each positive button when there
+    are several (one button only confirms a step)."""
+    out = [(f"{e['component_id']}={o['value']}", f"{o['label']} {o['value']}")
+           for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
+    out += [(e["component_id"], element_text(e)) for e in elements if e["type"] == "CheckBox"]
+    if out:
+        return out
+    buttons = [e for e in elements if e["type"] == "Button"
+               and not _NEGATIVE.search(f"{e.get('label', '')} {e.get('action', '')}")]
+    return [(b["component_id"], element_text(b)) for b in buttons] if len(buttons) >= 2 else []
+
+
+def chosen_options(elements: list[dict[str, Any]], args: dict[str, Any]) -> list[str]:
+    """The texts of the options a ``ui_user_interact`` call (``args``) chose on a screen."""
+    values = args.get("field_values") or {}
+    keys = set()
+    for cid, value in values.items():
+        picked = value if isinstance(value, list) else [value]
+        keys |= {f"{cid}={v}" for v in picked}
+        if value is True:
+            keys.add(cid)
+    keys.add(str(args.get("component_id", "")))
+    return [text for key, text in offered_options(elements) if key in keys]
 
 
 # ------------------------------------------------------------------------------- the log's UI entries

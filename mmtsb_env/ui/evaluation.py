@@ -6,9 +6,15 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_rendered``: a screen was rendered in every UI round;
 - ``ui_shown``: a screen was shown to the user in every UI round;
 - ``ui_affordances``: a shown screen offers what the round's decision needs (its ``expect`` texts
-  and an element the decision can act on);
+  and an element the decision can act on) and nothing else to choose: every option it offers holds
+  one of the ``expect`` texts (the items the conversation and images established), so a screen of
+  guessed names fails;
 - ``ui_choice_obtained``: the user answered through ``ui_user_interact``;
-- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world.
+- ``ui_choice_acted_on``: after that, the assistant made a successful change to the world (none is
+  needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
+  the first change naming any of the screen's options names the one the user chose (its ``expect``
+  text, a contact's number or email, or an id its action handed over) -- acting on another option
+  than the tapped one fails.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
@@ -22,7 +28,7 @@ import re
 from typing import Any, Callable
 
 from ..evaluation.judge import Criterion, Verdict
-from .choice import decide, element_text, is_ui_interaction, is_ui_notice
+from .choice import chosen_options, decide, element_text, is_ui_interaction, is_ui_notice, offered_options
 
 UI_CRITERIA = ("ui_rendered", "ui_shown", "ui_affordances", "ui_choice_obtained", "ui_choice_acted_on")
 UI_JUDGE_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
@@ -88,6 +94,11 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                     missing_best = reasons
             if not ok_screen:
                 problems["ui_affordances"].append(f"{label}: the shown screens lack {', '.join(missing_best or ['elements'])}")
+            foreign = [t for elements in screens for t in _foreign_options(decision, elements)]
+            if foreign:
+                problems["ui_affordances"].append(
+                    f"{label}: the screens offer {len(foreign)} option(s) that are none of the items in question "
+                    f"({'; '.join(repr(t[:40]) for t in foreign[:3])})")
         else:
             problems["ui_affordances"].append(f"{label}: nothing shown")
         interactions = [i for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index == r]
@@ -97,9 +108,21 @@ def ui_criteria(episode: Any) -> list[Criterion]:
             continue
         first_image = episode.log[interactions[0]].image_ids
         start = _call_index_of_interaction(episode.calls, first_image)
-        acted = any(c.seat == "assistant" and c.outcome.ok and c.outcome.wrote for c in episode.calls[start + 1:])
-        if not acted:
-            problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
+        writes = [c for c in episode.calls[start + 1:] if c.seat == "assistant" and c.outcome.ok and c.outcome.wrote]
+        if not writes:
+            if _reference_acts(scenario, r):
+                problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
+            continue
+        chosen, others = _option_marks(episode, decision, screens, start)
+        # the first change naming any option must name the chosen one
+        for c in writes:
+            text = json.dumps(c.outcome.arguments, ensure_ascii=False).lower()
+            if _mentions(text, chosen):
+                break
+            if _mentions(text, others):
+                problems["ui_choice_acted_on"].append(
+                    f"{label}: after the user chose {chosen[0]!r} the assistant changed {c.outcome.name} for another option")
+                break
     good = {
         "ui_rendered": "a screen was rendered in every UI round",
         "ui_shown": "a screen was shown to the user in every UI round",
@@ -109,6 +132,80 @@ def ui_criteria(episode: Any) -> list[Criterion]:
     }
     return [Criterion(name, not problems[name], good[name] if not problems[name] else "; ".join(problems[name]))
             for name in UI_CRITERIA]
+
+
+def _reference_acts(scenario: Any, r: int) -> bool:
+    """Whether the reference solution changes the world after round ``r``'s screen (a re-run
+    whose pick is unchanged needs no change)."""
+    from ..tools.catalog import get_tool
+
+    steps = list(scenario.rounds[r].solution)
+    shown = next((k for k, st in enumerate(steps) if st.get("name") == "show_ui_to_user"), 0)
+    later = steps[shown:] + [st for rnd in scenario.rounds[r + 1:] for st in rnd.solution]
+    return not any(st.get("name") == "show_ui_to_user" for st in steps) or \
+        any(st.get("name") and get_tool(st["name"]).writes for st in later)
+
+
+def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]:
+    """Options of a screen holding none of ``decision.expect`` (none when it expects nothing or
+    fixes the element to press)."""
+    if not decision.expect or decision.choose is not None:
+        return []
+    expect = [x.lower() for x in decision.expect]
+    return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
+
+
+def _mentions(text: str, marks: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", text) for m in marks)
+
+
+def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int
+                  ) -> tuple[list[str], list[str]]:
+    """What identifies the option the user chose at ``episode.calls[call_index]``, and the other
+    options: the ``expect`` texts an option holds that no other holds, a contact's phone numbers and
+    emails, and (chosen only) the values the tapped option's action hands over unseen that no other
+    option carries (an id; a shown value identifies nothing: it may be misread). Both empty when the
+    choice cannot be told apart this way (a single confirming button, a form, no ``expect``)."""
+    if call_index >= len(episode.calls):
+        return [], []
+    args = episode.calls[call_index].outcome.arguments
+    elements = next((els for els in reversed(screens)
+                     if any(e["surface_id"] == args.get("surface_id") and e["component_id"] == args.get("component_id")
+                            for e in els)), None)
+    if elements is None:
+        return [], []
+    texts = [t.lower() for t in _option_texts(elements)]
+    picked = [t.lower() for t in chosen_options(elements, args)]
+
+    def own(text: str) -> list[str]:
+        marks = [x for x in decision.expect if x.lower() in text and not any(x.lower() in o for o in texts if o != text)]
+        return marks + [v for m in marks for v in _contact_reach(episode.world, m)]
+
+    chosen = [m for t in picked for m in own(t)]
+    if not chosen:
+        return [], []
+    others = [m for t in texts if t not in picked for m in own(t) if m not in chosen]
+    tapped = next((e for e in elements if e["component_id"] == args.get("component_id") and e["type"] == "Button"), {})
+    visible = f"{tapped.get('label', '')} {tapped.get('description', '')}".lower()
+    chosen += [str(v) for v in (tapped.get("context") or {}).values()  # the hidden ids the tapped option hands over
+               if isinstance(v, (str, int)) and str(v).strip() and str(v).lower() not in visible
+               and not any(str(v).lower() in o for o in texts if o not in picked)]
+    return chosen, others
+
+
+def _option_texts(elements: list[dict[str, Any]]) -> list[str]:
+    return [text for _, text in offered_options(elements)]
+
+
+def _contact_reach(world: Any, name: str) -> list[str]:
+    """Phone numbers and emails of the contacts called ``name`` (how a write addresses a person)."""
+    from ..apps.phone.tables import CONTACTS
+
+    if CONTACTS not in world.table_names():
+        return []
+    rows = world.select(CONTACTS, where=lambda row: f"{row.get('first_name', '')} {row.get('last_name', '')}".strip().lower()
+                        == name.strip().lower())
+    return [str(row[k]) for row in rows for k in ("phone_number", "email") if row.get(k)]
 
 
 def _call_index_of_interaction(calls: list[Any], image_ids: tuple[int, ...]) -> int:

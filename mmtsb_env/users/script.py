@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..ui.choice import CANNOT_CHOOSE, confirm_step, decide, is_ui_interaction, is_ui_notice
+from ..ui.choice import ALREADY_CHOSEN, CANNOT_CHOOSE, confirm_step, decide, is_ui_interaction, is_ui_notice, offered_options
 from .reading import read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +76,8 @@ def pending_ui_action(episode: "Episode") -> str | None:
 
     Returns a ``ui_user_interact`` JSON call when the round's decision can be made on the shown
     screen, a short complaint when it cannot, and None when no screen awaits an answer (then the
-    user behaves as without UI).
+    user behaves as without UI). The user decides once per UI round: after its choice, a screen
+    offering choices again gets :data:`ALREADY_CHOSEN`; only a confirming step is pressed.
     """
     index = episode.round_index
     rounds = episode.scenario.rounds
@@ -97,10 +98,12 @@ def pending_ui_action(episode: "Episode") -> str | None:
     if record is None:
         return None
     elements = list(record.elements)
-    already = any(is_ui_interaction(e) and e.round_index == index for e in log[:last])
+    if any(is_ui_interaction(e) and e.round_index == index for e in log[:last]):
+        # one decision per choice point: a later screen may only confirm it, not ask again
+        args = None if offered_options(elements) else confirm_step(elements)
+        return ALREADY_CHOSEN if args is None else json.dumps({"name": "ui_user_interact", "arguments": args},
+                                                                ensure_ascii=False)
     args = decide(rounds[index].ui, elements, known_words(episode.scenario, index))
-    if args is None and already:
-        args = confirm_step(elements)
     if args is None:
         return CANNOT_CHOOSE
     return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

@@ -31,11 +31,11 @@ def private_criteria(decision) -> list[str]:
     pick = decision.pick or {}
     if "label_contains" in pick:
         return [pick["label_contains"]]
-    if "cheapest" in pick:
-        return ["cheap"]
-    if "most_expensive" in pick:
-        return ["expensive"]
-    return [decision.choose["component_id"]] if decision.choose else []
+    words = {"cheapest": "cheap", "most_expensive": "expensive", "earliest": "happens first", "latest": "happens last",
+             "closes_earliest": "closes earliest", "closes_latest": "closes latest", "lowest_value": "lowest",
+             "highest_value": "highest"}
+    said = [w for rule, w in words.items() if rule in pick]
+    return said or ([decision.choose["component_id"]] if decision.choose else [])
 
 
 def ui_rounds(s):
@@ -76,9 +76,13 @@ def test_generated_rounds_render_show_ask_then_act():
             assert {"surfaceUpdate", "beginRendering"} <= {key for m in screen for key in m}
             text = json.dumps(screen, ensure_ascii=False)
             assert len(r.ui.expect) >= 2 and all(label in text for label in r.ui.expect), s.id
-            # something acts on the pick: a write after the screen, in this round or a later one
+            # something acts on the pick: a write after the screen, in this round or a later one --
+            # unless it is a re-run whose pick did not change (then nothing is to be changed)
             later = list(r.solution[k + 3:]) + [st for q in s.rounds[i + 1:] for st in q.solution]
-            assert any(st.get("name") and get_tool(st["name"]).writes for st in later), (s.id, i)
+            choices = {c["round"] - 1: c["chosen"] for c in s.metadata["ui_variant"]["choices"]}
+            before = [choices[j] for j in sorted(choices) if j < i]
+            unchanged = bool(before) and before[-1] == choices[i]
+            assert unchanged or any(st.get("name") and get_tool(st["name"]).writes for st in later), (s.id, i)
 
 
 def test_generated_variants_cover_the_design_axes():
@@ -89,7 +93,8 @@ def test_generated_variants_cover_the_design_axes():
     assert {m["ui_variant"]["kind"] for m in md} == set(KINDS)
     choices = [c for m in md for c in m["ui_variant"]["choices"]]
     assert {c["type"] for c in choices} == {"compare", "contact"}
-    assert {c["rule"] for c in choices} == {"label_contains", "cheapest", "most_expensive"}
+    assert {c["rule"] for c in choices} >= {"label_contains", "cheapest", "most_expensive", "earliest", "latest", "lowest_value"}
+    assert all(c["rule"] != "label_contains" for c in choices if c["type"] == "compare")  # decided by the values shown
     rounds = Counter(len(m["ui_variant"]["choices"]) for m in md).keys()
     assert rounds <= {1, 2, 3} and len(rounds) >= 2, rounds  # 1-3 UI rounds, not all alike
     domains = Counter(d for s in GENERATED for d in s.domains)
@@ -118,9 +123,13 @@ def _mutated(s, index, **ui_changes):
 def test_check_fails_when_the_user_would_choose_something_else():
     s = next(s for s in GENERATED if any("label_contains" in s.rounds[i].ui.pick for i in ui_rounds(s)))
     i = next(i for i in ui_rounds(s) if "label_contains" in s.rounds[i].ui.pick)
-    other = next(x for x in s.rounds[i].ui.expect if x != s.rounds[i].ui.pick["label_contains"])
-    ok, why = oracle_check(_mutated(s, i, pick={"label_contains": other}))
-    assert not ok and f"user picked '{other}'" in why
+    chosen = s.rounds[i].ui.pick["label_contains"]
+    other = next(x for x in s.rounds[i].ui.expect if x != chosen)
+    mutated = _mutated(s, i, pick={"label_contains": other})
+    rounds = list(mutated.rounds)  # the user is told the other name (a name it does not know is never read)
+    rounds[i] = replace(rounds[i], instructions=rounds[i].instructions.replace(chosen, other))
+    ok, why = oracle_check(replace(mutated, rounds=tuple(rounds)))
+    assert not ok and ("ui_choice_acted_on" in why or f"user picked '{other}'" in why), why
 
 
 def test_skipping_the_screen_fails_the_verdict():
