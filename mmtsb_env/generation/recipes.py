@@ -226,6 +226,7 @@ class GenericRecipe(RecipeBase):
                         image_ids=list(slot.deliver))
             if flow.web and payload.web_values:  # the user asked to be told what the web says
                 part.guidance.append(W.NEEDS[flow.category].guidance)
+                part.clarifications.append(W.clarification(W.NEEDS[flow.category]))
                 part.report = unique([*payload.facts] if done_tasks == 0 and flow.name == "compare" else payload.web_values)
             if had_clarify:
                 part.clarifications.append(sink.clarify)

@@ -89,6 +89,10 @@ def visible_texts(s: Scenario) -> list[tuple[str, str]]:
         out.append((f"rounds[{i}].instructions", r.instructions))
         for j, c in enumerate(r.clarifications):
             out.append((f"rounds[{i}].clarifications[{j}]", c.answer))
+        g = r.guidance
+        for name in ("ask", "on_question", "permission_reply", "images_message"):
+            if getattr(g, name):
+                out.append((f"rounds[{i}].guidance.{name}", getattr(g, name)))
     return out
 
 

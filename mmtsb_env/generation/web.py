@@ -47,12 +47,24 @@ class Need:
     fact: str  # what to look up ({it}: "that store", "it")
     query: str  # the search ({label}, and the image's extra values)
     line: str  # the payload line ({label}, {value})
-    guidance: str  # the user's answer if asked which page
+    guidance: str  # the user's private note: if asked which page, "...: <answer>"
     draw: Callable[[Build, Img], dict[str, str]]  # the values the pages print ("value": the answer)
     pages: tuple[tuple[str, str, str, str], ...]  # (title, url, snippet, content) of the answering page, then the look-alikes
 
 
 PAGE_FIELDS = ("title", "url", "snippet", "content")
+
+
+# what a question about which page or branch is meant names
+PAGE_WORDS = ("page", "branch", "site", "website", "listing", "matinee", "2-pack", "mini", "archived", "separate company")
+
+
+def clarification(need: Need) -> dict[str, Any]:
+    """The user's answer when the assistant asks which page (or branch) it means: the answer its
+    private note gives, in its own words (a clarification, as the importer makes of the reference's
+    "If the assistant asks which ..." hints)."""
+    answer = need.guidance.split(": ", 1)[1]
+    return {"answer": answer[:1].upper() + answer[1:], "keywords": list(PAGE_WORDS)}
 
 
 def _store_hours(b: Build, im: Img) -> dict[str, str]:
