@@ -77,24 +77,26 @@ def _store_hours(b: Build, im: Img) -> dict[str, str]:
 def _sunday_hours(b: Build, im: Img) -> dict[str, str]:
     """A storefront sign shows the weekday hours; Sunday's are on the shop's page."""
     closes = b.rng.sample([13 * 60, 14 * 60, 15 * 60, 15 * 60 + 30, 16 * 60, 17 * 60, 17 * 60 + 30], 3)
-    opens = b.rng.choice([9, 10, 11]) * 60
-    weekdays = im.extra.get("hours", "").replace("OPEN ", "").lower() or "as posted"
-    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]),
-            "opens": clock(opens), "weekdays": weekdays}
+    opens = b.rng.choice([9 * 60 + 30, 10 * 60 + 30, 11 * 60, 11 * 60 + 30, 12 * 60])
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]), "opens": clock(opens)}
 
 
 def _office_hours(b: Build, im: Img) -> dict[str, str]:
     """A business card names the company; its office hours are on its site."""
     closes = b.rng.sample([16 * 60, 16 * 60 + 30, 17 * 60, 17 * 60 + 30, 18 * 60, 18 * 60 + 30], 3)
-    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2])}
+    name = (im.person or {}).get("company", im.label)
+    sibling = "Partners" if name.endswith("Labs") else "Labs"  # never "Quartzline Labs Labs"
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]),
+            "sibling": sibling, "sibling_slug": _slug(sibling)}
 
 
 def _doors(b: Build, im: Img) -> dict[str, str]:
     hh, mm = map(int, (im.time or "19:00").split(":"))
     start = hh * 60 + mm
     early = b.rng.sample([30, 45, 60, 90], 3)
-    return {"value": clock(start - early[0]), "other": clock(13 * 60 - early[1]), "old": clock(start - early[2]),
-            "start": clock(start), "venue_slug": _slug(im.extra["venue"])}
+    matinee = b.rng.choice([12 * 60 + 30, 13 * 60, 14 * 60, 14 * 60 + 30, 15 * 60])
+    return {"value": clock(start - early[0]), "other": clock(matinee - early[1]), "old": clock(start - early[2]),
+            "matinee": clock(matinee), "venue_slug": _slug(im.extra["venue"])}
 
 
 def _late_fee(b: Build, im: Img) -> dict[str, str]:
@@ -108,15 +110,16 @@ def _weight(b: Build, im: Img) -> dict[str, str]:
             "old": f"{grams[1] / 1000:.2f} kg"}
 
 
-def build_pages(b: Build, im: Img, need: Need) -> tuple[str, list[dict[str, Any]]]:
-    """The answer and the staged pages of ``need`` about ``im``: the need's templates filled with
-    its drawn values and the names the image shows (``{name}``: the company on a card, else the
-    image's label)."""
+def build_pages(b: Build, im: Img, need: Need) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The drawn values (``"value"``: the answer) and the staged pages of ``need`` about ``im``: the
+    need's templates filled with those values and the names the image shows (``{name}``: the company
+    on a card, else the image's label)."""
     name = (im.person or {}).get("company", im.label) if im.category == "business_card" else im.label
     values = {"name": name, "slug": _slug(name), "venue": im.extra.get("venue", ""), "today": f"{b.now:%A}",
-              "updated": f"{b.now:%B %Y}", "last_year": b.now.year - 1, "two_years_ago": b.now.year - 2,
-              **need.draw(b, im)}
-    return values["value"], [{f: t.format(**values) for f, t in zip(PAGE_FIELDS, page)} for page in need.pages]
+              "updated": f"{b.now:%B %Y}", "last_year": b.now.year - 1, "two_years_ago": b.now.year - 2}
+    drawn = need.draw(b, im)
+    values.update(drawn)
+    return drawn, [{f: t.format(**values) for f, t in zip(PAGE_FIELDS, page)} for page in need.pages]
 
 
 _SITE = "https://www.{slug}.example"
@@ -137,13 +140,13 @@ NEEDS = {n.category: n for n in (
          "If the assistant asks which web page you mean: the evening show on the listing, this year's (not a matinee "
          "or last year's edition).", _doors, (
              ("{name} at {venue} - tickets and visitor info", "https://www.{venue_slug}.example/events/{slug}",
-              "{name} at {venue}: doors open {value}, the show starts {start}.",
+              "{name} at {venue}: doors open {value}. Tickets at the box office.",
               "event doors open entry tickets"),
              ("{name} family matinee at {venue}", "https://www.{venue_slug}.example/events/{slug}-matinee",
-              "The matinee of {name}: doors open {other}, the show starts 1:00 PM.",
+              "The matinee of {name}: doors open {other}, the show starts {matinee}.",
               "event doors open entry tickets matinee"),
              ("{name} {last_year} at {venue} - recap", "https://www.{venue_slug}.example/events/{slug}-{last_year}",
-              "Last year's {name}: doors opened {old} and the show began at {start}.",
+              "Last year's {name}: doors opened {old}.",
               "event doors open archive"))),
     Need("invoice", "company", "what late fee {it} charges", "{label} late fee", "{label} late fee: {value}",
          "If the assistant asks which web page you mean: the company named exactly as on the invoice, its current "
@@ -162,7 +165,7 @@ NEEDS = {n.category: n for n in (
          "If the assistant asks which web page or branch you mean: the shop named exactly as on the sign, its current "
          "hours (not another branch or an old summer page).", _sunday_hours, (
              ("{name} - opening hours", _SITE + "/hours",
-              "{name}: Monday to Saturday {weekdays}; Sunday {opens} - {value}. Updated {updated}.",
+              "{name}: Sunday {opens} - {value}. Updated {updated}.",
               "shop opening hours sunday closing time"),
              ("{name} Express - opening hours", _SITE + "/express",
               "{name} Express, our second shop: Sunday {opens} - {other}.",
@@ -177,8 +180,8 @@ NEEDS = {n.category: n for n in (
              ("{name} - contact us and office hours", _SITE + "/contact",
               "{name} head office: open today 8:30 AM - {value}. Updated {updated}.",
               "company office hours contact closing time"),
-             ("{name} Labs - office hours", "https://www.{slug}labs.example/contact",
-              "{name} Labs (a separate company): office open 9:00 AM - {other}.",
+             ("{name} {sibling} - office hours", "https://www.{slug}{sibling_slug}.example/contact",
+              "{name} {sibling} (a separate company): office open 9:00 AM - {other}.",
               "company office hours contact"),
              ("{name} - holiday office hours {last_year}", _SITE + "/holidays-{last_year}",
               "Holiday season {last_year} only: office open 10:00 AM - {old}.",
@@ -214,7 +217,11 @@ def attach(b: Build, ids: list[int]) -> None:
     from ..evaluation.similarity import canonical_dates
 
     staged: dict[str, dict[str, Any]] = {}
-    shown_times = {canonical_dates(x.time) for x in b.imgs if x.time}
+    # every time an image shows (an event's start, a sign's opening and closing): no page prints one
+    shown_times = {canonical_dates(clock(int(h) * 60 + int(m)))
+                   for x in b.imgs for t in (x.time, x.extra.get("opens"), x.extra.get("closes"))
+                   if isinstance(t, str) and (hm := t.split(":")) and len(hm) == 2 and all(p.isdigit() for p in hm)
+                   for h, m in [hm]}
     for i in ids:
         im = b.imgs[i]
         need = NEEDS[im.category]
@@ -224,10 +231,11 @@ def attach(b: Build, ids: list[int]) -> None:
         if query in staged:
             im.extra["_web"] = staged[query]
             continue
-        for _ in range(20):  # a time some image shows for another item would read as that item's (the judge's F6)
-            value, pages = build_pages(b, im, need)
-            if canonical_dates(value) not in shown_times:
+        for _ in range(200):  # a time an image shows, printed on a page, would read as that item's (the judge's F6)
+            drawn, pages = build_pages(b, im, need)
+            if not {canonical_dates(v) for v in drawn.values()} & shown_times:
                 break
+        value = drawn["value"]
         rows = [b.add_row(PAGES, page) for page in pages]
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
