@@ -76,7 +76,7 @@ def _store_hours(b: Build, im: Img) -> dict[str, str]:
 
 def _sunday_hours(b: Build, im: Img) -> dict[str, str]:
     """A storefront sign shows the weekday hours; Sunday's are on the shop's page."""
-    closes = b.rng.sample([13 * 60, 14 * 60, 15 * 60, 15 * 60 + 30, 16 * 60, 17 * 60, 17 * 60 + 30], 3)
+    closes = b.rng.sample(range(12 * 60 + 30, 18 * 60 + 45, 15), 3)  # 12:30 PM ... 6:30 PM (a sign shows whole hours)
     opens = b.rng.choice([9 * 60 + 30, 10 * 60 + 30, 11 * 60, 11 * 60 + 30, 12 * 60])
     return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]), "opens": clock(opens)}
 
@@ -93,7 +93,7 @@ def _office_hours(b: Build, im: Img) -> dict[str, str]:
 def _doors(b: Build, im: Img) -> dict[str, str]:
     hh, mm = map(int, (im.time or "19:00").split(":"))
     start = hh * 60 + mm
-    early = b.rng.sample([30, 45, 60, 90], 3)
+    early = b.rng.sample([20, 30, 40, 45, 50, 60, 75, 90], 3)
     matinee = b.rng.choice([12 * 60 + 30, 13 * 60, 14 * 60, 14 * 60 + 30, 15 * 60])
     return {"value": clock(start - early[0]), "other": clock(matinee - early[1]), "old": clock(start - early[2]),
             "matinee": clock(matinee), "venue_slug": _slug(im.extra["venue"])}
@@ -114,7 +114,7 @@ def build_pages(b: Build, im: Img, need: Need) -> tuple[dict[str, str], list[dic
     """The drawn values (``"value"``: the answer) and the staged pages of ``need`` about ``im``: the
     need's templates filled with those values and the names the image shows (``{name}``: the company
     on a card, else the image's label)."""
-    name = (im.person or {}).get("company", im.label) if im.category == "business_card" else im.label
+    name = _subject(im)
     values = {"name": name, "slug": _slug(name), "venue": im.extra.get("venue", ""), "today": f"{b.now:%A}",
               "updated": f"{b.now:%B %Y}", "last_year": b.now.year - 1, "two_years_ago": b.now.year - 2}
     drawn = need.draw(b, im)
@@ -217,6 +217,8 @@ def attach(b: Build, ids: list[int]) -> None:
     from ..evaluation.similarity import canonical_dates
 
     staged: dict[str, dict[str, Any]] = {}
+    answers: set[str] = set()  # the answers drawn so far, and every value their pages print
+    printed: set[str] = set()
     # every time an image shows (an event's start, a sign's opening and closing): no page prints one
     shown_times = {canonical_dates(clock(int(h) * 60 + int(m)))
                    for x in b.imgs for t in (x.time, x.extra.get("opens"), x.extra.get("closes"))
@@ -231,16 +233,69 @@ def attach(b: Build, ids: list[int]) -> None:
         if query in staged:
             im.extra["_web"] = staged[query]
             continue
-        for _ in range(200):  # a time an image shows, printed on a page, would read as that item's (the judge's F6)
-            drawn, pages = build_pages(b, im, need)
-            if not {canonical_dates(v) for v in drawn.values()} & shown_times:
+        for _ in range(200):  # a time an image shows, printed on a page, would read as that item's (the judge's F6);
+            drawn, pages = build_pages(b, im, need)  # another item's answer on a look-alike page, as a wrong page's
+            values = {canonical_dates(v) for v in drawn.values()}
+            if not values & shown_times and canonical_dates(drawn["value"]) not in printed | answers:
                 break
+        answers.add(canonical_dates(drawn["value"]))
+        printed |= {canonical_dates(v) for v in drawn.values()}
         value = drawn["value"]
         rows = [b.add_row(PAGES, page) for page in pages]
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
                                             "page": rows[0]["id"], "said": said}
         b.web_lookalikes += [{"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": "title"} for r in rows[1:]]
+    _stage_others(b, [b.imgs[i] for i in ids], shown_times | answers)
+
+
+def _subject(im: Img) -> str:
+    """The name a need's pages are about (the company on a card, else the image's label)."""
+    return (im.person or {}).get("company", im.label) if im.category == "business_card" else im.label
+
+
+def _other_sign(b: Build, im: Img) -> Img:
+    """Another shop like the one on the sign ``im`` (only its name is printed on a page; a drawn sign
+    would also take one of the few closing hours a scenario's signs keep apart)."""
+    import copy
+
+    from ..world import pools
+
+    rng = b.rng
+    other = copy.copy(im)
+    other.extra = dict(im.extra)
+    other.label = b.drafter.fresh(lambda: rng.choice(pools.STORE_SIGNS).format(a=rng.choice(pools.SHOP_WORDS_A),
+                                                                               b=rng.choice(pools.SHOP_WORDS_B)))
+    return other
+
+
+def _stage_others(b: Build, imgs: list[Img], shown_times: set[str]) -> None:
+    """The web knows other shops, events, companies and products too: for each item looked up, the
+    pages (answering and look-alike) of one more of its kind that no image shows (drawn like an image's item, never
+    named like one). A search with the need's words but without the names the images give then
+    lists strangers beside the user's items, not just the user's items (the red team's F2)."""
+    from ..evaluation.similarity import canonical_dates
+
+    taken = {_slug(_subject(im)) for im in b.imgs} | {_slug(str(im.extra.get("venue", ""))) for im in b.imgs}
+    for im in imgs:
+        other = None
+        for _ in range(20):
+            try:
+                other = _other_sign(b, im) if im.category == "sign" else b.drafter.make(im.category)
+            except RuntimeError:  # the pools have no fresh item of this kind left
+                break
+            if _slug(_subject(other)) not in taken:
+                break
+            other = None
+        if other is None:
+            continue
+        taken.add(_slug(_subject(other)))
+        for _ in range(200):
+            drawn, pages = build_pages(b, other, NEEDS[im.category])
+            if not {canonical_dates(v) for v in drawn.values()} & shown_times:
+                break
+        for page in pages:  # its look-alikes too: a search for the need's words finds both kinds alike
+            b.add_row(PAGES, page)
 
 
 def _shown(im: Img) -> list[str]:

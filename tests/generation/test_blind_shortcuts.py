@@ -7,6 +7,9 @@ checked by property on freshly generated scenarios:
 * F9 -- a look-alike row staged on the phone never carries a title read off the images (the
   compare winner sat on the phone in 9/34 nominal compare scenarios), and its date is not the
   target's moved back by a fixed amount (364 days, 1 hour: the expected date was computable);
+* F2 (part) -- a search with a need's own words but no name from the images ("shop opening hours
+  sunday") listed only the user's items (and their look-alikes); the web now also knows other items
+  of the kind, so such a search lists strangers beside them;
 * F10 -- a look-alike row never says it is the stale one ("old", "copy", "draft", "superseded",
   last year): 91 % did, so "skip the marked rows" never touched a look-alike;
 * the office-hours look-alike is never named "<X> Labs Labs".
@@ -134,3 +137,31 @@ def test_no_look_alike_row_says_it_is_the_stale_one(compare_scenarios, web_scena
                                                        "note") if isinstance(row.get(k), str))
                 assert not MARKS.search(text), (s.id, table, row)
     assert seen >= 30
+
+
+GENERIC = {"sign": "shop opening hours sunday", "event_poster": "event doors open tickets",
+           "business_card": "company office hours"}
+
+
+def test_a_search_without_the_names_the_images_give_lists_strangers_too(web_scenarios):
+    from mmtsb_env.apps.web_search.tables import search
+    from mmtsb_env.world import World, build_layer
+    from mmtsb_env.world.base import base_world
+
+    base = base_world(0).layer
+    checked = 0
+    for s in web_scenarios:
+        pages = s.initial_entities.get(PAGES)
+        if not pages or s.images[0].category not in GENERIC:
+            continue
+        named = {str(v).lower() for im in s.images for v in (im.facts.get("label"), (im.facts.get("person") or {}).get("company"))
+                 if v}
+        looks = {la["key"] for la in s.metadata["lookalikes"] if la["table"] == PAGES}
+        answering = [p for p in pages if p["id"] not in looks]
+        strangers = [p for p in answering if not any(n in p["title"].lower() for n in named)]
+        assert len(strangers) * 2 >= len(answering) - len(strangers) > 0, (s.id, [p["title"] for p in answering])
+        results = search(World(base, build_layer({PAGES: pages})), GENERIC[s.images[0].category])
+        stranger_ids = {p["url"] for p in strangers}
+        assert any(r["link"] in stranger_ids for r in results), (s.id, [r["title"] for r in results])
+        checked += 1
+    assert checked >= 10
