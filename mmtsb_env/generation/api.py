@@ -70,7 +70,7 @@ def generate_one(seed: int | random.Random | None = None, flow: str | None = Non
     ``seed`` may be an int or a ``random.Random`` (an RL loop's generator). Attempts that cannot
     be realised or fail verification are retried with derived seeds (counted in ``stats``);
     :class:`~.walk.GenerationFailed` after ``max_attempts``. ``verify``: ``True`` (oracle in tool mode,
-    plus code mode when the sandbox works), ``"tool"``, ``"static"`` (no episode is run) or ``False``.
+    plus code mode and the paper's harness when the sandbox works), ``"tool"``, ``"static"`` (no episode is run) or ``False``.
     """
     if isinstance(seed, random.Random):
         seed = seed.randrange(2**31)

@@ -152,7 +152,8 @@ def contradict(b: Build, part: Part, p: Payload | None, noun: str, scope: list[i
                          f"shows something else, agree that the image is right; never insist on {shown_wrong}.")
     part.claim = {"wrong": wrong, "right": right, "source": "image"}
     part.claim_text = shown_wrong
-    part.report = [right, *(v for v in keep if v != right)]
+    # what the request already asks to be told (a looked-up fact) stays asked
+    part.report = list(dict.fromkeys([right, *keep, *part.report]))
     if right not in part.facts:
         part.facts.append(right)
     return True

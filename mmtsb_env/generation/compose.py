@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from ..scenario.model import Round, Scenario
+from ..scenario.model import GUIDANCE_EXPECTS, Round, Scenario
 from ..tools.catalog import get_tool
 from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, MAX_ROUNDS, MIN_IMAGES, check_axis
 from .core import Build, Part, call, unique
@@ -29,6 +29,7 @@ from .staging import cleanup_part, stage_lookalikes
 from .db_base import DBRecipe
 from .story import SHORT, draw_story, follow_on, reason
 from .voice import TELLS, pick_persona, speak
+from .web import PAGE_WORDS
 from .world_index import world_index
 
 
@@ -71,6 +72,8 @@ def _instructions(b: Build, part: Part, i: int, parts: list[Part], lookalike_nou
         bits.append(f"Your phone also holds older or similarly named {noun}; if the assistant asks which one you mean, "
                     "say the one that matches the picture or your request exactly, not the old one.")
     for c in part.clarifications:
+        if c["keywords"] in (LOOKALIKE_CLARIFICATION["keywords"], list(PAGE_WORDS)):
+            continue  # said above, in the words of the note it comes from
         bits.append(f"If the assistant asks for clarification, answer: \"{c['answer']}\"")
     if part.report:
         bits.append("Make sure the assistant tells you the result you asked for before you move on.")
@@ -83,6 +86,22 @@ LOOKALIKE_NOUNS = {"phone.contacts": "contacts with the same first name", "calen
                    "reminder.reminders": "reminders", "simple_note.notes": "notes", "todoist.tasks": "tasks",
                    "gmail.drafts": "drafts", "file_system.files": "files", "phone.alarms": "alarms",
                    "spotify.playlists": "playlists", "venmo.payment_requests": "payment requests"}
+
+
+# The user's answer when the assistant asks which of the look-alikes on the phone it means (a
+# clarification, as the importer makes of the reference's "If the assistant asks which ..." hints).
+LOOKALIKE_CLARIFICATION = {"answer": "The one that matches the picture or my request exactly, not an older or similarly named one.",
+                           "keywords": ["which one", "older", "old one", "similar", "both of", "duplicate"]}
+
+
+def _expects(report: list[str]) -> list[str]:
+    """The kinds of information a round's reply must give (``Guidance.expects``): one per fact it asks
+    to be told, the most specific kind the user's reading finds in that fact as written -- the kind
+    the user asked for, never the value."""
+    from ..users.reading import read
+
+    kinds = {next((k for k in ("time", "date", "number") if k in read(v).kinds), "text") for v in report}
+    return [k for k in GUIDANCE_EXPECTS if k in kinds]
 
 
 def _tables_of(part: Part) -> set[str]:
@@ -262,6 +281,8 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
         query = speak(b.rng, persona, p.request, first=i == 0, lead=lead, tail=tail)
         if not p.report and p.facts and TELLS.search(query):
             p.report = list(p.facts)
+        if any(t in lookalike_nouns for t in _tables_of(p)):
+            p.clarifications.append(dict(LOOKALIKE_CLARIFICATION))
         extra = {}
         if p.claim and p.claim_text and WRONG_CLAIMS and p.claim_text.lower() in query.lower():
             # issue #30's Round.wrong_claim, once the scenario model has it: the user simulator confirms it
@@ -272,7 +293,7 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             **extra, "query": query, "image_ids": list(p.image_ids),
             "instructions": p.instructions or _instructions(b, p, i, parts, lookalike_nouns),
             "kind": p.kind, "clarifications": p.clarifications, "state_changes": p.state_changes, "solution": p.steps,
-            "answer": p.answer, "report": list(p.report),
+            "answer": p.answer, "report": list(p.report), **({"guidance": {"expects": _expects(p.report)}} if p.report else {}),
         })
     facts = unique([f for p in parts for f in p.facts])
     used_tools = unique([st["name"] for p in parts for st in p.steps if "name" in st])

@@ -21,7 +21,7 @@ from .recipes import RecipeBase
 
 # error corrections of a database recipe where an image contradicts the user (when one shows a value); the rest
 # are mostly the phone's data contradicting the user (world slips), which only these recipes can stage
-DB_CONTRADICTION_SHARE = 0.85
+DB_CONTRADICTION_SHARE = 0.95
 from .sinks import Mistake
 
 

@@ -1,6 +1,6 @@
 """Verify generated scenarios in worker processes without changing what :func:`generate` returns.
 
-Composing a scenario and its static checks are cheap; the oracle episodes (tool and code mode)
+Composing a scenario and its static checks are cheap; the oracle episodes (tool mode, code mode, the paper's harness)
 are most of the cost, and each depends only on the scenario. So this process walks the generator
 as usual but, instead of waiting for each oracle verdict, hands the scenario to a worker and goes
 on as if it will pass, saving the walk's state before every scenario. Verdicts are read back in

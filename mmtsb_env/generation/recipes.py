@@ -18,7 +18,7 @@ from .flows import Flow, filter_has_mix, make_flow
 from .layout import CATEGORIES_BY_FLOW, choose_sink, skeleton
 from .warmups import setup_read
 from . import web as W
-from .challenges import can_edit, claimable, contradict, edit_made
+from .challenges import can_edit, claimable, contradict, contradiction_target, edit_made
 
 
 # image categories whose results suit a domain's sinks (used to honour a domain preference)
@@ -138,7 +138,9 @@ class GenericRecipe(RecipeBase):
         elif challenge == "error_correction":
             # mostly the paper's kind: the user states a value one of the images contradicts
             roll = b.rng.random()
-            if roll < CONTRADICTION_SHARE and any(b.imgs[i].date or claimable(b.imgs[i]) for i in ids):
+            # a value printed on an image, or one the result works out from them (a table's total)
+            if roll < CONTRADICTION_SHARE and (any(b.imgs[i].date or claimable(b.imgs[i]) for i in ids)
+                                               or contradiction_target(full) is not None):
                 variant = "contradiction"
             elif flow.name == "compare" and roll < 0.93:
                 variant = "criterion"
@@ -226,6 +228,7 @@ class GenericRecipe(RecipeBase):
                         image_ids=list(slot.deliver))
             if flow.web and payload.web_values:  # the user asked to be told what the web says
                 part.guidance.append(W.NEEDS[flow.category].guidance)
+                part.clarifications.append(W.clarification(W.NEEDS[flow.category]))
                 part.report = unique([*payload.facts] if done_tasks == 0 and flow.name == "compare" else payload.web_values)
             if had_clarify:
                 part.clarifications.append(sink.clarify)

@@ -14,9 +14,9 @@ A look-alike is kept only when the scenario still means the same with it: the so
 without error, makes exactly the same expected changes, and every lookup in a round that reports
 facts read from the phone returns the same (so no answer the oracle gives changes). It never
 carries a value only the images show (a changed date, a near title, fresh contact details), except
-that a dated row (an event, a reminder) may share the target's title when the date tells them
-apart; that title is then a key the images show and the phone holds (``Build.keys``), the date
-stays image-only.
+that a dated row (an event, a reminder) may share the target's title when the user names it (never
+a title read off the images: a compare winner on the phone would give the answer away) and the
+date, moved back about a year by a drawn amount, tells them apart.
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ from .world_index import norm
 
 # a look-alike of a made row is told apart by what the request or image says; of a stored row, by
 # the detail the image shows or the date
-NEUTRAL_TEXT = ("Older version, kept for reference.", "Old copy - not the current one.", "From last year; see the newer one.",
-                "Draft I never finished.", "Superseded.")
-TITLE_SUFFIXES = (" (old)", " - draft", " 2025", " copy", " (last year)", " - old version")
-TITLE_PREFIXES = ("Old ", "Draft: ", "2025 ")
-SWAP_WORDS = ("notes", "list", "plan", "draft", "summary", "ideas", "old")
+# (no word says which row is stale -- "old", "copy", "draft", last year -- or a blind rule "skip the
+# marked rows" would never touch a look-alike: the red team of session 13 found 91 % marked)
+NEUTRAL_TEXT = ("Notes for later.", "Shared with the family.", "Moved over from my other list.", "Quick note to self.",
+                "Details to follow.")
+TITLE_SUFFIXES = (" (shared)", " - team", " - personal", " 2", " (family)", " - misc")
+TITLE_PREFIXES = ("My ", "Team ", "Shared: ")
+SWAP_WORDS = ("notes", "list", "plan", "summary", "ideas", "items")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 
 
@@ -46,15 +48,21 @@ MIN_STAGED = 8  # below this many look-alikes, the targets get a second (and thi
 
 
 # ---------------------------------------------------------------------------- values
-def _year_back(value: Any) -> Any:
+def _year_back(value: Any, back: timedelta) -> Any:
+    """``value`` (an ISO date or datetime) ``back`` earlier: about a year, by a drawn amount, so the
+    target's date cannot be worked out from its look-alike's."""
     if not isinstance(value, str) or len(value) < 10:
         return value
     try:
         if len(value) == 10:
-            return (datetime.fromisoformat(value) - timedelta(days=364)).date().isoformat()
-        return (datetime.fromisoformat(value) - timedelta(days=364, hours=1)).isoformat()
+            return (datetime.fromisoformat(value) - timedelta(days=back.days)).date().isoformat()
+        return (datetime.fromisoformat(value) - back).isoformat()
     except ValueError:
         return value
+
+
+def _about_a_year(b: Build) -> timedelta:
+    return timedelta(days=b.rng.randint(300, 430), hours=b.rng.randint(-3, 3), minutes=b.rng.choice((0, 15, 30, 45)))
 
 
 def _shows(text: str, values: list[str]) -> bool:
@@ -72,7 +80,7 @@ def near_label(b: Build, label: str, forbidden: list[str], column: str) -> str |
         stem, dot, ext = label.rpartition(".")
         if not dot:
             stem, ext = label, ""
-        cands = [f"{stem}{s}{dot}{ext}" for s in ("_old", "_draft", "_2025", "_copy", "_v1")]
+        cands = [f"{stem}{s}{dot}{ext}" for s in ("_v2", "_shared", "_team", "_personal", "_1")]
     else:
         words = _WORD.findall(label)
         cands = [label + s for s in TITLE_SUFFIXES] + [p + label for p in TITLE_PREFIXES]
@@ -81,8 +89,11 @@ def near_label(b: Build, label: str, forbidden: list[str], column: str) -> str |
         elif len(words) == 2:
             cands += [f"{words[0]} {b.rng.choice(SWAP_WORDS)}"]
     b.rng.shuffle(cands)
+    # no number of what the images show, even without its cents ("Mouse 34" for "Mouse $34.37")
+    numbers = {d for v in forbidden for d in _DIGITS.findall(v) if len(d) >= 2}
     for c in cands:
-        if c != label and norm(c) != norm(label) and not _shows(c, forbidden) and (column == "path" or look_alike(label, c)):
+        if c != label and norm(c) != norm(label) and not _shows(c, forbidden) and not numbers & set(_DIGITS.findall(c)) \
+                and (column == "path" or look_alike(label, c)):
             return c
     return None
 
@@ -138,25 +149,31 @@ def make_lookalike(b: Build, table: str, target: dict[str, Any]) -> tuple[dict[s
         label = str(target.get(look.label) or "")
         if not label:
             return None
-        if look.same_label and not _shows(label, b.derived):
+        read = b.image_values + b.derived + b.keys  # what the images show (keys: also on a staged page or row)
+        if look.same_label and not _shows(label, read):  # a title the user names, not one read off the images
             row[look.label] = label
-            shared = [v for v in b.image_values if norm(v) == norm(label)]
         else:
-            near = near_label(b, label, b.image_values + b.derived, look.label)
+            near = near_label(b, label, read, look.label)
             if near is None and _DIGITS.search(label):
                 # the title is made of what the images show: the same title with other numbers (another
-                # invoice, another amount); its names are then on the phone too, its numbers are not
+                # invoice, another amount) -- only when its names are on the phone already (a stored row
+                # the task checks), never the names of a row the task makes (a compare's winner)
                 near = _other_digits(b, label)
                 shared = [v for v in b.image_values if _shows(near, [v])]
-                if any(_numeric(v) for v in shared) or _shows(near, b.derived):
+                on_phone = json.dumps({t: rows for t, rows in b.entities.items() if t != "web_search.pages"},
+                                      ensure_ascii=False, default=str)  # the phone's own rows, not the web
+                if any(_numeric(v) for v in shared) or _shows(near, b.derived) \
+                        or any(not _shows(on_phone, [v]) for v in shared) \
+                        or any(_shows(near, [v]) and not _shows(on_phone, [v]) for v in b.keys):
                     return None
                 by = "image detail"
             if near is None:
                 return None
             row[look.label] = near
+    back = _about_a_year(b)
     for col in look.when:
         if col in row:
-            row[col] = _year_back(row[col])
+            row[col] = _year_back(row[col], back)
     for col in look.text:
         if col in row and row[col]:
             row[col] = b.rng.choice(NEUTRAL_TEXT)

@@ -4,7 +4,9 @@
 
 * **solvable** -- the oracle plays the reference solution through the real environment and
   reaches entity F1 = 1.0 with a passing verdict, in tool mode and (when the sandbox works) in
-  code mode;
+  code mode and under the paper's harness (``harness="paper"``: code mode, tools found by search
+  first, the 100-message and 100-step caps) -- a scenario whose solution, searches included, does
+  not fit the paper's caps is not solvable there;
 * **images** -- every render spec is valid, and every value the scenario says comes from an image
   (``metadata.image_values`` / ``image_keys``) is in the image's content or recorded facts; with
   ``render_images=True`` every image is also drawn and the values are looked up in the ground
@@ -47,6 +49,8 @@ class VerificationReport:
     code_f1: float | None = None
     code_passed: bool | None = None
     code_mode: str = "not run"  # "ran" | "sandbox unavailable: ..." | "not run"
+    paper_f1: float | None = None  # under harness="paper" (run with code mode)
+    paper_passed: bool | None = None
 
     def fail(self, problem: str) -> None:
         self.ok = False
@@ -85,6 +89,10 @@ def visible_texts(s: Scenario) -> list[tuple[str, str]]:
         out.append((f"rounds[{i}].instructions", r.instructions))
         for j, c in enumerate(r.clarifications):
             out.append((f"rounds[{i}].clarifications[{j}]", c.answer))
+        g = r.guidance
+        for name in ("ask", "on_question", "permission_reply", "images_message"):
+            if getattr(g, name):
+                out.append((f"rounds[{i}].guidance.{name}", getattr(g, name)))
     return out
 
 
@@ -299,8 +307,9 @@ def sandbox_status() -> str:
         return f"sandbox unavailable: {type(exc).__name__}: {exc}"
 
 
-def run_oracle(s: Scenario, mode: str = "tool") -> tuple[float, bool, str | None, dict[str, Any]]:
-    """Play ``s`` with the oracle in ``mode``: (entity F1, verdict passed, error, verdict as JSON).
+def run_oracle(s: Scenario, mode: str = "tool", harness: str | None = None) -> tuple[float, bool, str | None, dict[str, Any]]:
+    """Play ``s`` with the oracle in ``mode`` (or under ``harness``, whose mode it takes): (entity
+    F1, verdict passed, error, verdict as JSON).
 
     Nobody looks at pixels or keeps a record here: no observation tensors, image ids instead of
     data URLs, no episode record -- so no image is ever drawn and the episode costs what the
@@ -309,7 +318,13 @@ def run_oracle(s: Scenario, mode: str = "tool") -> tuple[float, bool, str | None
     from ..baselines import OracleAgent
     from ..envs.gym_env import MMToolSandboxEnv
 
-    env = MMToolSandboxEnv(scenarios=[s], mode=mode, max_images=0, message_images="id")
+    if harness is not None:
+        from ..envs.options import HARNESSES
+
+        mode = HARNESSES[harness]["mode"]
+        env = MMToolSandboxEnv(scenarios=[s], harness=harness, max_images=0, message_images="id")
+    else:
+        env = MMToolSandboxEnv(scenarios=[s], mode=mode, max_images=0, message_images="id")
     agent = OracleAgent([s], mode=mode)
     try:
         obs, info = env.reset(seed=0, options={"scenario": s})
@@ -319,6 +334,8 @@ def run_oracle(s: Scenario, mode: str = "tool") -> tuple[float, bool, str | None
             done = terminated or truncated
         ep = env.episode
         verdict = ep.verdict.to_json() if ep.verdict else {}
+        if ep.truncated:
+            return ep.entity_score().f1, False, f"truncated after {ep.step_count} steps and {ep.message_count} messages", verdict
         return ep.entity_score().f1, bool(ep.verdict and ep.verdict.passed), None, verdict
     except Exception as exc:  # an oracle or engine failure is a verification failure with its reason
         return 0.0, False, f"{type(exc).__name__}: {exc}", {}
@@ -361,7 +378,7 @@ def verify(s: Scenario, *, oracle: bool = True, code: bool | None = None, render
 
 def check_oracle(s: Scenario, report: VerificationReport, code: bool | None = None) -> None:
     """The oracle reaches F1 = 1.0 and a passing verdict in tool mode and, unless ``code`` is
-    False (``None``: when the sandbox works), in code mode."""
+    False (``None``: when the sandbox works), in code mode and under the paper's harness."""
     f1, passed, error, verdict = run_oracle(s, "tool")
     report.tool_f1, report.tool_passed = f1, passed
     if error or f1 < 0.999 or not passed:
@@ -376,6 +393,11 @@ def check_oracle(s: Scenario, report: VerificationReport, code: bool | None = No
         if error or f1 < 0.999 or not passed:
             failed = [c["reason"] for c in verdict.get("criteria", []) if not c.get("pass")]
             report.fail(f"oracle (code mode): f1={f1:.3f} passed={passed} error={error} {failed}")
+        f1, passed, error, verdict = run_oracle(s, harness="paper")
+        report.paper_f1, report.paper_passed = f1, passed
+        if error or f1 < 0.999 or not passed:
+            failed = [c["reason"] for c in verdict.get("criteria", []) if not c.get("pass")]
+            report.fail(f"oracle (--harness paper): f1={f1:.3f} passed={passed} error={error} {failed}")
     elif status != "ok":
         report.code_mode = status
 

@@ -47,142 +47,157 @@ class Need:
     fact: str  # what to look up ({it}: "that store", "it")
     query: str  # the search ({label}, and the image's extra values)
     line: str  # the payload line ({label}, {value})
-    guidance: str  # the user's answer if asked which page
-    pages: Callable[[Build, Img], tuple[str, list[dict[str, Any]]]]  # (value, [answering page, look-alikes...])
+    guidance: str  # the user's private note: if asked which page, "...: <answer>"
+    draw: Callable[[Build, Img], dict[str, str]]  # the values the pages print ("value": the answer)
+    pages: tuple[tuple[str, str, str, str], ...]  # (title, url, snippet, content) of the answering page, then the look-alikes
 
 
-def _store_hours(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
-    rng, name = b.rng, im.label
-    closes = rng.sample([17 * 60, 17 * 60 + 30, 18 * 60, 19 * 60, 19 * 60 + 30, 20 * 60, 21 * 60, 21 * 60 + 30, 22 * 60], 3)
-    opens = rng.choice([7, 8, 9]) * 60
-    today = f"{b.now:%A}"
-    site = f"https://www.{_slug(name)}.example"
-    return clock(closes[0]), [
-        {"title": f"{name} - hours and location", "url": f"{site}/hours",
-         "snippet": f"{name}: open today ({today}) {clock(opens)} - {clock(closes[0])}. Regular hours, updated {b.now:%B %Y}.",
-         "content": "store opening hours closing time open today"},
-        {"title": f"{name} Express - airport concourse hours", "url": f"{site}/express",
-         "snippet": f"{name} Express, our airport kiosk: open daily {clock(opens - 60)} - {clock(closes[1])}.",
-         "content": "branch store opening hours closing time"},
-        {"title": f"{name} - holiday hours {b.now.year - 1}", "url": f"{site}/holidays-{b.now.year - 1}",
-         "snippet": f"Holiday hours, December {b.now.year - 1} only: {clock(opens)} - {clock(closes[2])}.",
-         "content": "store opening hours closing time holiday"},
-    ]
+PAGE_FIELDS = ("title", "url", "snippet", "content")
 
 
-def _sunday_hours(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
+# what a question about which page or branch is meant names
+PAGE_WORDS = ("page", "branch", "site", "website", "listing", "matinee", "2-pack", "mini", "archived", "separate company")
+
+
+def clarification(need: Need) -> dict[str, Any]:
+    """The user's answer when the assistant asks which page (or branch) it means: the answer its
+    private note gives, in its own words (a clarification, as the importer makes of the reference's
+    "If the assistant asks which ..." hints)."""
+    answer = need.guidance.split(": ", 1)[1]
+    return {"answer": answer[:1].upper() + answer[1:], "keywords": list(PAGE_WORDS)}
+
+
+def _store_hours(b: Build, im: Img) -> dict[str, str]:
+    closes = b.rng.sample([17 * 60, 17 * 60 + 30, 18 * 60, 19 * 60, 19 * 60 + 30, 20 * 60, 21 * 60, 21 * 60 + 30, 22 * 60], 3)
+    opens = b.rng.choice([7, 8, 9]) * 60
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]),
+            "opens": clock(opens), "opens_early": clock(opens - 60)}
+
+
+def _sunday_hours(b: Build, im: Img) -> dict[str, str]:
     """A storefront sign shows the weekday hours; Sunday's are on the shop's page."""
-    rng, name = b.rng, im.label
-    closes = rng.sample([13 * 60, 14 * 60, 15 * 60, 15 * 60 + 30, 16 * 60, 17 * 60, 17 * 60 + 30], 3)
-    opens = rng.choice([9, 10, 11]) * 60
-    site = f"https://www.{_slug(name)}.example"
-    weekdays = f"Monday to Saturday {im.extra.get('hours', '').replace('OPEN ', '').lower() or 'as posted'}"
-    return clock(closes[0]), [
-        {"title": f"{name} - opening hours", "url": f"{site}/hours",
-         "snippet": f"{name}: {weekdays}; Sunday {clock(opens)} - {clock(closes[0])}. Updated {b.now:%B %Y}.",
-         "content": "shop opening hours sunday closing time"},
-        {"title": f"{name} Express - opening hours", "url": f"{site}/express",
-         "snippet": f"{name} Express, our second shop: Sunday {clock(opens)} - {clock(closes[1])}.",
-         "content": "branch shop opening hours sunday closing time"},
-        {"title": f"{name} - summer Sunday hours {b.now.year - 1}", "url": f"{site}/summer-{b.now.year - 1}",
-         "snippet": f"Summer {b.now.year - 1} only: Sunday {clock(opens)} - {clock(closes[2])}.",
-         "content": "shop opening hours sunday closing time summer"},
-    ]
+    closes = b.rng.sample(range(12 * 60 + 30, 18 * 60 + 45, 15), 3)  # 12:30 PM ... 6:30 PM (a sign shows whole hours)
+    opens = b.rng.choice([9 * 60 + 30, 10 * 60 + 30, 11 * 60, 11 * 60 + 30, 12 * 60])
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]), "opens": clock(opens)}
 
 
-def _office_hours(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
+def _office_hours(b: Build, im: Img) -> dict[str, str]:
     """A business card names the company; its office hours are on its site."""
-    rng, name = b.rng, (im.person or {}).get("company", im.label)
-    closes = rng.sample([16 * 60, 16 * 60 + 30, 17 * 60, 17 * 60 + 30, 18 * 60, 18 * 60 + 30], 3)
-    site = f"https://www.{_slug(name)}.example"
-    return clock(closes[0]), [
-        {"title": f"{name} - contact us and office hours", "url": f"{site}/contact",
-         "snippet": f"{name} head office: open today 8:30 AM - {clock(closes[0])}. Updated {b.now:%B %Y}.",
-         "content": "company office hours contact closing time"},
-        {"title": f"{name} Labs - office hours", "url": f"https://www.{_slug(name)}labs.example/contact",
-         "snippet": f"{name} Labs (a separate company): office open 9:00 AM - {clock(closes[1])}.",
-         "content": "company office hours contact"},
-        {"title": f"{name} - holiday office hours {b.now.year - 1}", "url": f"{site}/holidays-{b.now.year - 1}",
-         "snippet": f"Holiday season {b.now.year - 1} only: office open 10:00 AM - {clock(closes[2])}.",
-         "content": "company office hours holiday"},
-    ]
+    closes = b.rng.sample([16 * 60, 16 * 60 + 30, 17 * 60, 17 * 60 + 30, 18 * 60, 18 * 60 + 30], 3)
+    name = (im.person or {}).get("company", im.label)
+    sibling = "Partners" if name.endswith("Labs") else "Labs"  # never "Quartzline Labs Labs"
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]),
+            "sibling": sibling, "sibling_slug": _slug(sibling)}
 
 
-def _doors(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
-    rng, name, venue = b.rng, im.label, im.extra["venue"]
+def _doors(b: Build, im: Img) -> dict[str, str]:
     hh, mm = map(int, (im.time or "19:00").split(":"))
     start = hh * 60 + mm
-    early = rng.sample([30, 45, 60, 90], 3)
-    site = f"https://www.{_slug(venue)}.example"
-    return clock(start - early[0]), [
-        {"title": f"{name} at {venue} - tickets and visitor info", "url": f"{site}/events/{_slug(name)}",
-         "snippet": f"{name} at {venue}: doors open {clock(start - early[0])}, the show starts {clock(start)}.",
-         "content": "event doors open entry tickets"},
-        {"title": f"{name} family matinee at {venue}", "url": f"{site}/events/{_slug(name)}-matinee",
-         "snippet": f"The matinee of {name}: doors open {clock(13 * 60 - early[1])}, the show starts 1:00 PM.",
-         "content": "event doors open entry tickets matinee"},
-        {"title": f"{name} {b.now.year - 1} at {venue} - recap", "url": f"{site}/events/{_slug(name)}-{b.now.year - 1}",
-         "snippet": f"Last year's {name}: doors opened {clock(start - early[2])} and the show began at {clock(start)}.",
-         "content": "event doors open archive"},
-    ]
+    early = b.rng.sample([20, 30, 40, 45, 50, 60, 75, 90], 3)
+    matinee = b.rng.choice([12 * 60 + 30, 13 * 60, 14 * 60, 14 * 60 + 30, 15 * 60])
+    return {"value": clock(start - early[0]), "other": clock(matinee - early[1]), "old": clock(start - early[2]),
+            "matinee": clock(matinee), "venue_slug": _slug(im.extra["venue"])}
 
 
-def _late_fee(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
-    rng, name = b.rng, im.label
-    fees = [dollars(x / 2) for x in rng.sample(range(31, 121, 2), 3)]  # $15.50 ... $60.00, never whole
-    site = f"https://www.{_slug(name)}.example"
-    return fees[0], [
-        {"title": f"{name} - billing and payment terms", "url": f"{site}/billing",
-         "snippet": f"Invoices from {name} are due on the date shown. A late fee of {fees[0]} applies to payments "
-                    f"received after the due date. Terms updated {b.now:%B %Y}.",
-         "content": "invoice late fee payment terms billing"},
-        {"title": f"{name} Group - payment terms", "url": f"https://www.{_slug(name)}group.example/terms",
-         "snippet": f"{name} Group (a separate company) charges a late fee of {fees[1]} on overdue invoices.",
-         "content": "invoice late fee payment terms"},
-        {"title": f"{name} - payment terms (archived {b.now.year - 2})", "url": f"{site}/billing-{b.now.year - 2}",
-         "snippet": f"Archived terms from {b.now.year - 2}: a late fee of {fees[2]} on overdue invoices.",
-         "content": "invoice late fee payment terms archive"},
-    ]
+def _late_fee(b: Build, im: Img) -> dict[str, str]:
+    fees = [dollars(x / 2) for x in b.rng.sample(range(31, 121, 2), 3)]  # $15.50 ... $60.00, never whole
+    return {"value": fees[0], "other": fees[1], "old": fees[2]}
 
 
-def _weight(b: Build, im: Img) -> tuple[str, list[dict[str, Any]]]:
-    rng, name = b.rng, im.label
-    grams = rng.sample(range(180, 2400, 15), 2)
-    kg = [f"{g / 1000:.2f} kg" for g in (grams[0], 2 * grams[0] + 40, grams[1])]
-    site = f"https://www.shopfacts.example/{_slug(name)}"
-    return kg[0], [
-        {"title": f"{name} - product details", "url": site,
-         "snippet": f"{name}: shipping weight {kg[0]}. Specifications, dimensions and care instructions.",
-         "content": "product specification weight spec"},
-        {"title": f"{name} (2-pack) - product details", "url": f"{site}-2-pack",
-         "snippet": f"{name}, pack of two: shipping weight {kg[1]}.",
-         "content": "product specification weight spec bundle"},
-        {"title": f"{name} Mini - product details", "url": f"{site}-mini",
-         "snippet": f"{name} Mini, the compact version: shipping weight {kg[2]}.",
-         "content": "product specification weight spec"},
-    ]
+def _weight(b: Build, im: Img) -> dict[str, str]:
+    grams = b.rng.sample(range(180, 2400, 15), 2)
+    return {"value": f"{grams[0] / 1000:.2f} kg", "other": f"{(2 * grams[0] + 40) / 1000:.2f} kg",
+            "old": f"{grams[1] / 1000:.2f} kg"}
 
 
+def build_pages(b: Build, im: Img, need: Need) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The drawn values (``"value"``: the answer) and the staged pages of ``need`` about ``im``: the
+    need's templates filled with those values and the names the image shows (``{name}``: the company
+    on a card, else the image's label)."""
+    name = _subject(im)
+    values = {"name": name, "slug": _slug(name), "venue": im.extra.get("venue", ""), "today": f"{b.now:%A}",
+              "updated": f"{b.now:%B %Y}", "last_year": b.now.year - 1, "two_years_ago": b.now.year - 2}
+    drawn = need.draw(b, im)
+    values.update(drawn)
+    return drawn, [{f: t.format(**values) for f, t in zip(PAGE_FIELDS, page)} for page in need.pages]
+
+
+_SITE = "https://www.{slug}.example"
 NEEDS = {n.category: n for n in (
     Need("receipt", "store", "what time {it} closes today", "{label} hours", "{label} closes at {value} today",
          "If the assistant asks which web page or branch you mean: the store with exactly the name on the receipt, "
-         "today's regular hours (not another branch or old holiday hours).", _store_hours),
+         "today's regular hours (not another branch or old holiday hours).", _store_hours, (
+             ("{name} - hours and location", _SITE + "/hours",
+              "{name}: open today ({today}) {opens} - {value}. Regular hours, updated {updated}.",
+              "store opening hours closing time open today"),
+             ("{name} Express - airport concourse hours", _SITE + "/express",
+              "{name} Express, our airport kiosk: open daily {opens_early} - {other}.",
+              "branch store opening hours closing time"),
+             ("{name} - holiday hours {last_year}", _SITE + "/holidays-{last_year}",
+              "Holiday hours, December {last_year} only: {opens} - {old}.",
+              "store opening hours closing time holiday"))),
     Need("event_poster", "event", "when the doors open for {it}", "{label} {venue} doors open", "{label}: doors open at {value}",
          "If the assistant asks which web page you mean: the evening show on the listing, this year's (not a matinee "
-         "or last year's edition).", _doors),
+         "or last year's edition).", _doors, (
+             ("{name} at {venue} - tickets and visitor info", "https://www.{venue_slug}.example/events/{slug}",
+              "{name} at {venue}: doors open {value}. Tickets at the box office.",
+              "event doors open entry tickets"),
+             ("{name} family matinee at {venue}", "https://www.{venue_slug}.example/events/{slug}-matinee",
+              "The matinee of {name}: doors open {other}, the show starts {matinee}.",
+              "event doors open entry tickets matinee"),
+             ("{name} {last_year} at {venue} - recap", "https://www.{venue_slug}.example/events/{slug}-{last_year}",
+              "Last year's {name}: doors opened {old}.",
+              "event doors open archive"))),
     Need("invoice", "company", "what late fee {it} charges", "{label} late fee", "{label} late fee: {value}",
          "If the assistant asks which web page you mean: the company named exactly as on the invoice, its current "
-         "terms (not a similarly named company or archived terms).", _late_fee),
+         "terms (not a similarly named company or archived terms).", _late_fee, (
+             ("{name} - billing and payment terms", _SITE + "/billing",
+              "Invoices from {name} are due on the date shown. A late fee of {value} applies to payments "
+              "received after the due date. Terms updated {updated}.",
+              "invoice late fee payment terms billing"),
+             ("{name} Group - payment terms", "https://www.{slug}group.example/terms",
+              "{name} Group (a separate company) charges a late fee of {other} on overdue invoices.",
+              "invoice late fee payment terms"),
+             ("{name} - payment terms (archived {two_years_ago})", _SITE + "/billing-{two_years_ago}",
+              "Archived terms from {two_years_ago}: a late fee of {old} on overdue invoices.",
+              "invoice late fee payment terms archive"))),
     Need("sign", "shop", "what time {it} closes on Sundays", "{label} Sunday hours", "{label} closes at {value} on Sundays",
          "If the assistant asks which web page or branch you mean: the shop named exactly as on the sign, its current "
-         "hours (not another branch or an old summer page).", _sunday_hours),
+         "hours (not another branch or an old summer page).", _sunday_hours, (
+             ("{name} - opening hours", _SITE + "/hours",
+              "{name}: Sunday {opens} - {value}. Updated {updated}.",
+              "shop opening hours sunday closing time"),
+             ("{name} Express - opening hours", _SITE + "/express",
+              "{name} Express, our second shop: Sunday {opens} - {other}.",
+              "branch shop opening hours sunday closing time"),
+             ("{name} - summer Sunday hours {last_year}", _SITE + "/summer-{last_year}",
+              "Summer {last_year} only: Sunday {opens} - {old}.",
+              "shop opening hours sunday closing time summer"))),
     Need("business_card", "person's company", "what time {it} closes its office today", "{company} office hours",
          "{company} office closes at {value} today",
          "If the assistant asks which web page you mean: the company exactly as on the card, today's hours (not a "
-         "similarly named company or old holiday hours).", _office_hours),
+         "similarly named company or old holiday hours).", _office_hours, (
+             ("{name} - contact us and office hours", _SITE + "/contact",
+              "{name} head office: open today 8:30 AM - {value}. Updated {updated}.",
+              "company office hours contact closing time"),
+             ("{name} {sibling} - office hours", "https://www.{slug}{sibling_slug}.example/contact",
+              "{name} {sibling} (a separate company): office open 9:00 AM - {other}.",
+              "company office hours contact"),
+             ("{name} - holiday office hours {last_year}", _SITE + "/holidays-{last_year}",
+              "Holiday season {last_year} only: office open 10:00 AM - {old}.",
+              "company office hours holiday"))),
     Need("price_tag", "product", "how much {it} weighs", "{label} weight", "{label} weighs {value}",
          "If the assistant asks which web page you mean: the single product as on the tag (not a 2-pack or a mini "
-         "version).", _weight),
+         "version).", _weight, (
+             ("{name} - product details", "https://www.shopfacts.example/{slug}",
+              "{name}: shipping weight {value}. Specifications, dimensions and care instructions.",
+              "product specification weight spec"),
+             ("{name} (2-pack) - product details", "https://www.shopfacts.example/{slug}-2-pack",
+              "{name}, pack of two: shipping weight {other}.",
+              "product specification weight spec bundle"),
+             ("{name} Mini - product details", "https://www.shopfacts.example/{slug}-mini",
+              "{name} Mini, the compact version: shipping weight {old}.",
+              "product specification weight spec"))),
 )}
 # (flow, category) pairs with a need: a filter of receipts or invoices keeps line items, not stores or
 # companies; cards are not compared, nor signs and cards computed
@@ -202,7 +217,13 @@ def attach(b: Build, ids: list[int]) -> None:
     from ..evaluation.similarity import canonical_dates
 
     staged: dict[str, dict[str, Any]] = {}
-    shown_times = {canonical_dates(x.time) for x in b.imgs if x.time}
+    answers: set[str] = set()  # the answers drawn so far, and every value their pages print
+    printed: set[str] = set()
+    # every time an image shows (an event's start, a sign's opening and closing): no page prints one
+    shown_times = {canonical_dates(clock(int(h) * 60 + int(m)))
+                   for x in b.imgs for t in (x.time, x.extra.get("opens"), x.extra.get("closes"))
+                   if isinstance(t, str) and (hm := t.split(":")) and len(hm) == 2 and all(p.isdigit() for p in hm)
+                   for h, m in [hm]}
     for i in ids:
         im = b.imgs[i]
         need = NEEDS[im.category]
@@ -212,15 +233,69 @@ def attach(b: Build, ids: list[int]) -> None:
         if query in staged:
             im.extra["_web"] = staged[query]
             continue
-        for _ in range(20):  # a time some image shows for another item would read as that item's (the judge's F6)
-            value, pages = need.pages(b, im)
-            if canonical_dates(value) not in shown_times:
+        for _ in range(200):  # a time an image shows, printed on a page, would read as that item's (the judge's F6);
+            drawn, pages = build_pages(b, im, need)  # another item's answer on a look-alike page, as a wrong page's
+            values = {canonical_dates(v) for v in drawn.values()}
+            if not values & shown_times and canonical_dates(drawn["value"]) not in printed | answers:
                 break
+        answers.add(canonical_dates(drawn["value"]))
+        printed |= {canonical_dates(v) for v in drawn.values()}
+        value = drawn["value"]
         rows = [b.add_row(PAGES, page) for page in pages]
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
                                             "page": rows[0]["id"], "said": said}
         b.web_lookalikes += [{"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": "title"} for r in rows[1:]]
+    _stage_others(b, [b.imgs[i] for i in ids], shown_times | answers)
+
+
+def _subject(im: Img) -> str:
+    """The name a need's pages are about (the company on a card, else the image's label)."""
+    return (im.person or {}).get("company", im.label) if im.category == "business_card" else im.label
+
+
+def _other_sign(b: Build, im: Img) -> Img:
+    """Another shop like the one on the sign ``im`` (only its name is printed on a page; a drawn sign
+    would also take one of the few closing hours a scenario's signs keep apart)."""
+    import copy
+
+    from ..world import pools
+
+    rng = b.rng
+    other = copy.copy(im)
+    other.extra = dict(im.extra)
+    other.label = b.drafter.fresh(lambda: rng.choice(pools.STORE_SIGNS).format(a=rng.choice(pools.SHOP_WORDS_A),
+                                                                               b=rng.choice(pools.SHOP_WORDS_B)))
+    return other
+
+
+def _stage_others(b: Build, imgs: list[Img], shown_times: set[str]) -> None:
+    """The web knows other shops, events, companies and products too: for each item looked up, the
+    pages (answering and look-alike) of one more of its kind that no image shows (drawn like an image's item, never
+    named like one). A search with the need's words but without the names the images give then
+    lists strangers beside the user's items, not just the user's items (the red team's F2)."""
+    from ..evaluation.similarity import canonical_dates
+
+    taken = {_slug(_subject(im)) for im in b.imgs} | {_slug(str(im.extra.get("venue", ""))) for im in b.imgs}
+    for im in imgs:
+        other = None
+        for _ in range(20):
+            try:
+                other = _other_sign(b, im) if im.category == "sign" else b.drafter.make(im.category)
+            except RuntimeError:  # the pools have no fresh item of this kind left
+                break
+            if _slug(_subject(other)) not in taken:
+                break
+            other = None
+        if other is None:
+            continue
+        taken.add(_slug(_subject(other)))
+        for _ in range(200):
+            drawn, pages = build_pages(b, other, NEEDS[im.category])
+            if not {canonical_dates(v) for v in drawn.values()} & shown_times:
+                break
+        for page in pages:  # its look-alikes too: a search for the need's words finds both kinds alike
+            b.add_row(PAGES, page)
 
 
 def _shown(im: Img) -> list[str]:

@@ -78,3 +78,37 @@ def test_distribution_check_flags_thin_cells():
     assert not d.ok and d.cells_covered == 8
     assert any("design cells have fewer than 1" in p for p in d.problems)
     assert sum(d.counts["flow_type"].values()) == 8
+
+
+def test_a_solution_that_fits_code_mode_but_not_the_papers_caps_fails_verification(scenario):
+    """Under ``--harness paper`` the oracle finds each tool by search first; those calls and their
+    results count toward the message cap. A scenario whose cap leaves room for the solution alone
+    passes tool and code mode but is reported as failing under the paper's harness."""
+    from mmtsb_env.generation.verify import run_oracle
+
+    if sandbox_status() != "ok":
+        pytest.skip(sandbox_status())
+    from mmtsb_env.envs.gym_env import MMToolSandboxEnv
+    from mmtsb_env.baselines import OracleAgent
+
+    def messages_used(s, **kw):
+        env = MMToolSandboxEnv(scenarios=[s], max_images=0, message_images="id", **kw)
+        agent = OracleAgent([s], mode=env.options.mode)
+        obs, info = env.reset(seed=0, options={"scenario": s})
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            done = terminated or truncated
+        used = env.episode.message_count
+        env.close()
+        return used
+
+    code_used = max(messages_used(scenario, mode="tool"), messages_used(scenario, mode="code"))
+    assert messages_used(scenario, harness="paper") > code_used + 1  # the searches take room
+    tight = dataclasses.replace(scenario, max_messages=code_used + 1)
+    assert run_oracle(tight, "tool")[1] and run_oracle(tight, "code")[1]
+    report = verify(tight)
+    assert not report.ok and report.paper_passed is False
+    assert any("--harness paper" in p and "truncated" in p for p in report.problems), report.problems
+    roomy = verify(scenario)
+    assert roomy.ok and roomy.paper_f1 == 1.0 and roomy.paper_passed

@@ -84,7 +84,8 @@ def test_a_made_up_or_look_alike_fact_fails():
         value = s.metadata["web_values"][0]
         f1, passed = play(s, _replace(s, value, _made_up(value)))
         assert not passed, s.id
-        answering = next(p for p in s.initial_entities[PAGES] if value in p["snippet"])
+        answers = {e["of"] for e in s.metadata["lookalikes"] if e["table"] == PAGES}
+        answering = next(p for p in s.initial_entities[PAGES] if value in p["snippet"] and p["id"] in answers)
         rival = next(e["key"] for e in s.metadata["lookalikes"] if e["table"] == PAGES and e["of"] == answering["id"])
         rival_page = next(p for p in s.initial_entities[PAGES] if p["id"] == rival)
         rival_value = next(v for v in [*_values_in(rival_page["snippet"])] if v != value and v not in answering["snippet"])
