@@ -157,6 +157,8 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
     (['17.6'], ['17.6', '17.8', '18.0'])
     >>> readings("40", "Budget App: 40 hours in Hours Logged - Week 39.", 1.0, titles=["Hours Logged - Week 39"])
     ['40']
+    >>> readings("1,520", "Sum: 1,500.", 50, allowed=[1463]), readings("1,520", "Sum: 1,480.", 50, allowed=[1463])
+    (['1,500'], [])
     """
     value = as_number(fact)
     if value is None or not read:
@@ -165,12 +167,16 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
     skip = asked + [a for a in shown if not math.isclose(a, value)]  # other values, stated as themselves
     t = without_title_numbers(mask_titles(text, titles))
     stated = {float(raw.replace(",", "")) for _, _, raw in _values(t)}
-    # another value asked for that the text does not state as such may be what a nearby number reads
+    # another value asked for that the text does not state as such may be what a nearby number
+    # reads: a number within the tolerance of both reads the one it is nearer (a tie: the other)
     pending = [a for a in asked if not any(math.isclose(a, x) for x in stated)]
+
+    def nearer_other(x: float) -> bool:
+        return any(abs(x - a) <= min(read, abs(x - value)) for a in pending)
+
     raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, t, read)
                               if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)
-                              and (_matches(value, raw, "." not in fact)
-                                   or not any(abs(float(raw.replace(",", "")) - a) <= read for a in pending))))
+                              and (_matches(value, raw, "." not in fact) or not nearer_other(float(raw.replace(",", ""))))))
     return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
 
 

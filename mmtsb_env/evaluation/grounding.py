@@ -419,16 +419,34 @@ def misattributed(text: str, image_facts: Iterable[Any]) -> list[str]:
     return out
 
 
+def _neighbour_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
+    """Per item name an image shows: the values of the *other* items of the same image (its
+    neighbouring bars, rows, columns), over every image showing an item of that name."""
+    out: dict[str, set[float]] = {}
+    for facts in image_facts:
+        per = _item_values([facts])
+        for name in per:
+            out.setdefault(name, set()).update(v for other, values in per.items() if other != name for v in values)
+    return out
+
+
 def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
-    """Small whole numbers (which grounding does not judge) stated right after an item an image
-    shows that are none of that item's values: "Mon at 3" when the chart shows Mon at 2. Only the
-    first number within a short distance after the name, in the same sentence, counts.
+    """Numbers stated right after an item an image shows that are not that item's: a small whole
+    number (which grounding does not judge) that is none of its values ("Mon at 3" when the chart
+    shows Mon at 2), and any number that is another item's value of the same image, read within
+    its tolerance, and none of the item's own ("Apr: 354" when the chart shows Mar at 354 and Apr
+    at 394): a neighbour's value given as the item's is a wrong value, though the image holds the
+    number. Only the first number within a short distance after the name, in the same sentence,
+    counts; the image's title between them ("Jan in 'Electricity Use 2025' at 384") is no distance.
 
     >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
     >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
     ([], ['3'])
     >>> misbound("I added 3 tasks for Mon.", shown)
     []
+    >>> chart = [{"label": "Sales", "read_tolerance": 5.0, "items": [{"name": "Mar", "amount": 354.0}, {"name": "Apr", "amount": 394.0}]}]
+    >>> misbound("Apr: 354.", chart), misbound("Apr: 396 (Mar: 354).", chart), misbound("Apr is 40 above Mar.", chart)
+    (['354'], [], [])
     """
     from .claims import sentences
     from .similarity import canonical_text
@@ -437,28 +455,49 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     items = _item_values(image_facts)
     if not items:
         return []
+    others = _neighbour_values(image_facts)
     readable = read_values(image_facts)
-    labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
+
+    def reads(value: float, values: set[float]) -> bool:
+        """``value`` is one of ``values`` or, off a chart's axis, within the tolerance of one."""
+        return value in values or any(abs(value - v) <= tol + 1e-9 for v, tol in readable if v in values)
+
+    # each image title becomes one mark (a title's own numbers, "Tray 3", are not values; the
+    # title between an item and its number is no distance); a title names the image it speaks of
+    titled: dict[str, list[Any]] = {}
+    for facts in image_facts:
+        if isinstance(facts, dict) and isinstance(facts.get("label"), str) and facts["label"].strip():
+            titled.setdefault(canonical_text(facts["label"]), []).append(facts)
+    marks = {label: f"#{chr(0xE000 + i)}#" for i, label in enumerate(sorted(titled, key=len, reverse=True))}
+    of_mark = {marks[label]: (_item_values(titled[label]), _neighbour_values(titled[label])) for label in titled}
     out: list[str] = []
     for sentence in sentences(statements(text)):
         t = _canon(sentence)
-        for label in sorted(labels, key=len, reverse=True):  # a title's own numbers ("Tray 3") are not values
-            t = re.sub(re.escape(canonical_text(label)), lambda m: "#" * len(m.group(0)), t)
+        for label, mark in marks.items():
+            t = re.sub(re.escape(label), mark, t)
         t = _TIME.sub(lambda m: "#" * len(m.group(0)), _ISO_DATE.sub(lambda m: "#" * len(m.group(0)), t))
         spans = []
-        for name, values in items.items():
+        for name in items:
             key = canonical_text(name)
             for m in re.finditer(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", t):
-                spans.append((m.start(), m.end(), values))
+                spans.append((m.start(), m.end(), name))
         spans.sort()
-        for k, (start, end, values) in enumerate(spans):
+        for k, (start, end, name) in enumerate(spans):
             stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
             m = _NUMBER.search(t, end)
-            if m is None or m.start() >= stop or "." in m.group(0):
+            if m is None or m.start() >= stop or m.group(0) in out:
                 continue
             value = float(m.group(0).replace(",", ""))
-            read = any(abs(value - v) <= t + 1e-9 for v, t in readable if v in values)  # within a chart's read tolerance
-            if value <= SMALL_WHOLE and value not in values and not read and m.group(0) not in out:
+            own, other = items[name], others.get(name, set())
+            # the image the number is given for: a title between the item and its number, else the
+            # last title before the item ("Chart A: Jan (384)")
+            said = re.findall(r"#.#", t[end:m.start()]) or re.findall(r"#.#", t[:start])[-1:]
+            if said and said[-1] in of_mark and name in of_mark[said[-1]][0]:
+                own, other = of_mark[said[-1]][0][name], of_mark[said[-1]][1][name]
+            if reads(value, own):
+                continue
+            small = "." not in m.group(0) and value <= SMALL_WHOLE
+            if (small and value not in items[name]) or reads(value, other):
                 out.append(m.group(0))
     return out
 

@@ -279,6 +279,25 @@ def _looked_up_numbers(ev: Evidence) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _round_writes(ev: Evidence) -> dict[Any, list[str]]:
+    """Per round, the values the assistant's successful writes of that round left written (the last
+    call of each tool in the round: an update in the same round replaces what it wrote), each
+    value as text ("5448.0", "Sum of the gaps: 1,727")."""
+    last: dict[tuple[Any, str], Mapping[str, Any]] = {}
+    for c in ev.calls:
+        if c.get("seat") == "assistant" and c.get("ok", True) and _is_write(c):
+            last[(c.get("round_index"), str(c.get("name")))] = c
+    out: dict[Any, list[str]] = {}
+    for (r, _), c in last.items():
+        args = c.get("arguments") if isinstance(c.get("arguments"), Mapping) else {}
+        out.setdefault(r, []).extend(str(v) for k, v in args.items() if not is_id_column(k) and _is_value(v))
+    return out
+
+
+def _is_value(v: Any) -> bool:
+    return isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool))
+
+
 def _choices_in(want: str, ev: Evidence) -> list[tuple[str, list[str]]]:
     """The texts an image shows that the expected text names (a store, an event), each with its
     rivals the expected text does not name: a written text must not name those as firmly."""
@@ -557,11 +576,19 @@ class RubricJudge:
         allowed = self._allowed_numbers(ev)
         whole = "\n".join([*replies, *(t for _, t in written_values(ev.diff))])
         titles, shown = shown_texts(ev.image_facts), image_values(ev.image_facts)
+        # each round on its own too: its replies beside what its writes left written then (a note
+        # or a payment a later round overwrites was the answer the user had in that round)
+        by_round: dict[Any, list[str]] = {}
+        for r, text in ev.replies():
+            by_round.setdefault(r, []).append(text)
+        for r, texts in _round_writes(ev).items():
+            by_round.setdefault(r, []).extend(texts)
+        texts = [(whole, allowed)] + [("\n".join(t), self._asked_by(ev, r)) for r, t in by_round.items() if isinstance(r, int)]
         out = []
         for fact in dict.fromkeys([*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]):
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
-            if read and len(readings(fact, whole, tol, allowed, titles, shown)) > 1:
+            if read and any(len(readings(fact, text, tol, asked, titles, shown)) > 1 for text, asked in texts):
                 out.append(f"{fact!r} (two readings across the replies and the written texts)")
         return out
 
@@ -756,6 +783,13 @@ class RubricJudge:
                 if as_number(f) is None and _QUANTITY.fullmatch(str(f).strip()) for n in numbers_in(str(f))]
         return [x for x in out if x is not None]
 
+    def _asked_by(self, ev: Evidence, k: int) -> list[float]:
+        """The numbers a reply of round ``k`` may be giving: all asked for but those only later
+        rounds report (their images are not seen yet, so no number of round ``k`` reads one)."""
+        later_only = {as_number(x) for rep in ev.reports[k + 1:] for x in rep} - \
+            {as_number(x) for rep in ev.reports[:k + 1] for x in rep}
+        return [a for a in self._allowed_numbers(ev) if a not in later_only]
+
     def fact_statuses(self, ev: Evidence) -> list[FactStatus]:
         """Whether each fact a round must report (and each legacy fact) was stated, and how. A
         round's facts are looked for in the replies of that round, then of each later round in
@@ -784,7 +818,8 @@ class RubricJudge:
             """The values the user wrongly claimed where ``fact`` is the right one (metadata.error_claims)."""
             return [str(c["wrong"]) for c in claims if c.get("wrong") and canonical_text(str(c.get("right"))) == canonical_text(fact)]
 
-        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = ()) -> str:
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = (),
+                   asks: list[list[float]] | None = None) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
@@ -793,10 +828,10 @@ class RubricJudge:
             # ("one of these").
             listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
             rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
-            got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
+            got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=asked_then,
                                 asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
-                   for text in pools]
+                   for text, asked_then in zip(pools, asks or [allowed] * len(pools))]
             # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
@@ -821,10 +856,9 @@ class RubricJudge:
             group = []
             for fact in facts:
                 # a later round whose own report lists the fact answers that round, not this one
-                pools = ["\n".join(by_round[k]) for k in order
-                         if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
-                pools.append("\n".join(by_round.get(None, [])))
-                st = status(fact, pools, list(facts), True, answer, later)
+                rounds = [k for k in order if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
+                pools = ["\n".join(by_round[k]) for k in rounds] + ["\n".join(by_round.get(None, []))]
+                st = status(fact, pools, list(facts), True, answer, later, [self._asked_by(ev, k) for k in rounds] + [allowed])
                 if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
                     st = "misread"  # another number stands in its place: a wrong value, not one of N left out
                 group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, st, r))
