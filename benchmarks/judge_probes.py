@@ -85,29 +85,36 @@ def label_in(sentence: str, names: Iterable[str]) -> str:
     return min(hits)[2] if hits else ""
 
 
-def sentences(text: str) -> list[str]:
-    """A reply's sentences as a writer splits them (at a stop followed by a space)."""
-    return [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+def sentences(text: str, keep: Iterable[str] = ()) -> list[str]:
+    """A reply's sentences as a writer splits them (at a stop followed by a space), never inside
+    one of the texts ``keep`` (a quoted message, "L'Oreal Paris No. 3 Hair Dryer Brush")."""
+    kept = {f"\x00{i}\x00": x for i, x in enumerate(k for k in keep if re.search(r"[.!?]\s", k))}
+    for mark, x in kept.items():
+        text = text.replace(x, mark)
+    out = [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    for mark, x in kept.items():
+        out = [y.replace(mark, x) for y in out]
+    return out
 
 
 def reply_rounds(s) -> list[int]:
     return [k for k, r in enumerate(s.rounds) if r.report and r.answer]
 
 
-def bullets(answer: str, names: list[str]) -> str:
+def bullets(answer: str, names: list[str], keep: Iterable[str] = ()) -> str:
     out = ["Here's what I did:"]
-    for sentence in sentences(answer):
+    for sentence in sentences(answer, keep):
         name = label_in(sentence, names)
         line = sentence.replace(name, f"**{name}**", 1) if name else sentence
         out.append(f"- {line}")
     return "\n".join(out) + "\n\nLet me know if you need anything else!"
 
 
-def table(answer: str, names: list[str], numbered: bool = False) -> str:
+def table(answer: str, names: list[str], numbered: bool = False, keep: Iterable[str] = ()) -> str:
     head = ("| # " if numbered else "") + "| Item | Details |"
     rule = ("|---" if numbered else "") + "|---|---|"
     rows = [head, rule]
-    for n, sentence in enumerate(sentences(answer), 1):
+    for n, sentence in enumerate(sentences(answer, keep), 1):
         name = label_in(sentence, names)
         rest = re.sub(r"\s+([.,;:])", r"\1", " ".join(sentence.replace(name, " ", 1).split())) if name else sentence
         rows.append((f"| {n} " if numbered else "") + f"| {name or '-'} | {rest} |")
@@ -131,7 +138,8 @@ def layout(style: str, numbered: bool = False) -> Callable[[Any], list[Case]]:
         if not rounds:
             return []
         names = labels(s)
-        fn = (lambda a: bullets(a, names)) if style == "bullets" else (lambda a: table(a, names, numbered))
+        keep = [str(x) for r in s.rounds for x in r.report] + names
+        fn = (lambda a: bullets(a, names, keep)) if style == "bullets" else (lambda a: table(a, names, numbered, keep))
         return [Case("", s, {k: fn(s.rounds[k].answer) for k in rounds}, True)]
     return probe
 

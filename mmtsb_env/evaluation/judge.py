@@ -844,7 +844,9 @@ class RubricJudge:
                 others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
                 others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
                 alike = [x for x in candidates if x not in others and not answered_alike(fact, x, answer, later[1:])]
-                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer):
+                siblings = [x for x in exclude if x != fact and _kind(x) == _kind(fact)]
+                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer,
+                                                    siblings, owners_of(fact, answer, ev.image_facts, siblings)):
                     return "contradicted"
                 return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
@@ -903,7 +905,7 @@ _STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "misre
 
 
 def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),
-             answer: str = "") -> bool:
+             answer: str = "", siblings: list[str] = (), owners: list[str] = ()) -> bool:
     """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
     between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
     given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
@@ -911,7 +913,11 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
     ``alike``: candidates the round's reference reply (``answer``) names too, with something else
     said of them ("PlayStation Rally Racing Game isn't on your wish list"); one of them is a second
     answer only when a reply says of it what is said of the fact ("Moved X to your cart" after
-    "Moved <fact> to your cart")."""
+    "Moved <fact> to your cart"). ``siblings``: the round's other answers of the fact's kind (the
+    other dates of a list of dates); a rival named in a clause
+    that states one of them and none of ``owners`` (the items the reference reply names with the
+    fact) speaks of that sibling ("Earlier I compared 2026-04-28 and 2026-05-26" recaps the
+    reminder set to 2026-05-26, not the one set to 2026-05-18)."""
     if not others and not alike:
         return False
     value = as_number(fact)
@@ -925,9 +931,15 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
         return any(not context and asserts_other(fact, x, alike, read) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
                    for x, context in clauses(text))
 
+    def of_sibling(clause: str) -> bool:
+        return any(states(x, clause) for x in siblings) and not any(text_contains(o, clause) for o in owners)
+
+    def rival_given(text: str, rivals: list[str]) -> bool:
+        return asserts_other(fact, "\n".join(x for x in sentences(text) if not _only_of_siblings(x, of_sibling)), rivals, read)
+
     for text, st in zip(pools, got):
         if st == "missing" or not states_outside_context(fact, text, read):
-            if asserts_other(fact, text, others, read) or alike_given(text):
+            if rival_given(text, others) or alike_given(text):
                 rival_seen, last = True, "rival"
             continue
         # a reply stating the fact: a rival said of in the same words after it is a second answer
@@ -939,9 +951,36 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
                 t = said_alike(sentence, names)
                 if len(t.split()) >= 3:  # a statement, not a bare name
                     said.add(t)
-            elif asserts_other(fact, sentence, [*others, *alike], read) and any(x in said_alike(sentence, names) for x in said):
+            elif rival_given(sentence, [*others, *alike]) and any(x in said_alike(sentence, names) for x in said):
                 rival_seen, last = True, "rival"
     return last == "rival"
+
+
+def _kind(fact: str) -> str:
+    """What kind of answer a fact is: a date, a time, a number or a name."""
+    t = canonical_text(str(fact))
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?", t):
+        return "date"
+    if re.fullmatch(r"\d{2}:\d{2}(?::\d{2})?", t):
+        return "time"
+    return "number" if as_number(fact) is not None else "name"
+
+
+def _only_of_siblings(sentence: str, of_sibling: Callable[[str], bool]) -> bool:
+    """Whether every clause of a sentence that is not context speaks of a sibling fact."""
+    asserted = [c for c, context in clauses(sentence) if not context]
+    return bool(asserted) and all(of_sibling(c) for c in asserted)
+
+
+def owners_of(fact: str, answer: str, image_facts: list[Any], siblings: list[str] = ()) -> list[str]:
+    """The items an image shows that the reference reply names in the sentences stating ``fact``
+    and none of its ``siblings`` ("Summit Ridge Cleaning Services" for the reminder date it sets),
+    values aside (a time, an "OPEN 9AM - 6PM" sign)."""
+    shown = [t for t in shown_texts(image_facts) if len(t) >= 3 and not any(states(x, t) for x in [fact, *siblings])
+             and as_number(t) is None and not re.search(r"\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}", t)]
+    said = [x for x in sentences(answer) if states(fact, x)]
+    said = [x for x in said if not any(states(y, x) for y in siblings)] or said
+    return [t for t in dict.fromkeys(shown) if t != fact and any(text_contains(t, x) for x in said)]
 
 
 def said_of(fact: str, text: str, names: list[str], read: float = 0.0) -> set[str]:

@@ -61,3 +61,32 @@ def test_one_reading_everywhere_passes():
              for c in probes.readings_split(True)(s)]
     assert len(cases) >= 8
     assert _wrong(cases) == {}
+
+
+def test_an_honest_recap_of_one_of_a_rounds_answers_passes():
+    """A later round recaps one of a round's several answers with the rival it was compared to
+    ("Earlier I compared 2026-04-28 and 2026-05-26; Set the Larkspur reminder to 2026-05-26 at
+    9 AM."): the rival speaks of that answer, not of the round's other answers (failed as a switch
+    for them), and "9 AM." ends its sentence (read as running on into the next one)."""
+    cases = [c for s in SCENARIOS for c in probes.honest_recap(s)]
+    assert len(cases) >= 50
+    assert _wrong(cases) == {}
+
+
+def test_a_rival_given_as_the_answer_in_a_later_recap_still_contradicts():
+    """The sibling rule above leaves a real switch alone: the rival recapped as the answer fails."""
+    cases = [c for s in SCENARIOS for c in probes.recap_rival(s)]
+    wrong = _wrong(cases)
+    assert len(cases) >= 50 and len(wrong) <= 2  # (nominal/0119 fails as 'hedged')
+    assert all(not said.startswith("pass") for said in wrong.values())
+
+
+def test_a_stop_after_am_or_pm_ends_the_sentence():
+    from mmtsb_env.evaluation.claims import commits_among
+    from mmtsb_env.evaluation.similarity import canonical_text
+
+    assert canonical_text("at 9 AM. Set the") == "at 09:00. set the"
+    assert canonical_text("at 9 a.m. and 9:30 p.m.") == "at 09:00 and 21:30"
+    reply = ("Set the Falcon reminder to 2026-06-09 at 9 AM. Earlier I compared 2026-05-14 and 2026-05-11; "
+             "Set the Bluefin reminder to 2026-05-11 at 9 AM.")
+    assert commits_among("2026-06-09", reply, ["2026-05-14"]) is True
