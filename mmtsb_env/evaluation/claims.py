@@ -678,9 +678,17 @@ def said_alike(sentence: str, names: Sequence[str]) -> str:
     return _template(_masked(sentence, list(names)))
 
 
+# a clause reporting what was said before ("earlier I said X", "I told you X", "my first answer"):
+# it states nothing now
+_REPORTED = re.compile(r"\b(?:i|we) (?:said|told you|wrote|gave|reported|answered|stated|mentioned|compared)\b|"
+                       r"\b(?:earlier|previously|originally|at first|before),? (?:i|we)\b|"
+                       r"\bmy (?:earlier|previous|first|last) answer\b", re.IGNORECASE)
+
+
 def states_outside_context(fact: str, text: str, read: float = 0.0) -> bool:
-    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`)."""
-    return any(states(fact, clause, read) for clause, context in clauses(text) if not context)
+    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`) and
+    does not report what was said before ("earlier I said X, but it was actually Y" states Y)."""
+    return any(states(fact, clause, read) for clause, context in clauses(text) if not context and not _REPORTED.search(clause))
 
 
 def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
@@ -691,7 +699,7 @@ def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0
     if not others or states_outside_context(fact, text, read):
         return False
     for clause, context in clauses(text):
-        if context:
+        if context or _REPORTED.search(clause):
             continue
         if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
             return True
@@ -709,6 +717,15 @@ _EPISTEMIC = re.compile(
 # Words that offer a named candidate as a possible answer beside the one stated.
 _POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
                        r"may|likely|probabl\w*|contender|tied|equally|same as|guess)\b")
+# in parentheses, a word that offers what it names as a possible answer ("(Pine is close)", "(if not
+# Pine)"); a parenthesis without one is context ("(Pine: $20.51)", "(May 3)")
+_PAREN_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|possib\w*|plausible|maybe|perhaps|might|could|likely|"
+                             r"probabl\w*|close|equally|fits?|if not|coin flip|toss[- ]up|contender|tied|same as|guess|"
+                             r"runner[- ]up)\b|\b50 ?/ ?50\b")
+# a label that gives what follows as the answer ("Final answer: X", "TL;DR: X", "Going with X")
+_ANSWER_LABEL = re.compile(r"(?:\b(?:final answer|my answer|answer|tl;? ?dr|bottom line|in short|to sum up|in summary|"
+                           r"verdict|conclusion|my pick|pick|backup answer|second choice)\s*[:=-]|\b(?:going|i'?ll go|"
+                           r"i'?d go) with\b|\bon reflection\b,?|=>)", re.IGNORECASE)
 _RETRACTS = re.compile(r"\b(?:correction|correcting|i was wrong|my mistake|earlier|before|previously|sorry|apolog\w*)\b")
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
 
@@ -737,12 +754,25 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
     candidates the images show, a value the user wrongly claimed) as a possible answer: named
     outside context in a sentence with a word of possibility ("Alternatively, X.", "X is also a
     possibility.", "It could also be X.", "Or X.", "X is tied with it.", "1,436.57, though 1,436.75
-    is also plausible") or as an item of a bulleted list ("- X")."""
+    is also plausible"), in parentheses with one ("(X is close)", "(could equally be X)", "(if not
+    X)", "(50/50 with X)"), after an answer's label ("Final answer: X", "TL;DR: X", "Going with
+    X", "Bottom line: X") or as an item of a bulleted list ("- X")."""
     if not others or not states(fact, text, read):
         return False
+
+    def names(part: str) -> bool:
+        return any(states(o, part) if as_number(o) is not None else text_contains(o, part) for o in others)
+
     for sentence in sentences(text):
         if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
             return True
+        if any(_PAREN_POSSIBLE.search(canonical_text(p)) and names(p) for p in re.findall(r"\(([^()]*)\)", sentence)):
+            return True
+        labelled = _ANSWER_LABEL.search(sentence)
+        if labelled:
+            rest = re.sub(r"\([^()]*\)", " ", sentence[labelled.end():])
+            if names(rest) and not states(fact, rest, read) and not _CONTEXT_START.match(rest.strip()):
+                return True
         if not _POSSIBLE.search(canonical_text(sentence)):
             continue
         for clause, context in clauses(sentence):

@@ -252,19 +252,27 @@ _EVERYDAY = ("I the a an it its it's my your our this that these those here ther
 # a proper name: two or more capitalised words (small joining words allowed between them)
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
 _OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
+# a closing wish ("Have a Lovely Evening!", "Enjoy Your Weekend at the Market!", "Safe Travels!")
+_WISH = re.compile(r"^[\W_]*(?:have an? |enjoy |happy |safe |take care|good luck|best of luck|wishing |hope you |cheers|"
+                   r"stay |all the best|best wishes)", re.IGNORECASE)
 
 
 def stated_names(text: str) -> list[str]:
-    """The proper names a text states (not asks about): runs of two or more capitalised words,
-    without an opening article or pronoun ("It's Pine Street Books" names "Pine Street Books").
+    """The proper names a text states (not asks about, not in a closing wish): runs of two or more
+    capitalised words, without an opening article or pronoun ("It's Pine Street Books" names "Pine
+    Street Books").
 
     >>> stated_names("Done: I saved the note with Red Barn Diner, total $13.48. It's Pine Street Books.")
     ['Red Barn Diner', 'Pine Street Books']
+    >>> stated_names("Saved. Have a Wonderful Day, and Happy Planning! Enjoy Your Weekend at the Market!")
+    []
     """
     from .claims import sentences
 
     out: list[str] = []
     for sentence in sentences(statements(text)):
+        if _WISH.match(sentence):  # "Have a Wonderful Day, and Happy Planning!" wishes, it names nothing
+            continue
         for m in _NAME.finditer(sentence):
             words = m.group(0).split()
             while words and (words[0].lower() in _OPENERS or not words[0][:1].isupper()):

@@ -951,7 +951,9 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
                 t = said_alike(sentence, names)
                 if len(t.split()) >= 3:  # a statement, not a bare name
                     said.add(t)
-            elif rival_given(sentence, [*others, *alike]) and any(x in said_alike(sentence, names) for x in said):
+            elif rival_given(sentence, [*others, *alike]) and (any(x in said_alike(sentence, names) for x in said)
+                                                               or acknowledges_correction(sentence)):
+                # (said of the rival as of the fact, or a correction to it: "Correction: it was actually X")
                 rival_seen, last = True, "rival"
     return last == "rival"
 

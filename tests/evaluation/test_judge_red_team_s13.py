@@ -1,0 +1,90 @@
+"""Findings of session 13's independent red team on the information-accuracy judge
+(/work/wt/notes/s13/redteam_judge.md), in the order of how much they distort the score. Episode
+cases rewrite the reference replies of the first nominal scenarios whose round reports a named
+choice among candidates the images show (``benchmarks/judge_probes.py``'s ``_choices``: the fact,
+a rival, the reply's sentence stating it), chosen by property."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.evaluation.claims import asserts_other, offers_alternative
+from mmtsb_env.evaluation.grounding import stated_names
+
+_spec = importlib.util.spec_from_file_location("judge_probes", Path(__file__).parents[2] / "benchmarks" / "judge_probes.py")
+probes = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("judge_probes", probes)
+_spec.loader.exec_module(probes)
+
+CHOICES = [(s, *c) for s in mmtsb_env.load_suite("nominal") if not s.ui for c in probes._choices(s)[:1]][:12]
+
+
+def _play(s, replies, should_pass):
+    return probes.play(probes.Case("", s, replies, should_pass))
+
+
+def _rewrites(edit):
+    """(scenario, replies) with the round's reply edited by ``edit(answer, fact, rival)``."""
+    return [(s, {k: edit(s.rounds[k].answer, fact, rival)}) for s, k, fact, rival, said in CHOICES]
+
+
+# -- 0. a labelled final answer naming the rival -------------------------------------------------
+@pytest.mark.parametrize("label", ["Final answer: {r}.", "TL;DR: {r}.", "\n\nAnswer: {r}", "Going with {r}.", "Bottom line: {r}."])
+def test_a_labelled_answer_naming_the_rival_is_no_commitment(label):
+    assert offers_alternative("Lumen Hardware", "Lumen Hardware was more expensive at $22.13. " + label.format(r="Pine Street Books"),
+                              ["Pine Street Books"])
+    assert len(CHOICES) >= 10
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + " " + label.format(r=r)) if not _play(s, replies, False)[0]]
+    assert wrong == []
+
+
+def test_a_labelled_answer_naming_the_fact_passes():
+    assert not offers_alternative("Lumen Hardware", "Final answer: Lumen Hardware (not Pine Street Books).", ["Pine Street Books"])
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + f" Final answer: {f}.") if not _play(s, replies, True)[0]]
+    assert wrong == []
+
+
+# -- 1. a rival offered in parentheses -----------------------------------------------------------
+@pytest.mark.parametrize("aside", ["{r} is close", "could equally be {r}", "if not {r}", "50/50 with {r}", "{r} also fits"])
+def test_a_rival_offered_in_parentheses_is_no_commitment(aside):
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a.replace(f, f"{f} ({aside.format(r=r)})", 1))
+             if not _play(s, replies, False)[0]]
+    assert wrong == []
+
+
+def test_a_rival_in_parentheses_as_context_passes():
+    assert not offers_alternative("Lumen Hardware", "Lumen Hardware (Pine Street Books: $20.51).", ["Pine Street Books"])
+    assert not offers_alternative("Lumen Hardware", "Lumen Hardware (vs Pine Street Books at $20.51).", ["Pine Street Books"])
+
+
+# -- 2. a later correction to the rival ----------------------------------------------------------
+@pytest.mark.parametrize("line", [" Correction: earlier I said {f}, but it was actually {r}.",
+                                  " Earlier I said {f}, but it was actually {r}."])
+def test_a_later_correction_to_the_rival_contradicts(line):
+    assert asserts_other("Lumen Hardware", line.format(f="Lumen Hardware", r="Pine Street Books"), ["Pine Street Books"])
+    wrong = []
+    for s, k, fact, rival, said in CHOICES:
+        last = len(s.rounds) - 1
+        ok, verdict = _play(s, {last: (s.rounds[last].answer or "Done.") + line.format(f=fact, r=rival)}, False)
+        if not ok:
+            wrong.append((s.id, verdict))
+    assert wrong == []
+
+
+def test_an_earlier_comparison_recapped_is_no_correction():
+    assert not asserts_other("Lumen Hardware", "Earlier I compared Pine Street Books and Lumen Hardware; Lumen Hardware was pricier.",
+                             ["Pine Street Books"])
+
+
+# -- 10. a closing wish is no name ----------------------------------------------------------------
+@pytest.mark.parametrize("wish", ["Have a Wonderful Day, and Happy Planning!", "Enjoy Your Weekend at the Market!",
+                                  "Have a Lovely Evening!"])
+def test_a_closing_wish_is_no_ungrounded_name(wish):
+    assert stated_names("Done. " + wish) == []
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + "\n\n" + wish) if not _play(s, replies, True)[0]]
+    assert wrong == []
