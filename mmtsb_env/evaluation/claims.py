@@ -713,10 +713,15 @@ _EPISTEMIC = re.compile(
     r"(?:my )?(?:best |educated )?guess(?:ing)?|estimate|i think|i believe|i suspect|"
     r"not (?:\d+ ?%|\d+ percent|entirely|completely|fully|quite|totally|absolutely|100 percent)? ?(?:sure|certain|confident)|"
     r"unsure|uncertain|double[- ]?check|may (?:be|have)|might|could (?:be|also|have)|i may|misread|mis-read|"
-    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read)\b")
+    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read|"
+    r"i reckon|reckon|assuming|(?:have ?n[o']t|not) (?:been able to )?verif\w*|unverified|unconfirmed|tentative\w*|"
+    r"low confidence|confidence: low|can'?t be certain|cannot be certain|can'?t make out|cannot make out|"
+    r"if memory serves|as far as i can tell|to the best of my knowledge|don'?t quote me|grain of salt|no guarantees?|"
+    r"quick glance|don'?t rely|supposedly|looks like|too close to call|best effort|if the sign is current)\b")
 # Words that offer a named candidate as a possible answer beside the one stated.
 _POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
-                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess)\b")
+                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up|backup|second choice|"
+                       r"lean(?:ing)? towards?|too close to call)\b")
 # in parentheses, a word that offers what it names as a possible answer ("(Pine is close)", "(if not
 # Pine)"); a parenthesis without one is context ("(Pine: $20.51)", "(May 3)")
 _PAREN_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|possib\w*|plausible|maybe|perhaps|might|could|likely|"

@@ -835,9 +835,12 @@ class RubricJudge:
             # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
-            offered = (candidates if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
-            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, offered, read))
-                   else g for g, text in zip(got, pools)]
+            # (per pool: a value only a later round asks for is no answer yet, so a rival here)
+            asked_then = asks or [allowed] * len(pools)
+            offered = [(candidates if value is None else value_rivals_of(fact, ev.image_facts, a)) + claimed_wrong(fact)
+                       for a in asked_then]
+            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, o, read))
+                   else g for g, text, o in zip(got, pools, offered)]
             if first:  # a round's answer: the first round that mentions it decides ...
                 decided = next((g for g in got if g != "missing"), "missing")
                 # ... unless another round answers the same question differently

@@ -88,3 +88,32 @@ def test_a_closing_wish_is_no_ungrounded_name(wish):
     assert stated_names("Done. " + wish) == []
     wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + "\n\n" + wish) if not _play(s, replies, True)[0]]
     assert wrong == []
+
+
+# -- 3. doubt words outside the old lists ---------------------------------------------------------
+@pytest.mark.parametrize("edit", ["{f}, I reckon", "{f} (tentative)", "{f}, as far as I can tell", "{f}, to the best of my knowledge"])
+def test_doubt_in_other_words_is_no_commitment(edit):
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a.replace(f, edit.format(f=f), 1)) if not _play(s, replies, False)[0]]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("line", [" I haven't verified this.", " Confidence: low.", " Take that with a grain of salt."])
+def test_a_doubt_sentence_of_its_own_is_no_commitment(line):
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + line) if not _play(s, replies, False)[0]]
+    assert wrong == []
+
+
+# -- 15. units written out -----------------------------------------------------------------------
+def test_a_unit_written_out_states_the_value():
+    import re
+
+    cases = []
+    for s in mmtsb_env.load_suite("nominal"):
+        for k, r in enumerate(s.rounds):
+            facts = [f for f in r.report if re.fullmatch(r"\d+(?:\.\d+)? kg", f) and f in (r.answer or "")]
+            if facts and not s.ui:
+                cases.append((s, {k: r.answer.replace(facts[0], facts[0].replace(" kg", " kilograms"))}))
+                break
+    assert len(cases) >= 5
+    wrong = [s.id for s, replies in cases[:12] if not _play(s, replies, True)[0]]
+    assert wrong == []
