@@ -411,6 +411,9 @@ _CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "november", "december"))
 
 
+_PICKS_FROM = re.compile(r"^\W*(?:between|of|out of|comparing|from)\b", re.IGNORECASE)
+
+
 def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Sequence[Sequence[str]] = (),
                  rivals: Sequence[str] = ()) -> bool:
     """Whether text ``fact`` stands in ``text`` in a bare list with another reading of it, another
@@ -425,6 +428,8 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     (True, False)
     >>> in_text_list("Blue Door Cafe", "Blue Door Cafe, total $13.48")
     False
+    >>> in_text_list("Lumen", "Between Pine and Lumen, the answer is Lumen.", rivals=["Pine"]), in_text_list("Lumen", "Pine and Lumen.", rivals=["Pine"])
+    (False, True)
     """
     key = " ".join(re.sub(r"[^\w\s]", " ", canonical_text(fact)).split())
     if not key or as_number(fact) is not None or not re.search(r"[a-z]{3}", key):  # names, not dates or codes
@@ -438,6 +443,10 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     allowed = {plain(x) for x in exclude}
     others = [r for r in (plain(x) for x in rivals) if r and r != key and r not in allowed]
     for sentence in sentences(text):
+        if _PICKS_FROM.search(sentence) and any(
+                text_contains(fact, c) and _SELECTION.search(c) and not any(text_contains(r, c) for r in rivals)
+                for c, context in clauses(sentence) if not context):
+            continue  # "Between Pine and Lumen, the answer is Lumen": the list is what the choice is made from
         items = [plain(p) for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
         for k, item in enumerate(items):
             if not re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", item):
@@ -729,7 +738,7 @@ _PAREN_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|possib\w*|plausible|
                              r"runner[- ]up)\b|\b50 ?/ ?50\b")
 # a label that gives what follows as the answer ("Final answer: X", "TL;DR: X", "Going with X")
 _ANSWER_LABEL = re.compile(r"(?:\b(?:final answer|my answer|answer|tl;? ?dr|bottom line|in short|to sum up|in summary|"
-                           r"verdict|conclusion|my pick|pick|backup answer|second choice)\s*[:=-]|\b(?:going|i'?ll go|"
+                           r"verdict|conclusion|my pick|pick|backup answer|second choice|result|choice)[\"'_\w]*\s*[:=-]|\b(?:going|i'?ll go|"
                            r"i'?d go) with\b|\bon reflection\b,?|=>)", re.IGNORECASE)
 _RETRACTS = re.compile(r"\b(?:correction|correcting|i was wrong|my mistake|earlier|before|previously|sorry|apolog\w*)\b")
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")

@@ -117,3 +117,17 @@ def test_a_unit_written_out_states_the_value():
     assert len(cases) >= 5
     wrong = [s.id for s, replies in cases[:12] if not _play(s, replies, True)[0]]
     assert wrong == []
+
+
+# -- 11. the candidates a choice is made from ------------------------------------------------------
+def test_naming_the_candidates_the_choice_is_made_from_passes():
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + f" Between {r} and {f}, the answer is {f}.")
+             if not _play(s, replies, True)[0]]
+    assert wrong == []
+
+
+# -- 5. an answer in a JSON block ------------------------------------------------------------------
+def test_a_json_answer_naming_the_rival_is_no_commitment():
+    wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + f'\n\n```json\n{{"answer": "{r}"}}\n```')
+             if not _play(s, replies, False)[0]]
+    assert wrong == []
