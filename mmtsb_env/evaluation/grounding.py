@@ -37,7 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .similarity import canonical_dates, is_id_column, is_text_column
 from .values import decimals, rounds_to
@@ -666,6 +666,13 @@ def episode_grounds(ev: Any) -> Grounds:
     asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
     anchors = asked + [float(x) for x in _looked_up(ev)] + [a for facts in ev.image_facts for a in image_amounts([_top_level(facts)])]
     g = Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked, anchors)
+    # the total and the mean of the images' own amounts ("All 5 together come to $174.12"): extra
+    # true information a careful reader may add
+    tops = [float(f["amount"]) for f in ev.image_facts if isinstance(f, Mapping) and isinstance(f.get("amount"), (int, float))
+            and not isinstance(f.get("amount"), bool)]
+    if len(tops) >= 2:
+        g.add_number(round(sum(tops), 2))
+        g.add_number(round(sum(tops) / len(tops), 2))
     g.readable = read_values(ev.image_facts, ev.metadata)
     g.shown = {_name_words(t) for t in shown_texts(ev.image_facts) if len(_name_words(t)) >= 2}
     return g

@@ -131,3 +131,21 @@ def test_a_json_answer_naming_the_rival_is_no_commitment():
     wrong = [s.id for s, replies in _rewrites(lambda a, f, r: a + f'\n\n```json\n{{"answer": "{r}"}}\n```')
              if not _play(s, replies, False)[0]]
     assert wrong == []
+
+
+# -- 17. extra true arithmetic ---------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["total", "mean"])
+def test_the_total_or_mean_of_the_shown_amounts_is_true(kind):
+    from mmtsb_env.evaluation.grounding import image_facts
+
+    cases = []
+    for s in mmtsb_env.load_suite("nominal"):
+        shown = [float(f["amount"]) for f in image_facts(s) if isinstance(f.get("label"), str)
+                 and isinstance(f.get("amount"), (int, float)) and not isinstance(f.get("amount"), bool)]
+        k = next((k for k, r in enumerate(s.rounds) if r.report and r.answer), None)
+        if len(shown) >= 3 and k is not None and not s.ui:
+            value = sum(shown) if kind == "total" else sum(shown) / len(shown)
+            cases.append((s, {k: s.rounds[k].answer + f" All {len(shown)} together: {kind} ${value:,.2f}."}))
+    assert len(cases) >= 10
+    wrong = [(s.id, said) for s, replies in cases[:15] for ok, said in [_play(s, replies, True)] if not ok]
+    assert wrong == []
