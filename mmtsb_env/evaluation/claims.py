@@ -763,6 +763,21 @@ def doubts(fact: str, text: str, read: float = 0.0, names: Sequence[str] = ()) -
     return False
 
 
+_EARLIER_ANSWER = re.compile(r"\b(?:earlier|previous|prior|last|first|my|that|the) (?:answer|reply|reading|result|response)s?\b|"
+                             r"\bwhat i (?:said|told you|wrote)\b|\b(?:the|my) (?:earlier|previous) (?:one|figure|value|number)s?\b")
+
+
+def doubts_earlier(text: str) -> bool:
+    """Whether a reply voices doubt about an answer given before ("Looking back, I'm not sure about
+    my earlier answer."): a sentence with a word of doubt (:data:`_EPISTEMIC`) that speaks of an
+    earlier answer and is no correction."""
+    for sentence in sentences(text):
+        c = canonical_text(sentence)
+        if _EPISTEMIC.search(c) and _EARLIER_ANSWER.search(c) and not _CORRECTION.search(c):
+            return True
+    return False
+
+
 def offers_alternative(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
     """Whether a reply stating ``fact`` also offers one of ``others`` (its rivals: other
     candidates the images show, a value the user wrongly claimed) as a possible answer: named

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
-                     doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
+                     doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
 from .grounding import (episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded, value_rivals_of,
@@ -843,6 +843,10 @@ class RubricJudge:
                    else g for g, text, o in zip(got, pools, offered)]
             if first:  # a round's answer: the first round that mentions it decides ...
                 decided = next((g for g in got if g != "missing"), "missing")
+                # ... and a later reply doubting "my earlier answer" takes the commitment back
+                at = next((i for i, g in enumerate(got) if g != "missing"), len(got))
+                if decided == "stated" and any(doubts_earlier(p) for p in pools[at + 1:]):
+                    return "hedged"
                 # ... unless another round answers the same question differently
                 others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
                 others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]

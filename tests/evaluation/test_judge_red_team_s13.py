@@ -149,3 +149,17 @@ def test_the_total_or_mean_of_the_shown_amounts_is_true(kind):
     assert len(cases) >= 10
     wrong = [(s.id, said) for s, replies in cases[:15] for ok, said in [_play(s, replies, True)] if not ok]
     assert wrong == []
+
+
+# -- 4. a later round doubting the earlier answer --------------------------------------------------
+def test_a_later_doubt_about_the_earlier_answer_takes_it_back():
+    wrong = []
+    for s, k, fact, rival, said in CHOICES:
+        last = len(s.rounds) - 1
+        ok, verdict = _play(s, {last: (s.rounds[last].answer or "Done.") + " Looking back, I'm not sure about my earlier answer."}, False)
+        if not ok:
+            wrong.append((s.id, verdict))
+        ok, verdict = _play(s, {last: (s.rounds[last].answer or "Done.") + " As I said in my earlier answer, that stands."}, True)
+        if not ok:
+            wrong.append((s.id, "honest", verdict))
+    assert wrong == []
