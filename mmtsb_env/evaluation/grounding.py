@@ -461,7 +461,7 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
 
     image_facts = list(image_facts)
     items = _item_values(image_facts)
-    if not items:
+    if not items and sum(1 for f in image_facts if isinstance(f, dict) and isinstance(f.get("amount"), (int, float))) < 2:
         return []
     others = _neighbour_values(image_facts)
     readable = read_values(image_facts)
@@ -478,6 +478,15 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             titled.setdefault(canonical_text(facts["label"]), []).append(facts)
     marks = {label: f"#{chr(0xE000 + i)}#" for i, label in enumerate(sorted(titled, key=len, reverse=True))}
     of_mark = {marks[label]: (_item_values(titled[label]), _neighbour_values(titled[label])) for label in titled}
+
+    def amounts(facts: list[Any]) -> set[float]:
+        return {float(f["amount"]) for f in facts if isinstance(f.get("amount"), (int, float)) and not isinstance(f.get("amount"), bool)}
+
+    # an image named by its title: its own numbers, and the other images' amounts (a receipt's total
+    # given for another receipt: "Hollow Leaf Bookshop $59.69" when that is Heron Arch Bistro's)
+    of_title = {marks[label]: ({float(x.replace(",", "")) for v in _flatten(facts) for x in _NUMBER.findall(_canon(v))},
+                               set().union(*(amounts(f) for other, f in titled.items() if other != label)) if amounts(facts) else set())
+                for label, facts in titled.items()}
     out: list[str] = []
     for sentence in sentences(statements(text)):
         t = _canon(sentence)
@@ -489,6 +498,7 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             key = canonical_text(name)
             for m in re.finditer(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", t):
                 spans.append((m.start(), m.end(), name))
+        spans += [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"#.#", t) if m.group(0) in of_title]
         spans.sort()
         for k, (start, end, name) in enumerate(spans):
             stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
@@ -496,6 +506,11 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             if m is None or m.start() >= stop or m.group(0) in out:
                 continue
             value = float(m.group(0).replace(",", ""))
+            if name in of_title:  # an image's title and the number right after it
+                own, other = of_title[name]
+                if not reads(value, own) and reads(value, other):
+                    out.append(m.group(0))
+                continue
             own, other = items[name], others.get(name, set())
             # the image the number is given for: a title between the item and its number, else the
             # last title before the item ("Chart A: Jan (384)")

@@ -163,3 +163,24 @@ def test_a_later_doubt_about_the_earlier_answer_takes_it_back():
         if not ok:
             wrong.append((s.id, "honest", verdict))
     assert wrong == []
+
+
+# -- 8. two images' amounts swapped ----------------------------------------------------------------
+def test_an_images_amount_given_for_another_image_is_wrong():
+    from mmtsb_env.evaluation.grounding import image_facts
+
+    cases = []
+    for s in mmtsb_env.load_suite("nominal"):
+        shown = [(f["label"], f"{float(f['amount']):,.2f}") for f in image_facts(s) if isinstance(f.get("label"), str)
+                 and isinstance(f.get("amount"), float)]
+        for k, r in enumerate(s.rounds):
+            pair = [(label, amount) for label, amount in shown if f"{label} ${amount}" in (r.answer or "") or f"{label}: ${amount}" in (r.answer or "")]
+            if len(pair) >= 2 and not s.ui and pair[0][1] != pair[1][1]:
+                (a, x), (b, y) = pair[:2]
+                swapped = r.answer.replace(x, "\0").replace(y, x).replace("\0", y)
+                cases.append((s, {k: swapped}))
+                break
+    assert len(cases) >= 3
+    wrong = [(s.id, said) for s, replies in cases for ok, said in [probes.play(probes.Case("", s, replies, False, category="factual_error"))]
+             if not ok]
+    assert wrong == []
