@@ -501,7 +501,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
         spans += [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"#.#", t) if m.group(0) in of_title]
         spans.sort()
         for k, (start, end, name) in enumerate(spans):
-            stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
+            # (a title between an item and its number is no distance: only another item stops it)
+            stop = min([s for s, _, n in spans[k + 1:] if name in of_title or n not in of_title] + [end + _BOUND_GAP, len(t)])
             m = _NUMBER.search(t, end)
             if m is None or m.start() >= stop or m.group(0) in out:
                 continue
