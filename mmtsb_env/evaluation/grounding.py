@@ -387,6 +387,7 @@ def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
     return out
 
 
+_DENIED = re.compile(r"\b(?:not|vs\.?|versus|than|unlike|instead of|rather than)\s*['\"‘“]?$")
 _BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
 
 
@@ -504,8 +505,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             # (a title between an item and its number is no distance: only another item stops it)
             stop = min([s for s, _, n in spans[k + 1:] if name in of_title or n not in of_title] + [end + _BOUND_GAP, len(t)])
             m = _NUMBER.search(t, end)
-            if m is None or m.start() >= stop or m.group(0) in out:
-                continue
+            if m is None or m.start() >= stop or m.group(0) in out or _DENIED.search(t[:start]):
+                continue  # ("X, not Y at $34.88": what follows a denied name is not said of it)
             value = float(m.group(0).replace(",", ""))
             if name in of_title:  # an image's title and the number right after it
                 own, other = of_title[name]
