@@ -85,29 +85,36 @@ def label_in(sentence: str, names: Iterable[str]) -> str:
     return min(hits)[2] if hits else ""
 
 
-def sentences(text: str) -> list[str]:
-    """A reply's sentences as a writer splits them (at a stop followed by a space)."""
-    return [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+def sentences(text: str, keep: Iterable[str] = ()) -> list[str]:
+    """A reply's sentences as a writer splits them (at a stop followed by a space), never inside
+    one of the texts ``keep`` (a quoted message, "L'Oreal Paris No. 3 Hair Dryer Brush")."""
+    kept = {f"\x00{i}\x00": x for i, x in enumerate(k for k in keep if re.search(r"[.!?]\s", k))}
+    for mark, x in kept.items():
+        text = text.replace(x, mark)
+    out = [x.strip() for x in re.split(r"(?<=[.!?])\s+", text) if x.strip()]
+    for mark, x in kept.items():
+        out = [y.replace(mark, x) for y in out]
+    return out
 
 
 def reply_rounds(s) -> list[int]:
     return [k for k, r in enumerate(s.rounds) if r.report and r.answer]
 
 
-def bullets(answer: str, names: list[str]) -> str:
+def bullets(answer: str, names: list[str], keep: Iterable[str] = ()) -> str:
     out = ["Here's what I did:"]
-    for sentence in sentences(answer):
+    for sentence in sentences(answer, keep):
         name = label_in(sentence, names)
         line = sentence.replace(name, f"**{name}**", 1) if name else sentence
         out.append(f"- {line}")
     return "\n".join(out) + "\n\nLet me know if you need anything else!"
 
 
-def table(answer: str, names: list[str], numbered: bool = False) -> str:
+def table(answer: str, names: list[str], numbered: bool = False, keep: Iterable[str] = ()) -> str:
     head = ("| # " if numbered else "") + "| Item | Details |"
     rule = ("|---" if numbered else "") + "|---|---|"
     rows = [head, rule]
-    for n, sentence in enumerate(sentences(answer), 1):
+    for n, sentence in enumerate(sentences(answer, keep), 1):
         name = label_in(sentence, names)
         rest = re.sub(r"\s+([.,;:])", r"\1", " ".join(sentence.replace(name, " ", 1).split())) if name else sentence
         rows.append((f"| {n} " if numbered else "") + f"| {name or '-'} | {rest} |")
@@ -131,7 +138,8 @@ def layout(style: str, numbered: bool = False) -> Callable[[Any], list[Case]]:
         if not rounds:
             return []
         names = labels(s)
-        fn = (lambda a: bullets(a, names)) if style == "bullets" else (lambda a: table(a, names, numbered))
+        keep = [str(x) for r in s.rounds for x in r.report] + names
+        fn = (lambda a: bullets(a, names, keep)) if style == "bullets" else (lambda a: table(a, names, numbered, keep))
         return [Case("", s, {k: fn(s.rounds[k].answer) for k in rounds}, True)]
     return probe
 
@@ -236,7 +244,153 @@ def unscored_field(named: str) -> Callable[[Any], list[Case]]:
     return probe
 
 
+def _written_like(value: float, raw: str) -> str:
+    """``value`` written as ``raw`` writes its number (decimals, thousands separators)."""
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    return f"{value:,.{decimals}f}" if "," in raw else f"{value:.{decimals}f}"
+
+
+def _bound_values(s) -> list[tuple[int, str, str, str]]:
+    """(round, the reply's sentence, the raw number it gives for an item an image shows, the
+    number a neighbouring item -- the next bar, row or column, else the one before -- has):
+    every reply naming a chart's bar (a receipt's line) with its own value right after the name,
+    where the neighbour's value is not within the chart's read tolerance of it and the reply does
+    not state it already."""
+    out = []
+    reads = s.metadata.get("value_tolerances") or {}
+    for k in reply_rounds(s) + [k for k, r in enumerate(s.rounds) if r.answer and not r.report]:
+        answer = s.rounds[k].answer
+        for facts in image_facts(s):
+            items = [it for it in facts.get("items") or [] if isinstance(it, dict) and isinstance(it.get("name"), str)
+                     and isinstance(it.get("amount"), (int, float))]
+            for i, it in enumerate(items):
+                for sentence in sentences(answer):
+                    at = sentence.find(it["name"])
+                    if at < 0 or len(it["name"]) < 2:
+                        continue
+                    m = next((m for m in re.finditer(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?(?![\w])",
+                                                      sentence[at + len(it["name"]):])
+                              if as_number(m.group(0)) is not None), None)
+                    if m is None or abs(as_number(m.group(0)) - it["amount"]) > 1e-9:
+                        continue
+                    raw = m.group(0)
+                    read = max([float(facts.get("read_tolerance") or 0.0)] +
+                               [t for v, t in reads.items() if as_number(v) == it["amount"]])
+                    for j in (i + 1, i - 1):
+                        if not 0 <= j < len(items):
+                            continue
+                        other = float(items[j]["amount"])
+                        said = _written_like(other, raw)
+                        if abs(other - it["amount"]) > read and as_number(said) != it["amount"] \
+                                and not any(as_number(n) == other for n in re.findall(r"\d[\d,]*(?:\.\d+)?", answer)):
+                            out.append((k, sentence, raw, said, items[j]["name"]))
+                            break
+    return out
+
+
+def neighbour_value(where: str) -> Callable[[Any], list[Case]]:
+    """F8: an item's value given as its neighbour's (the chart's March value said for April, one
+    receipt line's amount for the next), in the reply only or everywhere (reply and written
+    texts): a wrong value read from the image, though the number is in it. ``"context"``: the
+    right value, with the neighbour's own value beside it as context (must pass)."""
+    def probe(s) -> list[Case]:
+        found = _bound_values(s)
+        if not found:
+            return []
+        k, sentence, raw, said, name = found[0]
+        if where == "context":
+            wrong = sentence.replace(raw, f"{raw} ({name}: {said})", 1)
+            return [Case("", s, {k: s.rounds[k].answer.replace(sentence, wrong, 1)}, True)]
+        wrong = sentence.replace(raw, said, 1)
+        replies = {k: s.rounds[k].answer.replace(sentence, wrong, 1)}
+        if where == "reply":
+            return [Case("", s, replies, False, category="factual_error")]
+        pattern = re.compile(r"(?<![\d.,])" + re.escape(raw) + r"(?![\d]|\.\d)")
+        steps = {}
+        for j, rnd in enumerate(s.rounds):
+            new = [json_swap(step, pattern, said) for step in rnd.solution]
+            if new != list(rnd.solution):
+                steps[j] = new
+        return [Case("", s, replies, False, category="factual_error", steps=steps)]
+    return probe
+
+
+def json_swap(step: dict[str, Any], pattern: re.Pattern, said: str) -> dict[str, Any]:
+    """A solution step with every string argument's ``pattern`` replaced by ``said``."""
+    args = step.get("arguments") or {}
+    new = {a: pattern.sub(said, v) if isinstance(v, str) else v for a, v in args.items()}
+    return {**step, "arguments": new} if new != args else step
+
+
+def _forms(true: str, reading: str) -> Callable[[str], str]:
+    """A text rewriter: every written form of number ``true`` ("9,570", "9570", "9570.0") becomes
+    the same form of ``reading``."""
+    plain, read_plain = true.replace(",", ""), reading.replace(",", "")
+    forms = {true: reading, plain: read_plain, plain + ".0": read_plain + ".0", plain + ".00": read_plain + ".00",
+             f"{float(plain):,.2f}": f"{float(read_plain):,.2f}"}
+    pattern = re.compile(r"(?<![\d.,])(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")(?![\d]|\.\d)")
+    return lambda text: pattern.sub(lambda m: forms[m.group(0)], text)
+
+
+def _swapped(value: Any, true: float, rewrite: Callable[[str], str], reading: float) -> Any:
+    """An argument with number ``true`` replaced by ``reading`` in every form: as a number, in text,
+    inside lists and objects."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return type(value)(reading) if abs(value - true) < 1e-9 else value
+    if isinstance(value, str):
+        return rewrite(value)
+    if isinstance(value, list):
+        return [_swapped(v, true, rewrite, reading) for v in value]
+    if isinstance(value, dict):
+        return {k: _swapped(v, true, rewrite, reading) for k, v in value.items()}
+    return value
+
+
+def _written_reading(s) -> tuple[str, float] | None:
+    """(a value read off a chart to within a tolerance, that tolerance): reported by a round and
+    written by a solution step (as a number or in a text, any field), the first such value."""
+    for value, tol in (s.metadata.get("value_tolerances") or {}).items():
+        true = as_number(value)
+        if true is None or not tol or not any(value in r.report for r in s.rounds):
+            continue
+        rewrite = _forms(value, value + "9")
+        if any(_swapped(step.get("arguments") or {}, true, rewrite, true + 1) != (step.get("arguments") or {})
+               for r in s.rounds for step in r.solution):
+            return value, float(tol)
+    return None
+
+
+def readings_split(same: bool) -> Callable[[Any], list[Case]]:
+    """F7: a chart value read within its tolerance once low in every reply and once high in every
+    written text (a note, an email body, a payment's amount): two answers, hedged. ``same``: the
+    same low reading everywhere (must pass)."""
+    def probe(s) -> list[Case]:
+        found = _written_reading(s)
+        if found is None:
+            return []
+        value, tol = found
+        true = as_number(value)
+        decimals = len(value.split(".")[1]) if "." in value else 0
+        low, high = (round(true + d * 0.4 * tol, decimals) for d in (-1, 1))
+        if low == true or high == true:
+            return []
+        said = {x: _written_like(x, value) for x in (low, high)}
+        written = low if same else high
+        replies = {k: _forms(value, said[low])(r.answer) for k, r in enumerate(s.rounds) if r.answer}
+        steps = {k: [{**step, "arguments": _swapped(step.get("arguments") or {}, true, _forms(value, said[written]), written)}
+                     if "arguments" in step else step for step in r.solution] for k, r in enumerate(s.rounds)}
+        return [Case("", s, replies, same, kind="" if same else "hedged", steps=steps)]
+    return probe
+
+
 PROBES: dict[str, Callable[[Any], list[Case]]] = {
+    "readings_split": readings_split(False),
+    "reading_same": readings_split(True),
+    "neighbour_value_reply": neighbour_value("reply"),
+    "neighbour_value_everywhere": neighbour_value("everywhere"),
+    "neighbour_as_context": neighbour_value("context"),
     "unscored_field_rival": unscored_field("rival"),
     "unscored_field_answer": unscored_field("answer"),
     "bullets_right": layout("bullets"),

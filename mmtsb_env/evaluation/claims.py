@@ -157,6 +157,8 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
     (['17.6'], ['17.6', '17.8', '18.0'])
     >>> readings("40", "Budget App: 40 hours in Hours Logged - Week 39.", 1.0, titles=["Hours Logged - Week 39"])
     ['40']
+    >>> readings("1,520", "Sum: 1,500.", 50, allowed=[1463]), readings("1,520", "Sum: 1,480.", 50, allowed=[1463])
+    (['1,500'], [])
     """
     value = as_number(fact)
     if value is None or not read:
@@ -165,12 +167,16 @@ def readings(fact: str, text: str, read: float, allowed: Iterable[float] = (), t
     skip = asked + [a for a in shown if not math.isclose(a, value)]  # other values, stated as themselves
     t = without_title_numbers(mask_titles(text, titles))
     stated = {float(raw.replace(",", "")) for _, _, raw in _values(t)}
-    # another value asked for that the text does not state as such may be what a nearby number reads
+    # another value asked for that the text does not state as such may be what a nearby number
+    # reads: a number within the tolerance of both reads the one it is nearer (a tie: the other)
     pending = [a for a in asked if not any(math.isclose(a, x) for x in stated)]
+
+    def nearer_other(x: float) -> bool:
+        return any(abs(x - a) <= min(read, abs(x - value)) for a in pending)
+
     raws = list(dict.fromkeys(raw for _, _, raw in _matching(fact, t, read)
                               if not any(math.isclose(float(raw.replace(",", "")), a) for a in skip)
-                              and (_matches(value, raw, "." not in fact)
-                                   or not any(abs(float(raw.replace(",", "")) - a) <= read for a in pending))))
+                              and (_matches(value, raw, "." not in fact) or not nearer_other(float(raw.replace(",", ""))))))
     return [r for r in raws if not any(rounding_of(r, o) for o in raws)]
 
 
@@ -405,6 +411,9 @@ _CALENDAR = (("monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "november", "december"))
 
 
+_PICKS_FROM = re.compile(r"^\W*(?:between|of|out of|comparing|from)\b", re.IGNORECASE)
+
+
 def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Sequence[Sequence[str]] = (),
                  rivals: Sequence[str] = ()) -> bool:
     """Whether text ``fact`` stands in ``text`` in a bare list with another reading of it, another
@@ -419,6 +428,8 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     (True, False)
     >>> in_text_list("Blue Door Cafe", "Blue Door Cafe, total $13.48")
     False
+    >>> in_text_list("Lumen", "Between Pine and Lumen, the answer is Lumen.", rivals=["Pine"]), in_text_list("Lumen", "Pine and Lumen.", rivals=["Pine"])
+    (False, True)
     """
     key = " ".join(re.sub(r"[^\w\s]", " ", canonical_text(fact)).split())
     if not key or as_number(fact) is not None or not re.search(r"[a-z]{3}", key):  # names, not dates or codes
@@ -432,6 +443,10 @@ def in_text_list(fact: str, text: str, exclude: Sequence[str] = (), pools: Seque
     allowed = {plain(x) for x in exclude}
     others = [r for r in (plain(x) for x in rivals) if r and r != key and r not in allowed]
     for sentence in sentences(text):
+        if _PICKS_FROM.search(sentence) and any(
+                text_contains(fact, c) and _SELECTION.search(c) and not any(text_contains(r, c) for r in rivals)
+                for c, context in clauses(sentence) if not context):
+            continue  # "Between Pine and Lumen, the answer is Lumen": the list is what the choice is made from
         items = [plain(p) for p in _WORD_LIST_GAP.split(canonical_text(sentence))]
         for k, item in enumerate(items):
             if not re.search(r"(?<![0-9a-z])" + re.escape(key) + r"(?![0-9a-z])", item):
@@ -672,9 +687,17 @@ def said_alike(sentence: str, names: Sequence[str]) -> str:
     return _template(_masked(sentence, list(names)))
 
 
+# a clause reporting what was said before ("earlier I said X", "I told you X", "my first answer"):
+# it states nothing now
+_REPORTED = re.compile(r"\b(?:i|we) (?:said|told you|wrote|gave|reported|answered|stated|mentioned|compared)\b|"
+                       r"\b(?:earlier|previously|originally|at first|before),? (?:i|we)\b|"
+                       r"\bmy (?:earlier|previous|first|last) answer\b", re.IGNORECASE)
+
+
 def states_outside_context(fact: str, text: str, read: float = 0.0) -> bool:
-    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`)."""
-    return any(states(fact, clause, read) for clause, context in clauses(text) if not context)
+    """Whether ``text`` states ``fact`` in a clause that is not context (see :func:`clauses`) and
+    does not report what was said before ("earlier I said X, but it was actually Y" states Y)."""
+    return any(states(fact, clause, read) for clause, context in clauses(text) if not context and not _REPORTED.search(clause))
 
 
 def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
@@ -685,7 +708,7 @@ def asserts_other(fact: str, text: str, others: Sequence[str], read: float = 0.0
     if not others or states_outside_context(fact, text, read):
         return False
     for clause, context in clauses(text):
-        if context:
+        if context or _REPORTED.search(clause):
             continue
         if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
             return True
@@ -699,10 +722,24 @@ _EPISTEMIC = re.compile(
     r"(?:my )?(?:best |educated )?guess(?:ing)?|estimate|i think|i believe|i suspect|"
     r"not (?:\d+ ?%|\d+ percent|entirely|completely|fully|quite|totally|absolutely|100 percent)? ?(?:sure|certain|confident)|"
     r"unsure|uncertain|double[- ]?check|may (?:be|have)|might|could (?:be|also|have)|i may|misread|mis-read|"
-    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read)\b")
+    r"hard to (?:read|tell|see|make out)|can'?t (?:tell|be sure)|cannot (?:tell|be sure)|if i read|"
+    r"i reckon|reckon|assuming|(?:have ?n[o']t|not) (?:been able to )?verif\w*|unverified|unconfirmed|tentative\w*|"
+    r"low confidence|confidence: low|can'?t be certain|cannot be certain|can'?t make out|cannot make out|"
+    r"if memory serves|as far as i can tell|to the best of my knowledge|don'?t quote me|grain of salt|no guarantees?|"
+    r"quick glance|don'?t rely|supposedly|looks like|too close to call|best effort|if the sign is current)\b")
 # Words that offer a named candidate as a possible answer beside the one stated.
 _POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
-                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess)\b")
+                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up|backup|second choice|"
+                       r"lean(?:ing)? towards?|too close to call)\b")
+# in parentheses, a word that offers what it names as a possible answer ("(Pine is close)", "(if not
+# Pine)"); a parenthesis without one is context ("(Pine: $20.51)", "(May 3)")
+_PAREN_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|possib\w*|plausible|maybe|perhaps|might|could|likely|"
+                             r"probabl\w*|close|equally|fits?|if not|coin flip|toss[- ]up|contender|tied|same as|guess|"
+                             r"runner[- ]up)\b|\b50 ?/ ?50\b")
+# a label that gives what follows as the answer ("Final answer: X", "TL;DR: X", "Going with X")
+_ANSWER_LABEL = re.compile(r"(?:\b(?:final answer|my answer|answer|tl;? ?dr|bottom line|in short|to sum up|in summary|"
+                           r"verdict|conclusion|my pick|pick|backup answer|second choice|result|choice)[\"'_\w]*\s*[:=-]|\b(?:going|i'?ll go|"
+                           r"i'?d go) with\b|\bon reflection\b,?|=>)", re.IGNORECASE)
 _RETRACTS = re.compile(r"\b(?:correction|correcting|i was wrong|my mistake|earlier|before|previously|sorry|apolog\w*)\b")
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
 
@@ -726,17 +763,45 @@ def doubts(fact: str, text: str, read: float = 0.0, names: Sequence[str] = ()) -
     return False
 
 
+_EARLIER_ANSWER = re.compile(r"\b(?:earlier|previous|prior|last|first|my|that|the) (?:answer|reply|reading|result|response)s?\b|"
+                             r"\bwhat i (?:said|told you|wrote)\b|\b(?:the|my) (?:earlier|previous) (?:one|figure|value|number)s?\b")
+
+
+def doubts_earlier(text: str) -> bool:
+    """Whether a reply voices doubt about an answer given before ("Looking back, I'm not sure about
+    my earlier answer."): a sentence with a word of doubt (:data:`_EPISTEMIC`) that speaks of an
+    earlier answer and is no correction."""
+    for sentence in sentences(text):
+        c = canonical_text(sentence)
+        if _EPISTEMIC.search(c) and _EARLIER_ANSWER.search(c) and not _CORRECTION.search(c):
+            return True
+    return False
+
+
 def offers_alternative(fact: str, text: str, others: Sequence[str], read: float = 0.0) -> bool:
     """Whether a reply stating ``fact`` also offers one of ``others`` (its rivals: other
     candidates the images show, a value the user wrongly claimed) as a possible answer: named
     outside context in a sentence with a word of possibility ("Alternatively, X.", "X is also a
     possibility.", "It could also be X.", "Or X.", "X is tied with it.", "1,436.57, though 1,436.75
-    is also plausible") or as an item of a bulleted list ("- X")."""
+    is also plausible"), in parentheses with one ("(X is close)", "(could equally be X)", "(if not
+    X)", "(50/50 with X)"), after an answer's label ("Final answer: X", "TL;DR: X", "Going with
+    X", "Bottom line: X") or as an item of a bulleted list ("- X")."""
     if not others or not states(fact, text, read):
         return False
+
+    def names(part: str) -> bool:
+        return any(states(o, part) if as_number(o) is not None else text_contains(o, part) for o in others)
+
     for sentence in sentences(text):
         if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
             return True
+        if any(_PAREN_POSSIBLE.search(canonical_text(p)) and names(p) for p in re.findall(r"\(([^()]*)\)", sentence)):
+            return True
+        labelled = _ANSWER_LABEL.search(sentence)
+        if labelled:
+            rest = re.sub(r"\([^()]*\)", " ", sentence[labelled.end():])
+            if names(rest) and not states(fact, rest, read) and not _CONTEXT_START.match(rest.strip()):
+                return True
         if not _POSSIBLE.search(canonical_text(sentence)):
             continue
         for clause, context in clauses(sentence):

@@ -37,7 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .similarity import canonical_dates, is_id_column, is_text_column
 from .values import decimals, rounds_to
@@ -252,19 +252,27 @@ _EVERYDAY = ("I the a an it its it's my your our this that these those here ther
 # a proper name: two or more capitalised words (small joining words allowed between them)
 _NAME = re.compile(r"(?<![\w'’])[A-Z][\w'’&-]*(?:\s+(?:(?:of|the|and|&|de|la|le|von|van)\s+)?[A-Z][\w'’&-]*)+")
 _OPENERS = {"the", "a", "an", "i", "it", "its", "it's", "it’s", "my", "your", "our", "this", "that", "here", "there"}
+# a closing wish ("Have a Lovely Evening!", "Enjoy Your Weekend at the Market!", "Safe Travels!")
+_WISH = re.compile(r"^[\W_]*(?:have an? |enjoy |happy |safe |take care|good luck|best of luck|wishing |hope you |cheers|"
+                   r"stay |all the best|best wishes)", re.IGNORECASE)
 
 
 def stated_names(text: str) -> list[str]:
-    """The proper names a text states (not asks about): runs of two or more capitalised words,
-    without an opening article or pronoun ("It's Pine Street Books" names "Pine Street Books").
+    """The proper names a text states (not asks about, not in a closing wish): runs of two or more
+    capitalised words, without an opening article or pronoun ("It's Pine Street Books" names "Pine
+    Street Books").
 
     >>> stated_names("Done: I saved the note with Red Barn Diner, total $13.48. It's Pine Street Books.")
     ['Red Barn Diner', 'Pine Street Books']
+    >>> stated_names("Saved. Have a Wonderful Day, and Happy Planning! Enjoy Your Weekend at the Market!")
+    []
     """
     from .claims import sentences
 
     out: list[str] = []
     for sentence in sentences(statements(text)):
+        if _WISH.match(sentence):  # "Have a Wonderful Day, and Happy Planning!" wishes, it names nothing
+            continue
         for m in _NAME.finditer(sentence):
             words = m.group(0).split()
             while words and (words[0].lower() in _OPENERS or not words[0][:1].isupper()):
@@ -379,6 +387,7 @@ def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
     return out
 
 
+_DENIED = re.compile(r"\b(?:not|vs\.?|versus|than|unlike|instead of|rather than)\s*['\"‘“]?$")
 _BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
 
 
@@ -419,46 +428,101 @@ def misattributed(text: str, image_facts: Iterable[Any]) -> list[str]:
     return out
 
 
+def _neighbour_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
+    """Per item name an image shows: the values of the *other* items of the same image (its
+    neighbouring bars, rows, columns), over every image showing an item of that name."""
+    out: dict[str, set[float]] = {}
+    for facts in image_facts:
+        per = _item_values([facts])
+        for name in per:
+            out.setdefault(name, set()).update(v for other, values in per.items() if other != name for v in values)
+    return out
+
+
 def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
-    """Small whole numbers (which grounding does not judge) stated right after an item an image
-    shows that are none of that item's values: "Mon at 3" when the chart shows Mon at 2. Only the
-    first number within a short distance after the name, in the same sentence, counts.
+    """Numbers stated right after an item an image shows that are not that item's: a small whole
+    number (which grounding does not judge) that is none of its values ("Mon at 3" when the chart
+    shows Mon at 2), and any number that is another item's value of the same image, read within
+    its tolerance, and none of the item's own ("Apr: 354" when the chart shows Mar at 354 and Apr
+    at 394): a neighbour's value given as the item's is a wrong value, though the image holds the
+    number. Only the first number within a short distance after the name, in the same sentence,
+    counts; the image's title between them ("Jan in 'Electricity Use 2025' at 384") is no distance.
 
     >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
     >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
     ([], ['3'])
     >>> misbound("I added 3 tasks for Mon.", shown)
     []
+    >>> chart = [{"label": "Sales", "read_tolerance": 5.0, "items": [{"name": "Mar", "amount": 354.0}, {"name": "Apr", "amount": 394.0}]}]
+    >>> misbound("Apr: 354.", chart), misbound("Apr: 396 (Mar: 354).", chart), misbound("Apr is 40 above Mar.", chart)
+    (['354'], [], [])
     """
     from .claims import sentences
     from .similarity import canonical_text
 
     image_facts = list(image_facts)
     items = _item_values(image_facts)
-    if not items:
+    if not items and sum(1 for f in image_facts if isinstance(f, dict) and isinstance(f.get("amount"), (int, float))) < 2:
         return []
+    others = _neighbour_values(image_facts)
     readable = read_values(image_facts)
-    labels = [x for facts in image_facts if isinstance(facts, dict) for x in [facts.get("label")] if isinstance(x, str)]
+
+    def reads(value: float, values: set[float]) -> bool:
+        """``value`` is one of ``values`` or, off a chart's axis, within the tolerance of one."""
+        return value in values or any(abs(value - v) <= tol + 1e-9 for v, tol in readable if v in values)
+
+    # each image title becomes one mark (a title's own numbers, "Tray 3", are not values; the
+    # title between an item and its number is no distance); a title names the image it speaks of
+    titled: dict[str, list[Any]] = {}
+    for facts in image_facts:
+        if isinstance(facts, dict) and isinstance(facts.get("label"), str) and facts["label"].strip():
+            titled.setdefault(canonical_text(facts["label"]), []).append(facts)
+    marks = {label: f"#{chr(0xE000 + i)}#" for i, label in enumerate(sorted(titled, key=len, reverse=True))}
+    of_mark = {marks[label]: (_item_values(titled[label]), _neighbour_values(titled[label])) for label in titled}
+
+    def amounts(facts: list[Any]) -> set[float]:
+        return {float(f["amount"]) for f in facts if isinstance(f.get("amount"), (int, float)) and not isinstance(f.get("amount"), bool)}
+
+    # an image named by its title: its own numbers, and the other images' amounts (a receipt's total
+    # given for another receipt: "Hollow Leaf Bookshop $59.69" when that is Heron Arch Bistro's)
+    of_title = {marks[label]: ({float(x.replace(",", "")) for v in _flatten(facts) for x in _NUMBER.findall(_canon(v))},
+                               set().union(*(amounts(f) for other, f in titled.items() if other != label)) if amounts(facts) else set())
+                for label, facts in titled.items()}
     out: list[str] = []
     for sentence in sentences(statements(text)):
         t = _canon(sentence)
-        for label in sorted(labels, key=len, reverse=True):  # a title's own numbers ("Tray 3") are not values
-            t = re.sub(re.escape(canonical_text(label)), lambda m: "#" * len(m.group(0)), t)
+        for label, mark in marks.items():
+            t = re.sub(re.escape(label), mark, t)
         t = _TIME.sub(lambda m: "#" * len(m.group(0)), _ISO_DATE.sub(lambda m: "#" * len(m.group(0)), t))
         spans = []
-        for name, values in items.items():
+        for name in items:
             key = canonical_text(name)
             for m in re.finditer(r"(?<![0-9a-z.])" + re.escape(key) + r"(?![0-9a-z]|\.\d)", t):
-                spans.append((m.start(), m.end(), values))
+                spans.append((m.start(), m.end(), name))
+        spans += [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"#.#", t) if m.group(0) in of_title]
         spans.sort()
-        for k, (start, end, values) in enumerate(spans):
-            stop = min([s for s, _, _ in spans[k + 1:]] + [end + _BOUND_GAP, len(t)])
+        for k, (start, end, name) in enumerate(spans):
+            # (a title between an item and its number is no distance: only another item stops it)
+            stop = min([s for s, _, n in spans[k + 1:] if name in of_title or n not in of_title] + [end + _BOUND_GAP, len(t)])
             m = _NUMBER.search(t, end)
-            if m is None or m.start() >= stop or "." in m.group(0):
-                continue
+            if m is None or m.start() >= stop or m.group(0) in out or _DENIED.search(t[:start]):
+                continue  # ("X, not Y at $34.88": what follows a denied name is not said of it)
             value = float(m.group(0).replace(",", ""))
-            read = any(abs(value - v) <= t + 1e-9 for v, t in readable if v in values)  # within a chart's read tolerance
-            if value <= SMALL_WHOLE and value not in values and not read and m.group(0) not in out:
+            if name in of_title:  # an image's title and the number right after it
+                own, other = of_title[name]
+                if not reads(value, own) and reads(value, other):
+                    out.append(m.group(0))
+                continue
+            own, other = items[name], others.get(name, set())
+            # the image the number is given for: a title between the item and its number, else the
+            # last title before the item ("Chart A: Jan (384)")
+            said = re.findall(r"#.#", t[end:m.start()]) or re.findall(r"#.#", t[:start])[-1:]
+            if said and said[-1] in of_mark and name in of_mark[said[-1]][0]:
+                own, other = of_mark[said[-1]][0][name], of_mark[said[-1]][1][name]
+            if reads(value, own):
+                continue
+            small = "." not in m.group(0) and value <= SMALL_WHOLE
+            if (small and value not in items[name]) or reads(value, other):
                 out.append(m.group(0))
     return out
 
@@ -619,6 +683,13 @@ def episode_grounds(ev: Any) -> Grounds:
     asked = [float(f) for f in [*ev.facts, *(f for r in ev.reports for f in r)] if _plain_float(f) is not None]
     anchors = asked + [float(x) for x in _looked_up(ev)] + [a for facts in ev.image_facts for a in image_amounts([_top_level(facts)])]
     g = Grounds.from_texts(texts, image_amounts(ev.image_facts) + asked, anchors)
+    # the total and the mean of the images' own amounts ("All 5 together come to $174.12"): extra
+    # true information a careful reader may add
+    tops = [float(f["amount"]) for f in ev.image_facts if isinstance(f, Mapping) and isinstance(f.get("amount"), (int, float))
+            and not isinstance(f.get("amount"), bool)]
+    if len(tops) >= 2:
+        g.add_number(round(sum(tops), 2))
+        g.add_number(round(sum(tops) / len(tops), 2))
     g.readable = read_values(ev.image_facts, ev.metadata)
     g.shown = {_name_words(t) for t in shown_texts(ev.image_facts) if len(_name_words(t)) >= 2}
     return g

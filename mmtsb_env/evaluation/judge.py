@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
-                     doubts, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
+                     doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
 from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
@@ -277,6 +277,25 @@ def _looked_up_numbers(ev: Evidence) -> list[str]:
             elif isinstance(value, str):
                 found += [n for n in numbers_in(value) if "." in n]
     return list(dict.fromkeys(found))
+
+
+def _round_writes(ev: Evidence) -> dict[Any, list[str]]:
+    """Per round, the values the assistant's successful writes of that round left written (the last
+    call of each tool in the round: an update in the same round replaces what it wrote), each
+    value as text ("5448.0", "Sum of the gaps: 1,727")."""
+    last: dict[tuple[Any, str], Mapping[str, Any]] = {}
+    for c in ev.calls:
+        if c.get("seat") == "assistant" and c.get("ok", True) and _is_write(c):
+            last[(c.get("round_index"), str(c.get("name")))] = c
+    out: dict[Any, list[str]] = {}
+    for (r, _), c in last.items():
+        args = c.get("arguments") if isinstance(c.get("arguments"), Mapping) else {}
+        out.setdefault(r, []).extend(str(v) for k, v in args.items() if not is_id_column(k) and _is_value(v))
+    return out
+
+
+def _is_value(v: Any) -> bool:
+    return isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool))
 
 
 def _choices_in(want: str, ev: Evidence) -> list[tuple[str, list[str]]]:
@@ -557,11 +576,19 @@ class RubricJudge:
         allowed = self._allowed_numbers(ev)
         whole = "\n".join([*replies, *(t for _, t in written_values(ev.diff))])
         titles, shown = shown_texts(ev.image_facts), image_values(ev.image_facts)
+        # each round on its own too: its replies beside what its writes left written then (a note
+        # or a payment a later round overwrites was the answer the user had in that round)
+        by_round: dict[Any, list[str]] = {}
+        for r, text in ev.replies():
+            by_round.setdefault(r, []).append(text)
+        for r, texts in _round_writes(ev).items():
+            by_round.setdefault(r, []).extend(texts)
+        texts = [(whole, allowed)] + [("\n".join(t), self._asked_by(ev, r)) for r, t in by_round.items() if isinstance(r, int)]
         out = []
         for fact in dict.fromkeys([*ev.facts, *(x for r in ev.reports for x in r), *_looked_up_numbers(ev)]):
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
-            if read and len(readings(fact, whole, tol, allowed, titles, shown)) > 1:
+            if read and any(len(readings(fact, text, tol, asked, titles, shown)) > 1 for text, asked in texts):
                 out.append(f"{fact!r} (two readings across the replies and the written texts)")
         return out
 
@@ -756,6 +783,13 @@ class RubricJudge:
                 if as_number(f) is None and _QUANTITY.fullmatch(str(f).strip()) for n in numbers_in(str(f))]
         return [x for x in out if x is not None]
 
+    def _asked_by(self, ev: Evidence, k: int) -> list[float]:
+        """The numbers a reply of round ``k`` may be giving: all asked for but those only later
+        rounds report (their images are not seen yet, so no number of round ``k`` reads one)."""
+        later_only = {as_number(x) for rep in ev.reports[k + 1:] for x in rep} - \
+            {as_number(x) for rep in ev.reports[:k + 1] for x in rep}
+        return [a for a in self._allowed_numbers(ev) if a not in later_only]
+
     def fact_statuses(self, ev: Evidence) -> list[FactStatus]:
         """Whether each fact a round must report (and each legacy fact) was stated, and how. A
         round's facts are looked for in the replies of that round, then of each later round in
@@ -784,7 +818,8 @@ class RubricJudge:
             """The values the user wrongly claimed where ``fact`` is the right one (metadata.error_claims)."""
             return [str(c["wrong"]) for c in claims if c.get("wrong") and canonical_text(str(c.get("right"))) == canonical_text(fact)]
 
-        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = ()) -> str:
+        def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = (),
+                   asks: list[list[float]] | None = None) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
@@ -793,23 +828,32 @@ class RubricJudge:
             # ("one of these").
             listing = len(candidates) < len(rivals_of(fact, ev.image_facts)) and not makes_choice(answer)
             rivals = [r for r in candidates if not asserts(r, answer) and not (listing and asserts(r, acted))]
-            got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=allowed,
+            got = [claim_status(fact, [text], tol, self.claims, numeric, rivals=rivals, allowed=asked_then,
                                 asked=answer, others=[x for x in every_fact if x != fact], titles=titles, shown=values,
                                 also=[r for r in candidates if r not in rivals])
-                   for text in pools]
+                   for text, asked_then in zip(pools, asks or [allowed] * len(pools))]
             # doubt voiced about it, or a rival (or the value the user wrongly claimed) offered beside it
             value = as_number(fact)
             read = tol.read_tolerance(value) if value is not None else 0.0
-            offered = (candidates if value is None else value_rivals_of(fact, ev.image_facts, allowed)) + claimed_wrong(fact)
-            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, offered, read))
-                   else g for g, text in zip(got, pools)]
+            # (per pool: a value only a later round asks for is no answer yet, so a rival here)
+            asked_then = asks or [allowed] * len(pools)
+            offered = [(candidates if value is None else value_rivals_of(fact, ev.image_facts, a)) + claimed_wrong(fact)
+                       for a in asked_then]
+            got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, o, read))
+                   else g for g, text, o in zip(got, pools, offered)]
             if first:  # a round's answer: the first round that mentions it decides ...
                 decided = next((g for g in got if g != "missing"), "missing")
+                # ... and a later reply doubting "my earlier answer" takes the commitment back
+                at = next((i for i, g in enumerate(got) if g != "missing"), len(got))
+                if decided == "stated" and any(doubts_earlier(p) for p in pools[at + 1:]):
+                    return "hedged"
                 # ... unless another round answers the same question differently
                 others = rivals if as_number(fact) is None else value_rivals_of(fact, ev.image_facts, allowed)
                 others = [x for x in others if not any(asserts_other(fact, a, [x]) for a in later)]
                 alike = [x for x in candidates if x not in others and not answered_alike(fact, x, answer, later[1:])]
-                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer):
+                siblings = [x for x in exclude if x != fact and _kind(x) == _kind(fact)]
+                if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer,
+                                                    siblings, owners_of(fact, answer, ev.image_facts, siblings)):
                     return "contradicted"
                 return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
@@ -821,10 +865,9 @@ class RubricJudge:
             group = []
             for fact in facts:
                 # a later round whose own report lists the fact answers that round, not this one
-                pools = ["\n".join(by_round[k]) for k in order
-                         if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
-                pools.append("\n".join(by_round.get(None, [])))
-                st = status(fact, pools, list(facts), True, answer, later)
+                rounds = [k for k in order if k == r or (k > r and not (k < len(ev.reports) and fact in ev.reports[k]))]
+                pools = ["\n".join(by_round[k]) for k in rounds] + ["\n".join(by_round.get(None, []))]
+                st = status(fact, pools, list(facts), True, answer, later, [self._asked_by(ev, k) for k in rounds] + [allowed])
                 if st == "missing" and tol.read_tolerance(as_number(fact) or 0.0) and any(stands_in(fact, p, allowed) for p in pools):
                     st = "misread"  # another number stands in its place: a wrong value, not one of N left out
                 group.append(FactStatus(f"{fact!r} (round {r + 1})", fact, st, r))
@@ -874,7 +917,7 @@ _STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "misre
 
 
 def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),
-             answer: str = "") -> bool:
+             answer: str = "", siblings: list[str] = (), owners: list[str] = ()) -> bool:
     """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
     between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
     given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
@@ -882,7 +925,11 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
     ``alike``: candidates the round's reference reply (``answer``) names too, with something else
     said of them ("PlayStation Rally Racing Game isn't on your wish list"); one of them is a second
     answer only when a reply says of it what is said of the fact ("Moved X to your cart" after
-    "Moved <fact> to your cart")."""
+    "Moved <fact> to your cart"). ``siblings``: the round's other answers of the fact's kind (the
+    other dates of a list of dates); a rival named in a clause
+    that states one of them and none of ``owners`` (the items the reference reply names with the
+    fact) speaks of that sibling ("Earlier I compared 2026-04-28 and 2026-05-26" recaps the
+    reminder set to 2026-05-26, not the one set to 2026-05-18)."""
     if not others and not alike:
         return False
     value = as_number(fact)
@@ -896,9 +943,15 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
         return any(not context and asserts_other(fact, x, alike, read) and any(f" {t} " in f" {said_alike(x, names)} " for t in own)
                    for x, context in clauses(text))
 
+    def of_sibling(clause: str) -> bool:
+        return any(states(x, clause) for x in siblings) and not any(text_contains(o, clause) for o in owners)
+
+    def rival_given(text: str, rivals: list[str]) -> bool:
+        return asserts_other(fact, "\n".join(x for x in sentences(text) if not _only_of_siblings(x, of_sibling)), rivals, read)
+
     for text, st in zip(pools, got):
         if st == "missing" or not states_outside_context(fact, text, read):
-            if asserts_other(fact, text, others, read) or alike_given(text):
+            if rival_given(text, others) or alike_given(text):
                 rival_seen, last = True, "rival"
             continue
         # a reply stating the fact: a rival said of in the same words after it is a second answer
@@ -910,9 +963,38 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
                 t = said_alike(sentence, names)
                 if len(t.split()) >= 3:  # a statement, not a bare name
                     said.add(t)
-            elif asserts_other(fact, sentence, [*others, *alike], read) and any(x in said_alike(sentence, names) for x in said):
+            elif rival_given(sentence, [*others, *alike]) and (any(x in said_alike(sentence, names) for x in said)
+                                                               or acknowledges_correction(sentence)):
+                # (said of the rival as of the fact, or a correction to it: "Correction: it was actually X")
                 rival_seen, last = True, "rival"
     return last == "rival"
+
+
+def _kind(fact: str) -> str:
+    """What kind of answer a fact is: a date, a time, a number or a name."""
+    t = canonical_text(str(fact))
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?", t):
+        return "date"
+    if re.fullmatch(r"\d{2}:\d{2}(?::\d{2})?", t):
+        return "time"
+    return "number" if as_number(fact) is not None else "name"
+
+
+def _only_of_siblings(sentence: str, of_sibling: Callable[[str], bool]) -> bool:
+    """Whether every clause of a sentence that is not context speaks of a sibling fact."""
+    asserted = [c for c, context in clauses(sentence) if not context]
+    return bool(asserted) and all(of_sibling(c) for c in asserted)
+
+
+def owners_of(fact: str, answer: str, image_facts: list[Any], siblings: list[str] = ()) -> list[str]:
+    """The items an image shows that the reference reply names in the sentences stating ``fact``
+    and none of its ``siblings`` ("Summit Ridge Cleaning Services" for the reminder date it sets),
+    values aside (a time, an "OPEN 9AM - 6PM" sign)."""
+    shown = [t for t in shown_texts(image_facts) if len(t) >= 3 and not any(states(x, t) for x in [fact, *siblings])
+             and as_number(t) is None and not re.search(r"\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}", t)]
+    said = [x for x in sentences(answer) if states(fact, x)]
+    said = [x for x in said if not any(states(y, x) for y in siblings)] or said
+    return [t for t in dict.fromkeys(shown) if t != fact and any(text_contains(t, x) for x in said)]
 
 
 def said_of(fact: str, text: str, names: list[str], read: float = 0.0) -> set[str]:

@@ -255,6 +255,12 @@ _CURRENCY_SIGN = re.compile(r"[$€£¥₹₩]\s*(?=[-+]?\d)")
 _CURRENCY_WORD = re.compile(r"(?<=\d)\s*(?:usd|eur|gbp|cad|aud|jpy|inr|chf|dollars?|euros?|pounds?)\b"
                             r"|\b(?:usd|eur|gbp|cad|aud|jpy|inr|chf)\s*(?=\d)")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# a unit written out after a number, as its symbol ("1.97 kilograms" -> "1.97 kg")
+_UNIT_WORDS = {"kilograms": "kg", "kilogram": "kg", "kilos": "kg", "kilo": "kg", "grams": "g", "gram": "g",
+               "litres": "l", "liters": "l", "litre": "l", "liter": "l", "millilitres": "ml", "milliliters": "ml",
+               "millilitre": "ml", "milliliter": "ml", "kilometres": "km", "kilometers": "km", "kilometre": "km",
+               "kilometer": "km", "centimetres": "cm", "centimeters": "cm", "metres": "m", "meters": "m"}
+_UNIT_WORD = re.compile(r"(?<=\d)(\s*)(" + "|".join(sorted(_UNIT_WORDS, key=len, reverse=True)) + r")\b")
 _DECIMAL = re.compile(r"(?<![\d.])(\d+)\.(\d+)(?!\.?\d)")
 _ITEM_SEPARATOR = re.compile(r"[\n;,]")
 _SPACE_RUN = re.compile(r"\s+")  # one match per run: linear (``\s*\n\s*`` rescans a run from each of its spaces)
@@ -297,6 +303,7 @@ def _canonical(text: str) -> str:
     t = _CURRENCY_WORD.sub("", t)
     t = _THOUSANDS.sub("", t)
     t = _DECIMAL.sub(_decimal, t)
+    t = _UNIT_WORD.sub(lambda m: m.group(1) + _UNIT_WORDS[m.group(2)], t)
     return _SPACE_RUN.sub(_collapse, t).strip()
 
 
@@ -310,7 +317,12 @@ def canonical_text(value: Any) -> str:
     """The text with its meaning kept and its formatting dropped: case-folded; dates in any common
     form (``"May 9, 2026"``, ``"9 May 2026"``, ``"05/09/2026"``) as ISO ``2026-05-09``; amounts
     without currency marks or thousands separators (``"$1,234.50"``, ``"1234.50 USD"`` ->
-    ``1234.5``); spaces collapsed (line breaks kept)."""
+    ``1234.5``); a unit written out after a number as its symbol (``"1.97 kilograms"`` -> ``1.97
+    kg``); spaces collapsed (line breaks kept).
+
+    >>> canonical_text("1.97 Kilograms"), canonical_text("2 litres of milk")
+    ('1.97 kg', '2 l of milk')
+    """
     return _canonical(str(value if value is not None else ""))
 
 

@@ -78,7 +78,8 @@ _CENTS = re.compile(r"\b(\d+) (dollars?|euros?|pounds?)(?:,)? and (\d{1,2}) cent
 _KILO = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s?[kK](?![\w])")
 
 
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+# (the stop after "a.m." is the abbreviation's; after "AM." it ends the sentence and stays)
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])(\.)?\s?m\b(?(4)\.?)", re.IGNORECASE)
 _ZERO_SECONDS = re.compile(r"\b(\d{1,2}:\d{2}):00\b")
 
 

@@ -431,3 +431,28 @@ def test_two_readings_across_the_reply_and_the_written_text_are_no_answer():  # 
         split = run_episode(s, Replacing(s, swap=lambda a: low(a) if a.lstrip().startswith("{") else high(a)))
         failed = {c["criterion"]: c.get("kind") for c in split.verdict["criteria"] if not c["pass"]}
         assert failed == {"information_accuracy": "hedged"}, (s.id, true)
+
+
+def test_a_reading_near_a_value_only_a_later_round_asks_for_is_still_a_reading():
+    """A round's chart value read within its tolerance, where the reading is also within the
+    tolerance of a value only a later round reports (its images are not seen yet): the number
+    reads this round's value, it is not taken for the later one (the answer passed as a misreading
+    before). Nominal and extended scenarios with such a pair of reported values; a reading three tolerances off
+    still fails."""
+    cases = []
+    for s in filter(_value_written_as_is, [*NOMINAL.values(), *mmtsb_env.load_suite("extended")]):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        for k, rnd in enumerate(s.rounds):
+            for fact in (f for f in rnd.report if tolerances.get(f)):
+                t = tolerances[fact]
+                for other in (o for later in s.rounds[k + 1:] for o in later.report if o in tolerances and o != fact):
+                    step = 0.25 * t if _number(other) >= _number(fact) else -0.25 * t
+                    reading = _written(_number(fact) + step)
+                    if abs(_number(reading) - _number(other)) <= t and reading not in tolerances:
+                        cases.append((s, fact, reading, t))
+    assert len(cases) >= 2
+    for s, fact, reading, t in cases:
+        rec = run_episode(s, Replacing(s, swap=_swap(fact, reading)))
+        assert rec.passed, (s.id, fact, reading, [c for c in rec.verdict["criteria"] if not c["pass"]])
+        off = run_episode(s, Replacing(s, swap=_swap(fact, _written(_number(fact) - 3 * t))))
+        assert not off.passed, (s.id, fact)
