@@ -46,11 +46,16 @@ def _pick():
 
 
 def _mark_first_text(row, marker):
-    """``row`` with its first text value carrying ``marker``."""
+    """``row`` with its first text value carrying ``marker`` (a plain text, or the first text of a list
+    of facts, as a message's ``facts`` measure holds)."""
     row = dict(row or {})
     for k, v in row.items():
         if isinstance(v, str):
             row[k] = f"{v} {marker}"
+            break
+        if isinstance(v, list) and any(isinstance(x, str) for x in v):
+            first = next(j for j, x in enumerate(v) if isinstance(x, str))
+            row[k] = [*v[:first], f"{v[first]} {marker}", *v[first + 1:]]
             break
     return row
 
