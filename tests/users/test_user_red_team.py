@@ -32,12 +32,24 @@ def _play(scenario, transform, max_steps=120):
 
 
 # ------------------------------------------------------------------ F1: courtesy after a report
+def _reporting():
+    """The first nominal scenario of three or more rounds each of which asks for information back
+    and has facts to report: every reply of the oracle is a report the courtesy question follows."""
+    from mmtsb_env.users.reading import expectation
+
+    return next(s for s in NOMINAL.values() if len(s.rounds) >= 3
+                and all(r.report and expectation(r) != ("done",) for r in s.rounds))
+
+
+REPORTING = _reporting()
+
+
 @pytest.mark.parametrize("courtesy", [
     "Does that help?", "Would you like me to change anything?",
     "Hope this is what you needed - should I tweak the wording?", "Which format do you prefer next time?",
 ])
 def test_a_report_followed_by_a_courtesy_question_advances_the_round(courtesy):
-    scenario = NOMINAL["nominal/0036"]
+    scenario = REPORTING
     info, env = _play(scenario, lambda a: f"{a} {courtesy}")
     dynamics = info["user_dynamics"]
     assert not dynamics["gave_up"] and dynamics["nudges"] == 0 and dynamics["redirects"] == 0, dynamics
@@ -157,7 +169,31 @@ def _quoted(scenario, report):
     return next(re.search(r"(?:project|on) '([^']+)'", r.query).group(1) for r in scenario.rounds if r.report == report)
 
 
-ALARM = _asking(("05:45",), "alarm")
+def _clock(value):
+    """(hour, minute) of a time of day in ``value`` ("05:45", "5:45 PM", "2024-07-03T05:09:57"), or None."""
+    import re
+
+    m = re.search(r"(?:^|T)(\d{1,2}):(\d\d)(?::\d\d)?(?:\s*([AP]M))?", str(value))
+    if not m:
+        return None
+    hour = int(m.group(1)) % 12 + (12 if m.group(3) == "PM" else 0) if m.group(3) else int(m.group(1))
+    return hour, int(m.group(2))
+
+
+def _time_asked():
+    """A nominal scenario with a round that asks for one time of day alone and whose reply is one
+    sentence holding it (a morning time first, so the bare "0545" form can be said); the reply's
+    words before the time, and the time."""
+    from mmtsb_env.users.reading import expectation
+
+    found = sorted(((clock[0] >= 10, len(s.rounds), s.id), s, r.answer.split(str(r.report[0]))[0], clock)
+                   for s in NOMINAL.values() for r in s.rounds
+                   if expectation(r) == ("time",) and len(r.report) == 1 and str(r.report[0]) in r.answer
+                   and ". " not in r.answer.strip() and (clock := _clock(r.report[0])))
+    return found[0][1:]
+
+
+ALARM, ALARM_SAYS, (HOUR, MINUTE) = _time_asked()
 MEMBERS = next(s for s in NOMINAL.values() for r in s.rounds
                if r.report == ("1",) and any(w in r.query.lower() for w in ("collaborators on '", "people are on my todoist project '")))
 PROJECT = _quoted(MEMBERS, ("1",))
@@ -165,8 +201,8 @@ LOGIN = _asking(("2023-12-25T07:54:22",), "todoist")
 
 
 @pytest.mark.parametrize("scenario, prefix, wording", [
-    (ALARM, "Your earliest alarm", "Your earliest alarm goes off at 5.45."),
-    (ALARM, "Your earliest alarm", "Your earliest alarm is the 0545 one."),
+    (ALARM, ALARM_SAYS, f"That's at {HOUR}.{MINUTE:02d}."),
+    (ALARM, ALARM_SAYS, f"It's the {HOUR:02d}{MINUTE:02d}{'' if HOUR < 10 else ' hours'} one."),
     (MEMBERS, f"'{PROJECT}' has", f"It's just you on '{PROJECT}'."),
     (MEMBERS, f"'{PROJECT}' has", f"Only you are on '{PROJECT}'."),
     (LOGIN, "You last logged in", "You last logged in to Todoist on Christmas Day 2023, just before 8 am."),
