@@ -13,8 +13,8 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_choice_acted_on``: after that, the assistant made a successful change to the world (none is
   needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
   the first change naming any of the screen's options names the one the user chose (its ``expect``
-  text, a contact's number or email, or an id its action handed over) -- acting on another option
-  than the tapped one fails.
+  text, a contact's number or email, an amount its images really show, or an id its action handed
+  over) -- acting on another option than the tapped one fails.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
@@ -155,15 +155,32 @@ def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]
     return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
 
 
-def _mentions(text: str, marks: list[str]) -> bool:
-    return any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", text) for m in marks)
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+
+
+def _mentions(text: str, marks: list[Any]) -> bool:
+    """Whether ``text`` holds one of ``marks``: a text as a whole word, an amount (a float) as a number
+    of the same value ("204.6", "$204.60", "1,476.27")."""
+    amounts = [m for m in marks if isinstance(m, float)]
+    numbers = [float(n.replace(",", "")) for n in _NUMBER.findall(text)] if amounts else []
+    return any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", text) for m in marks if isinstance(m, str)) or \
+        any(abs(n - a) < 0.005 for a in amounts for n in numbers)
+
+
+def _image_amounts(scenario: Any, name: str) -> list[float]:
+    """The amounts (numbers with cents) the images of the item called ``name`` really show, such as an
+    invoice's amount due: a write of one of them acts on that item even when it names none (a
+    shared expense of that amount). The images' true values, not the screen's: a shown value may be
+    misread."""
+    return [float(v) for im in getattr(scenario, "images", ()) if str(im.facts.get("label", "")).lower() == name.lower()
+            for v in im.facts.values() if isinstance(v, float) and v != int(v)]
 
 
 def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int
                   ) -> tuple[list[str], list[str]]:
     """What identifies the option the user chose at ``episode.calls[call_index]``, and the other
     options: the ``expect`` texts an option holds that no other holds, a contact's phone numbers and
-    emails, and (chosen only) the values the tapped option's action hands over unseen that no other
+    emails, the amounts its images really show (:func:`_image_amounts`), and (chosen only) the values the tapped option's action hands over unseen that no other
     option carries (an id; a shown value identifies nothing: it may be misread). Both empty when the
     choice cannot be told apart this way (a single confirming button, a form, no ``expect``)."""
     if call_index >= len(episode.calls):
@@ -177,9 +194,10 @@ def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]
     texts = [t.lower() for t in _option_texts(elements)]
     picked = [t.lower() for t in chosen_options(elements, args)]
 
-    def own(text: str) -> list[str]:
+    def own(text: str) -> list[Any]:
         marks = [x for x in decision.expect if x.lower() in text and not any(x.lower() in o for o in texts if o != text)]
-        return marks + [v for m in marks for v in _contact_reach(episode.world, m)]
+        return marks + [v for m in marks for v in _contact_reach(episode.world, m)] + \
+            [v for m in marks for v in _image_amounts(episode.scenario, m)]
 
     chosen = [m for t in picked for m in own(t)]
     if not chosen:
