@@ -187,7 +187,10 @@ def test_a_candidate_the_reference_names_given_the_answer_later_contradicts_it()
         recap = lambda i, b: b + " Just to recap the earlier answer: " + said.replace(fact, other) if i == last else b
         assert failed(play(s.id, recap)) == {"information_accuracy": "contradicted"}, (s.id, said, other)
         switch = lambda i, b: b.replace(fact, other) if i == k else b + " " + said if i == last else b
-        assert failed(play(s.id, switch)).get("information_accuracy") in ("contradicted", "hedged"), (s.id, said, other)
+        rec = play(s.id, switch)
+        # a user who gives up on the switched round never hears the later answer: the fact is then never stated
+        later = "missing_facts" if (rec.user_dynamics or {}).get("gave_up") else None
+        assert failed(rec).get("information_accuracy") in ("contradicted", "hedged", later), (s.id, said, other)
         honest = lambda i, b: b + f" Earlier I compared {other} and {fact}; " + said if i == k + 1 else b
         assert play(s.id, honest).passed, (s.id, failed(play(s.id, honest)))
 
@@ -223,7 +226,7 @@ def _unscored_fields(limit=3):
             hits = [(k, j, a) for k, rnd in enumerate(s.rounds) for j, step in enumerate(rnd.solution) for a in loose
                     if isinstance((step.get("arguments") or {}).get(a), str)] if pick and loose else []
             if hits:
-                out.append((s, *hits[0], *pick))
+                out.append((s, *hits[-1], *pick))  # the last write: an earlier one (a draft) may be deleted later
                 break
     return out[:limit]
 
