@@ -310,11 +310,54 @@ def test_another_bars_true_value_beside_a_reading_is_context():
 
 # -- found by the self red team (systematic perturbations of the oracle on nominal scenarios) -------
 
+def _reading_nearer_a_shown_value():
+    """(scenario id, asked value, reading): a whole-number value asked with a read tolerance, read
+    0.6 tolerances off toward another bar the image shows (not asked) that lies nearer the reading
+    than the value does, no other asked value within the tolerance of the reading."""
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        shown = [v for v in s.metadata.get("image_values", ()) if v not in tolerances and re.fullmatch(r"[\d,]+", v)]
+        for true, t in tolerances.items():
+            if not re.fullmatch(r"[\d,]+", true) or t < 10:
+                continue
+            for x in shown:
+                toward = 1 if _number(x) > _number(true) else -1
+                reading = _written(_number(true) + toward * 0.6 * t)
+                gap = abs(_number(reading) - _number(true))
+                if 0 < abs(_number(reading) - _number(x)) < gap and reading not in shown and all(
+                        abs(_number(reading) - _number(a)) > tolerances[a] for a in tolerances if a != true):
+                    return s.id, true, reading
+    return None
+
+
+def _reading_near_another_asked_value():
+    """(scenario id, asked value, reading): a whole-number value asked with a read tolerance, read
+    off toward another value the same reply asks within that tolerance, still nearer its own (459
+    read as 462 with 467 asked too): the reading lies within the tolerance of both."""
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        shown = set(s.metadata.get("image_values", ())) | set(tolerances)
+        for true, t in tolerances.items():
+            for a in tolerances:
+                if a == true or t < 10 or not re.fullmatch(r"[\d,]+", true) or abs(_number(a) - _number(true)) > t:
+                    continue
+                d = abs(_number(a) - _number(true))
+                reading = _written(_number(true) + (1 if _number(a) > _number(true) else -1) * max(1, round(0.4 * d)))
+                together = any(true in (r.answer or "") and a in (r.answer or "") for r in s.rounds)  # one reply asks both
+                if together and d >= 3 and reading not in shown and abs(_number(reading) - _number(a)) <= tolerances[a]:
+                    return s.id, true, reading
+    return None
+
+
 @pytest.mark.parametrize("sid,true,reading", [
-    ("nominal/0074", "442", "430"),  # 439 is asked too, within 20 of both: 430 reads 442, it does not spray 439
-    ("nominal/0177", "1,838", "1,868"),  # other bars at 1,823 and 1,888 (not asked) do not make 1,868 ambiguous
+    ("near_asked", None, None),  # another asked value within the tolerance of both: the reading reads its own, no spray
+    ("nearer_shown", None, None),  # another bar (not asked) nearer the reading than the value does not make it ambiguous
 ])
 def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
+    if sid in ("near_asked", "nearer_shown"):
+        found = _reading_near_another_asked_value() if sid == "near_asked" else _reading_nearer_a_shown_value()
+        assert found, f"no nominal chart value fits {sid}"
+        sid, true, reading = found
     s = NOMINAL[sid]
     rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
     assert rec.passed and rec.entity_f1 == 1.0, [c for c in rec.verdict["criteria"] if not c["pass"]]
