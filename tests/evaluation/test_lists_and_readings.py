@@ -422,11 +422,13 @@ def test_a_rival_said_to_share_the_answer_hedges_it():
 
 
 def test_a_value_an_update_replaced_is_no_item_of_the_task():
-    """nominal/0018: the contact row the task rewrites held Esperanza Ravensworth before; listing her
-    with the two contacts the round asks about pads the list."""
-    s = NOMINAL["nominal/0018"]
+    """A contact already on the phone that a later round's card names (nominal/0084: Marisol Ingersoll)
+    is no item of the first round's task; listing her with the two contacts that round added pads the list."""
+    s, outsider = next((s, m.group(1)) for s in NOMINAL.values() if len(s.rounds[0].report) >= 2
+                       and all(f"Added {x}." in (s.rounds[0].answer or "") for x in s.rounds[0].report[:2])
+                       for r in s.rounds[1:] for m in [re.fullmatch(r"(.+?) is already in your contacts\.", r.answer or "")] if m)
     asked = list(s.rounds[0].report)
-    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and Esperanza Ravensworth."}))
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and {outsider}."}))
     assert accuracy(rec, s).kind == "hedged"
     rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
     assert accuracy(rec, s).passed
