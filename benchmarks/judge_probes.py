@@ -251,7 +251,7 @@ def _written_like(value: float, raw: str) -> str:
 
 
 def _bound_values(s) -> list[tuple[int, str, str, str]]:
-    """(round, the reply's sentence, the raw number it gives for an item an image shows, the
+    """(round, the reply's sentence from the item on, the raw number it gives for an item an image shows, the
     number a neighbouring item -- the next bar, row or column, else the one before -- has):
     every reply naming a chart's bar (a receipt's line) with its own value right after the name,
     where the neighbour's value is not within the chart's read tolerance of it and the reply does
@@ -283,7 +283,8 @@ def _bound_values(s) -> list[tuple[int, str, str, str]]:
                         said = _written_like(other, raw)
                         if abs(other - it["amount"]) > read and as_number(said) != it["amount"] \
                                 and not any(as_number(n) == other for n in re.findall(r"\d[\d,]*(?:\.\d+)?", answer)):
-                            out.append((k, sentence, raw, said, items[j]["name"]))
+                            # (the sentence from the item on: a title's own number before it -- "Tray 5: Yellow (5)" -- stays)
+                            out.append((k, sentence[at:], raw, said, items[j]["name"]))
                             break
     return out
 

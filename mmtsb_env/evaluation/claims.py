@@ -544,9 +544,10 @@ def in_candidate_list(fact: str, text: str, allowed: Iterable[float] = (), read:
     return False
 
 
-def sprays(text: str, fact: str | None = None, read: float = 0.0) -> bool:
+def sprays(text: str, fact: str | None = None, read: float = 0.0, allowed: Iterable[float] = ()) -> bool:
     """Whether ``text`` makes one single-value statement with different values ("The amount is X."
-    repeated with several X, some not small whole numbers, or one of them ``fact``)."""
+    repeated with several X, some not small whole numbers, or one of them ``fact``). Statements whose
+    values are all asked for (``allowed``: "- 2.01 kg" and "- 1.02 kg", two items' weights) are a list."""
     seen: dict[str, set[str]] = {}
     for sentence in sentences(text):
         values = _values(sentence)
@@ -563,8 +564,11 @@ def sprays(text: str, fact: str | None = None, read: float = 0.0) -> bool:
             continue
         seen.setdefault(key, set()).add("|".join(raw for _, _, raw in values))
     value = as_number(fact) if fact is not None else None
+    allowed = list(allowed)
     for variants in seen.values():
         raws = [x for v in variants for x in v.split("|")]
+        if allowed and all(any(rounds_to(x, a) for a in allowed) for x in raws):
+            continue
         if len(variants) > 1 and value is not None and any(_matches(value, x, "." not in str(fact), read) for x in raws):
             return True
         if len(variants) > 1 and any(not (float(x.replace(",", "")).is_integer() and float(x.replace(",", "")) <= 31)
@@ -835,7 +839,7 @@ def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: S
     if as_number(fact) is not None:
         if len(readings(fact, text, read, allowed, titles, shown)) > 1:
             return "hedged"
-        if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read) \
+        if any(in_candidate_list(fact, s, allowed, read) for s in said) or sprays(text, fact, read, allowed) \
                 or len(near_values(fact, text, allowed, read)) >= 2:
             return "hedged"
     else:

@@ -141,9 +141,14 @@ def test_a_rival_restated_as_the_answer_later_in_the_same_reply_contradicts_it()
 
 
 def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "actually" corrects the user, not itself
-    rec = play("nominal/0036", lambda i, b: b.replace("shows 10:00", "shows 08:00") if i == 0
-               else b + " This sign actually shows 10:00, not 10:30; I went by the image." if i == 1 else b)
-    assert failed(rec) == {"information_accuracy": "contradicted"}
+    # the first scenario whose first round corrects the user's reading of one sign, with a later round
+    s, true, claimed = next((s, m.group(1), m.group(2)) for s in SCENARIOS if len(s.rounds) > 1
+                            for m in [re.match(r"This sign actually shows (\d\d:\d\d), not (\d\d:\d\d);", s.rounds[0].answer or "")]
+                            if m and s.rounds[0].report[:1] == (m.group(1),))
+    wrong = "08:00" if "08:00" not in (true, claimed) else "11:00"
+    rec = play(s.id, lambda i, b: b.replace(f"shows {true}", f"shows {wrong}") if i == 0
+               else b + f" This sign actually shows {true}, not {claimed}; I went by the image." if i == 1 else b)
+    assert failed(rec) == {"information_accuracy": "contradicted"}, s.id
 
 
 # F6: a value stated for an item must be that item's value
@@ -182,7 +187,10 @@ def test_a_candidate_the_reference_names_given_the_answer_later_contradicts_it()
         recap = lambda i, b: b + " Just to recap the earlier answer: " + said.replace(fact, other) if i == last else b
         assert failed(play(s.id, recap)) == {"information_accuracy": "contradicted"}, (s.id, said, other)
         switch = lambda i, b: b.replace(fact, other) if i == k else b + " " + said if i == last else b
-        assert failed(play(s.id, switch)).get("information_accuracy") in ("contradicted", "hedged"), (s.id, said, other)
+        rec = play(s.id, switch)
+        # a user who gives up on the switched round never hears the later answer: the fact is then never stated
+        later = "missing_facts" if (rec.user_dynamics or {}).get("gave_up") else None
+        assert failed(rec).get("information_accuracy") in ("contradicted", "hedged", later), (s.id, said, other)
         honest = lambda i, b: b + f" Earlier I compared {other} and {fact}; " + said if i == k + 1 else b
         assert play(s.id, honest).passed, (s.id, failed(play(s.id, honest)))
 
@@ -218,7 +226,7 @@ def _unscored_fields(limit=3):
             hits = [(k, j, a) for k, rnd in enumerate(s.rounds) for j, step in enumerate(rnd.solution) for a in loose
                     if isinstance((step.get("arguments") or {}).get(a), str)] if pick and loose else []
             if hits:
-                out.append((s, *hits[0], *pick))
+                out.append((s, *hits[-1], *pick))  # the last write: an earlier one (a draft) may be deleted later
                 break
     return out[:limit]
 

@@ -310,11 +310,54 @@ def test_another_bars_true_value_beside_a_reading_is_context():
 
 # -- found by the self red team (systematic perturbations of the oracle on nominal scenarios) -------
 
+def _reading_nearer_a_shown_value():
+    """(scenario id, asked value, reading): a whole-number value asked with a read tolerance, read
+    0.6 tolerances off toward another bar the image shows (not asked) that lies nearer the reading
+    than the value does, no other asked value within the tolerance of the reading."""
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        shown = [v for v in s.metadata.get("image_values", ()) if v not in tolerances and re.fullmatch(r"[\d,]+", v)]
+        for true, t in tolerances.items():
+            if not re.fullmatch(r"[\d,]+", true) or t < 10:
+                continue
+            for x in shown:
+                toward = 1 if _number(x) > _number(true) else -1
+                reading = _written(_number(true) + toward * 0.6 * t)
+                gap = abs(_number(reading) - _number(true))
+                if 0 < abs(_number(reading) - _number(x)) < gap and reading not in shown and all(
+                        abs(_number(reading) - _number(a)) > tolerances[a] for a in tolerances if a != true):
+                    return s.id, true, reading
+    return None
+
+
+def _reading_near_another_asked_value():
+    """(scenario id, asked value, reading): a whole-number value asked with a read tolerance, read
+    off toward another value the same reply asks within that tolerance, still nearer its own (459
+    read as 462 with 467 asked too): the reading lies within the tolerance of both."""
+    for s in filter(_value_written_as_is, NOMINAL.values()):
+        tolerances = s.metadata.get("value_tolerances") or {}
+        shown = set(s.metadata.get("image_values", ())) | set(tolerances)
+        for true, t in tolerances.items():
+            for a in tolerances:
+                if a == true or t < 10 or not re.fullmatch(r"[\d,]+", true) or abs(_number(a) - _number(true)) > t:
+                    continue
+                d = abs(_number(a) - _number(true))
+                reading = _written(_number(true) + (1 if _number(a) > _number(true) else -1) * max(1, round(0.4 * d)))
+                together = any(true in (r.answer or "") and a in (r.answer or "") for r in s.rounds)  # one reply asks both
+                if together and d >= 3 and reading not in shown and abs(_number(reading) - _number(a)) <= tolerances[a]:
+                    return s.id, true, reading
+    return None
+
+
 @pytest.mark.parametrize("sid,true,reading", [
-    ("nominal/0074", "442", "430"),  # 439 is asked too, within 20 of both: 430 reads 442, it does not spray 439
-    ("nominal/0177", "1,838", "1,868"),  # other bars at 1,823 and 1,888 (not asked) do not make 1,868 ambiguous
+    ("near_asked", None, None),  # another asked value within the tolerance of both: the reading reads its own, no spray
+    ("nearer_shown", None, None),  # another bar (not asked) nearer the reading than the value does not make it ambiguous
 ])
 def test_a_reading_near_other_values_still_reads_its_own(sid, true, reading):
+    if sid in ("near_asked", "nearer_shown"):
+        found = _reading_near_another_asked_value() if sid == "near_asked" else _reading_nearer_a_shown_value()
+        assert found, f"no nominal chart value fits {sid}"
+        sid, true, reading = found
     s = NOMINAL[sid]
     rec = run_episode(s, Replacing(s, swap=_swap(true, reading)))
     assert rec.passed and rec.entity_f1 == 1.0, [c for c in rec.verdict["criteria"] if not c["pass"]]
@@ -327,9 +370,10 @@ def test_another_asked_value_within_the_tolerance_is_no_reading_of_the_fact():
         t = s.metadata["value_tolerances"][a]
         return _written(_number(a) - (1 if _number(b) > _number(a) else -1) * 0.4 * t)
 
-    def alone(s, a, b):  # that reading lies within the tolerance of no other value the images show
+    def alone(s, a, b):  # that reading lies nearer ``a`` than any other value the images show
         shown = {*(s.metadata.get("value_tolerances") or {}), *s.metadata.get("image_values", ())} - {a}
-        return all(abs(_number(inside_of(s, a, b)) - _number(x)) > s.metadata["value_tolerances"][a] for x in shown)
+        near = abs(_number(inside_of(s, a, b)) - _number(a))
+        return all(abs(_number(inside_of(s, a, b)) - _number(x)) > near for x in shown)
 
     s, true, other = next((s, a, b) for s in filter(_value_written_as_is, NOMINAL.values()) for tolerances in [s.metadata.get("value_tolerances") or {}]
                           for a in tolerances for b in tolerances
@@ -378,11 +422,13 @@ def test_a_rival_said_to_share_the_answer_hedges_it():
 
 
 def test_a_value_an_update_replaced_is_no_item_of_the_task():
-    """nominal/0018: the contact row the task rewrites held Esperanza Ravensworth before; listing her
-    with the two contacts the round asks about pads the list."""
-    s = NOMINAL["nominal/0018"]
+    """A contact already on the phone that a later round's card names (nominal/0084: Marisol Ingersoll)
+    is no item of the first round's task; listing her with the two contacts that round added pads the list."""
+    s, outsider = next((s, m.group(1)) for s in NOMINAL.values() if len(s.rounds[0].report) >= 2
+                       and all(f"Added {x}." in (s.rounds[0].answer or "") for x in s.rounds[0].report[:2])
+                       for r in s.rounds[1:] for m in [re.fullmatch(r"(.+?) is already in your contacts\.", r.answer or "")] if m)
     asked = list(s.rounds[0].report)
-    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and Esperanza Ravensworth."}))
+    rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]}, {asked[1]} and {outsider}."}))
     assert accuracy(rec, s).kind == "hedged"
     rec = run_episode(s, Replacing(s, {0: f"Done: {asked[0]} and {asked[1]}."}))
     assert accuracy(rec, s).passed

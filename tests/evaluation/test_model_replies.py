@@ -92,7 +92,10 @@ def _misread_digits(s, k):
 @pytest.mark.parametrize("misread", [_misread_name, _misread_digits])
 def test_misreadings_built_from_the_worlds_words_fail(misread):
     tried = 0
-    for sid in SAMPLE:
+    # the sample first, then any nominal scenario the misreading fits (chosen by property, not id)
+    for sid in dict.fromkeys([*SAMPLE, *sorted(NOMINAL)]):
+        if tried >= 4:
+            break
         s = NOMINAL[sid]
         for k in _rounds(s):
             swap = misread(s, k)

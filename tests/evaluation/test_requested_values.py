@@ -51,7 +51,8 @@ def unchecked(scenario) -> list[str]:
                 mine = [facts for facts in lists if all(_whole(f, text) or canonical_text(f) in canonical_text(text) for f in facts)]
                 if not mine:
                     continue
-                facts = max(mine, key=len)
+                # the list the text states most of as whole values ("5" inside "15:00" is no match)
+                facts = max(mine, key=lambda facts: (sum(_whole(f, text) for f in facts), len(facts)))
                 out += [f"{v!r} in {text[:60]!r}" for v in values
                         if _whole(v, text) and not any(_whole(v, f) for f in facts)]
     return list(dict.fromkeys(out))
