@@ -27,7 +27,7 @@ from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_o
 from .recipes import GenericRecipe
 from .staging import cleanup_part, stage_lookalikes
 from .db_base import DBRecipe
-from .story import SHORT, draw_story, follow_on, reason
+from .story import SHORT, draw_story, fill_out, follow_on, reason
 from .voice import TELLS, pick_persona, speak
 from .web import PAGE_WORDS
 from .world_index import world_index
@@ -277,7 +277,9 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             lead = "" if own_scene else story.opening
         else:
             lead = follow_on(b.rng, p.role, p.kind, bool(p.image_ids))
-        tail = reason(b.rng, flow, p.role) if len(f"{lead} {p.request}".split()) < SHORT else ""
+        tail = ""
+        if len(f"{lead} {p.request}".split()) < SHORT:
+            tail = fill_out(f"{lead} {p.request}", reason(b.rng, flow, p.role), flow, p.role)
         query = speak(b.rng, persona, p.request, first=i == 0, lead=lead, tail=tail)
         if not p.report and p.facts and TELLS.search(query):
             p.report = list(p.facts)

@@ -11,6 +11,7 @@ from the recipe's wording and the images.
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass
 
 # category -> (what the user says first, what the simulator is told); our own sentences
@@ -193,3 +194,15 @@ def follow_on(rng: random.Random, role: str, kind: str, delivers: bool) -> str:
 def reason(rng: random.Random, flow: str, role: str) -> str:
     """A sentence saying why (for a short request)."""
     return rng.choice(REASONS.get(role) or REASONS.get(flow) or ("",))
+
+
+def fill_out(text: str, tail: str, flow: str, role: str) -> str:
+    """``tail`` (:func:`reason`'s sentence) with more of the round's and the flow's reasons while
+    ``text`` plus it stays under :data:`SHORT` words (one reason left a third of short requests at
+    20-29 words). The sentences are ordered by a hash of ``text``, so the scenario's own random
+    stream is not drawn from."""
+    pool = [r for r in dict.fromkeys((*REASONS.get(role, ()), *REASONS.get(flow, ()))) if r and r != tail]
+    random.Random(zlib.crc32(text.encode())).shuffle(pool)
+    while pool and len(f"{text} {tail}".split()) < SHORT:
+        tail = f"{tail} {pool.pop()}".strip()
+    return tail
