@@ -79,7 +79,8 @@ _KILO = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s?[kK](?![\w])")
 
 
 # (the stop after "a.m." is the abbreviation's; after "AM." it ends the sentence and stays)
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])(\.)?\s?m\b(?(4)\.?)", re.IGNORECASE)
+# ("7.30 pm" is the British clock time; an amount such as "$7.30" keeps its currency sign and stays an amount)
+_CLOCK = re.compile(r"(?<![$€£¥\d.,])\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])(\.)?\s?m\b(?(4)\.?)", re.IGNORECASE)
 _ZERO_SECONDS = re.compile(r"\b(\d{1,2}:\d{2}):00\b")
 
 
