@@ -32,6 +32,20 @@ def test_prices_come_from_text_and_price_like_context_keys():
     assert decide(UIDecision(pick={"cheapest": True}), cheap)["component_id"] == "b"
 
 
+@pytest.mark.parametrize("early, late", [
+    ("05/25/2026 20:00", "06/02/2026 09:00"),   # US, month first
+    ("25/05/2026 20:00", "14/06/2026 09:00"),   # day first (a part over 12 is the day)
+    ("02/06/2026 20:00", "05/25/2026 09:00"),   # both parts <= 12 on a slash: US month first (Feb 6)
+    ("06/05/2026 20:00", "25/05/2026 09:00"),   # 06/05 is day first too: another date on the screen is
+    ("25.05.2026 20:00", "02.06.2026 09:00"),   # European dotted, day first
+])
+def test_date_rules_read_numeric_day_month_year_dates(early, late):
+    events = [el("e#0", description=f"Garden Charity Run | {early}"), el("e#1", description=f"Jazz Night | {late}")]
+    assert decide(UIDecision(pick={"latest": True}), events)["component_id"] == "e#1"
+    assert decide(UIDecision(pick={"earliest": True}), events)["component_id"] == "e#0"
+    assert decide(UIDecision(pick={"earliest": True}), events[::-1])["component_id"] == "e#0"
+
+
 def test_label_rule_matches_label_description_or_context_and_can_filter_by_action():
     buttons = [el("x", "Delete", "delete", "Call Priya Raman | about the lease"),
                el("y", "Delete", "delete", "Call Priya Raman (dentist)"), el("z", "Edit lease", "edit")]
