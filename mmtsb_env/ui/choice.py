@@ -40,8 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenario.model import UIDecision
 
 # A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
-_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-                    r"|(?<![\d,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:USD|EUR|GBP|dollars)")
+# An amount: "1,234.50", or with a decimal comma "12,50" / "1.099,00" (read only beside a currency).
+_AMOUNT = r"(\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d+,\d{1,2}(?![\d,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_CURRENCY = r"(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY)\b)"
+_MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}"
+                    rf"|(?<![\d,.]){_AMOUNT}\s?(?:[$€£¥]|(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|dollars|euros)\b)")
 _PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
 _SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
 _NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)
@@ -55,11 +58,18 @@ def element_text(el: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
+def _amount(raw: str) -> float:
+    """``"1,234.50"`` -> 1234.5; a decimal comma ``"12,50"`` / ``"1.099,00"`` -> 12.5 / 1099.0."""
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+,\d{1,2}", raw):
+        return float(raw.replace(".", "").replace(",", "."))
+    return float(raw.replace(",", ""))
+
+
 def prices(el: dict[str, Any]) -> list[float]:
     """Amounts an element shows (currency-marked numbers) or carries (context keys like price/total)."""
     found = []
     for m in _MONEY.finditer(f"{el.get('label', '')} {el.get('description', '')}"):
-        found.append(float((m.group(1) or m.group(2)).replace(",", "")))
+        found.append(_amount(m.group(1) or m.group(2)))
     for key, value in (el.get("context") or {}).items():
         if _PRICE_KEYS.search(key):
             try:
@@ -70,7 +80,7 @@ def prices(el: dict[str, Any]) -> list[float]:
 
 
 def _option_prices(label: str) -> list[float]:
-    return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
+    return [_amount(m.group(1) or m.group(2)) for m in _MONEY.finditer(label)]
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -157,6 +167,8 @@ def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], bli
         needle = str(arg).strip().lower()
         return next((it for it, text, _ in items if needle in text.lower()), None)
     read, highest = VALUE_RULES[rule]
+    if read is None and not any(amounts for _, _, amounts in items):
+        read = _value  # a price screen without currency signs ("Total: 1,476.27"): the shown number
     if read is _when and any(int(m[1]) > 12 for _, text, _ in items for m in _NUMERIC_DATE.finditer(text)):
         read = lambda text: _when(text, day_first=True)  # noqa: E731 -- the screen writes days first
     valued = []
