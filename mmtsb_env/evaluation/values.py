@@ -97,6 +97,23 @@ def canonical_times(text: str) -> str:
     return _ZERO_SECONDS.sub(r"\1", _CLOCK.sub(sub, text))
 
 
+# a 24-hour "19.30" / "07.30" (read as a time only where the round asks a time: elsewhere it is a number)
+_DOT_CLOCK_24 = re.compile(r"(?<![\w$€£¥.,:/-])([01]\d|2[0-3])\.([0-5]\d)"
+                           r"(?![\w%]|[.,]\d|\s?(?:[$€£¥%]|(?:usd|eur|gbp|chf|dollars?|euros?|pounds?)\b))", re.IGNORECASE)
+_A_CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b", re.IGNORECASE)
+
+
+def asks_time(facts: "list[str] | tuple[str, ...]") -> bool:
+    """Whether some of a round's reported facts is a clock time ("7:30 PM", "2026-06-22 17:00")."""
+    return any(_A_CLOCK_TIME.search(str(f)) for f in facts)
+
+
+def dotted_24h_times(text: str) -> str:
+    """24-hour times written with a dot as ``HH:MM`` ("19.30" -> "19:30"; "$19.30", "19.30 USD",
+    "19.305" and "1.19.30" stay): for a reply in a round that asks a time."""
+    return _DOT_CLOCK_24.sub(r"\1:\2", text)
+
+
 def decimals(raw: str) -> int:
     """How many decimals a number is written with (``"1,234.50"`` -> 2)."""
     return len(raw.split(".", 1)[1]) if "." in raw else 0
