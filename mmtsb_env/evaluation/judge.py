@@ -43,6 +43,7 @@ from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts
 from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
                         value_rivals_of, written_values)
 from .entity_diff import EntityScore
+from .values import asks_time, dotted_24h_times
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, is_text_column, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)
@@ -113,9 +114,17 @@ class Evidence:
     def replies(self) -> list[tuple[int | None, str]]:
         """The assistant's messages to the user as ``(round index, text)``, in order."""
         if self.conversation:
-            return [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in self.conversation
+            return [(e.get("round_index"), self.reply_text(e.get("round_index"), e.get("content"))) for e in self.conversation
                     if e.get("sender") == "assistant" and e.get("kind") in ("message", "notice")]
-        return [(None, unnumbered(m)) for m in self.assistant_messages]
+        return [(None, self.reply_text(None, m)) for m in self.assistant_messages]
+
+    def reply_text(self, round_index: Any, content: Any) -> str:
+        """A reply as the judge reads it: list numbering dropped and, in a round that asks a clock
+        time, a 24-hour "19.30" read as the time 19:30."""
+        text = unnumbered(str(content or ""))
+        reports = (self.reports[round_index] if isinstance(round_index, int) and 0 <= round_index < len(self.reports)
+                   else [f for rep in self.reports for f in rep])
+        return dotted_24h_times(text) if asks_time(reports) else text
 
     def user_text(self) -> str:
         """Everything the user said (queries, clarification answers): the details they specified."""
@@ -799,7 +808,7 @@ class RubricJudge:
         (or the legacy) facts, when some are stated and the others are simply absent, the absent
         ones are ``"omitted"`` (one of N items left out)."""
         # messages only: a screen the assistant shows (a UI notice) offers choices, it asserts none
-        replies = [(e.get("round_index"), unnumbered(str(e.get("content") or ""))) for e in ev.conversation
+        replies = [(e.get("round_index"), ev.reply_text(e.get("round_index"), e.get("content"))) for e in ev.conversation
                    if e.get("sender") == "assistant" and e.get("kind") == "message"] if ev.conversation else ev.replies()
         by_round: dict[Any, list[str]] = {}
         for r, text in replies:
@@ -900,7 +909,7 @@ class RubricJudge:
         out: list[str] = []
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
-                text = unnumbered(str(e.get("content") or ""))
+                text = ev.reply_text(e.get("round_index"), e.get("content"))
                 out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
                         + misattributed(text, ev.image_facts)]
         # what the assistant wrote: a value the app computed (an order's tax and subtotal, a card's new

@@ -79,7 +79,8 @@ _KILO = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s?[kK](?![\w])")
 
 
 # (the stop after "a.m." is the abbreviation's; after "AM." it ends the sentence and stays)
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])(\.)?\s?m\b(?(4)\.?)", re.IGNORECASE)
+# ("7.30 pm" is the British clock time; an amount such as "$7.30" keeps its currency sign and stays an amount)
+_CLOCK = re.compile(r"(?<![$€£¥\d.,])\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])(\.)?\s?m\b(?(4)\.?)", re.IGNORECASE)
 _ZERO_SECONDS = re.compile(r"\b(\d{1,2}:\d{2}):00\b")
 
 
@@ -94,6 +95,23 @@ def canonical_times(text: str) -> str:
         return f"{hour:02d}:{minute:02d}"
 
     return _ZERO_SECONDS.sub(r"\1", _CLOCK.sub(sub, text))
+
+
+# a 24-hour "19.30" / "07.30" (read as a time only where the round asks a time: elsewhere it is a number)
+_DOT_CLOCK_24 = re.compile(r"(?<![\w$€£¥.,:/-])([01]\d|2[0-3])\.([0-5]\d)"
+                           r"(?![\w%]|[.,]\d|\s?(?:[$€£¥%]|(?:usd|eur|gbp|chf|dollars?|euros?|pounds?)\b))", re.IGNORECASE)
+_A_CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b", re.IGNORECASE)
+
+
+def asks_time(facts: "list[str] | tuple[str, ...]") -> bool:
+    """Whether some of a round's reported facts is a clock time ("7:30 PM", "2026-06-22 17:00")."""
+    return any(_A_CLOCK_TIME.search(str(f)) for f in facts)
+
+
+def dotted_24h_times(text: str) -> str:
+    """24-hour times written with a dot as ``HH:MM`` ("19.30" -> "19:30"; "$19.30", "19.30 USD",
+    "19.305" and "1.19.30" stay): for a reply in a round that asks a time."""
+    return _DOT_CLOCK_24.sub(r"\1:\2", text)
 
 
 def decimals(raw: str) -> int:

@@ -40,8 +40,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenario.model import UIDecision
 
 # A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
-_MONEY = re.compile(r"[$€£¥]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-                    r"|(?<![\d,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:USD|EUR|GBP|dollars)")
+# An amount: "1,234.50", or with a decimal comma "12,50" / "1.099,00" (read only beside a currency).
+_AMOUNT = r"(\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d+,\d{1,2}(?![\d,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_CURRENCY = r"(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY)\b)"
+_MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}"
+                    rf"|(?<![\d,.]){_AMOUNT}\s?(?:[$€£¥]|(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|dollars|euros)\b)")
 _PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
 _SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
 _NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)
@@ -55,11 +58,18 @@ def element_text(el: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
+def _amount(raw: str) -> float:
+    """``"1,234.50"`` -> 1234.5; a decimal comma ``"12,50"`` / ``"1.099,00"`` -> 12.5 / 1099.0."""
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+,\d{1,2}", raw):
+        return float(raw.replace(".", "").replace(",", "."))
+    return float(raw.replace(",", ""))
+
+
 def prices(el: dict[str, Any]) -> list[float]:
     """Amounts an element shows (currency-marked numbers) or carries (context keys like price/total)."""
     found = []
     for m in _MONEY.finditer(f"{el.get('label', '')} {el.get('description', '')}"):
-        found.append(float((m.group(1) or m.group(2)).replace(",", "")))
+        found.append(_amount(m.group(1) or m.group(2)))
     for key, value in (el.get("context") or {}).items():
         if _PRICE_KEYS.search(key):
             try:
@@ -70,7 +80,7 @@ def prices(el: dict[str, Any]) -> list[float]:
 
 
 def _option_prices(label: str) -> list[float]:
-    return [float((m.group(1) or m.group(2)).replace(",", "")) for m in _MONEY.finditer(label)]
+    return [_amount(m.group(1) or m.group(2)) for m in _MONEY.finditer(label)]
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -78,18 +88,29 @@ _ISO_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _NAMED_DATE = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"
                          rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?\b", re.I)
+# day and month before the year: "05/25/2026" (US), "25/05/2026", "25.05.2026" (a part over 12 is the day;
+# when both could be months, a slash is read month-first as in the US unless another date on the same
+# screen is day-first, and a dot day-first as in Europe)
+_NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4})\b")
 # a clock time: "17:00", "5:30 PM", "5pm" (a bare number is no time)
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b|\b(\d{1,2}):(\d{2})\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
 
 
-def _date(text: str) -> tuple[int, int, int] | None:
-    """The first date ``text`` shows, as (year or 0, month, day)."""
-    iso, named = _ISO_DATE.search(text), _NAMED_DATE.search(text)
-    if iso is not None and (named is None or iso.start() <= named.start()):
-        return int(iso[1]), int(iso[2]), int(iso[3])
-    if named is None:
+def _date(text: str, day_first: bool = False) -> tuple[int, int, int] | None:
+    """The first date ``text`` shows, as (year or 0, month, day); ``day_first``: an ambiguous
+    "05/06/2026" is the 5th of June."""
+    iso, named, numeric = _ISO_DATE.search(text), _NAMED_DATE.search(text), _NUMERIC_DATE.search(text)
+    first = min((m for m in (iso, named, numeric) if m is not None), key=lambda m: m.start(), default=None)
+    if first is None:
         return None
+    if first is iso:
+        return int(iso[1]), int(iso[2]), int(iso[3])
+    if first is numeric:
+        a, b = int(numeric[1]), int(numeric[3])
+        day_first = a > 12 or (b <= 12 and (day_first or numeric[2] == "."))
+        month, day = (b, a) if day_first else (a, b)
+        return (int(numeric[4]), month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
     month, day, year = (named[1], named[2], named[3]) if named[1] else (named[5], named[4], named[6])
     return int(year or 0), _MONTHS.index(month[:3].lower()) + 1, int(day)
 
@@ -106,9 +127,9 @@ def _times(text: str) -> list[int]:
     return out
 
 
-def _when(text: str) -> tuple[Any, ...] | None:
+def _when(text: str, day_first: bool = False) -> tuple[Any, ...] | None:
     """When an option's event happens (its date, then its start time), or None without a date."""
-    day = _date(text)
+    day = _date(text, day_first)
     return None if day is None else (*day, (_times(text) or [0])[0])
 
 
@@ -146,6 +167,10 @@ def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], bli
         needle = str(arg).strip().lower()
         return next((it for it, text, _ in items if needle in text.lower()), None)
     read, highest = VALUE_RULES[rule]
+    if read is None and not any(amounts for _, _, amounts in items):
+        read = _value  # a price screen without currency signs ("Total: 1,476.27"): the shown number
+    if read is _when and any(int(m[1]) > 12 for _, text, _ in items for m in _NUMERIC_DATE.finditer(text)):
+        read = lambda text: _when(text, day_first=True)  # noqa: E731 -- the screen writes days first
     valued = []
     for i, (it, text, amounts) in enumerate(items):
         value = (max(amounts) if highest else min(amounts)) if read is None and amounts else \

@@ -184,3 +184,36 @@ def test_an_images_amount_given_for_another_image_is_wrong():
     wrong = [(s.id, said) for s, replies in cases for ok, said in [probes.play(probes.Case("", s, replies, False, category="factual_error"))]
              if not ok]
     assert wrong == []
+
+
+# -- red team 2: a reported clock time written "7.30 pm" / "19.30" -------------------------------
+def _time_rewrites(form, n=4):
+    """(scenario, replies) with the first reported "7:30 PM"-style time of a round rewritten by
+    ``form(hour_24, minutes)``, for the first ``n`` nominal scenarios reporting one."""
+    import re
+
+    out = []
+    for s in mmtsb_env.load_suite("nominal"):
+        for k, r in enumerate(s.rounds):
+            fact = next((str(f) for f in r.report if re.fullmatch(r"\d{1,2}:\d\d [AP]M", str(f)) and str(f) in r.answer), None)
+            if fact:
+                h, m = int(fact.split(":")[0]) % 12 + (12 if fact.endswith("PM") else 0), fact[-5:-3]
+                out.append((s, {k: r.answer.replace(fact, form(h, m))}))
+                break
+        if len(out) == n:
+            return out
+    return out
+
+
+@pytest.mark.parametrize("form", [lambda h, m: f"{(h - 1) % 12 + 1}.{m} {'pm' if h >= 12 else 'am'}",
+                                  lambda h, m: f"{(h - 1) % 12 + 1}.{m} {'p.m.' if h >= 12 else 'a.m.'}",
+                                  lambda h, m: f"{h:02d}.{m}"], ids=["7.30 pm", "7.30 p.m.", "19.30"])
+def test_a_time_written_with_a_dot_is_the_time(form):
+    cases = _time_rewrites(form)
+    assert len(cases) == 4
+    assert [s.id for s, replies in cases if not _play(s, replies, True)[0]] == []
+
+
+def test_a_wrong_time_written_with_a_dot_fails():
+    cases = _time_rewrites(lambda h, m: f"{(h + 1) % 24:02d}.{m}")
+    assert [s.id for s, replies in cases if not _play(s, replies, False)[0]] == []

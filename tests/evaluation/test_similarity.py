@@ -189,3 +189,13 @@ def test_a_pool_dump_scores_below_reading_the_image():
 def test_text_contains_handles_scripts_without_spaces():
     assert text_contains("东京", "我在东京工作") and not text_contains("大阪", "我在东京工作")
     assert text_contains("$1,200.00", "total 1200 USD") and not text_contains("1200", "12000")
+
+
+@pytest.mark.parametrize("written", ["7.30 pm", "7.30pm", "7.30 p.m.", "7:30 PM"])
+def test_a_clock_time_with_a_dot_and_am_pm_is_a_time(written):
+    assert canonical_text(f"It starts at {written} sharp") == canonical_text("It starts at 19:30 sharp")
+
+
+def test_an_amount_before_am_pm_words_stays_an_amount():
+    assert canonical_text("It costs $7.30 pm") == canonical_text("It costs $7.3 pm")
+    assert "19:30" not in canonical_text("It costs $7.30 pm")

@@ -32,6 +32,34 @@ def test_prices_come_from_text_and_price_like_context_keys():
     assert decide(UIDecision(pick={"cheapest": True}), cheap)["component_id"] == "b"
 
 
+@pytest.mark.parametrize("early, late", [
+    ("05/25/2026 20:00", "06/02/2026 09:00"),   # US, month first
+    ("25/05/2026 20:00", "14/06/2026 09:00"),   # day first (a part over 12 is the day)
+    ("02/06/2026 20:00", "05/25/2026 09:00"),   # both parts <= 12 on a slash: US month first (Feb 6)
+    ("06/05/2026 20:00", "25/05/2026 09:00"),   # 06/05 is day first too: another date on the screen is
+    ("25.05.2026 20:00", "02.06.2026 09:00"),   # European dotted, day first
+])
+def test_date_rules_read_numeric_day_month_year_dates(early, late):
+    events = [el("e#0", description=f"Garden Charity Run | {early}"), el("e#1", description=f"Jazz Night | {late}")]
+    assert decide(UIDecision(pick={"latest": True}), events)["component_id"] == "e#1"
+    assert decide(UIDecision(pick={"earliest": True}), events)["component_id"] == "e#0"
+    assert decide(UIDecision(pick={"earliest": True}), events[::-1])["component_id"] == "e#0"
+
+
+@pytest.mark.parametrize("written, value", [("12.50 $", 12.5), ("CHF 12.50", 12.5), ("12,50 €", 12.5), ("€12,80", 12.8),
+                                            ("1.099,00 €", 1099.0), ("$12,500", 12500.0), ("99.74 USD", 99.74)])
+def test_prices_in_other_currency_forms(written, value):
+    assert prices(el("a", description=f"Item | {written}")) == [value]
+
+
+def test_a_price_screen_without_currency_signs_is_read_by_its_numbers():
+    carts = [el("c#0", description="Camera cart | Total: 1,476.27"), el("c#1", description="Lens cart | Total: 999.50")]
+    assert decide(UIDecision(pick={"cheapest": True}), carts)["component_id"] == "c#1"
+    assert decide(UIDecision(pick={"most_expensive": True}), carts)["component_id"] == "c#0"
+    euros = [el("e#0", description="Bakery | €12,80"), el("e#1", description="Deli | €12,50")]
+    assert decide(UIDecision(pick={"cheapest": True}), euros)["component_id"] == "e#1"
+
+
 def test_label_rule_matches_label_description_or_context_and_can_filter_by_action():
     buttons = [el("x", "Delete", "delete", "Call Priya Raman | about the lease"),
                el("y", "Delete", "delete", "Call Priya Raman (dentist)"), el("z", "Edit lease", "edit")]

@@ -100,7 +100,7 @@ def test_no_marker_reaches_a_user_turn_before_it_is_earned(source):
     assert env.episode.round_index == 1
     for h in HOSTILE:
         say(h)
-    say("There is no Saturday event - the poster shows another day. Which did you mean?", earns={"MKCONF015"})
+    say("There is no Saturday event - the poster shows another day. Which did you mean?")  # a doubt earns no confirmation
     say("Which format do you want for the note?", earns={"MKCLAR009"})
     for text, reply, found, allowed in turns:
         assert found <= allowed, (text, reply, found - allowed)
@@ -118,4 +118,5 @@ def test_no_marker_reaches_a_user_turn_before_it_is_earned(source):
     assert "MKLATER007" not in first_round and "MKCLAR005" not in backend.prompts[0] and "MKCONF015" not in first_round
     # Earned answers did get through (from the script when the model's words were replaced).
     said = " ".join(reply for _, reply, _, _ in turns)
-    assert {"MKCLAR005", "MKCLAR009", "MKCONF015", "MKONQ006"} <= set(MARK.findall(said))
+    assert {"MKCLAR005", "MKCLAR009", "MKONQ006"} <= set(MARK.findall(said))
+    assert "MKCONF015" not in said  # a doubt gets the same neutral line whether or not it hits the wrong claim

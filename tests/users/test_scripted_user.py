@@ -235,15 +235,28 @@ def _claim_scenario():
     return dataclasses.replace(base, id="test/wrong_claim", rounds=(rnd,))
 
 
-def test_a_flagged_wrong_claim_is_confirmed_from_the_script_once():
+def test_a_flagged_wrong_claim_gets_the_neutral_answer_once():
     env = _env(_claim_scenario())
-    text, terminated, info = _step(env, "Neither receipt shows $48 - the totals are different. Which one did you mean?")
-    assert text == "User: Oh, I must have misremembered. Use the more expensive one, then."
+    text, terminated, info = _step(env, "Neither receipt shows $48 - the totals are $20.51 and $22.13. Which one did you mean?")
+    assert text == f"User: {GO_BY_WHAT_YOU_SEE}"  # the same as for a value the script does not hold wrong
     assert info["user_dynamics"]["clarifications"] == 1 and not terminated
     text, _, _ = _step(env, "Just to be sure: there is no $48 receipt, right?")
-    assert "misremembered" not in text  # confirmed once
+    assert GO_BY_WHAT_YOU_SEE not in text and "misremembered" not in text  # answered once
     _, terminated, _ = _step(env, "Saved 'Bigger purchase' with the more expensive receipt.")
     assert terminated
+
+
+@pytest.mark.parametrize("doubt", ["There is no $48 in the images you sent.",
+                                   "Neither receipt shows $48 - the totals are different.",
+                                   "Neither receipt shows $48 - it shows $30."])  # a value the images do not show
+def test_a_doubt_that_does_not_state_the_images_value_gets_the_same_reply_whether_or_not_it_hits_the_claim(doubt):
+    """A doubt is no oracle on the answer key: without the value the image shows, the user's reply
+    to a doubt of its $48 is word for word the same whether or not $48 is the scripted wrong claim."""
+    replies = {}
+    for name, scenario in _doubt_scenarios().items():
+        replies[name], terminated, _ = _step(_env(scenario), doubt)
+        assert not terminated
+    assert replies["claim"] == replies["no claim"] == f"User: {GO_BY_WHAT_YOU_SEE}"
 
 
 def test_a_wrong_claim_not_noticed_is_not_corrected_by_the_user():

@@ -135,8 +135,11 @@ DISPUTES = f"The images show {RIGHT}, not {CLAIM}."
 
 @pytest.mark.parametrize("text", [DISPUTES, f"None of the images says {CLAIM}.",
                                   f"The images don't show {CLAIM}; the first one is {RIGHT}."])
-def test_a_stated_discrepancy_gets_the_confirmation(text):
-    assert _first_user_reply(WRONG, text) == WRONG.rounds[0].wrong_claim.confirm
+def test_a_stated_discrepancy_gets_the_neutral_answer_not_the_confirmation(text):
+    """The same line as a doubt of a value the script does not hold wrong: a doubt tells nothing."""
+    from mmtsb_env.users.rules import GO_BY_WHAT_YOU_SEE
+
+    assert _first_user_reply(WRONG, text) == GO_BY_WHAT_YOU_SEE
 
 
 def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
@@ -146,8 +149,11 @@ def test_the_user_judge_fails_a_confirmation_given_to_an_agreeing_assistant():
 
     env = mmtsb_env.make_env(scenarios=[WRONG])
     env.reset(seed=0)
-    env.step(DISPUTES)  # the user confirms
+    env.step(DISPUTES)
     ev = user_evidence_from_episode(env.episode)
+    for e in ev.conversation:  # a user (e.g. model-played) that confirms the correction
+        if e.get("sender") == "user" and e.get("kind") == "message" and "go by what you find" in str(e.get("content")):
+            e["content"] = WRONG.rounds[0].wrong_claim.confirm
     assert all(c.passed for c in UserJudge().evaluate(ev).criteria if c.name == "grounded_consistency")
     for e in ev.conversation:  # the same conversation, but the assistant agreed
         if e.get("sender") == "assistant" and e.get("kind") == "message":
