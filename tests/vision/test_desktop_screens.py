@@ -38,7 +38,8 @@ def test_a_full_screen_of_small_text_with_the_table_where_the_facts_say(d):
 
 
 def test_tables_are_drawn_as_spreadsheets_by_the_generator():
-    assert ("spreadsheet_screen", 2) in RENDERINGS["table_document"]
+    kinds = dict(RENDERINGS["table_document"])
+    assert kinds.get("spreadsheet_screen", 0) >= 1 and kinds.get("ide_screen", 0) >= 1
 
 
 @pytest.mark.ocr
