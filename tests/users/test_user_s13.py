@@ -33,7 +33,7 @@ def test_a_polite_request_in_question_form_waits_for_the_work(query):
 
 
 @pytest.mark.parametrize("query, expects", [
-    ("Can you tell me the total?", ("text",)),
+    ("Can you tell me the total?", ("number",)),
     ("What is the total on this receipt?", ("number",)),
     ("Can you find out when the bakery closes on Sunday?", ("text",)),
     ("Could you check whether my note 'Groceries' is pinned?", ("text",)),

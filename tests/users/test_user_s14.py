@@ -53,3 +53,57 @@ def test_the_runner_skips_the_user_judge_only_when_told(replays):
     assert judged.user_verdict.get("pass") is True and replays == [scenario.id]
     unjudged = run_episode(scenario, OracleAgent([scenario]), user_judge=False)
     assert unjudged.user_verdict == {} and replays == [scenario.id] and unjudged.passed
+
+
+# ------------------------------------------------------------------ the kind of answer a round waits for
+from types import SimpleNamespace  # noqa: E402
+
+from mmtsb_env.users.reading import expectation, read, reported  # noqa: E402
+from mmtsb_env.users.rules import NUDGE_MISSING, nudge_text  # noqa: E402
+
+
+def _round(query: str, expects=()):
+    return SimpleNamespace(query=query, guidance=SimpleNamespace(expects=tuple(expects)))
+
+
+@pytest.mark.parametrize("query", [
+    "Can you tell me the total?",
+    "Could you tell me what the total is?",
+    "I need the combined price of every row, going by these tables - tell me the amount.",
+    "Can you figure out the gap between the highest and the lowest value in each chart? Tell me what you get.",
+    "Tell me what tickets cost altogether for 4 people to go to all of them.",
+    "Work out the sum of all the values in each chart and let me know the figure.",
+])
+def test_a_quantity_asked_for_waits_for_a_number(query):
+    expects = expectation(_round(query))
+    assert expects == ("number",)
+    no_number = "I checked the receipt carefully and the total is printed at the bottom of it."
+    assert not reported([read(no_number)], expects, query)
+    assert nudge_text(read(no_number), query) == NUDGE_MISSING
+    # any number answers, right or wrong: the user never compares values
+    for reply in ("The total is $1,069.71.", "The total is $1,169.71.", "It comes to one hundred and twelve dollars."):
+        assert reported([read(reply)], expects, query), reply
+
+
+@pytest.mark.parametrize("query, expects", [
+    ("Compare these invoices and tell me the invoice with the smallest amount due.", ("text",)),
+    ("Tell me which receipt has the larger total.", ("text",)),
+    ("Show me the three with their prices on a screen and I'll pick the one to add to my cart.", ("text",)),
+    ("Save the total in a note called 'Totals' and tell me what the note's title is.", ("text",)),
+    ("Can you create a note with 'the total' in its title?", ("done",)),
+])
+def test_a_thing_chosen_by_a_quantity_is_not_a_number_question(query, expects):
+    assert expectation(_round(query)) == expects
+
+
+@pytest.mark.parametrize("kind, missing, given", [
+    ("number", "I found it and put it in your note.", "It's 42."),
+    ("date", "I found it and put it in your note.", "It was on May 9."),
+    ("time", "I found it and put it in your note.", "It starts at 7.30pm."),
+])
+def test_guidance_expects_decides_the_kind_whatever_the_query_says(kind, missing, given):
+    query = "Can you find out what I asked about?"
+    rnd = _round(query, (kind,))
+    assert expectation(rnd) == (kind,)
+    assert not reported([read(missing)], (kind,), query)
+    assert reported([read(given)], (kind,), query)
