@@ -151,7 +151,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         image_sources=[ep.images.source(i) for i in range(n_images)],
         agent_steps=agent_steps,
         duration_s=duration,
-        replay_inputs=replay_inputs(ep),
+        replay_inputs=replay_inputs(ep, getattr(env, "user", None)),
     )
     from .evaluation.metrics import paper_steps
 
@@ -159,10 +159,10 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
     return record
 
 
-def replay_inputs(ep: Any) -> dict[str, Any]:
+def replay_inputs(ep: Any, user: Any = None) -> dict[str, Any]:
     from .users.counterfactual import replay_inputs as inputs
 
-    return inputs(ep)
+    return inputs(ep, user)
 
 
 def _user_verdict(ep: Any, user: Any = None) -> dict[str, Any]:

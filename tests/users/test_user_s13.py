@@ -280,7 +280,10 @@ def test_a_record_that_cannot_be_replayed_says_why_in_the_verdict():
     old = dataclasses.replace(record, replay_inputs={})
     reason = UserJudge().grounded_consistency(user_evidence_from_record(old, scenario)).reason
     assert "not replayed: the record holds no replay inputs" in reason
-    model = dataclasses.replace(record, user="LLMUser")
+    from mmtsb_env.users.llm_user import LLMUser
+
+    spec = {"class": "mmtsb_env.users.llm_user:LLMUser", "name": "llm", "unbuildable": LLMUser.not_rebuildable}
+    model = dataclasses.replace(record, user="llm", replay_inputs={**record.replay_inputs, "user": spec})
     reason = UserJudge().grounded_consistency(user_evidence_from_record(model, scenario)).reason
     assert "not replayed" in reason and "completions are not stored" in reason
 

@@ -107,3 +107,114 @@ def test_guidance_expects_decides_the_kind_whatever_the_query_says(kind, missing
     assert expectation(rnd) == (kind,)
     assert not reported([read(missing)], (kind,), query)
     assert reported([read(given)], (kind,), query)
+
+
+# ------------------------------------------------------------------ re-judged records rebuild the user the run had
+import dataclasses  # noqa: E402
+
+from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_record  # noqa: E402
+from mmtsb_env.runner import run_episode  # noqa: E402
+from mmtsb_env.users.counterfactual import user_spec  # noqa: E402
+from mmtsb_env.users.rules import NUDGE_STALL, decide  # noqa: E402
+from mmtsb_env.users.scripted import ScriptedUser  # noqa: E402
+
+
+class Brusque(ScriptedUser):
+    """A persona variant of the scripted user, blind: its stall nudge is its own words."""
+
+    def __init__(self, stall: str = "Well? Tell me when it's done."):
+        self.stall = stall
+
+    def replay_spec(self):
+        return {"stall": self.stall}
+
+    def act(self, episode):
+        action = super().act(episode)
+        return self.stall if action == NUDGE_STALL else action
+
+
+class GradesWithTheKey(ScriptedUser):
+    """Named "scripted" like the plain user, but moves on only when the reply states the round's
+    hidden report facts: a record of it must not be re-judged as the plain scripted user."""
+
+    def act(self, episode):
+        move = decide(episode)
+        if move.kind in ("advance", "end") and episode.round_index >= 0:
+            said = " ".join(e.content for e in episode.log if e.sender == "assistant" and e.kind == "message")
+            if any(fact not in said for fact in episode.scenario.rounds[episode.round_index].report):
+                episode.note_user_move("nudge", NUDGE_STALL)
+                return NUDGE_STALL
+        episode.note_user_move(move.kind, move.action)
+        return move.action
+
+
+class StallsOnce:
+    """The oracle, after one stall ("Let me check.")."""
+
+    def __init__(self, inner):
+        self.inner, self.stalled = inner, False
+
+    def act(self, obs, info):
+        if not self.stalled:
+            self.stalled = True
+            return "Let me check."
+        return self.inner.act(obs, info)
+
+
+def _record(scenario, user, agent=None):
+    from mmtsb_env.envs.gym_env import MMToolSandboxEnv
+
+    env = MMToolSandboxEnv(scenarios=[scenario], user=user)
+    record = run_episode(scenario, agent or OracleAgent([scenario]), env=env)
+    env.close()
+    return record
+
+
+def _rejudged(record, scenario):
+    ev = user_evidence_from_record(record, scenario)
+    return ev, UserJudge().grounded_consistency(ev)
+
+
+def test_a_re_judged_record_of_a_persona_variant_replays_that_variant():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+    record = _record(scenario, Brusque(), StallsOnce(OracleAgent([scenario])))
+    assert any(e["content"] == Brusque().stall for e in record.log if e["sender"] == "user"), "no stall nudge"
+    assert record.replay_inputs["user"] == {"class": f"{__name__}:Brusque", "name": "scripted",
+                                            "kwargs": {"stall": Brusque().stall}}
+    ev, verdict = _rejudged(record, scenario)
+    assert ev.replay["difference"] is None and not ev.replay.get("diverged"), ev.replay
+    assert verdict.passed and "the same with the hidden fields changed" in verdict.reason, verdict
+
+
+def test_a_re_judged_record_of_a_user_that_peeks_is_caught_though_it_is_named_scripted():
+    scenario = next(s for s in DEMO if any(r.report for r in s.rounds))
+    record = _record(scenario, GradesWithTheKey())
+    assert record.user == "scripted"
+    ev, verdict = _rejudged(record, scenario)
+    assert not verdict.passed and verdict.kind == "hidden_dependence", (verdict, ev.replay)
+
+
+def test_a_user_a_record_cannot_rebuild_is_not_replayed_and_the_verdict_says_why():
+    scenario = next(s for s in DEMO if len(s.rounds) > 1)
+
+    class Local(ScriptedUser):
+        pass
+
+    class Stateful(ScriptedUser):
+        def __init__(self):
+            self.mood = "calm"
+
+    Stateful.__qualname__ = "Stateful"  # as if defined at module level, but with state and no replay_spec
+    record = _record(scenario, ScriptedUser())
+    cases = [
+        (user_spec(Local()), "defined inside a function"),
+        (user_spec(Stateful()), "keeps state a record cannot rebuild (mood)"),
+        ({"class": "no_such_module_zq:User", "name": "scripted", "kwargs": {}}, "is not loaded"),
+        (None, "does not say which user policy played the user seat"),
+    ]
+    for spec, why in cases:
+        inputs = {k: v for k, v in record.replay_inputs.items() if k != "user"}
+        if spec is not None:
+            inputs["user"] = spec
+        ev, verdict = _rejudged(dataclasses.replace(record, replay_inputs=inputs), scenario)
+        assert ev.replay.get("skipped") and f"not replayed: " in verdict.reason and why in verdict.reason, (why, verdict)
