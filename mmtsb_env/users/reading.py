@@ -160,8 +160,14 @@ class Reading:
         return not (self.question or self.hands_back or self.could_not or self.stall)
 
 
+# A question opener capitalised mid-sentence starts a new sentence even without a full stop before
+# it ("It starts with: Best Buy Could I help with anything else?"), so the answer before it is read
+# as a statement, not swallowed by the question.
+_RUN_ON_QUESTION = r"\s+(?=(?:Could|Can|Would|Shall|Should|May|Do|Is|Are)\s+(?:I|you|there|we)\b|Anything\s+else\b)"
+
+
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if s.strip()]
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+|" + _RUN_ON_QUESTION, text.strip()) if s.strip()]
 
 
 def _done(text: str) -> bool:

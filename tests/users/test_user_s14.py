@@ -234,3 +234,38 @@ def test_a_value_pick_does_not_depend_on_the_hidden_expect_texts():
     picks = {decide_on_screen(UIDecision(pick={"lowest_value": True}, expect=expect), screen, "pick the lowest")["component_id"]
              for expect in (("Plan 300", "Plan 100"), ("zqhidden0001", "zqhidden0002"), ())}
     assert len(picks) == 1, picks
+
+
+# ------------------------------------------------------------------ red team F6: a run-on closing offer
+def test_an_answer_run_on_into_a_closing_offer_is_still_an_answer():
+    query = "What's the first line of /home/megan/receipts/2025-05-26_best_buy_07.txt?"
+    expects = expectation(_round(query))
+    for reply in ("It starts with: Best Buy Could I help with anything else?",
+                  "It starts with: Best Buy. Could I help with anything else?"):
+        assert reported([read(reply)], expects, query), reply
+    assert not reported([read("Could I help with anything else?")], expects, query)
+    asks = read("The note says Hello Do you want me to delete it?")
+    assert asks.question and asks.permission  # a real question run on is still a question
+
+
+def test_the_run_on_offer_episode_no_longer_gives_up():
+    """The red team's case: the oracle's answers with " Could I help with anything else?" appended
+    (an answer without a full stop runs on into it) on the nominal scenarios whose answers end unpunctuated."""
+    class Offers:
+        def __init__(self, scenario):
+            self.inner = OracleAgent([scenario])
+
+        def act(self, obs, info):
+            action = self.inner.act(obs, info)
+            plain = not action.lstrip().startswith("{") and "```" not in action
+            return action + " Could I help with anything else?" if plain else action
+
+    from mmtsb_env.runner import run_episode as play
+
+    nominal = mmtsb_env.load_suite("nominal")
+    unpunctuated = [s for s in nominal if any(r.answer and not r.answer.rstrip().endswith((".", "!", "?", ")", "'", '"'))
+                                              for r in s.rounds)][:3]
+    assert unpunctuated
+    for scenario in unpunctuated:
+        record = play(scenario, Offers(scenario), user_judge=False)
+        assert not record.user_dynamics["gave_up"] and record.user_dynamics["nudges"] == 0, scenario.id
