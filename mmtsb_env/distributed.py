@@ -30,7 +30,8 @@ class EpisodeWorker:
     """
 
     def __init__(self, scenarios: Sequence[Scenario], agent_name: str, env_kwargs: dict[str, Any] | None = None,
-                 agent_options: dict[str, Any] | None = None, capture_images: bool = False) -> None:
+                 agent_options: dict[str, Any] | None = None, capture_images: bool = False,
+                 user_judge: bool = True) -> None:
         from .envs.gym_env import MMToolSandboxEnv
         from .envs.options import EnvOptions
         from .runner import env_kwargs_for
@@ -40,6 +41,7 @@ class EpisodeWorker:
         self.env_kwargs = dict(env_kwargs or {})
         self.agent_options = dict(agent_options or {})
         self.capture_images = capture_images
+        self.user_judge = user_judge
         options = {k: v for k, v in self.env_kwargs.items() if k not in ("mode", "user")}
         self.mode = EnvOptions.from_kwargs(self.env_kwargs.get("mode"), options).mode
         self.env = MMToolSandboxEnv(scenarios=self.scenarios, **env_kwargs_for(self._agent(0), self.env_kwargs))
@@ -54,7 +56,7 @@ class EpisodeWorker:
 
         agent = self._agent(seed)
         return run_episode(self.scenarios[scenario_index], agent, seed=seed, env=self.env,
-                           capture_images=self.capture_images, agent_name=self.agent_name)
+                           capture_images=self.capture_images, agent_name=self.agent_name, user_judge=self.user_judge)
 
     def play_many(self, units: Sequence[tuple[int, int]]) -> list[EpisodeRecord]:
         return [self.play(i, seed) for i, seed in units]
@@ -77,6 +79,7 @@ def run_distributed(
     skip: Collection[tuple[str, int]] = (),
     on_record: Callable[[EpisodeRecord], None] | None = None,
     progress: bool = False,
+    user_judge: bool = True,
 ) -> list[EpisodeRecord]:
     """Play every scenario (for every seed) on ``num_workers`` Ray actors; records in input order.
 
@@ -99,6 +102,7 @@ def run_distributed(
         skip: (scenario id, seed) pairs not to play (resuming a run).
         on_record: called with each record as it arrives (in input order).
         progress: show a progress bar on stderr.
+        user_judge: judge the user seat (with its counterfactual replay); False leaves ``user_verdict`` empty.
     """
     import ray
     from ray.util import ActorPool
@@ -124,7 +128,7 @@ def run_distributed(
     try:
         remote = ray.remote(num_cpus=cpus_per_worker)(EpisodeWorker)
         shared = ray.put(scenarios)
-        workers = [remote.remote(shared, agent_name, env_kwargs, agent_options, capture_images)
+        workers = [remote.remote(shared, agent_name, env_kwargs, agent_options, capture_images, user_judge)
                    for _ in range(min(num_workers, max(1, len(units))))]
         pool = ActorPool(workers)
         bar = None

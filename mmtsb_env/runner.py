@@ -111,7 +111,11 @@ def env_kwargs_for(agent: Any, env_kwargs: dict[str, Any] | None) -> dict[str, A
 
 
 def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, total_reward: float,
-                   error: str | None, capture_images: bool, agent_steps: list[dict[str, Any]], duration: float) -> EpisodeRecord:
+                   error: str | None, capture_images: bool, agent_steps: list[dict[str, Any]], duration: float,
+                   user_judge: bool = True) -> EpisodeRecord:
+    """The record of ``env``'s finished episode. With ``user_judge`` (the default) the user seat is
+    judged (:class:`~mmtsb_env.evaluation.user_judge.UserJudge`: its rule checks and the
+    counterfactual replay of the user policy); without it ``user_verdict`` is empty and no replay runs."""
     ep = env.episode
     assert ep is not None
     from .vision.store import png_bytes
@@ -133,7 +137,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         truncated=ep.truncated,
         error=error,
         verdict=ep.verdict.to_json() if ep.verdict else {},
-        user_verdict=_user_verdict(ep, getattr(env, "user", None)),
+        user_verdict=_user_verdict(ep, getattr(env, "user", None)) if user_judge else {},
         user_dynamics=ep.user_dynamics(),
         entity=score.to_json(),
         rewards=list(ep.reward_history),
@@ -147,7 +151,7 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
         image_sources=[ep.images.source(i) for i in range(n_images)],
         agent_steps=agent_steps,
         duration_s=duration,
-        replay_inputs=replay_inputs(ep),
+        replay_inputs=replay_inputs(ep, getattr(env, "user", None)),
     )
     from .evaluation.metrics import paper_steps
 
@@ -155,10 +159,10 @@ def record_episode(env: MMToolSandboxEnv, *, seed: int, agent: str, steps: int, 
     return record
 
 
-def replay_inputs(ep: Any) -> dict[str, Any]:
+def replay_inputs(ep: Any, user: Any = None) -> dict[str, Any]:
     from .users.counterfactual import replay_inputs as inputs
 
-    return inputs(ep)
+    return inputs(ep, user)
 
 
 def _user_verdict(ep: Any, user: Any = None) -> dict[str, Any]:
@@ -178,12 +182,14 @@ def run_episode(
     env_kwargs: dict[str, Any] | None = None,
     capture_images: bool = False,
     agent_name: str | None = None,
+    user_judge: bool = True,
 ) -> EpisodeRecord:
     """Play one episode of ``scenario`` with ``agent`` (``act(obs, info) -> str``) and record it.
 
     An agent may expose ``last_step_info() -> dict`` (token ids, logprobs, usage...) which is kept
     per step. A :class:`~mmtsb_env.llm.base.BackendError` (or any exception from the agent) ends
-    the episode as *errored*: ``record.error`` says why and ``passed`` is False.
+    the episode as *errored*: ``record.error`` says why and ``passed`` is False. ``user_judge=False``
+    skips the user judge and its counterfactual replay (``record.user_verdict`` stays empty).
     """
     env = env or MMToolSandboxEnv(scenarios=[scenario], **env_kwargs_for(agent, env_kwargs))
     if hasattr(agent, "reset"):
@@ -221,7 +227,7 @@ def run_episode(
         done = terminated or truncated
     record = record_episode(env, seed=seed, agent=agent_name or type(agent).__name__, steps=steps, total_reward=total,
                             error=error, capture_images=capture_images, agent_steps=extras,
-                            duration=time.perf_counter() - start)
+                            duration=time.perf_counter() - start, user_judge=user_judge)
 
     record.user = str(getattr(env.user, "name", type(env.user).__name__))
     if isinstance(user_log, list):
@@ -242,12 +248,13 @@ def run_suite(
     concurrency: int = 1,
     skip: Collection[tuple[str, int]] = (),
     on_record: Callable[[EpisodeRecord], None] | None = None,
+    user_judge: bool = True,
 ) -> list[EpisodeRecord]:
     """Run every scenario once per seed (a fresh agent per episode); records in (seed, suite) order.
 
     ``seeds`` (default ``[seed]``) repeats the suite; episodes whose (scenario id, seed) is in
     ``skip`` are not played (resuming a run) and ``on_record`` sees each record as it finishes
-    (e.g. to append it to a file). An agent with ``reads_images = False`` gets an env that draws
+    (e.g. to append it to a file); ``user_judge`` as in :func:`run_episode`. An agent with ``reads_images = False`` gets an env that draws
     and encodes no pixels (:func:`env_kwargs_for`).
 
     With ``concurrency > 1`` episodes run in that many threads, each with its own env (model
@@ -283,7 +290,7 @@ def run_suite(
             for k, (scenario, s) in enumerate(units):
                 agent = first if k == 0 else make_agent()
                 records.append(done(run_episode(scenario, agent, seed=s, env=env, capture_images=capture_images,
-                                                agent_name=agent_name)))
+                                                agent_name=agent_name, user_judge=user_judge)))
         finally:
             env.close()
     else:
@@ -292,7 +299,7 @@ def run_suite(
         def one(unit: tuple[Scenario, int]) -> EpisodeRecord:
             scenario, s = unit
             return done(run_episode(scenario, make_agent(), seed=s, env_kwargs=env_kwargs,
-                                    capture_images=capture_images, agent_name=agent_name))
+                                    capture_images=capture_images, agent_name=agent_name, user_judge=user_judge))
 
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
             records = list(pool.map(one, units))

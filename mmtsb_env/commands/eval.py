@@ -10,7 +10,9 @@ Judges: ``--judge rubric`` (default) is the deterministic rubric judge used in t
 reward. ``--judge llm`` re-judges every finished episode with :class:`~mmtsb_env.evaluation.LLMJudge`
 through a chat backend named by ``--judge-backend`` (``mmtsb_env.llm.make_backend``). An episode
 whose judge call fails for good is marked errored and reported apart. The deterministic user
-judge runs on every episode unless ``--no-user-judge``.
+judge runs on every episode unless ``--no-user-judge``: its rule checks of the user seat and the
+counterfactual replay of the user policy (the assistant's actions replayed against the user with
+every hidden field changed; ``docs/users.md``). ``--no-user-judge`` skips both (no ``user_sr``).
 
 With ``--out DIR`` each finished episode is appended to ``DIR/episodes.jsonl`` (images once, in
 ``DIR/images/``), so ``--resume`` continues an interrupted run (a folder holding a run is refused
@@ -95,7 +97,9 @@ def evaluate(
     judge: str = typer.Option("rubric", help="rubric (deterministic, default) | llm (re-judge with --judge-backend)"),
     judge_backend: Optional[str] = typer.Option(None, help="backend for --judge llm (built by mmtsb_env.llm.make_backend)"),
     judge_cache: Optional[Path] = typer.Option(None, help="folder caching LLM verdicts (default: OUT/judge_cache)"),
-    user_judge: bool = typer.Option(True, help="run the deterministic user judge"),
+    user_judge: bool = typer.Option(True, help="judge the user seat: its rule checks and the counterfactual replay "
+                                    "of the user (hidden fields changed, user turns compared); "
+                                    "--no-user-judge skips both"),
     images: Optional[bool] = typer.Option(None, help="store episode images in --out (default: when the agent reads images)"),
     report: bool = typer.Option(True, help="write report.md/report.json/plots/viewer.html into --out"),
     ray: Optional[str] = typer.Option(None, "--ray", help="shard episodes over Ray: 'local' or a cluster address"),
@@ -270,15 +274,16 @@ def evaluate(
 
             run_distributed(scenarios, agent, num_workers=workers, address=None if ray == "local" else ray, seeds=seed_list,
                             env_kwargs=env_kwargs, agent_options=agent_options, capture_images=capture, skip=skip,
-                            on_record=finish, progress=not quiet)
+                            on_record=finish, progress=not quiet, user_judge=user_judge)
         else:
             run_suite(scenarios, new_agent, seeds=seed_list, env_kwargs=env_kwargs, progress=not quiet, agent_name=agent,
-                      capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish)
+                      capture_images=capture, concurrency=concurrency, skip=skip, on_record=finish,
+                      user_judge=user_judge)
     except KeyboardInterrupt:
         _interrupted(out, len(folder.records) if folder is not None else len(collected))
     records = folder.records if folder is not None else collected
     records = _in_run_order(records, scenarios, seed_list)
-    if not user_judge:  # the runner judges the user seat of every episode; drop it when not wanted
+    if not user_judge:  # records resumed from a run judged with it
         for r in records:
             r.user_verdict = {}
     metrics = compute_metrics(records, by_id)

@@ -337,32 +337,83 @@ def code_budget(episode: "Episode") -> float:
     return 2.0 * float(getattr(episode, "code_seconds", 0.0)) + float(episode.config.code_timeout_s)
 
 
-def replay_inputs(episode: "Episode") -> dict[str, Any]:
+def replay_inputs(episode: "Episode", user: Any = None) -> dict[str, Any]:
     """What a run record keeps so that re-judging it can replay it (:func:`replay_record`): the
-    episode's seed, its config and every action of both seats, in order."""
+    episode's seed, its config, every action of both seats, in order, and how to rebuild the
+    ``user`` policy that played the user seat (:func:`user_spec`)."""
     from dataclasses import asdict
 
-    return {"seed": episode.seed, "config": asdict(episode.config),
-            "actions": [[seat, action] for seat, action in episode.actions]}
+    out = {"seed": episode.seed, "config": asdict(episode.config),
+           "actions": [[seat, action] for seat, action in episode.actions]}
+    if user is not None:
+        out["user"] = user_spec(user)
+    return out
+
+
+def user_spec(policy: Any) -> dict[str, Any]:
+    """How a record rebuilds ``policy``: its class (``module:qualname``) and constructor arguments --
+    ``policy.replay_spec()`` when it has one (a JSON-able dict), none when the policy holds no state
+    of its own -- or ``unbuildable``, why it cannot be (``policy.not_rebuildable``, a class defined
+    inside a function, state without ``replay_spec``)."""
+    cls = type(policy)
+    spec: dict[str, Any] = {"class": f"{cls.__module__}:{cls.__qualname__}",
+                            "name": str(getattr(policy, "name", cls.__name__))}
+    why = getattr(policy, "not_rebuildable", None)
+    make = getattr(policy, "replay_spec", None)
+    if why:
+        spec["unbuildable"] = str(why)
+    elif "<locals>" in cls.__qualname__:
+        spec["unbuildable"] = f"its class {cls.__qualname__} is defined inside a function, so it cannot be imported"
+    elif callable(make):
+        spec["kwargs"] = make()
+    elif vars(policy):
+        spec["unbuildable"] = (f"it keeps state a record cannot rebuild ({', '.join(sorted(vars(policy)))}); "
+                               "a policy gives its constructor arguments with replay_spec()")
+    else:
+        spec["kwargs"] = {}
+    return spec
+
+
+def rebuild_user(spec: dict[str, Any]) -> tuple[Any, str]:
+    """``(policy, "")`` rebuilt from :func:`user_spec`, or ``(None, why not)``. Only a class of a module
+    already imported (or of ``mmtsb_env``) is rebuilt: a record does not make the judge import code."""
+    import importlib
+    import sys
+
+    if spec.get("unbuildable"):
+        return None, f"the user seat was played by {spec.get('class')}: {spec['unbuildable']}"
+    module, _, qualname = str(spec.get("class", "")).partition(":")
+    if not module or not qualname:
+        return None, f"the record names no user policy class ({spec.get('class')!r})"
+    if module not in sys.modules and module.split(".")[0] != "mmtsb_env":
+        return None, f"the user policy's module {module!r} is not loaded (a record does not import code)"
+    try:
+        cls: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part)
+        return cls(**dict(spec.get("kwargs") or {})), ""
+    except Exception as exc:
+        return None, f"the user policy {spec['class']} cannot be rebuilt ({type(exc).__name__}: {exc})"
 
 
 def replay_record(record: Any, scenario: "Scenario") -> Replay:
     """The counterfactual replay of a recorded episode of ``scenario``: the episode is played again
-    from the record's :func:`replay_inputs` (its user turns as recorded) and then replayed against a
-    fresh copy of the user policy the record names. ``skipped`` says why it cannot be: a record
-    made before the inputs were stored, or a user policy the record cannot rebuild (a model-played
-    user: its completions are not stored)."""
+    from the record's :func:`replay_inputs` (its user turns as recorded) and then replayed against
+    the user policy the run had, rebuilt from the record (:func:`rebuild_user`). ``skipped`` says
+    why it cannot be: a record made before the inputs (or the user policy) were stored, or a policy
+    a record cannot rebuild (a model-played user: its completions are not stored)."""
     from ..episode.engine import Episode, EpisodeConfig
     from ..evaluation.evidence import field_of
-    from .scripted import ScriptedUser
 
     inputs = field_of(record, "replay_inputs") or {}
-    who = str(field_of(record, "user") or "scripted")
     if not inputs.get("actions"):
         return Replay(skipped="the record holds no replay inputs (recorded before they were stored)")
-    if who != ScriptedUser.name:  # the one policy a record's name is enough to rebuild
-        return Replay(skipped=f"the user seat was played by {who!r}, whose policy a record does not hold "
-                              "(a model-played user's completions are not stored): replayed only in the live run")
+    if not inputs.get("user"):
+        return Replay(skipped=f"the record does not say which user policy played the user seat (recorded before "
+                              f"it was stored; {str(field_of(record, 'user') or 'scripted')!r} may be any variant)")
+    user, why = rebuild_user(inputs["user"])
+    if user is None:
+        return Replay(skipped=why)
     episode = None
     try:
         episode = Episode(scenario, EpisodeConfig(**inputs["config"]), judge=_NoJudge(), seed=inputs.get("seed"))
@@ -373,7 +424,7 @@ def replay_record(record: Any, scenario: "Scenario") -> Replay:
         recorded = [e.get("content") for e in field_of(record, "log") or [] if e.get("sender") == "user"]
         if recorded and recorded != [e.content for e in episode.log if e.sender == "user"]:
             return Replay(diverged="the record's episode plays differently on this scenario (another version of it?)")
-        return replay(episode, ScriptedUser())
+        return replay(episode, user)
     except Exception as exc:  # never raised into the judge
         return Replay(error=f"{type(exc).__name__}: {exc}")
     finally:

@@ -387,6 +387,7 @@ class LLMUser:
     """
 
     name = "llm"
+    not_rebuildable = "a model-played user's completions are not stored: replayed only in the live run"
 
     def __init__(self, backend: Any, *, sampling: dict[str, Any] | None = None, max_length_ratio: float = 4.0,
                  cache: MutableMapping[str, Any] | None = None) -> None:

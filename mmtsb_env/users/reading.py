@@ -160,8 +160,14 @@ class Reading:
         return not (self.question or self.hands_back or self.could_not or self.stall)
 
 
+# A question opener capitalised mid-sentence starts a new sentence even without a full stop before
+# it ("It starts with: Best Buy Could I help with anything else?"), so the answer before it is read
+# as a statement, not swallowed by the question.
+_RUN_ON_QUESTION = r"\s+(?=(?:Could|Can|Would|Shall|Should|May|Do|Is|Are)\s+(?:I|you|there|we)\b|Anything\s+else\b)"
+
+
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text.strip()) if s.strip()]
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+|" + _RUN_ON_QUESTION, text.strip()) if s.strip()]
 
 
 def _done(text: str) -> bool:
@@ -258,6 +264,13 @@ _ASKS_NUMBER = re.compile(r"\b(how\s+much|how\s+many|what(?:'s|\s+is|\s+was|\s+w
 _ASKS_DATE = re.compile(r"\b(when(?:'s|\s+(?:did|is|was|does|do|will|are|were|should|can|could))|"
                         r"what\s+(?:date|day)|which\s+(?:date|day))\b", re.I)
 _ASKS_TIME = re.compile(r"\b(what\s+time|at\s+what\s+time)\b", re.I)
+# A quantity asked for by name in the asking clause ("Can you tell me the total?", "I need the combined
+# price of every row", "figure out the gap between ...", "tell me what tickets cost altogether"): a
+# number. A thing chosen by a quantity ("tell me the invoice with the smallest amount") is not.
+_ASKS_QUANTITY = re.compile(r"(?:\b(?:tell|give|get|read|send|show)\s+me\b|\bi\s+need\b|\bi\s+want\s+to\s+know\b|"
+                            r"\b(?:figure|work|find)\s+out\b|\bcalculate\b|\bcompute\b|\blet\s+me\s+know\b)"
+                            r"[^.?!;:\n]{0,60}?\b(?:the\s+(?:total|sum|amount|difference|gap|average|balance|"
+                            r"combined\s+(?:price|cost|total|amount|value))s?\b|what\s+\w+(?:\s+\w+)?\s+costs?\b)", re.I)
 
 
 # A request that asks for information back, read from the query alone: a question mark outside
@@ -316,15 +329,17 @@ def _asking_text(query: str) -> str:
 def expectation(rnd: Any) -> tuple[str, ...]:
     """What round ``rnd`` waits for, from the user's own script: ``guidance.expects`` when given;
     else, when its query asks for information back (:data:`_ASKS_BACK`: a question -- not a
-    polite request in question form, :func:`polite_request` --, "tell me", "list", "count"...), the kinds it asks for ("how much" -> number, "when did" -> date, "what
-    time" -> time, otherwise text); else ``done``: any report of the work. No hidden field is read
+    polite request in question form, :func:`polite_request` --, "tell me", "list", "count"...), the kinds it asks for ("how much",
+    "tell me the total", "I need the combined price" -> number, "when did" -> date, "what time" -> time,
+    otherwise text); else ``done``: any report of the work. No hidden field is read
     (not even whether the round has ``report`` facts)."""
     guidance = getattr(rnd, "guidance", None)
     if guidance is not None and guidance.expects:
         return tuple(guidance.expects)
     if _ASKS_BACK.search(_asking_text(rnd.query)):
+        asking = _asking_text(rnd.query)
         kinds = [k for k, rx in (("number", _ASKS_NUMBER), ("date", _ASKS_DATE), ("time", _ASKS_TIME))
-                 if rx.search(rnd.query)]
+                 if rx.search(rnd.query) or (k == "number" and _ASKS_QUANTITY.search(asking))]
         return tuple(kinds) or ("text",)
     return ("done",)
 

@@ -33,7 +33,7 @@ def test_a_polite_request_in_question_form_waits_for_the_work(query):
 
 
 @pytest.mark.parametrize("query, expects", [
-    ("Can you tell me the total?", ("text",)),
+    ("Can you tell me the total?", ("number",)),
     ("What is the total on this receipt?", ("number",)),
     ("Can you find out when the bakery closes on Sunday?", ("text",)),
     ("Could you check whether my note 'Groceries' is pinned?", ("text",)),
@@ -280,7 +280,10 @@ def test_a_record_that_cannot_be_replayed_says_why_in_the_verdict():
     old = dataclasses.replace(record, replay_inputs={})
     reason = UserJudge().grounded_consistency(user_evidence_from_record(old, scenario)).reason
     assert "not replayed: the record holds no replay inputs" in reason
-    model = dataclasses.replace(record, user="LLMUser")
+    from mmtsb_env.users.llm_user import LLMUser
+
+    spec = {"class": "mmtsb_env.users.llm_user:LLMUser", "name": "llm", "unbuildable": LLMUser.not_rebuildable}
+    model = dataclasses.replace(record, user="llm", replay_inputs={**record.replay_inputs, "user": spec})
     reason = UserJudge().grounded_consistency(user_evidence_from_record(model, scenario)).reason
     assert "not replayed" in reason and "completions are not stored" in reason
 
