@@ -20,7 +20,7 @@ from .axes import ARRIVALS, CHALLENGES, FLOWS, IMAGE_COUNT_WEIGHTS, MAX_IMAGES, 
 from .core import Build, Part, call, unique
 from .errors import GenerationError
 from .engine import vision_steps
-from .images import number, settle_levels
+from .images import needs_hard, number, settle_levels
 from .db_recipes import make_db_recipe
 from .dryrun import expected_changes, free_text_measures, play
 from .layout import CATEGORIES_BY_FLOW, GENERIC_FLOWS, Slot, choose_sink, late_ok, skeleton  # noqa: F401 (re-exported)
@@ -194,7 +194,7 @@ def compose(seed: int, flow: str | None = None, challenge: str | None = None, ar
     if getattr(recipe, "variant", None) == "edit":  # notes and files keep their exact wording there (see _assemble)
         b.avoid_apps = {"simple_note", "file_system"}
     parts = recipe.parts()
-    settle_levels(b.imgs, seed)
+    settle_levels(b.imgs, seed, b.image_values + b.keys)
     for p in parts:
         p.steps = vision_steps(b, p) + p.steps
     b.lookalikes = stage_lookalikes(b, parts) + b.web_lookalikes
@@ -321,6 +321,9 @@ def _assemble(b: Build, recipe: Any, parts: list[Part], *, flow: str, challenge:
             "num_images": len(b.imgs), "num_rounds": len(rounds), "domains": domains,
             "difficulty": ("easy", "medium", "medium", "hard")[max(im.difficulty for im in b.imgs)],
             "expected_tools": used_tools, "persona": persona.name, "generator_seed": seed, "recipe": recipe.describe(),
+            # whether a level-3 image shows a value the task needs that no level 0-1 image shows
+            # (None: the task lists no value it takes from the images, e.g. one computed from them)
+            "hard_image_needed": needs_hard(b.imgs, b.image_values + b.keys) if b.image_values + b.keys else None,
             "image_values": unique(b.image_values), "derived_values": unique(b.derived), "image_keys": unique(b.keys),
             "web_values": unique(b.web_values),
             "value_tolerances": value_tolerances(b),

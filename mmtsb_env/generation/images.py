@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..vision.render._common import seed_int
 from ..vision.render.groups import group_of
@@ -129,11 +129,13 @@ def _legible(im: "Img") -> bool:
     return not tool_legible(im.render_spec())
 
 
-def settle_levels(imgs: list["Img"], seed: int) -> None:
+def settle_levels(imgs: list["Img"], seed: int, needed: Iterable[str] = ()) -> None:
     """Give a scenario's images their final levels: with :data:`LEGIBLE` on, an image at level 2-3
     whose needed values tesseract cannot read even with the visual tools is redrawn a level lower
     until they are (levels 0-1 are read plain: 90-100 % for every family); then one image is
-    raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`). A pinned image (a shelf
+    raised to :data:`HARD_LEVEL` when none is there (:func:`ensure_hard`; with ``needed``, the
+    values the task takes from the images, one that shows a needed value no level 0-1 image of the
+    scenario shows). A pinned image (a shelf
     photo whose product the request names by where it stands on that level's shelf) keeps its
     level. GenerationError when no image can be both hard and legible, or a pinned one is not
     legible (the attempt is redrawn)."""
@@ -144,19 +146,70 @@ def settle_levels(imgs: list["Img"], seed: int) -> None:
                 if im.extra.get("_pinned"):
                     raise GenerationError("a shelf photo named by where its product stands is not legible at its level")
                 im.difficulty -= 1
-    if not ensure_hard(imgs, seed, _legible if check else None):
+    if not ensure_hard(imgs, seed, _legible if check else None, needed):
         raise GenerationError("no image of this scenario stays legible at the top level")
 
 
-def ensure_hard(imgs: list["Img"], seed: int, legible: Callable[["Img"], bool] | None = None) -> bool:
+def shown_values(im: "Img") -> set[str]:
+    """What an image shows, normalised (:func:`.world_index.norm`): its record's label, amount, date,
+    time, person and items, and every text and number of its render content."""
+    out: set[str] = set()
+
+    def add(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                add(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                add(x)
+        elif isinstance(v, bool) or v is None:
+            return
+        elif isinstance(v, (int, float)):
+            out.update({norm(money(v)), norm(number(v))})
+        else:
+            out.add(norm(str(v)))
+
+    add([im.label, im.amount, im.date, im.time, im.person or {}, im.items, im.content])
+    out.discard("")
+    return out
+
+
+def needs_hard(imgs: list["Img"], needed: Iterable[str]) -> bool:
+    """Whether an image at :data:`HARD_LEVEL` shows a value of ``needed`` that no level 0-1 image
+    of the scenario shows (so the task cannot be done from the easy images alone)."""
+    wanted = {norm(v) for v in needed} - {""}
+    shown = [shown_values(im) for im in imgs]
+
+    def holds(texts: set[str], value: str) -> bool:  # a name inside a note's or a table's text counts
+        return value in texts or len(value) >= 4 and any(value in t for t in texts)
+
+    easy = [s for im, s in zip(imgs, shown) if im.difficulty <= 1]
+    return any(im.difficulty >= HARD_LEVEL and any(holds(s, v) and not any(holds(e, v) for e in easy) for v in wanted)
+               for im, s in zip(imgs, shown))
+
+
+def ensure_hard(imgs: list["Img"], seed: int, legible: Callable[["Img"], bool] | None = None,
+                needed: Iterable[str] = ()) -> bool:
     """Raise one image to :data:`HARD_LEVEL` when none of ``imgs`` is there, so no scenario can be
     read without the visual tools (tried in an order drawn from ``seed``, pinned images left as they
-    are, see :func:`settle_levels`; with ``legible`` only one
-    that passes it). False when none can be raised."""
-    if not imgs or any(im.difficulty >= HARD_LEVEL for im in imgs):
+    are, see :func:`settle_levels`; with ``legible`` only one that passes it). With ``needed`` (the
+    values the task takes from the images) an image at that level must also show one that no level
+    0-1 image shows (:func:`needs_hard`): such an image is raised first, and only when none can be,
+    any image as before (the scenario's ``hard_image_needed`` metadata then says false). False when
+    none can be raised."""
+    needed = list(needed)
+    if not imgs or (needs_hard(imgs, needed) if needed else any(im.difficulty >= HARD_LEVEL for im in imgs)):
         return True
     order = list(range(len(imgs)))
     random.Random(seed_int("hard", seed)).shuffle(order)
+    free = [i for i in order if not imgs[i].extra.get("_pinned") and imgs[i].difficulty < HARD_LEVEL]
+    for pick in free if needed else []:  # first an image whose raising makes a needed value hard
+        was, imgs[pick].difficulty = imgs[pick].difficulty, HARD_LEVEL
+        if needs_hard(imgs, needed) and (legible is None or legible(imgs[pick])):
+            return True
+        imgs[pick].difficulty = was
+    if any(im.difficulty >= HARD_LEVEL for im in imgs):
+        return True
     for pick in [i for i in order if not imgs[i].extra.get("_pinned")]:
         was, imgs[pick].difficulty = imgs[pick].difficulty, HARD_LEVEL
         if legible is None or legible(imgs[pick]):

@@ -1,9 +1,9 @@
-"""Fonts: matplotlib's bundled DejaVu faces (else Pillow's own), and handwriting faces from Debian
-font packages at fixed paths (:data:`HANDS`).
+"""Fonts: matplotlib's bundled DejaVu faces (else Pillow's own), and handwriting and till-receipt
+faces from Debian font packages at fixed paths (:data:`HANDS`, :data:`TILL`).
 
 Never searches the system's fonts: the DejaVu renders are the same wherever matplotlib is installed,
-and the handwriting faces are read from their packages' own paths, or replaced by a DejaVu italic
-where the package is missing (:func:`missing_hands`). Fonts
+and the Debian faces are read from their packages' own paths, or replaced by a DejaVu stand-in
+where the package is missing (:func:`missing_hands`, :func:`missing_till`). Fonts
 are cached per thread (FreeType faces are not meant to be shared between threads) and use the
 basic layout engine so glyph placement does not depend on whether libraqm is present.
 """
@@ -44,12 +44,29 @@ HANDS = {
 }
 HAND_PACKAGES = ("fonts-dkg-handwriting", "fonts-dancingscript", "fonts-bwht", "fonts-comic-neue")
 
+# a till receipt's monospace face from Debian's fonts-noto-mono (Noto Mono), with DejaVu's mono
+# standing in where the package is missing: its zero is an open oval, where DejaVu Sans Mono's dotted
+# zero reads as an 8 once a level-3 receipt's 7-px print is zoomed back (Liberation Mono's zero is
+# dotted too, Noto Sans Mono's slashed). Noto Mono has no bold: "till-bold" is the same face, which
+# the receipt double-strikes (a one-pixel stroke), as a thermal printer does
+TILL = {
+    "till": ("/usr/share/fonts/truetype/noto/NotoMono-Regular.ttf", "mono"),
+    "till-bold": ("/usr/share/fonts/truetype/noto/NotoMono-Regular.ttf", "mono-bold"),
+}
+TILL_PACKAGE = "fonts-noto-mono"
+PACKAGED = {**HANDS, **TILL}  # style -> (Debian font path, DejaVu stand-in)
+
 _local = threading.local()
 
 
 def missing_hands() -> list[str]:
     """The handwriting styles whose Debian font is not installed (drawn in their DejaVu stand-in)."""
     return [style for style, (path, _) in HANDS.items() if not os.path.isfile(path)]
+
+
+def missing_till() -> bool:
+    """Whether the till face's Debian package is missing (receipts then print in DejaVu's mono)."""
+    return not os.path.isfile(TILL["till"][0])
 
 
 @lru_cache(maxsize=1)
@@ -63,12 +80,12 @@ def font_dir() -> str | None:
 
 
 def font_path(style: str = "sans") -> str | None:
-    """Path of the TrueType file for ``style`` (see :data:`FACES` and :data:`HANDS`), or None if unavailable."""
-    if style in HANDS:
-        path, stand_in = HANDS[style]
+    """Path of the TrueType file for ``style`` (see :data:`FACES` and :data:`PACKAGED`), or None if unavailable."""
+    if style in PACKAGED:
+        path, stand_in = PACKAGED[style]
         return path if os.path.isfile(path) else font_path(stand_in)
     if style not in FACES:
-        raise ValueError(f"unknown font style {style!r}; known: {', '.join([*FACES, *HANDS])}")
+        raise ValueError(f"unknown font style {style!r}; known: {', '.join([*FACES, *PACKAGED])}")
     folder = font_dir()
     if folder is None:
         return None

@@ -13,7 +13,7 @@ import pytest
 
 from mmtsb_env.generation import generate
 from mmtsb_env.generation.images import (HARD_LEVEL, LEVEL_MIX, PRINTED_SHARE, Drafter, Img, ensure_hard,
-                                          legibility_checked, level_of, settle_levels)
+                                          legibility_checked, level_of, needs_hard, settle_levels)
 from mmtsb_env.generation.ocr import tesseract_available, tool_legible
 from mmtsb_env.world.pools import CHART_TOPICS, SEASONS
 from mmtsb_env.generation.world_index import world_index
@@ -56,6 +56,25 @@ def test_ensure_hard_raises_one_image_and_respects_a_legibility_check():
     assert [im.difficulty for im in imgs] == [0, 1]  # nothing left raised
     imgs = [_img(0), _img(1)]
     assert ensure_hard(imgs, seed=5, legible=lambda im: im is imgs[1]) and imgs[1].difficulty == HARD_LEVEL
+
+
+def test_the_raised_image_shows_a_needed_value_no_easy_image_shows():
+    # the level-3 image is a distractor (it shows only what an easy image shows too): the image
+    # with the needed value is raised, not left at level 0 because some image is already hard
+    imgs = [Img("receipt", "receipt", {}, 0, 0, label="Corner Deli"), Img("receipt", "receipt", {}, 1, 0, label="Pine Books"),
+            Img("receipt", "receipt", {}, 2, HARD_LEVEL, label="Corner Deli")]
+    assert not needs_hard(imgs, ["Pine Books"])
+    assert ensure_hard(imgs, seed=5, needed=["Pine Books"])
+    assert imgs[1].difficulty == HARD_LEVEL and imgs[0].difficulty == 0 and needs_hard(imgs, ["Pine Books"])
+    # a needed value every image shows cannot be made hard: some image is raised as before
+    imgs = [Img("receipt", "receipt", {}, 0, 0, label="Corner Deli"), Img("receipt", "receipt", {}, 1, 1, label="Corner Deli")]
+    assert ensure_hard(imgs, seed=5, needed=["Corner Deli"]) and max(im.difficulty for im in imgs) == HARD_LEVEL
+    assert not needs_hard(imgs, ["Corner Deli"])
+
+
+def test_scenarios_record_whether_a_hard_image_holds_a_needed_value(batch):
+    flags = [s.metadata["hard_image_needed"] for s in batch if s.metadata["hard_image_needed"] is not None]
+    assert len(flags) >= 20 and sum(flags) / len(flags) >= 0.9, Counter(flags)  # before: 31 of 40 (values in text: fewer)
 
 
 def test_settle_levels_redraws_an_illegible_image_lower(monkeypatch):

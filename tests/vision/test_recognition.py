@@ -23,7 +23,7 @@ from mmtsb_env.generation.compose import GenerationError, compose
 from mmtsb_env.generation.dryrun import SolutionError
 from mmtsb_env.runner import run_episode
 from mmtsb_env.vision.render import render
-from mmtsb_env.vision.render.object_scene import COLORS as SCENE_COLORS, COUNT_COLORS
+from mmtsb_env.vision.render.object_scene import COLORS as SCENE_COLORS, COUNT_COLORS, COUNT_LOOKALIKES, NEAR_COLORS
 from mmtsb_env.vision.render.product_photo import PALETTE
 
 LEVELS = range(4)
@@ -188,9 +188,17 @@ def test_a_count_by_colour_is_in_the_pixels(d):
     assert f["labels"] == COUNT["labels"] and f["values"] == [3.0, 6.0, 1.0, 4.0] and not f["value_labels"]
     assert f["max_label"] == "Blue" and f["read_tolerance"] == 0.0
     assert {l: len(b) for l, b in f["counted_boxes"].items()} == {"Red": 3, "Blue": 6, "Yellow": 1, "Green": 4}
-    assert len(f["strays"]) == d + 1 and all(s["shape"] not in ("ball", "apple") for s in f["strays"])
-    assert all(s["color"] in COUNT_COLORS for s in f["strays"])
+    others = [s for s in f["strays"] if s["shape"] != "ball"]
+    alike = [s for s in f["strays"] if s["shape"] == "ball"]  # from level 2: balls in a near colour, never counted
+    assert len(others) == d + 1 and all(s["shape"] != "apple" for s in others)
+    assert all(s["color"] in COUNT_COLORS for s in others)
+    assert len(alike) == COUNT_LOOKALIKES[d] and all(s["color"] in NEAR_COLORS for s in alike)
     arr = np.asarray(r.image, dtype=int)
+    for s_ in alike:  # a look-alike's colour is its own in the pixels, not the counted colour next to it
+        x0, y0, x1, y1 = s_["box"]
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + (y1 - y0) // 8
+        patch = arr[cy - 3:cy + 4, cx - 3:cx + 4].reshape(-1, 3).mean(0)
+        assert _nearest(tuple(patch), SCENE_COLORS) == s_["color"], (d, s_, patch)
     for label, boxes in f["counted_boxes"].items():
         for x0, y0, x1, y1 in boxes:  # a ball's centre is its colour
             cx, cy = (x0 + x1) // 2, (y0 + y1) // 2 + (y1 - y0) // 8

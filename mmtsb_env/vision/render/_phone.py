@@ -3,8 +3,9 @@
 A screen is a list of blocks laid out top to bottom (:class:`Screen`); every block measures
 itself before anything is drawn, so cards get their height from their contents and no two
 texts can land on each other. Levels (the spec's difficulty) shrink the type, add on-screen
-clutter (banners, tab bars, badges), switch to a low-contrast dark theme (level 2) and finally
-shrink the screenshot and re-encode it as JPEG (level 3), as a forwarded screenshot looks.
+clutter (banners, tab bars, badges), switch to a low-contrast dark theme (level 2) and shrink
+the screenshot and re-encode it as JPEG (levels 2-3), as a forwarded screenshot looks. The families
+add look-alike neighbours at levels 2-3 (other rows with near amounts, times, dates, numbers).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Look:
 LOOKS = {
     0: Look(1.0, False, 0, 1.0, None),
     1: Look(0.92, False, 2, 1.0, None),
-    2: Look(0.8, True, 3, 0.85, 80),  # dark theme, muted greys
+    2: Look(0.76, True, 3, 0.72, 80),  # dark theme, muted greys, forwarded a little smaller
     3: Look(0.72, False, 4, 0.63, 88),  # small and re-compressed: a 2x zoom brings it back
 }
 

@@ -4,8 +4,8 @@ The same content (and defaults) as ``receipt``: the purchase shows the merchant,
 the card and the total, and its itemised receipt (items with quantities and amounts, subtotal,
 tax) as card issuers attach them. Cash receipts appear as a manually added cash entry of a
 budget tracker. Levels add the account's balance and other transactions around it (other
-merchants and amounts: distractors), a tab bar, a dark low-contrast theme and a downscaled,
-re-compressed screenshot.
+merchants and amounts: distractors; from level 2 more of them, with amounts near the purchase's
+total), a tab bar, a dark low-contrast theme and a downscaled, re-compressed screenshot.
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ def draw_bank_feed(ctx: Ctx):
     cash = f["payment"].strip().upper() == "CASH"
     method = "Cash · added manually" if cash else f["payment"]
     cr = ctx.rng("clutter")
-    n = {0: 0, 1: 2, 2: 3, 3: 4}[ctx.difficulty]
+    n = {0: 0, 1: 2, 2: 5, 3: 7}[ctx.difficulty]
     others = []
     for name in cr.sample(OTHERS, n):
         when = d + timedelta(days=cr.choice([-3, -2, -1, 1, 2]))
-        others.append((name, f"{when.strftime('%b')} {when.day}", -round(cr.uniform(4, 90), 2)))
+        # from level 2 the other amounts look like the purchase's (within a fifth of its total)
+        amount = f["total"] * cr.uniform(0.8, 1.2) if ctx.difficulty >= 2 else cr.uniform(4, 90)
+        others.append((name, f"{when.strftime('%b')} {when.day}", -round(max(amount, 1.0), 2)))
     balance = round(cr.uniform(400, 4800), 2)
     ctx.distractors.extend(f"{a} {b} {money(c, cur)}" for a, b, c in others)
     if n:

@@ -33,7 +33,7 @@ def draw_calendarday_text(ctx: Ctx):
     price_line = price if isinstance(price, str) else "Free entry" if price == 0 else f"Tickets {money(price, f['currency'])}"
     hour = int(f["time"][:2])
     cr = ctx.rng("clutter")
-    n = {0: 0, 1: 2, 2: 3, 3: 3}[ctx.difficulty]
+    n = {0: 0, 1: 2, 2: 5, 3: 6}[ctx.difficulty]  # other entries of the day (levels 2-3: a full day)
     hours = [h for h in range(7, 22) if abs(h - hour) >= 2]
     entries = []
     for (name, place), h in zip(cr.sample(ENTRIES, n), sorted(cr.sample(hours, n))):

@@ -23,6 +23,16 @@ CHATTER = [
 ]
 
 
+def lookalike_phone(phone: str, rng) -> str:
+    """``phone`` with its last four digits redrawn (another line of the same office)."""
+    digits = [i for i, ch in enumerate(phone) if ch.isdigit()][-4:]
+    out = list(phone)
+    while "".join(out) == phone:
+        for i in digits:
+            out[i] = str(rng.randrange(10))
+    return "".join(out)
+
+
 def draw_chat_screen(ctx: Ctx):
     """A chat thread with a shared contact card: the business card's facts (name, company, phone, email)."""
     f = record(ctx, BUSINESS_CARD)
@@ -34,6 +44,8 @@ def draw_chat_screen(ctx: Ctx):
     n = {0: 0, 1: 2, 2: 4, 3: 6}[ctx.difficulty]
     room = cr.randint(200, 480)
     chatter = [(who, text.format(n=room)) for who, text in CHATTER[:n]]
+    if ctx.difficulty >= 2:  # a look-alike neighbour: another number of the same office, late in the thread
+        chatter.insert(n // 2 + 1, ("them", f"Reception is {lookalike_phone(f['phone'], cr)} if I'm out."))
     ctx.distractors.extend(t for _, t in chatter)
     facts = {**f, "intro": intro, "app": "messages"}
     if drafting():

@@ -29,7 +29,7 @@ def draw_event_screen(ctx: Ctx):
     price_line = price if isinstance(price, str) else "Free" if price == 0 else f"Tickets from {money(price, f['currency'])}"
     cr = ctx.rng("clutter")
     others = []
-    for _ in range({0: 0, 1: 2, 2: 3, 3: 3}[ctx.difficulty]):
+    for _ in range({0: 0, 1: 2, 2: 5, 3: 6}[ctx.difficulty]):  # other events (levels 2-3: a long list)
         title = cr.choice([t for t in TITLES if t != f["title"]])
         day = (date.fromisoformat(f["date"]) + timedelta(days=cr.randint(1, 20))).isoformat()
         line = f"{day_text(day)} · {format_time(f'{cr.randint(10, 20):02d}:{cr.choice([0, 30]):02d}', twelve)} · {cr.choice(VENUES)}"

@@ -14,7 +14,8 @@ at every level (a hue test in ``tests/vision``).
 **A count by colour** (a chart record whose values are counts, as ``tally_photo`` draws one): with
 ``title``, ``labels`` (colour names), ``values`` (whole counts 1-6) and ``shape``, the table holds
 ``values[i]`` objects of ``shape`` in colour ``labels[i]``, scattered, among strays of other
-shapes in the same colours (1 / 2 / 3 / 4 by level), with the title on an index card at the top
+shapes in the same colours (1 / 2 / 3 / 4 by level) and, from level 2, look-alikes (1 / 2: the
+counted shape in orange, teal or pink, never counted), with the title on an index card at the top
 left. Its facts are ``bar_chart``'s for that content (no value printed: each is counted) plus the
 scene's; ``counted_boxes`` gives each counted object's box by label. Only far-apart colours
 (:data:`COUNT_COLORS`) are counted, so a careful viewer never hesitates over a colour; what makes
@@ -47,6 +48,10 @@ MAX_COUNT = 6
 COUNT_SIZE = {0: 92, 1: 80, 2: 68, 3: 58}
 COUNT_GAP = {0: 24, 1: 16, 2: 10, 3: 6}
 COUNT_STRAYS = {0: 1, 1: 2, 2: 3, 3: 4}
+# level -> look-alike strays: the counted shape in a near colour that is never counted (an orange ball
+# among red ones, a teal one among blue and green ones); a careful viewer tells them apart zoomed
+COUNT_LOOKALIKES = {0: 0, 1: 0, 2: 1, 3: 2}
+NEAR_COLORS = ("orange", "teal", "pink")
 CARD = (24, 20, 0, 78)
 # what a count of each shape is called (a count's title)
 COUNT_NOUNS = {"ball": "Marbles", "mug": "Mugs", "star": "Star Stickers", "box": "Gift Boxes", "bottle": "Bottles",
@@ -165,13 +170,16 @@ def _count_content(ctx: Ctx) -> dict | None:
 
 def _count_objects(ctx: Ctx, c: dict) -> list[dict]:
     """The counted objects (``values[i]`` of the shape in colour ``labels[i]``) and the strays
-    (other shapes, in the counted colours), shuffled so neither sits apart."""
+    (other shapes, in the counted colours; from level 2 also the counted shape in a near colour
+    that is never counted), shuffled so neither sits apart."""
     r = ctx.rng("count")
     out = [{"shape": c["shape"], "color": l.lower(), "counted": True}
            for l, v in zip(c["labels"], c["values"]) for _ in range(int(v))]
     others = [s for s in SHAPES if s != c["shape"] and {s, c["shape"]} != {"ball", "apple"}]  # round fruit is no stray for balls
     out += [{"shape": r.choice(others), "color": r.choice(COUNT_COLORS), "counted": False}
             for _ in range(COUNT_STRAYS[ctx.difficulty])]
+    out += [{"shape": c["shape"], "color": r.choice(NEAR_COLORS), "counted": False}
+            for _ in range(COUNT_LOOKALIKES[ctx.difficulty])]
     r.shuffle(out)
     return out
 
