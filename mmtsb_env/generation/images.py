@@ -39,6 +39,7 @@ NOUNS = {
     "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
     "song_list": ("song list", "song lists"),  # a note or a shared playlist screen
     "settings": ("settings screenshot", "settings screenshots"),
+    "shelf_photo": ("shelf photo", "shelf photos"),  # an unlabelled shelf: a product known only by its look
 }
 
 
@@ -665,6 +666,23 @@ class Drafter:
         content["airplane_mode"] = not device["cellular"] and not device["wifi"] and rng.random() < 0.5
         img = Img("settings", "settings_screen", content, *self._seeded(), label=device_name,
                   extra={"device": dict(device)})
+        return img
+
+    def shelf_photo(self, line: str, obj: str, look: dict[str, str], price: float) -> Img:
+        """A photo of an unlabelled shop shelf (``product_photo`` with ``unlabelled``): the ``obj``
+        the store sells as ``line`` in ``look`` (color, mark, size) among its look-alikes, nothing
+        printed that names or prices a product. The user names it by where it stands and says
+        which line it is, so the catalogue row must be matched by look. Drawn at level 2 or 3 (from
+        its own seed): the look-alikes a match needs (its twin in the other size, the same one in
+        another colour, with another mark) all stand on those shelves; the level is pinned, as the
+        place is that level's shelf (:func:`settle_levels`)."""
+        seed = self.seed()
+        level = 2 + random.Random(seed_int("shelf-level", seed)).randrange(2)
+        content = {"product": line, "brand": line.split(" ")[0], "object": obj, "price": price, "currency": "$", "on_sale": False,
+                   "unlabelled": True, **look}
+        img = Img("price_tag", "product_photo", content, seed, level, label=line,
+                  extra={"_record": "shelf_photo", "_pinned": True, "unlabelled": True})
+        img.extra["look"] = f"{look_of(img, by_place=True)}, which Amazon sells as the {line}"
         return img
 
     def make(self, category: str, **kwargs: Any) -> Img:

@@ -16,7 +16,16 @@ from the right on the lower shelf", "the product just to the left of the red can
 :func:`placement`): the agent must count along the shelf or find the neighbour by its look, and
 the look-alikes still stand beside it.
 
-Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``), ``description``,
+An *unlabelled* shelf (content ``unlabelled``) is the photo a shopper takes to find the product in a
+catalogue: no strip and no sticker, so nothing in the photo names a product or prices it, and the
+products come in two package sizes (content ``size``, :data:`SIZES`; a small one is the large one's
+picture at :data:`SMALL` of its size, standing on the shelf). Its first look-alike is its twin in
+the other size, then the others above (of the target's size); the catalogue rows it is matched
+against differ in exactly these attributes (colour, size, mark), so the agent must tell them apart
+by look. Such a photo is named by where the product stands.
+
+Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``; ``size`` when unlabelled),
+``unlabelled``, ``description``,
 ``placed``, ``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the
 target's strip) and ``shelf`` (every product: name, price, look, boxes).
 """
@@ -32,7 +41,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from ._family import Family
-from ._common import Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
+from ._common import Bool, Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
 from ._phone import record
 from ._scene import LEVELS, camera, drawing_on
 from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object, check_sale
@@ -49,7 +58,9 @@ NEIGHBOUR_SALE = 0.45  # the chance a neighbour is on sale too (its own red stic
 # (price_tag's palette, with a yellow that is not amber)
 PALETTE = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#fdd835", "purple": "#6a1b9a",
            "orange": "#ef6c00", "teal": "#00838f", "brown": "#4e342e"}
-FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS)}
+SIZES = ("small", "large")  # the package sizes of an unlabelled shelf (a catalogue's ``relative_size``)
+SMALL = 0.7  # a small package's size against a large one's (the same picture, scaled)
+FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS), "unlabelled": Bool(), "size": Choice(SIZES)}
 # more names per shape for the neighbours (each look-alike's strip names a product of its own shape)
 MORE_NAMES = {"bottle": ("Apple Cider Vinegar 500ml", "Mango Nectar 1L", "Hand Wash Refill 1L", "Iced Tea Lemon 1.5L"),
               "mug": ("Stoneware Mug 14oz", "Espresso Cup 4oz", "Enamel Camp Mug 12oz", "Latte Mug 16oz"),
@@ -179,17 +190,24 @@ def placement(shelf: list[dict], slot: int, r) -> str:
 def look_alikes(target: dict, n: int, r) -> list[dict]:
     """``n`` neighbours' looks for ``target`` (object, color, mark): first the same shape and colour
     with another mark, then the same shape and mark in another colour, then the same colour and
-    mark in another shape, then any look; never all three of the target's."""
+    mark in another shape, then any look; never all three of the target's. A ``target`` with a
+    ``size`` (an unlabelled shelf) first gets its twin in the other size, and every look a size:
+    the target's for the look-alikes of its shape, "large" for the others."""
     colours, objects = list(PALETTE), list(PRODUCTS)
     other = lambda pool, v: r.choice([x for x in pool if x != v])  # noqa: E731
     plan = [{**target, "mark": other(MARKS, target["mark"])},
             {**target, "color": other(colours, target["color"])},
             {**target, "object": other(objects, target["object"])}]
+    if "size" in target:
+        plan = [{**target, "size": other(SIZES, target["size"])}] + plan
+        plan[-1]["size"] = "large"
     out = []
     for i in range(n):
         look = plan[i] if i < len(plan) else None
         while look is None or look == target:
             look = {"object": r.choice(objects), "color": r.choice(colours), "mark": r.choice(MARKS)}
+            if "size" in target:
+                look["size"] = "large"
         out.append(look)
     return out
 
@@ -208,6 +226,9 @@ def draw_product_photo(ctx: Ctx):
     n = NEIGHBOURS[ctx.difficulty] + 1
     look = {"object": f["object"], "color": ctx.get("color", lambda g: g.choice(list(PALETTE))),
             "mark": ctx.get("mark", lambda g: g.choice(MARKS))}
+    unlabelled = ctx.content.get("unlabelled", False)
+    if unlabelled:
+        look["size"] = ctx.get("size", lambda g: g.choice(SIZES))
     # the neighbours' looks come from the seed alone (not the level), so the first ones stay as levels add more
     looks = look_alikes(look, NEIGHBOURS[3], ctx.rng("look-alikes"))[:n - 1]
     slot = r.randrange(n)
@@ -229,13 +250,15 @@ def draw_product_photo(ctx: Ctx):
     slot_w = (W - 40) / n
     tile_w = min(slot_w - 16, 330)
     scale = tile_w / 500
-    boxes = []
-    for i in range(n):
-        x0 = 20 + slot_w * i + (slot_w - tile_w) / 2
-        boxes.append([int(x0), int(SHELF_Y - 520 * scale), int(x0 + tile_w), SHELF_Y])
     target = {**look, "product": f["product"], "price": f["price"], "price_text": f["price_text"],
               "on_sale": f["on_sale"], "old_price": f["old_price"]}
     shelf = others[:slot] + [target] + others[slot:]
+    boxes = []
+    for i, item in enumerate(shelf):
+        k = SMALL if item.get("size") == "small" else 1.0  # a small package stands on the shelf, centred in its slot
+        w = tile_w * k
+        x0 = 20 + slot_w * i + (slot_w - w) / 2
+        boxes.append([int(x0), int(SHELF_Y - 520 * scale * k), int(x0 + w), SHELF_Y])
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
     # each product's shelf strip: its name (and the old price on sale), one slot wide
     font = ctx.font("sans-bold", LABEL_SIZE[ctx.difficulty])
@@ -243,6 +266,9 @@ def draw_product_photo(ctx: Ctx):
     top = SHELF_Y + STICKER_REACH + 2  # just under the stickers
     strips = []
     for i, item in enumerate(shelf):
+        if unlabelled:  # no strip: nothing on the shelf names a product
+            strips.append(([], (boxes[i][0] + boxes[i][2]) / 2, None))
+            continue
         was = money(item["old_price"], f["currency"]) if item["on_sale"] else None
         lines = _strip_lines(item["product"], was, font, strip_w - 8)
         cx = (boxes[i][0] + boxes[i][2]) / 2
@@ -252,7 +278,7 @@ def draw_product_photo(ctx: Ctx):
         item.update({"slot": i + 1, "box": boxes[i], "label_box": strips[i][2]})
         if i != slot:
             ctx.distractors.append(f"{item['product']} {item['price_text']}")
-    facts = {**f, "look": look, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
+    facts = {**f, "look": look, "unlabelled": unlabelled, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
              "slot": slot + 1, "n_products": n, "position": position,
              "product_box": boxes[slot], "label_box": strips[slot][2], "shelf": shelf, "frame": [W, H]}
     if drafting():
@@ -276,6 +302,8 @@ def draw_product_photo(ctx: Ctx):
             d.text((cx - ox, cy - oy), text, font=font, fill=ink, anchor="mm")
 
     for i, item in enumerate(shelf):
+        if unlabelled:
+            continue
         sticker(item["box"], item["price"], item["on_sale"])
         lines, cx, box = strips[i]
         with drawing_on(arr, box, None) as (d, ox, oy):
@@ -286,11 +314,12 @@ def draw_product_photo(ctx: Ctx):
     # strip: none of the camera's effects marks the target (on the target alone they pointed at it)
     pb = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes)]
     quad = [(pb[0], pb[1]), (pb[2], pb[1]), (pb[2], SHELF_Y), (pb[0], SHELF_Y)]
-    focus = [min(min(b[0] for b in boxes), min(st[2][0] for st in strips)), min(b[1] for b in boxes),
-             max(max(b[2] for b in boxes), max(st[2][2] for st in strips)), max(st[2][3] for st in strips)]
+    labels = [st[2] for st in strips if st[2] is not None] or [[pb[0], SHELF_Y, pb[2], SHELF_Y + 16]]  # unlabelled: the shelf's lip
+    focus = [min(min(b[0] for b in boxes), min(b[0] for b in labels)), min(b[1] for b in boxes),
+             max(max(b[2] for b in boxes), max(b[2] for b in labels)), max(b[3] for b in labels)]
     # the JPEG round trip over the band of products, stickers and strips only (the same pixels there as
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
-    band = [0, min(b[1] for b in boxes), W, max(st[2][3] for st in strips)]
+    band = [0, min(b[1] for b in boxes), W, max(b[3] for b in labels)]
     return camera(arr, ctx, quad, focus=focus, coded=band, look=LOOKS.get(ctx.difficulty)), facts
 
 
