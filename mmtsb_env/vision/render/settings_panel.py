@@ -20,7 +20,7 @@ a crop of a widget's box and a zoom bring it back).
 
 Facts: ``page``, ``tab``, ``tabs``, ``categories``, ``widgets`` (every setting: section, label,
 kind, value, the value as shown, its box and its widget's box in the delivered image),
-``values`` (label -> value), ``frame``.
+``values`` (label -> value), ``doc_box`` (the cards, where a reader crops), ``frame``.
 """
 
 from __future__ import annotations
@@ -226,7 +226,9 @@ def draw_settings_panel(ctx: Ctx):
         cols_y[c] = card[3] + gap
     if max(cols_y) > H - status_h:
         raise ValueError(f"settings_panel: the {page} page does not fit at level {lv}")
+    doc_box = [side_w, cards_top - px(8), W - px(8), max(card[3] for _, card in cards) + px(8)]  # the cards: where a reader crops
     facts = {"page": page, "tab": tab, "tabs": list(tabs), "categories": cats, "values": dict(values), "frame": s.frame,
+             "doc_box": s.box(doc_box),
              "widgets": [{**{k: w[k] for k in ("section", "label", "kind", "value", "shown")},
                           "box": s.box(w["row"]), "widget_box": s.box(w["widget"])} for w in widgets]}
     if drafting():
@@ -303,7 +305,8 @@ def draw_settings_panel(ctx: Ctx):
         elif kind == "dropdown":
             d.rounded_rectangle(b, radius=4, fill=pal["bg"], outline=line)
             d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
-            d.text((b[2] - px(14), cy), "v", font=s.small, fill=muted, anchor="mm")
+            ax, a = b[2] - px(14), px(3)  # the chevron: a small triangle
+            d.polygon([(ax - a, cy - a / 2), (ax + a, cy - a / 2), (ax, cy + a / 2)], fill=muted)
         elif kind == "slider":
             lo, hi = arg[0], arg[1]
             t0, t1 = b[0], b[0] + px(150)
@@ -315,8 +318,9 @@ def draw_settings_panel(ctx: Ctx):
         else:
             d.rounded_rectangle(b, radius=4, fill=pal["bg"], outline=line)
             d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
-            d.text((b[2] - px(12), cy - px(5)), "^", font=s.small, fill=muted, anchor="mm")
-            d.text((b[2] - px(12), cy + px(5)), "v", font=s.small, fill=muted, anchor="mm")
+            ax, a = b[2] - px(12), px(3)  # the spin arrows: two small triangles, clear of the number
+            d.polygon([(ax - a, cy - px(2)), (ax + a, cy - px(2)), (ax, cy - px(2) - a)], fill=muted)
+            d.polygon([(ax - a, cy + px(2)), (ax + a, cy + px(2)), (ax, cy + px(2) + a)], fill=muted)
     s.status_bar(d, f"{page}  >  {tab}", "Settings")
     return s.send(img), facts
 
