@@ -124,8 +124,10 @@ NEEDED = {
     "statement": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
     # "16oz" read "160z": see _squash; an unlabelled shelf prints nothing a task reads (its product is known by look)
     "product_photo": lambda f: [] if f.get("unlabelled") else [f["price_text"], f["product"]],
-    # a desktop settings page: the values printed in its dropdowns, sliders and number fields (switches and ticks are seen)
-    "settings_panel": lambda f: [w["shown"] for w in f["widgets"] if w["kind"] in ("dropdown", "slider", "number")],
+    # a desktop settings page: the values printed in its dropdowns, sliders and number fields (switches and ticks are
+    # seen); a number field's number (its unit is the field's: tesseract reads "16 min" as "16min" at 11-12 px)
+    "settings_panel": lambda f: [str(w["value"]) if w["kind"] == "number" else w["shown"] for w in f["widgets"]
+                                 if w["kind"] in ("dropdown", "slider", "number")],
     # the values: printed at level 0 only, read off the gridlines after that (not an OCR task)
     "chart_read": lambda f: [_number(v) for v in f["values"]],
     "infographic": lambda f: list(f["labels"]) + [_number(v) for v in f["values"]],

@@ -40,9 +40,9 @@ PAGES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, tuple], ...]]] = {
         ("Brightness & colour", (("Brightness", "slider", (0, 100, 5, "%")), ("Change brightness automatically", "toggle", None),
                                  ("Night light", "toggle", None), ("Colour profile", "dropdown", ("sRGB", "Display P3", "Adobe RGB", "Custom")),
                                  ("Use HDR", "toggle", None))),
-        ("Scale & layout", (("Scale", "dropdown", ("100%", "125%", "150%", "175%")), ("Display resolution", "dropdown", ("1920 x 1080", "2560 x 1440", "3840 x 2160")),
+        ("Scale & layout", (("Scale", "dropdown", ("100%", "125%", "150%", "175%")), ("Display resolution", "dropdown", ("1920x1080", "2560x1440", "3840x2160")),
                             ("Display orientation", "dropdown", ("Landscape", "Portrait", "Landscape (flipped)")),
-                            ("Refresh rate", "dropdown", ("60 Hz", "75 Hz", "120 Hz", "144 Hz")), ("Text size", "slider", (100, 225, 25, "%")))),
+                            ("Refresh rate", "dropdown", ("60Hz", "75Hz", "120Hz", "144Hz")), ("Text size", "slider", (100, 225, 25, "%")))),
         ("Multiple displays", (("Remember window locations", "checkbox", None), ("Minimise windows when a monitor is disconnected", "checkbox", None),
                                ("Ease cursor movement between displays", "checkbox", None), ("Identify displays", "toggle", None),
                                ("Main display", "dropdown", ("Display 1", "Display 2")))),
@@ -194,7 +194,7 @@ def draw_settings_panel(ctx: Ctx):
     gap = px(20)
     col_w = (W - side_w - gap * (n_cols + 1)) / n_cols
     row_h = max(round(s.font.size * 2.6), px(30))  # the widgets (chrome) scale with the larger screen, the text does not
-    head = round(s.font.size * 2.4)
+    head = row_h  # every card's title and rows sit on one grid across the columns (tesseract reads a screen a line at a time)
     cols_y = [cards_top] * n_cols
     widgets = []
     cards = []
@@ -202,7 +202,7 @@ def draw_settings_panel(ctx: Ctx):
         c = min(range(n_cols), key=lambda k: cols_y[k])
         x0 = side_w + gap + c * (col_w + gap)
         y0 = cols_y[c]
-        card = [x0, y0, x0 + col_w, y0 + head + len(rows) * row_h + px(8)]
+        card = [x0, y0, x0 + col_w, y0 + head + len(rows) * row_h]
         cards.append((title, card))
         for k, (label, kind, arg) in enumerate(rows):
             top = y0 + head + k * row_h
@@ -223,7 +223,7 @@ def draw_settings_panel(ctx: Ctx):
                 wbox = [right - w, cy - px(12), right, cy + px(12)]
             widgets.append({"section": title, "label": label, "kind": kind, "value": values[label],
                             "shown": shown(kind, values[label], arg), "row": [x0, top, card[2], top + row_h], "widget": wbox})
-        cols_y[c] = card[3] + gap
+        cols_y[c] = card[3] + row_h  # the next card one row lower: still on the grid
     if max(cols_y) > H - status_h:
         raise ValueError(f"settings_panel: the {page} page does not fit at level {lv}")
     doc_box = [side_w, cards_top - px(8), W - px(8), max(card[3] for _, card in cards) + px(8)]  # the cards: where a reader crops
@@ -238,6 +238,7 @@ def draw_settings_panel(ctx: Ctx):
     text, muted, line, accent = pal["text"], pal["muted"], pal["line"], pal["accent"]
     dark = lv == 2
     card_fill = (43, 43, 46) if dark else (251, 251, 252)
+    field = (56, 56, 60) if dark else (240, 241, 244)  # a dropdown's or number field's face
     s.title_bar(d, "Settings")
     # the sidebar: the account, a search box, the categories
     d.rectangle((0, title_h, side_w, H), fill=pal["side"])
@@ -303,7 +304,7 @@ def draw_settings_panel(ctx: Ctx):
             else:
                 d.rounded_rectangle(b, radius=3, outline=muted, width=max(1, px(1.5)))
         elif kind == "dropdown":
-            d.rounded_rectangle(b, radius=4, fill=pal["bg"], outline=line)
+            d.rounded_rectangle(b, radius=4, fill=field)  # a filled field, no outline (an outline round the value cost tesseract it)
             d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
             ax, a = b[2] - px(14), px(3)  # the chevron: a small triangle
             d.polygon([(ax - a, cy - a / 2), (ax + a, cy - a / 2), (ax, cy + a / 2)], fill=muted)
@@ -316,7 +317,7 @@ def draw_settings_panel(ctx: Ctx):
             d.ellipse((at - px(7), cy - px(7), at + px(7), cy + px(7)), fill=accent, outline=pal["bg"], width=max(1, px(2)))
             d.text((b[2], cy), w["shown"], font=s.font, fill=text, anchor="rm")
         else:
-            d.rounded_rectangle(b, radius=4, fill=pal["bg"], outline=line)
+            d.rounded_rectangle(b, radius=4, fill=field)  # a filled field, no outline (an outline round the value cost tesseract it)
             d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
             ax, a = b[2] - px(12), px(3)  # the spin arrows: two small triangles, clear of the number
             d.polygon([(ax - a, cy - px(2)), (ax + a, cy - px(2)), (ax, cy - px(2) - a)], fill=muted)
