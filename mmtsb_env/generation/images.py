@@ -101,6 +101,13 @@ def level_of(seed: int) -> int:
     return len(LEVEL_MIX) - 1
 
 
+# what a shop asks for each of :data:`..world.pools.TAG_PRODUCTS` (lowest, highest): a price tag's price is
+# drawn in its product's range (over 4-60 for all of them a kilo of coffee beans cost $59.92)
+TAG_PRICES = {"Ceramic Pour-Over Set": (18, 45), "Stainless Water Bottle 1L": (12, 35), "Herbal Shampoo 400ml": (4, 12),
+              "Cast Iron Skillet 10in": (20, 45), "Wireless Mouse": (12, 40), "Scented Candle Fig": (10, 28),
+              "Trail Mix 500g": (4, 9), "Dark Roast Beans 1kg": (12, 24), "Bamboo Cutting Board": (10, 30),
+              "Sparkling Water 12pk": (4, 9)}
+
 # the share of shelf photos whose product the user names by where it stands rather than by its look
 PLACED_SHARE = 0.4
 
@@ -558,7 +565,7 @@ class Drafter:
         else:
             self.used.add(norm(product[0]))
         name, brand, obj = product
-        price = price if price is not None else self.price(4, 60)
+        price = price if price is not None else self.price(*TAG_PRICES.get(name, (4, 60)))
         if on_sale is None:
             on_sale = rng.random() < 0.4
         content = {"product": name, "brand": brand, "price": price, "currency": "$", "object": obj,

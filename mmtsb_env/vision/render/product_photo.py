@@ -62,11 +62,20 @@ SIZES = ("small", "large")  # the package sizes of an unlabelled shelf (a catalo
 SMALL = 0.7  # a small package's size against a large one's (the same picture, scaled)
 FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS), "unlabelled": Bool(), "size": Choice(SIZES)}
 # more names per shape for the neighbours (each look-alike's strip names a product of its own shape)
-MORE_NAMES = {"bottle": ("Apple Cider Vinegar 500ml", "Mango Nectar 1L", "Hand Wash Refill 1L", "Iced Tea Lemon 1.5L"),
-              "mug": ("Stoneware Mug 14oz", "Espresso Cup 4oz", "Enamel Camp Mug 12oz", "Latte Mug 16oz"),
-              "box": ("Granola Clusters 500g", "Green Tea 40 bags", "Phone Stand", "Dishwasher Tablets 30"),
-              "can": ("Chickpeas 400g", "Coconut Milk 400ml", "Sweetcorn 340g", "Ginger Ale 330ml"),
-              "bag": ("Rolled Oats 1kg", "Brown Sugar 1kg", "Pretzel Twists 200g", "Red Lentils 500g")}
+# with the price range a shop asks for each (a neighbour is priced in its own range, not near the target's)
+MORE_NAMES = {"bottle": (("Apple Cider Vinegar 500ml", 2.49, 5.99), ("Mango Nectar 1L", 1.99, 4.49), ("Hand Wash Refill 1L", 2.99, 6.99),
+                         ("Iced Tea Lemon 1.5L", 1.29, 2.99)),
+              "mug": (("Stoneware Mug 14oz", 7.99, 18.99), ("Espresso Cup 4oz", 3.99, 9.99), ("Enamel Camp Mug 12oz", 8.99, 19.99),
+                      ("Latte Mug 16oz", 6.99, 16.99)),
+              "box": (("Granola Clusters 500g", 3.49, 6.99), ("Green Tea 40 bags", 2.49, 5.49), ("Phone Stand", 9.99, 24.99),
+                      ("Dishwasher Tablets 30", 5.99, 11.99)),
+              "can": (("Chickpeas 400g", 0.79, 1.99), ("Coconut Milk 400ml", 1.29, 2.79), ("Sweetcorn 340g", 0.89, 1.99),
+                      ("Ginger Ale 330ml", 0.69, 1.59)),
+              "bag": (("Rolled Oats 1kg", 1.99, 4.49), ("Brown Sugar 1kg", 1.79, 3.99), ("Pretzel Twists 200g", 1.99, 3.99),
+                      ("Red Lentils 500g", 1.49, 3.49))}
+# product name -> (lowest, highest) price on a shelf
+PRICE_RANGES = {name: (lo, hi) for rows in PRODUCTS.values() for _, name, lo, hi in rows} | {
+    name: (lo, hi) for rows in MORE_NAMES.values() for name, lo, hi in rows}
 # the strip's and the stickers' sizes by level (px, before the level's font scale; the stickers' at
 # most and 0.3 of the product's width): small at level 3, where the 2x zoom must bring them back
 LABEL_SIZE = {0: 20, 1: 20, 2: 20, 3: 15}
@@ -236,12 +245,13 @@ def draw_product_photo(ctx: Ctx):
     sales = ctx.rng("neighbour-sales")
     others = []
     for lk in looks:
-        pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + list(MORE_NAMES[lk["object"]]) if x not in names]
+        pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + [m[0] for m in MORE_NAMES[lk["object"]]] if x not in names]
         name = r.choice(pool)
         names.add(name)
-        price = round(f["price"] * r.uniform(0.6, 1.6), 2)
+        lo, hi = PRICE_RANGES[name]
+        price = round(r.uniform(lo, hi), 2)
         while money(price, f["currency"]) == f["price_text"]:
-            price = round(price + 0.5, 2)
+            price = round(price + 0.1, 2)
         on = sales.random() < NEIGHBOUR_SALE  # a sale is no mark of the target: neighbours have them too
         old = round(price * sales.choice([1.2, 1.25, 1.33, 1.5]), 2) if on else None
         others.append({**lk, "product": name, "price": price, "price_text": money(price, f["currency"]),
