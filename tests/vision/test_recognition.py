@@ -403,3 +403,15 @@ def test_every_shelf_price_is_in_its_products_range():
         img = Drafter(random.Random(k), world_index(0), datetime(2026, 5, 1)).price_tag()
         lo, hi = TAG_PRICES[img.label]
         assert lo <= img.amount <= hi, (img.label, img.amount)
+
+
+def test_a_tallys_columns_never_name_another_kind_of_thing_than_it_draws():
+    """Each column is the topic's one shape in its colour, so a label naming another kind of thing (a
+    "Pear" drawn as pink apples, red team s14) would ask the reader to see what is not drawn."""
+    from mmtsb_env.vision.render.object_scene import SHAPES
+    from mmtsb_env.vision.render.tally_photo import TOPICS
+
+    things = {"apple", "pear", "plum", "cherry", "peach", "banana", "orange", "grape", "lemon", *SHAPES, "marble", "parcel"}
+    for title, shape, labels in TOPICS:
+        named = {w.lower().rstrip("s") for label in labels for w in label.split()} & things
+        assert named <= {shape}, (title, named)
