@@ -466,7 +466,7 @@ AmazonLookalike = missing_recipe(MissingRow(
                     op=op("amazon_add_product_to_wish_list", product_id="{id}"), bit="Added {name} ({price}) to your wish list."),
     detail=Detail("qty", lambda r: r.b.rng.choice([1, 1, 2]) if r.challenge != "error_correction" else 1, lambda w: 2,
                   {1: "one", 2: "two"}.get, "Sorry, I meant {right} of each, not {wrong}. Please fix the quantities.",
-                  "Each of them is now in the cart twice.", op("amazon_update_product_quantity_in_cart", product_id="{id}", quantity="{qty}")),
+                  "Fixed the quantities: each of them is now in the cart twice.", op("amazon_update_product_quantity_in_cart", product_id="{id}", quantity="{qty}")),
     inserted=lambda b, v: {"id": b.new_id("amazon.cart_entries"), "user_id": b.wi.owner_id, "product_id": v["id"], "quantity": v["qty"],
                            "gift_wrap_quantity": 0, "created_at": _past(b, 0, 1)},
 ), __name__)
