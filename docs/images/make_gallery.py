@@ -18,7 +18,7 @@ from mmtsb_env.vision.render import render  # noqa: E402
 
 NEW = ["receipt_photo", "poster_photo", "note_photo", "object_scene", "product_photo", "chart_read", "statement",
        "order_screen", "event_screen", "chat_screen", "infographic", "tally_photo", "bank_feed", "calendar_day", "inbox",
-       "playlist_screen", "settings_screen", "spreadsheet_screen", "mail_client", "file_manager", "ide_screen"]
+       "playlist_screen", "settings_screen", "spreadsheet_screen", "mail_client", "file_manager", "ide_screen", "settings_panel"]
 
 
 def main() -> None:

@@ -101,6 +101,10 @@ ABOUT: dict[str, About] = {a.name: a for a in (
     About("AmazonLookup", "lookup_chain", "price_tag", ("amazon",),
           ask="I saw {ref} in a shop. Find each product on Amazon, add {recipe.said} of each to my cart, and tell me what Amazon charges for it.",
           mutable=True, again="And {ref}: same thing, into the cart."),
+    About("AmazonLookalike", "lookup_chain", "price_tag", ("amazon",),
+          ask="I took {ref} in a shop. Amazon sells that line in several colours, sizes and logo prints: find the exact one in my photo, "
+              "add {recipe.said} of it to my cart, and tell me what Amazon charges for it.",
+          mutable=True, again="And {ref}: same thing, the exact one into the cart."),
     About("SpotifyLookup", "lookup_chain", "handwritten_note", ("spotify",),
           ask="A friend sent me some songs. Find every song on {ref} on Spotify and add it to my playlist '{recipe.said}'.",
           mutable=True, again="Here's another list: add the songs on {ref} too."),

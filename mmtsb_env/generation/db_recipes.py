@@ -401,6 +401,77 @@ AmazonLookup = missing_recipe(MissingRow(
 ), __name__)
 
 
+# what the store sells in each shape a shelf photo draws: (Amazon product type, the line's nouns)
+LINES = {"bottle": ("water bottles", ("Insulated Water Bottle", "Sports Bottle", "Glass Water Bottle")),
+         "mug": ("cookware", ("Ceramic Mug", "Travel Mug", "Enamel Camp Mug")),
+         "box": ("grocery", ("Granola Clusters", "Herbal Tea Sampler", "Oat Crackers")),
+         "can": ("grocery", ("Sparkling Water", "Cold Brew Coffee", "Tomato Soup")),
+         "bag": ("grocery", ("Ground Coffee", "Trail Mix", "Rolled Oats"))}
+LINE_BRANDS = ("Alder", "Brookfold", "Kestrel", "Northwick", "Quillon", "Juniper Row", "Larkmoor", "Tidewell", "Emberly", "Foxhollow")
+
+
+def _mark_text(mark: str) -> str:
+    return "two-stripe logo" if mark == "stripes" else f"{mark} logo"
+
+
+def _seed_lookalike_lines(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Unlabelled shelf photos (at most three), each of a product line Amazon sells in variations
+    that differ only in what the photo shows: one row per package of that shape on the shelf --
+    the product, its twin in the other size, the same in another colour, with another logo mark --
+    under one name and variation group, the mark in the description. Only the look tells the rows
+    apart: the user names the product by where it stands and the line by its name."""
+    from ..vision.render import render
+    from ..vision.render.product_photo import PALETTE, SIZES
+    from ..vision.render.price_tag import MARKS
+
+    sellers = sorted(b.wi.tables["amazon.sellers"].values(), key=lambda r: r["id"])
+    group = max((p.get("variation_group_id") or 0) for p in b.wi.tables["amazon.products"].values())
+    t = {}
+    for k in range(min(n, 3)):
+        obj = b.rng.choice(sorted(LINES))
+        ptype, nouns = LINES[obj]
+        line = b.drafter.fresh(lambda: f"{b.rng.choice(LINE_BRANDS)} {b.rng.choice(nouns)}")
+        look = {"color": b.rng.choice(sorted(PALETTE)), "mark": b.rng.choice(MARKS), "size": b.rng.choice(SIZES)}
+        base = round(b.rng.uniform(6, 40), 2)
+        b.imgs.append(b.drafter.shelf_photo(line, obj, look, base))
+        i = len(b.imgs) - 1
+        shelf = render(b.imgs[i].render_spec()).facts["shelf"]
+        group += 1
+        seller = b.rng.choice(sellers)
+        variants = [p for p in shelf if p["object"] == obj]
+        b.rng.shuffle(variants)
+        prices = [round(base + 2.5 * j + (3 if p["size"] == "large" else 0), 2) for j, p in enumerate(variants)]
+        for p, price in zip(variants, prices):
+            colour = p["color"].capitalize()
+            row = b.add_row("amazon.products", {
+                "name": line, "description": f"{line} in {p['color']}, {p['size']} size, with a {_mark_text(p['mark'])} printed on it.",
+                "product_type": ptype, "price": price, "rating": 0.0, "seller_id": seller["id"], "seller_rating": seller["rating"],
+                "inventory_quantity": b.rng.choice([12, 30, 75]), "color": colour, "delivery_days": b.rng.choice([1, 2, 3]),
+                "has_variations": True, "variation_group_id": group, "height": 20.0 if p["size"] == "large" else 14.0,
+                "width": 8.0, "length": 8.0, "weight": 0.5, "relative_size": p["size"], "created_at": _past(b)})
+            if all(p[a] == v for a, v in look.items()):
+                t[i] = {"present": False, "id": row["id"], "line": line, "price": dollars(price), "money": money(price),
+                        "name": f"the {line} ({p['color']}, {p['size']}, {_mark_text(p['mark'])})"}
+    return {}, t
+
+
+AmazonLookalike = missing_recipe(MissingRow(
+    "AmazonLookalike", "amazon.cart_entries", _seed_lookalike_lines, every=(op("amazon_show_cart"),),
+    look=op("amazon_search_products", query="{line}", page_limit=10), settled="{name} ({price} on Amazon) was already in your cart.",
+    settled_facts=("{money}",), add=op("amazon_add_product_to_cart", product_id="{id}", quantity="{qty}"),
+    added=("Added {name} ({price} on Amazon) to your cart.", "{name}: {price}"), facts=("{money}",),
+    remove=op("amazon_delete_product_from_cart", product_id="{id}"),
+    instead=Instead("Actually, I'm not ready to buy. Take what you just added out of my cart and put it on my wish list "
+                    "instead, and do the same with any others.", "Moved them from your cart to your wish list.",
+                    op=op("amazon_add_product_to_wish_list", product_id="{id}"), bit="Added {name} ({price}) to your wish list."),
+    detail=Detail("qty", lambda r: r.b.rng.choice([1, 1, 2]) if r.challenge != "error_correction" else 1, lambda w: 2,
+                  {1: "one", 2: "two"}.get, "Sorry, I meant {right} of each, not {wrong}. Please fix the quantities.",
+                  "Fixed the quantities: each of them is now in the cart twice.", op("amazon_update_product_quantity_in_cart", product_id="{id}", quantity="{qty}")),
+    inserted=lambda b, v: {"id": b.new_id("amazon.cart_entries"), "user_id": b.wi.owner_id, "product_id": v["id"], "quantity": v["qty"],
+                           "gift_wrap_quantity": 0, "created_at": _past(b, 0, 1)},
+), __name__)
+
+
 def _seed_songs(b: Build, n: int) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Handwritten lists of two songs (at most four lists) in neither of two of the owner's playlists nor liked (unique titles)."""
     owner = b.wi.owner_id
@@ -796,7 +867,7 @@ ErrandsXref = missing_recipe(MissingRow(
 
 RECIPES: dict[str, tuple[type[DBRecipe], ...]] = {
     "validate": (ContactsValidate, CalendarValidate, ReminderValidate, NotePriceValidate, SplitwiseValidate, SettingsMatch),
-    "lookup_chain": (AmazonLookup, SpotifyLookup, CardLookup, InvoicePayLookup, RosterTextLookup, ChartProjectLookup),
+    "lookup_chain": (AmazonLookup, AmazonLookalike, SpotifyLookup, CardLookup, InvoicePayLookup, RosterTextLookup, ChartProjectLookup),
     "cross_reference": (TodoistReceiptXref, CalendarPosterXref, ContactsCardXref, WishlistXref, ErrandsXref),
 }
 

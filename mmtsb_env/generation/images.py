@@ -39,6 +39,7 @@ NOUNS = {
     "table_document": ("table", "tables"), "handwritten_note": ("handwritten note", "handwritten notes"),
     "song_list": ("song list", "song lists"),  # a note or a shared playlist screen
     "settings": ("settings screenshot", "settings screenshots"),
+    "shelf_photo": ("shelf photo", "shelf photos"),  # an unlabelled shelf: a product known only by its look
 }
 
 
@@ -99,6 +100,13 @@ def level_of(seed: int) -> int:
             return level
     return len(LEVEL_MIX) - 1
 
+
+# what a shop asks for each of :data:`..world.pools.TAG_PRODUCTS` (lowest, highest): a price tag's price is
+# drawn in its product's range (over 4-60 for all of them a kilo of coffee beans cost $59.92)
+TAG_PRICES = {"Ceramic Pour-Over Set": (18, 45), "Stainless Water Bottle 1L": (12, 35), "Herbal Shampoo 400ml": (4, 12),
+              "Cast Iron Skillet 10in": (20, 45), "Wireless Mouse": (12, 40), "Scented Candle Fig": (10, 28),
+              "Trail Mix 500g": (4, 9), "Dark Roast Beans 1kg": (12, 24), "Bamboo Cutting Board": (10, 30),
+              "Sparkling Water 12pk": (4, 9)}
 
 # the share of shelf photos whose product the user names by where it stands rather than by its look
 PLACED_SHARE = 0.4
@@ -610,7 +618,7 @@ class Drafter:
         else:
             self.used.add(norm(product[0]))
         name, brand, obj = product
-        price = price if price is not None else self.price(4, 60)
+        price = price if price is not None else self.price(*TAG_PRICES.get(name, (4, 60)))
         if on_sale is None:
             on_sale = rng.random() < 0.4
         content = {"product": name, "brand": brand, "price": price, "currency": "$", "object": obj,
@@ -718,6 +726,23 @@ class Drafter:
         content["airplane_mode"] = not device["cellular"] and not device["wifi"] and rng.random() < 0.5
         img = Img("settings", "settings_screen", content, *self._seeded(), label=device_name,
                   extra={"device": dict(device)})
+        return img
+
+    def shelf_photo(self, line: str, obj: str, look: dict[str, str], price: float) -> Img:
+        """A photo of an unlabelled shop shelf (``product_photo`` with ``unlabelled``): the ``obj``
+        the store sells as ``line`` in ``look`` (color, mark, size) among its look-alikes, nothing
+        printed that names or prices a product. The user names it by where it stands and says
+        which line it is, so the catalogue row must be matched by look. Drawn at level 2 or 3 (from
+        its own seed): the look-alikes a match needs (its twin in the other size, the same one in
+        another colour, with another mark) all stand on those shelves; the level is pinned, as the
+        place is that level's shelf (:func:`settle_levels`)."""
+        seed = self.seed()
+        level = 2 + random.Random(seed_int("shelf-level", seed)).randrange(2)
+        content = {"product": line, "brand": line.split(" ")[0], "object": obj, "price": price, "currency": "$", "on_sale": False,
+                   "unlabelled": True, **look}
+        img = Img("price_tag", "product_photo", content, seed, level, label=line,
+                  extra={"_record": "shelf_photo", "_pinned": True, "unlabelled": True})
+        img.extra["look"] = f"{look_of(img, by_place=True)}, which Amazon sells as the {line}"
         return img
 
     def make(self, category: str, **kwargs: Any) -> Img:

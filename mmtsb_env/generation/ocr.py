@@ -122,7 +122,12 @@ NEEDED = {
     "note_photo": lambda f: list(f["lines"]),
     "chat_screen": lambda f: [f["name"], f["phone"], f["email"], f["company"]],
     "statement": lambda f: [f["invoice_number"], f["company"], _money(f, f["total"])] + [_money(f, i["amount"]) for i in f["items"]],
-    "product_photo": lambda f: [f["price_text"], f["product"]],  # "16oz" read "160z": see _squash
+    # "16oz" read "160z": see _squash; an unlabelled shelf prints nothing a task reads (its product is known by look)
+    "product_photo": lambda f: [] if f.get("unlabelled") else [f["price_text"], f["product"]],
+    # a desktop settings page: the values printed in its dropdowns, sliders and number fields (switches and ticks are
+    # seen); a number field's number (its unit is the field's: tesseract reads "16 min" as "16min" at 11-12 px)
+    "settings_panel": lambda f: [str(w["value"]) if w["kind"] == "number" else w["shown"] for w in f["widgets"]
+                                 if w["kind"] in ("dropdown", "slider", "number")],
     # the values: printed at level 0 only, read off the gridlines after that (not an OCR task)
     "chart_read": lambda f: [_number(v) for v in f["values"]],
     "infographic": lambda f: list(f["labels"]) + [_number(v) for v in f["values"]],
@@ -209,9 +214,10 @@ def upright(image, rotation: int):
 
 def tool_box(facts: dict):
     """The box the agent's ``crop_image`` goes to (the oracle's, :func:`engine.vision_steps`): the
-    document, or the product with its sticker and the shelf strip under it; None for a whole image."""
+    document, or the product with its sticker and the shelf strip under it (on an unlabelled shelf the
+    product alone); None for a whole image."""
     if "product_box" in facts:
-        a, b = facts["product_box"], facts["label_box"]
+        a, b = facts["product_box"], facts["label_box"] or facts["product_box"]  # an unlabelled shelf: the product alone
         return [min(a[0], b[0]) - 8, a[1] - 8, max(a[2], b[2]) + 8, b[3] + 8]
     return facts.get("doc_box")
 

@@ -101,7 +101,7 @@ def test_the_shipped_rows_are_played_by_the_interpreters():
     assert {c.__name__ for c in every if issubclass(c, Check)} == {"ContactsValidate", "CalendarValidate", "SplitwiseValidate",
                                                                   "ReminderValidate", "NotePriceValidate"}
     assert {c.__name__ for c in every if issubclass(c, AddMissing)} == {
-        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
+        "CalendarPosterXref", "ContactsCardXref", "AmazonLookup", "AmazonLookalike", "InvoicePayLookup", "ChartProjectLookup", "RosterTextLookup",
         "TodoistReceiptXref", "ErrandsXref", "WishlistXref", "SpotifyLookup", "CardLookup"}
     assert R.ErrandsXref.offers("mistake") and R.TodoistReceiptXref.offers("slip")
     assert R.ContactsValidate.offers("mistake") and R.ContactsValidate.offers("slip")

@@ -387,3 +387,39 @@ def test_the_cameras_glare_and_defocus_do_not_single_out_the_target():
             sharp.append(cv2.Laplacian(grey[y0:y1, x0:x1], cv2.CV_32F).var())
         softest += int(np.argmin(sharp)) == r.facts["slot"] - 1
     assert softest <= len(seeds) // 2  # was: the target's strip the softest on every shelf
+
+
+def test_every_shelf_price_is_in_its_products_range():
+    """A neighbour is priced in its own product's range, not near the target's (red team s14: "All-Purpose
+    Flour 1kg $87.61", 283 of 1,056 grocery items over $40), and the Drafter's tags in theirs."""
+    import random
+
+    from mmtsb_env.generation.images import TAG_PRICES, Drafter
+    from mmtsb_env.generation.world_index import world_index
+    from mmtsb_env.vision.render.product_photo import PRICE_RANGES
+
+    for seed in range(12):
+        for d in (0, 3):
+            f = render({"kind": "product_photo", "seed": seed, "difficulty": d}).facts
+            for p in f["shelf"]:
+                if p["product"] != f["product"]:
+                    lo, hi = PRICE_RANGES[p["product"]]
+                    assert lo <= p["price"] <= hi + 0.5, (seed, p["product"], p["price"])
+    from datetime import datetime
+
+    for k in range(30):
+        img = Drafter(random.Random(k), world_index(0), datetime(2026, 5, 1)).price_tag()
+        lo, hi = TAG_PRICES[img.label]
+        assert lo <= img.amount <= hi, (img.label, img.amount)
+
+
+def test_a_tallys_columns_never_name_another_kind_of_thing_than_it_draws():
+    """Each column is the topic's one shape in its colour, so a label naming another kind of thing (a
+    "Pear" drawn as pink apples, red team s14) would ask the reader to see what is not drawn."""
+    from mmtsb_env.vision.render.object_scene import SHAPES
+    from mmtsb_env.vision.render.tally_photo import TOPICS
+
+    things = {"apple", "pear", "plum", "cherry", "peach", "banana", "orange", "grape", "lemon", *SHAPES, "marble", "parcel"}
+    for title, shape, labels in TOPICS:
+        named = {w.lower().rstrip("s") for label in labels for w in label.split()} & things
+        assert named <= {shape}, (title, named)

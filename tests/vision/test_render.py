@@ -19,7 +19,7 @@ def _pixels(image):
 NEW_KINDS = ["chart_read", "chat_screen", "event_screen", "note_photo", "object_scene", "order_screen", "poster_photo",
              "product_photo", "receipt_photo", "statement",
              "bank_feed", "calendar_day", "inbox", "infographic", "tally_photo", "playlist_screen", "settings_screen",
-             "spreadsheet_screen", "mail_client", "file_manager", "ide_screen"]  # tests/vision/test_families.py, test_new_families.py
+             "spreadsheet_screen", "mail_client", "file_manager", "ide_screen", "settings_panel"]  # tests/vision/test_families.py, test_new_families.py
 
 
 def test_all_families_registered():

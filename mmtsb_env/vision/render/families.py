@@ -9,7 +9,7 @@ from ._family import Family
 from . import (
     bank_feed, business_card, calendar_day, chart_read, charts, chat_screen, event_poster, event_screen,
     file_manager, handwritten_note, ide_screen, inbox, infographic, invoice, mail_client, note_photo, object_scene, order_screen, playlist_screen,
-    poster_photo, price_tag, product_photo, receipt, receipt_photo, settings_screen, sign, spreadsheet_screen, statement,
+    poster_photo, price_tag, product_photo, receipt, receipt_photo, settings_panel, settings_screen, sign, spreadsheet_screen, statement,
     table_document, tally_photo,
 )
 
@@ -40,6 +40,7 @@ FAMILIES: dict[str, Family] = {family.kind: family for family in (
     product_photo.FAMILY,
     receipt.FAMILY,
     receipt_photo.FAMILY,
+    settings_panel.FAMILY,
     settings_screen.FAMILY,
     sign.FAMILY,
     spreadsheet_screen.FAMILY,

@@ -22,7 +22,7 @@ GROUPS = {
     "pie_chart": "documents_charts", "chart_read": "documents_charts", "infographic": "documents_charts",
     "order_screen": "ui", "event_screen": "ui", "chat_screen": "ui",
     "bank_feed": "ui", "calendar_day": "ui", "inbox": "ui", "playlist_screen": "ui", "settings_screen": "ui",
-    "spreadsheet_screen": "ui", "mail_client": "ui", "file_manager": "ui", "ide_screen": "ui",
+    "spreadsheet_screen": "ui", "mail_client": "ui", "file_manager": "ui", "ide_screen": "ui", "settings_panel": "ui",
 }
 
 

@@ -16,7 +16,16 @@ from the right on the lower shelf", "the product just to the left of the red can
 :func:`placement`): the agent must count along the shelf or find the neighbour by its look, and
 the look-alikes still stand beside it.
 
-Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``), ``description``,
+An *unlabelled* shelf (content ``unlabelled``) is the photo a shopper takes to find the product in a
+catalogue: no strip and no sticker, so nothing in the photo names a product or prices it, and the
+products come in two package sizes (content ``size``, :data:`SIZES`; a small one is the large one's
+picture at :data:`SMALL` of its size, standing on the shelf). Its first look-alike is its twin in
+the other size, then the others above (of the target's size); the catalogue rows it is matched
+against differ in exactly these attributes (colour, size, mark), so the agent must tell them apart
+by look. Such a photo is named by where the product stands.
+
+Facts: the price tag's, plus ``look`` (``object``, ``color``, ``mark``; ``size`` when unlabelled),
+``unlabelled``, ``description``,
 ``placed``, ``slot`` (1-based, left to right), ``position``, ``product_box``, ``label_box`` (the
 target's strip) and ``shelf`` (every product: name, price, look, boxes).
 """
@@ -32,7 +41,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from ._family import Family
-from ._common import Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
+from ._common import Bool, Choice, Ctx, drafting, fit_font, gradient, money, rgb, wrap
 from ._phone import record
 from ._scene import LEVELS, camera, drawing_on
 from .price_tag import FAMILY as PRICE_TAG, COLORS, FIELDS as TAG_FIELDS, MARKS, PRODUCTS, _draw_object, check_sale
@@ -49,13 +58,24 @@ NEIGHBOUR_SALE = 0.45  # the chance a neighbour is on sale too (its own red stic
 # (price_tag's palette, with a yellow that is not amber)
 PALETTE = {"red": "#c62828", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#fdd835", "purple": "#6a1b9a",
            "orange": "#ef6c00", "teal": "#00838f", "brown": "#4e342e"}
-FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS)}
+SIZES = ("small", "large")  # the package sizes of an unlabelled shelf (a catalogue's ``relative_size``)
+SMALL = 0.7  # a small package's size against a large one's (the same picture, scaled)
+FIELDS = {**TAG_FIELDS, "color": Choice(PALETTE), "mark": Choice(MARKS), "unlabelled": Bool(), "size": Choice(SIZES)}
 # more names per shape for the neighbours (each look-alike's strip names a product of its own shape)
-MORE_NAMES = {"bottle": ("Apple Cider Vinegar 500ml", "Mango Nectar 1L", "Hand Wash Refill 1L", "Iced Tea Lemon 1.5L"),
-              "mug": ("Stoneware Mug 14oz", "Espresso Cup 4oz", "Enamel Camp Mug 12oz", "Latte Mug 16oz"),
-              "box": ("Granola Clusters 500g", "Green Tea 40 bags", "Phone Stand", "Dishwasher Tablets 30"),
-              "can": ("Chickpeas 400g", "Coconut Milk 400ml", "Sweetcorn 340g", "Ginger Ale 330ml"),
-              "bag": ("Rolled Oats 1kg", "Brown Sugar 1kg", "Pretzel Twists 200g", "Red Lentils 500g")}
+# with the price range a shop asks for each (a neighbour is priced in its own range, not near the target's)
+MORE_NAMES = {"bottle": (("Apple Cider Vinegar 500ml", 2.49, 5.99), ("Mango Nectar 1L", 1.99, 4.49), ("Hand Wash Refill 1L", 2.99, 6.99),
+                         ("Iced Tea Lemon 1.5L", 1.29, 2.99)),
+              "mug": (("Stoneware Mug 14oz", 7.99, 18.99), ("Espresso Cup 4oz", 3.99, 9.99), ("Enamel Camp Mug 12oz", 8.99, 19.99),
+                      ("Latte Mug 16oz", 6.99, 16.99)),
+              "box": (("Granola Clusters 500g", 3.49, 6.99), ("Green Tea 40 bags", 2.49, 5.49), ("Phone Stand", 9.99, 24.99),
+                      ("Dishwasher Tablets 30", 5.99, 11.99)),
+              "can": (("Chickpeas 400g", 0.79, 1.99), ("Coconut Milk 400ml", 1.29, 2.79), ("Sweetcorn 340g", 0.89, 1.99),
+                      ("Ginger Ale 330ml", 0.69, 1.59)),
+              "bag": (("Rolled Oats 1kg", 1.99, 4.49), ("Brown Sugar 1kg", 1.79, 3.99), ("Pretzel Twists 200g", 1.99, 3.99),
+                      ("Red Lentils 500g", 1.49, 3.49))}
+# product name -> (lowest, highest) price on a shelf
+PRICE_RANGES = {name: (lo, hi) for rows in PRODUCTS.values() for _, name, lo, hi in rows} | {
+    name: (lo, hi) for rows in MORE_NAMES.values() for name, lo, hi in rows}
 # the strip's and the stickers' sizes by level (px, before the level's font scale; the stickers' at
 # most and 0.3 of the product's width): small at level 3, where the 2x zoom must bring them back
 LABEL_SIZE = {0: 20, 1: 20, 2: 20, 3: 15}
@@ -179,17 +199,24 @@ def placement(shelf: list[dict], slot: int, r) -> str:
 def look_alikes(target: dict, n: int, r) -> list[dict]:
     """``n`` neighbours' looks for ``target`` (object, color, mark): first the same shape and colour
     with another mark, then the same shape and mark in another colour, then the same colour and
-    mark in another shape, then any look; never all three of the target's."""
+    mark in another shape, then any look; never all three of the target's. A ``target`` with a
+    ``size`` (an unlabelled shelf) first gets its twin in the other size, and every look a size:
+    the target's for the look-alikes of its shape, "large" for the others."""
     colours, objects = list(PALETTE), list(PRODUCTS)
     other = lambda pool, v: r.choice([x for x in pool if x != v])  # noqa: E731
     plan = [{**target, "mark": other(MARKS, target["mark"])},
             {**target, "color": other(colours, target["color"])},
             {**target, "object": other(objects, target["object"])}]
+    if "size" in target:
+        plan = [{**target, "size": other(SIZES, target["size"])}] + plan
+        plan[-1]["size"] = "large"
     out = []
     for i in range(n):
         look = plan[i] if i < len(plan) else None
         while look is None or look == target:
             look = {"object": r.choice(objects), "color": r.choice(colours), "mark": r.choice(MARKS)}
+            if "size" in target:
+                look["size"] = "large"
         out.append(look)
     return out
 
@@ -208,6 +235,9 @@ def draw_product_photo(ctx: Ctx):
     n = NEIGHBOURS[ctx.difficulty] + 1
     look = {"object": f["object"], "color": ctx.get("color", lambda g: g.choice(list(PALETTE))),
             "mark": ctx.get("mark", lambda g: g.choice(MARKS))}
+    unlabelled = ctx.content.get("unlabelled", False)
+    if unlabelled:
+        look["size"] = ctx.get("size", lambda g: g.choice(SIZES))
     # the neighbours' looks come from the seed alone (not the level), so the first ones stay as levels add more
     looks = look_alikes(look, NEIGHBOURS[3], ctx.rng("look-alikes"))[:n - 1]
     slot = r.randrange(n)
@@ -215,12 +245,13 @@ def draw_product_photo(ctx: Ctx):
     sales = ctx.rng("neighbour-sales")
     others = []
     for lk in looks:
-        pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + list(MORE_NAMES[lk["object"]]) if x not in names]
+        pool = [x for x in [p[1] for p in PRODUCTS[lk["object"]]] + [m[0] for m in MORE_NAMES[lk["object"]]] if x not in names]
         name = r.choice(pool)
         names.add(name)
-        price = round(f["price"] * r.uniform(0.6, 1.6), 2)
+        lo, hi = PRICE_RANGES[name]
+        price = round(r.uniform(lo, hi), 2)
         while money(price, f["currency"]) == f["price_text"]:
-            price = round(price + 0.5, 2)
+            price = round(price + 0.1, 2)
         on = sales.random() < NEIGHBOUR_SALE  # a sale is no mark of the target: neighbours have them too
         old = round(price * sales.choice([1.2, 1.25, 1.33, 1.5]), 2) if on else None
         others.append({**lk, "product": name, "price": price, "price_text": money(price, f["currency"]),
@@ -229,13 +260,15 @@ def draw_product_photo(ctx: Ctx):
     slot_w = (W - 40) / n
     tile_w = min(slot_w - 16, 330)
     scale = tile_w / 500
-    boxes = []
-    for i in range(n):
-        x0 = 20 + slot_w * i + (slot_w - tile_w) / 2
-        boxes.append([int(x0), int(SHELF_Y - 520 * scale), int(x0 + tile_w), SHELF_Y])
     target = {**look, "product": f["product"], "price": f["price"], "price_text": f["price_text"],
               "on_sale": f["on_sale"], "old_price": f["old_price"]}
     shelf = others[:slot] + [target] + others[slot:]
+    boxes = []
+    for i, item in enumerate(shelf):
+        k = SMALL if item.get("size") == "small" else 1.0  # a small package stands on the shelf, centred in its slot
+        w = tile_w * k
+        x0 = 20 + slot_w * i + (slot_w - w) / 2
+        boxes.append([int(x0), int(SHELF_Y - 520 * scale * k), int(x0 + w), SHELF_Y])
     position = "left" if slot < n / 3 else "right" if slot >= 2 * n / 3 else "middle"
     # each product's shelf strip: its name (and the old price on sale), one slot wide
     font = ctx.font("sans-bold", LABEL_SIZE[ctx.difficulty])
@@ -243,6 +276,9 @@ def draw_product_photo(ctx: Ctx):
     top = SHELF_Y + STICKER_REACH + 2  # just under the stickers
     strips = []
     for i, item in enumerate(shelf):
+        if unlabelled:  # no strip: nothing on the shelf names a product
+            strips.append(([], (boxes[i][0] + boxes[i][2]) / 2, None))
+            continue
         was = money(item["old_price"], f["currency"]) if item["on_sale"] else None
         lines = _strip_lines(item["product"], was, font, strip_w - 8)
         cx = (boxes[i][0] + boxes[i][2]) / 2
@@ -252,7 +288,7 @@ def draw_product_photo(ctx: Ctx):
         item.update({"slot": i + 1, "box": boxes[i], "label_box": strips[i][2]})
         if i != slot:
             ctx.distractors.append(f"{item['product']} {item['price_text']}")
-    facts = {**f, "look": look, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
+    facts = {**f, "look": look, "unlabelled": unlabelled, "description": describe(look), "placed": placement(shelf, slot, ctx.rng("placed")),
              "slot": slot + 1, "n_products": n, "position": position,
              "product_box": boxes[slot], "label_box": strips[slot][2], "shelf": shelf, "frame": [W, H]}
     if drafting():
@@ -276,6 +312,8 @@ def draw_product_photo(ctx: Ctx):
             d.text((cx - ox, cy - oy), text, font=font, fill=ink, anchor="mm")
 
     for i, item in enumerate(shelf):
+        if unlabelled:
+            continue
         sticker(item["box"], item["price"], item["on_sale"])
         lines, cx, box = strips[i]
         with drawing_on(arr, box, None) as (d, ox, oy):
@@ -286,11 +324,12 @@ def draw_product_photo(ctx: Ctx):
     # strip: none of the camera's effects marks the target (on the target alone they pointed at it)
     pb = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes)]
     quad = [(pb[0], pb[1]), (pb[2], pb[1]), (pb[2], SHELF_Y), (pb[0], SHELF_Y)]
-    focus = [min(min(b[0] for b in boxes), min(st[2][0] for st in strips)), min(b[1] for b in boxes),
-             max(max(b[2] for b in boxes), max(st[2][2] for st in strips)), max(st[2][3] for st in strips)]
+    labels = [st[2] for st in strips if st[2] is not None] or [[pb[0], SHELF_Y, pb[2], SHELF_Y + 16]]  # unlabelled: the shelf's lip
+    focus = [min(min(b[0] for b in boxes), min(b[0] for b in labels)), min(b[1] for b in boxes),
+             max(max(b[2] for b in boxes), max(b[2] for b in labels)), max(b[3] for b in labels)]
     # the JPEG round trip over the band of products, stickers and strips only (the same pixels there as
     # the whole frame coded, `jpeg_regions`); the plain wall above and the shelf below keep their noise
-    band = [0, min(b[1] for b in boxes), W, max(st[2][3] for st in strips)]
+    band = [0, min(b[1] for b in boxes), W, max(b[3] for b in labels)]
     return camera(arr, ctx, quad, focus=focus, coded=band, look=LOOKS.get(ctx.difficulty)), facts
 
 

@@ -38,7 +38,9 @@ NEAR = ["red", "orange", "pink", "purple", "blue", "teal"]  # neighbours on the 
 # (title, object shape, labels): what people count with objects
 TOPICS = [
     ("Marbles by Colour", "ball", ["Red", "Blue", "Yellow", "Green", "Purple"]),
-    ("Favourite Fruit Vote", "apple", ["Apple", "Pear", "Plum", "Cherry", "Peach"]),
+    # a column's objects are one shape in its colour: the columns are people or groups, never other kinds of thing
+    # (a fruit vote drew a "Pear" as pink apples and a "Cherry" as a blue one)
+    ("Apples Picked per Child", "apple", ["Mia", "Noah", "Zoe", "Leo", "Ivy"]),
     ("Mugs Washed per Flatmate", "mug", ["Ana", "Ben", "Chloe", "Dev", "Eli"]),
     ("Parcels Delivered by Day", "box", ["Mon", "Tue", "Wed", "Thu", "Fri"]),
     ("Bottles Recycled by Floor", "bottle", ["Floor 1", "Floor 2", "Floor 3", "Floor 4"]),
