@@ -63,7 +63,7 @@ class UIDecision:
     of the texts, chosen at once (several options of a multiple-choice field, or checkboxes, then
     the submit button) --, ``{"every": condition}`` -- every option whose shown text meets the
     condition, chosen at once the same way: ``{"says": word}`` (the option says it: "the pink
-    ones"), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
+    ones"; a list of words: any of them), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
     ``"of"`` when given: "the ones published after 2010") --, a value rule over what the options show (``{"cheapest": true}``,
     ``{"most_expensive": true}``, ``earliest``/``latest`` date and time, ``closes_earliest``/
     ``closes_latest`` opening hours, ``lowest_value``/``highest_value`` number),
