@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from mmtsb_env.generation.ui_variants import _FILTER_RULES, KINDS, make_variant, oracle_check, ui_variants
+from mmtsb_env.scenario.model import Scenario
 from mmtsb_env.scenario.suites import load_suite
 from mmtsb_env.ui.choice import decide
 
@@ -27,6 +28,7 @@ def test_nominal_filters_become_private_multi_picks_with_the_twins_changes():
     assert len(FILTERS) >= 10
     for base, v in FILTERS:
         rule = _FILTER_RULES[base.images[0].category]
+        assert Scenario.from_dict(v.to_dict()).to_dict() == v.to_dict()  # a valid file (a weekend's two words too)
         assert v.expected_changes == base.expected_changes and v.initial_entities == base.initial_entities, v.id
         assert [r.image_ids for r in v.rounds] == [r.image_ids for r in base.rounds]
         assert any(d in r.query for r in base.rounds for d in rule.descs), v.id  # the twin stated the criterion

@@ -95,8 +95,8 @@ def test_generated_variants_cover_the_design_axes():
     assert {m["image_arrival"] for m in md} == set(ARRIVALS)
     assert {m["ui_variant"]["kind"] for m in md} == set(KINDS)
     choices = [c for m in md for c in m["ui_variant"]["choices"]]
-    assert {c["type"] for c in choices} == {"compare", "contact"}
-    assert {c["rule"] for c in choices} >= {"label_contains", "cheapest", "most_expensive", "earliest", "latest", "lowest_value"}
+    assert {c["type"] for c in choices} == {"compare", "contact", "filter"}
+    assert {c["rule"] for c in choices} >= {"label_contains", "cheapest", "most_expensive", "earliest", "latest", "lowest_value", "every"}
     assert all(c["rule"] != "label_contains" for c in choices if c["type"] == "compare")  # decided by the values shown
     rounds = Counter(len(m["ui_variant"]["choices"]) for m in md).keys()
     assert rounds <= {1, 2, 3} and len(rounds) >= 2, rounds  # 1-3 UI rounds, not all alike
