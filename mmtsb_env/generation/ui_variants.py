@@ -19,10 +19,18 @@ and the user picks there, privately. Expected changes stay those of the nominal 
   solution asked in words ("I found several contacts named Steven ... Which one do you mean?") and
   the user answered; the variant shows them on a screen and the user taps the one meant (the
   spoken answer is removed).
+* ``filter`` -- a filter over per-image items (contact cards whose job title says Manager, price
+  tags on sale, free or weekend events): the request asks for "only the ones I pick" instead, and
+  every round filtering newly sent images shows each item with what the criterion goes by (job
+  title, sale or regular price, weekday and admission) as options the user can tick several of.
+  The user ticks every option meeting its private criterion (``{"every": condition}``), so a
+  screen showing misread details ticks the wrong ones; the solution acts on the ones the nominal
+  twin kept.
 
 The user never mentions a screen: requests keep their words (less the criterion). Options are a
-List of Cards with a ``Choose`` button each (``pick_list``) or a single-choice ``MultipleChoice``
-with ``Confirm`` (``pick_chips``), alternating over the suite.
+List of Cards with a ``Choose`` button each (``pick_list``; a filter: one check box each) or a
+``MultipleChoice`` (single-choice; a filter: several) with ``Confirm`` (``pick_chips``),
+alternating over the suite.
 
 :func:`build_ui_suite` converts the nominal suite, keeps the variants the oracle solves (entity
 F1 1.0, a passing verdict with the UI checks, the scripted user picking what the solution acts on)
@@ -42,6 +50,7 @@ import difflib
 import json
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -119,13 +128,13 @@ def _list_screen(surface: str, heading: str, hint: str, options: list[dict[str, 
             {"beginRendering": {"surfaceId": surface, "root": "root"}}]
 
 
-def _chips_screen(surface: str, heading: str, options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _chips_screen(surface: str, heading: str, options: list[dict[str, Any]], many: bool = False) -> list[dict[str, Any]]:
     comps = [
         {"id": "root", "component": {"Column": {"children": ["title", "card", "confirm"]}}},
         {"id": "title", "component": _text(heading, "h2")},
         {"id": "card", "component": {"Card": {"child": "choice"}}},
         {"id": "choice", "component": {"MultipleChoice": {
-            "label": "Options", "selections": {"path": "/pick/item"}, "maxAllowedSelections": 1,
+            "label": "Options", "selections": {"path": "/pick/item"}, "maxAllowedSelections": len(options) if many else 1,
             "options": [{"label": " · ".join(x for x in (o["label"], o["detail"]) if x), "value": f"item_{k}"}
                         for k, o in enumerate(options)]}}},
         {"id": "confirm_label", "component": _text("Confirm")},
@@ -211,9 +220,9 @@ class _Choice:
     only the round whose request loses the criterion)."""
 
     index: int
-    kind: str  # compare | contact | criterion
+    kind: str  # compare | contact | filter | criterion
     options: list[dict[str, Any]]
-    chosen: str
+    chosen: Any  # the option's label (a filter: the labels ticked)
     pick: dict[str, Any]
     criterion: str  # the UI Requirements line
     private: str  # added to the round's instructions
@@ -221,6 +230,7 @@ class _Choice:
     query: str | None = None  # the round's new request (None: unchanged)
     drop_say: int | None = None  # the solution's spoken question the screen replaces
     drop_clarification: str | None = None  # the spoken answer the screen replaces
+    early: bool = False  # the screen comes before any step but reading the images (a filter: all its items are acted on)
 
 
 def _compare_choices(scenario: Scenario) -> list[_Choice]:
@@ -340,10 +350,157 @@ def _contact_choices(scenario: Scenario) -> list[_Choice]:
     return out
 
 
+# ---------------------------------------------------------------------------- filter multi-picks
+@dataclass(frozen=True)
+class _FilterRule:
+    """How a per-image filter becomes the user's private multi-pick: the request's words for it,
+    the words replacing them, what each option shows and the condition the user applies to that."""
+
+    descs: tuple[str, ...]  # the request's criterion, by variant (``flows.filter_desc``)
+    instead: str  # what the request says instead
+    detail: Any  # image facts -> what the option shows beside the item's name
+    condition: Any  # the matched desc -> the ``every`` condition over the shown text
+    private: str  # the criterion, in the user's private instructions
+    tell: re.Pattern[str]  # words that would give the criterion away in any request
+
+
+_FILTER_RULES = {
+    "business_card": _FilterRule(
+        ("only the people whose job title contains 'Manager'",), "only the people I pick",
+        lambda f: (f.get("person") or {}).get("title", ""), lambda d: {"says": "Manager"},
+        "tick every person whose job title contains 'Manager'", re.compile(r"manager", re.I)),
+    "price_tag": _FilterRule(
+        ("only the products that are on sale, with their sale price",), "only the products I pick, with their price",
+        lambda f: f"sale price {_money(f['amount'])}" if f.get("on_sale") else f"regular price {_money(f['amount'])}",
+        lambda d: {"says": "sale price"}, "tick every product that is on sale", re.compile(r"\bsale\b|discount", re.I)),
+    "event_poster": _FilterRule(
+        ("only the free events", "only the events on a weekend"), "only the events I pick",
+        lambda f: f"day: {_weekday(f.get('date', ''))} · admission: "
+                  + ("free" if f.get("free") or not f.get("amount") else _money(f["amount"])),
+        lambda d: {"says": "admission: free"} if "free" in d else {"says": ["day: Saturday", "day: Sunday"]},
+        "", re.compile(r"\bfree\b|weekend|saturday|sunday", re.I)),
+}
+_DECIDE_SEVERAL = "I'd like to look them all over before I decide which ones."
+
+
+def _weekday(iso_date: str) -> str:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(iso_date).strftime("%A")
+    except ValueError:
+        return ""
+
+
+def _meets_rule(desc: str, facts: dict[str, Any], category: str) -> bool:
+    """Whether an image's item passes the base's filter ``desc`` (what the nominal solution kept)."""
+    if category == "business_card":
+        return "Manager" in (facts.get("person") or {}).get("title", "")
+    if category == "price_tag":
+        return bool(facts.get("on_sale"))
+    if "free" in desc:
+        return bool(facts.get("free"))
+    return _weekday(facts.get("date", "")) in ("Saturday", "Sunday")
+
+
+def _filter_choices(scenario: Scenario) -> list[_Choice]:
+    """The filter rounds over per-image items (contact cards by job title, price tags on sale, free
+    or weekend events): the request's criterion becomes the user's private one, and every round
+    filtering newly sent images a multi-pick on a screen showing each item with what the criterion
+    goes by (job title, sale or regular price, weekday and admission). The user ticks every option
+    meeting it. [] when a round writes other items than the criterion keeps, a filtered round
+    cannot become a choice, or other words of the scenario give the criterion away."""
+    from .images import NOUNS
+
+    if scenario.metadata.get("flow_type") != "filter" or not scenario.images:
+        return []
+    category = scenario.images[0].category
+    rule = _FILTER_RULES.get(category)
+    if rule is None or any(im.category != category for im in scenario.images):
+        return []
+    found = [(i, d) for i, r in enumerate(scenario.rounds) for d in rule.descs if d in r.query]
+    if len(found) != 1:
+        return []
+    first, desc = found[0]
+    condition = rule.condition(desc)
+    private = rule.private or f"tick every event that is {'free' if 'free' in desc else 'on a Saturday or Sunday'}"
+    singular, plural = NOUNS[category]
+    out: list[_Choice] = []
+    seen: list[int] = []
+    for i in range(first, len(scenario.rounds)):
+        rnd = scenario.rounds[i]
+        new = [k for k in rnd.image_ids if scenario.images[k].category == category]
+        seen += new
+        if not new:
+            continue
+        written = json.dumps([st for st in rnd.solution if _writes(st)], ensure_ascii=False)
+        made = None
+        for ids in (new, seen):  # the round filters what it was sent, or everything so far
+            facts = [scenario.images[k].facts for k in ids]
+            labels = [f.get("label") for f in facts]
+            if not all(isinstance(x, str) and x for x in labels) or len(set(labels)) != len(labels):
+                return []
+            keep = [f["label"] for f in facts if _meets_rule(desc, f, category)]
+            drop = [x for x in labels if x not in keep]
+            if keep and len(ids) >= 2 and all(x in written for x in keep) and not any(x in written for x in drop):
+                made = [(f["label"], rule.detail(f)) for f in facts], keep
+                break
+        if made is None:
+            return []
+        options, keep = made
+        out.append(_Choice(
+            i, "filter", [{"label": label, "detail": detail} for label, detail in options], keep, {"every": condition},
+            criterion=f"Offer every {singular} of this round (name and what the choice goes by) as options the user can "
+                      f"tick several of; act on the ones the user ticks.",
+            private=f"You decide on the screen the assistant shows, by what it shows: {private}, and confirm.",
+            noun=plural, query=None, early=True))
+    if not out or len(out) > MAX_UI_ROUNDS:
+        return []
+    query = scenario.rounds[first].query.replace(desc, rule.instead).rstrip()
+    query = f"{query}{'' if query.endswith(('.', '!', '?', ')')) else '.'} {_DECIDE_SEVERAL}"
+    if out[0].index == first:
+        out[0].query = query
+    else:
+        out.insert(0, _Choice(first, "criterion", [], [], {}, "", "", "", query=query))
+    spoken = {c.index: c.query for c in out if c.query}
+    if any(rule.tell.search(spoken.get(i, r.query)) for i, r in enumerate(scenario.rounds)):
+        return []
+    return out
+
+
+def _checks_screen(surface: str, heading: str, options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One check box per option (name and detail) and a ``Confirm`` button reporting them."""
+    boxes = [f"tick_{k}" for k in range(len(options))]
+    comps: list[dict[str, Any]] = [
+        {"id": "root", "component": {"Column": {"children": ["title", "card", "confirm"]}}},
+        {"id": "title", "component": _text(heading, "h2")},
+        {"id": "card", "component": {"Card": {"child": "boxes"}}},
+        {"id": "boxes", "component": {"Column": {"children": boxes}}},
+    ]
+    comps += [{"id": box, "component": {"CheckBox": {"label": " · ".join(x for x in (o["label"], o["detail"]) if x),
+                                                     "value": {"path": f"/pick/{box}"}}}}
+              for box, o in zip(boxes, options)]
+    comps += [
+        {"id": "confirm_label", "component": _text("Confirm")},
+        {"id": "confirm", "component": {"Button": {"child": "confirm_label", "primary": True, "action": {
+            "name": "confirm_choice", "context": [{"key": box, "value": {"path": f"/pick/{box}"}} for box in boxes]}}}},
+    ]
+    return [{"surfaceUpdate": {"surfaceId": surface, "components": comps}},
+            {"beginRendering": {"surfaceId": surface, "root": "root"}}]
+
+
 def _convert(rnd: Round, c: _Choice, kind: str) -> Round:
+    from .dryrun import IMAGE_VIEWS
+
     surface = f"choice_{c.index + 1}"
     heading = f"Which of the {c.noun}?"
-    if kind == "pick_list":
+    if c.kind == "filter" and kind == "pick_list":
+        screen = _checks_screen(surface, heading, c.options)
+        say = f"Here are the {c.noun}: tick the ones you want and tap Confirm."
+    elif c.kind == "filter":
+        screen = _chips_screen(surface, heading, c.options, many=True)
+        say = f"Choose the {c.noun} you want on the screen and tap Confirm."
+    elif kind == "pick_list":
         screen = _list_screen(surface, heading, "Tap Choose on your pick.", c.options)
         say = f"Here are the {c.noun}: tap Choose on your pick."
     else:
@@ -355,11 +512,14 @@ def _convert(rnd: Round, c: _Choice, kind: str) -> Round:
     if c.drop_say is not None:
         at = c.drop_say
         del steps[at]
+    elif c.early:
+        at = next((k for k, st in enumerate(steps) if st.get("name") not in IMAGE_VIEWS), len(steps))
     else:
         at = next((k for k, st in enumerate(steps) if _writes(st)), len(steps))
     # a step before the screen that names the pick (a web search for it) could only be taken by an
     # assistant that knows the answer: it moves after the user's tap
-    knows = [st for st in steps[:at] if c.chosen and "name" in st and c.chosen in json.dumps(st, ensure_ascii=False)]
+    knows = [st for st in steps[:at] if isinstance(c.chosen, str) and c.chosen and "name" in st
+             and c.chosen in json.dumps(st, ensure_ascii=False)]
     steps = [st for st in steps[:at] if not any(st is k for k in knows)] + list(ui_steps) + knows + steps[at:]
     instructions = rnd.instructions
     clarifications = rnd.clarifications
@@ -380,7 +540,8 @@ def make_variant(scenario: Scenario, kind: str = "pick_list", scenario_id: str |
     images, initial rows and every other round are the base's."""
     if kind not in KINDS:
         raise ValueError(f"unknown UI variant kind {kind!r}; known: {', '.join(KINDS)}")
-    choices = {c.index: c for c in _compare_choices(scenario)}  # all of them, or the criterion could not be private
+    # all of them, or the criterion could not be private (a scenario has one flow: compare or filter)
+    choices = {c.index: c for c in _compare_choices(scenario) + _filter_choices(scenario)}
     for c in _contact_choices(scenario):
         if c.index not in choices and sum(bool(x.options) for x in choices.values()) < MAX_UI_ROUNDS:
             choices[c.index] = c
@@ -435,14 +596,18 @@ def user_choice(scenario: Scenario, episode: Any) -> str | None:
         args = calls[0]
         values = args.get("field_values") or {}
         if "choice" in values:
-            picked = values["choice"][0] if isinstance(values["choice"], list) else values["choice"]
+            picked = values["choice"] if isinstance(values["choice"], list) else [values["choice"]]
             options = comps["choice"]["MultipleChoice"]["options"]
-            label = next((o["label"] for o in options if o["value"] == picked), "?").split(" · ")[0]
+            labels = [next((o["label"] for o in options if o["value"] == p), "?").split(" · ")[0] for p in picked]
+        elif any(str(k).startswith("tick_") for k in values):
+            labels = [comps[k]["CheckBox"]["label"].split(" · ")[0] for k, v in values.items() if v is True and k in comps]
         else:
             k = str(args.get("component_id", "")).removeprefix("pick_")
-            label = comps.get(f"name_{k}", {}).get("Text", {}).get("text", "?")
-        if label != chosen:
-            return f"round {index + 1}: user picked {label!r}, the solution acts on {chosen!r}"
+            labels = [comps.get(f"name_{k}", {}).get("Text", {}).get("text", "?")]
+        meant = chosen if isinstance(chosen, list) else [chosen]
+        if sorted(labels) != sorted(meant):
+            shown = labels if isinstance(chosen, list) else labels[0]
+            return f"round {index + 1}: user picked {shown!r}, the solution acts on {chosen!r}"
     return None
 
 
@@ -501,7 +666,9 @@ def build_ui_suite(n: int = 60, seed: int = 2026, n_base: int = 112, id_format: 
         else:
             failures.append(f"{v.id}: {why}")
     if stats is not None:
-        stats.update({"bases": len(bases), "variants": len(made), "verified": len(out), "failures": failures})
+        kinds = lambda suite: dict(Counter(c["type"] for v in suite for c in v.metadata["ui_variant"]["choices"]))
+        stats.update({"bases": len(bases), "variants": len(made), "verified": len(out),
+                      "choice_points": kinds(made), "verified_choice_points": kinds(out), "failures": failures})
     return out
 
 

@@ -5,9 +5,12 @@ time, an invoice company's late fee, a business card company's office hours, a p
 product's weight: values no image shows and the phone does not hold, which the assistant must
 look up with ``web_search_serper``. Each need is one row of :data:`NEEDS` (data): what the user
 asks, the query, the line the result carries, and the pages the scenario stages in
-``web_search.pages`` -- the page that answers, plus look-alikes a careless reader takes instead
-(another branch or a separate, similarly named company; last year's holiday hours or archived
-terms; the same show's matinee; the product's 2-pack). The pages are initial rows, so no format
+``web_search.pages`` -- the page that answers, plus look-alikes a careless reader takes instead.
+For events and business cards the look-alikes share the answering page's title and differ only in
+a detail the image shows (the same show at another venue; a company of the same name under another
+web domain than the card's email), so only an agent that read the image picks the right page
+(``Need.by == "content"``); the others still differ in title words (another branch or a separate,
+similarly named company; last year's holiday hours or archived terms; the product's 2-pack). The pages are initial rows, so no format
 field is needed; the fact is in no image, query or base row, only on the staged page.
 
 :func:`attach` stages the pages for a flow's images (``Img.extra["_web"]``, private: not an image
@@ -50,13 +53,14 @@ class Need:
     guidance: str  # the user's private note: if asked which page, "...: <answer>"
     draw: Callable[[Build, Img], dict[str, str]]  # the values the pages print ("value": the answer)
     pages: tuple[tuple[str, str, str, str], ...]  # (title, url, snippet, content) of the answering page, then the look-alikes
+    by: str = "title"  # what tells the look-alikes apart: their "title" words, or a "content" detail the image shows
 
 
 PAGE_FIELDS = ("title", "url", "snippet", "content")
 
 
 # what a question about which page or branch is meant names
-PAGE_WORDS = ("page", "branch", "site", "website", "listing", "matinee", "2-pack", "mini", "archived", "separate company")
+PAGE_WORDS = ("page", "branch", "site", "website", "listing", "venue", "domain", "2-pack", "mini", "archived", "separate company")
 
 
 def clarification(need: Need) -> dict[str, Any]:
@@ -81,22 +85,34 @@ def _sunday_hours(b: Build, im: Img) -> dict[str, str]:
     return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]), "opens": clock(opens)}
 
 
+_TLDS = ("com", "net", "org", "co.uk", "ca", "io", "de")  # none extends another (".com" in ".com.au")
+
+
 def _office_hours(b: Build, im: Img) -> dict[str, str]:
-    """A business card names the company; its office hours are on its site."""
+    """A business card names the company and prints an email address; its office hours are on its
+    site. Companies of the same name abroad have pages of the same title: only the web domain the
+    card's email shows tells the right one."""
     closes = b.rng.sample([16 * 60, 16 * 60 + 30, 17 * 60, 17 * 60 + 30, 18 * 60, 18 * 60 + 30], 3)
-    name = (im.person or {}).get("company", im.label)
-    sibling = "Partners" if name.endswith("Labs") else "Labs"  # never "Quartzline Labs Labs"
-    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]),
-            "sibling": sibling, "sibling_slug": _slug(sibling)}
+    domain = str((im.person or {}).get("email", "")).rpartition("@")[2] or f"{_slug(_subject(im))}.com"
+    stem, _, tld = domain.partition(".")
+    others = b.rng.sample([t for t in _TLDS if t != tld], 2)
+    return {"value": clock(closes[0]), "other": clock(closes[1]), "old": clock(closes[2]), "domain": domain,
+            "domain_other": f"{stem}.{others[0]}", "domain_old": f"{stem}.{others[1]}"}
 
 
 def _doors(b: Build, im: Img) -> dict[str, str]:
+    """A poster shows the venue; the same show also plays elsewhere, listed under the same title:
+    only the venue the poster shows tells the right listing."""
+    from ..world import pools
+
     hh, mm = map(int, (im.time or "19:00").split(":"))
     start = hh * 60 + mm
     early = b.rng.sample([20, 30, 40, 45, 50, 60, 75, 90], 3)
-    matinee = b.rng.choice([12 * 60 + 30, 13 * 60, 14 * 60, 14 * 60 + 30, 15 * 60])
-    return {"value": clock(start - early[0]), "other": clock(matinee - early[1]), "old": clock(start - early[2]),
-            "matinee": clock(matinee), "venue_slug": _slug(im.extra["venue"])}
+    venue = im.extra["venue"]
+    elsewhere = b.rng.sample([v for v in pools.VENUES if v != venue], 2)
+    return {"value": clock(start - early[0]), "other": clock(start - early[1]), "old": clock(start - early[2]),
+            "venue_slug": _slug(venue), "venue_other": elsewhere[0], "venue_other_slug": _slug(elsewhere[0]),
+            "venue_old": elsewhere[1], "venue_old_slug": _slug(elsewhere[1])}
 
 
 def _late_fee(b: Build, im: Img) -> dict[str, str]:
@@ -136,18 +152,18 @@ NEEDS = {n.category: n for n in (
              ("{name} - holiday hours {last_year}", _SITE + "/holidays-{last_year}",
               "Holiday hours, December {last_year} only: {opens} - {old}.",
               "store opening hours closing time holiday"))),
-    Need("event_poster", "event", "when the doors open for {it}", "{label} {venue} doors open", "{label}: doors open at {value}",
-         "If the assistant asks which web page you mean: the evening show on the listing, this year's (not a matinee "
-         "or last year's edition).", _doors, (
-             ("{name} at {venue} - tickets and visitor info", "https://www.{venue_slug}.example/events/{slug}",
+    Need("event_poster", "event", "when the doors open for {it}", "{label} doors open", "{label}: doors open at {value}",
+         "If the assistant asks which web page you mean: the listing at the venue on the poster (the same show also "
+         "plays at other venues).", _doors, (
+             ("{name} - tickets and visitor info", "https://www.{venue_slug}.example/events/{slug}",
               "{name} at {venue}: doors open {value}. Tickets at the box office.",
               "event doors open entry tickets"),
-             ("{name} family matinee at {venue}", "https://www.{venue_slug}.example/events/{slug}-matinee",
-              "The matinee of {name}: doors open {other}, the show starts {matinee}.",
-              "event doors open entry tickets matinee"),
-             ("{name} {last_year} at {venue} - recap", "https://www.{venue_slug}.example/events/{slug}-{last_year}",
-              "Last year's {name}: doors opened {old}.",
-              "event doors open archive"))),
+             ("{name} - tickets and visitor info", "https://www.{venue_other_slug}.example/events/{slug}",
+              "{name} at {venue_other}: doors open {other}. Tickets at the box office.",
+              "event doors open entry tickets"),
+             ("{name} - tickets and visitor info", "https://www.{venue_old_slug}.example/events/{slug}",
+              "{name} at {venue_old}: doors open {old}. Tickets at the box office.",
+              "event doors open entry tickets")), by="content"),
     Need("invoice", "company", "what late fee {it} charges", "{label} late fee", "{label} late fee: {value}",
          "If the assistant asks which web page you mean: the company named exactly as on the invoice, its current "
          "terms (not a similarly named company or archived terms).", _late_fee, (
@@ -175,17 +191,17 @@ NEEDS = {n.category: n for n in (
               "shop opening hours sunday closing time summer"))),
     Need("business_card", "person's company", "what time {it} closes its office today", "{company} office hours",
          "{company} office closes at {value} today",
-         "If the assistant asks which web page you mean: the company exactly as on the card, today's hours (not a "
-         "similarly named company or old holiday hours).", _office_hours, (
-             ("{name} - contact us and office hours", _SITE + "/contact",
-              "{name} head office: open today 8:30 AM - {value}. Updated {updated}.",
+         "If the assistant asks which web page you mean: the company whose web domain is the one in the email on the "
+         "card (companies of the same name abroad have their own pages).", _office_hours, (
+             ("{name} - contact us and office hours", "https://www.{domain}/contact",
+              "{name} ({domain}): office open today 8:30 AM - {value}. Updated {updated}.",
               "company office hours contact closing time"),
-             ("{name} {sibling} - office hours", "https://www.{slug}{sibling_slug}.example/contact",
-              "{name} {sibling} (a separate company): office open 9:00 AM - {other}.",
-              "company office hours contact"),
-             ("{name} - holiday office hours {last_year}", _SITE + "/holidays-{last_year}",
-              "Holiday season {last_year} only: office open 10:00 AM - {old}.",
-              "company office hours holiday"))),
+             ("{name} - contact us and office hours", "https://www.{domain_other}/contact",
+              "{name} ({domain_other}): office open today 8:30 AM - {other}. Updated {updated}.",
+              "company office hours contact closing time"),
+             ("{name} - contact us and office hours", "https://www.{domain_old}/contact",
+              "{name} ({domain_old}): office open today 8:30 AM - {old}. Updated {updated}.",
+              "company office hours contact closing time")), by="content"),
     Need("price_tag", "product", "how much {it} weighs", "{label} weight", "{label} weighs {value}",
          "If the assistant asks which web page you mean: the single product as on the tag (not a 2-pack or a mini "
          "version).", _weight, (
@@ -217,6 +233,7 @@ def attach(b: Build, ids: list[int]) -> None:
     from ..evaluation.similarity import canonical_dates
 
     staged: dict[str, dict[str, Any]] = {}
+    first_row, first_lookalike = len(b.entities.get(PAGES, [])), len(b.web_lookalikes)
     answers: set[str] = set()  # the answers drawn so far, and every value their pages print
     printed: set[str] = set()
     # every time an image shows (an event's start, a sign's opening and closing): no page prints one
@@ -245,8 +262,25 @@ def attach(b: Build, ids: list[int]) -> None:
         said = [v for v in _shown(im) if any(v in p["title"] + p["snippet"] for p in pages)]
         im.extra["_web"] = staged[query] = {"value": value, "query": query, "line": need.line.format(value=value, **names),
                                             "page": rows[0]["id"], "said": said}
-        b.web_lookalikes += [{"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": "title"} for r in rows[1:]]
+        b.web_lookalikes += [{"table": PAGES, "key": r["id"], "of": rows[0]["id"], "by": need.by} for r in rows[1:]]
     _stage_others(b, [b.imgs[i] for i in ids], shown_times | answers)
+    _shuffle_ids(b, first_row, first_lookalike, list(staged.values()))
+
+
+def _shuffle_ids(b: Build, first_row: int, first_lookalike: int, needs: list[dict[str, Any]]) -> None:
+    """Deal the ids of the pages just staged (from row ``first_row`` on) out in a drawn order, so a
+    search's ties (look-alikes of one title) are not listed answering page first."""
+    rows = b.entities[PAGES][first_row:]
+    ids = [r["id"] for r in rows]
+    dealt = b.rng.sample(ids, len(ids))
+    new = dict(zip(ids, dealt))
+    for r in rows:
+        r["id"] = new[r["id"]]
+    b.entities[PAGES][first_row:] = sorted(rows, key=lambda r: r["id"])
+    for need in needs:
+        need["page"] = new.get(need["page"], need["page"])
+    for la in b.web_lookalikes[first_lookalike:]:
+        la["key"], la["of"] = new.get(la["key"], la["key"]), new.get(la["of"], la["of"])
 
 
 def _subject(im: Img) -> str:

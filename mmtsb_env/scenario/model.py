@@ -63,7 +63,7 @@ class UIDecision:
     of the texts, chosen at once (several options of a multiple-choice field, or checkboxes, then
     the submit button) --, ``{"every": condition}`` -- every option whose shown text meets the
     condition, chosen at once the same way: ``{"says": word}`` (the option says it: "the pink
-    ones"), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
+    ones"; a list of words: any of them), ``{"above": n}`` or ``{"below": n}`` (the number the option shows, next to the words
     ``"of"`` when given: "the ones published after 2010") --, a value rule over what the options show (``{"cheapest": true}``,
     ``{"most_expensive": true}``, ``earliest``/``latest`` date and time, ``closes_earliest``/
     ``closes_latest`` opening hours, ``lowest_value``/``highest_value`` number),
@@ -365,12 +365,14 @@ def _ui_decision(u: Any, path: str) -> UIDecision | None:
             cond = pick["every"]
             kinds = [k for k in ("says", "above", "below") if isinstance(cond, dict) and k in cond]
             _need(isinstance(cond, dict) and len(kinds) == 1 and not set(cond) - {"says", "above", "below", "of"},
-                  f"{path}.pick.every", "must be an object with one of 'says' (a word), 'above' or 'below' (a number), "
-                  "and optionally 'of' (the words the number stands next to)")
+                  f"{path}.pick.every", "must be an object with one of 'says' (a word, or a list of words), 'above' or "
+                  "'below' (a number), and optionally 'of' (the words the number stands next to)")
             value = cond[kinds[0]]
-            _need(isinstance(value, str) and value.strip() != "" if kinds[0] == "says"
+            words = value if isinstance(value, list) and value else [value]
+            _need(all(isinstance(w, str) and w.strip() != "" for w in words) if kinds[0] == "says"
                   else isinstance(value, (int, float)) and not isinstance(value, bool),
-                  f"{path}.pick.every.{kinds[0]}", "must be a non-empty word" if kinds[0] == "says" else "must be a number")
+                  f"{path}.pick.every.{kinds[0]}",
+                  "must be a non-empty word or a non-empty list of them" if kinds[0] == "says" else "must be a number")
             _need(cond.get("of") is None or isinstance(cond["of"], str), f"{path}.pick.every.of", "must be a string")
         else:
             _need(pick[rules[0]] is True, f"{path}.pick.{rules[0]}", "must be true")

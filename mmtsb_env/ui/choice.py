@@ -328,8 +328,9 @@ def shown_number(text: str, of: str | None = None) -> float | None:
 
 
 def _meets(condition: dict[str, Any], text: str) -> bool:
-    if "says" in condition:
-        return re.search(rf"(?<!\w){re.escape(str(condition['says']))}(?!\w)", text, re.I) is not None
+    if "says" in condition:  # a word, or a list of words any of which will do ("Saturday", "Sunday")
+        words = condition["says"] if isinstance(condition["says"], list) else [condition["says"]]
+        return any(re.search(rf"(?<!\w){re.escape(str(w))}(?!\w)", text, re.I) is not None for w in words)
     value = shown_number(text, condition.get("of"))
     if value is None:
         return False

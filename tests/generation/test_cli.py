@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from mmtsb_env.cli import app
-from mmtsb_env.scenario.suites import load_suite
+from mmtsb_env.scenario.suites import LazySuite, load_suite
 
 
 def test_generate_writes_a_loadable_folder(tmp_path):
@@ -47,5 +47,15 @@ def test_workers_write_the_same_files(tmp_path):
         assert result.exit_code == 0, result.output
         texts.append({p.name: p.read_text() for p in out.glob("*.json")})
     assert len(texts[0]) == 3 and texts[0] == texts[1]
+    # the built-in suites' layout (one gzip list per flow, numbered ids): same files, same suite.index order
+    layouts = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"suite{workers}"
+        result = CliRunner().invoke(app, ["generate", "--n", "4", "--seed", "8", "--id-prefix", "x", "--numbered", "--by-flow",
+                                          "--gzip", "--out", str(out), "--verify", "tool", "--workers", workers])
+        assert result.exit_code == 0, result.output
+        layouts.append({p.name: p.read_bytes() for p in out.iterdir() if p.name != "generation_report.md"})
+    assert "suite.index" in layouts[0] and layouts[0] == layouts[1]
+    assert LazySuite(tmp_path / "suite1", "x").ids == [s.id for s in load_suite(tmp_path / "suite1")]
     result = CliRunner().invoke(app, ["generate", "--n", "1", "--out", str(tmp_path / "x"), "--workers", "0"])
     assert result.exit_code != 0 and "--workers" in result.output

@@ -13,7 +13,7 @@ from mmtsb_env.baselines import OracleAgent
 from mmtsb_env.generation.axes import ARRIVALS, CHALLENGES, FLOWS
 from mmtsb_env.generation.flows import compare_desc
 from mmtsb_env.generation.ui_variants import (
-    KINDS, MAX_STEPS, build_ui_suite, make_variant, oracle_check, stated_criterion, ui_variants, write_ui_suite,
+    _FILTER_RULES, KINDS, MAX_STEPS, build_ui_suite, make_variant, oracle_check, stated_criterion, ui_variants, write_ui_suite,
 )
 from mmtsb_env.runner import run_episode
 from mmtsb_env.scenario.suites import load_suite
@@ -31,6 +31,9 @@ def private_criteria(decision) -> list[str]:
     pick = decision.pick or {}
     if "label_contains" in pick:
         return [pick["label_contains"]]
+    if "every" in pick and "says" in pick["every"]:  # a filter: the words the ticked options show
+        says = pick["every"]["says"]
+        return [str(w) for w in (says if isinstance(says, list) else [says])]
     words = {"cheapest": "cheap", "most_expensive": "expensive", "earliest": "happens first", "latest": "happens last",
              "closes_earliest": "closes earliest", "closes_latest": "closes latest", "lowest_value": "lowest",
              "highest_value": "highest"}
@@ -92,8 +95,8 @@ def test_generated_variants_cover_the_design_axes():
     assert {m["image_arrival"] for m in md} == set(ARRIVALS)
     assert {m["ui_variant"]["kind"] for m in md} == set(KINDS)
     choices = [c for m in md for c in m["ui_variant"]["choices"]]
-    assert {c["type"] for c in choices} == {"compare", "contact"}
-    assert {c["rule"] for c in choices} >= {"label_contains", "cheapest", "most_expensive", "earliest", "latest", "lowest_value"}
+    assert {c["type"] for c in choices} == {"compare", "contact", "filter"}
+    assert {c["rule"] for c in choices} >= {"label_contains", "cheapest", "most_expensive", "earliest", "latest", "lowest_value", "every"}
     assert all(c["rule"] != "label_contains" for c in choices if c["type"] == "compare")  # decided by the values shown
     rounds = Counter(len(m["ui_variant"]["choices"]) for m in md).keys()
     assert rounds <= {1, 2, 3} and len(rounds) >= 2, rounds  # 1-3 UI rounds, not all alike
@@ -189,6 +192,10 @@ def test_every_generated_ui_scenario_is_its_nominal_twin_with_choices_on_screens
                 assert any("Which one do you mean?" in st.get("say", "") for st in theirs.solution)
                 assert any(choice["chosen"] in c.answer for c in theirs.clarifications)
                 assert not any(choice["chosen"] in c.answer for c in mine.clarifications)
+            elif choice["type"] == "filter":  # the twin stated the filter; the variant's requests never do
+                rule = _FILTER_RULES[base.images[0].category]
+                assert any(d in r.query for r in base.rounds for d in rule.descs), v.id
+                assert not any(rule.tell.search(r.query) for r in v.rounds), v.id
             else:  # the twin's requests stated the criterion (typos allowed); the variant's never do
                 descs = {p: compare_desc(base.images[0].category, {"pick": p}) for p in ("max", "min")}
                 assert any(stated_criterion(r.query, descs) or all(d in r.query for d in descs.values())
@@ -196,6 +203,6 @@ def test_every_generated_ui_scenario_is_its_nominal_twin_with_choices_on_screens
                 assert not any(stated_criterion(r.query, descs) for r in v.rounds), v.id
         changed = {c["round"] - 1 for c in v.metadata["ui_variant"]["choices"]}
         for i, (mine, theirs) in enumerate(zip(v.rounds, base.rounds)):
-            if i not in changed and mine.query != theirs.query:  # only a compare criterion's own round
-                assert v.metadata["ui_variant"]["choices"][0]["type"] == "compare", (v.id, i)
+            if i not in changed and mine.query != theirs.query:  # only a compare or filter criterion's own round
+                assert v.metadata["ui_variant"]["choices"][0]["type"] in ("compare", "filter"), (v.id, i)
     assert len({v.metadata["ui_variant"]["base_id"] for v in GENERATED}) == len(GENERATED)

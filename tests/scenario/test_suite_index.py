@@ -26,8 +26,19 @@ def test_builtin_index_is_current(name):
 
 
 @pytest.mark.parametrize("name", BUILTIN_SUITES)
+def test_builtin_suites_are_this_checkouts(name):
+    """``lazy_suite`` reads the folder the installed package maps ``mmtsb_env.suites`` to; an
+    editable install of another checkout (another worktree's venv) reads that checkout's suites,
+    and every lazy/eager comparison below would compare two different suites."""
+    installed = Path(str(suites._suite_dir(name))).resolve()
+    assert installed == (SCENARIOS / name).resolve(), \
+        f"mmtsb_env.suites.{name} is {installed}, not this checkout's scenarios/{name}: run the tests with this checkout's venv"
+
+
+@pytest.mark.parametrize("name", BUILTIN_SUITES)
 def test_lazy_builtin_suite_equals_eager_parse(name):
-    lazy, eager = lazy_suite(name), load_suite(SCENARIOS / name)
+    folder = Path(str(suites._suite_dir(name)))  # the folder lazy_suite reads, whichever checkout installed it
+    lazy, eager = lazy_suite(name), load_suite(folder)
     assert len(lazy) == len(eager) and lazy.ids == [s.id for s in eager]
     if name == "extended":  # 2,000 scenarios: every 37th, from both ends
         picks = sorted({*range(0, len(eager), 37), len(eager) - 1})
