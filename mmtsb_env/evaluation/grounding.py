@@ -307,9 +307,13 @@ def headings(text: str) -> list[str]:
     return out
 
 
+# a confidence figure is no value of the world ("I'm 100% sure", "90 percent certain")
+_CONFIDENCE = re.compile(r"\b\d+ ?(?:%|percent) (?:sure|certain|confident)\b", re.IGNORECASE)
+
+
 def statements(text: str) -> str:
-    """``text`` without its questions (a question asserts nothing)."""
-    return _QUESTION.sub(" ", text)
+    """``text`` without its questions (a question asserts nothing) and confidence figures."""
+    return _CONFIDENCE.sub(" ", _QUESTION.sub(" ", text))
 
 
 def stated_values(text: str) -> list[tuple[str, str]]:

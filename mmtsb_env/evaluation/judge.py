@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
-                     doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
+                     admissions, admits_unread, doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
 from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
@@ -303,6 +303,16 @@ def _round_writes(ev: Evidence) -> dict[Any, list[str]]:
     return out
 
 
+def _texts_written(ev: Evidence) -> list[tuple[str, str]]:
+    """``(where, text)`` of every text the episode left written and every string argument of the
+    assistant's successful writes (a text a later round overwrote was still written then)."""
+    out = dict.fromkeys(written_values(ev.diff))
+    for c in ev.calls:
+        if c.get("seat") == "assistant" and c.get("ok", True) and _is_write(c) and isinstance(c.get("arguments"), Mapping):
+            out.update(dict.fromkeys((f"{c.get('name')}.{k}", v) for k, v in c["arguments"].items() if isinstance(v, str)))
+    return list(out)
+
+
 def _is_value(v: Any) -> bool:
     return isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool))
 
@@ -545,6 +555,8 @@ class RubricJudge:
                 return False, f"number(s) {', '.join(lost)} not in the text", False
             if hedges(text) and not hedges(want):
                 return False, "the text offers alternatives", False
+            if admits_unread(text) and not admits_unread(want):
+                return False, "the text owns up to values it did not read (made up, guessed, a margin)", False
             extras = _pool_extras(want, text)
             if extras:
                 return False, f"the text names item(s) the expected text does not: {_brief(extras, 3)}", False
@@ -566,6 +578,8 @@ class RubricJudge:
         ``""``."""
         if hedges(text) and not any(hedges(x) for x in items):
             return "the text offers alternatives"
+        if admits_unread(text) and not any(admits_unread(x) for x in items):
+            return "the text owns up to values it did not read (made up, guessed, a margin)"
         tol = self.tolerances_of(ev)
         sprayed = [x for x in items if len(readings(x, text, tol, items, shown_texts(ev.image_facts), image_values(ev.image_facts))) > 1]
         if sprayed:
@@ -762,6 +776,11 @@ class RubricJudge:
                    if claim_status(n, texts, self.tolerances_of(ev), self.claims, numeric, allowed=allowed,
                                    titles=shown_texts(ev.image_facts), shown=image_values(ev.image_facts)) == "hedged"]
         unsure += self.split_readings(ev, texts)
+        # a written text that owns up to values it did not read ("$958.85 (guessed)", "± 5.00",
+        # "[made up]") commits to nothing, unless the scenario's own texts say the same
+        known = set().union(*(admissions(g) for g in ev.grounds)) if ev.grounds else set()
+        unsure += [f"{where} (written: {_brief(sorted(marks), 2)})" for where, text in _texts_written(ev)
+                   if (marks := admissions(text) - known)]
         if unsure:
             return Criterion("information_accuracy", False, f"no committed answer for {_brief(unsure)}", "hedged")
         if wrong:
