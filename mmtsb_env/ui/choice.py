@@ -34,17 +34,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..values.clock import closing_time, clock_times
+from ..values.dates import first_date, writes_days_first
+from ..values.money import amounts
+from ..values.numbers import compared_number, shown_number
 from .markers import UI_MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenario.model import UIDecision
 
-# A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
-# An amount: "1,234.50", or with a decimal comma "12,50" / "1.099,00" (read only beside a currency).
-_AMOUNT = r"(\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d+,\d{1,2}(?![\d,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_CURRENCY = r"(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY)\b)"
-_MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}"
-                    rf"|(?<![\d,.]){_AMOUNT}\s?(?:[$€£¥]|(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|dollars|euros)\b)")
 _PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
 _SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
 _NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)
@@ -58,18 +56,9 @@ def element_text(el: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _amount(raw: str) -> float:
-    """``"1,234.50"`` -> 1234.5; a decimal comma ``"12,50"`` / ``"1.099,00"`` -> 12.5 / 1099.0."""
-    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+,\d{1,2}", raw):
-        return float(raw.replace(".", "").replace(",", "."))
-    return float(raw.replace(",", ""))
-
-
 def prices(el: dict[str, Any]) -> list[float]:
     """Amounts an element shows (currency-marked numbers) or carries (context keys like price/total)."""
-    found = []
-    for m in _MONEY.finditer(f"{el.get('label', '')} {el.get('description', '')}"):
-        found.append(_amount(m.group(1) or m.group(2)))
+    found = amounts(f"{el.get('label', '')} {el.get('description', '')}")
     for key, value in (el.get("context") or {}).items():
         if _PRICE_KEYS.search(key):
             try:
@@ -79,78 +68,18 @@ def prices(el: dict[str, Any]) -> list[float]:
     return found
 
 
-def _option_prices(label: str) -> list[float]:
-    return [_amount(m.group(1) or m.group(2)) for m in _MONEY.finditer(label)]
-
-
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_ISO_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_NAMED_DATE = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"
-                         rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?\b", re.I)
-# day and month before the year: "05/25/2026" (US), "25/05/2026", "25.05.2026" (a part over 12 is the day;
-# when both could be months, a slash is read month-first as in the US unless another date on the same
-# screen is day-first, and a dot day-first as in Europe)
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4})\b")
-# a clock time: "17:00", "5:30 PM", "5pm" (a bare number is no time)
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b|\b(\d{1,2}):(\d{2})\b", re.I)
-
-
-def _date(text: str, day_first: bool = False) -> tuple[int, int, int] | None:
-    """The first date ``text`` shows, as (year or 0, month, day); ``day_first``: an ambiguous
-    "05/06/2026" is the 5th of June."""
-    iso, named, numeric = _ISO_DATE.search(text), _NAMED_DATE.search(text), _NUMERIC_DATE.search(text)
-    first = min((m for m in (iso, named, numeric) if m is not None), key=lambda m: m.start(), default=None)
-    if first is None:
-        return None
-    if first is iso:
-        return int(iso[1]), int(iso[2]), int(iso[3])
-    if first is numeric:
-        a, b = int(numeric[1]), int(numeric[3])
-        day_first = a > 12 or (b <= 12 and (day_first or numeric[2] == "."))
-        month, day = (b, a) if day_first else (a, b)
-        return (int(numeric[4]), month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
-    month, day, year = (named[1], named[2], named[3]) if named[1] else (named[5], named[4], named[6])
-    return int(year or 0), _MONTHS.index(month[:3].lower()) + 1, int(day)
-
-
-def _times(text: str) -> list[int]:
-    """The clock times ``text`` shows, in minutes after midnight, in order."""
-    out = []
-    for m in _TIME.finditer(_ISO_DATE.sub(" ", text)):
-        if m[3]:
-            hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
-            out.append(hour * 60 + int(m[2] or 0))
-        elif int(m[4]) < 24 and int(m[5]) < 60:
-            out.append(int(m[4]) * 60 + int(m[5]))
-    return out
-
-
 def _when(text: str, day_first: bool = False) -> tuple[Any, ...] | None:
     """When an option's event happens (its date, then its start time), or None without a date."""
-    day = _date(text, day_first)
-    return None if day is None else (*day, (_times(text) or [0])[0])
-
-
-def _closing(text: str) -> int | None:
-    """An option's closing time: the last clock time it shows (opening hours read "open - close")."""
-    times = _times(text)
-    return times[-1] if len(times) >= 2 else None
-
-
-def _value(text: str) -> float | None:
-    """An option's compared number: the one after a colon ("Nov: 155"), else the last it shows."""
-    after = re.findall(r":\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)", text)
-    found = after or _NUMBER.findall(text)
-    return float(found[-1].replace(",", "")) if found else None
+    day = first_date(text, day_first)
+    return None if day is None else (*day, (clock_times(text) or [0])[0])
 
 
 # rules that compare what the options show: rule -> (how to read an option's value, pick the max?)
 VALUE_RULES: dict[str, tuple[Any, bool]] = {
     "cheapest": (None, False), "most_expensive": (None, True),  # prices: :func:`prices`
     "earliest": (_when, False), "latest": (_when, True),
-    "closes_earliest": (_closing, False), "closes_latest": (_closing, True),
-    "lowest_value": (_value, False), "highest_value": (_value, True),
+    "closes_earliest": (closing_time, False), "closes_latest": (closing_time, True),
+    "lowest_value": (compared_number, False), "highest_value": (compared_number, True),
 }
 
 
@@ -167,8 +96,8 @@ def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], bli
         return next((it for it, text, _ in items if needle in text.lower()), None)
     read, highest = VALUE_RULES[rule]
     if read is None and not any(amounts for _, _, amounts in items):
-        read = _value  # a price screen without currency signs ("Total: 1,476.27"): the shown number
-    if read is _when and any(int(m[1]) > 12 for _, text, _ in items for m in _NUMERIC_DATE.finditer(text)):
+        read = compared_number  # a price screen without currency signs ("Total: 1,476.27"): the shown number
+    if read is _when and writes_days_first([text for _, text, _ in items]):
         read = lambda text: _when(text, day_first=True)  # noqa: E731 -- the screen writes days first
     valued = []
     for i, (it, text, amounts) in enumerate(items):
@@ -261,7 +190,7 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
     picked = _by_rule(rule, pick[rule], [((e, o), _shown(o["label"], decision.expect) if rule in VALUE_RULES
-                                          else f"{o['label']} {o['value']}", _option_prices(o["label"]))
+                                          else f"{o['label']} {o['value']}", amounts(o["label"]))
                                           for e, o in options], blind)
     if picked is None:
         return None
@@ -303,28 +232,6 @@ def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: lis
         return None
     chosen = {**fields, **{b["component_id"]: b["component_id"] in ticked for b in boxes}}
     return _args(button["action"], button, chosen)
-
-
-_NUMBER = re.compile(r"(?<![\w.$€£¥])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£¥])\d+(?:\.\d+)?(?![\w%])")
-
-
-def shown_number(text: str, of: str | None = None) -> float | None:
-    """The number an option shows: the one nearest the words ``of`` when the text holds them
-    ("Published: 2015" for "published"), else its only number; prices, percentages and numbers
-    inside words aside. None when it shows none, or several and no ``of`` to tell them apart.
-
-    >>> shown_number("Deep Nets (2015)"), shown_number("Published 2009, cited 3,200 times", "published")
-    (2015.0, 2009.0)
-    >>> shown_number("Published 2009, cited 3,200 times") is None
-    True
-    """
-    found = [(m.start(), float(m.group().replace(",", ""))) for m in _NUMBER.finditer(text)]
-    if of:
-        stem = of.strip().lower()[:5]
-        at = [m.start() for m in re.finditer(re.escape(stem), text.lower())] if stem else []
-        if at and found:
-            return min(found, key=lambda f: min(abs(f[0] - a) for a in at))[1]
-    return found[0][1] if len(found) == 1 else None
 
 
 def _meets(condition: dict[str, Any], text: str) -> bool:
