@@ -43,7 +43,7 @@ from ..world import pools
 from ..world.clock import parse_datetime
 from ..values.clock import canonical_times
 from ..values.dates import iso_dates
-from ..values.money import without_currency
+from ..values.money import joined_thousands, without_currency
 from ..values.numbers import rounding_of, without_title_numbers
 from ..values.words import words_to_digits
 
@@ -262,10 +262,11 @@ def _decimal(m: re.Match[str]) -> str:
 @text_cache(maxsize=16384)
 def canonical_dates(text: str) -> str:
     """The text case-folded, with number words as digits (:func:`~mmtsb_env.values.words.words_to_digits`), dates
-    in any common form as ISO ``2026-05-09``, clock times as 24-hour ``HH:MM`` and a date followed
+    in any common form as ISO ``2026-05-09``, an amount's thousands apart by spaces joined ("$1 599"),
+    clock times as 24-hour ``HH:MM`` and a date followed
     by its time as ``2026-05-09 22:59`` (``"25 April 2024 at 10:59 PM"``, ``"2024-04-25T22:59:00"``);
     amounts are left as written."""
-    t = words_to_digits(unicodedata.normalize("NFKC", text)).casefold()
+    t = joined_thousands(words_to_digits(unicodedata.normalize("NFKC", text)).casefold())
     t = canonical_times(iso_dates(t))
     return canonical_times(_DATE_TIME.sub(lambda m: f"{m.group(1)} {int(m.group(2).split(':')[0]):02d}:{m.group(2).split(':', 1)[1]}", t))
 

@@ -35,7 +35,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..values.clock import closing_time, clock_times
-from ..values.dates import first_date, writes_days_first
+from ..values.dates import first_date, with_the_screens_year, writes_days_first
 from ..values.money import amounts
 from ..values.numbers import compared_number, shown_number
 from .markers import UI_MARKER
@@ -69,9 +69,18 @@ def prices(el: dict[str, Any]) -> list[float]:
 
 
 def _when(text: str, day_first: bool = False) -> tuple[Any, ...] | None:
-    """When an option's event happens (its date, then its start time), or None without a date."""
+    """When an option's event happens (its date, then its start time or None), or None without a date."""
     day = first_date(text, day_first)
-    return None if day is None else (*day, (clock_times(text) or [0])[0])
+    return None if day is None else (*day, next(iter(clock_times(text)), None))
+
+
+def _comparable_whens(whens: list[tuple[Any, ...] | None]) -> list[tuple[Any, ...] | None]:
+    """The options' dates and times as one screen shows them: a date without its year in the
+    screen's year (unknown when the screen shows several), and when some option shows a start time
+    an option showing none is unknown (its time may be misread); with no times shown, days compare."""
+    days = with_the_screens_year([None if w is None else w[:3] for w in whens])
+    timed = any(w is not None and w[3] is not None for w in whens)
+    return [None if d is None or w is None or (timed and w[3] is None) else (*d, w[3] or 0) for d, w in zip(days, whens)]
 
 
 # rules that compare what the options show: rule -> (how to read an option's value, pick the max?)
@@ -83,15 +92,12 @@ VALUE_RULES: dict[str, tuple[Any, bool]] = {
 }
 
 
-def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], blind: bool = False) -> Any:
+def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]]) -> Any:
     """The item chosen by ``rule`` among ``(item, text, prices)``, or None: a ``label_contains``
     rule takes the first item holding its text (none holding it: None -- there is no "closest"
-    option), or with ``blind`` (a name the chooser does not know) the first of two or more items,
-    the name not read at all; a value rule reads each item's shown value (a price, a date and time,
-    a closing time, a number) and takes the best, items showing none left out."""
+    option); a value rule reads each item's shown value (a price, a date and time, a closing time,
+    a number) and takes the best, items showing none left out."""
     if rule == "label_contains":
-        if blind:
-            return items[0][0] if len(items) >= 2 else None
         needle = str(arg).strip().lower()
         return next((it for it, text, _ in items if needle in text.lower()), None)
     read, highest = VALUE_RULES[rule]
@@ -99,12 +105,11 @@ def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], bli
         read = compared_number  # a price screen without currency signs ("Total: 1,476.27"): the shown number
     if read is _when and writes_days_first([text for _, text, _ in items]):
         read = lambda text: _when(text, day_first=True)  # noqa: E731 -- the screen writes days first
-    valued = []
-    for i, (it, text, amounts) in enumerate(items):
-        value = (max(amounts) if highest else min(amounts)) if read is None and amounts else \
-            read(text) if read is not None else None
-        if value is not None:
-            valued.append((value, i, it))
+    values = [(max(amounts) if highest else min(amounts)) if read is None and amounts else
+              read(text) if read is not None else None for _, text, amounts in items]
+    if VALUE_RULES[rule][0] is _when:
+        values = _comparable_whens(values)
+    valued = [(value, i, it) for i, ((it, _, _), value) in enumerate(zip(items, values)) if value is not None]
     if not valued:
         return None
     return (max(valued, key=lambda t: (t[0], -t[1])) if highest else min(valued, key=lambda t: (t[0], t[1])))[2]
@@ -115,7 +120,8 @@ def _submit_button(buttons: list[dict[str, Any]], action: str | None) -> dict[st
         buttons = [b for b in buttons if b.get("action") == action]
     if len(buttons) == 1:
         return buttons[0]
-    positive = [b for b in buttons if not _NEGATIVE.search(f"{b.get('label', '')} {b.get('action', '')}")]
+    positive = [b for b in buttons if not _NEGATIVE.search(f"{b.get('label', '')} {b.get('action', '')}")
+                and not is_escape(str(b.get("label", "")))]
     primary = [b for b in positive if b.get("primary")]
     if len(primary) == 1:
         return primary[0]
@@ -144,12 +150,13 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
 
     The user decides by what it knows and what the screen shows, nothing else. ``own_words`` (what
     the user knows: its situation, requests, instructions and clarification answers so far) makes it
-    the blind user's choice: a ``label_contains`` name in none of them (one only the images or the
-    answer key show) is never compared with the screen -- the user takes the first of two or more
-    options, whatever they say, so which option it taps tells the assistant nothing about the hidden
-    name. A name the user knows must be on the screen: an option merely like it is not taken. A value
+    the blind user's choice: a ``label_contains`` / ``labels_contain`` name in none of them (one only
+    the images or the answer key show) is never compared with the screen -- the user cannot choose
+    (None, whatever the screen shows; the user says :data:`UNKNOWN_CHOICE`), so its answer tells the
+    assistant nothing about the hidden name. A name the user knows must be on the screen: an option merely like it is not taken. A value
     rule (cheapest, latest, closes latest, highest value...) is applied to the values the options
     show, so a screen with misread values leads to the wrong pick and one without values to none.
+    An option declining the choice ("None of these", "Skip": :func:`is_escape`) is never picked.
     Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
     if fields is None:
@@ -169,7 +176,7 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     buttons = [e for e in elements if e["type"] == "Button"]
     if rule == "labels_contain":
         names = [str(t) for t in pick[rule]]
-        if own_words is not None and any(n.strip().lower() not in own_words.lower() for n in names):
+        if own_words is not None and not knows_the_pick(decision, own_words):
             return None  # options the user cannot name: it cannot tick them, whatever the screen shows
         return _pick_several(names, elements, buttons, fields, wanted_action)
     if rule == "every":
@@ -177,21 +184,23 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
-    candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
-    blind = own_words is not None and rule == "label_contains" and \
-        str(pick[rule]).strip().lower() not in own_words.lower()
+    if own_words is not None and not knows_the_pick(decision, own_words):
+        return None
+    candidates = [b for b in buttons if (wanted_action is None or b.get("action") == wanted_action)
+                  and not is_escape(str(b.get("label", "")))]
     if rule in VALUE_RULES:  # values are read off what an option shows, its item's name left out
-        button_texts = [_shown(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
+        button_texts = [shown_text(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
     else:
         button_texts = [element_text(b) for b in candidates]
-    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)], blind)
+    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)])
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
-    options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    picked = _by_rule(rule, pick[rule], [((e, o), _shown(o["label"], decision.expect) if rule in VALUE_RULES
+    options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])
+               if not is_escape(str(o.get("label", "")))]
+    picked = _by_rule(rule, pick[rule], [((e, o), shown_text(o["label"], decision.expect) if rule in VALUE_RULES
                                           else f"{o['label']} {o['value']}", amounts(o["label"]))
-                                          for e, o in options], blind)
+                                          for e, o in options])
     if picked is None:
         return None
     field_el, option = picked
@@ -202,7 +211,69 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     return _args(button["action"], button, fields)
 
 
-def _shown(text: str, names: tuple[str, ...]) -> str:
+def knows_the_pick(decision: "UIDecision", own_words: str) -> bool:
+    """Whether the user can name what ``decision`` picks by name: every ``label_contains`` /
+    ``labels_contain`` name is in ``own_words`` (what it knows). A value rule, an approval or a fixed
+    element needs no name."""
+    pick = decision.pick or {}
+    names = [pick["label_contains"]] if "label_contains" in pick else list(pick.get("labels_contain") or [])
+    return all(str(n).strip().lower() in own_words.lower() for n in names)
+
+
+# an option that declines the choice rather than making one ("None of these", "Skip", "Not now")
+_ESCAPE = re.compile(r"^\W*(?:none(?: of (?:these|them|the above))?|neither(?: of (?:these|them))?|skip(?: this)?|not now"
+                     r"|(?:decide |maybe |ask me )?later|other(?: \W*not listed)?|not listed|something else|no preference"
+                     r"|show more|see more|more options|cancel|back|go back|close|dismiss|no,? thanks?)\W*$", re.I)
+
+
+def is_escape(label: str) -> bool:
+    """Whether an option labelled ``label`` declines the choice ("None of these", "Skip", "Other /
+    not listed", "Cancel") instead of being one of the things to choose among."""
+    return _ESCAPE.match(label.strip()) is not None
+
+
+def option_labels(elements: list[dict[str, Any]]) -> list[str]:
+    """What each option of a screen shows (a button's label and description, a check box's label,
+    a choice field's option label), escape options and negative buttons left out."""
+    out = [str(o.get("label", "")) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
+    out += [str(e.get("label", "")) for e in elements if e["type"] == "CheckBox"]
+    out += [f"{e.get('label', '')} {e.get('description', '')}" for e in elements if e["type"] == "Button"
+            and not _NEGATIVE.search(f"{e.get('label', '')} {e.get('action', '')}")]
+    return [t for t in out if not is_escape(t)]
+
+
+def _leaves(facts: Any) -> list[Any]:
+    if isinstance(facts, dict):
+        return [x for v in facts.values() for x in _leaves(v)]
+    if isinstance(facts, (list, tuple)):
+        return [x for v in facts for x in _leaves(v)]
+    return [facts]
+
+
+def shows_true_values(rule: str, text: str, facts: list[Any]) -> bool:
+    """Whether every value ``text`` shows that the value ``rule`` reads (prices or numbers, a date,
+    clock times) is one of ``facts`` (an item's image facts): numbers to 1 % or the facts' read
+    tolerance, dates and times exactly. A text showing no such value shows no wrong one."""
+    leaves = [x for x in _leaves(facts) if not isinstance(x, bool)]
+    strings = [x for x in leaves if isinstance(x, str)]
+    tolerance = max((float(x) for f in facts for k, x in (f.items() if isinstance(f, dict) else ())
+                     if k == "read_tolerance" and isinstance(x, (int, float))), default=0.0)
+    numbers = [float(x) for x in leaves if isinstance(x, (int, float))]
+    read, _ = VALUE_RULES[rule]
+    if read is None or read is compared_number:
+        shown = amounts(text) or ([] if (v := compared_number(text)) is None else [v])
+        return all(any(abs(v - t) <= max(0.005, 0.01 * abs(t), tolerance) for t in numbers) for v in shown)
+    if read is _when:
+        day = first_date(text)
+        days = {first_date(x) for x in strings} - {None}
+        if day is not None and days and not any(d[1:] == day[1:] and (not day[0] or d[0] == day[0]) for d in days):
+            return False
+    times = {t for x in strings for t in clock_times(x)}
+    shown = clock_times(text)[:1] if read is _when else clock_times(text)  # an event's start; a place's hours
+    return not times or all(t % (24 * 60) in times for t in shown)
+
+
+def shown_text(text: str, names: tuple[str, ...]) -> str:
     """``text`` without the item ``names`` (a name's digits are no value: "Rainfall 2024")."""
     for name in names:
         text = re.sub(re.escape(name), " ", text, flags=re.I)
@@ -276,6 +347,8 @@ def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, 
 
 
 CANNOT_CHOOSE = "I can't make my choice on this screen: it does not offer the option I need."
+# a pick by a name the user does not know (one only the images show): it cannot tell which option is meant
+UNKNOWN_CHOICE = "I can't choose on this screen myself: I don't know which of these it should be."
 # a further screen offering choices after the user already chose in the round: one decision per choice point
 ALREADY_CHOSEN = "I already made my choice on the earlier screen. Please go ahead with that one."
 
@@ -283,13 +356,16 @@ ALREADY_CHOSEN = "I already made my choice on the earlier screen. Please go ahea
 def offered_options(elements: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """The options a screen offers to choose among, as ``(key, text)``: each option of a choice
     field (key ``"<component id>=<value>"``), each check box, else each positive button when there
-    are several (one button only confirms a step)."""
+    are several (one button only confirms a step); an option declining the choice ("None of
+    these", "Skip": :func:`is_escape`) is none of them."""
     out = [(f"{e['component_id']}={o['value']}", f"{o['label']} {o['value']}")
-           for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    out += [(e["component_id"], element_text(e)) for e in elements if e["type"] == "CheckBox"]
+           for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])
+           if not is_escape(str(o.get("label", "")))]
+    out += [(e["component_id"], element_text(e)) for e in elements if e["type"] == "CheckBox"
+            and not is_escape(str(e.get("label", "")))]
     if out:
         return out
-    buttons = [e for e in elements if e["type"] == "Button"
+    buttons = [e for e in elements if e["type"] == "Button" and not is_escape(str(e.get("label", "")))
                and not _NEGATIVE.search(f"{e.get('label', '')} {e.get('action', '')}")]
     return [(b["component_id"], element_text(b)) for b in buttons] if len(buttons) >= 2 else []
 

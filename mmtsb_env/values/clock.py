@@ -4,6 +4,8 @@
 'at 22:59, 09:00 and 22:59'
 >>> clock_times("Open 9:00 AM - 10 pm"), closing_time("Open 9:00 AM - 10 pm"), closing_time("Opens 9am")
 ([540, 1320], 1320, None)
+>>> closing_time("10am - midnight"), closing_time("5pm - 2am"), clock_times("17h30, half past seven pm")
+(1440, 1560, [1050, 1170])
 """
 
 from __future__ import annotations
@@ -11,6 +13,34 @@ from __future__ import annotations
 import re
 
 from .dates import ISO_DATE
+from .words import words_to_digits
+
+# clock times said in words or written the French way, as digits (after the number words are digits)
+_SPOKEN = (
+    (re.compile(r"(?<![\w:.])([01]?\d|2[0-3])h([0-5]\d)\b", re.I), lambda m: f"{m[1]}:{m[2]}"),  # "17h30"
+    (re.compile(r"\b(?:12\s+)?(?:noon|midday)\b", re.I), lambda m: "12:00"),
+    (re.compile(r"\b(?:12\s+)?midnight\b", re.I), lambda m: "00:00"),
+    (re.compile(r"\bhalf past (\d{1,2})\b(?!:)", re.I), lambda m: f"{m[1]}:30"),
+    (re.compile(r"\b(?:a )?quarter past (\d{1,2})\b(?!:)", re.I), lambda m: f"{m[1]}:15"),
+    (re.compile(r"\b(?:a )?quarter to (\d{1,2})\b(?!:)", re.I), lambda m: f"{(int(m[1]) - 2) % 12 + 1}:45"),
+    (re.compile(r"\b(\d{1,2}) o['’]?clock\b", re.I), lambda m: f"{m[1]}:00"),
+    (re.compile(r"\b(\d{1,2}:\d{2}) in the morning\b", re.I), lambda m: f"{m[1]} am"),
+    (re.compile(r"\b(\d{1,2}:\d{2}) (?:in the (?:afternoon|evening)|at night)\b", re.I), lambda m: f"{m[1]} pm"),
+)
+
+
+def spoken_times(text: str) -> str:
+    """``text`` with clock times in words or with an "h" written as digits: "half past seven in the
+    evening" -> "7:30 pm", "quarter to eight" -> "7:45", "17h30" -> "17:30", "noon" -> "12:00",
+    "midnight" -> "00:00" ("ten to eight" stays: it may be a range; "17h" stays: it may be hours).
+
+    >>> spoken_times(words_to_digits("half past seven in the evening, a quarter to twelve, 17h30, noon, ten to eight"))
+    '7:30 pm, 11:45, 17:30, 12:00, 10 to 8'
+    """
+    for pattern, sub in _SPOKEN:
+        text = pattern.sub(sub, text)
+    return text
+
 
 # (the stop after "a.m." is the abbreviation's; after "AM." it ends the sentence and stays)
 # ("7.30 pm" is the British clock time; an amount such as "$7.30" keeps its currency sign and stays an amount)
@@ -19,7 +49,8 @@ _ZERO_SECONDS = re.compile(r"\b(\d{1,2}:\d{2}):00\b")
 
 
 def canonical_times(text: str) -> str:
-    """12-hour clock times as 24-hour ``HH:MM``; ``HH:MM:00`` as ``HH:MM``."""
+    """12-hour clock times as 24-hour ``HH:MM``; ``HH:MM:00`` as ``HH:MM``; times in words as
+    :func:`spoken_times` writes them (call it after :func:`~.words.words_to_digits`)."""
 
     def sub(m: re.Match[str]) -> str:
         hour, minute = int(m.group(1)), int(m.group(2) or 0)
@@ -28,7 +59,7 @@ def canonical_times(text: str) -> str:
         hour = hour % 12 + (12 if m.group(3).lower() == "p" else 0)
         return f"{hour:02d}:{minute:02d}"
 
-    return _ZERO_SECONDS.sub(r"\1", _CLOCK.sub(sub, text))
+    return _ZERO_SECONDS.sub(r"\1", _CLOCK.sub(sub, spoken_times(text)))
 
 
 # a 24-hour "19.30" / "07.30" (read as a time only where the round asks a time: elsewhere it is a number)
@@ -55,7 +86,7 @@ _SHOWN_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b|\b(\d{1,2}
 def clock_times(text: str) -> list[int]:
     """The clock times ``text`` shows, in minutes after midnight, in order."""
     out = []
-    for m in _SHOWN_TIME.finditer(ISO_DATE.sub(" ", text)):
+    for m in _SHOWN_TIME.finditer(spoken_times(words_to_digits(ISO_DATE.sub(" ", text)))):
         if m[3]:
             hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
             out.append(hour * 60 + int(m[2] or 0))
@@ -65,6 +96,10 @@ def clock_times(text: str) -> list[int]:
 
 
 def closing_time(text: str) -> int | None:
-    """A place's closing time: the last clock time it shows (opening hours read "open - close")."""
+    """A place's closing time: the last clock time it shows (opening hours read "open - close"), in
+    minutes after the opening day's midnight: one not after the opening is the next day's ("10am -
+    midnight" closes at 1440, "5pm - 2am" at 1560)."""
     times = clock_times(text)
-    return times[-1] if len(times) >= 2 else None
+    if len(times) < 2:
+        return None
+    return times[-1] + (24 * 60 if times[-1] <= times[0] else 0)

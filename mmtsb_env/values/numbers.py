@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import re
 
+from .words import scaled_numbers
+
 
 def decimals(raw: str) -> int:
     """How many decimals a number is written with (``"1,234.50"`` -> 2)."""
@@ -67,7 +69,7 @@ def without_title_numbers(text: str) -> str:
 
 
 # a number standing alone: not inside a word, not a price (a currency sign before it), not a percentage
-NUMBER = re.compile(r"(?<![\w.$€£¥])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£¥])\d+(?:\.\d+)?(?![\w%])")
+NUMBER = re.compile(r"(?<![\w.$€£¥])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%]|[.,]\d)|(?<![\w.$€£¥])\d+(?:\.\d+)?(?![\w%]|[.,]\d)")
 
 
 def shown_number(text: str, of: str | None = None) -> float | None:
@@ -89,8 +91,17 @@ def shown_number(text: str, of: str | None = None) -> float | None:
     return found[0][1] if len(found) == 1 else None
 
 
+_SPACED_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\w%]|[.,]\d|[ \u00a0\u202f]\d)")
+
+
 def compared_number(text: str) -> float | None:
-    """An option's compared number: the one after a colon ("Nov: 155"), else the last it shows."""
-    after = re.findall(r":\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)", text)
+    """An option's compared number: the one after a colon ("Nov: 155"), else the last it shows; a
+    scale and thousands apart by spaces are read ("Views: 1.2k" is 1200, "Visitors: 1 550" 1550).
+
+    >>> compared_number("Nov: 155"), compared_number("Views: 1.2k"), compared_number("Visitors: 1 550"), compared_number("Weight: 1.2kg")
+    (155.0, 1200.0, 1550.0, None)
+    """
+    text = _SPACED_GROUPS.sub(lambda m: re.sub(r"\D", "", m.group()), scaled_numbers(text))
+    after = re.findall(r":\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)(?![\w%]|[.,]\d)", text)
     found = after or NUMBER.findall(text)
     return float(found[-1].replace(",", "")) if found else None

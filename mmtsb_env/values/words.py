@@ -12,6 +12,7 @@ cards"); then "3 thousand 200" -> 3200, "901 dollars and 94 cents" -> "901.94 do
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 _UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen").split()
@@ -55,11 +56,27 @@ def words_to_digits(text: str) -> str:
     text = _NUMBER_WORDS.sub(sub, text)
     text = _THOUSANDS.sub(lambda m: str(1000 * (1 if m.group(1).lower() == "a" else int(m.group(1))) + int(m.group(2) or 0)), text)
     text = _CENTS.sub(lambda m: f"{m.group(1)}.{int(m.group(3)):02d} {m.group(2)}", text)
-    return _KILO.sub(lambda m: f"{round(float(m.group(1)) * 1000):d}", text)
+    return scaled_numbers(text)
 
 
 # after the words below 1,000 are digits: "3 thousand 200" -> 3200, "901 dollars and 94 cents" ->
-# "901.94 dollars", "3.2k" -> 3200
-_THOUSANDS = re.compile(r"\b(a|\d{1,3}) thousand(?:,?\s+(?:and\s+)?(\d{1,3})(?![\d,.]))?\b", re.IGNORECASE)
+# "901.94 dollars"; a scale after a decimal or "k": "3.2k" -> 3200, "31.15 thousand" -> 31150, "2.5 million"
+_THOUSANDS = re.compile(r"(?<![\d.,])\b(a|\d{1,3}) thousand(?:,?\s+(?:and\s+)?(\d{1,3})(?![\d,.]))?\b", re.IGNORECASE)
 _CENTS = re.compile(r"\b(\d+) (dollars?|euros?|pounds?)(?:,)? and (\d{1,2}) cents?\b", re.IGNORECASE)
-_KILO = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d)?)\s?[kK](?![\w])")
+_SCALED = re.compile(r"(?<![\w.,])(\d{1,3}(?:\.\d{1,3})?)(?:\s?([kK])(?!\w)|\s(thousand|million|billion)\b)",
+                     re.IGNORECASE)
+_SCALES = {"k": 1000, "thousand": 1000, "million": 10 ** 6, "billion": 10 ** 9}
+
+
+def scaled_numbers(text: str) -> str:
+    """``text`` with a number and its scale written as one number: "1.2k" -> "1200", "$31.15
+    thousand" -> "$31150", "2.5 million" -> "2500000" ("1.2kg" stays).
+
+    >>> scaled_numbers("1.2k views, $31.15 thousand, 2.5 million, 1.2kg, 5 k")
+    '1200 views, $31150, 2500000, 1.2kg, 5000'
+    """
+    def sub(m: re.Match[str]) -> str:
+        value = Decimal(m.group(1)) * _SCALES[(m.group(2) or m.group(3)).lower()]
+        return format(value.normalize(), "f")
+
+    return _SCALED.sub(sub, text)
