@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from ..values.clock import closing_time, clock_times
 from ..values.dates import first_date, with_the_screens_year, writes_days_first
 from ..values.money import amounts
-from ..values.numbers import compared_number, shown_number
+from ..values.numbers import compared_number, shown_number, without_title_numbers
 from .markers import UI_MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -155,7 +155,8 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     (None, whatever the screen shows; the user says :data:`UNKNOWN_CHOICE`), so its answer tells the
     assistant nothing about the hidden name. A name the user knows must be on the screen: an option merely like it is not taken. A value
     rule (cheapest, latest, closes latest, highest value...) is applied to the values the options
-    show, so a screen with misread values leads to the wrong pick and one without values to none.
+    show (the hidden ``expect`` names never taken out), so a screen with misread values leads to the
+    wrong pick and one without values to none.
     An option declining the choice ("None of these", "Skip": :func:`is_escape`) is never picked.
     Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
@@ -189,7 +190,7 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     candidates = [b for b in buttons if (wanted_action is None or b.get("action") == wanted_action)
                   and not is_escape(str(b.get("label", "")))]
     if rule in VALUE_RULES:  # values are read off what an option shows, its item's name left out
-        button_texts = [shown_text(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
+        button_texts = [_values_shown(rule, f"{b.get('label', '')} {b.get('description', '')}") for b in candidates]
     else:
         button_texts = [element_text(b) for b in candidates]
     chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)])
@@ -198,7 +199,7 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     # no button matches: choose an option of a choice field, then press the submit button (if any)
     options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])
                if not is_escape(str(o.get("label", "")))]
-    picked = _by_rule(rule, pick[rule], [((e, o), shown_text(o["label"], decision.expect) if rule in VALUE_RULES
+    picked = _by_rule(rule, pick[rule], [((e, o), _values_shown(rule, o["label"]) if rule in VALUE_RULES
                                           else f"{o['label']} {o['value']}", amounts(o["label"]))
                                           for e, o in options])
     if picked is None:
@@ -271,6 +272,14 @@ def shows_true_values(rule: str, text: str, facts: list[Any]) -> bool:
     times = {t for x in strings for t in clock_times(x)}
     shown = clock_times(text)[:1] if read is _when else clock_times(text)  # an event's start; a place's hours
     return not times or all(t % (24 * 60) in times for t in shown)
+
+
+def _values_shown(rule: str, text: str) -> str:
+    """What an option shows for a value rule to read, by what the user sees alone: for a number
+    rule, without the numbers that are part of a name ("Rainfall 2024", "Week 33": the judge's
+    rule, :func:`~mmtsb_env.values.numbers.without_title_numbers`). The round's ``expect`` names
+    are the judge's, hidden from the user, so they are not used."""
+    return without_title_numbers(text) if VALUE_RULES[rule][0] in (None, compared_number) else text
 
 
 def shown_text(text: str, names: tuple[str, ...]) -> str:

@@ -141,3 +141,19 @@ def test_a_pick_by_a_name_the_user_does_not_know_taps_nothing():
         assert decide(UIDecision(pick=pick), elements, "Please show me both receipts.") is None
         assert decide(UIDecision(pick=pick), elements, f"I want {pick['label_contains']}.") is not None
     assert set(VALUE_RULES) >= {"cheapest", "latest"}
+
+
+def test_a_value_pick_does_not_depend_on_the_hidden_expect_texts():
+    """The round's ``expect`` names are the judge's: the same screen gets the same tap whatever they are."""
+    screen = [{"type": "Button", "component_id": "a", "surface_id": "s", "label": "150 mm", "description": "Plan 300",
+               "action": "pick"},
+              {"type": "Button", "component_id": "b", "surface_id": "s", "label": "200 mm", "description": "Plan 100",
+               "action": "pick"}]
+    picks = {decide(UIDecision(pick={"lowest_value": True}, expect=expect), screen, "pick the lowest")["component_id"]
+             for expect in (("Plan 300", "Plan 100"), ("zqhidden0001", "zqhidden0002"), ())}
+    assert len(picks) == 1, picks
+    rainfall = [dict(screen[0], label="Rainfall 2024", description="Total: 512"),
+                dict(screen[1], label="Rainfall 2023", description="Total: 498")]
+    assert decide(UIDecision(pick={"highest_value": True}), rainfall, "the highest")["component_id"] == "a"
+    named = [dict(screen[0], label="Rainfall 2024", description="512 mm"), dict(screen[1], label="Rainfall 2023", description="498 mm")]
+    assert decide(UIDecision(pick={"lowest_value": True}), named, "the lowest")["component_id"] == "b"
