@@ -8,7 +8,7 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_affordances``: a shown screen offers what the round's decision needs (its ``expect`` texts
   and an element the decision can act on) and nothing else to choose: every option it offers holds
   one of the ``expect`` texts (the items the conversation and images established), so a screen of
-  guessed names fails (an option declining the choice -- "None of these", "Skip", "Cancel" -- is
+  guessed names fails, and none holds two or more of them (an option declining the choice -- "None of these", "Skip", "Cancel" -- is
   none to choose); and in a round decided by a value rule, every value an option shows (price,
   number, date, clock time) is one its item's images show, so a screen of misread values fails
   even when the misreading keeps the order;
@@ -103,6 +103,11 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                 problems["ui_affordances"].append(
                     f"{label}: the screens offer {len(foreign)} option(s) that are none of the items in question "
                     f"({'; '.join(repr(t[:40]) for t in foreign[:3])})")
+            blended = [t for elements in screens for t in _blended_options(decision, elements)]
+            if blended:
+                problems["ui_affordances"].append(
+                    f"{label}: the screens offer {len(blended)} option(s) holding two or more of the items in question "
+                    f"({'; '.join(repr(t[:40]) for t in blended[:3])})")
             misread = [t for elements in screens for t in _misread_options(scenario, decision, elements)]
             if misread:
                 problems["ui_affordances"].append(
@@ -162,6 +167,21 @@ def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]
         return []
     expect = [x.lower() for x in decision.expect]
     return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
+
+
+def _blended_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]:
+    """Options of a screen holding two or more of the items ``decision.expect`` names (texts with a
+    letter; a name inside another held name counts once): such an option is none of them, and a
+    screen of them lets the user tap without telling the items apart."""
+    if decision.choose is not None:
+        return []
+    names = [x.lower() for x in decision.expect if re.search(r"[^\W\d_]", x)]
+    out = []
+    for _, text in offered_options(elements):
+        held = [n for n in names if n in text.lower()]
+        if len([n for n in held if not any(n != m and n in m for m in held)]) >= 2:
+            out.append(text)
+    return out
 
 
 def _misread_options(scenario: Any, decision: Any, elements: list[dict[str, Any]]) -> list[str]:

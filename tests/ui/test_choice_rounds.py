@@ -157,3 +157,17 @@ def test_a_value_pick_does_not_depend_on_the_hidden_expect_texts():
     assert decide(UIDecision(pick={"highest_value": True}), rainfall, "the highest")["component_id"] == "a"
     named = [dict(screen[0], label="Rainfall 2024", description="512 mm"), dict(screen[1], label="Rainfall 2023", description="498 mm")]
     assert decide(UIDecision(pick={"lowest_value": True}), named, "the lowest")["component_id"] == "b"
+
+
+def test_a_screen_whose_options_all_read_the_same_fails_ui_affordances():
+    """rt-score F5: every option showing every item ("Pine Street Books / Lumen Hardware") lets the
+    user tap without the items told apart."""
+    s, rounds = _mc_scenarios(1)[0]
+    names = [x for k in rounds for x in s.rounds[k].ui.expect]
+    joined = " / ".join(names)
+
+    def blend(value):
+        return joined if isinstance(value, str) and any(n in value for n in names) else value
+
+    failed = _replay(s, blend, rounds)
+    assert "two or more of the items" in failed.get("ui_affordances", ""), (s.id, failed)
