@@ -53,7 +53,7 @@ _TITLE_YEAR = re.compile(r"\b([A-Z][\w'’-]*) (?:19|20)\d\d\b")
 # nouns that number a place or a period in a name ("Week 33", "Tray 3", "Floor 2", "Grade 7")
 LABEL_NOUNS = ("week", "tray", "table", "group", "floor", "team", "room", "grade", "gate", "pier", "studio", "unit",
                "level", "row", "zone", "section", "stage", "hall", "building", "block", "aisle", "bay", "platform",
-               "suite", "apt", "locker", "line", "batch", "round", "season", "episode", "chapter", "volume", "issue")
+               "suite", "apt", "locker", "box", "line", "batch", "round", "season", "episode", "chapter", "volume", "issue")
 _LABEL_NUMBER = re.compile(r"\b(" + "|".join(LABEL_NOUNS) + r")\.? ?#?\d+\b", re.IGNORECASE)
 
 
