@@ -21,7 +21,7 @@ questions assert nothing. A **number carpet** -- a run of at least ``carpet_run`
 only separators between them, or more than ``carpet_max`` distinct numbers -- is ``"carpet"``.
 
 Numbers match by value when the reply's number is the fact rounded to the precision the reply
-writes it with ("22" and "22.1" state 22.13; "22.14" does not, see :func:`~.values.rounds_to`);
+writes it with ("22" and "22.1" state 22.13; "22.14" does not, see :func:`~mmtsb_env.values.numbers.rounds_to`);
 numbers in words count ("two of your cards"). Other facts match after
 :func:`~.similarity.canonical_text` (dates and times in any common form, amounts with or without
 currency and separators, case) as whole words. Whether a stated value is *wrong* is not decided
@@ -60,7 +60,8 @@ from typing import Iterable, Sequence
 
 from ..textcache import text_cache
 from .similarity import DEFAULT_TOLERANCES, Tolerances, as_number, canonical_dates, canonical_text, numbers_close, text_contains
-from .values import rounding_of, rounds_to, without_title_numbers
+from ..values.dates import yearless_dates
+from ..values.numbers import rounding_of, rounds_to, without_title_numbers
 
 _NUM_IN_TEXT = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d)")
 # a number as a value: not part of a word, code, date or time
@@ -190,7 +191,7 @@ def mask_titles(text: str, titles: Sequence[str]) -> str:
 
 def states(fact: str, text: str, read: float = 0.0) -> bool:
     """Whether ``text`` states ``fact`` as a value: a number rounded to the precision written
-    (:func:`~.values.rounds_to`) or within its read tolerance ``read`` (the scenario's, for a value
+    (:func:`~mmtsb_env.values.numbers.rounds_to`) or within its read tolerance ``read`` (the scenario's, for a value
     read off a chart's axis), other facts as :func:`fact_in_text` finds them. The judge's test.
 
     >>> states("22.13", "about $22"), states("22.13", "22.14"), states("2", "two cards")
@@ -239,16 +240,6 @@ def fact_in_text(fact: str, text: str, tol: Tolerances = DEFAULT_TOLERANCES) -> 
     return said_without_year(fact, text)
 
 
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_WEEKDAY = r"(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+(?:the\s+)?)?"
-_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
-_NO_YEAR = r"(?!,?\s*\d{4}\b|\d|:)"
-_YEARLESS = (re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH + r"\s+" + _ORDINAL + r"\b" + _NO_YEAR),  # (Friday,) June 5(th)
-             re.compile(r"(?<![\w])" + _WEEKDAY + _ORDINAL + r"(?:\s+of)?\s+" + _MONTH + r"\b" + _NO_YEAR))  # (Fri) 5(th of) Jun
-
-
 def said_without_year(fact: str, text: str) -> bool:
     """Whether ``text`` gives date ``fact`` (ISO, or an ISO date-time said to the day) by month and
     day without its year ("June 5", "Fri 5 Jun", "Friday, June 5th"): people leave out the year of
@@ -269,14 +260,8 @@ def said_without_year(fact: str, text: str) -> bool:
     except ValueError:
         return False
     t = unicodedata.normalize("NFKC", text).casefold()
-    for k, pattern in enumerate(_YEARLESS):
-        for hit in pattern.finditer(t):
-            weekday, a, b = hit.groups()
-            month, day = (a, b) if k == 0 else (b, a)
-            if _MONTHS.index(month) + 1 == date.month and int(day) == date.day \
-                    and (weekday is None or _WEEKDAYS.index(weekday) == date.weekday()):
-                return True
-    return False
+    return any(month == date.month and day == date.day and (weekday is None or weekday == date.weekday())
+               for weekday, month, day in yearless_dates(t))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ amounts the images show and the replies must report: halves, sums and difference
 share of the other as a ratio or a percentage; and each date's year), dates and clock times. A **stated value** -- a
 number, date or time in an assistant statement (not a question) or in a text or amount the
 episode wrote -- is *grounded* when it is one of them: a number when it is a true number rounded
-to the precision it is written with (:func:`~.values.rounds_to`: "$22" and "22.1" for 22.13, never
+to the precision it is written with (:func:`~mmtsb_env.values.numbers.rounds_to`: "$22" and "22.1" for 22.13, never
 "22.14" or "23.13"), a date or time when it is one. Small whole numbers (0-31: counts, days,
 hours, list positions) and identifiers of seven or more digits written as part of a longer code
 are not judged here unless written as money ("$12"). A stated value nothing grounds contradicts the world: the judge fails
@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from .similarity import canonical_dates, is_id_column, is_text_column
-from .values import decimals, rounds_to
+from ..values.numbers import decimals, rounds_to
 
 # a number as written (thousands separators allowed), not part of a word, code or date
 _NUMBER = re.compile(r"(?<![\w.\-/:])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]|\.\d|[:/\-]\d)")

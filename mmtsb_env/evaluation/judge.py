@@ -43,7 +43,7 @@ from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts
 from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
                         value_rivals_of, written_values)
 from .entity_diff import EntityScore
-from .values import asks_time, dotted_24h_times
+from ..values.clock import asks_time, dotted_24h_times
 from .similarity import (DEFAULT_TOLERANCES, Tolerances, as_number, canonical_text, facts_counts, holds_fact, is_id_column, is_placeholder, is_text_column, phrase_pools,
                          readings, scenario_tolerances,
                          text_contains)

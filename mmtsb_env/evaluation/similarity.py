@@ -41,7 +41,11 @@ from typing import Any, Callable
 from ..textcache import text_cache
 from ..world import pools
 from ..world.clock import parse_datetime
-from .values import canonical_times, rounding_of, without_title_numbers, words_to_digits
+from ..values.clock import canonical_times
+from ..values.dates import iso_dates
+from ..values.money import joined_thousands, without_currency
+from ..values.numbers import rounding_of, without_title_numbers
+from ..values.words import words_to_digits
 
 NUMERIC_REL_TOL = 0.01  # 1 %, the tolerance the paper's judge allows for numbers stated in replies
 AMOUNT_TOL = 0.005  # half a cent: amounts written to the world must match to the cent
@@ -236,25 +240,8 @@ def _rouge_forms(text: str) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
 # Meaning-preserving text normalisation
 # ---------------------------------------------------------------------------------------------
 
-_MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-           "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
-           "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_WEEKDAY = r"(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)\.?,?\s+)?"
-_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_DATE_FORMS = (  # (pattern, order of the year/month/day groups)
-    (re.compile(rf"\b{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+(\d{{4}})\b"), ("m", "d", "y")),
-    (re.compile(rf"\b{_WEEKDAY}{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b"), ("d", "m", "y")),
-    (re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"), ("y", "m", "d")),
-    (re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b"), ("m", "d", "y")),
-    (re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b"), ("d", "m", "y")),
-)
 # an ISO date-time, or a date followed by a time ("2024-04-25, at 22:59"): "2024-04-25 22:59"
 _DATE_TIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:t|,?\s+(?:at\s+)?)(\d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:z|[+-]00:?00)?(?![\d:])")
-_CURRENCY_SIGN = re.compile(r"[$€£¥₹₩]\s*(?=[-+]?\d)")
-_CURRENCY_WORD = re.compile(r"(?<=\d)\s*(?:usd|eur|gbp|cad|aud|jpy|inr|chf|dollars?|euros?|pounds?)\b"
-                            r"|\b(?:usd|eur|gbp|cad|aud|jpy|inr|chf)\s*(?=\d)")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # a unit written out after a number, as its symbol ("1.97 kilograms" -> "1.97 kg")
 _UNIT_WORDS = {"kilograms": "kg", "kilogram": "kg", "kilos": "kg", "kilo": "kg", "grams": "g", "gram": "g",
                "litres": "l", "liters": "l", "litre": "l", "liter": "l", "millilitres": "ml", "milliliters": "ml",
@@ -267,17 +254,6 @@ _SPACE_RUN = re.compile(r"\s+")  # one match per run: linear (``\s*\n\s*`` resca
 _INLINE_SPACES = re.compile(r"[ \t\r\f\v]+")
 
 
-def _date(groups: tuple[str, ...], order: tuple[str, str, str]) -> str | None:
-    parts = dict(zip(order, groups))
-    month = _MONTHS.get(parts["m"].rstrip(".")) if not parts["m"].isdigit() else int(parts["m"])
-    day, year = int(parts["d"]), int(parts["y"])
-    if order == ("m", "d", "y") and parts["m"].isdigit() and month > 12 >= day:  # 25/12/2026: day first
-        month, day = day, month
-    if not month or not 1 <= month <= 12 or not 1 <= day <= 31:
-        return None
-    return f"{year:04d}-{month:02d}-{day:02d}"
-
-
 def _decimal(m: re.Match[str]) -> str:
     frac = m.group(2).rstrip("0")
     return m.group(1) + ("." + frac if frac else "")
@@ -285,23 +261,20 @@ def _decimal(m: re.Match[str]) -> str:
 
 @text_cache(maxsize=16384)
 def canonical_dates(text: str) -> str:
-    """The text case-folded, with number words as digits (:func:`~.values.words_to_digits`), dates
-    in any common form as ISO ``2026-05-09``, clock times as 24-hour ``HH:MM`` and a date followed
+    """The text case-folded, with number words as digits (:func:`~mmtsb_env.values.words.words_to_digits`), dates
+    in any common form as ISO ``2026-05-09``, an amount's thousands apart by spaces joined ("$1 599"),
+    clock times as 24-hour ``HH:MM`` and a date followed
     by its time as ``2026-05-09 22:59`` (``"25 April 2024 at 10:59 PM"``, ``"2024-04-25T22:59:00"``);
     amounts are left as written."""
-    t = words_to_digits(unicodedata.normalize("NFKC", text)).casefold()
-    for pattern, order in _DATE_FORMS:
-        t = pattern.sub(lambda m, o=order: _date(m.groups(), o) or m.group(0), t)
-    t = canonical_times(t)
+    t = joined_thousands(words_to_digits(unicodedata.normalize("NFKC", text)).casefold())
+    t = canonical_times(iso_dates(t))
     return canonical_times(_DATE_TIME.sub(lambda m: f"{m.group(1)} {int(m.group(2).split(':')[0]):02d}:{m.group(2).split(':', 1)[1]}", t))
 
 
 @text_cache(maxsize=16384)
 def _canonical(text: str) -> str:
     t = canonical_dates(text)
-    t = _CURRENCY_SIGN.sub("", t)
-    t = _CURRENCY_WORD.sub("", t)
-    t = _THOUSANDS.sub("", t)
+    t = without_currency(t)
     t = _DECIMAL.sub(_decimal, t)
     t = _UNIT_WORD.sub(lambda m: m.group(1) + _UNIT_WORDS[m.group(2)], t)
     return _SPACE_RUN.sub(_collapse, t).strip()

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..textcache import text_cache
-from ..ui.choice import CANNOT_CHOOSE
+from ..ui.choice import ALREADY_CHOSEN, CANNOT_CHOOSE, UNKNOWN_CHOICE
 from ..users.reading import expectation, flags_claim, flags_own_words, read, reported
 from .evidence import field_of, rounds_reached
 from .judge import Criterion, Verdict, normalise, numbers_in
@@ -445,9 +445,14 @@ class UserJudge:
 
     @staticmethod
     def _screen_before(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
-        """The screen ``m`` answers: the last entry to the user before it, when a UI-state notice."""
-        last = UserJudge._last_to_user(ev, m)
-        return last if last is not None and is_ui_state(last) else None
+        """The screen ``m`` answers: the last UI-state notice to the user before it in its round."""
+        screen = None
+        for e in ev.conversation:
+            if e is m:
+                break
+            if is_ui_state(e) and e.get("round_index") == m.get("round_index"):
+                screen = e
+        return screen
 
     @staticmethod
     def _last_to_user(ev: UserEvidence, m: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -460,9 +465,14 @@ class UserJudge:
         return last
 
     def _answers_screen(self, ev: UserEvidence, m: Mapping[str, Any]) -> bool:
-        """``m`` answers a screen: the last entry to the user is a screen or a failed tap's error."""
+        """``m`` answers a screen: the last entry to the user is a screen or a failed tap's error, or
+        ``m`` is one of the user's fixed answers to a screen shown before it (the assistant may have
+        spoken since)."""
         last = self._last_to_user(ev, m)
-        return last is not None and (is_ui_state(last) or last.get("kind") == "error")
+        if last is not None and (is_ui_state(last) or last.get("kind") == "error"):
+            return True
+        return str(m.get("content", "")).strip() in (CANNOT_CHOOSE, UNKNOWN_CHOICE, ALREADY_CHOSEN) \
+            and self._screen_before(ev, m) is not None
 
     def _screen_options(self, ev: UserEvidence, m: Mapping[str, Any]) -> int:
         """How many options the screen ``m`` answers offered (its buttons and choice options)."""

@@ -34,17 +34,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..values.clock import closing_time, clock_times
+from ..values.dates import first_date, with_the_screens_year, writes_days_first
+from ..values.money import amounts
+from ..values.numbers import compared_number, shown_number, without_title_numbers
 from .markers import UI_MARKER
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenario.model import UIDecision
 
-# A bare number is tried only where a run of digits and commas begins, so a long run is scanned once, not once per digit.
-# An amount: "1,234.50", or with a decimal comma "12,50" / "1.099,00" (read only beside a currency).
-_AMOUNT = r"(\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)|\d+,\d{1,2}(?![\d,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-_CURRENCY = r"(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY)\b)"
-_MONEY = re.compile(rf"{_CURRENCY}\s?{_AMOUNT}"
-                    rf"|(?<![\d,.]){_AMOUNT}\s?(?:[$€£¥]|(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|dollars|euros)\b)")
 _PRICE_KEYS = re.compile(r"price|total|amount|cost", re.I)
 _SUBMIT = re.compile(r"select|choose|confirm|submit|save|continue|done|ok|next|add|book|apply|pick|create|send|yes", re.I)
 _NEGATIVE = re.compile(r"cancel|discard|\bback\b|close|\bno\b|dismiss|reject", re.I)
@@ -58,18 +56,9 @@ def element_text(el: dict[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _amount(raw: str) -> float:
-    """``"1,234.50"`` -> 1234.5; a decimal comma ``"12,50"`` / ``"1.099,00"`` -> 12.5 / 1099.0."""
-    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d{1,2}|\d+,\d{1,2}", raw):
-        return float(raw.replace(".", "").replace(",", "."))
-    return float(raw.replace(",", ""))
-
-
 def prices(el: dict[str, Any]) -> list[float]:
     """Amounts an element shows (currency-marked numbers) or carries (context keys like price/total)."""
-    found = []
-    for m in _MONEY.finditer(f"{el.get('label', '')} {el.get('description', '')}"):
-        found.append(_amount(m.group(1) or m.group(2)))
+    found = amounts(f"{el.get('label', '')} {el.get('description', '')}")
     for key, value in (el.get("context") or {}).items():
         if _PRICE_KEYS.search(key):
             try:
@@ -79,103 +68,48 @@ def prices(el: dict[str, Any]) -> list[float]:
     return found
 
 
-def _option_prices(label: str) -> list[float]:
-    return [_amount(m.group(1) or m.group(2)) for m in _MONEY.finditer(label)]
-
-
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_ISO_DATE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_NAMED_DATE = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b"
-                         rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+(\d{{4}}))?\b", re.I)
-# day and month before the year: "05/25/2026" (US), "25/05/2026", "25.05.2026" (a part over 12 is the day;
-# when both could be months, a slash is read month-first as in the US unless another date on the same
-# screen is day-first, and a dot day-first as in Europe)
-_NUMERIC_DATE = re.compile(r"\b(\d{1,2})([/.])(\d{1,2})\2(\d{4})\b")
-# a clock time: "17:00", "5:30 PM", "5pm" (a bare number is no time)
-_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b|\b(\d{1,2}):(\d{2})\b", re.I)
-
-
-def _date(text: str, day_first: bool = False) -> tuple[int, int, int] | None:
-    """The first date ``text`` shows, as (year or 0, month, day); ``day_first``: an ambiguous
-    "05/06/2026" is the 5th of June."""
-    iso, named, numeric = _ISO_DATE.search(text), _NAMED_DATE.search(text), _NUMERIC_DATE.search(text)
-    first = min((m for m in (iso, named, numeric) if m is not None), key=lambda m: m.start(), default=None)
-    if first is None:
-        return None
-    if first is iso:
-        return int(iso[1]), int(iso[2]), int(iso[3])
-    if first is numeric:
-        a, b = int(numeric[1]), int(numeric[3])
-        day_first = a > 12 or (b <= 12 and (day_first or numeric[2] == "."))
-        month, day = (b, a) if day_first else (a, b)
-        return (int(numeric[4]), month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
-    month, day, year = (named[1], named[2], named[3]) if named[1] else (named[5], named[4], named[6])
-    return int(year or 0), _MONTHS.index(month[:3].lower()) + 1, int(day)
-
-
-def _times(text: str) -> list[int]:
-    """The clock times ``text`` shows, in minutes after midnight, in order."""
-    out = []
-    for m in _TIME.finditer(_ISO_DATE.sub(" ", text)):
-        if m[3]:
-            hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
-            out.append(hour * 60 + int(m[2] or 0))
-        elif int(m[4]) < 24 and int(m[5]) < 60:
-            out.append(int(m[4]) * 60 + int(m[5]))
-    return out
-
-
 def _when(text: str, day_first: bool = False) -> tuple[Any, ...] | None:
-    """When an option's event happens (its date, then its start time), or None without a date."""
-    day = _date(text, day_first)
-    return None if day is None else (*day, (_times(text) or [0])[0])
+    """When an option's event happens (its date, then its start time or None), or None without a date."""
+    day = first_date(text, day_first)
+    return None if day is None else (*day, next(iter(clock_times(text)), None))
 
 
-def _closing(text: str) -> int | None:
-    """An option's closing time: the last clock time it shows (opening hours read "open - close")."""
-    times = _times(text)
-    return times[-1] if len(times) >= 2 else None
-
-
-def _value(text: str) -> float | None:
-    """An option's compared number: the one after a colon ("Nov: 155"), else the last it shows."""
-    after = re.findall(r":\s*(-?\d+(?:,\d{3})*(?:\.\d+)?)", text)
-    found = after or _NUMBER.findall(text)
-    return float(found[-1].replace(",", "")) if found else None
+def _comparable_whens(whens: list[tuple[Any, ...] | None]) -> list[tuple[Any, ...] | None]:
+    """The options' dates and times as one screen shows them: a date without its year in the
+    screen's year (unknown when the screen shows several), and when some option shows a start time
+    an option showing none is unknown (its time may be misread); with no times shown, days compare."""
+    days = with_the_screens_year([None if w is None else w[:3] for w in whens])
+    timed = any(w is not None and w[3] is not None for w in whens)
+    return [None if d is None or w is None or (timed and w[3] is None) else (*d, w[3] or 0) for d, w in zip(days, whens)]
 
 
 # rules that compare what the options show: rule -> (how to read an option's value, pick the max?)
 VALUE_RULES: dict[str, tuple[Any, bool]] = {
     "cheapest": (None, False), "most_expensive": (None, True),  # prices: :func:`prices`
     "earliest": (_when, False), "latest": (_when, True),
-    "closes_earliest": (_closing, False), "closes_latest": (_closing, True),
-    "lowest_value": (_value, False), "highest_value": (_value, True),
+    "closes_earliest": (closing_time, False), "closes_latest": (closing_time, True),
+    "lowest_value": (compared_number, False), "highest_value": (compared_number, True),
 }
 
 
-def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]], blind: bool = False) -> Any:
+def _by_rule(rule: str, arg: Any, items: list[tuple[Any, str, list[float]]]) -> Any:
     """The item chosen by ``rule`` among ``(item, text, prices)``, or None: a ``label_contains``
     rule takes the first item holding its text (none holding it: None -- there is no "closest"
-    option), or with ``blind`` (a name the chooser does not know) the first of two or more items,
-    the name not read at all; a value rule reads each item's shown value (a price, a date and time,
-    a closing time, a number) and takes the best, items showing none left out."""
+    option); a value rule reads each item's shown value (a price, a date and time, a closing time,
+    a number) and takes the best, items showing none left out."""
     if rule == "label_contains":
-        if blind:
-            return items[0][0] if len(items) >= 2 else None
         needle = str(arg).strip().lower()
         return next((it for it, text, _ in items if needle in text.lower()), None)
     read, highest = VALUE_RULES[rule]
     if read is None and not any(amounts for _, _, amounts in items):
-        read = _value  # a price screen without currency signs ("Total: 1,476.27"): the shown number
-    if read is _when and any(int(m[1]) > 12 for _, text, _ in items for m in _NUMERIC_DATE.finditer(text)):
+        read = compared_number  # a price screen without currency signs ("Total: 1,476.27"): the shown number
+    if read is _when and writes_days_first([text for _, text, _ in items]):
         read = lambda text: _when(text, day_first=True)  # noqa: E731 -- the screen writes days first
-    valued = []
-    for i, (it, text, amounts) in enumerate(items):
-        value = (max(amounts) if highest else min(amounts)) if read is None and amounts else \
-            read(text) if read is not None else None
-        if value is not None:
-            valued.append((value, i, it))
+    values = [(max(amounts) if highest else min(amounts)) if read is None and amounts else
+              read(text) if read is not None else None for _, text, amounts in items]
+    if VALUE_RULES[rule][0] is _when:
+        values = _comparable_whens(values)
+    valued = [(value, i, it) for i, ((it, _, _), value) in enumerate(zip(items, values)) if value is not None]
     if not valued:
         return None
     return (max(valued, key=lambda t: (t[0], -t[1])) if highest else min(valued, key=lambda t: (t[0], t[1])))[2]
@@ -186,7 +120,8 @@ def _submit_button(buttons: list[dict[str, Any]], action: str | None) -> dict[st
         buttons = [b for b in buttons if b.get("action") == action]
     if len(buttons) == 1:
         return buttons[0]
-    positive = [b for b in buttons if not _NEGATIVE.search(f"{b.get('label', '')} {b.get('action', '')}")]
+    positive = [b for b in buttons if not _NEGATIVE.search(f"{b.get('label', '')} {b.get('action', '')}")
+                and not is_escape(str(b.get("label", "")))]
     primary = [b for b in positive if b.get("primary")]
     if len(primary) == 1:
         return primary[0]
@@ -215,12 +150,14 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
 
     The user decides by what it knows and what the screen shows, nothing else. ``own_words`` (what
     the user knows: its situation, requests, instructions and clarification answers so far) makes it
-    the blind user's choice: a ``label_contains`` name in none of them (one only the images or the
-    answer key show) is never compared with the screen -- the user takes the first of two or more
-    options, whatever they say, so which option it taps tells the assistant nothing about the hidden
-    name. A name the user knows must be on the screen: an option merely like it is not taken. A value
+    the blind user's choice: a ``label_contains`` / ``labels_contain`` name in none of them (one only
+    the images or the answer key show) is never compared with the screen -- the user cannot choose
+    (None, whatever the screen shows; the user says :data:`UNKNOWN_CHOICE`), so its answer tells the
+    assistant nothing about the hidden name. A name the user knows must be on the screen: an option merely like it is not taken. A value
     rule (cheapest, latest, closes latest, highest value...) is applied to the values the options
-    show, so a screen with misread values leads to the wrong pick and one without values to none.
+    show (the hidden ``expect`` names never taken out), so a screen with misread values leads to the
+    wrong pick and one without values to none.
+    An option declining the choice ("None of these", "Skip": :func:`is_escape`) is never picked.
     Without ``own_words`` (the judge's use) every rule is exact."""
     fields = _fill(decision.fill, elements)
     if fields is None:
@@ -240,7 +177,7 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     buttons = [e for e in elements if e["type"] == "Button"]
     if rule == "labels_contain":
         names = [str(t) for t in pick[rule]]
-        if own_words is not None and any(n.strip().lower() not in own_words.lower() for n in names):
+        if own_words is not None and not knows_the_pick(decision, own_words):
             return None  # options the user cannot name: it cannot tick them, whatever the screen shows
         return _pick_several(names, elements, buttons, fields, wanted_action)
     if rule == "every":
@@ -248,21 +185,23 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     if rule == "approve":
         button = _submit_button(buttons, wanted_action)
         return _args(button["action"], button, fields) if button is not None else None
-    candidates = [b for b in buttons if wanted_action is None or b.get("action") == wanted_action]
-    blind = own_words is not None and rule == "label_contains" and \
-        str(pick[rule]).strip().lower() not in own_words.lower()
+    if own_words is not None and not knows_the_pick(decision, own_words):
+        return None
+    candidates = [b for b in buttons if (wanted_action is None or b.get("action") == wanted_action)
+                  and not is_escape(str(b.get("label", "")))]
     if rule in VALUE_RULES:  # values are read off what an option shows, its item's name left out
-        button_texts = [_shown(f"{b.get('label', '')} {b.get('description', '')}", decision.expect) for b in candidates]
+        button_texts = [_values_shown(rule, f"{b.get('label', '')} {b.get('description', '')}") for b in candidates]
     else:
         button_texts = [element_text(b) for b in candidates]
-    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)], blind)
+    chosen = _by_rule(rule, pick[rule], [(b, t, prices(b)) for b, t in zip(candidates, button_texts)])
     if chosen is not None:
         return _args(chosen["action"], chosen, fields)
     # no button matches: choose an option of a choice field, then press the submit button (if any)
-    options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    picked = _by_rule(rule, pick[rule], [((e, o), _shown(o["label"], decision.expect) if rule in VALUE_RULES
-                                          else f"{o['label']} {o['value']}", _option_prices(o["label"]))
-                                          for e, o in options], blind)
+    options = [(e, o) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])
+               if not is_escape(str(o.get("label", "")))]
+    picked = _by_rule(rule, pick[rule], [((e, o), _values_shown(rule, o["label"]) if rule in VALUE_RULES
+                                          else f"{o['label']} {o['value']}", amounts(o["label"]))
+                                          for e, o in options])
     if picked is None:
         return None
     field_el, option = picked
@@ -273,7 +212,77 @@ def decide(decision: "UIDecision", elements: list[dict[str, Any]], own_words: st
     return _args(button["action"], button, fields)
 
 
-def _shown(text: str, names: tuple[str, ...]) -> str:
+def knows_the_pick(decision: "UIDecision", own_words: str) -> bool:
+    """Whether the user can name what ``decision`` picks by name: every ``label_contains`` /
+    ``labels_contain`` name is in ``own_words`` (what it knows). A value rule, an approval or a fixed
+    element needs no name."""
+    pick = decision.pick or {}
+    names = [pick["label_contains"]] if "label_contains" in pick else list(pick.get("labels_contain") or [])
+    return all(str(n).strip().lower() in own_words.lower() for n in names)
+
+
+# an option that declines the choice rather than making one ("None of these", "Skip", "Not now")
+_ESCAPE = re.compile(r"^\W*(?:none(?: of (?:these|them|the above))?|neither(?: of (?:these|them))?|skip(?: this)?|not now"
+                     r"|(?:decide |maybe |ask me )?later|other(?: \W*not listed)?|not listed|something else|no preference"
+                     r"|show more|see more|more options|cancel|back|go back|close|dismiss|no,? thanks?)\W*$", re.I)
+
+
+def is_escape(label: str) -> bool:
+    """Whether an option labelled ``label`` declines the choice ("None of these", "Skip", "Other /
+    not listed", "Cancel") instead of being one of the things to choose among."""
+    return _ESCAPE.match(label.strip()) is not None
+
+
+def option_labels(elements: list[dict[str, Any]]) -> list[str]:
+    """What each option of a screen shows (a button's label and description, a check box's label,
+    a choice field's option label), escape options and negative buttons left out."""
+    out = [str(o.get("label", "")) for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
+    out += [str(e.get("label", "")) for e in elements if e["type"] == "CheckBox"]
+    out += [f"{e.get('label', '')} {e.get('description', '')}" for e in elements if e["type"] == "Button"
+            and not _NEGATIVE.search(f"{e.get('label', '')} {e.get('action', '')}")]
+    return [t for t in out if not is_escape(t)]
+
+
+def _leaves(facts: Any) -> list[Any]:
+    if isinstance(facts, dict):
+        return [x for v in facts.values() for x in _leaves(v)]
+    if isinstance(facts, (list, tuple)):
+        return [x for v in facts for x in _leaves(v)]
+    return [facts]
+
+
+def shows_true_values(rule: str, text: str, facts: list[Any]) -> bool:
+    """Whether every value ``text`` shows that the value ``rule`` reads (prices or numbers, a date,
+    clock times) is one of ``facts`` (an item's image facts): numbers to 1 % or the facts' read
+    tolerance, dates and times exactly. A text showing no such value shows no wrong one."""
+    leaves = [x for x in _leaves(facts) if not isinstance(x, bool)]
+    strings = [x for x in leaves if isinstance(x, str)]
+    tolerance = max((float(x) for f in facts for k, x in (f.items() if isinstance(f, dict) else ())
+                     if k == "read_tolerance" and isinstance(x, (int, float))), default=0.0)
+    numbers = [float(x) for x in leaves if isinstance(x, (int, float))]
+    read, _ = VALUE_RULES[rule]
+    if read is None or read is compared_number:
+        shown = amounts(text) or ([] if (v := compared_number(text)) is None else [v])
+        return all(any(abs(v - t) <= max(0.005, 0.01 * abs(t), tolerance) for t in numbers) for v in shown)
+    if read is _when:
+        day = first_date(text)
+        days = {first_date(x) for x in strings} - {None}
+        if day is not None and days and not any(d[1:] == day[1:] and (not day[0] or d[0] == day[0]) for d in days):
+            return False
+    times = {t for x in strings for t in clock_times(x)}
+    shown = clock_times(text)[:1] if read is _when else clock_times(text)  # an event's start; a place's hours
+    return not times or all(t % (24 * 60) in times for t in shown)
+
+
+def _values_shown(rule: str, text: str) -> str:
+    """What an option shows for a value rule to read, by what the user sees alone: for a number
+    rule, without the numbers that are part of a name ("Rainfall 2024", "Week 33": the judge's
+    rule, :func:`~mmtsb_env.values.numbers.without_title_numbers`). The round's ``expect`` names
+    are the judge's, hidden from the user, so they are not used."""
+    return without_title_numbers(text) if VALUE_RULES[rule][0] in (None, compared_number) else text
+
+
+def shown_text(text: str, names: tuple[str, ...]) -> str:
     """``text`` without the item ``names`` (a name's digits are no value: "Rainfall 2024")."""
     for name in names:
         text = re.sub(re.escape(name), " ", text, flags=re.I)
@@ -303,28 +312,6 @@ def _pick_several(names: list[str], elements: list[dict[str, Any]], buttons: lis
         return None
     chosen = {**fields, **{b["component_id"]: b["component_id"] in ticked for b in boxes}}
     return _args(button["action"], button, chosen)
-
-
-_NUMBER = re.compile(r"(?<![\w.$€£¥])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w%])|(?<![\w.$€£¥])\d+(?:\.\d+)?(?![\w%])")
-
-
-def shown_number(text: str, of: str | None = None) -> float | None:
-    """The number an option shows: the one nearest the words ``of`` when the text holds them
-    ("Published: 2015" for "published"), else its only number; prices, percentages and numbers
-    inside words aside. None when it shows none, or several and no ``of`` to tell them apart.
-
-    >>> shown_number("Deep Nets (2015)"), shown_number("Published 2009, cited 3,200 times", "published")
-    (2015.0, 2009.0)
-    >>> shown_number("Published 2009, cited 3,200 times") is None
-    True
-    """
-    found = [(m.start(), float(m.group().replace(",", ""))) for m in _NUMBER.finditer(text)]
-    if of:
-        stem = of.strip().lower()[:5]
-        at = [m.start() for m in re.finditer(re.escape(stem), text.lower())] if stem else []
-        if at and found:
-            return min(found, key=lambda f: min(abs(f[0] - a) for a in at))[1]
-    return found[0][1] if len(found) == 1 else None
 
 
 def _meets(condition: dict[str, Any], text: str) -> bool:
@@ -370,6 +357,8 @@ def _args(action: str, el: dict[str, Any], fields: dict[str, Any]) -> dict[str, 
 
 
 CANNOT_CHOOSE = "I can't make my choice on this screen: it does not offer the option I need."
+# a pick by a name the user does not know (one only the images show): it cannot tell which option is meant
+UNKNOWN_CHOICE = "I can't choose on this screen myself: I don't know which of these it should be."
 # a further screen offering choices after the user already chose in the round: one decision per choice point
 ALREADY_CHOSEN = "I already made my choice on the earlier screen. Please go ahead with that one."
 
@@ -377,13 +366,16 @@ ALREADY_CHOSEN = "I already made my choice on the earlier screen. Please go ahea
 def offered_options(elements: list[dict[str, Any]]) -> list[tuple[str, str]]:
     """The options a screen offers to choose among, as ``(key, text)``: each option of a choice
     field (key ``"<component id>=<value>"``), each check box, else each positive button when there
-    are several (one button only confirms a step)."""
+    are several (one button only confirms a step); an option declining the choice ("None of
+    these", "Skip": :func:`is_escape`) is none of them."""
     out = [(f"{e['component_id']}={o['value']}", f"{o['label']} {o['value']}")
-           for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])]
-    out += [(e["component_id"], element_text(e)) for e in elements if e["type"] == "CheckBox"]
+           for e in elements if e["type"] == "MultipleChoice" for o in e.get("options", [])
+           if not is_escape(str(o.get("label", "")))]
+    out += [(e["component_id"], element_text(e)) for e in elements if e["type"] == "CheckBox"
+            and not is_escape(str(e.get("label", "")))]
     if out:
         return out
-    buttons = [e for e in elements if e["type"] == "Button"
+    buttons = [e for e in elements if e["type"] == "Button" and not is_escape(str(e.get("label", "")))
                and not _NEGATIVE.search(f"{e.get('label', '')} {e.get('action', '')}")]
     return [(b["component_id"], element_text(b)) for b in buttons] if len(buttons) >= 2 else []
 

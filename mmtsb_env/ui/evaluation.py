@@ -8,7 +8,10 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_affordances``: a shown screen offers what the round's decision needs (its ``expect`` texts
   and an element the decision can act on) and nothing else to choose: every option it offers holds
   one of the ``expect`` texts (the items the conversation and images established), so a screen of
-  guessed names fails;
+  guessed names fails, and none holds two or more of them (an option declining the choice -- "None of these", "Skip", "Cancel" -- is
+  none to choose); and in a round decided by a value rule, every value an option shows (price,
+  number, date, clock time) is one its item's images show, so a screen of misread values fails
+  even when the misreading keeps the order;
 - ``ui_choice_obtained``: the user answered through ``ui_user_interact``;
 - ``ui_choice_acted_on``: after that, the assistant made a successful change to the world (none is
   needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
@@ -28,7 +31,8 @@ import re
 from typing import Any, Callable
 
 from ..evaluation.judge import Criterion, Verdict
-from .choice import chosen_options, decide, element_text, is_ui_interaction, is_ui_notice, offered_options
+from .choice import (VALUE_RULES, chosen_options, decide, element_text, is_ui_interaction, is_ui_notice, offered_options,
+                     option_labels, shown_text, shows_true_values)
 
 UI_CRITERIA = ("ui_rendered", "ui_shown", "ui_affordances", "ui_choice_obtained", "ui_choice_acted_on")
 UI_JUDGE_CRITERIA = ("ui_task_focus", "ui_structure_and_patterns", "ui_action_clarity", "ui_feedback_and_flow")
@@ -99,6 +103,16 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                 problems["ui_affordances"].append(
                     f"{label}: the screens offer {len(foreign)} option(s) that are none of the items in question "
                     f"({'; '.join(repr(t[:40]) for t in foreign[:3])})")
+            blended = [t for elements in screens for t in _blended_options(decision, elements)]
+            if blended:
+                problems["ui_affordances"].append(
+                    f"{label}: the screens offer {len(blended)} option(s) holding two or more of the items in question "
+                    f"({'; '.join(repr(t[:40]) for t in blended[:3])})")
+            misread = [t for elements in screens for t in _misread_options(scenario, decision, elements)]
+            if misread:
+                problems["ui_affordances"].append(
+                    f"{label}: the screens show {len(misread)} option(s) with a value its images do not "
+                    f"({'; '.join(repr(t[:50]) for t in misread[:3])})")
         else:
             problems["ui_affordances"].append(f"{label}: nothing shown")
         interactions = [i for i, e in enumerate(episode.log) if is_ui_interaction(e) and e.round_index == r]
@@ -153,6 +167,43 @@ def _foreign_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]
         return []
     expect = [x.lower() for x in decision.expect]
     return [text for _, text in offered_options(elements) if not any(x in text.lower() for x in expect)]
+
+
+def _blended_options(decision: Any, elements: list[dict[str, Any]]) -> list[str]:
+    """Options of a screen holding two or more of the items ``decision.expect`` names (texts with a
+    letter; a name inside another held name counts once): such an option is none of them, and a
+    screen of them lets the user tap without telling the items apart."""
+    if decision.choose is not None:
+        return []
+    names = [x.lower() for x in decision.expect if re.search(r"[^\W\d_]", x)]
+    out = []
+    for _, text in offered_options(elements):
+        held = [n for n in names if n in text.lower()]
+        if len([n for n in held if not any(n != m and n in m for m in held)]) >= 2:
+            out.append(text)
+    return out
+
+
+def _misread_options(scenario: Any, decision: Any, elements: list[dict[str, Any]]) -> list[str]:
+    """Options of a value-rule round's screen showing a value that the images of their item (the one
+    ``expect`` name they hold) do not: a price, number, date or clock time no fact of that item has
+    (a number may be rounded by 1 % or the image's read tolerance). A screen whose values are all
+    misread in the same order still makes the user pick the right item; this keeps it from passing."""
+    rule = next((k for k in (decision.pick or {}) if k in VALUE_RULES), None)
+    if rule is None or decision.choose is not None:
+        return []
+    out = []
+    for text in option_labels(elements):
+        names = [x for x in decision.expect if x.lower() in text.lower()]
+        truth = _item_facts(scenario, names[0]) if len(names) == 1 else []
+        if truth and not shows_true_values(rule, shown_text(text, decision.expect), truth):
+            out.append(text)
+    return out
+
+
+def _item_facts(scenario: Any, name: str) -> list[Any]:
+    """The facts of the images of the item called ``name`` (empty when no image is that item's)."""
+    return [im.facts for im in getattr(scenario, "images", ()) if str(im.facts.get("label", "")).lower() == name.lower()]
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")

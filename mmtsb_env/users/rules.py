@@ -231,10 +231,10 @@ def own_lines(scenario: Any) -> list[str]:
     answers, guidance texts, wrong claim and its confirmation, and the fixed lines it may say (the
     templates, the redirect to the images, the screen refusals and complaint). A value in one of
     these is the user's own, whatever the images show."""
-    from ..ui.choice import ALREADY_CHOSEN, CANNOT_CHOOSE
+    from ..ui.choice import ALREADY_CHOSEN, CANNOT_CHOOSE, UNKNOWN_CHOICE
     from .script import SCREEN_FAILED
 
-    out = [scenario.description, REDIRECT_TO_IMAGES, CANNOT_CHOOSE, ALREADY_CHOSEN, SCREEN_FAILED]
+    out = [scenario.description, REDIRECT_TO_IMAGES, CANNOT_CHOOSE, UNKNOWN_CHOICE, ALREADY_CHOSEN, SCREEN_FAILED]
     for k, rnd in enumerate(scenario.rounds):
         out += [rnd.query, rnd.instructions, rnd.guidance.ask, *(c.answer for c in rnd.clarifications),
                 *scripted_texts(scenario, k)]

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..ui.choice import ALREADY_CHOSEN, CANNOT_CHOOSE, confirm_step, decide, is_ui_interaction, is_ui_notice, offered_options
+from ..ui.choice import (ALREADY_CHOSEN, CANNOT_CHOOSE, UNKNOWN_CHOICE, confirm_step, decide, is_ui_interaction, is_ui_notice,
+                         knows_the_pick, offered_options)
 from .reading import read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,7 +104,10 @@ def pending_ui_action(episode: "Episode") -> str | None:
         args = None if offered_options(elements) else confirm_step(elements)
         return ALREADY_CHOSEN if args is None else json.dumps({"name": "ui_user_interact", "arguments": args},
                                                                 ensure_ascii=False)
-    args = decide(rounds[index].ui, elements, known_words(episode.scenario, index))
+    known = known_words(episode.scenario, index)
+    if not knows_the_pick(rounds[index].ui, known):
+        return UNKNOWN_CHOICE  # a name only the images show: the user cannot tell which option is meant
+    args = decide(rounds[index].ui, elements, known)
     if args is None:
         return CANNOT_CHOOSE
     return json.dumps({"name": "ui_user_interact", "arguments": args}, ensure_ascii=False)

@@ -19,7 +19,7 @@ from mmtsb_env.limits import (KEPT_CHARS, MAX_ACTION_CHARS, MAX_ARGUMENT_CHARS, 
 from mmtsb_env.runner import run_episode
 from mmtsb_env.textcache import clear_text_caches, text_cache, text_cache_chars
 from mmtsb_env.tools.errors import InvalidArgument
-from mmtsb_env.ui.choice import _option_prices
+from mmtsb_env.values.money import amounts as _option_prices
 from mmtsb_env.vision.plotting import MAX_LABELS
 from mmtsb_env.world.schema import SchemaError
 

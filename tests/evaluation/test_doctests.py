@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["similarity", "entity_diff", "reference_specs", "judge", "claims", "grounding", "values", "jsonrepair", "llm_judge",
+MODULES = ["similarity", "entity_diff", "reference_specs", "judge", "claims", "grounding", "jsonrepair", "llm_judge",
            "metrics"]
 
 

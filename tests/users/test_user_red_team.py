@@ -288,33 +288,35 @@ def _play_ui(scenario, misread):
     return info, env
 
 
-def test_a_screen_with_a_misread_name_gets_the_same_tap_and_fails_at_the_judge():
+def test_a_pick_by_a_name_the_user_never_said_gets_the_same_refusal_whatever_the_screen_shows():
     """A UI round's pick names an item the user never named: the user must not check the screen
-    against the image. A misread screen gets the same tap (the first option: the name is never
-    read); the verdict (which sees the images) fails it; the user judge finds the user blind."""
+    against the image, nor tap an option it cannot tell is meant (a tap of the first option would
+    pass by luck whenever the answer is listed first). Right and misread screens get the same
+    answer -- it cannot choose -- and no tap; the user judge finds the user blind."""
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
+    from mmtsb_env.ui.choice import UNKNOWN_CHOICE
 
     scenario = BLIND_PICK
     runs = {name: _play_ui(scenario, swap) for name, swap in (("right", ("", "")), ("misread", (BLIND_NAME, MISREAD_NAME)))}
-    taps = {}
+    answers = {}
     for name, (info, env) in runs.items():
         turns = [e.content for e in env.episode.log if e.sender == "user" and e.round_index == BLIND_ROUND]
-        assert not any("can't make my choice" in t for t in turns), turns
-        taps[name] = [t.split("Resolved")[0] for t in turns if "pressed" in t]
-        assert info["user_dynamics"]["ui_answers"] == 1 and not info["user_dynamics"]["gave_up"]
-        assert UserJudge().evaluate(user_evidence_from_episode(env.episode)).passed
-    assert taps["right"] == taps["misread"] and taps["right"]
-    assert not runs["misread"][0]["verdict"]["pass"]
+        assert not any("pressed" in t for t in turns), turns
+        answers[name] = [t for t in turns if t == UNKNOWN_CHOICE]
+        grounded = next(c for c in UserJudge().evaluate(user_evidence_from_episode(env.episode)).criteria
+                        if c.name == "grounded_consistency")
+        assert grounded.passed, grounded.reason
+    assert answers["right"] == answers["misread"] and answers["right"]
 
 
 def test_the_user_judge_fails_a_screen_refused_by_a_name_only_the_images_show():
     from mmtsb_env.evaluation.user_judge import UserJudge, user_evidence_from_episode
-    from mmtsb_env.ui.choice import CANNOT_CHOOSE
+    from mmtsb_env.ui.choice import CANNOT_CHOOSE, UNKNOWN_CHOICE
 
     _, env = _play_ui(BLIND_PICK, ("", ""))
     ev = user_evidence_from_episode(env.episode)
     for e in ev.conversation:  # the same episode, but the user refused the screen (the old, key-checking user)
-        if e.get("sender") == "user" and e.get("round_index") == BLIND_ROUND and "pressed" in e.get("content", ""):
+        if e.get("sender") == "user" and e.get("round_index") == BLIND_ROUND and e.get("content") == UNKNOWN_CHOICE:
             e["content"], e["kind"] = CANNOT_CHOOSE, "message"
     failed = {c.name: c.kind for c in UserJudge().evaluate(ev).criteria if not c.passed}
     assert failed.get("grounded_consistency") == "hidden_dependence", failed
@@ -328,7 +330,7 @@ def test_a_name_the_user_said_itself_must_be_on_the_screen():
                  "context": {}, "description": d} for i, d in enumerate(["Pine Street Books", "Lumen Hardware"])]
     rule = UIDecision(pick={"label_contains": "Lumen Hardwares"})
     assert decide(rule, elements, "Pick the one from 'Lumen Hardwares' for me.") is None  # said: checked
-    assert decide(rule, elements, "Let me pick one.")["component_id"] == "pick#0"  # never said: the first, name unread
+    assert decide(rule, elements, "Let me pick one.") is None  # never said: it cannot tell which, name unread
     assert decide(rule, elements) is None  # the judge's use: exact
 
 
