@@ -221,8 +221,6 @@ def test_a_user_a_record_cannot_rebuild_is_not_replayed_and_the_verdict_says_why
 
 
 # ------------------------------------------------------------------ audit: the screen pick and the hidden ``expect``
-@pytest.mark.xfail(strict=True, reason="ui/choice.decide strips the hidden decision.expect names from an option's text "
-                   "before reading a value rule (owned by s14-values; see notes/s14/s14-user.md)")
 def test_a_value_pick_does_not_depend_on_the_hidden_expect_texts():
     from mmtsb_env.scenario.model import UIDecision
     from mmtsb_env.ui.choice import decide as decide_on_screen
