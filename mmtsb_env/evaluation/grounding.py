@@ -451,8 +451,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
     >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
     ([], ['3'])
-    >>> misbound("I added 3 tasks for Mon.", shown)
-    []
+    >>> misbound("I added 3 tasks for Mon.", shown), misbound("The lowest is Tue (runner-up: Mon) at 3.", shown)
+    ([], [])
     >>> chart = [{"label": "Sales", "read_tolerance": 5.0, "items": [{"name": "Mar", "amount": 354.0}, {"name": "Apr", "amount": 394.0}]}]
     >>> misbound("Apr: 354.", chart), misbound("Apr: 396 (Mar: 354).", chart), misbound("Apr is 40 above Mar.", chart)
     (['354'], [], [])
@@ -507,6 +507,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             m = _NUMBER.search(t, end)
             if m is None or m.start() >= stop or m.group(0) in out or _DENIED.search(t[:start]):
                 continue  # ("X, not Y at $34.88": what follows a denied name is not said of it)
+            if ")" in t[end:m.start()] and t[:start].count("(") > t[:start].count(")"):
+                continue  # ("X (runner-up: Y) at $204.60": the number is said of what stands outside the parenthesis)
             value = float(m.group(0).replace(",", ""))
             if name in of_title:  # an image's title and the number right after it
                 own, other = of_title[name]

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, as_read, asserts, asserts_other, claim_status, clauses, commits_among,
                      doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
@@ -119,9 +119,10 @@ class Evidence:
         return [(None, self.reply_text(None, m)) for m in self.assistant_messages]
 
     def reply_text(self, round_index: Any, content: Any) -> str:
-        """A reply as the judge reads it: list numbering dropped and, in a round that asks a clock
+        """A reply as the judge reads it (:func:`~.claims.as_read`: struck-out text dropped, a value
+        corrected in parentheses replaced), list numbering dropped and, in a round that asks a clock
         time, a 24-hour "19.30" read as the time 19:30."""
-        text = unnumbered(str(content or ""))
+        text = unnumbered(as_read(str(content or "")))
         reports = (self.reports[round_index] if isinstance(round_index, int) and 0 <= round_index < len(self.reports)
                    else [f for rep in self.reports for f in rep])
         return dotted_24h_times(text) if asks_time(reports) else text
