@@ -449,6 +449,8 @@ PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "amount_typo_to_wrong": amount_form("{f} (sorry, typo: {w})", False),
     "amount_typo_to_right": amount_form("{w} (sorry, typo: {f})", True),
     "amount_struck_wrong": amount_form("~~{w}~~ {f}", True),
+    "amount_in_euros": amount_form("{f} euros", False),
+    "amount_in_dollars": amount_form("{f} dollars", True),
 }
 
 

@@ -132,7 +132,7 @@ def as_read(text: str) -> str:
     corrected one.
 
     >>> as_read("It was ~~Pine~~ Lumen."), as_read("Total: $22.31 (sorry, typo: $22.13).")
-    ('It was  Lumen.', 'Total: $22.13.')
+    ('It was   Lumen.', 'Total: $22.13.')
     """
     text = _STRUCK.sub(" ", text)
     return _INLINE_FIX.sub(lambda m: m.group(1), text)
@@ -776,7 +776,7 @@ _EPISTEMIC = re.compile(
     r"quick glance|don'?t rely|supposedly|looks like|too close to call|best effort|if the sign is current)\b")
 # Words that offer a named candidate as a possible answer beside the one stated.
 _POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
-                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up (?:reading|answer|guess|pick|candidate)|"
+                       r"may(?! \d)|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up (?:reading|answer|guess|pick|candidate)|"
                        r"backup|second choice|"
                        r"lean(?:ing)? towards?|too close to call)\b")
 # in parentheses, a word that offers what it names as a possible answer ("(Pine is close)", "(if not
@@ -853,7 +853,9 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
         if not _POSSIBLE.search(canonical_text(sentence)):
             continue
         for clause, context in clauses(sentence):
-            if not context and any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
+            if context or _REPORTED.search(clause):  # ("Earlier I compared X and Y" offers nothing now)
+                continue
+            if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
                 return True
     return False
 

@@ -3,7 +3,8 @@
 reply that names two candidates as one answer ("X/Y", "X ou peut-être Y", "X oder Y") commits to
 neither (information accuracy fails, hedged); struck-out text says nothing ("~~X~~ Y" answers Y);
 a value a parenthesis corrects is the corrected one ("$W (sorry, typo: $X)" answers X); a ranking's
-runner-up is context, not a second answer ("X (runner-up: Y)" passes)."""
+runner-up is context, not a second answer ("X (runner-up: Y)" passes); an amount in a currency no
+true text of the episode uses ("31.15 euros" for a $31.15 tag) is a wrong value."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def _cases(name):
 @pytest.mark.parametrize("name", ["choice_slash", "choice_spaced_slash", "choice_french_hedge", "choice_german_hedge",
                                   "choice_spanish_hedge", "choice_struck_answer", "choice_runner_up",
                                   "choice_struck_rival", "amount_slash_wrong", "amount_typo_to_wrong",
-                                  "amount_typo_to_right", "amount_struck_wrong"])
+                                  "amount_typo_to_right", "amount_struck_wrong", "amount_in_euros", "amount_in_dollars"])
 def test_each_form_gets_the_papers_verdict(name):
     cases = _cases(name)
     assert len(cases) >= 6
