@@ -419,6 +419,37 @@ def amount_form(form: str, should_pass: bool, factor: float = 1.07) -> Callable[
     return probe
 
 
+def _first_reported(s, pattern: str) -> tuple[int, str] | None:
+    for k in reply_rounds(s):
+        for f in s.rounds[k].report:
+            f = str(f)
+            if re.fullmatch(pattern, f) and re.search(r"(?<![\w.:/-])" + re.escape(f) + r"(?![\w:/-]|\.\d)", s.rounds[k].answer):
+                return k, f
+    return None
+
+
+def count_off_by_one(s) -> list[Case]:
+    """The first count (a whole number up to 31) a round reports, given one higher in its reply."""
+    found = _first_reported(s, r"\d{1,2}")
+    if found is None or int(found[1]) > 31:
+        return []
+    k, f = found
+    text = re.sub(r"(?<![\w.:/-])" + re.escape(f) + r"(?![\w:/-]|\.\d)", str(int(f) + 1), s.rounds[k].answer)
+    return [Case("", s, {k: text}, False)]
+
+
+def date_off_by_one(s) -> list[Case]:
+    """The first date a round reports, given a day later in long form ("May 15, 2026")."""
+    import datetime as dt
+
+    found = _first_reported(s, r"\d{4}-\d{2}-\d{2}")
+    if found is None:
+        return []
+    k, f = found
+    d = dt.date.fromisoformat(f) + dt.timedelta(days=1)
+    return [Case("", s, {k: s.rounds[k].answer.replace(f, f"{d:%B} {d.day}, {d.year}")}, False)]
+
+
 PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "readings_split": readings_split(False),
     "reading_same": readings_split(True),
@@ -451,6 +482,8 @@ PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "amount_struck_wrong": amount_form("~~{w}~~ {f}", True),
     "amount_in_euros": amount_form("{f} euros", False),
     "amount_in_dollars": amount_form("{f} dollars", True),
+    "count_off_by_one": count_off_by_one,
+    "date_off_by_one": date_off_by_one,
 }
 
 

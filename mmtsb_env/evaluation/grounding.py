@@ -628,6 +628,8 @@ def of_another_image(fact: str, image_facts: Iterable[Any], candidates: Iterable
     said = [t for x in sentences(answer) if states(fact, x) for t in named_in(x)]
     if said:
         titles = {t: t in said for t in titles}
+    if not any(titles.values()):  # no image of the fact's own is known: no sentence speaks of another
+        return lambda sentence: False
 
     def test(sentence: str) -> bool:
         named = named_in(sentence)

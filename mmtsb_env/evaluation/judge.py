@@ -350,6 +350,13 @@ def _replaced(facts: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> bo
 STAND_IN = 0.25  # a number this close (relatively) to a value asked for, in its place, is a reading of it
 
 
+def _without(parts: list[str], text: str) -> str:
+    """``text`` with each of ``parts`` (its sentences) blanked out."""
+    for part in parts:
+        text = text.replace(part, " ", 1)
+    return text
+
+
 def said_in_place(fact: str, text: str, answer: str) -> bool:
     """Whether ``text`` says what the reference reply ``answer`` says in a sentence stating ``fact``,
     with another value where the fact stands ("Task 245 has 3 comments." for "Task 245 has 1
@@ -848,7 +855,7 @@ class RubricJudge:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # a sentence naming another image's title speaks of that image: none of its names competes
             elsewhere = of_another_image(fact, ev.image_facts, candidates, answer)
-            pools = ["\n".join(x for x in sentences(p) if not elsewhere(x)) for p in pools]
+            pools = [_without([x for x in sentences(p) if elsewhere(x)], p) for p in pools]
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
             # reply picks none ("the two cheapest" does), so is an item the task acts on ("these are

@@ -4,7 +4,8 @@ reply that names two candidates as one answer ("X/Y", "X ou peut-être Y", "X od
 neither (information accuracy fails, hedged); struck-out text says nothing ("~~X~~ Y" answers Y);
 a value a parenthesis corrects is the corrected one ("$W (sorry, typo: $X)" answers X); a ranking's
 runner-up is context, not a second answer ("X (runner-up: Y)" passes); an amount in a currency no
-true text of the episode uses ("31.15 euros" for a $31.15 tag) is a wrong value."""
+true text of the episode uses ("31.15 euros" for a $31.15 tag) is a wrong value; a count or date
+one off where the round's own reply states it is a wrong answer."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_the_forms_as_the_claims_read_them():
     assert claim_status("Lumen Hardware", ["Lumen Hardware cost more; thank you, see you soon."], rivals=rivals) == "stated"
     assert as_read("~~Lumen Hardware~~ Pine Street Books").split() == ["Pine", "Street", "Books"]
     assert as_read("<del>$22.13</del> $23.68 (sorry, typo: $22.31).").split() == ["$22.31."]
+
+
+def test_a_count_one_off_in_the_rounds_own_reply_fails():
+    """A round's own reply saying its reference sentence with another count ("Task 245 has 2
+    comments." for 1) is a wrong answer, though a later reply says "one" of something else."""
+    cases = [c for s in SCENARIOS for c in probes.count_off_by_one(s)]
+    assert len(cases) >= 20
+    wrong = {c.scenario.id: said for c in cases for ok, said in [probes.play(c)] if not ok}
+    assert wrong == {}
+
+
+def test_a_date_one_day_off_in_long_form_fails():
+    cases = _cases("date_off_by_one")
+    assert len(cases) >= 6
+    assert {c.scenario.id: said for c in cases for ok, said in [probes.play(c)] if not ok} == {}
