@@ -397,6 +397,16 @@ def choice_form(form: str, should_pass: bool, kind: str = "") -> Callable[[Any],
     return probe
 
 
+def choice_appended(tail: str, should_pass: bool) -> Callable[[Any], list[Case]]:
+    """The reference reply of the first round with a named choice, ``tail`` ("{f}": the answer,
+    "{r}": the rival) appended."""
+    def probe(s) -> list[Case]:
+        for k, fact, rival, said in _choices(s)[:1]:
+            return [Case("", s, {k: s.rounds[k].answer + tail.format(f=fact, r=rival)}, should_pass)]
+        return []
+    return probe
+
+
 def _first_amount(s) -> tuple[int, str] | None:
     for k in reply_rounds(s):
         for f in s.rounds[k].report:
@@ -482,6 +492,8 @@ PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "amount_struck_wrong": amount_form("~~{w}~~ {f}", True),
     "amount_in_euros": amount_form("{f} euros", False),
     "amount_in_dollars": amount_form("{f} dollars", True),
+    "choice_two_row_table": choice_appended("\n\n| Option | Value |\n|---|---|\n| A | {f} |\n| B | {r} |", False),
+    "choice_confidence_table": choice_appended("\n\n| Candidate | Confidence |\n|---|---|\n| {f} | 55% |\n| {r} | 45% |", False),
     "count_off_by_one": count_off_by_one,
     "date_off_by_one": date_off_by_one,
 }

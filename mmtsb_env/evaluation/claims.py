@@ -843,6 +843,8 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
     for sentence in sentences(text):
         if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
             return True
+        if sentence.lstrip().startswith("|") and any(_candidate_row(sentence, o) for o in others):
+            return True
         if any(_PAREN_POSSIBLE.search(canonical_text(p)) and names(p) for p in re.findall(r"\(([^()]*)\)", sentence)):
             return True
         labelled = _ANSWER_LABEL.search(sentence)
@@ -858,6 +860,24 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
             if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
                 return True
     return False
+
+
+_LABEL_CELL = re.compile(r"^(?:[a-z]|#?\d{1,2}|(?:option|candidate|choice|answer|reading|guess|pick)\s*\w{0,2}|"
+                         r"\d{1,3} ?%|[-*~?✓✔✅]*)$")
+
+
+def _candidate_row(row: str, value: str) -> bool:
+    """Whether table row ``row`` offers ``value`` as a candidate: a cell holding just it and every
+    other cell a bare label or a likelihood ("| B | 20.51 |", "| Pine | 45% |"); a row that says
+    whose it is ("| Pine Street Books | $20.51 |") is a record, context.
+
+    >>> _candidate_row("| B | $20.51 |", "20.51"), _candidate_row("| Pine | 45% |", "Pine"), _candidate_row("| Pine | $20.51 |", "20.51")
+    (True, True, False)
+    """
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    own = [k for k, c in enumerate(cells) if _bare_item("- " + c, value)]
+    return bool(own) and len(cells) >= 2 and all(
+        _LABEL_CELL.match(canonical_text(c).strip("* ")) for k, c in enumerate(cells) if k != own[0])
 
 
 def _bare_item(item: str, value: str) -> bool:

@@ -5,7 +5,9 @@ neither (information accuracy fails, hedged); struck-out text says nothing ("~~X
 a value a parenthesis corrects is the corrected one ("$W (sorry, typo: $X)" answers X); a ranking's
 runner-up is context, not a second answer ("X (runner-up: Y)" passes); an amount in a currency no
 true text of the episode uses ("31.15 euros" for a $31.15 tag) is a wrong value; a count or date
-one off where the round's own reply states it is a wrong answer."""
+one off where the round's own reply states it is a wrong answer; a table whose rows give the
+answer and a rival each with a bare label ("| A | X |", "| B | Y |") or a likelihood lists two
+answers."""
 
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ def _cases(name):
 @pytest.mark.parametrize("name", ["choice_slash", "choice_spaced_slash", "choice_french_hedge", "choice_german_hedge",
                                   "choice_spanish_hedge", "choice_struck_answer", "choice_runner_up",
                                   "choice_struck_rival", "amount_slash_wrong", "amount_typo_to_wrong",
-                                  "amount_typo_to_right", "amount_struck_wrong", "amount_in_euros", "amount_in_dollars"])
+                                  "amount_typo_to_right", "amount_struck_wrong", "amount_in_euros", "amount_in_dollars",
+                                  "choice_two_row_table", "choice_confidence_table"])
 def test_each_form_gets_the_papers_verdict(name):
     cases = _cases(name)
     assert len(cases) >= 6
