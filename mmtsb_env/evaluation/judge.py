@@ -854,7 +854,9 @@ class RubricJudge:
                    asks: list[list[float]] | None = None) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
             # a sentence naming another image's title speaks of that image: none of its names competes
-            elsewhere = of_another_image(fact, ev.image_facts, candidates, answer)
+            # (charts' items and values; a date or time stays the event's whoever's title is near it)
+            elsewhere = (of_another_image(fact, ev.image_facts, candidates, answer) if _kind(fact) in ("name", "number")
+                         else (lambda sentence: False))
             pools = [_without([x for x in sentences(p) if elsewhere(x)], p) for p in pools]
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
