@@ -386,6 +386,80 @@ def readings_split(same: bool) -> Callable[[Any], list[Case]]:
     return probe
 
 
+def choice_form(form: str, should_pass: bool, kind: str = "") -> Callable[[Any], list[Case]]:
+    """The first named choice a round reports (with a rival the images show), its sentence in the
+    reference reply rewritten with ``form`` ("{f}": the answer, "{r}": the rival) in place of it."""
+    def probe(s) -> list[Case]:
+        for k, fact, rival, said in _choices(s)[:1]:
+            text = s.rounds[k].answer.replace(said, said.replace(fact, form.format(f=fact, r=rival), 1), 1)
+            return [Case("", s, {k: text}, should_pass, kind=kind)]
+        return []
+    return probe
+
+
+def choice_appended(tail: str, should_pass: bool) -> Callable[[Any], list[Case]]:
+    """The reference reply of the first round with a named choice, ``tail`` ("{f}": the answer,
+    "{r}": the rival) appended."""
+    def probe(s) -> list[Case]:
+        for k, fact, rival, said in _choices(s)[:1]:
+            return [Case("", s, {k: s.rounds[k].answer + tail.format(f=fact, r=rival)}, should_pass)]
+        return []
+    return probe
+
+
+def _first_amount(s) -> tuple[int, str] | None:
+    for k in reply_rounds(s):
+        for f in s.rounds[k].report:
+            f = str(f)
+            if f in s.rounds[k].answer and as_number(f) is not None and re.fullmatch(r"[\d,]+\.\d\d", f):
+                return k, f
+    return None
+
+
+def amount_form(form: str, should_pass: bool, factor: float = 1.07) -> Callable[[Any], list[Case]]:
+    """The first two-decimal amount a round reports, every mention of it in the reference reply
+    rewritten with ``form`` ("{f}": the amount, "{w}": a wrong amount ``factor`` times it)."""
+    def probe(s) -> list[Case]:
+        found = _first_amount(s)
+        if found is None:
+            return []
+        k, f = found
+        w = f"{as_number(f) * factor:,.2f}" if "," in f else f"{as_number(f) * factor:.2f}"
+        return [Case("", s, {k: s.rounds[k].answer.replace(f, form.format(f=f, w=w))}, should_pass)]
+    return probe
+
+
+def _first_reported(s, pattern: str) -> tuple[int, str] | None:
+    for k in reply_rounds(s):
+        for f in s.rounds[k].report:
+            f = str(f)
+            if re.fullmatch(pattern, f) and re.search(r"(?<![\w.:/-])" + re.escape(f) + r"(?![\w:/-]|\.\d)", s.rounds[k].answer):
+                return k, f
+    return None
+
+
+def count_off_by_one(s) -> list[Case]:
+    """The first count (a whole number up to 31) a round reports, given one higher in its reply."""
+    found = _first_reported(s, r"\d{1,2}")
+    if found is None or int(found[1]) > 31:
+        return []
+    k, f = found
+    text = re.sub(r"(?<![\w.:/-])" + re.escape(f) + r"(?![\w:/-]|\.\d)", str(int(f) + 1), s.rounds[k].answer)
+    return [Case("", s, {k: text}, False)]
+
+
+def date_off_by_one(s) -> list[Case]:
+    """The first date a round reports, given a day later in long form ("May 15, 2026")."""
+    import datetime as dt
+
+    found = _first_reported(s, r"\d{4}-\d{2}-\d{2}")
+    if found is None:
+        return []
+    k, f = found
+    d = dt.date.fromisoformat(f) + dt.timedelta(days=1)
+    return [Case("", s, {k: s.rounds[k].answer.replace(f, f"{d:%B} {d.day}, {d.year}")}, False)]
+
+
 PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "readings_split": readings_split(False),
     "reading_same": readings_split(True),
@@ -403,6 +477,25 @@ PROBES: dict[str, Callable[[Any], list[Case]]] = {
     "recap_rival_later": recap_rival,
     "switch_later": switch_later,
     "honest_recap": honest_recap,
+    # one answer or two: forms of naming the rival beside the answer
+    "choice_slash": choice_form("{f}/{r}", False, kind="hedged"),
+    "choice_spaced_slash": choice_form("{f} / {r}", False, kind="hedged"),
+    "choice_french_hedge": choice_form("{f} ou peut-être {r}", False, kind="hedged"),
+    "choice_german_hedge": choice_form("{f} oder {r}", False, kind="hedged"),
+    "choice_spanish_hedge": choice_form("{f}, o quizás {r}", False, kind="hedged"),
+    "choice_struck_answer": choice_form("~~{f}~~ {r}", False),
+    "choice_runner_up": choice_form("{f} (runner-up: {r})", True),
+    "choice_struck_rival": choice_form("~~{r}~~ {f}", True),
+    "amount_slash_wrong": amount_form("{f}/{w}", False),
+    "amount_typo_to_wrong": amount_form("{f} (sorry, typo: {w})", False),
+    "amount_typo_to_right": amount_form("{w} (sorry, typo: {f})", True),
+    "amount_struck_wrong": amount_form("~~{w}~~ {f}", True),
+    "amount_in_euros": amount_form("{f} euros", False),
+    "amount_in_dollars": amount_form("{f} dollars", True),
+    "choice_two_row_table": choice_appended("\n\n| Option | Value |\n|---|---|\n| A | {f} |\n| B | {r} |", False),
+    "choice_confidence_table": choice_appended("\n\n| Candidate | Confidence |\n|---|---|\n| {f} | 55% |\n| {r} | 45% |", False),
+    "count_off_by_one": count_off_by_one,
+    "date_off_by_one": date_off_by_one,
 }
 
 

@@ -76,12 +76,21 @@ _CARPET_GAP = re.compile(r"^(?:[\s,;:|()\[\]$€£¥₹₩%*+]|\.\.\.|…|\band\
 # Between two candidates of a list or range: separators, currency marks, "or", "and", "to", "-", "/".
 _LIST_GAP = re.compile(r"^(?:[\s,;:|/$€£¥₹₩%*+\-–—~]|usd|eur|gbp|\.\.\.|…|\band\b|\bor\b|\bto\b|\bbetween\b)*$",
                        re.IGNORECASE)
+# (with the commonest words of doubt and alternative of French, German, Spanish, Italian and
+# Portuguese: a reply in English that slips "ou peut-être Y" or "oder Y" offers Y all the same)
+FOREIGN_DOUBTS = ("peut-être", "peut-etre", "peut être", "peut etre", "vielleicht", "wahrscheinlich", "eventuell",
+                  "quizás", "quizas", "quizá", "quiza", "tal vez", "a lo mejor", "probablemente", "probablement",
+                  "forse", "talvez", "possivelmente")
+FOREIGN_ALTERNATIVES = ("ou", "oder", "entweder", "oppure", "ou bien", "soit", "o bien")
 HEDGES = ("maybe", "perhaps", "possibly", "probably", "might", "either", "or", "unsure", "not sure", "not certain",
-          "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between")
-ALTERNATIVES = ("either", "or")  # hedges only about the value they stand next to (not "friend or coworker")
-_HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES) + r")\b")
-_DOUBT = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in HEDGES if h not in ALTERNATIVES) + r")\b")
-_ALTERNATIVE = re.compile(r"\b(?:either|or)\b")
+          "can't tell", "cannot tell", "hard to tell", "i think", "i guess", "i believe", "could be", "somewhere between",
+          *FOREIGN_DOUBTS, *FOREIGN_ALTERNATIVES)
+# hedges only about the value they stand next to (not "friend or coworker")
+ALTERNATIVES = ("either", "or", *FOREIGN_ALTERNATIVES)
+_HEDGE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(h) for h in HEDGES) + r")(?!\w)")
+_DOUBT = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(h) for h in HEDGES if h not in ALTERNATIVES) + r")(?!\w)")
+_ALTERNATIVE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(h) for h in ALTERNATIVES) + r")(?!\w)")
+_OPENS_ALTERNATIVE = re.compile(r"^(?:" + "|".join(re.escape(h) for h in ALTERNATIVES) + r")(?!\w)")
 _NOT_ALTERNATIVE = re.compile(r"\b(?:whether or not|either way|or so|or not|or other|or edits?|or changes?)\b")
 _SENTENCE = re.compile(r"([.!?](?=\s|$)|(?<!\d)[.!?](?!\d)|\n)")
 _ABBREVIATION = re.compile(r"(?:\b(?:vs|e\.g|i\.e|approx|no|inc|st|dr|mr|mrs|ms|jr|sr|co|ltd|etc|ave|apt)|\b[A-Za-z])$",
@@ -111,6 +120,25 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
+_STRUCK = re.compile(r"~~(?!\s)(?:(?!~~).)*?~~|<(del|s|strike)>.*?</\1>", re.IGNORECASE | re.DOTALL)
+_AMOUNT = r"[$€£¥₹]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[$€£¥₹]))?"
+# a value followed by a parenthesis that corrects it: "$22.31 (sorry, typo: $22.13)", "41 (I mean 14)"
+_INLINE_FIX = re.compile(r"(?<![\w.])" + _AMOUNT + r"\s*\(\s*(?:sorry|oops|whoops|my bad|correction|typo|i mean|i meant|"
+                         r"should be|should read|read)\b[^()\d$€£¥₹]*(" + _AMOUNT + r")\s*\)", re.IGNORECASE)
+
+
+def as_read(text: str) -> str:
+    """A reply or written text as it reads: struck-out text ("~~$22.31~~ $22.13", "<del>...</del>")
+    says nothing, and a value a parenthesis corrects ("$22.31 (sorry, typo: $22.13)") is the
+    corrected one.
+
+    >>> as_read("It was ~~Pine~~ Lumen."), as_read("Total: $22.31 (sorry, typo: $22.13).")
+    ('It was   Lumen.', 'Total: $22.13.')
+    """
+    text = _STRUCK.sub(" ", text)
+    return _INLINE_FIX.sub(lambda m: m.group(1), text)
+
+
 def numbers_in(text: str) -> list[str]:
     """The numbers written in a text, as they appear (``"$1,234.50"`` gives ``"1,234.50"``)."""
     return _NUM_IN_TEXT.findall(text)
@@ -126,7 +154,8 @@ def _values(text: str) -> tuple[tuple[int, int, str], ...]:
 
 @text_cache(maxsize=8192)
 def _canon(text: str) -> str:
-    return canonical_dates(text)
+    # two amounts joined by a slash ("$204.60/218.92") are two values (dates and fractions are whole numbers)
+    return re.sub(r"(\d\.\d+)/(?=[$€£¥₹]?\d)", r"\1 / ", canonical_dates(text))
 
 
 def _matches(fact_value: float, raw: str, integral: bool, read: float = 0.0) -> bool:
@@ -383,7 +412,7 @@ def hedges_about(fact: str, sentence: str, read: float = 0.0) -> bool:
     for k, part in enumerate(parts):
         if not states(fact, part, read):
             continue
-        near = [part] + [p for p in parts[max(0, k - 1):k + 2] if p != part and re.match(r"^(?:or|either)\b", p)]
+        near = [part] + [p for p in parts[max(0, k - 1):k + 2] if p != part and _OPENS_ALTERNATIVE.match(p)]
         if any(_ALTERNATIVE.search(_NOT_ALTERNATIVE.sub(" ", p)) for p in near):
             return True
     return False
@@ -659,6 +688,20 @@ def commits_among(fact: str, text: str, rivals: Sequence[str], asked: str = "", 
     return any(tpl not in other and _SELECTION.search(c) for tpl, c in own)
 
 
+def slashed(fact: str, text: str, rivals: Sequence[str]) -> bool:
+    """Whether ``text`` joins ``fact`` and one of its ``rivals`` with a slash ("Riverside Jazz
+    Night/Garden Charity Run", "Pine / Lumen"): both named as one answer, which commits to neither.
+
+    >>> slashed("Lumen", "It was Lumen/Pine.", ["Pine"]), slashed("Lumen", "Lumen (Pine / Oak were cheaper).", ["Pine"])
+    (True, False)
+    """
+    named = [r for r in rivals if text_contains(r, text)]
+    if not named:
+        return False
+    t = _masked(text, [fact, *named])
+    return re.search(r"qqcand0qq\s*/\s*qqcand[1-9]|qqcand[1-9]\d*qq\s*/\s*qqcand0qq", t) is not None
+
+
 _CORRECTION = re.compile(r"\b(?:correction|correcting|i was wrong|i got (?:it|that) wrong|my mistake|(?:my )?apologies|"
                          r"sorry|i misread|misread|mis-read|i made an error|was incorrect|was wrong|i said earlier|"
                          r"earlier i said|i should have said|to correct)\b")
@@ -747,13 +790,14 @@ _EPISTEMIC = re.compile(
     r"quick glance|don'?t rely|supposedly|looks like|too close to call|best effort|if the sign is current)\b")
 # Words that offer a named candidate as a possible answer beside the one stated.
 _POSSIBLE = re.compile(r"\b(?:or|either|alternatively|also|too|as well|possib\w*|plausible|maybe|perhaps|might|could|"
-                       r"may|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up|backup|second choice|"
+                       r"may(?! \d)|likely|probabl\w*|contender|tied|equally|same as|guess|runner[- ]up (?:reading|answer|guess|pick|candidate)|"
+                       r"backup|second choice|"
                        r"lean(?:ing)? towards?|too close to call|gut|hunch|instinct\w*)\b")
 # in parentheses, a word that offers what it names as a possible answer ("(Pine is close)", "(if not
 # Pine)"); a parenthesis without one is context ("(Pine: $20.51)", "(May 3)")
 _PAREN_POSSIBLE = re.compile(r"\b(?:or|either|alternatively|possib\w*|plausible|maybe|perhaps|might|could|likely|"
                              r"probabl\w*|close|equally|fits?|if not|coin flip|toss[- ]up|contender|tied|same as|guess|"
-                             r"runner[- ]up)\b|\b50 ?/ ?50\b")
+                             r"runner[- ]up (?:reading|answer|guess|pick|candidate))\b|\b50 ?/ ?50\b")
 # a label that gives what follows as the answer ("Final answer: X", "TL;DR: X", "Going with X")
 _ANSWER_LABEL = re.compile(r"(?:\b(?:final answer|my answer|answer|tl;? ?dr|bottom line|in short|to sum up|in summary|"
                            r"verdict|conclusion|my pick|pick|backup answer|second choice|result|choice)[\"'_\w]*\s*[:=-]|\b(?:going|i'?ll go|"
@@ -851,6 +895,8 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
     for sentence in sentences(text):
         if _BULLET.match(sentence) and any(_bare_item(sentence, o) for o in others):
             return True
+        if sentence.lstrip().startswith("|") and any(_candidate_row(sentence, o) for o in others):
+            return True
         if any((_PAREN_POSSIBLE.search(canonical_text(p)) or _WINK.search(p)) and names(p)
                for p in re.findall(r"\(([^()]*)\)", sentence)):
             return True
@@ -862,9 +908,29 @@ def offers_alternative(fact: str, text: str, others: Sequence[str], read: float 
         if not _POSSIBLE.search(canonical_text(sentence)):
             continue
         for clause, context in clauses(sentence):
-            if not context and any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
+            if context or _REPORTED.search(clause):  # ("Earlier I compared X and Y" offers nothing now)
+                continue
+            if any(states(o, clause) if as_number(o) is not None else text_contains(o, clause) for o in others):
                 return True
     return False
+
+
+_LABEL_CELL = re.compile(r"^(?:[a-z]|#?\d{1,2}|(?:option|candidate|choice|answer|reading|guess|pick)\s*\w{0,2}|"
+                         r"\d{1,3} ?%|[-*~?✓✔✅]*)$")
+
+
+def _candidate_row(row: str, value: str) -> bool:
+    """Whether table row ``row`` offers ``value`` as a candidate: a cell holding just it and every
+    other cell a bare label or a likelihood ("| B | 20.51 |", "| Pine | 45% |"); a row that says
+    whose it is ("| Pine Street Books | $20.51 |") is a record, context.
+
+    >>> _candidate_row("| B | $20.51 |", "20.51"), _candidate_row("| Pine | 45% |", "Pine"), _candidate_row("| Pine | $20.51 |", "20.51")
+    (True, True, False)
+    """
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    own = [k for k, c in enumerate(cells) if _bare_item("- " + c, value)]
+    return bool(own) and len(cells) >= 2 and all(
+        _LABEL_CELL.match(canonical_text(c).strip("* ")) for k, c in enumerate(cells) if k != own[0])
 
 
 def _bare_item(item: str, value: str) -> bool:
@@ -899,6 +965,8 @@ def _status_in(fact: str, text: str, rules: ClaimRules, expected: int, rivals: S
         if in_text_list(fact, text, others, _pools(), rivals):
             return "hedged"
         if (rivals or also) and commits_among(fact, text, rivals, asked, also) is False:
+            return "hedged"
+        if slashed(fact, text, rivals):
             return "hedged"
     return "stated"
 

@@ -37,7 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .similarity import canonical_dates, is_id_column, is_text_column
 from ..values.numbers import decimals, rounds_to
@@ -455,8 +455,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
     >>> shown = [{"label": "Parcels - Tray 3", "items": [{"name": "Mon", "amount": 2.0}, {"name": "Tue", "amount": 3.0}]}]
     >>> misbound("The lowest is Mon in 'Parcels - Tray 3' at 2.", shown), misbound("The lowest is Mon at 3.", shown)
     ([], ['3'])
-    >>> misbound("I added 3 tasks for Mon.", shown)
-    []
+    >>> misbound("I added 3 tasks for Mon.", shown), misbound("The lowest is Tue (runner-up: Mon) at 3.", shown)
+    ([], [])
     >>> chart = [{"label": "Sales", "read_tolerance": 5.0, "items": [{"name": "Mar", "amount": 354.0}, {"name": "Apr", "amount": 394.0}]}]
     >>> misbound("Apr: 354.", chart), misbound("Apr: 396 (Mar: 354).", chart), misbound("Apr is 40 above Mar.", chart)
     (['354'], [], [])
@@ -511,6 +511,8 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
             m = _NUMBER.search(t, end)
             if m is None or m.start() >= stop or m.group(0) in out or _DENIED.search(t[:start]):
                 continue  # ("X, not Y at $34.88": what follows a denied name is not said of it)
+            if ")" in t[end:m.start()] and t[:start].count("(") > t[:start].count(")"):
+                continue  # ("X (runner-up: Y) at $204.60": the number is said of what stands outside the parenthesis)
             value = float(m.group(0).replace(",", ""))
             if name in of_title:  # an image's title and the number right after it
                 own, other = of_title[name]
@@ -596,6 +598,50 @@ def shown_texts(image_facts: Iterable[Any]) -> list[str]:
     return [text for facts in image_facts for _, text in _roles(facts) if not as_plain_number(text)]
 
 
+def of_another_image(fact: str, image_facts: Iterable[Any], candidates: Iterable[str] = (),
+                     answer: str = "") -> Callable[[str], bool]:
+    """A test of a sentence: does it speak of an image other than the fact's? It does when it names
+    an image's title (the longest that fits; a title that is itself one of ``candidates``, a
+    receipt's store, names a candidate, not an image) and none of the fact's own titles: those the
+    reference reply ``answer`` names in its sentences stating ``fact``, else those of the images
+    showing it ("The highest value is Wed in 'Weekly Cycling' at 41" speaks of the cycling chart, not
+    of the electricity chart whose highest month is the fact).
+
+    >>> shown = [{"label": "Cycling", "items": [{"name": "Wed", "amount": 41.0}]},
+    ...          {"label": "Electricity Use", "items": [{"name": "Jan", "amount": 411.0}]}]
+    >>> other = of_another_image("Jan", shown)
+    >>> other("The highest is Wed in 'Cycling' at 41."), other("In 'Electricity Use' it is Wed."), other("It is Wed.")
+    (True, False, False)
+    """
+    from .similarity import canonical_text, text_contains
+
+    keys = {canonical_text(c) for c in [fact, *candidates]}
+    titles: dict[str, bool] = {}
+    for facts in image_facts:
+        label = facts.get("label") if isinstance(facts, dict) else None
+        if isinstance(label, str) and label.strip() and canonical_text(label) not in keys:
+            shows = any(text_contains(fact, v) for v in _flatten({k: v for k, v in facts.items() if k != "label"}))
+            titles[label] = titles.get(label, False) or shows
+
+    def named_in(sentence: str) -> list[str]:
+        named = [t for t in titles if text_contains(t, sentence)]
+        return [t for t in named if not any(t != u and canonical_text(t) in canonical_text(u) for u in named)]
+
+    from .claims import sentences, states
+
+    said = [t for x in sentences(answer) if states(fact, x) for t in named_in(x)]
+    if said:
+        titles = {t: t in said for t in titles}
+    if not any(titles.values()):  # no image of the fact's own is known: no sentence speaks of another
+        return lambda sentence: False
+
+    def test(sentence: str) -> bool:
+        named = named_in(sentence)
+        return bool(named) and not any(titles[t] for t in named)
+
+    return test
+
+
 def rivals_of(fact: str, image_facts: Iterable[Any], exclude: Iterable[str] = ()) -> list[str]:
     """The other candidates of a choice whose answer is ``fact``: every text the images show in the
     role ``fact`` has there (other receipts' stores, other events' names or dates, other chart
@@ -665,6 +711,36 @@ def as_plain_number(text: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+_CURRENCY_OF = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "€": "eur", "eur": "eur", "euro": "eur",
+                "euros": "eur", "£": "gbp", "gbp": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy", "₹": "inr", "inr": "inr",
+                "rupee": "inr", "rupees": "inr", "chf": "chf", "franc": "chf", "francs": "chf"}
+# an amount with its currency ("$31.15", "31.15 euros", "EUR 31.15"); "pounds" is left out: a weight too
+_SIGN = r"[$€£¥₹]|\b(?:usd|eur|gbp|jpy|inr|chf)\b"
+_WITH_CURRENCY = re.compile(rf"(?<![\w.])(?:({_SIGN})\s?)?(\d[\d,]*(?:\.\d+)?)"
+                            rf"(?:\s?({_SIGN}|\b(?:dollars?|euros?|yen|rupees?|francs?)\b))?", re.IGNORECASE)
+
+
+def _currencies(m: re.Match[str]) -> set[str]:
+    return {_CURRENCY_OF[x.casefold()] for x in (m.group(1), m.group(3)) if x}
+
+
+def currencies_in(text: str) -> set[str]:
+    """The currencies of the amounts a text writes ("usd", "eur", ...)."""
+    return set().union(*(_currencies(m) for m in _WITH_CURRENCY.finditer(text)))
+
+
+def foreign_amounts(text: str, known: set[str]) -> list[str]:
+    """The amounts ``text`` writes in a currency none of the episode's true texts uses (``known``:
+    their :func:`currencies_in`): "31.15 euros" for a price tag of $31.15 states another amount.
+
+    >>> foreign_amounts("It costs 31.15 euros (EUR 2.00 off), not $30; $5 euros.", {"usd"}), foreign_amounts("€5", set())
+    (['31.15 euros', 'EUR 2.00', '$5 euros'], [])
+    """
+    if not known:
+        return []
+    return [m.group(0).strip() for m in _WITH_CURRENCY.finditer(text) if _currencies(m) - known]
 
 
 def episode_grounds(ev: Any) -> Grounds:

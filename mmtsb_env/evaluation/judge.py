@@ -36,11 +36,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, asserts, asserts_other, claim_status, clauses, commits_among,
+from .claims import (DEFAULT_RULES, ClaimRules, acknowledges_correction, as_read, asserts, asserts_other, claim_status, clauses, commits_among,
                      admissions, admits_unread, doubts, doubts_earlier, fact_in_text, hedges, in_candidate_list, in_text_list, is_carpet, makes_choice, normalise,
                      numbers_in, offers_alternative, said_alike, sentences, states,
                      states_outside_context, unnumbered)
-from .grounding import (_flatten, episode_grounds, image_values, misattributed, misbound, rivals_of, shown_texts, ungrounded,
+from .grounding import (_flatten, currencies_in, episode_grounds, foreign_amounts, image_values, misattributed, misbound, of_another_image, rivals_of, shown_texts,
+                        ungrounded,
                         value_rivals_of, written_values)
 from .entity_diff import EntityScore
 from ..values.clock import asks_time, dotted_24h_times
@@ -119,9 +120,10 @@ class Evidence:
         return [(None, self.reply_text(None, m)) for m in self.assistant_messages]
 
     def reply_text(self, round_index: Any, content: Any) -> str:
-        """A reply as the judge reads it: list numbering dropped and, in a round that asks a clock
+        """A reply as the judge reads it (:func:`~.claims.as_read`: struck-out text dropped, a value
+        corrected in parentheses replaced), list numbering dropped and, in a round that asks a clock
         time, a 24-hour "19.30" read as the time 19:30."""
-        text = unnumbered(str(content or ""))
+        text = unnumbered(as_read(str(content or "")))
         reports = (self.reports[round_index] if isinstance(round_index, int) and 0 <= round_index < len(self.reports)
                    else [f for rep in self.reports for f in rep])
         return dotted_24h_times(text) if asks_time(reports) else text
@@ -356,6 +358,27 @@ def _replaced(facts: Any, text: Any, tol: Tolerances = DEFAULT_TOLERANCES) -> bo
 
 
 STAND_IN = 0.25  # a number this close (relatively) to a value asked for, in its place, is a reading of it
+
+
+def _without(parts: list[str], text: str) -> str:
+    """``text`` with each of ``parts`` (its sentences) blanked out."""
+    for part in parts:
+        text = text.replace(part, " ", 1)
+    return text
+
+
+def said_in_place(fact: str, text: str, answer: str) -> bool:
+    """Whether ``text`` says what the reference reply ``answer`` says in a sentence stating ``fact``,
+    with another value where the fact stands ("Task 245 has 3 comments." for "Task 245 has 1
+    comments.", "on May 17, 2026" for "on 2026-05-14"): a wrong answer in the fact's place, which a
+    later reply's unrelated "one" or date does not make right.
+
+    >>> said_in_place("1", "Task 245 has 3 comments.", "Task 245 has 1 comments."), said_in_place("1", "Done.", "Task 245 has 1 comments.")
+    (True, False)
+    """
+    said = {said_alike(x, [fact]) for x in sentences(answer) if states(fact, x)}
+    said = {t for t in said if len(t.split()) >= 3}
+    return bool(said) and any(said_alike(x, [fact]) in said and not states(fact, x) for x in sentences(text))
 
 
 def stands_in(fact: str, text: str, wanted: Any = ()) -> str:
@@ -849,6 +872,11 @@ class RubricJudge:
         def status(fact: str, pools: list[str], exclude: list[str], first: bool, answer: str, later: list[str] = (),
                    asks: list[list[float]] | None = None) -> str:
             candidates = rivals_of(fact, ev.image_facts, exclude)
+            # a sentence naming another image's title speaks of that image: none of its names competes
+            # (charts' items and values; a date or time stays the event's whoever's title is near it)
+            elsewhere = (of_another_image(fact, ev.image_facts, candidates, answer) if _kind(fact) in ("name", "number")
+                         else (lambda sentence: False))
+            pools = [_without([x for x in sentences(p) if elsewhere(x)], p) for p in pools]
             # A candidate the reference reply asserts is part of the answer. When the round asks for
             # several values of the fact's kind (two events, three tasks: a list) and its reference
             # reply picks none ("the two cheapest" does), so is an item the task acts on ("these are
@@ -870,6 +898,8 @@ class RubricJudge:
             got = ["hedged" if g == "stated" and (doubts(fact, text, read, candidates) or offers_alternative(fact, text, o, read))
                    else g for g, text, o in zip(got, pools, offered)]
             if first:  # a round's answer: the first round that mentions it decides ...
+                if got and got[0] == "missing" and said_in_place(fact, pools[0], answer):
+                    return "misread"  # ... unless the round's own reply gives another value in its place
                 decided = next((g for g in got if g != "missing"), "missing")
                 # ... and a later reply doubting "my earlier answer" takes the commitment back
                 at = next((i for i, g in enumerate(got) if g != "missing"), len(got))
@@ -881,7 +911,8 @@ class RubricJudge:
                 alike = [x for x in candidates if x not in others and not answered_alike(fact, x, answer, later[1:])]
                 siblings = [x for x in exclude if x != fact and _kind(x) == _kind(fact)]
                 if decided == "stated" and switches(fact, pools, got, others, tol, alike if value is None else [], answer,
-                                                    siblings, owners_of(fact, answer, ev.image_facts, siblings)):
+                                                    siblings, owners_of(fact, answer, ev.image_facts, siblings),
+                                                    elsewhere):
                     return "contradicted"
                 return decided
             return max(got, key=_STATUS_RANK.__getitem__, default="missing")  # a legacy fact: any round
@@ -925,12 +956,13 @@ class RubricJudge:
         if not ev.grounds:
             return []
         grounds = episode_grounds(ev)
+        known = currencies_in("\n".join([*ev.grounds, *(t for c in ev.calls for t in _flatten(c.get("result")))]))
         out: list[str] = []
         for e in ev.conversation or [{"sender": "assistant", "kind": "message", "content": m} for m in ev.assistant_messages]:
             if e.get("sender") == "assistant" and e.get("kind") == "message":
                 text = ev.reply_text(e.get("round_index"), e.get("content"))
                 out += [f"{v!r} (reply)" for v in ungrounded(text, grounds) + misbound(text, ev.image_facts)
-                        + misattributed(text, ev.image_facts)]
+                        + misattributed(text, ev.image_facts) + foreign_amounts(text, known)]
         # what the assistant wrote: a value the app computed (an order's tax and subtotal, a card's new
         # balance) is the app's, not a statement of the assistant's, unless its calls carried it
         carried = [a for c in ev.calls if c.get("seat", "assistant") == "assistant" for a in _flatten(c.get("arguments"))]
@@ -945,7 +977,8 @@ _STATUS_RANK = {"stated": 3, "hedged": 2, "contradicted": 2, "carpet": 1, "misre
 
 
 def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol: Tolerances, alike: list[str] = (),
-             answer: str = "", siblings: list[str] = (), owners: list[str] = ()) -> bool:
+             answer: str = "", siblings: list[str] = (), owners: list[str] = (),
+             elsewhere: Callable[[str], bool] = lambda sentence: False) -> bool:
     """Whether the rounds' replies (``pools``, in order; ``got``: the fact's status in each) switch
     between answers: the user is left with the last one given, so a rival of ``fact`` (``others``)
     given as the answer after the fact ("Just to recap: Pine Street Books ...") contradicts it, and
@@ -957,7 +990,9 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
     other dates of a list of dates); a rival named in a clause
     that states one of them and none of ``owners`` (the items the reference reply names with the
     fact) speaks of that sibling ("Earlier I compared 2026-04-28 and 2026-05-26" recaps the
-    reminder set to 2026-05-26, not the one set to 2026-05-18)."""
+    reminder set to 2026-05-26, not the one set to 2026-05-18). ``elsewhere``: whether a sentence
+    speaks of an image that does not show the fact (names another chart's title: "The highest value
+    is Wed in 'Weekly Cycling' at 41" recaps the cycling chart's answer, not the electricity chart's)."""
     if not others and not alike:
         return False
     value = as_number(fact)
@@ -975,7 +1010,8 @@ def switches(fact: str, pools: list[str], got: list[str], others: list[str], tol
         return any(states(x, clause) for x in siblings) and not any(text_contains(o, clause) for o in owners)
 
     def rival_given(text: str, rivals: list[str]) -> bool:
-        return asserts_other(fact, "\n".join(x for x in sentences(text) if not _only_of_siblings(x, of_sibling)), rivals, read)
+        return asserts_other(fact, "\n".join(x for x in sentences(text) if not _only_of_siblings(x, of_sibling)
+                                             and not elsewhere(x)), rivals, read)
 
     for text, st in zip(pools, got):
         if st == "missing" or not states_outside_context(fact, text, read):
