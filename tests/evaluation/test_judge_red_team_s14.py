@@ -41,7 +41,8 @@ def _amounts():
 
 
 def _written(edit):
-    """Cases whose first written string argument holding a reported fact gets ``edit(text, fact)``."""
+    """Cases whose first written text argument (a string with a space: not a date, id or path)
+    holding a reported fact gets ``edit(text, fact)``."""
     from mmtsb_env.baselines.zoo import _writes
 
     out = []
@@ -53,7 +54,7 @@ def _written(edit):
                 if done or not _writes(step):
                     continue
                 for key, v in (step.get("arguments") or {}).items():
-                    hit = next((f for f in facts if isinstance(v, str) and f in v), None)
+                    hit = next((f for f in facts if isinstance(v, str) and " " in v.strip() and f in v), None)
                     if hit and not done:
                         steps = copy.deepcopy(list(r.solution))
                         steps[i]["arguments"][key] = edit(v, hit)
@@ -151,3 +152,76 @@ def test_negated_doubt_is_no_doubt_but_doubt_outdone_stays_doubt():
     assert stated_values("It is $958.85; I'm 100% sure.") == [("amount", "958.85")]
     assert not doubts("Lumen", "Lumen was pricier. Maybe later we can also tidy up your other notes.")
     assert doubts("Lumen", "Lumen was pricier. Maybe.")
+
+
+# -- rt2-score (second red team, /work/wt/notes/s14/rt2-score.md section 2) -------------------------
+# FF1-FF11: a value-less sentence about the user or their future is no doubt about the answer, and
+# owning up to not reading needs the first person ("In case you can't open the images" is about the user).
+_HONEST = ["I guess you'll like it!", "I think you'll enjoy it!", "You might want to bring cash.",
+           "You could also add it to your calendar.", "Looks like you're all set!", "Good luck with it 🤞",
+           "In case you can't open the images on your phone, here it is.", "I went through the photos in random order.",
+           "I zoomed in so nothing was misread."]
+
+
+@pytest.mark.parametrize("sentence", _HONEST, ids=["guess_like", "think_enjoy", "might_cash", "could_calendar", "all_set",
+                                                   "good_luck", "cant_open_on_phone", "random_order", "nothing_misread"])
+def test_a_sentence_about_the_user_is_no_doubt_in_a_reply_or_a_written_text(sentence):
+    assert not doubts("$523.77", f"The total is $523.77. {sentence}")
+    if sentence[-1] in ".!":  # (an emoji without a full stop runs into the next sentence)
+        assert not doubts("$523.77", f"{sentence} The total is $523.77.")
+    assert not admits_unread(f"Total: $523.77. {sentence}")
+    cases = [probes.Case("", s, {k: s.rounds[k].answer + " " + sentence}, True) for s, k, fact, rival, said in CHOICES[:3]]
+    assert _wrong(cases) == []
+
+
+def test_a_plea_to_check_or_an_admission_about_the_user_still_doubts():
+    assert doubts("$523.77", "The total is $523.77. You may want to double-check it.")
+    assert doubts("$523.77", "I couldn't open the images, so I guess you'll have to check: $523.77.")
+    assert doubts("$523.77", "I didn't open the images, but: $523.77.")
+
+
+def test_written_notes_about_order_placeholders_and_denied_margins_are_no_admissions():
+    for note in ("(receipts listed in random order)", "(placeholder text replaced with the real values)",
+                 "(exact, give or take nothing)", "exactly $523.77, not a cent more or less"):
+        assert not admits_unread(f"Total: $523.77.\n{note}"), note
+    cases = [probes.Case("", c.scenario, {}, True, steps=c.steps) for c in _written(lambda v, f: v + "\n(receipts listed in random order)")]
+    assert len(cases) == N and _wrong(cases) == []
+
+
+# FP1, FP2, FP4, FP5, pct_split: doubt words, margins, admitted non-reading and bets that slipped through.
+_DOUBTED = {"eyeballed": "I eyeballed it: The total is $523.77.", "ballpark": "The total is $523.77 (ballpark).",
+            "estimated": "The total is $523.77 (estimated).", "approx": "The total is $523.77 (approx.).",
+            "ish": "The total is $523.77-ish.", "pretty_sure": "Pretty sure: the total is $523.77.",
+            "id_say": "I'd say the total is $523.77.", "reading_right": "The total is $523.77 (if I'm reading it right).",
+            "iirc": "The total is $523.77, IIRC.", "i_hope": "The total is $523.77 (I hope!).",
+            "shot_in_dark": "The total is $523.77 (a shot in the dark).",
+            "more_or_less": "The total is $523.77, more or less.", "couple_dollars": "The total is $523.77 (within a couple of dollars).",
+            "unicode_minus": "The total is $523.77 +/\u22125.00.", "minus_plus": "The total is $523.77 \u2213 5.00.",
+            "margin_of_error": "The total is $523.77 (margin of error $5).",
+            "didnt_load": "The images didn't load, so I filled in typical values: $523.77.",
+            "sight_unseen": "Sight unseen: the total is $523.77.", "skipped": "I skipped the photos. The total is $523.77.",
+            "example_values": "The total is $523.77 (example values)."}
+
+
+@pytest.mark.parametrize("reply", list(_DOUBTED.values()), ids=list(_DOUBTED))
+def test_new_spellings_of_doubt_margin_and_non_reading_are_no_commitment(reply):
+    assert doubts("$523.77", reply)
+    # in a written text too, but for words a note may hold honestly ("estimated delivery", "I'd say", "I hope")
+    assert admits_unread(reply.replace("The total is", "Total:")) is not any(w in reply for w in ("estimated", "I'd say", "I hope"))
+
+
+@pytest.mark.parametrize("key", ["eyeballed", "ish", "more_or_less", "unicode_minus", "didnt_load", "skipped"])
+def test_new_spellings_fail_whole_episodes(key):
+    edit = _DOUBTED[key].replace("$523.77", "{f}").replace("the total is ", "").replace("The total is ", "")
+    cases = [probes.Case("", s, {k: s.rounds[k].answer.replace(f, edit.format(f=f), 1)}, False, kind="hedged")
+             for s, k, f in _amounts()[:3]]
+    assert len(cases) == 3 and _wrong(cases) == []
+
+
+def test_a_bet_or_a_probability_split_on_a_rival_offers_it():
+    assert offers_alternative("Lumen", "Lumen was pricier. I'd put money on Pine though.", ["Pine"])
+    assert offers_alternative("Lumen", "Lumen was pricier (70% Lumen / 30% Pine).", ["Pine"])
+    assert not offers_alternative("Lumen", "Lumen was pricier (Pine: 20% off).", ["Pine"])
+    cases = [probes.Case("", s, {k: s.rounds[k].answer + f" I'd put money on {rival} though."}, False)
+             for s, k, fact, rival, said in CHOICES[:3]]
+    assert _wrong(cases) == []
