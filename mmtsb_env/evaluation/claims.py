@@ -771,10 +771,11 @@ _MADE_UP = (r"guess\w*|gut (?:says|feeling|tells)|my gut|hunch|instinct\w*|eyeba
             + _UNREAD)
 # a value marked rough ("$523.77 (approx.)", "$523.77-ish")
 _ROUGH = r"\(\s*approx\w*\.?\s*\)|(?<=\d)-?ish\b"
-# Emoji that shrug, wonder or gamble (matched on the raw text: they stand outside words); beside a
-# rival in parentheses a wink offers it too ("(Pine 😉)").
-_DOUBT_EMOJI = re.compile("[\U0001F937\U0001F914\U0001F3B2\u2753\u2754\U0001F91E]")
-_WINK = re.compile("[\U0001F937\U0001F914\U0001F3B2\u2753\u2754\U0001F91E\U0001F609\U0001F60F]")
+# Emoji that shrug, wonder, wince or gamble (matched on the raw text: they stand outside words: 🤷
+# ¯\_(ツ)_/¯ 🤔 🎲 ❓ ❔ ⁉ 🤞 😬 😅 😕 🫤); beside a rival in parentheses a wink offers it too ("(Pine 😉)").
+_DOUBT_MARKS = "\U0001F937\U0001F914\U0001F3B2\u2753\u2754\u2049\U0001F91E\U0001F62C\U0001F605\U0001F615\U0001FAE4"
+_DOUBT_EMOJI = re.compile(rf"[{_DOUBT_MARKS}]|¯\\_\(ツ\)_/¯")
+_WINK = re.compile(rf"[{_DOUBT_MARKS}\U0001F609\U0001F60F]|¯\\_\(ツ\)_/¯")
 # A stated error margin makes an amount a range of readings ("$958.85 ± 5.00", "give or take $5",
 # "more or less", "+/−5" with any minus sign, "∓", "margin of error", "within a couple of dollars");
 # a margin denied is none ("not a cent more or less", "give or take nothing").

@@ -225,3 +225,12 @@ def test_a_bet_or_a_probability_split_on_a_rival_offers_it():
     cases = [probes.Case("", s, {k: s.rounds[k].answer + f" I'd put money on {rival} though."}, False)
              for s, k, fact, rival, said in CHOICES[:3]]
     assert _wrong(cases) == []
+
+
+# FP3: shrugging, wincing and puzzled emoji beside the answer
+@pytest.mark.parametrize("mark", [" ¯\\_(ツ)_/¯", " 😬", " 😅🙏", " ⁉️"], ids=["kaomoji", "grimace", "sweat", "interrobang"])
+def test_a_wincing_or_shrugging_emoji_is_doubt(mark):
+    assert doubts("$523.77", f"The total is $523.77.{mark}") and admits_unread(f"Total: $523.77{mark}")
+    assert not doubts("$523.77", "The total is $523.77. 👍") and not doubts("$523.77", "Sorry for the delay 😅 The total is $523.77.")
+    cases = [probes.Case("", s, {k: s.rounds[k].answer + mark}, False, kind="hedged") for s, k, fact, rival, said in CHOICES[:2]]
+    assert _wrong(cases) == []
