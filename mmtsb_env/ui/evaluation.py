@@ -128,12 +128,18 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                 problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
             continue
         chosen, others = _option_marks(episode, decision, screens, start)
-        # the first change naming any option must name the chosen one
+        # the first change naming any option must name the chosen one and no other option (a write
+        # naming every option, or the chosen name with another option's amount, holds whichever was tapped)
         for c in writes:
             text = json.dumps(c.outcome.arguments, ensure_ascii=False).lower()
+            named = [m for m in others if _mentions(text, [m])]
             if _mentions(text, chosen):
+                if named:
+                    problems["ui_choice_acted_on"].append(
+                        f"{label}: after the user chose {chosen[0]!r} the assistant's {c.outcome.name} also names "
+                        f"other option(s): {', '.join(repr(str(m)) for m in named[:3])}")
                 break
-            if _mentions(text, others):
+            if named:
                 problems["ui_choice_acted_on"].append(
                     f"{label}: after the user chose {chosen[0]!r} the assistant changed {c.outcome.name} for another option")
                 break
