@@ -1,0 +1,119 @@
+"""The write acting on a UI choice must commit to the tapped option (rt2 red team): a write naming
+every offered option, or the tapped option's name with another option's amount, is right whichever
+option was tapped, so it does not act on the user's choice. Episodes replay the oracle's work on
+shipped ui scenarios (picked by property) with only the first post-tap write that names the tapped
+option edited."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+import mmtsb_env
+from mmtsb_env.baselines.zoo import _writes
+from mmtsb_env.runner import run_episode
+from mmtsb_env.ui.evaluation import _image_amounts
+
+_spec = importlib.util.spec_from_file_location(
+    "judge_probes", Path(__file__).resolve().parents[2] / "benchmarks" / "judge_probes.py")
+probes = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("judge_probes", probes)
+_spec.loader.exec_module(probes)
+
+UI = list(mmtsb_env.load_suite("ui"))
+
+
+def _names(ui):
+    return [e for e in ui.expect if not any(ch.isdigit() for ch in e)]
+
+
+def _rewrite(scenario, edit):
+    """The oracle's steps with the first post-tap write holding an option's name edited by
+    ``edit(text, hit, names, ui) -> new text or None``: {round: steps}, or {} when nothing fits."""
+    for k, r in enumerate(scenario.rounds):
+        if r.ui is None or len(_names(r.ui)) < 2:
+            continue
+        names, sol, shown = _names(r.ui), copy.deepcopy(list(r.solution)), False
+        for st in sol:
+            if st.get("name") == "show_ui_to_user":
+                shown = True
+                continue
+            if not shown or not _writes(st):
+                continue
+            for key, v in (st.get("arguments") or {}).items():
+                hit = next((e for e in names if isinstance(v, str) and e in v), None)
+                if hit:
+                    new = edit(v, hit, names, r.ui, scenario)
+                    if new is None or new == v:
+                        return {}
+                    st["arguments"][key] = new
+                    return {k: sol}
+    return {}
+
+
+def _failed(scenario, steps):
+    rec = run_episode(scenario, probes.Rewritten(probes.Case("", scenario, {}, False, steps=steps)))
+    return rec, {c["criterion"]: c.get("reason", "") for c in rec.verdict["criteria"] if not c["pass"]}
+
+
+def _every_option(text, hit, names, ui, scenario):
+    """Every offered option's name where the tapped one stood (kept within 100 characters, an alarm
+    label's limit, so the write is made)."""
+    new = text.replace(hit, ", ".join(names[:-1]) + " and " + names[-1])
+    return new if len(new) <= 100 else None
+
+
+def _amount(x):
+    return f"{x:.2f}"
+
+
+def _other_amount(text, hit, names, ui, scenario):
+    """The tapped option's amount in the write replaced by another option's amount."""
+    own = [a for a in _image_amounts(scenario, hit) if _amount(a) in text]
+    rival = next((a for n in names if n != hit for a in _image_amounts(scenario, n)
+                  if own and _amount(a) not in text and abs(a - own[0]) > 0.01), None)
+    return text.replace(_amount(own[0]), _amount(rival)) if own and rival is not None else None
+
+
+def _cases(edit, n):
+    out = []
+    for s in UI:
+        steps = _rewrite(s, edit)
+        if steps:
+            out.append((s, steps))
+    return out[:n]
+
+
+EVERY = _cases(_every_option, 6)
+SWAPPED = _cases(_other_amount, 4)
+
+
+def test_there_are_cases():
+    assert len(EVERY) >= 4 and len(SWAPPED) >= 2
+
+
+@pytest.mark.parametrize("case", EVERY, ids=[s.id for s, _ in EVERY])
+def test_a_write_naming_every_offered_option_fails(case):
+    scenario, steps = case
+    rec, failed = _failed(scenario, steps)
+    assert "ui_choice_acted_on" in failed and "also names other option" in failed["ui_choice_acted_on"]
+    assert not rec.passed
+
+
+@pytest.mark.parametrize("case", SWAPPED, ids=[s.id for s, _ in SWAPPED])
+def test_the_tapped_option_written_with_another_options_amount_fails(case):
+    scenario, steps = case
+    rec, failed = _failed(scenario, steps)
+    assert "ui_choice_acted_on" in failed
+    assert not rec.passed
+
+
+def test_the_unedited_write_passes():
+    scenario, steps = EVERY[0]
+    k = next(iter(steps))
+    rec, failed = _failed(scenario, {k: list(scenario.rounds[k].solution)})
+    assert not failed and rec.passed
