@@ -31,11 +31,12 @@ def _names(ui):
     return [e for e in ui.expect if not any(ch.isdigit() for ch in e)]
 
 
-def _rewrite(scenario, edit):
-    """The oracle's steps with the first post-tap write holding an option's name edited by
-    ``edit(text, hit, names, ui) -> new text or None``: {round: steps}, or {} when nothing fits."""
+def _rewrite(scenario, edit, only=None):
+    """The oracle's steps with the first post-tap write holding an option's name (in round ``only``,
+    or the first UI round with one) edited by ``edit(text, hit, names, ui, scenario) -> new text or
+    None``: {round: steps}, or {} when nothing fits."""
     for k, r in enumerate(scenario.rounds):
-        if r.ui is None or len(_names(r.ui)) < 2:
+        if r.ui is None or len(_names(r.ui)) < 2 or only not in (None, k):
             continue
         names, sol, shown = _names(r.ui), copy.deepcopy(list(r.solution)), False
         for st in sol:
@@ -117,3 +118,37 @@ def test_the_unedited_write_passes():
     k = next(iter(steps))
     rec, failed = _failed(scenario, {k: list(scenario.rounds[k].solution)})
     assert not failed and rec.passed
+
+
+def _filter_rounds():
+    """(scenario, round, names the oracle's post-tap writes of the round hold = the ticked options,
+    an offered option none of them holds) of multi-pick filter rounds."""
+    out = []
+    for s in UI:
+        for k, r in enumerate(s.rounds):
+            if r.ui is None or "every" not in (r.ui.pick or {}):
+                continue
+            shown = next(i for i, st in enumerate(r.solution) if st.get("name") == "show_ui_to_user")
+            written = " ".join(str(st.get("arguments")) for st in r.solution[shown:] if _writes(st))
+            ticked = [n for n in _names(r.ui) if n in written]
+            left = [n for n in _names(r.ui) if n not in written]
+            if ticked and left:
+                out.append((s, k, ticked, left[0]))
+    return out
+
+
+FILTER = _filter_rounds()[:4]
+
+
+@pytest.mark.parametrize("case", FILTER, ids=[f"{s.id}-r{k + 1}" for s, k, _, _ in FILTER])
+def test_a_filter_round_write_naming_an_unticked_option_fails(case):
+    scenario, k, ticked, unticked = case
+
+    def add_unticked(text, hit, names, ui, s):
+        return text.replace(hit, f"{hit} and {unticked}", 1) if hit in ticked else None
+
+    steps = _rewrite(scenario, add_unticked, only=k)
+    assert steps
+    rec, failed = _failed(scenario, steps)
+    assert "also names other option" in failed.get("ui_choice_acted_on", "")
+    assert not rec.passed
