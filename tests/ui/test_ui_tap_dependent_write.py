@@ -152,3 +152,33 @@ def test_a_filter_round_write_naming_an_unticked_option_fails(case):
     rec, failed = _failed(scenario, steps)
     assert "also names other option" in failed.get("ui_choice_acted_on", "")
     assert not rec.passed
+
+
+def _app(name):
+    return name.split("_")[0] + ("_" + name.split("_")[1] if name.startswith(("simple_note", "file_system")) else "")
+
+
+def _final_fact_writes():
+    """EVERY cases whose edited write is the scenario's last write of its app, into a table whose
+    expected text is scored as facts (the written artefact the rubric judge reads)."""
+    out = []
+    for s, steps in EVERY:
+        k = next(iter(steps))
+        edited = next(a for a, b in zip(steps[k], s.rounds[k].solution) if a != b)
+        app = _app(edited["name"])
+        writes = [st for r in s.rounds for st in r.solution if _writes(st) and _app(st["name"]) == app]
+        facts = any("facts" in (c.measures or {}).values() and c.table.split(".")[0] == app.split("_")[0]
+                    + ("_" + app.split("_")[1] if "_" in app else "") for c in s.expected_changes)
+        if writes and writes[-1] == s.rounds[k].solution[steps[k].index(edited)] and facts:
+            out.append((s, steps))
+    return out
+
+
+FACT_WRITES = _final_fact_writes()
+
+
+@pytest.mark.parametrize("case", FACT_WRITES, ids=[s.id for s, _ in FACT_WRITES])
+def test_the_rubric_judge_fails_a_facts_scored_text_naming_every_option(case):
+    scenario, steps = case
+    _, failed = _failed(scenario, steps)
+    assert "names other candidates" in failed.get("information_accuracy", "")
