@@ -17,7 +17,9 @@ judge's, computed from the episode's log, tool calls and UI state:
   needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
   the first change naming any of the screen's options names the one the user chose (its ``expect``
   text, a contact's number or email, an amount its images really show, or an id its action handed
-  over) -- acting on another option than the tapped one fails.
+  over) and no other option's (for a multi-pick filter round: only ticked options) -- acting on another
+  option than the tapped one fails, and so does a write naming every option or the tapped option with
+  another option's amount.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
