@@ -16,7 +16,7 @@ import pytest
 import mmtsb_env
 from mmtsb_env.baselines.zoo import _writes
 from mmtsb_env.runner import run_episode
-from mmtsb_env.ui.evaluation import _image_amounts
+from mmtsb_env.ui.evaluation import _image_amounts, _image_dates
 
 _spec = importlib.util.spec_from_file_location(
     "judge_probes", Path(__file__).resolve().parents[2] / "benchmarks" / "judge_probes.py")
@@ -182,3 +182,21 @@ def test_the_rubric_judge_fails_a_facts_scored_text_naming_every_option(case):
     scenario, steps = case
     _, failed = _failed(scenario, steps)
     assert "names other candidates" in failed.get("information_accuracy", "")
+
+
+def _other_date(text, hit, names, ui, scenario):
+    """The tapped option's date (ISO) in the write replaced by another option's date."""
+    own = [d for d in _image_dates(scenario, hit) if d in text]
+    rival = next((d for n in names if n != hit for d in _image_dates(scenario, n) if own and d not in text), None)
+    return text.replace(own[0], rival) if own and rival is not None else None
+
+
+DATED = _cases(_other_date, 3)
+
+
+@pytest.mark.parametrize("case", DATED, ids=[s.id for s, _ in DATED])
+def test_the_tapped_option_written_with_another_options_date_fails(case):
+    scenario, steps = case
+    rec, failed = _failed(scenario, steps)
+    assert "also names other option" in failed.get("ui_choice_acted_on", "")
+    assert not rec.passed
