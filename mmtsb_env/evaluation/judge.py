@@ -610,6 +610,14 @@ class RubricJudge:
         listed = [x for x in items if in_text_list(x, text, items, phrase_pools())]
         if listed:
             return f"the text lists other readings with {_brief(listed, 2)}"
+        # one pick per kind of item (a store, an event): several items of one kind ("Jan", "Sat", "Nov"
+        # of a list of charts) are a list of answers, where another member may rightly be written too
+        choices = _choices_in("\n".join(items), ev)
+        for shown, rivals in choices:
+            if any(set(rivals) & set(r) for x, r in choices if x != shown):
+                continue
+            if commits_among(shown, text, rivals) is False:
+                return f"the text names other candidates as firmly as {shown!r}"
         return ""
 
     def split_readings(self, ev: Evidence, replies: list[str]) -> list[str]:

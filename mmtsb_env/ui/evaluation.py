@@ -16,8 +16,10 @@ judge's, computed from the episode's log, tool calls and UI state:
 - ``ui_choice_acted_on``: after that, the assistant made a successful change to the world (none is
   needed when the reference changes nothing after the screen: a re-run whose pick is unchanged), and
   the first change naming any of the screen's options names the one the user chose (its ``expect``
-  text, a contact's number or email, an amount its images really show, or an id its action handed
-  over) -- acting on another option than the tapped one fails.
+  text, a contact's number or email, an amount or ISO date its images really show, or an id its action handed
+  over) and no other option's (for a multi-pick filter round: only ticked options) -- acting on another
+  option than the tapped one fails, and so does a write naming every option or the tapped option with
+  another option's amount or date.
 
 :func:`ui_judge_messages` builds the chat messages for an LLM judge of the four qualitative UI
 criteria (task focus, structure and patterns, action clarity, feedback and flow); the reply is
@@ -128,12 +130,18 @@ def ui_criteria(episode: Any) -> list[Criterion]:
                 problems["ui_choice_acted_on"].append(f"{label}: no successful change followed the user's choice")
             continue
         chosen, others = _option_marks(episode, decision, screens, start)
-        # the first change naming any option must name the chosen one
+        # the first change naming any option must name the chosen one and no other option (a write
+        # naming every option, or the chosen name with another option's amount, holds whichever was tapped)
         for c in writes:
             text = json.dumps(c.outcome.arguments, ensure_ascii=False).lower()
+            named = [m for m in others if _mentions(text, [m])]
             if _mentions(text, chosen):
+                if named:
+                    problems["ui_choice_acted_on"].append(
+                        f"{label}: after the user chose {chosen[0]!r} the assistant's {c.outcome.name} also names "
+                        f"other option(s): {', '.join(repr(str(m)) for m in named[:3])}")
                 break
-            if _mentions(text, others):
+            if named:
                 problems["ui_choice_acted_on"].append(
                     f"{label}: after the user chose {chosen[0]!r} the assistant changed {c.outcome.name} for another option")
                 break
@@ -227,6 +235,13 @@ def _image_amounts(scenario: Any, name: str) -> list[float]:
             for v in im.facts.values() if isinstance(v, float) and v != int(v)]
 
 
+def _image_dates(scenario: Any, name: str) -> list[str]:
+    """The dates (ISO "YYYY-MM-DD") the images of the item called ``name`` really show, such as an
+    event's day: a write of the chosen event with another event's date acts on that other event."""
+    return [v for im in getattr(scenario, "images", ()) if str(im.facts.get("label", "")).lower() == name.lower()
+            for v in im.facts.values() if isinstance(v, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", v)]
+
+
 def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]]], call_index: int
                   ) -> tuple[list[str], list[str]]:
     """What identifies the option the user chose at ``episode.calls[call_index]``, and the other
@@ -248,7 +263,8 @@ def _option_marks(episode: Any, decision: Any, screens: list[list[dict[str, Any]
     def own(text: str) -> list[Any]:
         marks = [x for x in decision.expect if x.lower() in text and not any(x.lower() in o for o in texts if o != text)]
         return marks + [v for m in marks for v in _contact_reach(episode.world, m)] + \
-            [v for m in marks for v in _image_amounts(episode.scenario, m)]
+            [v for m in marks for v in _image_amounts(episode.scenario, m)] + \
+            [v for m in marks for v in _image_dates(episode.scenario, m)]
 
     chosen = [m for t in picked for m in own(t)]
     if not chosen:
