@@ -16,7 +16,8 @@ A task reads a toggle's state, a dropdown's option or a number; :data:`PAGES` gi
 settings with the values they may take (drawn from the seed, or given in content ``values``: label
 -> value). Levels: :mod:`._desktop`'s (0 light, 12 px; 1 a third column of cards and more
 categories; 2 the dark theme; 3 the 2,560 px screen sent at 1,920 px as JPEG, its text about 8 px:
-a crop of a widget's box and a zoom bring it back).
+a crop of a widget's box and a zoom bring it back; the values are printed in bold there, their words
+two spaces apart at every level: :data:`SPACE`).
 
 Facts: ``page``, ``tab``, ``tabs``, ``categories``, ``widgets`` (every setting: section, label,
 kind, value, the value as shown, its box and its widget's box in the delivered image),
@@ -156,6 +157,29 @@ def _check(ctx: Ctx) -> None:
 
 TOGGLE = (36, 18)  # a switch's track, chrome px
 BOX = 14  # a checkbox
+# a printed value (a dropdown's option, a slider's or number field's value): its words two spaces apart
+# (tesseract joins "5 seconds" into "5seconds" at a single space of 11 px text, light or dark) and, on the
+# level-3 screen, in bold (regular 8 px strokes of "1", "r" and "4" fade through the shrink and the JPEG:
+# "14 %" read "u%", "21:00" read "22:00", "Centre" read "Cente" even cropped and zoomed); a number field's
+# number sits at its right, by the spin arrows (at its left, after the gap from the label, a leading "1" was
+# dropped: "14 %" read "4%")
+SPACE = 2.0
+VALUE_FACE = {3: "sans-bold"}
+
+
+def value_width(font, text: str) -> float:
+    """The width of ``text`` printed as a value (:func:`draw_value`)."""
+    words = text.split(" ")
+    return sum(font.getlength(w) for w in words) + font.getlength(" ") * SPACE * (len(words) - 1)
+
+
+def draw_value(d, x: float, cy: float, text: str, font, fill, right: bool = False) -> None:
+    """A widget's value, its words ``SPACE`` spaces apart, from ``x`` (or ending at it)."""
+    if right:
+        x -= value_width(font, text)
+    for word in text.split(" "):
+        d.text((x, cy), word, font=font, fill=fill, anchor="lm")
+        x += font.getlength(word) + font.getlength(" ") * SPACE
 
 
 def is_on(img: Image.Image, box: list[int]) -> bool:
@@ -193,6 +217,7 @@ def draw_settings_panel(ctx: Ctx):
     n_cols = COLUMNS[lv]
     gap = px(20)
     col_w = (W - side_w - gap * (n_cols + 1)) / n_cols
+    vfont = get_font(VALUE_FACE[lv], s.font.size) if lv in VALUE_FACE else s.font
     row_h = max(round(s.font.size * 2.6), px(30))  # the widgets (chrome) scale with the larger screen, the text does not
     head = row_h  # every card's title and rows sit on one grid across the columns (tesseract reads a screen a line at a time)
     cols_y = [cards_top] * n_cols
@@ -213,13 +238,13 @@ def draw_settings_panel(ctx: Ctx):
             elif kind == "checkbox":
                 wbox = [x0 + px(16), cy - px(BOX) / 2, x0 + px(16 + BOX), cy + px(BOX) / 2]
             elif kind == "dropdown":
-                w = max(s.font.getlength(o) for o in arg) + px(40)
+                w = max(value_width(vfont, o) for o in arg) + px(40)
                 wbox = [right - w, cy - px(12), right, cy + px(12)]
             elif kind == "slider":
-                w = px(150) + s.font.getlength(f"{arg[1]}{arg[3]}") + px(10)
+                w = px(150) + value_width(vfont, f"{arg[1]}{arg[3]}") + px(32)  # the value clear of the knob at its end (a full track ran into "400%")
                 wbox = [right - w, cy - px(9), right, cy + px(9)]
             else:
-                w = s.font.getlength(f"{arg[1]} {arg[2]}") + px(44)
+                w = value_width(vfont, f"{arg[1]} {arg[2]}") + px(44)
                 wbox = [right - w, cy - px(12), right, cy + px(12)]
             widgets.append({"section": title, "label": label, "kind": kind, "value": values[label],
                             "shown": shown(kind, values[label], arg), "row": [x0, top, card[2], top + row_h], "widget": wbox})
@@ -305,7 +330,7 @@ def draw_settings_panel(ctx: Ctx):
                 d.rounded_rectangle(b, radius=3, outline=muted, width=max(1, px(1.5)))
         elif kind == "dropdown":
             d.rounded_rectangle(b, radius=4, fill=field)  # a filled field, no outline (an outline round the value cost tesseract it)
-            d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
+            draw_value(d, b[0] + px(10), cy, w["shown"], vfont, text)
             ax, a = b[2] - px(14), px(3)  # the chevron: a small triangle
             d.polygon([(ax - a, cy - a / 2), (ax + a, cy - a / 2), (ax, cy + a / 2)], fill=muted)
         elif kind == "slider":
@@ -315,10 +340,10 @@ def draw_settings_panel(ctx: Ctx):
             d.rounded_rectangle((t0, cy - px(2), t1, cy + px(2)), radius=2, fill=line)
             d.rounded_rectangle((t0, cy - px(2), at, cy + px(2)), radius=2, fill=accent)
             d.ellipse((at - px(7), cy - px(7), at + px(7), cy + px(7)), fill=accent, outline=pal["bg"], width=max(1, px(2)))
-            d.text((b[2], cy), w["shown"], font=s.font, fill=text, anchor="rm")
+            draw_value(d, b[2], cy, w["shown"], vfont, text, right=True)
         else:
             d.rounded_rectangle(b, radius=4, fill=field)  # a filled field, no outline (an outline round the value cost tesseract it)
-            d.text((b[0] + px(10), cy), w["shown"], font=s.font, fill=text, anchor="lm")
+            draw_value(d, b[2] - px(26), cy, w["shown"], vfont, text, right=True)  # right-aligned, as a spin box's number is
             ax, a = b[2] - px(12), px(3)  # the spin arrows: two small triangles, clear of the number
             d.polygon([(ax - a, cy - px(2)), (ax + a, cy - px(2)), (ax, cy - px(2) - a)], fill=muted)
             d.polygon([(ax - a, cy + px(2)), (ax + a, cy + px(2)), (ax, cy + px(2) + a)], fill=muted)
