@@ -393,6 +393,8 @@ def _item_values(image_facts: Iterable[Any]) -> dict[str, set[float]]:
 
 _DENIED = re.compile(r"\b(?:not|vs\.?|versus|than|unlike|instead of|rather than)\s*['\"‘“]?$")
 _BOUND_GAP = 30  # a count this close after an item's name is a value of that item ("Floor 2 ... at 6")
+# a title a number is said in, right after it: "(384) in 'Chart A'", "384 h for Chart A" (the title as its mark)
+_TITLE_AFTER = re.compile(r"[^\w#]{0,3}(?:[a-z]{1,6}\.?\s+)?(?:in|on|of|from|for)\s+\W{0,2}(#.#)")
 
 
 _OWN_KEYS = ("date", "time")
@@ -520,9 +522,11 @@ def misbound(text: str, image_facts: Iterable[Any]) -> list[str]:
                     out.append(m.group(0))
                 continue
             own, other = items[name], others.get(name, set())
-            # the image the number is given for: a title between the item and its number, else the
+            # the image the number is given for: a title between the item and its number, else one
+            # the number is said "in" right after it ("Jan had the most (384) in Chart A"), else the
             # last title before the item ("Chart A: Jan (384)")
-            said = re.findall(r"#.#", t[end:m.start()]) or re.findall(r"#.#", t[:start])[-1:]
+            said = re.findall(r"#.#", t[end:m.start()]) or [a.group(1) for a in [_TITLE_AFTER.match(t, m.end())] if a] \
+                or re.findall(r"#.#", t[:start])[-1:]
             if said and said[-1] in of_mark and name in of_mark[said[-1]][0]:
                 own, other = of_mark[said[-1]][0][name], of_mark[said[-1]][1][name]
             if reads(value, own):

@@ -43,6 +43,9 @@ def test_the_neighbours_value_is_read_against_the_image_the_reply_names():
     assert misbound("Loans - Team B: History (199).", shown) == []
     assert misbound("History: 199.", shown) == []  # no chart named: either chart's History
     assert misbound("History (Loans - Team A): 573; Sci-Fi (Loans - Team A): 199.", shown) == []
+    # the chart named right after the number ("... (199) in Loans - Team A"), the same item in the other chart at 199
+    assert misbound("History had the most loans (199) in Loans - Team A.", shown) == ["199"]
+    assert misbound("History had the most loans (199) in Loans - Team B.", shown) == []
 
 
 def _wrong(cases):
