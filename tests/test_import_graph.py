@@ -40,6 +40,8 @@ NAMES_FROM_ELSEWHERE = {
     "mmtsb_env.cli": "click's exception classes, from whichever copy of click typer carries",
     "mmtsb_env.sandbox.policy": "the modules agent code imports (standard library, numpy, PIL; its allow-list)",
     "mmtsb_env.sandbox.zygote": "preloads the modules of the sandbox's allow-list and the codecs (none of the package)",
+    "mmtsb_env.users.counterfactual": "the user policy class a run record names (re-judging rebuilds the seat that played; "
+                                      "a plug-in lookup at replay time, never an import the module needs to load)",
 }
 Graph = dict[str, dict[str, tuple[int, str]]]
 
