@@ -98,6 +98,15 @@ def populator(app: str, order: int = 100) -> Callable[[Callable[[BaseBuilder], N
     return register
 
 
+def _birthday(fake: "Faker", youngest: int, oldest: int) -> str:
+    """A birthday of someone aged ``youngest``-``oldest`` on BASE_TIME's day (Faker's own
+    ``date_of_birth`` counts ages from the real clock, so the base world changed every day)."""
+    day = BASE_TIME.date()
+    start = day.replace(year=day.year - oldest - 1)
+    end = day.replace(year=day.year - youngest)
+    return fake.date_time_ad(start_datetime=start, end_datetime=end).date().isoformat()
+
+
 def _make_people(fake: "Faker", rng: random.Random) -> list[Person]:
     people = []
     seen_emails: set[str] = set()
@@ -109,7 +118,7 @@ def _make_people(fake: "Faker", rng: random.Random) -> list[Person]:
             email = f"{local}{rng.randint(2, 99)}@gmail.com"
         seen_emails.add(email)
         phone = f"{rng.randint(201, 989)}{rng.randint(200, 999)}{rng.randint(1000, 9999)}"
-        birthday = fake.date_of_birth(minimum_age=18, maximum_age=80).isoformat()
+        birthday = _birthday(fake, 18, 80)
         people.append(
             Person(
                 id=pid,
