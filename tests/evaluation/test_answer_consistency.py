@@ -142,12 +142,14 @@ def test_a_rival_restated_as_the_answer_later_in_the_same_reply_contradicts_it()
 
 def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "actually" corrects the user, not itself
     # the first scenario whose first round corrects the user's reading of one sign, with a later round
-    s, true, claimed = next((s, m.group(1), m.group(2)) for s in SCENARIOS if len(s.rounds) > 1
-                            for m in [re.match(r"This sign actually shows (\d\d:\d\d), not (\d\d:\d\d);", s.rounds[0].answer or "")]
-                            if m and s.rounds[0].report[:1] == (m.group(1),))
-    wrong = "08:00" if "08:00" not in (true, claimed) else "11:00"
+    # (the generator names the sign by its ordinal, "The second sign", or "This sign" when there is one)
+    s, which, true, claimed = next((s, *m.groups()) for s in SCENARIOS if len(s.rounds) > 1
+                                   for m in [re.match(r"(Th\w+ (?:\w+ )?sign) actually shows (\d\d:\d\d), not (\d\d:\d\d);",
+                                                      s.rounds[0].answer or "")]
+                                   if m and s.rounds[0].report[:1] == (m.group(2),))
+    wrong = next(t for t in ("08:00", "11:00", "06:00") if t not in (true, claimed))
     rec = play(s.id, lambda i, b: b.replace(f"shows {true}", f"shows {wrong}") if i == 0
-               else b + f" This sign actually shows {true}, not {claimed}; I went by the image." if i == 1 else b)
+               else b + f" {which} actually shows {true}, not {claimed}; I went by the image." if i == 1 else b)
     assert failed(rec) == {"information_accuracy": "contradicted"}, s.id
 
 
