@@ -60,7 +60,8 @@ def _chosen_amount_then_more_rounds():
 def test_a_later_round_giving_another_amount_contradicts_it():  # F1, amounts
     s, last, rival = _chosen_amount_then_more_rounds()
     rec = play(s.id, lambda i, b: b + f" Recap of the amount you asked about: ${rival:,.2f}." if i == last else b)
-    assert failed(rec) == {"information_accuracy": "contradicted"}, s.id
+    # a switch is a factual error: "contradicted", or "wrong_values" when the reply restates the round's own sentence with another value
+    assert failed(rec).get("information_accuracy") in ("contradicted", "wrong_values") and len(failed(rec)) == 1, s.id
 
 
 def test_a_wrong_answer_switched_later_without_saying_so_fails():  # F2
@@ -150,7 +151,8 @@ def test_a_sign_read_wrong_then_right_is_a_switch_not_a_correction():  # F2: "ac
     wrong = next(t for t in ("08:00", "11:00", "06:00") if t not in (true, claimed))
     rec = play(s.id, lambda i, b: b.replace(f"shows {true}", f"shows {wrong}") if i == 0
                else b + f" {which} actually shows {true}, not {claimed}; I went by the image." if i == 1 else b)
-    assert failed(rec) == {"information_accuracy": "contradicted"}, s.id
+    # a switch is a factual error: "contradicted", or "wrong_values" when the reply restates the round's own sentence with another value
+    assert failed(rec).get("information_accuracy") in ("contradicted", "wrong_values") and len(failed(rec)) == 1, s.id
 
 
 # F6: a value stated for an item must be that item's value
@@ -192,7 +194,7 @@ def test_a_candidate_the_reference_names_given_the_answer_later_contradicts_it()
         rec = play(s.id, switch)
         # a user who gives up on the switched round never hears the later answer: the fact is then never stated
         later = "missing_facts" if (rec.user_dynamics or {}).get("gave_up") else None
-        assert failed(rec).get("information_accuracy") in ("contradicted", "hedged", later), (s.id, said, other)
+        assert failed(rec).get("information_accuracy") in ("contradicted", "hedged", "wrong_values", later), (s.id, said, other)
         honest = lambda i, b: b + f" Earlier I compared {other} and {fact}; " + said if i == k + 1 else b
         assert play(s.id, honest).passed, (s.id, failed(play(s.id, honest)))
 
